@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { API_BASE_PATH } from '@vitrine/contract/call';
+import { BACKEND_VERSION } from '@vitrine/contract/version';
+import { openDatabase, type Db } from './db/database.ts';
+import { installErrorHandler } from './http/error-handler.ts';
+import { infoRoutes } from './info/info.routes.ts';
+import type { Settings } from './settings.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    settings: Settings;
+  }
+}
+
+export interface BuildOptions {
+  /** pino logger options, or false for none (tests). */
+  logger?: boolean | object;
+}
+
+function loggerFor(settings: Settings, option: BuildOptions['logger']): boolean | object {
+  if (option !== undefined) return option;
+  if (process.stdout.isTTY) {
+    return { level: settings.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss' } } };
+  }
+  return { level: settings.logLevel };
+}
+
+/** Builds the whole server without listening, so tests can drive it over HTTP with inject(). */
+export async function buildApp(settings: Settings, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const db = await openDatabase(settings.database);
+  const app = Fastify({
+    logger: loggerFor(settings, options.logger),
+    bodyLimit: 2 * 1024 * 1024,
+    trustProxy: true,
+    routerOptions: { maxParamLength: 500 },
+  });
+  app.decorate('db', db);
+  app.decorate('settings', settings);
+  app.addHook('onClose', async () => db.close());
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  await app.register(fastifyCookie);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Vitrine portal API', version: BACKEND_VERSION },
+      servers: [{ url: settings.publicUrl }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: `${API_BASE_PATH}docs` });
+
+  infoRoutes(app, db);
+
+  await serveWebApp(app, settings.webDist);
+  return app;
+}
+
+/** The built single-page app: hashed assets are immutable, index.html is always revalidated. */
+async function serveWebApp(app: FastifyInstance, dist: string): Promise<void> {
+  if (!existsSync(path.join(dist, 'index.html'))) {
+    app.get('/', async (_req, reply) =>
+      reply.type('text/plain').send('The web app is not built yet: run `npm run build` (npm run setup does it).'),
+    );
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: dist,
+    wildcard: false,
+    index: ['index.html'],
+    setHeaders: (res, filePath) => {
+      const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+}

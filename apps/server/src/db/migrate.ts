@@ -1,0 +1,22 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as config from './migrations/202611220000_config.ts';
+
+/**
+ * Every migration, by name; applied in name order (`YYYYMMDDHHmm_<domain>`). Each is written with
+ * Kysely's schema builder so that one file serves SQLite and PostgreSQL. A static list (rather than
+ * reading the folder) keeps migrations working however the sources are loaded.
+ */
+const migrations: Record<string, Migration> = {
+  '202611220000_config': config,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest<T>(db: Kysely<T>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const reason = error instanceof Error ? error.message : JSON.stringify(error);
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`, { cause: error });
+  }
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { API_BASE_PATH, type CallDefinition } from '@vitrine/contract/call';
+import { errorBodySchema } from '@vitrine/contract/errors';
+
+type Out<T> = NonNullable<T> extends z.ZodType ? z.output<NonNullable<T>> : undefined;
+
+export interface CallInput<C extends CallDefinition> {
+  query: Out<C['query']>;
+  body: Out<C['body']>;
+  params: Record<string, string>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type CallHandler<C extends CallDefinition> = (input: CallInput<C>) => Promise<z.input<C['response']>>;
+
+/**
+ * Registers one contract call: the contract's schemas validate the request (a mismatch is a 400
+ * `validation` answer) and describe the answer in the OpenAPI document. Routes stay thin: the
+ * handler calls one service and returns its answer.
+ */
+export function registerCall<C extends CallDefinition>(app: FastifyInstance, call: C, handler: CallHandler<C>): void {
+  app.route({
+    method: call.method,
+    url: API_BASE_PATH + call.path,
+    schema: {
+      summary: call.summary,
+      tags: [call.path.split('/')[0] || 'root'],
+      ...(call.query ? { querystring: call.query } : {}),
+      ...(call.body ? { body: call.body } : {}),
+      response: { 200: call.response, '4xx': errorBodySchema, '5xx': errorBodySchema },
+    },
+    handler: async (request, reply) =>
+      handler({
+        query: request.query as Out<C['query']>,
+        body: request.body as Out<C['body']>,
+        params: request.params as Record<string, string>,
+        request,
+        reply,
+      }),
+  });
+}

@@ -1,0 +1,42 @@
+import { BACKEND_VERSION } from '@vitrine/contract/version';
+import type { Language } from '@vitrine/contract/info';
+import type { InfoRepository } from './info.repository.ts';
+
+/** Language names in English and German; other display languages fall back to English. */
+const knownLanguages: Record<string, { en: string; de: string }> = {
+  de: { en: 'German', de: 'Deutsch' },
+  en: { en: 'English', de: 'Englisch' },
+  fr: { en: 'French', de: 'Französisch' },
+  es: { en: 'Spanish', de: 'Spanisch' },
+  it: { en: 'Italian', de: 'Italienisch' },
+  nl: { en: 'Dutch', de: 'Niederländisch' },
+  pl: { en: 'Polish', de: 'Polnisch' },
+  pt: { en: 'Portuguese', de: 'Portugiesisch' },
+  cs: { en: 'Czech', de: 'Tschechisch' },
+  da: { en: 'Danish', de: 'Dänisch' },
+  sv: { en: 'Swedish', de: 'Schwedisch' },
+  fi: { en: 'Finnish', de: 'Finnisch' },
+};
+
+export class InfoService {
+  constructor(private readonly repository: InfoRepository) {}
+
+  version(): { version: string } {
+    return { version: BACKEND_VERSION };
+  }
+
+  async health(): Promise<{ status: 'ok'; database: 'sqlite' | 'postgres'; version: string }> {
+    return { status: 'ok', database: await this.repository.ping(), version: BACKEND_VERSION };
+  }
+
+  languages(displayLang: string | undefined, uiLanguages: string[], contentLanguages: string[]): Language[] {
+    const codes = [...new Set([...uiLanguages, ...contentLanguages])];
+    const lang = displayLang === 'de' ? 'de' : 'en';
+    return codes.map((code) => ({
+      code,
+      name: knownLanguages[code]?.[lang] ?? code,
+      ui: uiLanguages.includes(code),
+      content: contentLanguages.includes(code),
+    }));
+  }
+}

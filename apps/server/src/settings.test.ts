@@ -1,0 +1,50 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSettings } from './settings.ts';
+
+const tempDir = () => mkdtempSync(path.join(tmpdir(), 'vitrine-settings-'));
+
+describe('settings', () => {
+  it('uses the documented defaults', () => {
+    const dir = tempDir();
+    const s = loadSettings({ DATA_DIR: dir });
+    expect(s.port).toBe(8080);
+    expect(s.host).toBe('127.0.0.1');
+    expect(s.database).toEqual({ dialect: 'sqlite', file: path.join(dir, 'vitrine.db') });
+    expect(s.publicUrl).toBe('http://127.0.0.1:8080');
+  });
+
+  it('generates the secret once and keeps it in DATA_DIR', () => {
+    const dir = tempDir();
+    const first = loadSettings({ DATA_DIR: dir }).secret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(path.join(dir, 'secret'), 'utf8')).toBe(first);
+    expect(loadSettings({ DATA_DIR: dir }).secret).toBe(first);
+  });
+
+  it('selects PostgreSQL from a postgres:// DATABASE_URL', () => {
+    const s = loadSettings({ DATA_DIR: tempDir(), DATABASE_URL: 'postgres://u@localhost/vitrine' });
+    expect(s.database).toEqual({ dialect: 'postgres', url: 'postgres://u@localhost/vitrine' });
+  });
+
+  it('stops with a message naming the bad environment key', () => {
+    expect(() => loadSettings({ DATA_DIR: tempDir(), PORT: 'eighty' })).toThrow(/PORT/);
+  });
+
+  it('stops with a message naming the bad key of the settings file', () => {
+    const dir = tempDir();
+    writeFileSync(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({ conversionSets: [{ id: 1, title: 'Web JPEG', format: 'gif' }] }),
+    );
+    expect(() => loadSettings({ DATA_DIR: dir })).toThrow(/conversionSets\.0\.format/);
+  });
+
+  it('refuses unknown top-level keys so that typos do not pass silently', () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ conversionSet: [] }));
+    expect(() => loadSettings({ DATA_DIR: dir })).toThrow(/conversionSet/);
+  });
+});

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { indexFieldSchema } from '@vitrine/contract/search';
+
+/**
+ * Structured settings live in an optional JSON file (SETTINGS_FILE, else DATA_DIR/settings.json);
+ * simple ones come from the environment. Both are validated at start: a bad value stops the start
+ * with a message that names the key.
+ */
+export const fileSettingsSchema = z
+  .object({
+    conversionSets: z
+      .array(
+        z.object({
+          id: z.number().int().min(1).describe('0 is reserved for the original file'),
+          title: z.string().min(1),
+          format: z.enum(['jpeg', 'png', 'webp', 'tiff', 'avif']),
+          maxSize: z.number().int().positive().optional(),
+          quality: z.number().int().min(1).max(100).optional(),
+        }),
+      )
+      .default([]),
+    fields: z.array(indexFieldSchema).default([]),
+    groups: z
+      .array(
+        z.object({
+          name: z.string().min(1),
+          portalAccess: z.boolean().default(true),
+          guiAdmin: z.boolean().default(false),
+          downloadSets: z.array(z.number().int().min(0)).default([0]),
+        }),
+      )
+      .default([]),
+    sso: z
+      .object({
+        saml: z.array(z.record(z.string(), z.unknown())).default([]),
+        oidc: z.array(z.record(z.string(), z.unknown())).default([]),
+      })
+      .default({ saml: [], oidc: [] }),
+  })
+  .strict();
+export type FileSettings = z.infer<typeof fileSettingsSchema>;
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^(postgres(ql)?:\/\/|sqlite:|file:)/.test(v), 'must start with postgres://, sqlite: or file:')
+    .optional(),
+  PUBLIC_URL: z.url().optional(),
+  SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SETTINGS_FILE: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().min(1).optional(),
+});
+
+export interface Settings {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+  publicUrl: string;
+  secret: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  webDist: string;
+  file: FileSettings;
+}
+
+export class SettingsError extends Error {}
+
+function describeIssues(source: string, error: z.ZodError): string {
+  const lines = error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+  return `Invalid settings in ${source}:\n${lines.join('\n')}`;
+}
+
+function readSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
+
+export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) throw new SettingsError(describeIssues('the environment', parsed.error));
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+
+  const settingsFile = e.SETTINGS_FILE ? path.resolve(e.SETTINGS_FILE) : path.join(dataDir, 'settings.json');
+  let raw: unknown = {};
+  if (existsSync(settingsFile)) {
+    try {
+      raw = JSON.parse(readFileSync(settingsFile, 'utf8'));
+    } catch (err) {
+      throw new SettingsError(`Settings file ${settingsFile} is not valid JSON: ${(err as Error).message}`);
+    }
+  } else if (e.SETTINGS_FILE) {
+    throw new SettingsError(`Settings file ${settingsFile} (SETTINGS_FILE) does not exist`);
+  }
+  const file = fileSettingsSchema.safeParse(raw);
+  if (!file.success) throw new SettingsError(describeIssues(settingsFile, file.error));
+
+  const url = e.DATABASE_URL;
+  const database: Settings['database'] =
+    url && /^postgres(ql)?:\/\//.test(url)
+      ? { dialect: 'postgres', url }
+      : { dialect: 'sqlite', file: url ? url.replace(/^(sqlite|file):/, '') : path.join(dataDir, 'vitrine.db') };
+
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database,
+    publicUrl: e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`,
+    secret: e.SECRET ?? readSecret(dataDir),
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
+    file: file.data,
+  };
+}

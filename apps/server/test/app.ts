@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { loadSettings, type Settings } from '../src/settings.ts';
+import { createTestDatabase, type DatabaseConfig } from './databases.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  settings: Settings;
+  close(): Promise<void>;
+}
+
+/**
+ * The real server on a fresh data folder and database, driven over HTTP with inject(). `env` and
+ * `settingsFile` let a test set what an operator would.
+ */
+export async function startTestApp(
+  options: { dialect?: DatabaseConfig['dialect']; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'vitrine-data-'));
+  const database = await createTestDatabase(options.dialect ?? 'sqlite');
+  const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
+  settings.database = database.config;
+  const app = await buildApp(settings, { logger: false });
+  return {
+    app,
+    settings,
+    close: async () => {
+      await app.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

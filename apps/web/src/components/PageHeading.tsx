@@ -1,0 +1,12 @@
+import { Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+
+/** The visible page heading, from the same text key as the document title. */
+export function PageHeading({ titleKey }: { titleKey: string }) {
+  const { t } = useTranslation();
+  return (
+    <Typography component="h1" variant="h4" sx={{ mb: 2 }}>
+      {t(titleKey)}
+    </Typography>
+  );
+}

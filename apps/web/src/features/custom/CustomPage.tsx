@@ -1,0 +1,5 @@
+import { PageHeading } from '../../components/PageHeading.tsx';
+
+export function CustomPage() {
+  return <PageHeading titleKey="views.custom.title" />;
+}

@@ -1,0 +1,5 @@
+import { PageHeading } from '../../components/PageHeading.tsx';
+
+export function DashboardPage() {
+  return <PageHeading titleKey="views.dashboard.title" />;
+}

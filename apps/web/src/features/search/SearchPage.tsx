@@ -1,0 +1,5 @@
+import { PageHeading } from '../../components/PageHeading.tsx';
+
+export function SearchPage() {
+  return <PageHeading titleKey="views.search.title" />;
+}

@@ -1,0 +1,19 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createHashRouter, RouterProvider } from 'react-router';
+import { createI18n } from './app/i18n.ts';
+import { createQueryClient, Providers } from './app/Providers.tsx';
+import { routes } from './app/routes.tsx';
+
+const i18n = await createI18n();
+const router = createHashRouter(routes);
+const root = document.getElementById('root');
+if (!root) throw new Error('The page has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <Providers i18n={i18n} queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
+);

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { defineCall, queryList } from './call.ts';
+
+const assetId = z.string().min(1).max(64);
+
+export const previewCall = defineCall({
+  method: 'GET',
+  path: 'download/preview',
+  summary: 'Signed URL of a preview image (no url means no permission)',
+  query: z.object({
+    id: assetId,
+    target: z.literal('view').default('view'),
+    page: z.coerce.number().int().min(0).default(0),
+  }),
+  response: z.object({ url: z.string().optional(), asset_groups: z.array(z.string()) }),
+});
+
+export const downloadCall = defineCall({
+  method: 'GET',
+  path: 'download/',
+  summary: 'Signed URL of one asset in a conversion set (csetid 0 is the original)',
+  query: z.object({ id: assetId, csetid: z.coerce.number().int().min(0), target: z.literal('down').default('down') }),
+  response: z.object({ url: z.string() }),
+});
+
+export const zipDownloadCall = defineCall({
+  method: 'GET',
+  path: 'download',
+  summary: 'Signed URL of a zip bundle; assets the caller may not download are named, not bundled',
+  query: z.object({ operation: z.literal('zip'), csetid: z.coerce.number().int().min(0), id: queryList(assetId) }),
+  response: z.object({ url: z.string().optional(), rejected_asset_ids: z.array(z.string()) }),
+});
+
+export const videoCall = defineCall({
+  method: 'GET',
+  path: 'download/video/:id',
+  summary: 'Signed URL of the web MP4 of a video asset',
+  response: z.object({ url: z.string() }),
+});

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/** Stable error ids: clients branch on these, never on messages. */
+export const errorIds = [
+  'validation',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'rate_limited',
+  'payload_too_large',
+  'unsupported_media_type',
+  'wrong_credentials',
+  'login_blocked',
+  'xsrf',
+  'unavailable',
+  'internal',
+] as const;
+
+export const errorIdSchema = z.enum(errorIds);
+export type ErrorId = z.infer<typeof errorIdSchema>;
+
+export const errorStatus: Record<ErrorId, number> = {
+  validation: 400,
+  unauthorized: 401,
+  wrong_credentials: 401,
+  login_blocked: 401,
+  forbidden: 403,
+  xsrf: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+};
+
+export const errorBodySchema = z.object({
+  error: errorIdSchema,
+  message: z.string(),
+  details: z
+    .array(z.object({ path: z.string(), message: z.string() }))
+    .optional()
+    .describe('For validation errors: which parameter is wrong and why'),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { defineCall } from './call.ts';
+import { languageCode } from './info.ts';
+
+export const loginMethodSchema = z.object({
+  name: z.string().describe('native, saml, oidc, …'),
+  url: z.string(),
+});
+
+export const sessionSchema = z.object({
+  user: z.string().nullable().describe('null means guest'),
+  isAssetUser: z.boolean(),
+  isGuiAdmin: z.boolean(),
+  workspace: z.string().nullable(),
+  session: z.string().nullable().describe('The session token, sent back as Authorization header'),
+  login: z.array(loginMethodSchema),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+export const getSessionCall = defineCall({
+  method: 'POST',
+  path: 'session/get',
+  summary: 'Log in with credentials, reuse a session, or open a guest session',
+  query: z.object({ token: z.string().max(512).optional() }),
+  body: z
+    .object({ user: z.string().max(256), pass: z.string().max(1024) })
+    .partial()
+    .optional(),
+  response: sessionSchema,
+});
+
+export const checkSessionCall = defineCall({
+  method: 'GET',
+  path: 'session/check',
+  summary: 'Whether the session is valid and belongs to a GUI admin',
+  response: z.object({ isGuiAdmin: z.boolean(), sessionValid: z.boolean() }),
+});
+
+export const logoutCall = defineCall({
+  method: 'GET',
+  path: 'session/logout',
+  summary: 'End the session',
+  response: z.object({ ok: z.literal(true) }),
+});
+
+export const setLocaleCall = defineCall({
+  method: 'GET',
+  path: 'session/set_locale',
+  summary: 'Store the interface language of the session',
+  query: z.object({ locale: languageCode }),
+  response: z.object({ locale: languageCode }),
+});
+
+export const convertSetSchema = z.object({ id: z.number().int().min(0), title: z.string() });
+export type ConvertSet = z.infer<typeof convertSetSchema>;
+
+export const convertSetsCall = defineCall({
+  method: 'GET',
+  path: 'session/csets',
+  summary: 'Conversion sets the caller may download for an asset',
+  query: z.object({ asset_id: z.string().min(1).max(64) }),
+  response: z.object({ convert_sets: z.array(convertSetSchema) }),
+});
+
+export const forgotPasswordCall = defineCall({
+  method: 'POST',
+  path: 'user/forgot-password',
+  summary: 'Send a password-reset mail; never reveals whether the user exists',
+  body: z.object({
+    user: z.string().min(1).max(256),
+    mail_subject: z.string().max(500),
+    mail_body: z.string().max(20_000),
+  }),
+  response: z.object({ ok: z.literal(true) }),
+});
