@@ -11,6 +11,9 @@ import { BACKEND_VERSION } from '@vitrine/contract/version';
 import { openDatabase, type Db } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { infoRoutes } from './info/info.routes.ts';
+import { installAuth } from './session/auth.ts';
+import { AuthService } from './session/auth.service.ts';
+import { SessionRepository } from './session/session.repository.ts';
 import type { Settings } from './settings.ts';
 
 declare module 'fastify' {
@@ -59,6 +62,9 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: `${API_BASE_PATH}docs` });
+
+  const auth = new AuthService(new SessionRepository(db), settings);
+  installAuth(app, (request) => auth.resolve(request));
 
   infoRoutes(app, db);
 

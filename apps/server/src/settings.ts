@@ -5,6 +5,16 @@ import { z } from 'zod';
 import { indexFieldSchema } from '@vitrine/contract/search';
 
 /**
+ * Groups when the settings file names none: registered users and guests see the portal, admins also
+ * configure it. Assets are visible to the groups named in their access list.
+ */
+const defaultGroups = [
+  { name: 'public', portalAccess: true, guiAdmin: false, downloadSets: [0] },
+  { name: 'users', portalAccess: true, guiAdmin: false, downloadSets: [0] },
+  { name: 'admins', portalAccess: true, guiAdmin: true, downloadSets: [0] },
+];
+
+/**
  * Structured settings live in an optional JSON file (SETTINGS_FILE, else DATA_DIR/settings.json);
  * simple ones come from the environment. Both are validated at start: a bad value stops the start
  * with a message that names the key.
@@ -32,7 +42,19 @@ export const fileSettingsSchema = z
           downloadSets: z.array(z.number().int().min(0)).default([0]),
         }),
       )
-      .default([]),
+      .default(defaultGroups),
+    guest: z
+      .object({ enabled: z.boolean().default(true), groups: z.array(z.string().min(1)).default(['public']) })
+      .default({ enabled: true, groups: ['public'] }),
+    session: z
+      .object({
+        idleHours: z
+          .number()
+          .positive()
+          .default(24 * 14)
+          .describe('A session unused this long expires'),
+      })
+      .default({ idleHours: 24 * 14 }),
     sso: z
       .object({
         saml: z.array(z.record(z.string(), z.unknown())).default([]),

@@ -1,5 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as config from './migrations/202611220000_config.ts';
+import * as catalogue from './migrations/202611220100_catalogue.ts';
+import * as identity from './migrations/202611220200_identity.ts';
 
 /**
  * Every migration, by name; applied in name order (`YYYYMMDDHHmm_<domain>`). Each is written with
@@ -8,6 +10,8 @@ import * as config from './migrations/202611220000_config.ts';
  */
 const migrations: Record<string, Migration> = {
   '202611220000_config': config,
+  '202611220100_catalogue': catalogue,
+  '202611220200_identity': identity,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -3,6 +3,15 @@ import type { Generated } from 'kysely';
 /** Tables of the database. Each domain adds its tables here together with a migration. */
 export interface Database {
   config_document: ConfigDocumentTable;
+  asset: AssetTable;
+  asset_value: AssetValueTable;
+  collection: CollectionTable;
+  asset_collection: AssetCollectionTable;
+  asset_access: AssetAccessTable;
+  catalogue_state: CatalogueStateTable;
+  user_account: UserAccountTable;
+  user_group: UserGroupTable;
+  session: SessionTable;
 }
 
 export interface ConfigDocumentTable {
@@ -10,4 +19,93 @@ export interface ConfigDocumentTable {
   lang: string;
   body: string;
   updated_at: Generated<string>;
+}
+
+/** Dates are epoch milliseconds. `metadata` holds the raw extracted metadata as JSON text. */
+export interface AssetTable {
+  id: Generated<number>;
+  source_path: string;
+  filename: string;
+  sha256: string;
+  file_size: number;
+  mime: string;
+  format: string;
+  asset_group: string;
+  status: Generated<'active' | 'gone'>;
+  created: number | null;
+  imp_date: number;
+  updated_at: number;
+  pixel_x: number | null;
+  pixel_y: number | null;
+  bbox_x: number | null;
+  bbox_y: number | null;
+  color_code: Generated<number>;
+  rating: number | null;
+  duration: number | null;
+  page_count: number | null;
+  gps_lat: number | null;
+  gps_lon: number | null;
+  obj_dload_cnt: Generated<number>;
+  metadata: Generated<string>;
+}
+
+/** Multi-valued and per-language field values; lang '' when the value has no language. */
+export interface AssetValueTable {
+  asset_id: number;
+  field: string;
+  lang: Generated<string>;
+  ord: Generated<number>;
+  value: string;
+}
+
+export interface CollectionTable {
+  id: Generated<number>;
+  name: string;
+  path: string;
+  parent_id: number | null;
+  thumbnail_asset_id: number | null;
+  created_at: number;
+}
+
+export interface AssetCollectionTable {
+  asset_id: number;
+  collection_id: number;
+}
+
+export interface AssetAccessTable {
+  asset_id: number;
+  group_name: string;
+}
+
+export interface CatalogueStateTable {
+  id: number;
+  generation: number;
+}
+
+export interface UserAccountTable {
+  id: Generated<number>;
+  name: string;
+  email: string | null;
+  display_name: string | null;
+  password_hash: string | null;
+  auth_source: Generated<string>;
+  external_id: string | null;
+  disabled: Generated<number>;
+  locale: string | null;
+  created_at: number;
+}
+
+export interface UserGroupTable {
+  user_id: number;
+  group_name: string;
+}
+
+/** `id` is the SHA-256 (hex) of the session token; the token itself is never stored. */
+export interface SessionTable {
+  id: string;
+  user_id: number | null;
+  created_at: number;
+  last_seen: number;
+  expires_at: number;
+  locale: string | null;
 }

@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DomainError } from '../http/errors.ts';
+
+/**
+ * Who is asking. Every service method takes it first and checks it before touching data
+ * (STYLE #2). `groups` decide which assets the caller sees and which conversion sets it may
+ * download (ARCHITECTURE §4).
+ */
+export interface Auth {
+  /** null for a guest session. */
+  userId: number | null;
+  name: string | null;
+  groups: string[];
+  isAssetUser: boolean;
+  isGuiAdmin: boolean;
+  sessionId: string | null;
+  locale: string | null;
+  /** The request carried a session token that is unknown, expired or revoked. */
+  expired: boolean;
+}
+
+/** Resolves the caller of a request; the session domain installs the real resolver. */
+export type AuthResolver = (request: FastifyRequest) => Promise<Auth>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: Auth;
+  }
+}
+
+export const anonymous: Auth = {
+  userId: null,
+  name: null,
+  groups: [],
+  isAssetUser: false,
+  isGuiAdmin: false,
+  sessionId: null,
+  locale: null,
+  expired: false,
+};
+
+/** Resolves `request.auth` for every API request before its handler runs. */
+export function installAuth(app: FastifyInstance, resolve: AuthResolver): void {
+  app.decorateRequest('auth', null as unknown as Auth);
+  app.addHook('onRequest', async (request) => {
+    request.auth = await resolve(request);
+  });
+}
+
+export function requireAssetUser(auth: Auth): void {
+  if (auth.isAssetUser) return;
+  throw auth.name && !auth.expired
+    ? new DomainError('forbidden', 'Your account has no access to the portal.')
+    : new DomainError('unauthorized', 'Please log in first.');
+}
+
+export function requireGuiAdmin(auth: Auth): void {
+  if (auth.isGuiAdmin) return;
+  throw auth.name && !auth.expired
+    ? new DomainError('forbidden', 'Only administrators may do this.')
+    : new DomainError('unauthorized', 'Please log in as an administrator.');
+}

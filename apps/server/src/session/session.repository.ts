@@ -1,0 +1,107 @@
+import type { Db } from '../db/database.ts';
+
+export interface SessionUser {
+  sessionId: string;
+  userId: number | null;
+  name: string | null;
+  disabled: boolean;
+  expiresAt: number;
+  locale: string | null;
+  groups: string[];
+}
+
+export class SessionRepository {
+  constructor(private readonly db: Db) {}
+
+  async createUser(user: {
+    name: string;
+    email?: string | null;
+    passwordHash?: string | null;
+    groups: string[];
+  }): Promise<number> {
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('user_account')
+        .values({
+          name: user.name,
+          email: user.email ?? null,
+          display_name: null,
+          password_hash: user.passwordHash ?? null,
+          external_id: null,
+          locale: null,
+          created_at: Date.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (user.groups.length) {
+        await trx
+          .insertInto('user_group')
+          .values(user.groups.map((group_name) => ({ user_id: row.id, group_name })))
+          .execute();
+      }
+      return row.id;
+    });
+  }
+
+  async createSession(
+    idHash: string,
+    userId: number | null,
+    expiresAt: number,
+    locale: string | null = null,
+  ): Promise<void> {
+    const now = Date.now();
+    await this.db.kysely
+      .insertInto('session')
+      .values({ id: idHash, user_id: userId, created_at: now, last_seen: now, expires_at: expiresAt, locale })
+      .execute();
+  }
+
+  /** The session with its user and groups, or undefined when there is no such session. */
+  async findSession(idHash: string): Promise<SessionUser | undefined> {
+    const row = await this.db.kysely
+      .selectFrom('session')
+      .leftJoin('user_account', 'user_account.id', 'session.user_id')
+      .select([
+        'session.id',
+        'session.user_id',
+        'session.expires_at',
+        'session.locale',
+        'user_account.name',
+        'user_account.disabled',
+      ])
+      .where('session.id', '=', idHash)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const groups = row.user_id
+      ? (
+          await this.db.kysely
+            .selectFrom('user_group')
+            .select('group_name')
+            .where('user_id', '=', row.user_id)
+            .orderBy('group_name')
+            .execute()
+        ).map((g) => g.group_name)
+      : [];
+    return {
+      sessionId: row.id,
+      userId: row.user_id,
+      name: row.name ?? null,
+      disabled: Boolean(row.disabled),
+      expiresAt: row.expires_at,
+      locale: row.locale,
+      groups,
+    };
+  }
+
+  async touchSession(idHash: string, expiresAt: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('session')
+      .set({ last_seen: Date.now(), expires_at: expiresAt })
+      .where('id', '=', idHash)
+      .execute();
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.db.kysely.deleteFrom('session').where('id', '=', idHash).execute();
+  }
+}
