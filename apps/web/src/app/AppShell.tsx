@@ -3,6 +3,7 @@ import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useMatches } from 'react-router';
 import { PageLoading } from '../components/PageLoading.tsx';
+import { ToastHost } from '../components/ToastHost.tsx';
 import { usePageTitle } from './usePageTitle.ts';
 
 interface RouteHandle {
@@ -51,6 +52,7 @@ export function AppShell() {
       >
         {announcement}
       </Box>
+      <ToastHost />
     </>
   );
 }

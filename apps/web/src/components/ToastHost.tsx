@@ -1,0 +1,24 @@
+import { Alert, Snackbar } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { toast, useToasts } from '../lib/toast.ts';
+
+/** Shows the oldest pending notice; screen readers hear it through the alert's live region. */
+export function ToastHost() {
+  const { t } = useTranslation();
+  const [current] = useToasts();
+  if (!current) return null;
+  const close = () => toast.dismiss(current.id);
+  return (
+    <Snackbar
+      key={current.id}
+      open
+      autoHideDuration={current.severity === 'error' ? 8000 : 5000}
+      onClose={(_e, reason) => reason !== 'clickaway' && close()}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+    >
+      <Alert severity={current.severity} onClose={close} variant="filled" sx={{ width: '100%' }}>
+        {t(current.key, current.params)}
+      </Alert>
+    </Snackbar>
+  );
+}

@@ -1,0 +1,49 @@
+import { useSyncExternalStore } from 'react';
+
+/**
+ * Notices shown as toasts (portal-spec §8, admin-spec §8). Anything may raise one; the shell shows
+ * them through <ToastHost/>. `key` is a text key, translated when shown, with `params` for
+ * placeholders.
+ */
+export type ToastSeverity = 'success' | 'info' | 'warning' | 'error';
+
+export interface Toast {
+  id: number;
+  key: string;
+  severity: ToastSeverity;
+  params?: Record<string, string | number>;
+}
+
+let toasts: Toast[] = [];
+let nextId = 1;
+const listeners = new Set<() => void>();
+
+function emit(): void {
+  for (const l of listeners) l();
+}
+
+export const toast = {
+  show(key: string, severity: ToastSeverity = 'info', params?: Record<string, string | number>): number {
+    const id = nextId++;
+    toasts = [...toasts, { id, key, severity, params }];
+    emit();
+    return id;
+  },
+  dismiss(id: number): void {
+    toasts = toasts.filter((t) => t.id !== id);
+    emit();
+  },
+  clear(): void {
+    toasts = [];
+    emit();
+  },
+};
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useToasts(): Toast[] {
+  return useSyncExternalStore(subscribe, () => toasts);
+}
