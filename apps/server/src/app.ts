@@ -84,6 +84,8 @@ async function serveWebApp(app: FastifyInstance, dist: string): Promise<void> {
     root: dist,
     wildcard: false,
     index: ['index.html'],
+    // Our own Cache-Control below; the plugin's default (max-age=0) would replace it.
+    cacheControl: false,
     setHeaders: (res, filePath) => {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
