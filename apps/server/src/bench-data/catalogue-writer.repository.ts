@@ -79,9 +79,7 @@ export async function insertAssets(db: Db, assets: readonly NewAsset[], now = Da
       ids.push(...inserted.map((r) => Number(r.id)));
     });
     const values = assets.flatMap((a, i) => valueRows(ids[i], a.values ?? {}));
-    const access = assets.flatMap((a, i) =>
-      (a.access ?? ['public']).map((g) => ({ asset_id: ids[i], group_name: g })),
-    );
+    const access = assets.flatMap((a, i) => (a.access ?? ['public']).map((g) => ({ asset_id: ids[i], group_name: g })));
     const members = assets.flatMap((a, i) =>
       (a.collections ?? []).map((c) => ({ asset_id: ids[i], collection_id: c })),
     );

@@ -44,7 +44,7 @@ interface Spec extends NewAsset {
 
 function catalogue(): Spec[] {
   const rnd = random(7);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
   const specs: Spec[] = [];
   for (let i = 0; i < 60; i++) {
     const kw = [...new Set([pick(words), pick(words)])];
@@ -71,8 +71,8 @@ function catalogue(): Spec[] {
     [2, 'Dog in the garden', 'Der Hund spielt'],
     [3, 'Street café at night', 'Straßencafé bei Nacht'],
   ];
-  for (const [i, en, de] of fixed) specs[i]!.values.title = { en, de };
-  specs[4]!.values.description = 'A red balloon';
+  for (const [i, en, de] of fixed) specs[i].values.title = { en, de };
+  specs[4].values.description = 'A red balloon';
   return specs;
 }
 
@@ -166,23 +166,23 @@ describe.each(dialects)('search engine on %s', (dialect) => {
     };
     const asMap = (values: { value: string; count: number }[]) => new Map(values.map((v) => [v.value, v.count]));
     // The category facet ignores its own selection (other categories stay selectable) …
-    expect(asMap(res.facetFields.category!)).toEqual(
+    expect(asMap(res.facetFields.category)).toEqual(
       tally(
         pub.filter((s) => s.format === 'jpg'),
         (s) => [s.values.category],
       ),
     );
     // … the format facet ignores the format selection but honours the category one …
-    expect(asMap(res.facetFields.format!)).toEqual(tally(inCat, (s) => [s.format]));
+    expect(asMap(res.facetFields.format)).toEqual(tally(inCat, (s) => [s.format]));
     // … and facets without a selection count the result.
-    expect(asMap(res.facetFields.keywords!)).toEqual(tally(matched, (s) => s.values.keywords));
-    expect(res.facetFields.color_code!.find((v) => v.value === '1')?.label).toBe('red');
+    expect(asMap(res.facetFields.keywords)).toEqual(tally(matched, (s) => s.values.keywords));
+    expect(res.facetFields.color_code.find((v) => v.value === '1')?.label).toBe('red');
   });
 
   it('facet values are sorted alphabetically by default and can be paged', async () => {
-    const all = (await find('*', { facetFields: ['keywords'] })).facetFields.keywords!.map((v) => v.value);
+    const all = (await find('*', { facetFields: ['keywords'] })).facetFields.keywords.map((v) => v.value);
     expect(all).toEqual([...all].sort());
-    const page = (await find('*', { facetFields: ['keywords'], facetOffset: 2, facetLimit: 3 })).facetFields.keywords!;
+    const page = (await find('*', { facetFields: ['keywords'], facetOffset: 2, facetLimit: 3 })).facetFields.keywords;
     expect(page.map((v) => v.value)).toEqual(all.slice(2, 5));
   });
 
@@ -253,11 +253,11 @@ describe.each(dialects)('search engine on %s', (dialect) => {
 
   it('suggestions offer visible values whose words start with the typed text', async () => {
     const [group] = await engine.suggest(['public'], 'mu', ['creator'], 5);
-    expect(group!.field_name).toBe('creator');
-    expect(group!.docs.map((d) => d.value)).toEqual(['Anna Müller']);
-    expect(group!.total).toBe(1);
+    expect(group.field_name).toBe('creator');
+    expect(group.docs.map((d) => d.value)).toEqual(['Anna Müller']);
+    expect(group.total).toBe(1);
     const none = await engine.suggest(['nobody'], 'mu', ['creator'], 5);
-    expect(none[0]!.docs).toEqual([]);
+    expect(none[0].docs).toEqual([]);
     await expect(engine.suggest(['public'], 'x', ['title'], 5)).rejects.toBeInstanceOf(SearchInputError);
   });
 
@@ -269,12 +269,12 @@ describe.each(dialects)('search engine on %s', (dialect) => {
     ]);
     expect((await engine.search(['public'], { q: 'zebra' })).ids).toEqual([added]);
     expect((await other.search(['public'], { q: 'zebra' })).ids).toEqual([added]);
-    await editAsset(db, added!, { values: { title: { en: 'Giraffe' } } });
+    await editAsset(db, added, { values: { title: { en: 'Giraffe' } } });
     expect((await other.search(['public'], { q: 'zebra' })).numFound).toBe(0);
     expect((await other.search(['public'], { q: 'giraffe' })).ids).toEqual([added]);
-    await editAsset(db, added!, { access: ['staff'] });
+    await editAsset(db, added, { access: ['staff'] });
     expect((await other.search(['public'], { q: 'giraffe' })).numFound).toBe(0);
-    await editAsset(db, added!, { access: ['public'], status: 'gone' });
+    await editAsset(db, added, { access: ['public'], status: 'gone' });
     expect((await other.search(['public'], { q: 'giraffe' })).numFound).toBe(0);
     expect(
       (await other.search(['public'], { q: '*', facetFields: ['category'] })).facetFields.category,
