@@ -5,7 +5,7 @@ import type { FieldRegistry, SearchField } from './fields.ts';
 import { columnOf } from './fields.ts';
 import { parseQuery, positiveTextAtoms, QuerySyntaxError, type QueryNode, type TextAtom } from './query.ts';
 import type { AssetBatch, SearchRepository } from './search.repository.ts';
-import { indexText, tokenize } from './text.ts';
+import { fold, indexText, tokenize } from './text.ts';
 import type { TextDocument, TextIndex } from './text-index.ts';
 
 /** A query or filter the engine cannot answer; `param` names the request parameter at fault. */
@@ -514,11 +514,10 @@ export class SearchEngine {
     const dir = field.options.sort_orientation ?? (byCount ? 'desc' : 'asc');
     const sign = dir === 'asc' ? 1 : -1;
     const numericValues = field.numeric;
+    const keys = new Map(codes.map((c) => [c, numericValues ? '' : fold(col.values[c])]));
     const byValue = (a: number, b: number): number => {
-      const va = col.values[a];
-      const vb = col.values[b];
-      if (numericValues) return Number(va) - Number(vb);
-      return va < vb ? -1 : va > vb ? 1 : 0;
+      if (numericValues) return Number(col.values[a]) - Number(col.values[b]);
+      return compareText(keys.get(a)!, keys.get(b)!) || compareText(col.values[a], col.values[b]);
     };
     codes.sort((a, b) => (byCount ? sign * (counts[a] - counts[b]) || byValue(a, b) : sign * byValue(a, b) || a - b));
     return codes.slice(offset, offset + limit).map((c) => {
@@ -694,7 +693,12 @@ export class SearchEngine {
       const matches = [...candidates].filter(
         (c) => counts[c] > 0 && typed.slice(1).every((t) => tokenize(col.values[c]).some((v) => v.startsWith(t))),
       );
-      matches.sort((a, b) => counts[b] - counts[a] || (col.values[a] < col.values[b] ? -1 : 1));
+      matches.sort(
+        (a, b) =>
+          counts[b] - counts[a] ||
+          compareText(fold(col.values[a]), fold(col.values[b])) ||
+          compareText(col.values[a], col.values[b]),
+      );
       const docs = matches.slice(0, SUGGESTION_DOCS).map((c) => {
         const value = col.values[c];
         return { value, label: this.label(name, value) ?? value };
@@ -733,6 +737,8 @@ export class SearchEngine {
     return entry;
   }
 }
+
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function lowerBound(sorted: readonly string[], key: string): number {
   let lo = 0;
