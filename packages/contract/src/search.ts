@@ -37,6 +37,8 @@ export const searchQuerySchema = z.object({
   solr_start: queryInt(0, 10_000_000).default(0),
   id: z.string().max(100_000).optional().describe('Comma-joined asset ids'),
   meta_collections: z.coerce.number().int().min(0).optional(),
+  facet_limit: queryInt(1, 10_000).default(100).describe("Values per facet field ('show more' pages)"),
+  facet_offset: queryInt(0, 1_000_000).default(0).describe('Facet values to skip'),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
@@ -119,4 +121,27 @@ export const contentLocalesCall = defineCall({
   path: 'index/content_locales',
   summary: 'Languages metadata values may carry',
   response: z.object({ locales: z.array(z.string()) }),
+});
+
+export const suggestionGroupSchema = z.object({
+  field_name: z.string(),
+  docs: z.array(z.object({ label: z.string(), value: z.string() })),
+  preview: z.number().int().describe('How many of docs to show before "more"'),
+  total: z.number().int().describe('How many values match in all'),
+});
+export type SuggestionGroup = z.infer<typeof suggestionGroupSchema>;
+
+/** Default fields suggestions come from when the request names none. */
+export const defaultSuggestionFields = ['keywords', 'category', 'creator'];
+
+export const suggestionsCall = defineCall({
+  method: 'GET',
+  path: 'search/suggestions',
+  summary: 'Field values containing words that start with the typed text, for the suggestion chips',
+  query: z.object({
+    text: z.string().min(1).max(200),
+    fields: queryList(fieldName),
+    preview: queryInt(1, 50).default(5),
+  }),
+  response: z.object({ suggestions: z.array(suggestionGroupSchema) }),
 });

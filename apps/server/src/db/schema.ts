@@ -12,6 +12,7 @@ export interface Database {
   user_account: UserAccountTable;
   user_group: UserGroupTable;
   session: SessionTable;
+  search_state: SearchStateTable;
 }
 
 export interface ConfigDocumentTable {
@@ -108,4 +109,10 @@ export interface SessionTable {
   last_seen: number;
   expires_at: number;
   locale: string | null;
+}
+
+/** How far the full-text index has caught up with asset changes (asset.updated_at). */
+export interface SearchStateTable {
+  id: number;
+  text_watermark: number;
 }

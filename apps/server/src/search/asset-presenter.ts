@@ -1,0 +1,74 @@
+import type { AssetDoc } from '@vitrine/contract/search';
+import { mediaWindows, signMediaUrl } from '../media/media-url.ts';
+import type { FieldRegistry } from './fields.ts';
+import { columnOf } from './fields.ts';
+import type { AssetBatch, ValueRow } from './search.repository.ts';
+
+export interface PresentOptions {
+  /** The caller's content language (Accept-Language, else the session's locale). */
+  lang: string;
+  secret: string;
+  fields: FieldRegistry;
+  now?: number;
+}
+
+/** Language preference for per-language values: the caller's, then none, then English, German. */
+function pickLanguage(rows: ValueRow[], lang: string): ValueRow[] {
+  for (const want of [lang, '', 'en', 'de']) {
+    const hit = rows.filter((r) => r.lang === want);
+    if (hit.length > 0) return hit;
+  }
+  const first = rows[0]?.lang;
+  return rows.filter((r) => r.lang === first);
+}
+
+/**
+ * Asset rows → the AssetDoc of portal-spec §3 "Asset": id as a string, a signed thumbnail URL,
+ * built-in columns, configured fields (lists for multi-valued ones, per-language values in the
+ * caller's language) and asset_groups. Answers the docs in the order of `ids`, skipping missing ones.
+ */
+export function presentAssets(batch: AssetBatch, ids: readonly number[], options: PresentOptions): AssetDoc[] {
+  const byAsset = new Map<number, ValueRow[]>();
+  for (const v of batch.values) {
+    const list = byAsset.get(v.asset_id);
+    if (list) list.push(v);
+    else byAsset.set(v.asset_id, [v]);
+  }
+  const collections = new Map<number, number[]>();
+  for (const c of batch.collections)
+    collections.set(c.asset_id, [...(collections.get(c.asset_id) ?? []), c.collection_id]);
+  const assets = new Map(batch.assets.map((a) => [a.id, a]));
+
+  return ids.flatMap((id) => {
+    const a = assets.get(id);
+    if (!a) return [];
+    const doc: AssetDoc = {
+      id: String(a.id),
+      url: signMediaUrl(options.secret, `thumb/${a.id}`, mediaWindows.view, options.now),
+      asset_groups: [a.asset_group],
+    };
+    if (a.pixel_x) doc.width = a.pixel_x;
+    if (a.pixel_y) doc.height = a.pixel_y;
+    const values = byAsset.get(a.id) ?? [];
+    for (const f of options.fields.all) {
+      const name = f.field_name;
+      if (name === 'asset_groups') continue;
+      if (name === 'meta_collections') {
+        const ids = collections.get(a.id);
+        if (ids) doc[name] = ids;
+        continue;
+      }
+      if (f.storage === 'column') {
+        const v = (a as unknown as Record<string, unknown>)[columnOf[name] ?? name];
+        if (v != null) doc[name] = v;
+        continue;
+      }
+      const own = values.filter((v) => v.field === name);
+      if (own.length === 0) continue;
+      const chosen = f.localized ? pickLanguage(own, options.lang) : own;
+      const typed = chosen.map((v) => (f.type === 'int' || f.type === 'float' ? Number(v.value) : v.value));
+      doc[name] = f.multi_valued ? typed : typed[0];
+    }
+    return [doc];
+  });
+}

@@ -1,0 +1,327 @@
+/**
+ * The in-memory part of the search engine: per asset the facet values as integer codes, numbers for
+ * ranges and sorting, access groups as bit masks. Counting facets over typed arrays of matched
+ * documents is what makes faceted search fast at a million assets (FACTS.md); the database answers
+ * only the full-text part. Documents are kept in ascending asset id order, so sorted id lists from
+ * the text index map onto sorted document numbers.
+ */
+
+const EMPTY = new Int32Array(0);
+
+/** Values of one field as codes into a dictionary; several per document for multi-valued fields. */
+export class CodeColumn {
+  readonly dict = new Map<string, number>();
+  readonly values: string[] = [];
+  private offsets = new Int32Array(1);
+  private codes = EMPTY;
+  private packedCount = 0;
+  /** Documents set after the last packing (updates, new assets). */
+  private readonly loose = new Map<number, Int32Array>();
+  private pending: number[] = [];
+  private pendingOffsets: number[] = [0];
+
+  code(value: string): number {
+    let c = this.dict.get(value);
+    if (c === undefined) {
+      c = this.values.length;
+      this.dict.set(value, c);
+      this.values.push(value);
+    }
+    return c;
+  }
+
+  private encode(values: readonly string[]): number[] {
+    const out: number[] = [];
+    for (const v of values) {
+      const c = this.code(v);
+      if (!out.includes(c)) out.push(c);
+    }
+    return out;
+  }
+
+  /** Appends during a bulk load (documents in order); `pack()` finishes it. */
+  push(values: readonly string[]): void {
+    for (const c of this.encode(values)) this.pending.push(c);
+    this.pendingOffsets.push(this.pending.length);
+  }
+
+  pack(): void {
+    const base = this.codes.length;
+    const codes = new Int32Array(base + this.pending.length);
+    codes.set(this.codes);
+    codes.set(this.pending, base);
+    const offsets = new Int32Array(this.packedCount + this.pendingOffsets.length);
+    offsets.set(this.offsets.subarray(0, this.packedCount + 1));
+    for (let i = 1; i < this.pendingOffsets.length; i++) offsets[this.packedCount + i] = base + this.pendingOffsets[i];
+    this.codes = codes;
+    this.offsets = offsets;
+    this.packedCount += this.pendingOffsets.length - 1;
+    this.pending = [];
+    this.pendingOffsets = [0];
+  }
+
+  set(doc: number, values: readonly string[]): void {
+    this.loose.set(doc, Int32Array.from(this.encode(values)));
+  }
+
+  get(doc: number): Int32Array {
+    const l = this.loose.size > 0 ? this.loose.get(doc) : undefined;
+    if (l) return l;
+    if (doc >= this.packedCount) return EMPTY;
+    return this.codes.subarray(this.offsets[doc], this.offsets[doc + 1]);
+  }
+
+  /** Adds one to counts[code] for every value of every listed document. */
+  count(docs: Int32Array, counts: Int32Array): void {
+    const { offsets, codes, packedCount } = this;
+    if (this.loose.size === 0) {
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i];
+        if (d >= packedCount) continue;
+        for (let k = offsets[d], end = offsets[d + 1]; k < end; k++) counts[codes[k]]++;
+      }
+      return;
+    }
+    for (let i = 0; i < docs.length; i++) {
+      const vals = this.get(docs[i]);
+      for (let k = 0; k < vals.length; k++) counts[vals[k]]++;
+    }
+  }
+
+  has(doc: number, wanted: Uint8Array): boolean {
+    const vals = this.get(doc);
+    for (let k = 0; k < vals.length; k++) if (wanted[vals[k]]) return true;
+    return false;
+  }
+}
+
+/** A growable Float64Array; NaN stands for no value. */
+export class NumberColumn {
+  data = new Float64Array(1024).fill(NaN);
+
+  set(doc: number, value: number | null): void {
+    if (doc >= this.data.length) {
+      const next = new Float64Array(Math.max(doc + 1, this.data.length * 2)).fill(NaN);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[doc] = value ?? NaN;
+  }
+
+  get(doc: number): number {
+    return doc < this.data.length ? this.data[doc] : NaN;
+  }
+}
+
+/** One asset as the index keeps it. */
+export interface IndexRow {
+  id: number;
+  active: boolean;
+  access: string[];
+  codes: Record<string, string[]>;
+  numbers: Record<string, number | null>;
+  strings: Record<string, string>;
+}
+
+export class FacetIndex {
+  ids = new Int32Array(1024);
+  active = new Uint8Array(1024);
+  size = 0;
+  /** Changes with every write, so caches (sort orders, counts) know they are stale. */
+  version = 0;
+  readonly codes = new Map<string, CodeColumn>();
+  readonly numbers = new Map<string, NumberColumn>();
+  readonly strings = new Map<string, string[]>();
+  /** Access groups: bit g of masks[g >> 5][doc] is set when the document is visible to group g. */
+  private readonly groupBits = new Map<string, number>();
+  private masks: Uint32Array[] = [];
+
+  constructor(codedFields: readonly string[], numericFields: readonly string[], stringFields: readonly string[]) {
+    for (const f of codedFields) this.codes.set(f, new CodeColumn());
+    for (const f of numericFields) this.numbers.set(f, new NumberColumn());
+    for (const f of stringFields) this.strings.set(f, []);
+  }
+
+  /** Document number of an asset id, or -1. */
+  docOf(id: number): number {
+    let lo = 0;
+    let hi = this.size - 1;
+    const ids = this.ids;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = ids[mid];
+      if (v === id) return mid;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Maps ascending asset ids to ascending document numbers, dropping unknown ones. */
+  docsOf(ids: ArrayLike<number>): Int32Array {
+    const out = new Int32Array(ids.length);
+    let n = 0;
+    let lo = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      let hi = this.size - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.ids[mid] < id) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      if (lo < this.size && this.ids[lo] === id) out[n++] = lo;
+    }
+    return out.subarray(0, n);
+  }
+
+  private grow(min: number): void {
+    if (min <= this.ids.length) return;
+    const cap = Math.max(min, this.ids.length * 2);
+    const ids = new Int32Array(cap);
+    ids.set(this.ids);
+    this.ids = ids;
+    const active = new Uint8Array(cap);
+    active.set(this.active);
+    this.active = active;
+    this.masks = this.masks.map((m) => {
+      const next = new Uint32Array(cap);
+      next.set(m);
+      return next;
+    });
+  }
+
+  private groupBit(name: string): number {
+    let bit = this.groupBits.get(name);
+    if (bit === undefined) {
+      bit = this.groupBits.size;
+      this.groupBits.set(name, bit);
+      if (bit >> 5 >= this.masks.length) this.masks.push(new Uint32Array(this.ids.length));
+    }
+    return bit;
+  }
+
+  /**
+   * Adds or replaces one asset. Answers false when the asset is new and its id is below the
+   * highest indexed id (the order could not be kept): the caller then rebuilds the index.
+   */
+  put(row: IndexRow, bulk = false): boolean {
+    let doc = this.docOf(row.id);
+    if (doc === -1) {
+      if (this.size > 0 && row.id < this.ids[this.size - 1]) return false;
+      doc = this.size;
+      this.grow(doc + 1);
+      this.ids[doc] = row.id;
+      this.size++;
+      if (bulk) for (const [f, col] of this.codes) col.push(row.codes[f] ?? []);
+    }
+    if (!bulk) for (const [f, col] of this.codes) col.set(doc, row.codes[f] ?? []);
+    this.active[doc] = row.active ? 1 : 0;
+    for (const m of this.masks) m[doc] = 0;
+    for (const g of row.access) {
+      const bit = this.groupBit(g);
+      this.masks[bit >> 5][doc] |= 1 << (bit & 31);
+    }
+    for (const [f, col] of this.numbers) col.set(doc, row.numbers[f] ?? null);
+    for (const [f, col] of this.strings) col[doc] = row.strings[f] ?? '';
+    this.version++;
+    return true;
+  }
+
+  /** Ends a bulk load started with put(row, true). */
+  pack(): void {
+    for (const col of this.codes.values()) col.pack();
+  }
+
+  deactivate(id: number): void {
+    const doc = this.docOf(id);
+    if (doc === -1) return;
+    this.active[doc] = 0;
+    this.version++;
+  }
+
+  /** Masks of a caller's groups, one per 32-group word; groups no asset names are left out. */
+  callerMasks(groups: readonly string[]): Uint32Array {
+    const out = new Uint32Array(this.masks.length);
+    for (const g of groups) {
+      const bit = this.groupBits.get(g);
+      if (bit !== undefined) out[bit >> 5] |= 1 << (bit & 31);
+    }
+    return out;
+  }
+
+  visible(doc: number, caller: Uint32Array): boolean {
+    if (this.active[doc] === 0) return false;
+    for (let w = 0; w < caller.length; w++) if ((this.masks[w][doc] & caller[w]) !== 0) return true;
+    return false;
+  }
+
+  /** Active documents the caller may see, from `docs` (ascending) or from all. */
+  visibleDocs(caller: Uint32Array, docs?: Int32Array): Int32Array {
+    const n = docs ? docs.length : this.size;
+    const out = new Int32Array(n);
+    let k = 0;
+    if (caller.length === 1) {
+      const m = this.masks[0];
+      const c = caller[0];
+      const active = this.active;
+      for (let i = 0; i < n; i++) {
+        const d = docs ? docs[i] : i;
+        if (active[d] !== 0 && (m[d] & c) !== 0) out[k++] = d;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const d = docs ? docs[i] : i;
+        if (this.visible(d, caller)) out[k++] = d;
+      }
+    }
+    return out.subarray(0, k);
+  }
+}
+
+/** Sorted-array set operations on ascending document numbers. */
+export function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x === y) {
+      out[k++] = x;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return out.subarray(0, k);
+}
+
+export function union(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i] < b[j])) out[k++] = a[i++]!;
+    else if (i >= a.length || b[j] < a[i]) out[k++] = b[j++]!;
+    else {
+      out[k++] = a[i++]!;
+      j++;
+    }
+  }
+  return out.subarray(0, k);
+}
+
+export function subtract(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length);
+  let j = 0;
+  let k = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    while (j < b.length && b[j] < x) j++;
+    if (j >= b.length || b[j] !== x) out[k++] = x;
+  }
+  return out.subarray(0, k);
+}

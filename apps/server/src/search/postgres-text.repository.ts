@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { TextAtom } from './query.ts';
+import { parseIdList, type TextDocument, type TextIndex } from './text-index.ts';
+
+/** tsquery text of one atom ('simple' configuration: the tokens are already folded). */
+export function tsqueryExpression(atom: TextAtom): string {
+  const last = atom.tokens.length - 1;
+  return atom.tokens.map((t, i) => `'${t}'${atom.prefix && i === last ? ':*' : ''}`).join(' <-> ');
+}
+
+/** Full-text index in PostgreSQL: tsvector columns with GIN indexes (search_document). */
+export class PostgresTextIndex implements TextIndex {
+  constructor(private readonly db: Db) {}
+
+  async write(docs: readonly TextDocument[], removed: readonly number[]): Promise<void> {
+    await this.db.kysely.transaction().execute(async (trx) => {
+      if (removed.length > 0) {
+        await sql`delete from search_document where asset_id = any(${[...removed]}::bigint[])`.execute(trx);
+      }
+      for (let i = 0; i < docs.length; i += 1000) {
+        const chunk = docs.slice(i, i + 1000);
+        await sql`
+          insert into search_document (asset_id, title, body)
+          select id, to_tsvector('simple', title), to_tsvector('simple', body)
+          from unnest(${chunk.map((d) => d.id)}::bigint[], ${chunk.map((d) => d.title)}::text[],
+                      ${chunk.map((d) => d.body)}::text[]) as t(id, title, body)
+          on conflict (asset_id) do update set title = excluded.title, body = excluded.body`.execute(trx);
+      }
+    });
+  }
+
+  async match(atom: TextAtom): Promise<Int32Array> {
+    const column = atom.scope === 'title' ? sql.ref('title') : sql.ref('body');
+    const { rows } = await sql<{ ids: string | null }>`
+      select string_agg(asset_id::text, ',' order by asset_id) as ids from search_document
+      where ${column} @@ to_tsquery('simple', ${tsqueryExpression(atom)})`.execute(this.db.kysely);
+    return parseIdList(rows[0]?.ids);
+  }
+}

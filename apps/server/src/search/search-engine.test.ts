@@ -1,0 +1,310 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAssets, buildCollection, editAsset, type NewAsset } from '../../test/factories.ts';
+import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
+import { openDatabase, type Db } from '../db/database.ts';
+import { createSearchEngine } from './create-engine.ts';
+import { SearchInputError, type EngineQuery, type SearchEngine } from './search-engine.ts';
+
+/**
+ * The shared engine suite (ARCHITECTURE §3 "Search"): the same catalogue and the same expectations
+ * on SQLite (FTS5) and PostgreSQL (tsvector). Expected facet counts are computed here from the
+ * catalogue definition, not by the engine.
+ */
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2024, 0, 1);
+const categories = ['Nature', 'City', 'People', 'Food'];
+const creators = ['Anna Müller', 'Bob Smith', 'Chloé Dubois'];
+const words = ['sunset', 'mountain', 'river', 'market', 'portrait', 'street', 'harbour', 'forest'];
+
+/** A small deterministic random generator, so the catalogue is the same on every run and database. */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+}
+
+interface Spec extends NewAsset {
+  values: {
+    title: Record<string, string>;
+    keywords: string[];
+    category: string;
+    creator: string;
+    description?: string;
+  };
+  file_size: number;
+  imp_date: number;
+  rating: number | null;
+  color_code: number;
+  access: string[];
+  format: string;
+}
+
+function catalogue(): Spec[] {
+  const rnd = random(7);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
+  const specs: Spec[] = [];
+  for (let i = 0; i < 60; i++) {
+    const kw = [...new Set([pick(words), pick(words)])];
+    specs.push({
+      filename: `img_${i}.jpg`,
+      format: i % 5 === 0 ? 'png' : 'jpg',
+      file_size: 1000 * (i + 1),
+      imp_date: T0 + i * DAY,
+      rating: i % 7 === 0 ? null : (i % 5) + 1,
+      color_code: i % 8,
+      access: i % 10 === 9 ? ['staff'] : ['public'],
+      values: {
+        title: { en: `${kw.join(' ')} number ${i}`, de: `Bild ${i}` },
+        keywords: kw,
+        category: pick(categories),
+        creator: pick(creators),
+      },
+    });
+  }
+  // Fixed texts for the query-language cases.
+  const fixed: [number, string, string][] = [
+    [0, 'Red car in München', 'Rotes Auto an der Straße'],
+    [1, 'Car red paint', 'Hund im Garten'],
+    [2, 'Dog in the garden', 'Der Hund spielt'],
+    [3, 'Street café at night', 'Straßencafé bei Nacht'],
+  ];
+  for (const [i, en, de] of fixed) specs[i].values.title = { en, de };
+  specs[4].values.description = 'A red balloon';
+  return specs;
+}
+
+const specs = catalogue();
+const publicSpecs = () => specs.map((s, i) => ({ s, id: i + 1 })).filter(({ s }) => s.access.includes('public'));
+
+describe.each(dialects)('search engine on %s', (dialect) => {
+  let database: TestDatabase;
+  let db: Db;
+  let engine: SearchEngine;
+  let collectionId: number;
+  const find = async (q: string, more: Omit<EngineQuery, 'q'> = {}, groups = ['public']) =>
+    engine.search(groups, { q, rows: 1000, ...more });
+  const ids = async (q: string, more: Omit<EngineQuery, 'q'> = {}, groups = ['public']) =>
+    (await find(q, more, groups)).ids.sort((a, b) => a - b);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    db = await openDatabase(database.config);
+    collectionId = await buildCollection(db, 'Highlights');
+    await buildAssets(
+      db,
+      specs.map((s, i) => ({ ...s, collections: i < 5 ? [collectionId] : [] })),
+    );
+    engine = createSearchEngine(db, []);
+  });
+
+  afterAll(async () => {
+    await db.close();
+    await database.drop();
+  });
+
+  it("§2 Search: '*' finds every active asset the caller may see", async () => {
+    const all = await find('*');
+    expect(all.numFound).toBe(publicSpecs().length);
+    const staff = await find('*', {}, ['staff']);
+    expect(staff.numFound).toBe(specs.length - publicSpecs().length);
+    expect(await find('*', {}, ['nobody'])).toMatchObject({ numFound: 0, ids: [] });
+  });
+
+  it('words are ANDed, case- and diacritic-insensitive, in German and English', async () => {
+    expect(await ids('RED car')).toEqual([1, 2]);
+    expect(await ids('red')).toEqual([1, 2, 5]);
+    expect(await ids('munchen')).toEqual([1]);
+    expect(await ids('München')).toEqual([1]);
+    expect(await ids('strasse')).toEqual([1]);
+    expect(await ids('hund')).toEqual([2, 3]);
+    expect(await ids('straßencafe nacht')).toEqual([4]);
+  });
+
+  it('"phrases" keep word order, prefix* matches word starts, -exclude removes, OR unites', async () => {
+    expect(await ids('"red car"')).toEqual([1]);
+    expect(await ids('"car red"')).toEqual([2]);
+    expect(await ids('gar*')).toEqual([2, 3]);
+    expect(await ids('garte*')).toEqual([2]);
+    expect(await ids('red -paint')).toEqual([1, 5]);
+    expect(await ids('dog OR paint')).toEqual([2, 3]);
+    expect(await ids('(dog OR paint) -hund')).toEqual([]);
+    const withoutDog = await find('-dog');
+    expect(withoutDog.numFound).toBe(publicSpecs().length - 1);
+  });
+
+  it('field:value searches a declared field', async () => {
+    const expected = publicSpecs()
+      .filter(({ s }) => s.values.creator === 'Chloé Dubois')
+      .map(({ id }) => id);
+    expect(await ids('creator:chloe')).toEqual(expected);
+    expect(await ids('creator:"chloe dubois"')).toEqual(expected);
+    expect(await ids('title:"red car"')).toEqual([1]);
+    await expect(find('nosuchfield:x')).rejects.toBeInstanceOf(SearchInputError);
+  });
+
+  it('facet counts match counts computed from the catalogue, with multi-select exclusion', async () => {
+    const selected = ['Nature', 'City'];
+    const res = await find('*', {
+      facetFields: ['category', 'keywords', 'format', 'color_code'],
+      filter: [
+        { key: 'category', values: selected },
+        { key: 'format', values: ['jpg'] },
+      ],
+    });
+    const pub = publicSpecs().map(({ s }) => s);
+    const inCat = pub.filter((s) => selected.includes(s.values.category));
+    const matched = inCat.filter((s) => s.format === 'jpg');
+    expect(res.numFound).toBe(matched.length);
+
+    const tally = (list: Spec[], get: (s: Spec) => string[]) => {
+      const m = new Map<string, number>();
+      for (const s of list) for (const v of new Set(get(s))) m.set(v, (m.get(v) ?? 0) + 1);
+      return m;
+    };
+    const asMap = (values: { value: string; count: number }[]) => new Map(values.map((v) => [v.value, v.count]));
+    // The category facet ignores its own selection (other categories stay selectable) …
+    expect(asMap(res.facetFields.category)).toEqual(
+      tally(
+        pub.filter((s) => s.format === 'jpg'),
+        (s) => [s.values.category],
+      ),
+    );
+    // … the format facet ignores the format selection but honours the category one …
+    expect(asMap(res.facetFields.format)).toEqual(tally(inCat, (s) => [s.format]));
+    // … and facets without a selection count the result.
+    expect(asMap(res.facetFields.keywords)).toEqual(tally(matched, (s) => s.values.keywords));
+    expect(res.facetFields.color_code.find((v) => v.value === '1')?.label).toBe('red');
+  });
+
+  it('facet values are sorted alphabetically by default and can be paged', async () => {
+    const all = (await find('*', { facetFields: ['keywords'] })).facetFields.keywords.map((v) => v.value);
+    expect(all).toEqual([...all].sort());
+    const page = (await find('*', { facetFields: ['keywords'], facetOffset: 2, facetLimit: 3 })).facetFields.keywords;
+    expect(page.map((v) => v.value)).toEqual(all.slice(2, 5));
+  });
+
+  it('ranges include both edges, accept open ends and ISO dates, and report min/max', async () => {
+    const res = await find('*', { filter: [{ key: 'file_size', values: ['3000 TO 5000'], range: true }] });
+    expect(res.ids.sort((a, b) => a - b)).toEqual([3, 4, 5]);
+    expect((await find('*', { filter: [{ key: 'file_size', values: ['* TO 2000'], range: true }] })).numFound).toBe(2);
+    const day3 = new Date(T0 + 2 * DAY).toISOString();
+    const byDate = await find('*', { filter: [{ key: 'imp_date', values: [`${day3} TO ${day3}`], range: true }] });
+    expect(byDate.ids).toEqual([3]);
+    const ranges = await find('*', {
+      facetFields: ['file_size'],
+      filter: [{ key: 'file_size', values: ['3000 TO 5000'], range: true }],
+    });
+    // The range facet's own selection is excluded: min/max span the whole visible catalogue.
+    const sizes = publicSpecs().map(({ s }) => s.file_size);
+    expect(ranges.facetRanges.file_size).toEqual({ min: Math.min(...sizes), max: Math.max(...sizes) });
+  });
+
+  it('filters by ids, DAM collection and selected suggestions', async () => {
+    expect(await ids('*', { ids: [3, 1, 10, 999] })).toEqual([1, 3]);
+    expect(await ids('*', { collection: collectionId })).toEqual([1, 2, 3, 4, 5]);
+    const expected = publicSpecs()
+      .filter(({ s }) => s.values.creator === 'Bob Smith')
+      .map(({ id }) => id);
+    expect(await ids('*', { suggestions: [{ field_name: 'creator', values: ['Bob Smith'] }] })).toEqual(expected);
+  });
+
+  it('sorting: ties are broken by newest asset first, missing values last; paging is stable', async () => {
+    const sorted = (await find('*', { sort: { field: 'rating', dir: 'desc' } })).ids;
+    const expected = publicSpecs()
+      .map(({ s, id }) => ({ id, r: s.rating }))
+      .sort((a, b) => (a.r === null ? 1 : 0) - (b.r === null ? 1 : 0) || (b.r ?? 0) - (a.r ?? 0) || b.id - a.id)
+      .map((x) => x.id);
+    expect(sorted).toEqual(expected);
+    const pages: number[] = [];
+    for (let start = 0; start < expected.length; start += 7) {
+      pages.push(...(await find('*', { sort: { field: 'rating', dir: 'desc' }, start, rows: 7 })).ids);
+    }
+    expect(pages).toEqual(expected);
+    const byDate = (await find('*', { sort: { field: 'imp_date', dir: 'asc' }, rows: 3 })).ids;
+    expect(byDate).toEqual([1, 2, 3]);
+  });
+
+  it('relevance ranks title matches first', async () => {
+    // 'red' is in the titles of assets 1 and 2 (equal scores: newest first), in the description of 5.
+    const res = await find('red', { sort: { field: 'score', dir: 'desc' } });
+    expect(res.ids).toEqual([2, 1, 5]);
+    const hund = await find('hund garden', { sort: { field: 'score', dir: 'desc' } });
+    expect(hund.ids).toEqual([3]);
+  });
+
+  it('bad input is refused with the parameter named', async () => {
+    const bad = async (q: EngineQuery) => {
+      const err: unknown = await engine.search(['public'], q).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SearchInputError);
+      return (err as SearchInputError).param;
+    };
+    expect(await bad({ q: '*', sort: { field: 'nope', dir: 'asc' } })).toBe('solr_sort');
+    expect(await bad({ q: '*', facetFields: ['nope'] })).toBe('solr_facetfields');
+    expect(await bad({ q: '*', facetFields: ['title'] })).toBe('solr_facetfields');
+    expect(await bad({ q: '*', filter: [{ key: 'nope', values: ['x'] }] })).toBe('filter');
+    expect(await bad({ q: '*', filter: [{ key: 'file_size', values: ['a TO b'], range: true }] })).toBe('filter');
+    expect(await bad({ q: '*', filter: [{ key: 'file_size', values: ['9 TO 1'], range: true }] })).toBe('filter');
+    expect(await bad({ q: '*', filter: [{ key: 'category', values: ['1 TO 2'], range: true }] })).toBe('filter');
+    expect(await bad({ q: '(unclosed' })).toBe('solr_q');
+  });
+
+  it('suggestions offer visible values whose words start with the typed text', async () => {
+    const [group] = await engine.suggest(['public'], 'mu', ['creator'], 5);
+    expect(group.field_name).toBe('creator');
+    expect(group.docs.map((d) => d.value)).toEqual(['Anna Müller']);
+    expect(group.total).toBe(1);
+    const none = await engine.suggest(['nobody'], 'mu', ['creator'], 5);
+    expect(none[0].docs).toEqual([]);
+    await expect(engine.suggest(['public'], 'x', ['title'], 5)).rejects.toBeInstanceOf(SearchInputError);
+  });
+
+  it('catches up with imports and edits made by another process', async () => {
+    const other = createSearchEngine(db, []);
+    expect((await other.search(['public'], { q: 'zebra' })).numFound).toBe(0);
+    const [added] = await buildAssets(db, [
+      { values: { title: { en: 'Zebra crossing' }, category: 'Wildlife' }, access: ['public'] },
+    ]);
+    expect((await engine.search(['public'], { q: 'zebra' })).ids).toEqual([added]);
+    expect((await other.search(['public'], { q: 'zebra' })).ids).toEqual([added]);
+    await editAsset(db, added, { values: { title: { en: 'Giraffe' } } });
+    expect((await other.search(['public'], { q: 'zebra' })).numFound).toBe(0);
+    expect((await other.search(['public'], { q: 'giraffe' })).ids).toEqual([added]);
+    await editAsset(db, added, { access: ['staff'] });
+    expect((await other.search(['public'], { q: 'giraffe' })).numFound).toBe(0);
+    await editAsset(db, added, { access: ['public'], status: 'gone' });
+    expect((await other.search(['public'], { q: 'giraffe' })).numFound).toBe(0);
+    expect(
+      (await other.search(['public'], { q: '*', facetFields: ['category'] })).facetFields.category,
+    ).not.toContainEqual(expect.objectContaining({ value: 'Wildlife' }));
+  });
+});
+
+describe('both engines', () => {
+  it('answer identical results for the same catalogue and queries', async () => {
+    const answers: unknown[][] = [];
+    for (const dialect of dialects) {
+      const database = await createTestDatabase(dialect);
+      const db = await openDatabase(database.config);
+      await buildAssets(db, specs);
+      const engine = createSearchEngine(db, []);
+      const out: unknown[] = [];
+      for (const q of ['*', 'red', 'sunset OR river', 'mount* -forest', '"number 1"', 'creator:anna', 'strasse']) {
+        out.push(
+          await engine.search(['public', 'staff'], {
+            q,
+            rows: 20,
+            facetFields: ['keywords', 'category', 'rating', 'imp_date'],
+            sort: { field: 'score', dir: 'desc' },
+          }),
+        );
+      }
+      answers.push(out);
+      await db.close();
+      await database.drop();
+    }
+    expect(answers[1]).toEqual(answers[0]);
+  });
+});

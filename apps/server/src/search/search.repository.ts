@@ -1,0 +1,204 @@
+import type { Db } from '../db/database.ts';
+import type { AssetTable } from '../db/schema.ts';
+
+export type AssetRow = Omit<AssetTable, 'id' | 'status' | 'color_code' | 'obj_dload_cnt' | 'metadata'> & {
+  id: number;
+  status: string;
+  color_code: number;
+  obj_dload_cnt: number;
+};
+
+export interface ValueRow {
+  asset_id: number;
+  field: string;
+  lang: string;
+  ord: number;
+  value: string;
+}
+
+/** Everything the search engine reads about a batch of assets. */
+export interface AssetBatch {
+  assets: AssetRow[];
+  values: ValueRow[];
+  access: { asset_id: number; group_name: string }[];
+  collections: { asset_id: number; collection_id: number }[];
+}
+
+const assetColumns = [
+  'id',
+  'source_path',
+  'filename',
+  'sha256',
+  'file_size',
+  'mime',
+  'format',
+  'asset_group',
+  'status',
+  'created',
+  'imp_date',
+  'updated_at',
+  'pixel_x',
+  'pixel_y',
+  'bbox_x',
+  'bbox_y',
+  'color_code',
+  'rating',
+  'duration',
+  'page_count',
+  'gps_lat',
+  'gps_lon',
+  'obj_dload_cnt',
+] as const;
+
+/** Reads of the catalogue for the search engine and the asset presenter (SQL lives only here). */
+export class SearchRepository {
+  constructor(private readonly db: Db) {}
+
+  async generation(): Promise<number> {
+    const row = await this.db.kysely
+      .selectFrom('catalogue_state')
+      .select('generation')
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    return Number(row?.generation ?? 0);
+  }
+
+  async textWatermark(): Promise<number> {
+    const row = await this.db.kysely
+      .selectFrom('search_state')
+      .select('text_watermark')
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    return Number(row?.text_watermark ?? -1);
+  }
+
+  /** Moves the shared watermark forward only: another process may already be further. */
+  async advanceTextWatermark(to: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('search_state')
+      .set({ text_watermark: to })
+      .where('id', '=', 1)
+      .where('text_watermark', '<', to)
+      .execute();
+  }
+
+  /** Ids and change times of assets changed at or after `since`, ascending by id, from `afterId`. */
+  async changedSince(since: number, afterId: number, limit: number): Promise<{ id: number; updated_at: number }[]> {
+    const rows = await this.db.kysely
+      .selectFrom('asset')
+      .select(['id', 'updated_at'])
+      .where('updated_at', '>=', since)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), updated_at: Number(r.updated_at) }));
+  }
+
+  async maxUpdatedAt(): Promise<number> {
+    const row = await this.db.kysely
+      .selectFrom('asset')
+      .select((eb) => eb.fn.max('updated_at').as('m'))
+      .executeTakeFirst();
+    return row?.m == null ? -1 : Number(row.m);
+  }
+
+  /** Active assets with ids above `afterId`, in id order: the pages of a full index load. */
+  async activeIdsAfter(afterId: number, limit: number): Promise<number[]> {
+    const rows = await this.db.kysely
+      .selectFrom('asset')
+      .select('id')
+      .where('id', '>', afterId)
+      .where('status', '=', 'active')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => Number(r.id));
+  }
+
+  async countAssets(): Promise<number> {
+    const row = await this.db.kysely
+      .selectFrom('asset')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Assets by id with the values of the given fields, their access groups and collections. */
+  async batch(ids: readonly number[], fields: readonly string[] | 'all'): Promise<AssetBatch> {
+    if (ids.length === 0) return { assets: [], values: [], access: [], collections: [] };
+    const k = this.db.kysely;
+    const list = [...ids];
+    const lo = Math.min(...list);
+    const hi = Math.max(...list);
+    // A contiguous id range reads faster (and with fewer parameters) than a long IN list.
+    const contiguous = hi - lo + 1 === list.length;
+    const assets = await k
+      .selectFrom('asset')
+      .select(assetColumns)
+      .$if(contiguous, (q) => q.where('id', '>=', lo).where('id', '<=', hi))
+      .$if(!contiguous, (q) => q.where('id', 'in', list))
+      .orderBy('id')
+      .execute();
+    const [values, access, collections] = await Promise.all([
+      k
+        .selectFrom('asset_value')
+        .select(['asset_id', 'field', 'lang', 'ord', 'value'])
+        .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
+        .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
+        .$if(fields !== 'all', (q) =>
+          q.where('field', 'in', fields === 'all' || fields.length === 0 ? [''] : [...fields]),
+        )
+        .orderBy('asset_id')
+        .orderBy('field')
+        .orderBy('lang')
+        .orderBy('ord')
+        .execute(),
+      k
+        .selectFrom('asset_access')
+        .select(['asset_id', 'group_name'])
+        .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
+        .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
+        .execute(),
+      k
+        .selectFrom('asset_collection')
+        .select(['asset_id', 'collection_id'])
+        .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
+        .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
+        .orderBy('collection_id')
+        .execute(),
+    ]);
+    const num = <T extends { asset_id: number }>(r: T): T => ({ ...r, asset_id: Number(r.asset_id) });
+    return {
+      assets: assets.map((a) => ({ ...a, id: Number(a.id) })),
+      values: values.map(num),
+      access: access.map(num),
+      collections: collections.map((c) => ({ asset_id: Number(c.asset_id), collection_id: Number(c.collection_id) })),
+    };
+  }
+
+  async collections(): Promise<{ id: number; name: string; thumbnail_asset_id: number | null }[]> {
+    const rows = await this.db.kysely
+      .selectFrom('collection')
+      .select(['id', 'name', 'thumbnail_asset_id'])
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      name: r.name,
+      thumbnail_asset_id: r.thumbnail_asset_id == null ? null : Number(r.thumbnail_asset_id),
+    }));
+  }
+
+  async globalConfig(): Promise<unknown> {
+    const row = await this.db.kysely
+      .selectFrom('config_document')
+      .select('body')
+      .where('name', '=', 'global')
+      .where('lang', '=', '')
+      .executeTakeFirst();
+    return row ? (JSON.parse(row.body) as unknown) : undefined;
+  }
+}

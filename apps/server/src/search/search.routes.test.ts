@@ -1,0 +1,254 @@
+import { writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchAnswer } from '@vitrine/contract/search';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import { signIn } from '../../test/auth.ts';
+import { buildAsset, buildCollection } from '../../test/factories.ts';
+import { verifyMediaUrl } from '../media/media-url.ts';
+import { ConfigRepository } from '../config/config.repository.ts';
+
+const API = '/assetportal/api/';
+
+describe('search API over HTTP (portal-spec §7 Calls)', () => {
+  let t: TestApp;
+  let staffHeaders: Record<string, string>;
+  let collectionId: number;
+  const ids: number[] = [];
+
+  const get = async (url: string, headers: Record<string, string> = {}) => {
+    const res = await t.app.inject({ method: 'GET', url: API + url, headers });
+    return { status: res.statusCode, body: res.json<Record<string, unknown>>() };
+  };
+  const search = async (query: string, headers: Record<string, string> = {}) => {
+    const res = await get(`search?${query}`, headers);
+    expect(res.status).toBe(200);
+    return res.body as unknown as SearchAnswer;
+  };
+
+  beforeAll(async () => {
+    const settingsDir = mkdtempSync(path.join(tmpdir(), 'vitrine-settings-'));
+    const settingsFile = path.join(settingsDir, 'settings.json');
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({
+        groups: [
+          { name: 'public', portalAccess: true },
+          { name: 'users', portalAccess: true },
+          { name: 'staff', portalAccess: true },
+          { name: 'admins', portalAccess: true, guiAdmin: true },
+        ],
+        fields: [
+          {
+            field_name: 'project',
+            default_labels: { en: 'Project', de: 'Projekt' },
+            is_facet: true,
+            range_facet: false,
+            multi_valued: false,
+            origin: 'settings',
+            type: 'string',
+          },
+        ],
+      }),
+    );
+    t = await startTestApp({ env: { SETTINGS_FILE: settingsFile } });
+    const db = t.app.db;
+    collectionId = await buildCollection(db, 'Spring campaign');
+    ids.push(
+      await buildAsset(db, {
+        filename: 'tulips.jpg',
+        file_size: 2_000_000,
+        rating: 5,
+        color_code: 1,
+        pixel_x: 4000,
+        pixel_y: 3000,
+        values: {
+          title: { en: 'Tulip field', de: 'Tulpenfeld' },
+          keywords: { en: ['tulip', 'spring'], de: ['Tulpe', 'Frühling'] },
+          creator: 'Anna Müller',
+          project: 'Garden 2024',
+        },
+        collections: [collectionId],
+      }),
+      await buildAsset(db, {
+        filename: 'harbour.jpg',
+        file_size: 500_000,
+        rating: 3,
+        values: { title: { en: 'Harbour at dawn', de: 'Hafen im Morgengrauen' }, creator: 'Bob Smith' },
+      }),
+      await buildAsset(db, {
+        filename: 'secret.jpg',
+        values: { title: { en: 'Secret prototype' } },
+        access: ['staff'],
+      }),
+    );
+    staffHeaders = (await signIn(t, { groups: ['staff'] })).headers;
+  });
+
+  afterAll(async () => t.close());
+
+  it('GET search answers docs, numFound, start and facet counts', async () => {
+    const res = await search('solr_q=*&solr_facetfields=creator&solr_facetfields=file_size&solr_sort=imp_date%20asc');
+    expect(res.response.numFound).toBe(2);
+    expect(res.response.start).toBe(0);
+    expect(res.response.docs.map((d) => d.id)).toEqual([String(ids[0]), String(ids[1])]);
+    expect(res.facetCounts.facetFields.creator).toEqual([
+      { value: 'Anna Müller', count: 1 },
+      { value: 'Bob Smith', count: 1 },
+    ]);
+    expect(res.facetCounts.facetRanges.file_size).toEqual({ min: 500_000, max: 2_000_000 });
+  });
+
+  it('§3 Asset: docs carry id as text, signed thumbnail url, size, groups and values in the content language', async () => {
+    const de = await search(`solr_q=tulpe`, { 'accept-language': 'de-DE,de;q=0.9' });
+    const doc = de.response.docs[0];
+    expect(doc).toMatchObject({
+      id: String(ids[0]),
+      width: 4000,
+      height: 3000,
+      rating: 5,
+      color_code: 1,
+      asset_groups: ['image'],
+      title: 'Tulpenfeld',
+      keywords: ['Tulpe', 'Frühling'],
+      creator: 'Anna Müller',
+      project: 'Garden 2024',
+      meta_collections: [collectionId],
+    });
+    const url = new URL(doc.url!, 'http://x');
+    expect(url.pathname).toBe(`/media/thumb/${ids[0]}`);
+    expect(
+      verifyMediaUrl(
+        t.settings.secret,
+        `thumb/${ids[0]}`,
+        url.searchParams.get('exp') ?? undefined,
+        url.searchParams.get('sig') ?? undefined,
+      ),
+    ).toBe('ok');
+    const en = await search(`solr_q=tulpe`, { 'accept-language': 'en' });
+    expect(en.response.docs[0]).toMatchObject({ title: 'Tulip field', keywords: ['tulip', 'spring'] });
+  });
+
+  it('filters, declared fields and visibility apply over HTTP', async () => {
+    const filter = encodeURIComponent(JSON.stringify([{ key: 'project', values: ['Garden 2024'] }]));
+    expect((await search(`filter=${filter}`)).response.numFound).toBe(1);
+    const range = encodeURIComponent(JSON.stringify([{ key: 'file_size', values: ['0 TO 500000'], range: true }]));
+    expect((await search(`filter=${range}`)).response.docs.map((d) => d.id)).toEqual([String(ids[1])]);
+    expect((await search('solr_q=secret')).response.numFound).toBe(0);
+    expect((await search('solr_q=secret', staffHeaders)).response.numFound).toBe(1);
+    expect((await search(`meta_collections=${collectionId}`)).response.numFound).toBe(1);
+    expect((await search(`id=${ids[1]},${ids[2]}`)).response.docs.map((d) => d.id)).toEqual([String(ids[1])]);
+  });
+
+  it.each([
+    ['malformed JSON in filter', 'filter=%5B%7Bkey', 'filter'],
+    ['an unknown filter field', `filter=${encodeURIComponent('[{"key":"nope","values":["x"]}]')}`, 'filter'],
+    [
+      'a bad range',
+      `filter=${encodeURIComponent('[{"key":"file_size","values":["big TO small"],"range":true}]')}`,
+      'filter',
+    ],
+    ['an unknown sort key', 'solr_sort=colour%20asc', 'solr_sort'],
+    ['a sort without direction', 'solr_sort=rating', 'solr_sort'],
+    ['rows out of bounds', 'solr_rows=5000', 'solr_rows'],
+    ['a negative start', 'solr_start=-1', 'solr_start'],
+    ['an unknown facet field', 'solr_facetfields=nope', 'solr_facetfields'],
+    ['an unknown field in the query', 'solr_q=nope:1', 'solr_q'],
+    ['a bad id list', 'id=1,abc', 'id'],
+  ])('bad input: %s is a 400 validation error naming the parameter', async (_what, query, param) => {
+    const res = await get(`search?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('validation');
+    expect(JSON.stringify(res.body.details)).toContain(param);
+  });
+
+  it('refuses callers without portal access (401 for a stale token)', async () => {
+    const res = await get('search', { authorization: 'Bearer not-a-session' });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toBe('unauthorized');
+  });
+
+  it('GET assets?assetid=[…] answers the visible assets in the order asked', async () => {
+    const res = await get(`assets?assetid=${encodeURIComponent(JSON.stringify([ids[1], ids[2], ids[0], 99999]))}`);
+    expect(res.status).toBe(200);
+    const docs = (res.body.response as { docs: { id: string }[] }).docs;
+    expect(docs.map((d) => d.id)).toEqual([String(ids[1]), String(ids[0])]);
+    expect((await get('assets?assetid=[1,"x"]')).status).toBe(400);
+  });
+
+  it('GET index/fields lists built-in and declared fields; index/content_locales the languages', async () => {
+    const fields = await get('index/fields');
+    const names = (fields.body.visible_fields as { field_name: string }[]).map((f) => f.field_name);
+    expect(names).toEqual(expect.arrayContaining(['title', 'keywords', 'imp_date', 'rating', 'project']));
+    const locales = await get('index/content_locales');
+    expect(locales.body).toEqual({ locales: ['de', 'en'] });
+  });
+
+  it('GET search/suggestions answers groups of matching visible values', async () => {
+    const res = await get('search/suggestions?text=tu&fields=keywords&fields=creator');
+    expect(res.status).toBe(200);
+    expect(res.body.suggestions).toEqual([
+      {
+        field_name: 'keywords',
+        docs: [
+          { label: 'tulip', value: 'tulip' },
+          { label: 'Tulpe', value: 'Tulpe' },
+        ],
+        preview: 2,
+        total: 2,
+      },
+      { field_name: 'creator', docs: [], preview: 0, total: 0 },
+    ]);
+    expect((await get('search/suggestions?text=se&fields=title')).status).toBe(400);
+  });
+
+  it('§2 Dashboard: collection?operation=list answers the pre-searches and DAM collections', async () => {
+    const empty = await get('collection?operation=list');
+    expect(empty.body.collections).toEqual([
+      { indicator: `collection_${collectionId}`, label: 'Spring campaign', src: String(ids[0]), position: 0 },
+    ]);
+    await new ConfigRepository(t.app.db).put('global', '', {
+      dashboard: {
+        collections: {
+          data: [
+            {
+              key: 'best',
+              translation: 'collections.best',
+              position: 1,
+              search: { en: { text: '*', facets: [{ key: 'rating', values: ['5'] }] } },
+              sort: 'imp_date',
+              orientation: 'desc',
+            },
+            {
+              key: 'broken',
+              position: 2,
+              search: { en: { text: 'harbour', facets: [{ key: 'lens', values: ['50mm'] }] } },
+            },
+          ],
+        },
+      },
+    });
+    const list = await get('collection?operation=list');
+    expect((list.body.collections as { indicator: string }[]).map((c) => c.indicator)).toEqual([
+      'best',
+      'broken',
+      `collection_${collectionId}`,
+    ]);
+  });
+
+  it('collection/get answers the first rows of a pre-search and reports fields missing from the index', async () => {
+    const best = await get('collection/get?collection=best');
+    expect(best.status).toBe(200);
+    expect((best.body.response as { docs: { id: string }[] }).docs.map((d) => d.id)).toEqual([String(ids[0])]);
+    const broken = await get('collection/get?collection=broken');
+    expect(broken.status).toBe(200);
+    expect((broken.body.response as { numFound: number }).numFound).toBe(1);
+    expect(broken.body.errors).toEqual([expect.stringContaining("'lens'")]);
+    const dam = await get(`collection/get?collection=collection_${collectionId}`);
+    expect((dam.body.response as { numFound: number }).numFound).toBe(1);
+    expect((await get('collection/get?collection=nothing')).status).toBe(404);
+    expect((await get('collection/get?collection=collection_999')).status).toBe(404);
+  });
+});

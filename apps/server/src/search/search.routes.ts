@@ -1,0 +1,25 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { getCollectionCall, listCollectionsCall } from '@vitrine/contract/collection';
+import { assetsCall, contentLocalesCall, indexFieldsCall, searchCall, suggestionsCall } from '@vitrine/contract/search';
+import type { Db } from '../db/database.ts';
+import { registerCall } from '../http/route.ts';
+import type { Settings } from '../settings.ts';
+import { createSearchEngine } from './create-engine.ts';
+import { SearchService, type Caller } from './search.service.ts';
+import { SearchRepository } from './search.repository.ts';
+
+const caller = (request: FastifyRequest): Caller => ({
+  auth: request.auth,
+  acceptLanguage: request.headers['accept-language'],
+});
+
+export function searchRoutes(app: FastifyInstance, db: Db, settings: Settings): void {
+  const search = new SearchService(createSearchEngine(db, settings.file.fields), new SearchRepository(db), settings);
+  registerCall(app, searchCall, async ({ request, query }) => search.search(caller(request), query));
+  registerCall(app, assetsCall, async ({ request, query }) => search.assets(caller(request), query.assetid));
+  registerCall(app, suggestionsCall, async ({ request, query }) => search.suggestions(caller(request), query));
+  registerCall(app, indexFieldsCall, async ({ request }) => search.fields(request.auth));
+  registerCall(app, contentLocalesCall, async ({ request }) => search.contentLocales(request.auth));
+  registerCall(app, listCollectionsCall, async ({ request }) => search.listCollections(caller(request)));
+  registerCall(app, getCollectionCall, async ({ request, query }) => search.getCollection(caller(request), query));
+}

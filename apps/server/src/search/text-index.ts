@@ -1,0 +1,40 @@
+import type { TextAtom } from './query.ts';
+
+/** One asset as the full-text index stores it: folded tokens of its title and of all its text. */
+export interface TextDocument {
+  id: number;
+  title: string;
+  body: string;
+}
+
+/**
+ * The full-text half of the search engine, one implementation per database (FTS5, tsvector). It
+ * answers which assets contain a word, a prefix or a phrase; everything else (AND/OR/NOT, facets,
+ * visibility, sorting) happens in memory on those answers, identically for both databases.
+ */
+export interface TextIndex {
+  write(docs: readonly TextDocument[], removed: readonly number[]): Promise<void>;
+  /** Ascending ids of the assets matching one atom. */
+  match(atom: TextAtom): Promise<Int32Array>;
+}
+
+/** Parses the comma-joined id list both databases aggregate matches into, ascending. */
+export function parseIdList(text: string | null | undefined): Int32Array {
+  if (!text) return new Int32Array(0);
+  const out = new Int32Array(Math.ceil(text.length / 2) + 1);
+  let n = 0;
+  let v = 0;
+  let sorted = true;
+  let prev = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 44;
+    if (c === 44) {
+      if (v < prev) sorted = false;
+      prev = v;
+      out[n++] = v;
+      v = 0;
+    } else v = v * 10 + (c - 48);
+  }
+  const ids = out.subarray(0, n);
+  return sorted ? ids : ids.sort();
+}
