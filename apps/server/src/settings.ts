@@ -33,6 +33,15 @@ export const fileSettingsSchema = z
       )
       .default([]),
     fields: z.array(indexFieldSchema).default([]),
+    catalogue: z
+      .object({
+        defaultAccessGroups: z
+          .array(z.string().min(1))
+          .min(1)
+          .default(['public', 'users', 'admins'])
+          .describe('Groups that see an imported asset when its sidecar names none (access_groups)'),
+      })
+      .default({ defaultAccessGroups: ['public', 'users', 'admins'] }),
     groups: z
       .array(
         z.object({

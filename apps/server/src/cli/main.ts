@@ -1,5 +1,18 @@
 import { Command } from 'commander';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
+import { loadSettings, SettingsError, type Settings } from '../settings.ts';
+
+function settingsOrExit(): Settings {
+  try {
+    return loadSettings();
+  } catch (err) {
+    if (err instanceof SettingsError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
 
 /** The `vitrine` command: administration tasks that run beside or without the server. */
 export function buildCli(): Command {
@@ -15,6 +28,41 @@ export function buildCli(): Command {
     .description('start the portal server (settings from the environment, see README)')
     .action(async () => {
       await import('../main.ts');
+    });
+
+  program
+    .command('import')
+    .description(
+      'catalogue every supported file under a folder (recursively) with its embedded and sidecar metadata; ' +
+        'unchanged files are skipped, changed ones updated, removed ones marked gone',
+    )
+    .argument('<folder>', 'folder to import; each folder becomes a collection')
+    .option('--no-derivatives', 'do not wait for thumbnails and previews (a running server makes them)')
+    .action(async (folder: string, opts: { derivatives: boolean }) => {
+      const { importWithProgress, makeDerivatives, printSummary, withDatabase } = await import('./import.command.ts');
+      const settings = settingsOrExit();
+      const failed = await withDatabase(settings, async (db) => {
+        const summary = await importWithProgress(db, settings, folder);
+        printSummary(summary);
+        const jobs = opts.derivatives ? await makeDerivatives(db, settings) : { failed: 0 };
+        if (jobs.failed)
+          console.log(`  ${jobs.failed} derivative job(s) failed; see the server log or re-run the import`);
+        return summary.failed.length;
+      });
+      process.exitCode = failed ? 1 : 0;
+    });
+
+  program
+    .command('demo')
+    .description('build the demo catalogue from freely licensed files of Debian packages and import it')
+    .option('--reset', 'remove the whole catalogue first and rebuild the demo')
+    .option('--if-empty', 'do nothing when the catalogue already has assets (used by npm start)')
+    .action(async (opts: { reset?: boolean; ifEmpty?: boolean }) => {
+      const { runDemo } = await import('./demo.command.ts');
+      process.exitCode = await runDemo(settingsOrExit(), {
+        reset: Boolean(opts.reset),
+        ifEmpty: Boolean(opts.ifEmpty),
+      });
     });
 
   return program;

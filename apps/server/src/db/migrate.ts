@@ -3,6 +3,7 @@ import * as config from './migrations/202611220000_config.ts';
 import * as catalogue from './migrations/202611220100_catalogue.ts';
 import * as identity from './migrations/202611220200_identity.ts';
 import * as search from './migrations/202611220300_search.ts';
+import * as jobs from './migrations/202611220300_jobs.ts';
 
 /**
  * Every migration, by name; applied in name order (`YYYYMMDDHHmm_<domain>`). Each is written with
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '202611220100_catalogue': catalogue,
   '202611220200_identity': identity,
   '202611220300_search': search,
+  '202611220300_jobs': jobs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -13,6 +13,8 @@ export interface Database {
   user_group: UserGroupTable;
   session: SessionTable;
   search_state: SearchStateTable;
+  job: JobTable;
+  derivative: DerivativeTable;
 }
 
 export interface ConfigDocumentTable {
@@ -48,6 +50,8 @@ export interface AssetTable {
   gps_lon: number | null;
   obj_dload_cnt: Generated<number>;
   metadata: Generated<string>;
+  /** Hash of the file's content and its sidecar metadata at the last import (added by the jobs migration). */
+  fingerprint: string | null;
 }
 
 /** Multi-valued and per-language field values; lang '' when the value has no language. */
@@ -115,4 +119,37 @@ export interface SessionTable {
 export interface SearchStateTable {
   id: number;
   text_watermark: number;
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+/** A unit of background work; `key` makes enqueueing idempotent, the lease survives a dead process. */
+export interface JobTable {
+  id: Generated<number>;
+  name: string;
+  key: string;
+  payload: string;
+  status: Generated<JobStatus>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_after: number;
+  locked_by: string | null;
+  locked_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A file made from an asset, under DATA_DIR/derivatives; `sha256` is the source content it was made from. */
+export interface DerivativeTable {
+  asset_id: number;
+  kind: string;
+  page: Generated<number>;
+  sha256: string;
+  path: string;
+  mime: string;
+  width: number | null;
+  height: number | null;
+  bytes: number;
+  /** For thumbnails: a ThumbHash (base64) that clients draw while the image loads. */
+  placeholder: string | null;
+  created_at: number;
 }

@@ -1,0 +1,121 @@
+import { rename, writeFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import { rgbaToThumbHash } from 'thumbhash';
+
+/** sharp (libvips) for images: probing, thumbnails, previews and the ThumbHash placeholder. */
+export interface ImageProbe {
+  width: number;
+  height: number;
+  format: string;
+  /** Pixels per inch when the file says so. */
+  density: number | null;
+  pages: number;
+}
+
+export interface SizedFile {
+  width: number;
+  height: number;
+  bytes: number;
+}
+
+export interface ImageDerivativeFiles {
+  thumb: SizedFile;
+  preview: SizedFile;
+  /** ThumbHash of the picture, base64. */
+  placeholder: string;
+}
+
+/** Fits the portal's result posters (200–250 px high) at twice the pixel density. */
+export const THUMB_BOX = { width: 800, height: 500 } as const;
+/** Fits the detail page at twice the pixel density of a large screen's content column. */
+export const PREVIEW_BOX = { width: 1600, height: 1600 } as const;
+
+const open = (input: string | Buffer) =>
+  sharp(input, { failOn: 'error', limitInputPixels: 512_000_000, sequentialRead: true });
+
+/** Reads the header of an image; throws for a file the image library cannot read. */
+export async function probeImage(input: string | Buffer): Promise<ImageProbe> {
+  const m = await open(input).metadata();
+  if (!m.width || !m.height) throw new Error('the image has no size');
+  const rotated = (m.orientation ?? 1) >= 5;
+  return {
+    width: rotated ? m.height : m.width,
+    height: rotated ? m.width : m.height,
+    format: m.format,
+    density: m.density ?? null,
+    pages: m.pages ?? 1,
+  };
+}
+
+async function writeAtomically(target: string, data: Buffer): Promise<void> {
+  const tmp = `${target}.${process.pid}.tmp`;
+  await writeFile(tmp, data);
+  await rename(tmp, target);
+}
+
+/**
+ * Makes the preview and the thumbnail (WebP) and the ThumbHash from one decode of the source:
+ * the source is shrunk once to preview size (JPEG shrink-on-load does most of that work) and the
+ * smaller pictures come from that.
+ */
+export async function makeImageDerivatives(
+  input: string | Buffer,
+  out: { thumb: string; preview: string },
+): Promise<ImageDerivativeFiles> {
+  const { data, info } = await open(input)
+    .rotate()
+    .resize(PREVIEW_BOX.width, PREVIEW_BOX.height, { fit: 'inside', withoutEnlargement: true })
+    .toColourspace('srgb')
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
+  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  const preview = await sharp(data, raw).webp({ quality: 82 }).toBuffer({ resolveWithObject: true });
+  const thumb = await sharp(data, raw)
+    .resize(THUMB_BOX.width, THUMB_BOX.height, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 78 })
+    .toBuffer({ resolveWithObject: true });
+  const tiny = await sharp(data, raw)
+    .resize(100, 100, { fit: 'inside' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const hash = rgbaToThumbHash(tiny.info.width, tiny.info.height, tiny.data);
+  await writeAtomically(out.preview, preview.data);
+  await writeAtomically(out.thumb, thumb.data);
+  return {
+    preview: { width: preview.info.width, height: preview.info.height, bytes: preview.data.length },
+    thumb: { width: thumb.info.width, height: thumb.info.height, bytes: thumb.data.length },
+    placeholder: Buffer.from(hash).toString('base64'),
+  };
+}
+
+/** A single thumbnail written to `out` (the benchmark compares this with vipsthumbnail). */
+export async function makeThumbnail(input: string, out: string, box: number): Promise<void> {
+  await open(input)
+    .rotate()
+    .resize(box, box, { fit: 'inside', withoutEnlargement: true })
+    .jpeg({ quality: 80 })
+    .toFile(out);
+}
+
+/** Writes an image (e.g. a PDF page or a video frame) as WebP fitting `box`. */
+export async function writeWebp(
+  input: Buffer,
+  out: string,
+  box: { width: number; height: number },
+): Promise<SizedFile> {
+  const r = await open(input)
+    .resize(box.width, box.height, { fit: 'inside', withoutEnlargement: true })
+    .toColourspace('srgb')
+    .webp({ quality: 80 })
+    .toBuffer({ resolveWithObject: true });
+  await writeAtomically(out, r.data);
+  return { width: r.info.width, height: r.info.height, bytes: r.data.length };
+}
+
+/** Encodes raw RGBA pixels (e.g. a rendered 3D view) as PNG. */
+export async function rgbaToPng(data: Uint8Array, width: number, height: number): Promise<Buffer> {
+  return sharp(data, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
+}

@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process';
+
+/** Runs a command line tool and answers its stdout; a non-zero exit becomes an error with its stderr. */
+export function runTool(cmd: string, args: string[], options: { timeoutMs?: number } = {}): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let timedOut = false;
+    const timer = options.timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          child.kill('SIGKILL');
+        }, options.timeoutMs)
+      : undefined;
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new Error(`${cmd} could not be started: ${e.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) return resolve(Buffer.concat(out));
+      const stderr = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ');
+      reject(
+        new Error(timedOut ? `${cmd} took too long and was stopped` : `${cmd} failed: ${stderr || `exit ${code}`}`),
+      );
+    });
+  });
+}

@@ -1,0 +1,110 @@
+import { runTool } from './process.ts';
+
+/** ffmpeg and ffprobe (Debian packages), for video and audio: probing, posters, web MP4, waveforms. */
+export interface AvProbe {
+  duration: number | null;
+  width: number | null;
+  height: number | null;
+  hasVideo: boolean;
+  hasAudio: boolean;
+}
+
+interface FfprobeOutput {
+  format?: { duration?: string };
+  streams?: { codec_type?: string; width?: number; height?: number; disposition?: { attached_pic?: number } }[];
+}
+
+const quiet = ['-nostdin', '-hide_banner', '-loglevel', 'error'];
+
+export async function probeAv(file: string): Promise<AvProbe> {
+  const out = await runTool(
+    'ffprobe',
+    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+    {
+      timeoutMs: 60_000,
+    },
+  );
+  const data = JSON.parse(out.toString('utf8')) as FfprobeOutput;
+  const streams = data.streams ?? [];
+  const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const duration = Number(data.format?.duration);
+  if (!video && !streams.some((s) => s.codec_type === 'audio')) throw new Error('no audio or video stream found');
+  return {
+    duration: Number.isFinite(duration) ? duration : null,
+    width: video?.width ?? null,
+    height: video?.height ?? null,
+    hasVideo: Boolean(video),
+    hasAudio: streams.some((s) => s.codec_type === 'audio'),
+  };
+}
+
+/** One frame as PNG, taken a little into the clip (the first frame is often black). */
+export async function videoPoster(file: string, duration: number | null): Promise<Buffer> {
+  const at = duration && duration > 2 ? Math.min(duration * 0.1, 10) : 0;
+  return runTool(
+    'ffmpeg',
+    [...quiet, '-ss', at.toFixed(2), '-i', file, '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-'],
+    { timeoutMs: 120_000 },
+  );
+}
+
+/** H.264/AAC MP4 at most 1280 px wide with the index up front, so browsers start playing at once. */
+export async function webMp4(file: string, out: string, hasAudio: boolean): Promise<void> {
+  await runTool(
+    'ffmpeg',
+    [
+      ...quiet,
+      '-y',
+      '-i',
+      file,
+      '-map',
+      '0:v:0',
+      ...(hasAudio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', '128k'] : []),
+      '-vf',
+      "scale='min(1280,iw)':-2",
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      out,
+    ],
+    { timeoutMs: 30 * 60_000 },
+  );
+}
+
+/** A waveform picture of an audio file (PNG), the preview of sounds. */
+export async function audioWaveform(file: string): Promise<Buffer> {
+  return runTool(
+    'ffmpeg',
+    [
+      ...quiet,
+      '-i',
+      file,
+      '-filter_complex',
+      'aformat=channel_layouts=mono,showwavespic=s=1600x600:colors=0x2f6fb3,pad=1600:600:0:0:color=0xf4f6f8',
+      '-frames:v',
+      '1',
+      '-f',
+      'image2pipe',
+      '-vcodec',
+      'png',
+      '-',
+    ],
+    { timeoutMs: 120_000 },
+  );
+}
+
+/** Decodes an image format the image library cannot read (BMP, TGA, …) into PNG. */
+export async function decodeImageWithFfmpeg(file: string): Promise<Buffer> {
+  return runTool('ffmpeg', [...quiet, '-i', file, '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-'], {
+    timeoutMs: 60_000,
+  });
+}

@@ -1,0 +1,59 @@
+import path from 'node:path';
+import type { AssetGroup } from '@vitrine/contract/fields';
+
+/** What the import knows how to catalogue, by file extension. */
+export interface FileType {
+  format: string;
+  mime: string;
+  group: AssetGroup;
+}
+
+const types: Record<string, [string, AssetGroup]> = {
+  jpg: ['image/jpeg', 'image'],
+  jpeg: ['image/jpeg', 'image'],
+  png: ['image/png', 'image'],
+  gif: ['image/gif', 'image'],
+  webp: ['image/webp', 'image'],
+  tif: ['image/tiff', 'image'],
+  tiff: ['image/tiff', 'image'],
+  bmp: ['image/bmp', 'image'],
+  tga: ['image/x-tga', 'image'],
+  svg: ['image/svg+xml', 'image'],
+  avif: ['image/avif', 'image'],
+  heic: ['image/heic', 'image'],
+  mp4: ['video/mp4', 'video'],
+  m4v: ['video/mp4', 'video'],
+  mov: ['video/quicktime', 'video'],
+  webm: ['video/webm', 'video'],
+  mkv: ['video/x-matroska', 'video'],
+  mpg: ['video/mpeg', 'video'],
+  mpeg: ['video/mpeg', 'video'],
+  avi: ['video/x-msvideo', 'video'],
+  pdf: ['application/pdf', 'document'],
+  wav: ['audio/wav', 'audio'],
+  mp3: ['audio/mpeg', 'audio'],
+  oga: ['audio/ogg', 'audio'],
+  ogg: ['audio/ogg', 'audio'],
+  opus: ['audio/ogg', 'audio'],
+  flac: ['audio/flac', 'audio'],
+  m4a: ['audio/mp4', 'audio'],
+  glb: ['model/gltf-binary', '3d'],
+  gltf: ['model/gltf+json', '3d'],
+  obj: ['model/obj', '3d'],
+  stl: ['model/stl', '3d'],
+  ply: ['model/ply', '3d'],
+  dae: ['model/vnd.collada+xml', '3d'],
+};
+
+/** Files that belong to another file (materials of OBJ models), not assets of their own. */
+const companions = new Set(['mtl']);
+
+export function fileTypeOf(file: string): FileType | undefined {
+  const ext = path.extname(file).slice(1).toLowerCase();
+  const t = types[ext];
+  return t ? { format: ext === 'jpeg' ? 'jpg' : ext === 'tif' ? 'tiff' : ext, mime: t[0], group: t[1] } : undefined;
+}
+
+export function isCompanionFile(file: string): boolean {
+  return companions.has(path.extname(file).slice(1).toLowerCase());
+}

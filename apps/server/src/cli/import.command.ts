@@ -1,0 +1,88 @@
+import { SingleBar, Presets } from 'cli-progress';
+import { endMetadataReader } from '../adapters/metadata.ts';
+import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
+import { ImportService, type ImportSummary } from '../catalogue/import.service.ts';
+import { openDatabase, type Db } from '../db/database.ts';
+import { JobRepository } from '../jobs/job.repository.ts';
+import { createJobWorker } from '../jobs/job-runner.ts';
+import type { Settings } from '../settings.ts';
+
+const bar = (label: string) =>
+  new SingleBar(
+    {
+      format: `${label.padEnd(12)} {bar} {percentage}% | {value}/{total} | {detail}`,
+      hideCursor: true,
+      clearOnComplete: false,
+      noTTYOutput: false,
+      etaBuffer: 50,
+    },
+    Presets.shades_classic,
+  );
+
+const short = (s: string) => (s.length > 48 ? `…${s.slice(-47)}` : s);
+
+export async function withDatabase<T>(settings: Settings, run: (db: Db) => Promise<T>): Promise<T> {
+  const db = await openDatabase(settings.database);
+  try {
+    return await run(db);
+  } finally {
+    await endMetadataReader();
+    await db.close();
+  }
+}
+
+/** Imports a folder with a progress bar; answers the summary. */
+export async function importWithProgress(
+  db: Db,
+  settings: Settings,
+  folder: string,
+  quiet = false,
+): Promise<ImportSummary> {
+  const progress = bar('Importing');
+  let started = false;
+  const summary = await new ImportService(new CatalogueRepository(db.kysely), settings).importFolder(folder, (p) => {
+    if (quiet) return;
+    if (!started) {
+      progress.start(p.total, 0, { detail: '' });
+      started = true;
+    }
+    progress.update(p.done, { detail: short(p.file) });
+  });
+  if (started) progress.stop();
+  return summary;
+}
+
+/** Runs derivative jobs in this process until none are left, with a progress bar. */
+export async function makeDerivatives(db: Db, settings: Settings, quiet = false): Promise<{ failed: number }> {
+  const jobs = new JobRepository(db.kysely);
+  const before = await jobs.counts();
+  const total = before.queued + before.running;
+  const progress = bar('Derivatives');
+  if (!quiet && total > 0) progress.start(total, 0, { detail: '' });
+  let done = 0;
+  const worker = createJobWorker(db, settings, {
+    onSettled: (job, outcome) => {
+      if (outcome === 'retry') return;
+      done++;
+      if (!quiet && total > 0)
+        progress.update(Math.min(done, total), { detail: `${job.name} ${job.key.split(':')[1] ?? ''}` });
+    },
+  });
+  await worker.drain();
+  await worker.stop();
+  if (!quiet && total > 0) progress.stop();
+  const after = await jobs.failures();
+  return { failed: after.length };
+}
+
+export function printSummary(summary: ImportSummary, log: (line: string) => void = console.log): void {
+  const mb = summary.bytes / 1e6;
+  log(
+    `Imported ${summary.imported}, updated ${summary.updated}, unchanged ${summary.unchanged}, ` +
+      `marked gone ${summary.gone}, failed ${summary.failed.length} ` +
+      `(${summary.files} files, ${mb.toFixed(1)} MB in ${summary.seconds.toFixed(1)} s: ` +
+      `${(summary.files / summary.seconds).toFixed(1)} files/s, ${(mb / summary.seconds).toFixed(1)} MB/s)`,
+  );
+  for (const f of summary.failed) log(`  failed: ${f.file}: ${f.reason}`);
+  for (const w of summary.warnings) log(`  warning: ${w}`);
+}

@@ -1,0 +1,42 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { AssetTable, Database, DerivativeTable } from '../db/schema.ts';
+
+export type DerivativeRow = Selectable<DerivativeTable>;
+export type DerivativeSource = Pick<
+  Selectable<AssetTable>,
+  'id' | 'source_path' | 'sha256' | 'format' | 'asset_group' | 'status' | 'duration' | 'page_count'
+>;
+
+export class DerivativeRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async source(assetId: number): Promise<DerivativeSource | undefined> {
+    return this.db
+      .selectFrom('asset')
+      .select(['id', 'source_path', 'sha256', 'format', 'asset_group', 'status', 'duration', 'page_count'])
+      .where('id', '=', assetId)
+      .executeTakeFirst();
+  }
+
+  async list(assetId: number): Promise<DerivativeRow[]> {
+    return this.db.selectFrom('derivative').selectAll().where('asset_id', '=', assetId).execute();
+  }
+
+  async find(assetId: number, kind: string, page = 0): Promise<DerivativeRow | undefined> {
+    return this.db
+      .selectFrom('derivative')
+      .selectAll()
+      .where('asset_id', '=', assetId)
+      .where('kind', '=', kind)
+      .where('page', '=', page)
+      .executeTakeFirst();
+  }
+
+  /** Replaces an asset's derivatives of the given kinds in one transaction. */
+  async replace(assetId: number, kinds: string[], rows: Insertable<DerivativeTable>[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('derivative').where('asset_id', '=', assetId).where('kind', 'in', kinds).execute();
+      if (rows.length) await trx.insertInto('derivative').values(rows).execute();
+    });
+  }
+}

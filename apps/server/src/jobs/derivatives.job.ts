@@ -1,0 +1,171 @@
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Insertable, Kysely } from 'kysely';
+import { makeImageDerivatives, PREVIEW_BOX } from '../adapters/media.ts';
+import { pdfPagePng, pdfPagesJpeg } from '../adapters/pdf.ts';
+import { audioWaveform, decodeImageWithFfmpeg, probeAv, videoPoster, webMp4 } from '../adapters/video.ts';
+import type { Database, DerivativeTable } from '../db/schema.ts';
+import { typeIconSvg } from '../media/type-icon.ts';
+import { DerivativeRepository, type DerivativeSource } from './derivative.repository.ts';
+import type { JobHandler } from './job.worker.ts';
+import { renderModelView } from './model-view.ts';
+import {
+  DERIVATIVES_JOB,
+  derivativeFolder,
+  derivativeRoot,
+  MAX_PAGE_PREVIEWS,
+  WEB_VIDEO_JOB,
+  type DerivativePayload,
+} from './derivative-jobs.ts';
+
+/** The picture that stands for an asset: the image itself, a video frame, a PDF page, a waveform, a 3D view. */
+async function pictureOf(src: DerivativeSource): Promise<string | Buffer> {
+  switch (src.asset_group) {
+    case 'image':
+      return src.source_path;
+    case 'video':
+      return videoPoster(src.source_path, src.duration);
+    case 'audio':
+      return audioWaveform(src.source_path);
+    case 'document':
+      return pdfPagePng(src.source_path, 1, PREVIEW_BOX.width);
+    case '3d': {
+      // A model the small renderer cannot draw still gets a clear picture: the typed icon.
+      const view = await renderModelView(src.source_path, src.format).catch(() => undefined);
+      return view ?? Buffer.from(typeIconSvg('3d', src.format));
+    }
+    default:
+      return Buffer.from(typeIconSvg('other', src.format));
+  }
+}
+
+function parsePayload(p: unknown): DerivativePayload {
+  const o = p as Partial<DerivativePayload> | null;
+  if (!o || typeof o.assetId !== 'number' || typeof o.sha256 !== 'string') throw new Error('bad derivative payload');
+  return { assetId: o.assetId, sha256: o.sha256 };
+}
+
+export function derivativeHandlers(db: Kysely<Database>, dataDir: string): JobHandler[] {
+  const repo = new DerivativeRepository(db);
+  const root = derivativeRoot(dataDir);
+
+  /** The asset if this job is still wanted: not gone, and its content is the one the job was made for. */
+  const current = async (p: DerivativePayload) => {
+    const src = await repo.source(p.assetId);
+    return src && src.status === 'active' && src.sha256 === p.sha256 ? src : undefined;
+  };
+
+  const pictures: JobHandler<DerivativePayload> = {
+    name: DERIVATIVES_JOB,
+    parse: parsePayload,
+    async run(p) {
+      const src = await current(p);
+      if (!src) return;
+      const have = await repo.list(src.id);
+      if (['thumb', 'preview'].every((k) => have.some((d) => d.kind === k && d.sha256 === src.sha256))) return;
+
+      const rel = derivativeFolder(src.sha256);
+      await mkdir(path.join(root, rel), { recursive: true });
+      const out = { thumb: path.join(rel, 'thumb.webp'), preview: path.join(rel, 'preview.webp') };
+      const abs = { thumb: path.join(root, out.thumb), preview: path.join(root, out.preview) };
+      let picture = await pictureOf(src);
+      let made;
+      try {
+        made = await makeImageDerivatives(picture, abs);
+      } catch (err) {
+        // Files the image library cannot read (BMP, TGA, some TIFF layouts) go through ffmpeg's decoders.
+        if (src.asset_group !== 'image') throw err;
+        picture = await decodeImageWithFfmpeg(src.source_path).catch(() => Promise.reject(err as Error));
+        made = await makeImageDerivatives(picture, abs);
+      }
+      const now = Date.now();
+      const row = (
+        kind: string,
+        file: string,
+        f: { width: number | null; height: number | null; bytes: number },
+        page = 0,
+        mime = 'image/webp',
+      ) =>
+        ({
+          asset_id: src.id,
+          kind,
+          page,
+          sha256: src.sha256,
+          path: file,
+          mime,
+          width: f.width,
+          height: f.height,
+          bytes: f.bytes,
+          placeholder: kind === 'thumb' ? made.placeholder : null,
+          created_at: now,
+        }) satisfies Insertable<DerivativeTable>;
+      const rows = [row('thumb', out.thumb, made.thumb), row('preview', out.preview, made.preview)];
+
+      if (src.asset_group === 'document' && src.page_count) {
+        rows.push(row('preview', out.preview, made.preview, 1));
+        const last = Math.min(src.page_count, MAX_PAGE_PREVIEWS);
+        if (last >= 2) {
+          const pages = await pdfPagesJpeg(src.source_path, 2, last, PREVIEW_BOX.width, path.join(root, rel));
+          for (const [page, file] of pages) {
+            const size = await stat(file);
+            rows.push(
+              row(
+                'preview',
+                path.relative(root, file),
+                { width: null, height: null, bytes: size.size },
+                page,
+                'image/jpeg',
+              ),
+            );
+          }
+        }
+      }
+      await repo.replace(src.id, ['thumb', 'preview'], rows);
+    },
+  };
+
+  const webVideo: JobHandler<DerivativePayload> = {
+    name: WEB_VIDEO_JOB,
+    parse: parsePayload,
+    async run(p) {
+      const src = await current(p);
+      if (!src) return;
+      const have = await repo.find(src.id, 'video');
+      if (have?.sha256 === src.sha256) return;
+      const probe = await probeAv(src.source_path);
+      if (!probe.hasVideo) return;
+      const rel = path.join(derivativeFolder(src.sha256), 'video.mp4');
+      const target = path.join(root, rel);
+      await mkdir(path.dirname(target), { recursive: true });
+      const tmp = `${target}.${process.pid}.tmp.mp4`;
+      try {
+        await webMp4(src.source_path, tmp, probe.hasAudio);
+        await rename(tmp, target);
+      } finally {
+        await rm(tmp, { force: true });
+      }
+      const size = await stat(target);
+      await repo.replace(
+        src.id,
+        ['video'],
+        [
+          {
+            asset_id: src.id,
+            kind: 'video',
+            page: 0,
+            sha256: src.sha256,
+            path: rel,
+            mime: 'video/mp4',
+            width: probe.width === null ? null : Math.min(probe.width, 1280),
+            height: null,
+            bytes: size.size,
+            placeholder: null,
+            created_at: Date.now(),
+          },
+        ],
+      );
+    },
+  };
+
+  return [pictures, webVideo] as JobHandler[];
+}

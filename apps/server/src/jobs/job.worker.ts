@@ -1,0 +1,134 @@
+import { availableParallelism, hostname } from 'node:os';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { JobRepository, type JobRow } from './job.repository.ts';
+
+/**
+ * A named, idempotent piece of background work. `run` may be called again for the same payload
+ * (after a crash or a retry), so it must check what is already done.
+ */
+export interface JobHandler<P = unknown> {
+  name: string;
+  parse(payload: unknown): P;
+  run(payload: P, job: JobRow): Promise<void>;
+}
+
+export interface WorkerOptions {
+  /** Jobs run at the same time; default: one per CPU. */
+  concurrency?: number;
+  /** How long a claimed job stays ours without renewal; a dead process's jobs are taken over after it. */
+  leaseMs?: number;
+  /** First retry after this long, doubling with each attempt. */
+  backoffMs?: number;
+  pollMs?: number;
+  onSettled?: (job: JobRow, outcome: 'done' | 'retry' | 'failed', error?: string) => void;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Runs jobs from the shared jobs table. Several processes may run workers at once: each claim is a
+ * single atomic update, and a lease that is renewed while the job runs tells the others it is alive.
+ */
+export class JobWorker {
+  readonly id = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  private readonly jobs: JobRepository;
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly concurrency: number;
+  private readonly leaseMs: number;
+  private readonly backoffMs: number;
+  private readonly pollMs: number;
+  private running = false;
+  private slots: Promise<void>[] = [];
+  private wake: (() => void)[] = [];
+
+  constructor(
+    db: Kysely<Database>,
+    handlers: JobHandler[],
+    private readonly options: WorkerOptions = {},
+  ) {
+    this.jobs = new JobRepository(db);
+    for (const h of handlers) this.handlers.set(h.name, h);
+    this.concurrency = Math.max(1, options.concurrency ?? availableParallelism());
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.backoffMs = options.backoffMs ?? 5_000;
+    this.pollMs = options.pollMs ?? 1_000;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.slots = Array.from({ length: this.concurrency }, () => this.loop());
+  }
+
+  /** Stops taking jobs and waits for the running ones to finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.notify();
+    await Promise.all(this.slots);
+    this.slots = [];
+  }
+
+  /** Wakes idle slots at once (after enqueueing) instead of at the next poll. */
+  notify(): void {
+    for (const w of this.wake.splice(0)) w();
+  }
+
+  /** Resolves when no job this worker can run is queued or running any more (in any process). */
+  async drain(): Promise<void> {
+    this.start();
+    for (;;) {
+      const { count } = await this.jobs.pending([...this.handlers.keys()]);
+      if (count === 0) return;
+      await sleep(Math.min(this.pollMs, 250));
+    }
+  }
+
+  private async idle(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake.push(done);
+    });
+  }
+
+  private async loop(): Promise<void> {
+    const names = [...this.handlers.keys()];
+    while (this.running) {
+      const job = await this.jobs.claim(this.id, names, this.leaseMs);
+      if (!job) {
+        await this.idle(this.pollMs);
+        continue;
+      }
+      await this.execute(job);
+    }
+  }
+
+  private async execute(job: JobRow): Promise<void> {
+    const handler = this.handlers.get(job.name);
+    const heartbeat = setInterval(
+      () => void this.jobs.renewLease(job.id, this.id, this.leaseMs).catch(() => undefined),
+      Math.max(50, Math.floor(this.leaseMs / 3)),
+    );
+    try {
+      if (!handler) throw new Error(`no handler for job ${job.name}`);
+      if (job.attempts > job.max_attempts) {
+        throw new Error(`gave up after ${job.max_attempts} attempts (a process stopped while running it)`);
+      }
+      await handler.run(handler.parse(JSON.parse(job.payload)), job);
+      clearInterval(heartbeat);
+      await this.jobs.complete(job.id, this.id);
+      this.options.onSettled?.(job, 'done');
+    } catch (err) {
+      clearInterval(heartbeat);
+      const message = err instanceof Error ? err.message : String(err);
+      const retry = job.attempts < job.max_attempts;
+      const retryAt = retry ? Date.now() + this.backoffMs * 2 ** (job.attempts - 1) : null;
+      await this.jobs.fail(job.id, this.id, message, retryAt);
+      this.options.onSettled?.(job, retry ? 'retry' : 'failed', message);
+    }
+  }
+}
