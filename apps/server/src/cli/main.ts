@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
+import { usersCommand } from './users.ts';
 
 /** The `vitrine` command: administration tasks that run beside or without the server. */
 export function buildCli(): Command {
@@ -17,6 +18,7 @@ export function buildCli(): Command {
       await import('../main.ts');
     });
 
+  usersCommand(program);
   return program;
 }
 

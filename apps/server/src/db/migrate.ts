@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as config from './migrations/202611220000_config.ts';
 import * as catalogue from './migrations/202611220100_catalogue.ts';
 import * as identity from './migrations/202611220200_identity.ts';
+import * as access from './migrations/202611220300_access.ts';
 
 /**
  * Every migration, by name; applied in name order (`YYYYMMDDHHmm_<domain>`). Each is written with
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '202611220000_config': config,
   '202611220100_catalogue': catalogue,
   '202611220200_identity': identity,
+  '202611220300_access': access,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -12,6 +12,8 @@ export interface Database {
   user_account: UserAccountTable;
   user_group: UserGroupTable;
   session: SessionTable;
+  login_attempt: LoginAttemptTable;
+  password_reset: PasswordResetTable;
 }
 
 export interface ConfigDocumentTable {
@@ -108,4 +110,20 @@ export interface SessionTable {
   last_seen: number;
   expires_at: number;
   locale: string | null;
+}
+
+/** Failed logins per (lower-cased) user name, whether or not such a user exists. */
+export interface LoginAttemptTable {
+  name: string;
+  failures: number;
+  blocked_until: number | null;
+  updated_at: number;
+}
+
+/** `id` is the SHA-256 (hex) of the token sent in the reset mail. */
+export interface PasswordResetTable {
+  id: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
 }
