@@ -7,15 +7,24 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_BASE_PATH } from '@vitrine/contract/call';
+import { getSessionCall } from '@vitrine/contract/session';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
 import { openDatabase, type Db } from './db/database.ts';
+import { createMailer } from './adapters/mail.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { installXsrf } from './http/xsrf.ts';
 import { infoRoutes } from './info/info.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
 import { installAuth } from './session/auth.ts';
 import { AuthService } from './session/auth.service.ts';
+import { LoginThrottleRepository } from './session/login-throttle.repository.ts';
 import { SessionRepository } from './session/session.repository.ts';
-import type { Settings } from './settings.ts';
+import { sessionRoutes } from './session/session.routes.ts';
+import { SessionService } from './session/session.service.ts';
+import { mailSettings, type Settings } from './settings.ts';
+import { userRoutes } from './user/user.routes.ts';
+import { UserRepository } from './user/user.repository.ts';
+import { UserService } from './user/user.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -64,8 +73,16 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   });
   await app.register(fastifySwaggerUi, { routePrefix: `${API_BASE_PATH}docs` });
 
-  const auth = new AuthService(new SessionRepository(db), settings);
+  const sessions = new SessionRepository(db);
+  const auth = new AuthService(sessions, settings);
   installAuth(app, (request) => auth.resolve(request));
+  installXsrf(app, { exempt: [getSessionCall.path], secure: settings.publicUrl.startsWith('https:') });
+  const users = new UserRepository(db);
+  const throttle = new LoginThrottleRepository(db);
+  const mailer = createMailer(mailSettings(settings), app.log);
+
+  sessionRoutes(app, new SessionService(auth, sessions, users, throttle, settings));
+  userRoutes(app, new UserService(users, throttle, settings, mailer, app.log));
 
   infoRoutes(app, db);
   searchRoutes(app, db, settings);

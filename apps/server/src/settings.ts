@@ -14,6 +14,8 @@ const defaultGroups = [
   { name: 'admins', portalAccess: true, guiAdmin: true, downloadSets: [0] },
 ];
 
+const smtpUrl = z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://');
+
 /**
  * Structured settings live in an optional JSON file (SETTINGS_FILE, else DATA_DIR/settings.json);
  * simple ones come from the environment. Both are validated at start: a bad value stops the start
@@ -64,6 +66,20 @@ export const fileSettingsSchema = z
           .describe('A session unused this long expires'),
       })
       .default({ idleHours: 24 * 14 }),
+    login: z
+      .object({
+        native: z.boolean().default(true).describe('Offer login with user name and password'),
+        maxFailures: z.number().int().min(1).default(5).describe('Failed logins in a row before a name is blocked'),
+        blockMinutes: z.number().positive().default(15).describe('How long a blocked name stays blocked'),
+        resetLinkHours: z.number().positive().default(2).describe('How long a password-reset link stays valid'),
+      })
+      .default({ native: true, maxFailures: 5, blockMinutes: 15, resetLinkHours: 2 }),
+    mail: z
+      .object({
+        from: z.string().min(3).default('Vitrine <noreply@localhost>'),
+        smtpUrl: smtpUrl.optional().describe('Without it, mails are written to DATA_DIR/outbox'),
+      })
+      .default({ from: 'Vitrine <noreply@localhost>' }),
     sso: z
       .object({
         saml: z.array(z.record(z.string(), z.unknown())).default([]),
@@ -87,6 +103,7 @@ const envSchema = z.object({
   SETTINGS_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).optional(),
+  SMTP_URL: smtpUrl.optional(),
 });
 
 export interface Settings {
@@ -154,6 +171,11 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     secret: e.SECRET ?? readSecret(dataDir),
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
-    file: file.data,
+    file: e.SMTP_URL ? { ...file.data, mail: { ...file.data.mail, smtpUrl: e.SMTP_URL } } : file.data,
   };
+}
+
+/** Mail settings with the outbox folder used when no SMTP server is configured. */
+export function mailSettings(settings: Settings): { from: string; smtpUrl?: string; outbox: string } {
+  return { ...settings.file.mail, outbox: path.join(settings.dataDir, 'outbox') };
 }

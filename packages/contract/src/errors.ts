@@ -43,5 +43,11 @@ export const errorBodySchema = z.object({
     .array(z.object({ path: z.string(), message: z.string() }))
     .optional()
     .describe('For validation errors: which parameter is wrong and why'),
+  retryAfterMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('For login_blocked: whole minutes until the next login attempt is possible'),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -25,7 +25,12 @@ export const getSessionCall = defineCall({
   body: z
     .object({ user: z.string().max(256), pass: z.string().max(1024) })
     .partial()
-    .optional(),
+    .refine((b) => Boolean(b.user) === Boolean(b.pass), {
+      message: 'user and pass go together: give both to log in, or neither to reuse the session',
+      path: ['pass'],
+    })
+    .nullish()
+    .describe('Credentials; leave out (or send empty) to reuse the session or open a guest session'),
   response: sessionSchema,
 });
 
@@ -71,5 +76,18 @@ export const forgotPasswordCall = defineCall({
     mail_subject: z.string().max(500),
     mail_body: z.string().max(20_000),
   }),
+  response: z.object({ ok: z.literal(true) }),
+});
+
+export const passwordSchema = z
+  .string()
+  .min(8, 'must have at least 8 characters')
+  .max(1024, 'must have at most 1024 characters');
+
+export const resetPasswordCall = defineCall({
+  method: 'POST',
+  path: 'user/reset-password',
+  summary: 'Set a new password with the token of a password-reset mail',
+  body: z.object({ token: z.string().min(1).max(512), pass: passwordSchema }),
   response: z.object({ ok: z.literal(true) }),
 });

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
 import { loadSettings, SettingsError, type Settings } from '../settings.ts';
+import { usersCommand } from './users.ts';
 
 function settingsOrExit(): Settings {
   try {
@@ -65,6 +66,7 @@ export function buildCli(): Command {
       });
     });
 
+  usersCommand(program);
   return program;
 }
 

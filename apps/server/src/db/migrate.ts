@@ -4,6 +4,7 @@ import * as catalogue from './migrations/202611220100_catalogue.ts';
 import * as identity from './migrations/202611220200_identity.ts';
 import * as search from './migrations/202611220300_search.ts';
 import * as jobs from './migrations/202611220300_jobs.ts';
+import * as access from './migrations/202611220300_access.ts';
 
 /**
  * Every migration, by name; applied in name order (`YYYYMMDDHHmm_<domain>`). Each is written with
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '202611220200_identity': identity,
   '202611220300_search': search,
   '202611220300_jobs': jobs,
+  '202611220300_access': access,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

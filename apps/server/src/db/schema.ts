@@ -15,6 +15,8 @@ export interface Database {
   search_state: SearchStateTable;
   job: JobTable;
   derivative: DerivativeTable;
+  login_attempt: LoginAttemptTable;
+  password_reset: PasswordResetTable;
 }
 
 export interface ConfigDocumentTable {
@@ -152,4 +154,18 @@ export interface DerivativeTable {
   /** For thumbnails: a ThumbHash (base64) that clients draw while the image loads. */
   placeholder: string | null;
   created_at: number;
+/** Failed logins per (lower-cased) user name, whether or not such a user exists. */
+export interface LoginAttemptTable {
+  name: string;
+  failures: number;
+  blocked_until: number | null;
+  updated_at: number;
+}
+
+/** `id` is the SHA-256 (hex) of the token sent in the reset mail. */
+export interface PasswordResetTable {
+  id: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
 }

@@ -32,7 +32,12 @@ export function installErrorHandler(app: FastifyInstance): void {
     let body: ErrorBody;
     if (error instanceof DomainError) {
       status = error.status;
-      body = { error: error.id, message: error.message, ...(error.details ? { details: error.details } : {}) };
+      body = {
+        error: error.id,
+        message: error.message,
+        ...(error.details ? { details: error.details } : {}),
+        ...(error.retryAfterMinutes ? { retryAfterMinutes: error.retryAfterMinutes } : {}),
+      };
       void reply.headers(error.headers);
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((v) => {

@@ -6,16 +6,18 @@ export class DomainError extends Error {
   readonly id: ErrorId;
   readonly details: ErrorBody['details'];
   readonly headers: Record<string, string>;
+  readonly retryAfterMinutes: number | undefined;
 
   constructor(
     id: ErrorId,
     message: string,
-    options: { details?: ErrorBody['details']; headers?: Record<string, string> } = {},
+    options: { details?: ErrorBody['details']; headers?: Record<string, string>; retryAfterMinutes?: number } = {},
   ) {
     super(message);
     this.id = id;
     this.details = options.details;
     this.headers = options.headers ?? {};
+    this.retryAfterMinutes = options.retryAfterMinutes;
   }
 
   get status(): number {

@@ -8,6 +8,7 @@ import { openDatabase, type Db } from '../db/database.ts';
 import { loadSettings } from '../settings.ts';
 import { AuthService, hashToken } from './auth.service.ts';
 import { requireAssetUser, requireGuiAdmin } from './auth.ts';
+import { UserRepository } from '../user/user.repository.ts';
 import { SessionRepository } from './session.repository.ts';
 
 const request = (token?: string) => ({ headers: token ? { authorization: `Bearer ${token}` } : {} }) as FastifyRequest;
@@ -24,7 +25,7 @@ describe.each(dialects)('session resolution on %s (portal-spec §6 "Roles and pe
     db = await openDatabase(test.config);
     const repo = new SessionRepository(db);
     const settings = loadSettings({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'vitrine-auth-')) });
-    return { repo, auth: new AuthService(repo, settings) };
+    return { repo, users: new UserRepository(db), auth: new AuthService(repo, settings) };
   };
 
   it('treats a request without a token as a guest with the guest groups', async () => {
@@ -34,8 +35,8 @@ describe.each(dialects)('session resolution on %s (portal-spec §6 "Roles and pe
   });
 
   it('resolves a session token to its user and derives roles from the groups', async () => {
-    const { repo, auth } = await setup();
-    const userId = await repo.createUser({ name: 'ada', groups: ['admins'] });
+    const { users, auth } = await setup();
+    const userId = await users.createUser({ name: 'ada', groups: ['admins'] });
     const token = await auth.openSession(userId);
     const a = await auth.resolve(request(token));
     expect(a).toMatchObject({ userId, name: 'ada', groups: ['admins'], isAssetUser: true, isGuiAdmin: true });
@@ -43,19 +44,19 @@ describe.each(dialects)('session resolution on %s (portal-spec §6 "Roles and pe
   });
 
   it('stores only the hash of the token', async () => {
-    const { repo, auth } = await setup();
-    const token = await auth.openSession(await repo.createUser({ name: 'bob', groups: ['users'] }));
+    const { repo, users, auth } = await setup();
+    const token = await auth.openSession(await users.createUser({ name: 'bob', groups: ['users'] }));
     expect(await repo.findSession(token)).toBeUndefined();
     expect(await repo.findSession(hashToken(token))).toBeDefined();
   });
 
   it('answers an unknown, expired or revoked token as expired (401, not guest)', async () => {
-    const { repo, auth } = await setup();
+    const { repo, users, auth } = await setup();
     const unknown = await auth.resolve(request('not-a-session'));
     expect(unknown).toMatchObject({ expired: true, isAssetUser: false });
     expect(() => requireAssetUser(unknown)).toThrow(expect.objectContaining({ id: 'unauthorized' }));
 
-    const userId = await repo.createUser({ name: 'cy', groups: ['users'] });
+    const userId = await users.createUser({ name: 'cy', groups: ['users'] });
     const token = await auth.openSession(userId);
     await repo.touchSession(hashToken(token), Date.now() - 1);
     expect((await auth.resolve(request(token))).expired).toBe(true);
@@ -66,8 +67,8 @@ describe.each(dialects)('session resolution on %s (portal-spec §6 "Roles and pe
   });
 
   it('refuses a user in no portal group with 403 forbidden', async () => {
-    const { repo, auth } = await setup();
-    const token = await auth.openSession(await repo.createUser({ name: 'dee', groups: ['unknown-group'] }));
+    const { users, auth } = await setup();
+    const token = await auth.openSession(await users.createUser({ name: 'dee', groups: ['unknown-group'] }));
     const a = await auth.resolve(request(token));
     expect(a.isAssetUser).toBe(false);
     expect(() => requireAssetUser(a)).toThrow(expect.objectContaining({ id: 'forbidden' }));

@@ -70,6 +70,10 @@ export class AuthService {
     const session = await this.validSession(token);
     // A token that is no longer valid is answered with 401 so the client logs in again.
     if (!session) return { ...anonymous, expired: true };
+    return this.authForSession(session);
+  }
+
+  authForSession(session: SessionUser): Auth {
     if (session.userId === null) return this.guestAuth(session.sessionId, session.locale);
     return this.authFor(session, session.sessionId, session.locale);
   }

@@ -13,36 +13,6 @@ export interface SessionUser {
 export class SessionRepository {
   constructor(private readonly db: Db) {}
 
-  async createUser(user: {
-    name: string;
-    email?: string | null;
-    passwordHash?: string | null;
-    groups: string[];
-  }): Promise<number> {
-    return this.db.kysely.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('user_account')
-        .values({
-          name: user.name,
-          email: user.email ?? null,
-          display_name: null,
-          password_hash: user.passwordHash ?? null,
-          external_id: null,
-          locale: null,
-          created_at: Date.now(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      if (user.groups.length) {
-        await trx
-          .insertInto('user_group')
-          .values(user.groups.map((group_name) => ({ user_id: row.id, group_name })))
-          .execute();
-      }
-      return row.id;
-    });
-  }
-
   async createSession(
     idHash: string,
     userId: number | null,
@@ -103,5 +73,9 @@ export class SessionRepository {
 
   async deleteSession(idHash: string): Promise<void> {
     await this.db.kysely.deleteFrom('session').where('id', '=', idHash).execute();
+  }
+
+  async setLocale(idHash: string, locale: string): Promise<void> {
+    await this.db.kysely.updateTable('session').set({ locale }).where('id', '=', idHash).execute();
   }
 }

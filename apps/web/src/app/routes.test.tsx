@@ -1,21 +1,19 @@
-import { render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { describe, expect, it } from 'vitest';
-import { createI18n } from './i18n.ts';
-import { createQueryClient, Providers } from './Providers.tsx';
-import { routes } from './routes.tsx';
+import { screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api, createSessionServer, sessionAnswer } from '../test/sessionServer.ts';
+import { renderApp } from '../test/renderApp.tsx';
+import { resetSessionState } from './session.ts';
 
-async function renderAt(path: string) {
-  localStorage.setItem('locale', 'en');
-  const i18n = await createI18n();
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <Providers i18n={i18n} queryClient={createQueryClient()}>
-      <RouterProvider router={router} />
-    </Providers>,
-  );
-  return router;
-}
+const server = createSessionServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  resetSessionState();
+});
+afterAll(() => server.close());
+
+const renderAt = async (path: string) => (await renderApp(path)).router;
 
 describe('route table (portal-spec §2 "Screens and routes")', () => {
   it('renders the search screen for /search/{query}', async () => {
@@ -30,6 +28,9 @@ describe('route table (portal-spec §2 "Screens and routes")', () => {
   });
 
   it('opens /admin on the general section (admin-spec §2)', async () => {
+    server.use(
+      http.post(api('session/get'), () => HttpResponse.json(sessionAnswer({ user: 'ada', isGuiAdmin: true }))),
+    );
     const router = await renderAt('/admin');
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/general'));
     expect(await screen.findByRole('heading', { level: 2, name: 'General' })).toBeInTheDocument();
@@ -39,5 +40,38 @@ describe('route table (portal-spec §2 "Screens and routes")', () => {
     await renderAt('/bookmark');
     await screen.findByRole('heading', { level: 1, name: 'Bookmarks' });
     await waitFor(() => expect(document.title).toBe('Vitrine | Bookmarks'));
+  });
+});
+
+describe('navigation rules (portal-spec §2 "Navigation rules", admin-spec §2 "Admin entry guard")', () => {
+  it('sends a visitor without rights to login', async () => {
+    server.use(http.post(api('session/get'), () => HttpResponse.json(sessionAnswer({ isAssetUser: false }))));
+    const router = await renderAt('/bookmark');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
+  });
+
+  it('sends a non-admin loading an admin URL to the dashboard', async () => {
+    const router = await renderAt('/admin/search');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
+  it('sends a GUI admin who is not an asset user from a portal page to /admin/general', async () => {
+    const admin = sessionAnswer({ user: 'ada', isAssetUser: false, isGuiAdmin: true });
+    server.use(http.post(api('session/get'), () => HttpResponse.json(admin)));
+    const router = await renderAt('/search/*');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/general'));
+  });
+
+  it('lets anyone see the logout page, even without a session', async () => {
+    server.use(http.post(api('session/get'), () => HttpResponse.json(sessionAnswer({ isAssetUser: false }))));
+    await renderAt('/logout');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Logged out' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Reload the portal and log in again' })).toBeInTheDocument();
+  });
+
+  it('shows the no-permission page on /logout?permission', async () => {
+    await renderAt('/logout?permission');
+    expect(await screen.findByRole('heading', { level: 1, name: 'No permission' })).toBeInTheDocument();
   });
 });

@@ -1,12 +1,16 @@
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { AppShell } from './AppShell.tsx';
+import { NavigationGuard } from './NavigationGuard.tsx';
 
 const DashboardPage = lazy(() =>
   import('../features/dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })),
 );
 const LoginPage = lazy(() => import('../features/login/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
 const LogoutPage = lazy(() => import('../features/login/LogoutPage.tsx').then((m) => ({ default: m.LogoutPage })));
+const ResetPasswordPage = lazy(() =>
+  import('../features/login/ResetPasswordPage.tsx').then((m) => ({ default: m.ResetPasswordPage })),
+);
 const SearchPage = lazy(() => import('../features/search/SearchPage.tsx').then((m) => ({ default: m.SearchPage })));
 const AssetPage = lazy(() => import('../features/asset/AssetPage.tsx').then((m) => ({ default: m.AssetPage })));
 const BookmarkPage = lazy(() =>
@@ -29,11 +33,20 @@ const adminChildren = (['general', 'appearance', 'dashboard', 'search', 'languag
 /** The route table of portal-spec §2 and admin-spec §2 (hash routes). */
 export const routes: RouteObject[] = [
   {
-    element: <AppShell />,
+    element: (
+      <NavigationGuard>
+        <AppShell />
+      </NavigationGuard>
+    ),
     children: [
       { path: '/', element: <DashboardPage />, handle: { titleKey: 'views.dashboard.title' } },
       { path: '/login', element: <LoginPage />, handle: { titleKey: 'views.login.title' } },
       { path: '/logout', element: <LogoutPage />, handle: { titleKey: 'views.logout.title' } },
+      {
+        path: '/reset-password',
+        element: <ResetPasswordPage />,
+        handle: { titleKey: 'views.login.new_password.title' },
+      },
       { path: '/search', element: <Navigate to="/" replace /> },
       { path: '/search/:query', element: <SearchPage />, handle: { titleKey: 'views.search.title' } },
       { path: '/asset', element: <Navigate to="/" replace /> },

@@ -5,6 +5,8 @@ import { errorBodySchema, type ErrorBody } from '@vitrine/contract/errors';
 /** The only place in the web app that talks HTTP (ARCHITECTURE §2). */
 
 const TOKEN_KEY = 'token';
+/** The local reload counter of the 403 interceptor (portal-spec §7). */
+export const RELOAD_KEY = 'reload';
 const XSRF_COOKIE = 'XSRF-TOKEN';
 const XSRF_HEADER = 'X-XSRF-TOKEN';
 
@@ -63,6 +65,46 @@ function buildUrl(call: CallDefinition, query: unknown, params: Record<string, s
   return `${API_BASE_PATH}${path}${qs ? `?${qs}` : ''}`;
 }
 
+/** Calls whose 401 or 403 the caller handles itself (portal-spec §7: login and convert-set calls). */
+const ownsUnauthorized = new Set(['session/get']);
+const ownsForbidden = new Set(['session/get', 'session/csets']);
+
+type SessionLostListener = () => void;
+const sessionLostListeners = new Set<SessionLostListener>();
+
+/** Called when the server says the session is gone (401); the session state clears itself. */
+export function onSessionLost(listener: SessionLostListener): () => void {
+  sessionLostListeners.add(listener);
+  return () => sessionLostListeners.delete(listener);
+}
+
+/** How the interceptor reloads the page; replaceable in tests, where jsdom cannot reload. */
+export const page = { reload: (): void => window.location.reload() };
+
+function goToLogin(): void {
+  for (const l of sessionLostListeners) l();
+  if (!window.location.hash.startsWith('#/login')) window.location.hash = '#/login';
+}
+
+/**
+ * The interceptor of portal-spec §7: 401 sends to login; 403 reloads the page once (counted in
+ * local storage so the count survives the reload), and a second 403 in a row goes to login.
+ */
+function intercept(call: CallDefinition, status: number): void {
+  if (status === 401 && !ownsUnauthorized.has(call.path)) {
+    goToLogin();
+  } else if (status === 403 && !ownsForbidden.has(call.path)) {
+    const reloads = Number(localStorage.getItem(RELOAD_KEY) ?? 0);
+    if (reloads < 1) {
+      localStorage.setItem(RELOAD_KEY, String(reloads + 1));
+      page.reload();
+    } else {
+      localStorage.removeItem(RELOAD_KEY);
+      goToLogin();
+    }
+  }
+}
+
 /** Performs one contract call and parses the answer with the contract's schema. */
 export async function callApi<C extends CallDefinition>(
   call: C,
@@ -89,6 +131,7 @@ export async function callApi<C extends CallDefinition>(
   const json: unknown = text ? JSON.parse(text) : undefined;
   if (!res.ok) {
     const parsed = errorBodySchema.safeParse(json);
+    intercept(call, res.status);
     throw new ApiError(res.status, parsed.success ? parsed.data : undefined);
   }
   return call.response.parse(json) as z.output<C['response']>;

@@ -1,5 +1,155 @@
+import { Alert, Box, Button, Link, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { FRONTEND_VERSION } from '@vitrine/contract/version';
 import { PageHeading } from '../../components/PageHeading.tsx';
+import { RELOAD_KEY } from '../../lib/apiClient.ts';
+import { toast } from '../../lib/toast.ts';
+import { landingPath, login, useSession, versionWarning, type LoginOutcome } from '../../app/session.ts';
+import { ResetPasswordDialog } from './ResetPasswordDialog.tsx';
+import { useLoginConfig } from './queries.ts';
 
+/** Seconds until the fallback link shows when the page redirects to single sign-on (portal-spec §9). */
+const REDIRECT_HINT_MS = 5000;
+
+const falsy = (value: string | null) => value === null || ['', '0', 'false', 'no'].includes(value.toLowerCase());
+
+/** The login screen of portal-spec §2 "Login" with the outcomes of §4 "Login" and §8 "Login". */
 export function LoginPage() {
-  return <PageHeading titleKey="views.login.title" />;
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const { status, loginMethods, sharedIds } = useSession();
+  const config = useLoginConfig();
+  const [user, setUser] = useState('');
+  const [pass, setPass] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const [resetOpen, setResetOpen] = useState(false);
+  const [showFallback, setShowFallback] = useState(false);
+
+  const native = loginMethods.length === 0 || loginMethods.some((m) => m.name === 'native');
+  const external = loginMethods.filter((m) => m.name !== 'native');
+  const ssoOnly = !native && external.length > 0 && falsy(params.get('stay'));
+  const ssoUrl = ssoOnly ? external[0]?.url : undefined;
+
+  useEffect(() => localStorage.removeItem(RELOAD_KEY), []);
+
+  useEffect(() => {
+    if (!ssoUrl) return;
+    window.location.assign(ssoUrl);
+    const timer = setTimeout(() => setShowFallback(true), REDIRECT_HINT_MS);
+    return () => clearTimeout(timer);
+  }, [ssoUrl]);
+
+  const announce = (outcome: LoginOutcome) => {
+    if (outcome.ok) {
+      const s = outcome.session;
+      if (!s.isAssetUser && !s.isGuiAdmin) {
+        toast.show('toast.login.unauthorized', 'info');
+        void navigate('/logout?permission', { replace: true });
+        return;
+      }
+      if (versionWarning(outcome.backendVersion)) {
+        toast.show('toast.login.version_mismatch', 'warning', {
+          backend: outcome.backendVersion ?? '',
+          frontend: FRONTEND_VERSION,
+        });
+      }
+      void navigate(landingPath(s, sharedIds), { replace: true });
+    } else if (outcome.reason === 'blocked') {
+      const minutes = outcome.minutes ?? 1;
+      const duration =
+        minutes === 1 ? t('toast.login.blocked_one_minute') : t('toast.login.blocked_minutes', { 0: minutes });
+      toast.show('toast.login.blocked', 'error', { 0: duration });
+    } else if (outcome.reason === 'wrong') {
+      toast.show('toast.login.wrong', 'error');
+    }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(true);
+    // Reusing an existing session with empty credentials happens when the page loads (NavigationGuard).
+    if (!user || !pass) return;
+    announce(await login(user, pass));
+  };
+
+  const register = () => {
+    const link = config.register.links[i18n.language];
+    if (link) window.open(link, '_blank', 'noopener');
+    else toast.show('toast.login.register_failed', 'warning');
+  };
+
+  const verifying = status === 'verifying';
+  const missing = (value: string) => submitted && !value;
+
+  if (ssoUrl) {
+    return (
+      <Box sx={{ maxWidth: '40rem', mx: 'auto' }}>
+        <PageHeading titleKey="views.login.title" />
+        <Alert severity="info" role="status">
+          {t('views.login.redirect')}
+        </Alert>
+        {showFallback && (
+          <Link href={ssoUrl} sx={{ display: 'inline-block', mt: 2 }}>
+            {t('views.login.redirect_fallback')}
+          </Link>
+        )}
+      </Box>
+    );
+  }
+
+  return (
+    <Paper sx={{ maxWidth: '40rem', mx: 'auto', p: { xs: 2, sm: 4 } }}>
+      <PageHeading titleKey="views.login.title" />
+      <Typography sx={{ mb: 3 }}>{t('views.login.welcome')}</Typography>
+      {native && (
+        <Box component="form" noValidate onSubmit={(e) => void submit(e)}>
+          <Stack spacing={2}>
+            <TextField
+              label={t('views.login.username')}
+              value={user}
+              onChange={(e) => setUser(e.target.value)}
+              autoComplete="username"
+              required
+              error={missing(user)}
+              helperText={missing(user) ? t('global.required') : ' '}
+            />
+            <TextField
+              label={t('views.login.password')}
+              type="password"
+              value={pass}
+              onChange={(e) => setPass(e.target.value)}
+              autoComplete="current-password"
+              required
+              error={missing(pass)}
+              helperText={missing(pass) ? t('global.required') : ' '}
+            />
+            <Button type="submit" variant="contained" size="large" loading={verifying}>
+              {t('views.login.submit')}
+            </Button>
+          </Stack>
+        </Box>
+      )}
+      <Stack spacing={1} sx={{ mt: 2 }}>
+        {external.map((m) => (
+          <Button key={m.name} variant="outlined" href={m.url} disabled={verifying}>
+            {t('views.login.sso', { name: m.name.toUpperCase() })}
+          </Button>
+        ))}
+        {native && config.show_passwordReset && (
+          <Button onClick={() => setResetOpen(true)} disabled={verifying}>
+            {t('views.login.reset_password')}
+          </Button>
+        )}
+        {config.register.show_button && (
+          <Button onClick={register} disabled={verifying}>
+            {t('views.login.register')}
+          </Button>
+        )}
+      </Stack>
+      <ResetPasswordDialog open={resetOpen} onClose={() => setResetOpen(false)} />
+    </Paper>
+  );
 }

@@ -1,5 +1,45 @@
+import { Link, Typography } from '@mui/material';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { PageHeading } from '../../components/PageHeading.tsx';
+import { logout, useSession } from '../../app/session.ts';
 
+/** Reloads the portal at its start page, which leads to login when needed. */
+const portalStart = () => `${window.location.pathname}${window.location.search}`;
+
+/**
+ * The logout route (portal-spec §2 "Logout and no-permission"): it ends a named session and offers to
+ * reload and log in again; with the query parameter `permission` it is the no-permission page.
+ */
 export function LogoutPage() {
-  return <PageHeading titleKey="views.logout.title" />;
+  const [params] = useSearchParams();
+  return params.has('permission') ? <NoPermission /> : <LoggedOut />;
+}
+
+function LoggedOut() {
+  const { t } = useTranslation();
+  const { session, status } = useSession();
+  const named = Boolean(session?.user);
+  useEffect(() => {
+    if (named && status === 'success') void logout();
+  }, [named, status]);
+  return (
+    <>
+      <PageHeading titleKey="views.logout.title" />
+      <Typography sx={{ mb: 2 }}>{t('views.login.logout.text')}</Typography>
+      <Link href={portalStart()}>{t('views.login.logout.again')}</Link>
+    </>
+  );
+}
+
+function NoPermission() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <PageHeading titleKey="views.login.no_permission.title" />
+      <Typography sx={{ mb: 2 }}>{t('views.login.no_permission.text')}</Typography>
+      <Link href="#/login">{t('views.login.no_permission.again')}</Link>
+    </>
+  );
 }

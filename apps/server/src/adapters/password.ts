@@ -1,0 +1,24 @@
+import argon2 from 'argon2';
+
+/** Password hashing with argon2id (ARCHITECTURE §3 "Auth"); the only module that loads argon2. */
+export async function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, { type: argon2.argon2id });
+}
+
+// A hash of nothing anyone knows: verifying against it when a user does not exist costs the same
+// time as a real check, so the answer time does not reveal which names exist.
+let decoy: Promise<string> | undefined;
+
+export async function verifyPassword(hash: string | null, password: string): Promise<boolean> {
+  if (!hash) {
+    decoy ??= hashPassword(`decoy-${Math.random()}`);
+    await argon2.verify(await decoy, password);
+    return false;
+  }
+  try {
+    return await argon2.verify(hash, password);
+  } catch {
+    // A malformed stored hash never matches; it must not turn a login into a 500.
+    return false;
+  }
+}

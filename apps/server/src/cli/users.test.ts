@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const bin = path.resolve(import.meta.dirname, '../../bin/vitrine.mjs');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'vitrine-cli-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const vitrine = (args: string[], input = '') =>
+  spawnSync(process.execPath, [bin, ...args], {
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+  });
+
+describe('vitrine users (issue #5: accounts from the command line)', () => {
+  it('adds, lists, regroups, disables and re-enables accounts; passwords only from stdin', () => {
+    const add = vitrine(
+      ['users', 'add', 'maria', '--groups', 'users,admins', '--email', 'maria@example.org'],
+      'a long secret\n',
+    );
+    expect(add.stderr).toBe('');
+    expect(add.status).toBe(0);
+    expect(vitrine(['users', 'list']).stdout).toBe('maria\tadmins,users\tnative\tactive\tmaria@example.org\n');
+
+    expect(vitrine(['users', 'groups', 'maria', 'users']).status).toBe(0);
+    expect(vitrine(['users', 'disable', 'maria']).status).toBe(0);
+    expect(vitrine(['users', 'list']).stdout).toBe('maria\tusers\tnative\tdisabled\tmaria@example.org\n');
+    expect(vitrine(['users', 'enable', 'maria']).status).toBe(0);
+    expect(vitrine(['users', 'passwd', 'maria'], 'another secret\n').status).toBe(0);
+  });
+
+  it('refuses short passwords, unknown groups, duplicates and unknown users with a message', () => {
+    const short = vitrine(['users', 'add', 'kim'], 'short\n');
+    expect(short.status).toBe(1);
+    expect(short.stderr).toBe('The password must have at least 8 characters.\n');
+    expect(vitrine(['users', 'add', 'kim', '-g', 'nope'], 'long enough\n').stderr).toMatch(
+      /^Unknown group\(s\): nope\./,
+    );
+    vitrine(['users', 'add', 'lee'], 'long enough\n');
+    expect(vitrine(['users', 'add', 'LEE'], 'long enough\n').stderr).toBe('The user LEE exists already.\n');
+    expect(vitrine(['users', 'passwd', 'nobody'], 'long enough\n').stderr).toBe('The user nobody was not found.\n');
+  });
+});

@@ -1,0 +1,125 @@
+import { Writable } from 'node:stream';
+import { createInterface } from 'node:readline/promises';
+import type { Command } from 'commander';
+import { passwordSchema } from '@vitrine/contract/session';
+import { createMailer } from '../adapters/mail.ts';
+import { openDatabase } from '../db/database.ts';
+import { DomainError } from '../http/errors.ts';
+import { LoginThrottleRepository } from '../session/login-throttle.repository.ts';
+import { loadSettings, mailSettings } from '../settings.ts';
+import { UserRepository } from '../user/user.repository.ts';
+import { UserService } from '../user/user.service.ts';
+
+/** Reads a password from stdin: the first line when piped, typed without echo on a terminal. */
+async function readPassword(): Promise<string> {
+  let text = '';
+  if (process.stdin.isTTY) {
+    const muted = new Writable({ write: (_chunk, _enc, done) => done() });
+    process.stderr.write('Password: ');
+    const rl = createInterface({ input: process.stdin, output: muted, terminal: true });
+    text = await rl.question('');
+    rl.close();
+    process.stderr.write('\n');
+  } else {
+    for await (const chunk of process.stdin) text += String(chunk);
+  }
+  const password = text.split(/\r?\n/)[0] ?? '';
+  const checked = passwordSchema.safeParse(password);
+  if (!checked.success)
+    throw new DomainError('validation', `The password ${checked.error.issues[0]?.message ?? 'is invalid'}.`);
+  return password;
+}
+
+const splitGroups = (value: string) =>
+  value
+    .split(',')
+    .map((g) => g.trim())
+    .filter(Boolean);
+
+/** Opens the database of the configured data folder, runs one account task, and closes it again. */
+async function withUsers(task: (users: UserService) => Promise<void>): Promise<void> {
+  const settings = loadSettings();
+  const db = await openDatabase(settings.database);
+  const log = { info: () => undefined, warn: () => undefined };
+  try {
+    const throttle = new LoginThrottleRepository(db);
+    await task(
+      new UserService(new UserRepository(db), throttle, settings, createMailer(mailSettings(settings), log), log),
+    );
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exitCode = 1;
+  } finally {
+    await db.close();
+  }
+}
+
+/** `vitrine users …`: native accounts. Passwords come from stdin, never from arguments. */
+export function usersCommand(program: Command): void {
+  const users = program.command('users').description('manage native user accounts (passwords are read from stdin)');
+
+  users
+    .command('add <name>')
+    .description('create an account; the password is read from stdin')
+    .option('-g, --groups <groups>', 'comma-separated groups', 'users')
+    .option('-e, --email <address>', 'mail address for password resets')
+    .action(async (name: string, opts: { groups: string; email?: string }) =>
+      withUsers(async (u) => {
+        const password = await readPassword();
+        await u.add({ name, password, groups: splitGroups(opts.groups), email: opts.email });
+        process.stdout.write(`Added ${name} (${splitGroups(opts.groups).join(', ')}).\n`);
+      }),
+    );
+
+  users
+    .command('passwd <name>')
+    .description('set a new password (read from stdin); ends the sessions of the account')
+    .action(async (name: string) =>
+      withUsers(async (u) => {
+        await u.passwd(name, await readPassword());
+        process.stdout.write(`Password of ${name} changed.\n`);
+      }),
+    );
+
+  users
+    .command('groups <name> <groups>')
+    .description('replace the groups of an account (comma-separated)')
+    .action(async (name: string, groups: string) =>
+      withUsers(async (u) => {
+        await u.setGroups(name, splitGroups(groups));
+        process.stdout.write(`Groups of ${name}: ${splitGroups(groups).join(', ') || '(none)'}.\n`);
+      }),
+    );
+
+  users
+    .command('list')
+    .description('list accounts with their groups')
+    .action(async () =>
+      withUsers(async (u) => {
+        for (const user of await u.list()) {
+          const state = user.disabled ? 'disabled' : 'active';
+          process.stdout.write(
+            `${user.name}\t${user.groups.join(',')}\t${user.authSource}\t${state}\t${user.email ?? ''}\n`,
+          );
+        }
+      }),
+    );
+
+  for (const [command, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const) {
+    users
+      .command(`${command} <name>`)
+      .description(
+        disabled ? 'block an account from logging in and end its sessions' : 'allow a disabled account again',
+      )
+      .action(async (name: string) =>
+        withUsers(async (u) => {
+          await u.setDisabled(name, disabled);
+          process.stdout.write(`${name} ${disabled ? 'disabled' : 'enabled'}.\n`);
+        }),
+      );
+  }
+}

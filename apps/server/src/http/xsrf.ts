@@ -1,0 +1,42 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { API_BASE_PATH } from '@vitrine/contract/call';
+import { DomainError } from './errors.ts';
+
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'x-xsrf-token';
+const stateChanging = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Double-submit XSRF protection for the whole API (docs/decisions.md "XSRF"): every API answer
+ * sets a random XSRF-TOKEN cookie when the browser has none; every state-changing API call must echo
+ * it in the X-XSRF-TOKEN header. Another site can make a browser send the cookie but cannot read it,
+ * so it cannot set the header. `exempt` lists call paths that must work before any cookie exists.
+ */
+export function installXsrf(app: FastifyInstance, options: { exempt: string[]; secure: boolean }): void {
+  const exempt = new Set(options.exempt.map((p) => API_BASE_PATH + p));
+  app.addHook('onRequest', async (request) => {
+    if (!stateChanging.has(request.method) || !request.url.startsWith(API_BASE_PATH)) return;
+    if (exempt.has(request.url.split('?')[0] ?? '')) return;
+    const cookie = request.cookies[XSRF_COOKIE];
+    const header = request.headers[XSRF_HEADER];
+    if (!cookie || typeof header !== 'string' || !same(cookie, header)) {
+      throw new DomainError('xsrf', 'The request lacks a valid XSRF token. Please reload the page.');
+    }
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.url.startsWith(API_BASE_PATH) || request.cookies[XSRF_COOKIE]) return;
+    void reply.setCookie(XSRF_COOKIE, randomBytes(24).toString('base64url'), {
+      path: '/',
+      sameSite: 'strict',
+      secure: options.secure,
+      httpOnly: false,
+    });
+  });
+}

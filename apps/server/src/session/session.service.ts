@@ -1,0 +1,120 @@
+import type { Session } from '@vitrine/contract/session';
+import { API_BASE_PATH } from '@vitrine/contract/call';
+import { verifyPassword } from '../adapters/password.ts';
+import { DomainError, validation } from '../http/errors.ts';
+import type { Settings } from '../settings.ts';
+import type { UserRepository } from '../user/user.repository.ts';
+import { hashToken, type AuthService } from './auth.service.ts';
+import type { Auth } from './auth.ts';
+import type { LoginThrottleRepository } from './login-throttle.repository.ts';
+import type { SessionRepository } from './session.repository.ts';
+
+export interface SessionRequest {
+  /** The token the request carried in its Authorization header, valid or not. */
+  token: string | undefined;
+  credentials: { user: string; pass: string } | undefined;
+  /** `?token=`: a session opened by a single sign-on login, handed over to the web app. */
+  ssoToken: string | undefined;
+  locale: string | null;
+}
+
+const minutesText = (minutes: number) => (minutes === 1 ? 'one minute' : `${minutes} minutes`);
+
+/** The session calls of portal-spec §7: log in, reuse a session, guest sessions, check, logout, locale. */
+export class SessionService {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly sessions: SessionRepository,
+    private readonly users: UserRepository,
+    private readonly throttle: LoginThrottleRepository,
+    private readonly settings: Settings,
+  ) {}
+
+  /** The login methods offered on the login page. */
+  loginMethods(): Session['login'] {
+    return this.settings.file.login.native ? [{ name: 'native', url: `${API_BASE_PATH}session/get` }] : [];
+  }
+
+  private present(auth: Auth, token: string | null): Session {
+    return {
+      user: auth.name,
+      isAssetUser: auth.isAssetUser,
+      isGuiAdmin: auth.isGuiAdmin,
+      workspace: null,
+      session: token,
+      login: this.loginMethods(),
+    };
+  }
+
+  async get(input: SessionRequest): Promise<Session> {
+    if (input.credentials) return this.login(input.credentials, input.token, input.locale);
+    for (const token of [input.ssoToken, input.token]) {
+      if (!token) continue;
+      const session = await this.auth.validSession(token);
+      if (session) return this.present(this.auth.authForSession(session), token);
+    }
+    if (input.ssoToken) throw new DomainError('unauthorized', 'The single sign-on link is invalid or has expired.');
+    return this.guest(input.locale);
+  }
+
+  /** A guest session when guests are allowed; otherwise an answer without session or rights. */
+  private async guest(locale: string | null): Promise<Session> {
+    if (!this.settings.file.guest.enabled) return this.present(this.auth.guestAuth(), null);
+    const token = await this.auth.openSession(null, locale);
+    return this.present(this.auth.guestAuth(), token);
+  }
+
+  private async login(
+    credentials: { user: string; pass: string },
+    oldToken: string | undefined,
+    locale: string | null,
+  ) {
+    const { maxFailures, blockMinutes, native } = this.settings.file.login;
+    if (!native) throw validation('Login with user name and password is not offered here.');
+    const now = Date.now();
+    const blockedUntil = await this.throttle.blockedUntil(credentials.user, now);
+    if (blockedUntil) throw this.blocked(blockedUntil - now);
+
+    const user = await this.users.findByName(credentials.user);
+    const usable = user && !user.disabled ? user : undefined;
+    const ok = await verifyPassword(usable?.passwordHash ?? null, credentials.pass);
+    if (!usable || !ok) {
+      const blockUntil = now + blockMinutes * 60_000;
+      await this.throttle.recordFailure(credentials.user, now, maxFailures, blockUntil);
+      throw new DomainError('wrong_credentials', 'Incorrect username or password');
+    }
+    await this.throttle.clear(credentials.user);
+    if (oldToken) await this.sessions.deleteSession(hashToken(oldToken));
+    const token = await this.auth.openSession(usable.id, locale);
+    return this.present(
+      this.auth.authFor({ userId: usable.id, name: usable.name, groups: usable.groups }, null, locale),
+      token,
+    );
+  }
+
+  private blocked(remainingMs: number): DomainError {
+    const minutes = Math.max(1, Math.ceil(remainingMs / 60_000));
+    return new DomainError(
+      'login_blocked',
+      `You have had too many failed login attempts. No further login attempts possible for ${minutesText(minutes)}.`,
+      { retryAfterMinutes: minutes, headers: { 'Retry-After': String(minutes * 60) } },
+    );
+  }
+
+  check(auth: Auth): { isGuiAdmin: boolean; sessionValid: boolean } {
+    const sessionValid = !auth.expired && auth.sessionId !== null;
+    return { isGuiAdmin: sessionValid && auth.isGuiAdmin, sessionValid };
+  }
+
+  async logout(auth: Auth): Promise<{ ok: true }> {
+    if (auth.sessionId) await this.sessions.deleteSession(auth.sessionId);
+    return { ok: true };
+  }
+
+  async setLocale(auth: Auth, locale: string): Promise<{ locale: string }> {
+    if (auth.expired) throw new DomainError('unauthorized', 'Your session has expired. Please log in again.');
+    if (auth.sessionId) await this.sessions.setLocale(auth.sessionId, locale);
+    if (auth.userId !== null) await this.users.setLocale(auth.userId, locale);
+    return { locale };
+  }
+}

@@ -1,0 +1,175 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+
+export interface UserRecord {
+  id: number;
+  name: string;
+  email: string | null;
+  passwordHash: string | null;
+  authSource: string;
+  disabled: boolean;
+  groups: string[];
+}
+
+export interface NewUser {
+  name: string;
+  email?: string | null;
+  passwordHash?: string | null;
+  authSource?: string;
+  externalId?: string | null;
+  groups: string[];
+}
+
+/** Accounts, their groups and password-reset links. */
+export class UserRepository {
+  constructor(private readonly db: Db) {}
+
+  async createUser(user: NewUser): Promise<number> {
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('user_account')
+        .values({
+          name: user.name,
+          email: user.email ?? null,
+          display_name: null,
+          password_hash: user.passwordHash ?? null,
+          auth_source: user.authSource ?? 'native',
+          external_id: user.externalId ?? null,
+          locale: null,
+          created_at: Date.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (user.groups.length) {
+        await trx
+          .insertInto('user_group')
+          .values(user.groups.map((group_name) => ({ user_id: row.id, group_name })))
+          .execute();
+      }
+      return row.id;
+    });
+  }
+
+  /** User names are matched case-insensitively, as people type them. */
+  async findByName(name: string): Promise<UserRecord | undefined> {
+    return this.findWhere((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
+  }
+
+  async findById(id: number): Promise<UserRecord | undefined> {
+    return this.findWhere((eb) => eb('id', '=', id));
+  }
+
+  private async findWhere(
+    where: (eb: ExpressionBuilder<Database, 'user_account'>) => Expression<SqlBool>,
+  ): Promise<UserRecord | undefined> {
+    const row = await this.db.kysely
+      .selectFrom('user_account')
+      .select(['id', 'name', 'email', 'password_hash', 'auth_source', 'disabled'])
+      .where(where)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return { ...this.toRecord(row), groups: await this.groupsOf(row.id) };
+  }
+
+  async list(): Promise<UserRecord[]> {
+    const rows = await this.db.kysely
+      .selectFrom('user_account')
+      .select(['id', 'name', 'email', 'password_hash', 'auth_source', 'disabled'])
+      .orderBy('name')
+      .execute();
+    const groups = await this.db.kysely.selectFrom('user_group').selectAll().orderBy('group_name').execute();
+    return rows.map((r) => ({
+      ...this.toRecord(r),
+      groups: groups.filter((g) => g.user_id === r.id).map((g) => g.group_name),
+    }));
+  }
+
+  private toRecord(row: {
+    id: number;
+    name: string;
+    email: string | null;
+    password_hash: string | null;
+    auth_source: string;
+    disabled: number;
+  }): Omit<UserRecord, 'groups'> {
+    return {
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      passwordHash: row.password_hash,
+      authSource: row.auth_source,
+      disabled: Boolean(row.disabled),
+    };
+  }
+
+  private async groupsOf(userId: number): Promise<string[]> {
+    const rows = await this.db.kysely
+      .selectFrom('user_group')
+      .select('group_name')
+      .where('user_id', '=', userId)
+      .orderBy('group_name')
+      .execute();
+    return rows.map((r) => r.group_name);
+  }
+
+  async setGroups(userId: number, groups: string[]): Promise<void> {
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await trx.deleteFrom('user_group').where('user_id', '=', userId).execute();
+      if (groups.length) {
+        await trx
+          .insertInto('user_group')
+          .values(groups.map((group_name) => ({ user_id: userId, group_name })))
+          .execute();
+      }
+    });
+  }
+
+  async setEmail(userId: number, email: string | null): Promise<void> {
+    await this.db.kysely.updateTable('user_account').set({ email }).where('id', '=', userId).execute();
+  }
+
+  /** Disabling an account also ends its sessions. */
+  async setDisabled(userId: number, disabled: boolean): Promise<void> {
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('user_account')
+        .set({ disabled: disabled ? 1 : 0 })
+        .where('id', '=', userId)
+        .execute();
+      if (disabled) await trx.deleteFrom('session').where('user_id', '=', userId).execute();
+    });
+  }
+
+  /** A new password ends every session and every open reset link of the user. */
+  async setPassword(userId: number, passwordHash: string): Promise<void> {
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await trx.updateTable('user_account').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+      await trx.deleteFrom('session').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('password_reset').where('user_id', '=', userId).execute();
+    });
+  }
+
+  async setLocale(userId: number, locale: string): Promise<void> {
+    await this.db.kysely.updateTable('user_account').set({ locale }).where('id', '=', userId).execute();
+  }
+
+  async createReset(idHash: string, userId: number, expiresAt: number): Promise<void> {
+    await this.db.kysely
+      .insertInto('password_reset')
+      .values({ id: idHash, user_id: userId, created_at: Date.now(), expires_at: expiresAt })
+      .execute();
+  }
+
+  /** The user of an unexpired reset link; the link is used up either way. */
+  async takeReset(idHash: string): Promise<number | undefined> {
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const row = await trx
+        .deleteFrom('password_reset')
+        .where('id', '=', idHash)
+        .returning(['user_id', 'expires_at'])
+        .executeTakeFirst();
+      return row && row.expires_at > Date.now() ? row.user_id : undefined;
+    });
+  }
+}

@@ -1,0 +1,143 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as bookmark from '@vitrine/contract/bookmark';
+import { API_BASE_PATH, type CallDefinition } from '@vitrine/contract/call';
+import * as collection from '@vitrine/contract/collection';
+import * as config from '@vitrine/contract/config';
+import * as download from '@vitrine/contract/download';
+import * as info from '@vitrine/contract/info';
+import * as search from '@vitrine/contract/search';
+import * as session from '@vitrine/contract/session';
+import { startTestApp, type TestApp } from './app.ts';
+import { signIn, xsrfHeaders } from './auth.ts';
+
+/**
+ * Who may call what (portal-spec §6 "Roles and permissions", §7 interceptor, admin-spec §2 "Admin
+ * entry guard"). One row per registered call; every role gets the status the spec's interceptor
+ * expects: 401 = log in (again), 403 = logged in but not allowed. When you register a new call, add
+ * its row here: the last test fails for any registered call without one.
+ */
+const roles = ['guest', 'expired', 'assetUser', 'adminAssetUser', 'adminOnly', 'otherGroup', 'noGroup'] as const;
+type Role = (typeof roles)[number];
+
+/** The groups each role's user belongs to (see the settings below); guests and expired tokens have none. */
+const groupsOf: Record<Exclude<Role, 'guest' | 'expired'>, string[]> = {
+  assetUser: ['users'],
+  adminAssetUser: ['admins'],
+  adminOnly: ['gui'],
+  otherGroup: ['partners'],
+  noGroup: [],
+};
+
+interface Row {
+  call: CallDefinition;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** One status for all roles, or one per role. */
+  status: number | Record<Role, number>;
+  /** Further checks of the answer per role. */
+  answer?: Partial<Record<Role, unknown>>;
+}
+
+const everyone = (status: number): Record<Role, number> =>
+  Object.fromEntries(roles.map((r) => [r, status])) as Record<Role, number>;
+
+const matrix: Row[] = [
+  { call: info.healthCall, status: 200 },
+  { call: info.checkVersionCall, status: 200 },
+  { call: info.allLanguagesCall, query: { lang: 'en' }, status: 200 },
+  {
+    call: session.getSessionCall,
+    status: 200,
+    answer: {
+      guest: { user: null, isAssetUser: true, isGuiAdmin: false },
+      expired: { user: null, isAssetUser: true, isGuiAdmin: false },
+      assetUser: { isAssetUser: true, isGuiAdmin: false },
+      adminAssetUser: { isAssetUser: true, isGuiAdmin: true },
+      adminOnly: { isAssetUser: false, isGuiAdmin: true },
+      otherGroup: { isAssetUser: true, isGuiAdmin: false },
+      noGroup: { isAssetUser: false, isGuiAdmin: false },
+    },
+  },
+  {
+    call: session.checkSessionCall,
+    status: 200,
+    answer: {
+      guest: { isGuiAdmin: false, sessionValid: false },
+      expired: { isGuiAdmin: false, sessionValid: false },
+      assetUser: { isGuiAdmin: false, sessionValid: true },
+      adminAssetUser: { isGuiAdmin: true, sessionValid: true },
+      adminOnly: { isGuiAdmin: true, sessionValid: true },
+      otherGroup: { isGuiAdmin: false, sessionValid: true },
+      noGroup: { isGuiAdmin: false, sessionValid: true },
+    },
+  },
+  { call: session.setLocaleCall, query: { locale: 'en' }, status: { ...everyone(200), expired: 401 } },
+  { call: session.forgotPasswordCall, body: { user: 'someone', mail_subject: 's', mail_body: 'b' }, status: 200 },
+  // Anyone may try a reset link; a wrong one is a validation error whoever asks.
+  { call: session.resetPasswordCall, body: { token: 'not-a-reset-token', pass: 'long enough' }, status: 400 },
+  // Last, because it ends the session.
+  { call: session.logoutCall, status: 200 },
+];
+
+const allCalls = [bookmark, collection, config, download, info, search, session].flatMap((m) =>
+  Object.values(m).filter(
+    (v): v is CallDefinition => typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'response' in v,
+  ),
+);
+
+describe('authorization matrix (portal-spec §6 "Roles and permissions", §7 "Calls")', () => {
+  let t: TestApp;
+  const headers = {} as Record<Role, Record<string, string>>;
+
+  beforeAll(async () => {
+    const settingsFile = path.join(tmpdir(), `vitrine-matrix-${process.pid}.json`);
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({
+        groups: [
+          { name: 'public', portalAccess: true },
+          { name: 'users', portalAccess: true },
+          { name: 'admins', portalAccess: true, guiAdmin: true },
+          { name: 'gui', portalAccess: false, guiAdmin: true },
+          { name: 'partners', portalAccess: true },
+        ],
+      }),
+    );
+    t = await startTestApp({ env: { SETTINGS_FILE: settingsFile } });
+    headers.guest = { ...xsrfHeaders };
+    headers.expired = { ...xsrfHeaders, authorization: 'Bearer expired-or-unknown-token' };
+    for (const [role, groups] of Object.entries(groupsOf)) {
+      headers[role as Role] = (await signIn(t, { name: role, groups })).headers;
+    }
+  });
+  afterAll(async () => t.close());
+
+  for (const row of matrix) {
+    for (const role of roles) {
+      const status = typeof row.status === 'number' ? row.status : row.status[role];
+      it(`${row.call.method} ${row.call.path} as ${role} → ${status}`, async () => {
+        const res = await t.app.inject({
+          method: row.call.method,
+          url: API_BASE_PATH + row.call.path,
+          query: row.query,
+          headers: headers[role],
+          ...(row.body === undefined ? {} : { payload: row.body as object }),
+        });
+        expect(res.statusCode, res.body).toBe(status);
+        if (status >= 400) expect(res.json()).toHaveProperty('error');
+        const answer = row.answer?.[role];
+        if (answer) expect(res.json()).toMatchObject(answer);
+      });
+    }
+  }
+
+  it('has a row for every call the server registers', () => {
+    const covered = new Set(matrix.map((r) => r.call));
+    const registered = allCalls.filter((c) => t.app.hasRoute({ method: c.method, url: API_BASE_PATH + c.path }));
+    expect(registered.length).toBeGreaterThanOrEqual(matrix.length);
+    expect(registered.filter((c) => !covered.has(c)).map((c) => `${c.method} ${c.path}`)).toEqual([]);
+  });
+});

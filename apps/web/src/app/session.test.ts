@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { sessionAnswer } from '../test/sessionServer.ts';
+import { guardTarget, landingPath, versionWarning, type SessionState } from './session.ts';
+
+const state = (over: Partial<SessionState['session']> & object = {}, status: SessionState['status'] = 'success') => ({
+  status,
+  session: sessionAnswer(over),
+  loginMethods: [],
+  sharedIds: [],
+});
+
+describe('after login (portal-spec §2 "Navigation rules")', () => {
+  it('sends asset users to /, or to the shared ids they first opened', () => {
+    expect(landingPath(sessionAnswer({ user: 'a' }), [])).toBe('/');
+    expect(landingPath(sessionAnswer({ user: 'a' }), ['4', '9'])).toBe('/search/*?id=4,9');
+  });
+
+  it('sends GUI admins without portal access to /admin/general', () => {
+    expect(landingPath(sessionAnswer({ isAssetUser: false, isGuiAdmin: true }), ['4'])).toBe('/admin/general');
+  });
+});
+
+describe('guard (portal-spec §2 "Navigation rules")', () => {
+  it('never redirects routes with global access', () => {
+    for (const path of ['/login', '/logout', '/reset-password']) {
+      expect(guardTarget(path, state({ isAssetUser: false }, 'unauthorized'))).toBeUndefined();
+    }
+  });
+
+  it('sends an unauthorized status to login even when the last answer had rights', () => {
+    expect(guardTarget('/', state({}, 'unauthorized'))).toBe('/login');
+  });
+
+  it('lets an admin who is also an asset user anywhere', () => {
+    const s = state({ isGuiAdmin: true });
+    expect(guardTarget('/search/*', s)).toBeUndefined();
+    expect(guardTarget('/admin/login', s)).toBeUndefined();
+  });
+});
+
+describe('version warning (portal-spec §6)', () => {
+  it('warns on a major or minor difference only', () => {
+    expect(versionWarning('7.0.9')).toBe(false);
+    expect(versionWarning('7.1.0')).toBe(true);
+    expect(versionWarning('8.0.6')).toBe(true);
+    expect(versionWarning(undefined)).toBe(false);
+  });
+});

@@ -1,0 +1,135 @@
+import { useSyncExternalStore } from 'react';
+import { checkVersionCall } from '@vitrine/contract/info';
+import { getSessionCall, logoutCall, type Session } from '@vitrine/contract/session';
+import { FRONTEND_VERSION, versionsMismatch } from '@vitrine/contract/version';
+import { ApiError, callApi, onSessionLost, setSessionToken } from '../lib/apiClient.ts';
+
+/** Auth status values of portal-spec §4. */
+export type AuthStatus = 'initial' | 'loading' | 'verifying' | 'success' | 'unauthorized';
+
+export interface SessionState {
+  status: AuthStatus;
+  /** The session answer; null before the first answer and after a failure. */
+  session: Session | null;
+  /** The login methods of the last session answer; kept when a login fails. */
+  loginMethods: Session['login'];
+  /** Asset ids of a share link the portal was first opened with (portal-spec §2 "Navigation rules"). */
+  sharedIds: string[];
+}
+
+export type LoginOutcome =
+  | { ok: true; session: Session; backendVersion?: string }
+  | { ok: false; reason: 'wrong' | 'blocked' | 'forbidden' | 'failed'; minutes?: number };
+
+const USER_KEY = 'user';
+
+const initialState: SessionState = { status: 'initial', session: null, loginMethods: [], sharedIds: [] };
+let state = initialState;
+const listeners = new Set<() => void>();
+
+function set(next: Partial<SessionState>): void {
+  state = { ...state, ...next };
+  for (const l of listeners) l();
+}
+
+const hasRights = (s: Session) => s.isAssetUser || s.isGuiAdmin;
+
+function store(session: Session): void {
+  setSessionToken(session.session);
+  localStorage.setItem(USER_KEY, JSON.stringify({ ...session, session: undefined }));
+  set({ session, loginMethods: session.login, status: hasRights(session) ? 'success' : 'unauthorized' });
+}
+
+function clear(): void {
+  setSessionToken(null);
+  localStorage.removeItem(USER_KEY);
+  set({ session: null, status: 'unauthorized' });
+}
+
+onSessionLost(clear);
+
+/** Keeps the `id` parameter of the first address (its query string) as cached shared ids. */
+export function captureSharedIds(search: string): void {
+  const ids = new URLSearchParams(search).get('id');
+  if (ids) set({ sharedIds: ids.split(',').filter(Boolean) });
+}
+
+/**
+ * Asks the server for the session: the stored token is reused while valid, otherwise the server opens
+ * a guest session; `ssoToken` takes over a session opened by a single sign-on login.
+ */
+export async function loadSession(ssoToken?: string): Promise<void> {
+  set({ status: 'loading' });
+  try {
+    store(await callApi(getSessionCall, { query: ssoToken ? { token: ssoToken } : {} }));
+  } catch {
+    clear();
+  }
+}
+
+/** Logs in with credentials (portal-spec §4 "Login"); empty credentials reuse the session. */
+export async function login(user: string, pass: string): Promise<LoginOutcome> {
+  set({ status: 'verifying' });
+  try {
+    const session = await callApi(getSessionCall, { body: user || pass ? { user, pass } : {} });
+    store(session);
+    if (!session.isGuiAdmin) return { ok: true, session };
+    const { version } = await callApi(checkVersionCall).catch(() => ({ version: undefined }));
+    return { ok: true, session, backendVersion: version };
+  } catch (err) {
+    clear();
+    if (!(err instanceof ApiError)) return { ok: false, reason: 'failed' };
+    if (err.body?.error === 'login_blocked') {
+      return { ok: false, reason: 'blocked', minutes: err.body.retryAfterMinutes ?? 1 };
+    }
+    if (err.status === 401) return { ok: false, reason: 'wrong' };
+    if (err.status === 403) return { ok: false, reason: 'forbidden' };
+    return { ok: false, reason: 'failed' };
+  }
+}
+
+/** Admins are warned when the backend's major or minor version differs (portal-spec §6). */
+export const versionWarning = (backend: string | undefined) =>
+  backend !== undefined && versionsMismatch(backend, FRONTEND_VERSION);
+
+/** Ends the session on the server, forgets it here, then opens a fresh guest session (portal-spec §4 "Logout"). */
+export async function logout(): Promise<void> {
+  await callApi(logoutCall).catch(() => undefined);
+  clear();
+  await loadSession();
+}
+
+/** Where a fresh login lands (portal-spec §2 "Navigation rules"). */
+export function landingPath(session: Session, sharedIds: string[]): string {
+  if (session.isAssetUser) return sharedIds.length ? `/search/*?id=${sharedIds.join(',')}` : '/';
+  return '/admin/general';
+}
+
+/**
+ * Where the navigation rules send a visit to `path`, or undefined when it may stay. Routes with
+ * global access (login, logout, reset-password) are never redirected.
+ */
+export function guardTarget(path: string, s: SessionState): string | undefined {
+  if (globalAccess(path)) return undefined;
+  if (s.status === 'unauthorized' || !s.session || !hasRights(s.session)) return '/login';
+  const admin = path === '/admin' || path.startsWith('/admin/');
+  if (admin && !s.session.isGuiAdmin) return '/';
+  if (!admin && s.session.isGuiAdmin && !s.session.isAssetUser) return '/admin/general';
+  return undefined;
+}
+
+export const globalAccess = (path: string) => ['/login', '/logout', '/reset-password'].includes(path);
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSession(): SessionState {
+  return useSyncExternalStore(subscribe, () => state);
+}
+
+/** Test support: back to the state of a fresh page. */
+export function resetSessionState(): void {
+  state = initialState;
+}

@@ -1,0 +1,157 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resetSessionState } from '../../app/session.ts';
+import { toast } from '../../lib/toast.ts';
+import { renderApp } from '../../test/renderApp.tsx';
+import { api, createSessionServer, sessionAnswer } from '../../test/sessionServer.ts';
+
+const server = createSessionServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  resetSessionState();
+  toast.clear();
+});
+afterAll(() => server.close());
+
+async function renderLogin(path = '/login') {
+  const app = await renderApp(path);
+  await screen.findByRole('heading', { level: 1, name: 'Log in' });
+  return app;
+}
+
+/** Answers credentials: the right password logs `who` in, anything else is what `wrong` says. */
+function credentials(who: Parameters<typeof sessionAnswer>[0], wrong: { status: number; body: object }) {
+  server.use(
+    http.post(api('session/get'), async ({ request }) => {
+      const text = await request.text();
+      const body = (text ? JSON.parse(text) : {}) as { pass?: string };
+      if (!body.pass) return HttpResponse.json(sessionAnswer());
+      if (body.pass === 'right') return HttpResponse.json(sessionAnswer({ session: 'new-token', ...who }));
+      return HttpResponse.json(wrong.body, { status: wrong.status });
+    }),
+  );
+}
+
+const wrongAnswer = {
+  status: 401,
+  body: { error: 'wrong_credentials', message: 'Incorrect username or password' },
+};
+
+describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rules", §8 "Login")', () => {
+  it('requires username and password with the global required text', async () => {
+    const { user } = await renderLogin();
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(screen.getAllByText('This field is required.')).toHaveLength(2);
+    await user.type(screen.getByLabelText(/^Username/), 'anna');
+    expect(screen.getAllByText('This field is required.')).toHaveLength(1);
+  });
+
+  it('shows the wrong-credentials toast for a wrong password', async () => {
+    credentials({ user: 'anna' }, wrongAnswer);
+    const { user, router } = await renderLogin();
+    await user.type(screen.getByLabelText(/^Username/), 'anna');
+    await user.type(screen.getByLabelText(/^Password/), 'nope');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Incorrect username or password');
+    expect(router.state.location.pathname).toBe('/login');
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it.each([
+    [1, 'one minute'],
+    [14, '14 minutes'],
+  ])('shows the blocked message with %s remaining minute(s)', async (minutes, text) => {
+    credentials({}, { status: 401, body: { error: 'login_blocked', message: 'blocked', retryAfterMinutes: minutes } });
+    const { user } = await renderLogin();
+    await user.type(screen.getByLabelText(/^Username/), 'anna');
+    await user.type(screen.getByLabelText(/^Password/), 'right?');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `You have had too many failed login attempts. No further login attempts possible for ${text}.`,
+    );
+  });
+
+  it.each([
+    ['an asset user', { user: 'anna' }, '/'],
+    ['a GUI admin who is not an asset user', { user: 'ada', isAssetUser: false, isGuiAdmin: true }, '/admin/general'],
+  ])('lands %s where the navigation rules say', async (_who, who, target) => {
+    credentials(who, wrongAnswer);
+    const { user, router } = await renderLogin();
+    await user.type(screen.getByLabelText(/^Username/), 'anna');
+    await user.type(screen.getByLabelText(/^Password/), 'right');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(target));
+    expect(localStorage.getItem('token')).toBe('new-token');
+  });
+
+  it('warns an admin when the backend version differs in major or minor', async () => {
+    credentials({ user: 'ada', isGuiAdmin: true }, wrongAnswer);
+    server.use(http.get(api('info/check_version'), () => HttpResponse.json({ version: '7.1.0' })));
+    const { user } = await renderLogin();
+    await user.type(screen.getByLabelText(/^Username/), 'ada');
+    await user.type(screen.getByLabelText(/^Password/), 'right');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The server runs version 7.1.0');
+  });
+
+  it('tells a user without rights so and shows the no-permission page', async () => {
+    credentials({ user: 'nobody', isAssetUser: false }, wrongAnswer);
+    const { user } = await renderLogin();
+    await user.type(screen.getByLabelText(/^Username/), 'nobody');
+    await user.type(screen.getByLabelText(/^Password/), 'right');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Account has no authorization');
+    expect(await screen.findByRole('heading', { level: 1, name: 'No permission' })).toBeInTheDocument();
+  });
+
+  it('removes the reload counter of the interceptor', async () => {
+    localStorage.setItem('reload', '1');
+    await renderLogin();
+    expect(localStorage.getItem('reload')).toBeNull();
+  });
+
+  it('sends a reset link from the dialog: username required, submit disabled until valid, Enter submits', async () => {
+    let sent: unknown;
+    server.use(
+      http.post(api('user/forgot-password'), async ({ request }) => {
+        sent = await request.json();
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    const { user } = await renderLogin();
+    await user.click(screen.getByRole('button', { name: 'Reset password' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset password' });
+    const submit = within(dialog).getByRole('button', { name: 'Send link' });
+    expect(submit).toBeDisabled();
+    const field = within(dialog).getByLabelText(/^Username/);
+    await user.click(field);
+    await user.tab();
+    expect(within(dialog).getByText('Please enter a username.')).toBeInTheDocument();
+    await user.type(field, 'anna{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('a link to set a new password is on its way');
+    expect(sent).toMatchObject({ user: 'anna', mail_subject: 'Your new password for the media portal' });
+    expect((sent as { mail_body: string }).mail_body).toContain('{link}');
+  });
+
+  it('offers a button per external login method', async () => {
+    server.use(
+      http.post(api('session/get'), () =>
+        HttpResponse.json(
+          sessionAnswer({
+            login: [
+              { name: 'native', url: api('session/get') },
+              { name: 'saml', url: '/assetportal/api/sso/saml/login' },
+            ],
+          }),
+        ),
+      ),
+    );
+    await renderLogin();
+    expect(await screen.findByRole('link', { name: 'Log in with SAML' })).toHaveAttribute(
+      'href',
+      '/assetportal/api/sso/saml/login',
+    );
+  });
+});

@@ -1,0 +1,60 @@
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { checkSessionCall, convertSetsCall, getSessionCall } from '@vitrine/contract/session';
+import { api, createSessionServer } from '../test/sessionServer.ts';
+import { ApiError, callApi, page, RELOAD_KEY, setSessionToken } from './apiClient.ts';
+
+const server = createSessionServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  window.location.hash = '';
+  vi.restoreAllMocks();
+});
+afterAll(() => server.close());
+
+const answer = (status: number) => () => HttpResponse.json({ error: 'x', message: 'x' }, { status });
+
+describe('interceptor (portal-spec §7 "Calls")', () => {
+  it('sends the session token and the XSRF cookie back as headers', async () => {
+    let seen: Headers | undefined;
+    server.use(
+      http.get(api('session/check'), ({ request }) => {
+        seen = request.headers;
+        return HttpResponse.json({ isGuiAdmin: false, sessionValid: true });
+      }),
+    );
+    setSessionToken('abc');
+    document.cookie = 'XSRF-TOKEN=xyz';
+    await callApi(checkSessionCall);
+    expect(seen?.get('authorization')).toBe('Bearer abc');
+    expect(seen?.get('x-xsrf-token')).toBe('xyz');
+  });
+
+  it('sends a 401 to login', async () => {
+    server.use(http.get(api('session/check'), answer(401)));
+    await expect(callApi(checkSessionCall)).rejects.toBeInstanceOf(ApiError);
+    expect(window.location.hash).toBe('#/login');
+  });
+
+  it('reloads once on a 403, then goes to login on the next', async () => {
+    const reload = vi.spyOn(page, 'reload').mockImplementation(() => undefined);
+    server.use(http.get(api('session/check'), answer(403)));
+    await expect(callApi(checkSessionCall)).rejects.toBeInstanceOf(ApiError);
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(localStorage.getItem(RELOAD_KEY)).toBe('1');
+    await expect(callApi(checkSessionCall)).rejects.toBeInstanceOf(ApiError);
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(window.location.hash).toBe('#/login');
+    expect(localStorage.getItem(RELOAD_KEY)).toBeNull();
+  });
+
+  it('leaves 401 and 403 of the login call, and 403 of convert sets, to the caller', async () => {
+    const reload = vi.spyOn(page, 'reload').mockImplementation(() => undefined);
+    server.use(http.post(api('session/get'), answer(401)), http.get(api('session/csets'), answer(403)));
+    await expect(callApi(getSessionCall, { body: { user: 'a', pass: 'b' } })).rejects.toMatchObject({ status: 401 });
+    await expect(callApi(convertSetsCall, { query: { asset_id: '1' } })).rejects.toMatchObject({ status: 403 });
+    expect(reload).not.toHaveBeenCalled();
+    expect(window.location.hash).toBe('');
+  });
+});
