@@ -8,6 +8,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_BASE_PATH } from '@vitrine/contract/call';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
+import { ConfigRepository } from './config/config.repository.ts';
+import { configRoutes } from './config/config.routes.ts';
+import { ConfigService } from './config/config.service.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { infoRoutes } from './info/info.routes.ts';
@@ -66,7 +69,9 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   const auth = new AuthService(new SessionRepository(db), settings);
   installAuth(app, (request) => auth.resolve(request));
 
-  infoRoutes(app, db);
+  const config = new ConfigService(new ConfigRepository(db), settings.dataDir, settings.secret);
+  configRoutes(app, config);
+  infoRoutes(app, db, config);
 
   await serveWebApp(app, settings.webDist);
   return app;
