@@ -127,7 +127,6 @@ export const globalConfigModel = z.looseObject({
     options: z.looseObject({ border_width: z.number().min(0) }),
   }),
   dashboard: z.looseObject({
-    hide_dashboard: z.boolean().optional(),
     collections: z.looseObject({
       data: z.array(preSearchSchema),
       height: z.number().min(50),
@@ -240,7 +239,7 @@ export const defaultThemes: ThemeConfig[] = [
     'light',
     false,
     {
-      primary: '#c25400',
+      primary: '#b34700',
       on_primary: '#ffffff',
       secondary: '#37474f',
       on_secondary: '#ffffff',
@@ -278,7 +277,7 @@ export const defaultThemes: ThemeConfig[] = [
     'classic',
     false,
     {
-      primary: '#b34700',
+      primary: '#a34000',
       on_primary: '#ffffff',
       secondary: '#00567a',
       on_secondary: '#ffffff',
@@ -478,7 +477,5 @@ export function pickTheme(config: GlobalConfig, chosen: string | null, prefersDa
   const { options, default_dark, default_light } = config.themes;
   const byKey = (key: string | null) => options.find((t) => t.key === key);
   const fallback = prefersDark ? default_dark : default_light;
-  return (
-    (config.themes.show_theme_selection ? byKey(chosen) : undefined) ?? byKey(fallback) ?? (options[0])
-  );
+  return (config.themes.show_theme_selection ? byKey(chosen) : undefined) ?? byKey(fallback) ?? options[0];
 }

@@ -63,6 +63,14 @@ function buildUrl(call: CallDefinition, query: unknown, params: Record<string, s
   return `${API_BASE_PATH}${path}${qs ? `?${qs}` : ''}`;
 }
 
+/** The address of a call, for what the browser loads itself (<img>, <link>, fonts). */
+export function callUrl<C extends CallDefinition>(
+  call: C,
+  options: Omit<CallOptions<C>, 'body' | 'signal'> = {},
+): string {
+  return buildUrl(call, options.query, options.params);
+}
+
 /** Performs one contract call and parses the answer with the contract's schema. */
 export async function callApi<C extends CallDefinition>(
   call: C,
