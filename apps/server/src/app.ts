@@ -9,6 +9,9 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { API_BASE_PATH } from '@vitrine/contract/call';
 import { getSessionCall } from '@vitrine/contract/session';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
+import { ConfigRepository } from './config/config.repository.ts';
+import { configRoutes } from './config/config.routes.ts';
+import { ConfigService } from './config/config.service.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { createMailer } from './adapters/mail.ts';
 import { installErrorHandler } from './http/error-handler.ts';
@@ -84,7 +87,9 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   sessionRoutes(app, new SessionService(auth, sessions, users, throttle, settings));
   userRoutes(app, new UserService(users, throttle, settings, mailer, app.log));
 
-  infoRoutes(app, db);
+  const config = new ConfigService(new ConfigRepository(db), settings.dataDir, settings.secret);
+  configRoutes(app, config);
+  infoRoutes(app, db, config);
   searchRoutes(app, db, settings);
 
   await serveWebApp(app, settings.webDist);

@@ -5,7 +5,7 @@ import { createI18n } from './app/i18n.ts';
 import { createQueryClient, Providers } from './app/Providers.tsx';
 import { routes } from './app/routes.tsx';
 
-const i18n = await createI18n();
+const i18n = await createI18n({ remote: true });
 const router = createHashRouter(routes);
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.ts';
+import { globalConfigModel } from './global-config.ts';
 import { languageCode } from './info.ts';
 
 /** Files an admin can upload (admin-spec §3 "Available-files flags", §7 image names). */
@@ -21,7 +22,7 @@ export const availableFilesSchema = z.object(
   Object.fromEntries(configFileNames.map((n) => [n, z.boolean()])) as Record<ConfigFileName, z.ZodBoolean>,
 );
 
-/** The global config object; its full model and defaults are filled in with the portal shell. */
+/** The global config object as stored (any subset of the model; missing keys come from defaults). */
 export const globalConfigSchema = z.record(z.string(), z.unknown());
 
 /** A translation set: nested groups of text keys. */
@@ -34,7 +35,7 @@ export const getGlobalConfigCall = defineCall({
   method: 'GET',
   path: 'config/global',
   summary: 'The global configuration, stored values over defaults',
-  response: globalConfigSchema,
+  response: globalConfigModel,
 });
 
 export const saveGlobalConfigCall = defineCall({
@@ -87,4 +88,49 @@ export const saveCustomPageCall = defineCall({
   query: z.object({ lang: languageCode }),
   body: z.object({ heading: z.string().max(500), html: z.string().max(1_000_000) }),
   response: z.object({ ok: z.literal(true) }),
+});
+
+/** Images an admin can upload and the portal shows (admin-spec §7 image names). */
+export const configImageNames = [
+  'dashboardLogo',
+  'dashboardHero',
+  'loginLogo',
+  'loginHero',
+  'logo',
+  'searchLogo',
+  'favicon',
+] as const;
+export const configImageName = z.enum(configImageNames);
+export type ConfigImageName = z.infer<typeof configImageName>;
+
+/** Answers of the file calls are the file itself, not JSON. */
+const fileAnswer = z.string().describe('The file (binary)');
+
+export const configImageCall = defineCall({
+  method: 'GET',
+  path: 'config/:name',
+  summary: 'An uploaded image (logos, hero images, favicon); 404 when none is uploaded',
+  response: fileAnswer,
+});
+
+export const configThumbnailCall = defineCall({
+  method: 'GET',
+  path: 'config/thumbnail',
+  summary: 'The tile image of a dashboard collection (its src)',
+  query: z.object({ id: z.string().min(1).max(200) }),
+  response: fileAnswer,
+});
+
+export const configStyleCall = defineCall({
+  method: 'GET',
+  path: 'config/style',
+  summary: 'The custom style sheet (text/css); 404 when none is uploaded',
+  response: fileAnswer,
+});
+
+export const configFontCall = defineCall({
+  method: 'GET',
+  path: 'config/custom_font',
+  summary: 'The custom font file; 404 when none is uploaded',
+  response: fileAnswer,
 });

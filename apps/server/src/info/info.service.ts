@@ -1,5 +1,6 @@
 import { BACKEND_VERSION } from '@vitrine/contract/version';
 import type { Language } from '@vitrine/contract/info';
+import type { ConfigService } from '../config/config.service.ts';
 import type { InfoRepository } from './info.repository.ts';
 
 /** Language names in English and German; other display languages fall back to English. */
@@ -19,7 +20,10 @@ const knownLanguages: Record<string, { en: string; de: string }> = {
 };
 
 export class InfoService {
-  constructor(private readonly repository: InfoRepository) {}
+  constructor(
+    private readonly repository: InfoRepository,
+    private readonly config: Pick<ConfigService, 'languages'>,
+  ) {}
 
   version(): { version: string } {
     return { version: BACKEND_VERSION };
@@ -29,7 +33,9 @@ export class InfoService {
     return { status: 'ok', database: await this.repository.ping(), version: BACKEND_VERSION };
   }
 
-  languages(displayLang: string | undefined, uiLanguages: string[], contentLanguages: string[]): Language[] {
+  /** The configured interface and content languages, named in the display language. */
+  async languages(displayLang: string | undefined): Promise<Language[]> {
+    const { ui: uiLanguages, content: contentLanguages } = await this.config.languages();
     const codes = [...new Set([...uiLanguages, ...contentLanguages])];
     const lang = displayLang === 'de' ? 'de' : 'en';
     return codes.map((code) => ({

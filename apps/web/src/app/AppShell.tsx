@@ -1,24 +1,70 @@
-import { AppBar, Box, Link, Toolbar, Typography } from '@mui/material';
-import { Suspense } from 'react';
+import { Alert, AppBar, Box, IconButton, LinearProgress, Link, Toolbar, useMediaQuery, useTheme } from '@mui/material';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useMatches } from 'react-router';
+import { Link as RouterLink, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
+import { ChevronLeftIcon, MenuIcon } from '../components/icons.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { ToastHost } from '../components/ToastHost.tsx';
+import { AppFooter } from './AppFooter.tsx';
+import { useAvailableFiles, useConfigErrorNotice, useGlobalConfig } from './config.ts';
+import { configImageUrl, useCustomStyleAndFavicon } from './customAssets.ts';
+import { LanguageSwitch } from './LanguageSwitch.tsx';
+import { NavDrawer } from './NavDrawer.tsx';
+import { ThemeSwitch } from './ThemeSwitch.tsx';
 import { usePageTitle } from './usePageTitle.ts';
 
 interface RouteHandle {
   titleKey?: string;
 }
 
-/** The frame every screen lives in: skip link, header, the routed page and the route announcer. */
+/** Hash anchors scroll with an offset (the fixed header and, on search, its toolbar; portal-spec §2). */
+export const ANCHOR_OFFSET_SEARCH = 212;
+export const ANCHOR_OFFSET = 76;
+
+/** On a route change: scroll to the hash anchor below the header, otherwise to the top. */
+function useScrollOnNavigation(): void {
+  const { pathname, hash } = useLocation();
+  useEffect(() => {
+    const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    if (!target) {
+      window.scrollTo(0, 0);
+      return;
+    }
+    const offset = pathname.startsWith('/search') ? ANCHOR_OFFSET_SEARCH : ANCHOR_OFFSET;
+    window.scrollTo(0, target.getBoundingClientRect().top + window.scrollY - offset);
+  }, [pathname, hash]);
+}
+
+/**
+ * The frame every screen lives in: skip link, header with logo, language and theme switch, the
+ * navigation drawer, the routed page, the footer and the route announcer.
+ */
 export function AppShell() {
   const { t } = useTranslation();
+  const theme = useTheme();
+  const mobile = useMediaQuery(theme.breakpoints.down('md'), { noSsr: true });
+  const { config, status } = useGlobalConfig();
+  const files = useAvailableFiles();
   const matches = useMatches();
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  const [wideOpen, setWideOpen] = useState(true);
+  // The temporary drawer belongs to the route it was opened on, so it closes when the route changes.
+  const [mobileOpenOn, setMobileOpenOn] = useState<string | null>(null);
+  const drawerOpen = mobile ? mobileOpenOn === pathname : wideOpen;
+  const setDrawerOpen = (open: boolean) => (mobile ? setMobileOpenOn(open ? pathname : null) : setWideOpen(open));
   const handle = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.titleKey)?.handle as
     RouteHandle | undefined;
-  const announcement = usePageTitle(handle?.titleKey ?? 'views.dashboard.title');
+  const websiteTitle = config.global.website_title;
+  const announcement = usePageTitle(handle?.titleKey ?? 'views.dashboard.title', websiteTitle);
+  const hideDashboard = config.global.hide_dashboard;
+  useConfigErrorNotice(status);
+  useCustomStyleAndFavicon();
+  useScrollOnNavigation();
+
+  const loading = navigation.state !== 'idle';
   return (
-    <>
+    <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
       <Link
         href="#main"
         onClick={(e) => {
@@ -33,17 +79,68 @@ export function AppShell() {
       >
         {t('global.skip_to_content')}
       </Link>
-      <AppBar position="static" color="default" elevation={1}>
-        <Toolbar>
-          <Typography component="p" variant="h6" sx={{ fontWeight: 700 }}>
-            Vitrine
-          </Typography>
+      <AppBar position="sticky" elevation={1} sx={{ zIndex: (th) => th.zIndex.drawer + 1 }}>
+        <Toolbar sx={{ gap: 1 }}>
+          <IconButton
+            edge="start"
+            color="inherit"
+            aria-label={drawerOpen ? t('global.close_menu') : t('global.open_menu')}
+            aria-expanded={drawerOpen}
+            aria-controls="main-navigation"
+            onClick={() => setDrawerOpen(!drawerOpen)}
+          >
+            {drawerOpen && !mobile ? <ChevronLeftIcon /> : <MenuIcon />}
+          </IconButton>
+          <Link
+            component={RouterLink}
+            to={hideDashboard ? '/search/*' : '/'}
+            color="inherit"
+            underline="none"
+            sx={{ display: 'flex', alignItems: 'center', fontWeight: 700, fontSize: '1.25rem', minWidth: 0 }}
+          >
+            {files.logo ? (
+              <Box
+                component="img"
+                src={configImageUrl('logo')}
+                alt={t('global.logo', { title: websiteTitle })}
+                sx={{ height: 40, maxWidth: 200, objectFit: 'contain' }}
+              />
+            ) : (
+              websiteTitle
+            )}
+          </Link>
+          <Box sx={{ flex: 1 }} />
+          <ThemeSwitch />
+          <LanguageSwitch locales={config.visibleLocales} />
         </Toolbar>
+        {loading && (
+          <LinearProgress
+            aria-label={t('global.loading')}
+            sx={{ position: 'absolute', bottom: 0, left: 0, right: 0 }}
+          />
+        )}
       </AppBar>
-      <Box component="main" id="main" tabIndex={-1} sx={{ p: 2, outline: 'none' }}>
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
+      <Box sx={{ display: 'flex', flex: 1, minHeight: 0 }}>
+        <NavDrawer mobile={mobile} open={drawerOpen} onOpenChange={setDrawerOpen} hideDashboard={hideDashboard} />
+        <Box sx={{ display: 'flex', flexDirection: 'column', flex: 1, minWidth: 0 }}>
+          {status === 'unavailable' && (
+            <Alert severity="error" sx={{ m: 2, mb: 0 }}>
+              {t('global.config_unavailable')}
+            </Alert>
+          )}
+          <Box
+            component="main"
+            id="main"
+            tabIndex={-1}
+            aria-busy={loading}
+            sx={{ flex: 1, p: 2, outline: 'none', minWidth: 0 }}
+          >
+            <Suspense fallback={<PageLoading />}>
+              <Outlet />
+            </Suspense>
+          </Box>
+          <AppFooter config={config} />
+        </Box>
       </Box>
       <Box
         role="status"
@@ -53,6 +150,6 @@ export function AppShell() {
         {announcement}
       </Box>
       <ToastHost />
-    </>
+    </Box>
   );
 }

@@ -1,12 +1,61 @@
-import { CssBaseline, ThemeProvider } from '@mui/material';
+import { CssBaseline, ThemeProvider, useMediaQuery } from '@mui/material';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
-import type { ReactNode } from 'react';
+import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { buildDefaultTheme } from './theme.ts';
+import { pickTheme, type ThemeConfig } from '@vitrine/contract/global-config';
+import { useGlobalConfig } from './config.ts';
+import { useCustomFont } from './customAssets.ts';
+import { buildTheme, storedThemeKey, storeThemeKey } from './theme.ts';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } });
+}
+
+interface ThemeChoice {
+  current: ThemeConfig;
+  options: ThemeConfig[];
+  selectable: boolean;
+  choose(key: string): void;
+}
+
+const ThemeChoiceContext = createContext<ThemeChoice | null>(null);
+
+/** The theme in use and, when the config allows it, the means to choose another. */
+export function useThemeChoice(): ThemeChoice {
+  const choice = useContext(ThemeChoiceContext);
+  if (!choice) throw new Error('useThemeChoice needs <Providers>');
+  return choice;
+}
+
+/** Applies the config's theme: the chosen one, else the default for the browser's colour scheme. */
+function ConfiguredTheme({ children }: { children: ReactNode }) {
+  const { config } = useGlobalConfig();
+  const prefersDark = useMediaQuery('(prefers-color-scheme: dark)', { noSsr: true });
+  const [chosen, setChosen] = useState(storedThemeKey);
+  const customFont = useCustomFont();
+  const current = pickTheme(config, chosen, prefersDark);
+  const theme = useMemo(() => buildTheme(current, { customFont }), [current, customFont]);
+  const choice = useMemo<ThemeChoice>(
+    () => ({
+      current,
+      options: config.themes.options,
+      selectable: config.themes.show_theme_selection,
+      choose: (key) => {
+        storeThemeKey(key);
+        setChosen(key);
+      },
+    }),
+    [current, config.themes],
+  );
+  return (
+    <ThemeChoiceContext.Provider value={choice}>
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        {children}
+      </ThemeProvider>
+    </ThemeChoiceContext.Provider>
+  );
 }
 
 export function Providers({
@@ -21,10 +70,7 @@ export function Providers({
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <ThemeProvider theme={buildDefaultTheme()}>
-          <CssBaseline />
-          {children}
-        </ThemeProvider>
+        <ConfiguredTheme>{children}</ConfiguredTheme>
       </QueryClientProvider>
     </I18nextProvider>
   );

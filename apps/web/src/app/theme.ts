@@ -1,9 +1,87 @@
-import { createTheme, type Theme } from '@mui/material/styles';
+import { alpha, createTheme, darken, lighten, type Theme } from '@mui/material/styles';
+import type { ThemeConfig } from '@vitrine/contract/global-config';
 
-/** The portal's default light theme (primary orange, portal-spec §9); config themes come later. */
-export function buildDefaultTheme(): Theme {
+const THEME_KEY = 'theme';
+
+/** The font stack; a custom font uploaded by an admin goes first once it has loaded. */
+const baseFonts = '"Roboto", "Helvetica Neue", Arial, sans-serif';
+export const CUSTOM_FONT_FAMILY = 'VitrineCustomFont';
+
+function hover(colour: string, effect: ThemeConfig['appearance_options']['button_hover_effect']): string {
+  if (effect === 'darken') return darken(colour, 0.15);
+  if (effect === 'lighten') return lighten(colour, 0.15);
+  return colour;
+}
+
+/**
+ * Builds the MUI theme from a config theme: its 12 colours (admin-spec §3 "Theme"), the hover effects
+ * for buttons and lists, and advanced colours exposed as CSS variables (--vitrine-<component>-<key>)
+ * that a custom style sheet can use.
+ */
+export function buildTheme(config: ThemeConfig, options: { customFont?: boolean } = {}): Theme {
+  const c = config.appearance;
+  const mode = config.dark ? 'dark' : 'light';
+  const listHover = config.appearance_options.list_hover_effect;
+  const cssVariables = Object.fromEntries(
+    Object.entries(config.advanced_appearance).map(([key, value]) => [`--vitrine-${key.replace(/\./g, '-')}`, value]),
+  );
   return createTheme({
-    palette: { mode: 'light', primary: { main: '#c25400', contrastText: '#ffffff' } },
-    components: { MuiButtonBase: { defaultProps: { disableRipple: false } } },
+    palette: {
+      mode,
+      primary: { main: c.primary, contrastText: c.on_primary },
+      secondary: { main: c.secondary, contrastText: c.on_secondary },
+      background: { default: c.background, paper: c.surface },
+      text: { primary: c.on_surface, secondary: alpha(c.on_surface, 0.75) },
+    },
+    typography: { fontFamily: options.customFont ? `"${CUSTOM_FONT_FAMILY}", ${baseFonts}` : baseFonts },
+    components: {
+      MuiCssBaseline: {
+        styleOverrides: {
+          ':root': {
+            '--vitrine-navigation': c.navigation,
+            '--vitrine-on-navigation': c.on_navigation,
+            ...cssVariables,
+          },
+          body: { backgroundColor: c.background, color: c.on_background },
+        },
+      },
+      MuiAppBar: { styleOverrides: { root: { backgroundColor: c.navigation, color: c.on_navigation } } },
+      MuiDrawer: { styleOverrides: { paper: { backgroundColor: c.navigation, color: c.on_navigation } } },
+      MuiPopover: { styleOverrides: { paper: { backgroundColor: c.popup_background, color: c.popup_on_background } } },
+      MuiMenu: { styleOverrides: { paper: { backgroundColor: c.popup_background, color: c.popup_on_background } } },
+      MuiDialog: { styleOverrides: { paper: { backgroundColor: c.popup_background, color: c.popup_on_background } } },
+      MuiButton: {
+        styleOverrides: {
+          root: {
+            variants: [
+              {
+                props: { variant: 'contained', color: 'primary' },
+                style: {
+                  '&:hover': { backgroundColor: hover(c.primary, config.appearance_options.button_hover_effect) },
+                },
+              },
+            ],
+          },
+        },
+      },
+      MuiListItemButton: {
+        styleOverrides: {
+          root: {
+            '&:hover': {
+              backgroundColor:
+                listHover === 'none' ? 'transparent' : alpha(listHover === 'darken' ? '#000000' : '#ffffff', 0.12),
+            },
+          },
+        },
+      },
+    },
   });
+}
+
+export function storedThemeKey(): string | null {
+  return localStorage.getItem(THEME_KEY);
+}
+
+export function storeThemeKey(key: string): void {
+  localStorage.setItem(THEME_KEY, key);
 }

@@ -105,6 +105,14 @@ function intercept(call: CallDefinition, status: number): void {
   }
 }
 
+/** The address of a call, for what the browser loads itself (<img>, <link>, fonts). */
+export function callUrl<C extends CallDefinition>(
+  call: C,
+  options: Omit<CallOptions<C>, 'body' | 'signal'> = {},
+): string {
+  return buildUrl(call, options.query, options.params);
+}
+
 /** Performs one contract call and parses the answer with the contract's schema. */
 export async function callApi<C extends CallDefinition>(
   call: C,

@@ -6,3 +6,6 @@ afterEach(() => {
   cleanup();
   localStorage.clear();
 });
+
+// jsdom does not lay out or scroll; the shell scrolls on every route change.
+window.scrollTo = () => undefined;

@@ -1,5 +1,113 @@
-import { PageHeading } from '../../components/PageHeading.tsx';
+import { Box, CircularProgress, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
+import type { Collection } from '@vitrine/contract/collection';
+import { configThumbnailCall } from '@vitrine/contract/config';
+import { pickContentLanguage, type GlobalConfig } from '@vitrine/contract/global-config';
+import type { AssetDoc } from '@vitrine/contract/search';
+import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
+import { configImageUrl } from '../../app/customAssets.ts';
+import { callUrl } from '../../lib/apiClient.ts';
+import { altText, CollectionRow } from './CollectionRow.tsx';
+import { CollectionTile, CollectionTileGrid } from './CollectionTiles.tsx';
+import { collectionSearchPath } from './collectionRoute.ts';
+import { DashboardSearch } from './DashboardSearch.tsx';
+import { Hero } from './Hero.tsx';
+import { useCollectionContent, useCollections } from './queries.ts';
 
+function useLabel() {
+  const { t } = useTranslation();
+  return (c: Collection) => (c.translation ? t(c.translation, { defaultValue: c.label }) : c.label);
+}
+
+function PosterCollection({
+  collection,
+  lang,
+  config,
+}: {
+  collection: Collection;
+  lang: string;
+  config: GlobalConfig;
+}) {
+  const label = useLabel()(collection);
+  const { data, isPending } = useCollectionContent(lang, collection.indicator);
+  const { collections } = config.dashboard;
+  if (collections.hide_empty_result && !isPending && (data?.numFound ?? 0) === 0) return null;
+  const { alt, alt_fallback } = config.accessibility.assets;
+  return (
+    <CollectionRow
+      id={collection.indicator}
+      label={label}
+      content={data}
+      loading={isPending}
+      height={collections.height}
+      borderWidth={collections.poster_border_width}
+      searchPath={collectionSearchPath(collection, lang, config.fallback_locale)}
+      alt={(doc: AssetDoc) => altText(doc, alt, alt_fallback.field_name)}
+    />
+  );
+}
+
+function DashboardTile({ collection, lang, config }: { collection: Collection; lang: string; config: GlobalConfig }) {
+  const label = useLabel()(collection);
+  const hideEmpty = config.dashboard.collections.hide_empty_result;
+  const { data, isPending } = useCollectionContent(lang, collection.indicator, hideEmpty);
+  if (hideEmpty && !isPending && (data?.numFound ?? 0) === 0) return null;
+  const tile = {
+    id: collection.indicator,
+    label,
+    imageUrl: collection.src ? callUrl(configThumbnailCall, { query: { id: collection.src } }) : undefined,
+    searchPath: collectionSearchPath(collection, lang, config.fallback_locale),
+  };
+  return <CollectionTile tile={tile} />;
+}
+
+/**
+ * The dashboard (portal-spec §2 "Dashboard"): the hero with the search input, then the collections
+ * as poster rows or tiles. With hide_dashboard set, / leads to the search.
+ */
 export function DashboardPage() {
-  return <PageHeading titleKey="views.dashboard.title" />;
+  const { t, i18n } = useTranslation();
+  const { config, status } = useGlobalConfig();
+  const files = useAvailableFiles();
+  const lang = pickContentLanguage(i18n.language, config.content_languages);
+  const collections = useCollections(lang);
+  if (status === 'loading') return <CircularProgress aria-label={t('global.loading')} />;
+  if (config.global.hide_dashboard) return <Navigate to="/search/*" replace />;
+  const { show_as_tiles } = config.dashboard.collections;
+  const list = collections.data ?? [];
+  return (
+    <>
+      <Typography
+        component="h1"
+        sx={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}
+      >
+        {t('views.dashboard.title')}
+      </Typography>
+      <Hero
+        hero={config.dashboard.heroImage}
+        heroImageUrl={files.dashboardHero ? configImageUrl('dashboardHero') : undefined}
+        logoUrl={files.dashboardLogo ? configImageUrl('dashboardLogo') : undefined}
+        logoAlt={t('global.logo', { title: config.global.website_title })}
+      >
+        <DashboardSearch />
+      </Hero>
+      <Box sx={{ mt: 3 }}>
+        {collections.isPending && (
+          <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
+            <CircularProgress aria-label={t('views.dashboard.loading')} />
+          </Box>
+        )}
+        {show_as_tiles ? (
+          <CollectionTileGrid>
+            {list.map((c) => (
+              <DashboardTile key={c.indicator} collection={c} lang={lang} config={config} />
+            ))}
+          </CollectionTileGrid>
+        ) : (
+          list.map((c) => <PosterCollection key={c.indicator} collection={c} lang={lang} config={config} />)
+        )}
+      </Box>
+    </>
+  );
 }

@@ -1,0 +1,136 @@
+import { createReadStream, type ReadStream } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { configFileNames, configImageName, type ConfigFileName, type MessageSet } from '@vitrine/contract/config';
+import { fillConfigDefaults, mergeOverDefaults, type GlobalConfig } from '@vitrine/contract/global-config';
+import { defaultTranslations } from '@vitrine/contract/translations';
+import { notFound } from '../http/errors.ts';
+import { mediaWindows, signMediaUrl } from '../media/media-url.ts';
+import type { Auth } from '../session/auth.ts';
+import type { ConfigRepository } from './config.repository.ts';
+
+/** A file answer: the routes stream it with its type and cache policy. */
+export interface ConfigFile {
+  stream: ReadStream;
+  size: number;
+  type: string;
+  /** Uploaded files change without changing their name, so browsers must revalidate them. */
+  lastModified: Date;
+}
+
+export type ThumbnailAnswer = { file: ConfigFile } | { redirect: string };
+
+const bundledLanguages = Object.keys(defaultTranslations) as (keyof typeof defaultTranslations)[];
+
+/** Recognises the file types admins upload by their first bytes, not by a trusted name. */
+function sniffType(head: Buffer, name: string): string {
+  const ascii = head.subarray(0, 12).toString('latin1');
+  if (head[0] === 0xff && head[1] === 0xd8) return 'image/jpeg';
+  if (ascii.startsWith('\x89PNG')) return 'image/png';
+  if (ascii.startsWith('GIF8')) return 'image/gif';
+  if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WEBP') return 'image/webp';
+  if (head[0] === 0 && head[1] === 0 && head[2] === 1 && head[3] === 0) return 'image/x-icon';
+  if (ascii.startsWith('wOF2')) return 'font/woff2';
+  if (ascii.startsWith('wOFF')) return 'font/woff';
+  if (ascii.startsWith('OTTO')) return 'font/otf';
+  if (head[0] === 0 && head[1] === 1 && head[2] === 0 && head[3] === 0) return 'font/ttf';
+  if (name === 'style') return 'text/css; charset=utf-8';
+  if (/<svg[\s>]/i.test(head.toString('utf8'))) return 'image/svg+xml';
+  return 'application/octet-stream';
+}
+
+/**
+ * The configuration the portal reads: the global config (stored values over defaults), translation
+ * sets, and files admins uploaded to DATA_DIR/config-files. All of it is public: the login page
+ * needs it before anyone logs in. Writing belongs to the admin area.
+ */
+export class ConfigService {
+  private readonly filesDir: string;
+
+  constructor(
+    private readonly repository: ConfigRepository,
+    dataDir: string,
+    private readonly secret: string,
+  ) {
+    this.filesDir = path.join(dataDir, 'config-files');
+  }
+
+  async globalConfig(): Promise<GlobalConfig> {
+    return fillConfigDefaults(await this.repository.get('global'));
+  }
+
+  /** Interface and content languages as configured. */
+  async languages(): Promise<{ ui: string[]; content: string[] }> {
+    const config = await this.globalConfig();
+    return { ui: config.visibleLocales.map((l) => l.lang), content: config.content_languages };
+  }
+
+  async availableFiles(): Promise<Record<ConfigFileName, boolean>> {
+    const present = new Set(await readdir(this.filesDir).catch(() => [] as string[]));
+    return Object.fromEntries(configFileNames.map((n) => [n, present.has(n)])) as Record<ConfigFileName, boolean>;
+  }
+
+  async translationLocales(): Promise<string[]> {
+    const stored = await this.repository.languages('translations');
+    return [...new Set([...bundledLanguages, ...stored])].sort();
+  }
+
+  /** The message set of a language: an admin's edits over the bundled texts. */
+  async translations(lang: string): Promise<MessageSet> {
+    const stored = await this.repository.get('translations', lang);
+    const bundled = (defaultTranslations as Record<string, MessageSet | undefined>)[lang];
+    if (!bundled && stored === undefined) throw notFound(`The translation set for '${lang}'`);
+    return mergeOverDefaults(bundled ?? {}, stored) as MessageSet;
+  }
+
+  /** An uploaded image by its name (dashboardLogo, loginHero, …). */
+  async image(name: string): Promise<ConfigFile> {
+    const parsed = configImageName.safeParse(name);
+    if (!parsed.success) throw notFound(`The image '${name}'`);
+    return this.file(parsed.data, `The image '${name}'`);
+  }
+
+  async style(): Promise<ConfigFile> {
+    return this.file('style', 'The custom style sheet');
+  }
+
+  async font(): Promise<ConfigFile> {
+    return this.file('custom_font', 'The custom font');
+  }
+
+  /**
+   * A tile image: an image uploaded for that tile, else the thumbnail of the asset with that id when
+   * the caller may see it (a redirect to its signed media URL).
+   */
+  async thumbnail(auth: Auth, id: string): Promise<ThumbnailAnswer> {
+    const safe = /^[A-Za-z0-9_-]{1,200}$/.test(id);
+    if (safe) {
+      const uploaded = await this.open(path.join('thumbnail', id), 'thumbnail').catch(() => undefined);
+      if (uploaded) return { file: uploaded };
+      if (/^\d{1,15}$/.test(id) && (await this.repository.assetVisible(Number(id), auth.groups))) {
+        return { redirect: signMediaUrl(this.secret, `thumb/${id}`, mediaWindows.view) };
+      }
+    }
+    throw notFound(`The tile image '${id}'`);
+  }
+
+  private async file(name: ConfigFileName, what: string): Promise<ConfigFile> {
+    const found = await this.open(name, name).catch(() => undefined);
+    if (!found) throw notFound(what);
+    return found;
+  }
+
+  private async open(relative: string, name: string): Promise<ConfigFile> {
+    const file = path.join(this.filesDir, relative);
+    const info = await stat(file);
+    if (!info.isFile()) throw new Error(`${file} is not a file`);
+    const handle = await open(file, 'r');
+    const head = Buffer.alloc(64);
+    try {
+      await handle.read(head, 0, 64, 0);
+    } finally {
+      await handle.close();
+    }
+    return { stream: createReadStream(file), size: info.size, type: sniffType(head, name), lastModified: info.mtime };
+  }
+}

@@ -1,0 +1,125 @@
+import {
+  Box,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  SwipeableDrawer,
+  type SvgIconProps,
+} from '@mui/material';
+import type { ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { BookmarkIcon, HomeIcon, InfoIcon, SearchIcon } from '../components/icons.tsx';
+
+/** Drawer and rail widths and the swipe edge of portal-spec §9. */
+export const DRAWER_WIDTH = 256;
+export const RAIL_WIDTH = 56;
+export const SWIPE_EDGE = 25;
+
+interface NavEntry {
+  to: string;
+  labelKey: string;
+  icon: ComponentType<SvgIconProps>;
+  /** Which pathnames count as this entry. */
+  match: (path: string) => boolean;
+}
+
+function navEntries(hideDashboard: boolean): NavEntry[] {
+  const entries: NavEntry[] = [
+    { to: '/', labelKey: 'views.dashboard.title', icon: HomeIcon, match: (p) => p === '/' },
+    { to: '/search/*', labelKey: 'views.search.title', icon: SearchIcon, match: (p) => p.startsWith('/search') },
+    { to: '/bookmark', labelKey: 'views.bookmark.title', icon: BookmarkIcon, match: (p) => p === '/bookmark' },
+    { to: '/custom', labelKey: 'views.custom.title', icon: InfoIcon, match: (p) => p === '/custom' },
+  ];
+  return hideDashboard ? entries.slice(1) : entries;
+}
+
+function NavList({ rail, hideDashboard }: { rail: boolean; hideDashboard: boolean }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  return (
+    <List component="div" sx={{ pt: 1 }}>
+      {navEntries(hideDashboard).map(({ to, labelKey, icon: Icon, match }) => {
+        const label = t(labelKey);
+        const current = match(pathname);
+        return (
+          <ListItemButton
+            key={to}
+            component={RouterLink}
+            to={to}
+            selected={current}
+            aria-current={current ? 'page' : undefined}
+            aria-label={rail ? label : undefined}
+            title={rail ? label : undefined}
+            sx={{ minHeight: 48, px: 2, justifyContent: rail ? 'center' : 'flex-start' }}
+          >
+            <ListItemIcon sx={{ minWidth: 0, mr: rail ? 0 : 2, color: 'inherit' }}>
+              <Icon />
+            </ListItemIcon>
+            {!rail && <ListItemText primary={label} />}
+          </ListItemButton>
+        );
+      })}
+    </List>
+  );
+}
+
+/**
+ * The navigation (portal-spec §4 "Sidebar / drawer"): on wide screens a column that is a drawer of
+ * 256 px when open and a rail of 56 px when closed; on mobile a temporary drawer that also opens and
+ * closes by a swipe from the 25 px screen edge.
+ */
+export function NavDrawer({
+  mobile,
+  open,
+  onOpenChange,
+  hideDashboard,
+}: {
+  mobile: boolean;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  hideDashboard: boolean;
+}) {
+  const { t } = useTranslation();
+  if (mobile) {
+    return (
+      <SwipeableDrawer
+        variant="temporary"
+        anchor="left"
+        open={open}
+        onOpen={() => onOpenChange(true)}
+        onClose={() => onOpenChange(false)}
+        swipeAreaWidth={SWIPE_EDGE}
+        disableDiscovery
+        // The drawer keeps its own paper ref for swiping, so the paper is styled from outside.
+        sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
+      >
+        <Box component="nav" id="main-navigation" aria-label={t('global.navigation')}>
+          <NavList rail={false} hideDashboard={hideDashboard} />
+        </Box>
+      </SwipeableDrawer>
+    );
+  }
+  return (
+    <Box
+      component="nav"
+      id="main-navigation"
+      aria-label={t('global.navigation')}
+      sx={{
+        width: open ? DRAWER_WIDTH : RAIL_WIDTH,
+        flexShrink: 0,
+        overflowX: 'hidden',
+        bgcolor: 'var(--vitrine-navigation)',
+        color: 'var(--vitrine-on-navigation)',
+        borderRight: 1,
+        borderColor: 'divider',
+        transition: (theme) => theme.transitions.create('width'),
+      }}
+    >
+      <Box sx={{ position: 'sticky', top: 64 }}>
+        <NavList rail={!open} hideDashboard={hideDashboard} />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,56 @@
+import { useEffect, useState } from 'react';
+import { configFontCall, configImageCall, configStyleCall, type ConfigImageName } from '@vitrine/contract/config';
+import { callUrl } from '../lib/apiClient.ts';
+import { toast } from '../lib/toast.ts';
+import { useAvailableFiles } from './config.ts';
+import { CUSTOM_FONT_FAMILY } from './theme.ts';
+
+export function configImageUrl(name: ConfigImageName): string {
+  return callUrl(configImageCall, { params: { name } });
+}
+
+/** Loads the admin's custom font when one is uploaded; true once it can be used. */
+export function useCustomFont(): boolean {
+  const files = useAvailableFiles();
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    if (!files.custom_font || typeof FontFace === 'undefined') return;
+    let cancelled = false;
+    const face = new FontFace(CUSTOM_FONT_FAMILY, `url("${callUrl(configFontCall)}")`);
+    face.load().then(
+      (f) => {
+        if (cancelled) return;
+        document.fonts.add(f);
+        setLoaded(true);
+      },
+      () => toast.show('toast.font.error', 'error'),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [files.custom_font]);
+  return loaded;
+}
+
+/** Adds the admin's style sheet and favicon to the page when they are uploaded. */
+export function useCustomStyleAndFavicon(): void {
+  const files = useAvailableFiles();
+  useEffect(() => {
+    if (!files.style) return;
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = callUrl(configStyleCall);
+    link.dataset.vitrine = 'custom-style';
+    link.addEventListener('error', () => toast.show('toast.style.error', 'error'));
+    document.head.appendChild(link);
+    return () => link.remove();
+  }, [files.style]);
+  useEffect(() => {
+    if (!files.favicon) return;
+    const link = document.createElement('link');
+    link.rel = 'icon';
+    link.href = configImageUrl('favicon');
+    document.head.appendChild(link);
+    return () => link.remove();
+  }, [files.favicon]);
+}

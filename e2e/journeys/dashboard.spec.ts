@@ -1,0 +1,37 @@
+import { expect, test } from '@playwright/test';
+
+test.use({ locale: 'en-GB' });
+
+test.describe('dashboard (portal-spec §2 "Dashboard")', () => {
+  test('shows the hero with the search input; submitting searches the trimmed text', async ({ page }) => {
+    await page.goto('/');
+    const hero = page.getByTestId('dashboard-hero');
+    await expect(hero).toBeVisible();
+    expect((await hero.boundingBox())?.height).toBeGreaterThanOrEqual(350);
+    const input = page.getByRole('search').getByRole('searchbox', { name: 'Search' });
+    await input.fill('  forest  ');
+    await input.press('Enter');
+    await expect(page).toHaveURL(/#\/search\/forest$/);
+  });
+
+  test('an empty search goes to /search/*', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Start search' }).click();
+    await expect(page).toHaveURL(/#\/search\/\*$/);
+  });
+
+  // Needs the demo catalogue and the collection calls (merged from the catalogue and search work).
+  test('shows the demo collections as poster rows with real thumbnails and More results', async ({ page }) => {
+    await page.goto('/');
+    const rows = page.getByRole('main').locator('section[aria-labelledby^="collection-"]');
+    await expect(rows.first()).toBeVisible({ timeout: 15_000 });
+    const firstImage = rows.first().getByRole('img').first();
+    await expect(firstImage).toBeVisible();
+    await expect.poll(() => firstImage.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await rows
+      .first()
+      .getByRole('link', { name: /^More results/ })
+      .click();
+    await expect(page).toHaveURL(/#\/search\//);
+  });
+});

@@ -1,0 +1,159 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { storeGlobalConfig } from '../support/storedConfig.ts';
+
+test.use({ locale: 'de-DE' });
+
+async function openDashboard(page: Page) {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeAttached();
+  await expect(page.getByTestId('dashboard-hero')).toBeVisible();
+}
+
+async function seriousViolations(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test.describe('interface language (portal-spec §1, §2 "Navigation rules")', () => {
+  test('starts in the browser language, switches to English and keeps it after a reload', async ({ page }) => {
+    await openDashboard(page);
+    await expect(page).toHaveTitle('Vitrine | Startseite');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await page.getByRole('button', { name: /^Sprache/ }).click();
+    await page.getByRole('menuitemradio', { name: 'English' }).click();
+    await expect(page).toHaveTitle('Vitrine | Home');
+    await expect(page.getByRole('alert')).toContainText('Language updated');
+    await expect(page.getByText('Find your media')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Navigated to' })).toHaveText(
+      'Navigated to Vitrine | Home',
+    );
+    await page.reload();
+    await expect(page).toHaveTitle('Vitrine | Home');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await expect(page.getByRole('contentinfo')).toContainText('Imprint');
+  });
+});
+
+test.describe('themes (admin-spec §3 "Theme")', () => {
+  test('the dark theme applies when the browser prefers dark', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await openDashboard(page);
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(18, 18, 18)');
+    await expect(page.getByRole('banner')).toHaveCSS('background-color', 'rgb(26, 26, 26)');
+  });
+
+  test('a theme chosen in the theme selection applies and is kept', async ({ page }) => {
+    await openDashboard(page);
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(247, 247, 247)');
+    await page.getByRole('button', { name: 'Farbschema' }).click();
+    await page.getByRole('menuitemradio', { name: 'Dunkel' }).click();
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(18, 18, 18)');
+    await page.reload();
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(18, 18, 18)');
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`the dashboard has no serious accessibility violation in the ${scheme} theme, screenshot kept`, async ({
+      page,
+    }, testInfo) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await openDashboard(page);
+      await expect(page.getByRole('progressbar')).toHaveCount(0);
+      const path = testInfo.outputPath(`dashboard-${scheme}.png`);
+      await page.screenshot({ path, fullPage: true });
+      await testInfo.attach(`dashboard-${scheme}`, { path, contentType: 'image/png' });
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  }
+});
+
+test.describe('footer (admin-spec §3 "Footer link")', () => {
+  test('shows the default entries with the copyright from 2020 and internal links as routes', async ({ page }) => {
+    await openDashboard(page);
+    const footer = page.getByRole('contentinfo');
+    await expect(footer).toContainText(`© 2020–${new Date().getFullYear()} Vitrine`);
+    await footer.getByRole('link', { name: 'Impressum' }).click();
+    await expect(page).toHaveURL(/#\/custom$/);
+  });
+});
+
+test.describe('configuration (portal-spec §2 "Navigation rules")', () => {
+  test('with hide_dashboard set, / goes to /search/*', async ({ page }) => {
+    const restore = storeGlobalConfig({ global: { hide_dashboard: true, website_title: 'Archiv' } });
+    try {
+      await page.goto('/');
+      await expect(page).toHaveURL(/#\/search\/\*$/);
+      await expect(page).toHaveTitle('Archiv | Suche');
+      await expect(page.getByRole('navigation').getByRole('link', { name: 'Startseite' })).toHaveCount(0);
+    } finally {
+      restore();
+    }
+  });
+
+  test('the hero height and texts come from the config', async ({ page }) => {
+    const restore = storeGlobalConfig({ dashboard: { heroImage: { height: 420 } } });
+    try {
+      await openDashboard(page);
+      const box = await page.getByTestId('dashboard-hero').boundingBox();
+      expect(box?.height).toBeGreaterThanOrEqual(420);
+    } finally {
+      restore();
+    }
+  });
+});
+
+test.describe('drawer on a phone (portal-spec §4 "Sidebar / drawer")', () => {
+  test.use({ viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true });
+
+  test('opens by the menu button and closes on navigation', async ({ page }) => {
+    await openDashboard(page);
+    const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
+    await expect(nav).toBeHidden();
+    await page.getByRole('button', { name: 'Menü öffnen' }).click();
+    await expect(nav).toBeVisible();
+    const width = (await page.locator('#main-navigation').boundingBox())?.width;
+    expect(width).toBe(256);
+    await nav.getByRole('link', { name: 'Merkliste' }).click();
+    await expect(page).toHaveURL(/#\/bookmark$/);
+    await expect(nav).toBeHidden();
+  });
+
+  test('opens by a swipe from the left edge and closes by a swipe back', async ({ page }) => {
+    await openDashboard(page);
+    const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
+    // A finger moving across the screen: touch events on the element under the start point, as a
+    // touch screen sends them (Chromium's CDP touch emulation loses the touchend here).
+    const swipe = (from: number, to: number) =>
+      page.evaluate(
+        async ([x0, x1]) => {
+          const y = 400;
+          const target = document.elementFromPoint(x0, y) ?? document.body;
+          const touch = (x: number) => new Touch({ identifier: 1, target, clientX: x, clientY: y, pageX: x, pageY: y });
+          const fire = (type: string, x: number, active: boolean) =>
+            target.dispatchEvent(
+              new TouchEvent(type, {
+                bubbles: true,
+                cancelable: true,
+                touches: active ? [touch(x)] : [],
+                targetTouches: active ? [touch(x)] : [],
+                changedTouches: [touch(x)],
+              }),
+            );
+          fire('touchstart', x0, true);
+          for (let i = 1; i <= 12; i++) {
+            await new Promise((r) => setTimeout(r, 16));
+            fire('touchmove', x0 + ((x1 - x0) * i) / 12, true);
+          }
+          fire('touchend', x1, false);
+        },
+        [from, to] as const,
+      );
+    await swipe(8, 300);
+    await expect(nav).toBeVisible();
+    await swipe(250, 10);
+    await expect(nav).toBeHidden();
+  });
+});

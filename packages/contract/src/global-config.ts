@@ -1,0 +1,481 @@
+import { z } from 'zod';
+import { FRONTEND_VERSION } from './version.ts';
+
+/**
+ * The global configuration (admin-spec §3 "Config") with the defaults of admin-spec §9 and
+ * portal-spec §9. Stored configs may be older or partial: `fillConfigDefaults` fills every missing
+ * key from the defaults (admin-spec §4 "Config versioning and upgrade", step 1). Objects accept keys
+ * this model does not name, so a config written by a newer version survives a round trip.
+ */
+
+const lang = z.string().regex(/^[a-z]{2}$/);
+const perLanguage = <T extends z.ZodType>(value: T) => z.record(z.string(), value);
+const colour = z.string().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour');
+const alignment = z.enum(['left', 'center', 'right']);
+
+/** The 12 colours of a theme (admin-spec §3 "Config" themes.appearance). */
+export const themeColourKeys = [
+  'primary',
+  'on_primary',
+  'secondary',
+  'on_secondary',
+  'background',
+  'on_background',
+  'surface',
+  'on_surface',
+  'popup_background',
+  'popup_on_background',
+  'navigation',
+  'on_navigation',
+] as const;
+export type ThemeColourKey = (typeof themeColourKeys)[number];
+
+export const themeAppearanceSchema = z.object(
+  Object.fromEntries(themeColourKeys.map((k) => [k, colour])) as Record<ThemeColourKey, typeof colour>,
+);
+export type ThemeAppearance = z.infer<typeof themeAppearanceSchema>;
+
+export const themeSchema = z.looseObject({
+  key: z.string().min(1),
+  translation: z.string(),
+  appearance: themeAppearanceSchema,
+  appearance_options: z.looseObject({
+    button_hover_effect: z.enum(['darken', 'lighten', 'none']),
+    list_hover_effect: z.enum(['darken', 'lighten', 'none']),
+  }),
+  /** component.key → colour, for finer adjustments than the 12 colours. */
+  advanced_appearance: z.record(z.string(), colour),
+  /** Whether the theme is built as a dark (true) or light palette. */
+  dark: z.boolean(),
+});
+export type ThemeConfig = z.infer<typeof themeSchema>;
+
+const fieldList = z.array(z.looseObject({ field_name: z.string(), translation: z.string().optional() }));
+
+export const facetConfigSchema = z.looseObject({
+  field_name: z.string(),
+  translation: z.string().optional(),
+  position: z.number().int(),
+  range_facet: z.boolean().default(false),
+  options: z
+    .looseObject({
+      preview: z.number().int().min(1).default(10),
+      multivalue: z.enum(['checkbox', 'radio', 'slider']).default('checkbox'),
+      filterVal: z.enum(['date', 'datetime', 'filesize', 'none', 'other']).optional(),
+      formatVal: z.string().optional(),
+      sort: z.enum(['count', 'alphabetical']).default('alphabetical'),
+      sort_orientation: z.enum(['asc', 'desc']).default('asc'),
+    })
+    .default({ preview: 10, multivalue: 'checkbox', sort: 'alphabetical', sort_orientation: 'asc' }),
+});
+
+/** A dashboard pre-search (admin-spec §3 "Pre-search"); the search helper runs exactly this. */
+export const preSearchSchema = z.looseObject({
+  key: z.string().min(1),
+  translation: z.string().optional(),
+  position: z.number().int(),
+  search: perLanguage(
+    z.object({
+      text: z.string().default(''),
+      facets: z
+        .array(
+          z.object({
+            key: z.string(),
+            values: z.array(z.string()),
+            range: z.object({ from: z.string(), to: z.string() }).optional(),
+          }),
+        )
+        .default([]),
+    }),
+  ),
+  sort: z.string().optional(),
+  orientation: z.enum(['asc', 'desc']).optional(),
+  src: z.string().optional().describe('Tile image id'),
+});
+export type PreSearch = z.infer<typeof preSearchSchema>;
+
+export const footerEntrySchema = z.looseObject({
+  translation: z.string(),
+  is_linkable: z.boolean(),
+  position: z.number().int(),
+  /** Per language: where the entry links to and in which footer column it sits. */
+  links: perLanguage(
+    z.object({
+      linkDirection: z.enum(['External', 'Internal']),
+      link: z.string(),
+      column: z.enum(['None', 'Left', 'Center', 'Right']),
+    }),
+  ),
+});
+export type FooterEntry = z.infer<typeof footerEntrySchema>;
+
+export const viewKey = z.enum(['grid', 'thumbnail', 'list']);
+export type ViewKey = z.infer<typeof viewKey>;
+
+export const globalConfigModel = z.looseObject({
+  version: z.string(),
+  themes: z.looseObject({
+    default_light: z.string(),
+    default_dark: z.string(),
+    show_theme_selection: z.boolean(),
+    options: z.array(themeSchema).min(1),
+  }),
+  assetInfo: z.looseObject({ paramsLeft: fieldList, paramsRight: fieldList, title: z.string() }),
+  bookmark: z.looseObject({
+    title: z.string(),
+    columns: z.number().int().min(1).max(12),
+    options: z.looseObject({ border_width: z.number().min(0) }),
+  }),
+  dashboard: z.looseObject({
+    collections: z.looseObject({
+      data: z.array(preSearchSchema),
+      height: z.number().min(50),
+      poster_border_width: z.number().min(0),
+      show_as_tiles: z.boolean(),
+      hide_empty_result: z.boolean(),
+    }),
+    heroImage: z.looseObject({
+      height: z.number().min(0),
+      alignment,
+      trans_header: z.string(),
+      trans_body: z.string(),
+      logo: z.looseObject({ height: z.number().min(0), alignment, load_outside: z.boolean() }),
+    }),
+  }),
+  facets: z.array(facetConfigSchema),
+  suggestions: z.array(z.looseObject({ field_name: z.string(), translation: z.string().optional() })),
+  footer: z.looseObject({ entries: z.array(footerEntrySchema) }),
+  infoView: z.looseObject({
+    paramsLeft: fieldList,
+    paramsRight: fieldList,
+    title: z.string(),
+    options: z.looseObject({ border_width: z.number().min(0) }),
+  }),
+  login: z.looseObject({
+    show_passwordReset: z.boolean(),
+    logoImage: z.looseObject({ height: z.string() }),
+    headers: z.looseObject({ transform: z.enum(['none', 'uppercase', 'lowercase', 'capitalize']) }),
+    infoText: z.looseObject({ alignment }),
+    register: z.looseObject({ show_button: z.boolean(), links: perLanguage(z.string()) }),
+    box: z.looseObject({ max_width: z.string() }),
+  }),
+  search: z.looseObject({
+    views: z.looseObject({
+      default: viewKey,
+      options: z.array(
+        z.looseObject({
+          icon: z.string(),
+          key: viewKey,
+          position: z.number().int(),
+          translation: z.string(),
+          visible: z.boolean(),
+        }),
+      ),
+    }),
+    list: z.looseObject({
+      columns: fieldList,
+      options: z.looseObject({ imageColWidth: z.number().min(0), rowHeight: z.number().min(1) }),
+    }),
+    posters: z.looseObject({ max_height: z.number().min(1), min_height: z.number().min(1), border_width: z.number() }),
+    thumbnails: z.looseObject({
+      height: z.number().min(1),
+      width: z.number().min(1),
+      icon_hover: z.boolean(),
+      border_width: z.number().min(0),
+      header: z.string(),
+      body: fieldList,
+    }),
+    sidebar: z.looseObject({ width: z.number().min(80) }),
+    logo: z.looseObject({ alignment }),
+  }),
+  sorting: z.looseObject({
+    default: z.string(),
+    options: z.array(z.looseObject({ active: z.boolean(), key: z.string(), translation: z.string() })),
+    orientation: z.looseObject({ default: z.enum(['asc', 'desc']), options: z.array(z.enum(['asc', 'desc'])) }),
+  }),
+  terms_of_use: z.looseObject({ show: z.boolean(), links: perLanguage(z.string()) }),
+  /** The interface languages offered in the header's language switch. */
+  visibleLocales: z.array(z.object({ lang, short: z.string().min(1).max(8) })).min(1),
+  /** Languages metadata values may carry; the first is used when the interface language is not one. */
+  content_languages: z.array(lang).min(1),
+  fallback_locale: lang,
+  visibleLogos: z.array(z.looseObject({ key: z.string(), translation: z.string(), visible: z.boolean() })),
+  global: z.looseObject({
+    hide_empty_metadata_fields: z.boolean(),
+    hide_dashboard: z.boolean(),
+    run_order_process: z.boolean(),
+    website_title: z.string(),
+  }),
+  accessibility: z.looseObject({
+    assets: z.looseObject({
+      alt: z.string(),
+      alt_fallback: z.looseObject({ field_name: z.string(), options: z.record(z.string(), z.unknown()) }),
+    }),
+  }),
+  guide: z.looseObject({
+    show: z.boolean(),
+    tour: z.array(z.looseObject({ key: z.string(), translation: z.string() })),
+  }),
+});
+export type GlobalConfig = z.infer<typeof globalConfigModel>;
+
+const theme = (
+  key: string,
+  dark: boolean,
+  appearance: ThemeAppearance,
+  hover: ThemeConfig['appearance_options']['button_hover_effect'],
+): ThemeConfig => ({
+  key,
+  translation: `admin.appearance.themes.${key}`,
+  appearance,
+  appearance_options: { button_hover_effect: hover, list_hover_effect: hover },
+  advanced_appearance: {},
+  dark,
+});
+
+/** Default themes: light and dark with an orange primary (portal-spec §9), and classic. */
+export const defaultThemes: ThemeConfig[] = [
+  theme(
+    'light',
+    false,
+    {
+      primary: '#b34700',
+      on_primary: '#ffffff',
+      secondary: '#37474f',
+      on_secondary: '#ffffff',
+      background: '#f7f7f7',
+      on_background: '#1f1f1f',
+      surface: '#ffffff',
+      on_surface: '#1f1f1f',
+      popup_background: '#ffffff',
+      popup_on_background: '#1f1f1f',
+      navigation: '#ffffff',
+      on_navigation: '#1f1f1f',
+    },
+    'darken',
+  ),
+  theme(
+    'dark',
+    true,
+    {
+      primary: '#ff9a3d',
+      on_primary: '#1a1a1a',
+      secondary: '#b0bec5',
+      on_secondary: '#1a1a1a',
+      background: '#121212',
+      on_background: '#ececec',
+      surface: '#1e1e1e',
+      on_surface: '#ececec',
+      popup_background: '#2a2a2a',
+      popup_on_background: '#ececec',
+      navigation: '#1a1a1a',
+      on_navigation: '#ececec',
+    },
+    'lighten',
+  ),
+  theme(
+    'classic',
+    false,
+    {
+      primary: '#a34000',
+      on_primary: '#ffffff',
+      secondary: '#00567a',
+      on_secondary: '#ffffff',
+      background: '#eeeeee',
+      on_background: '#222222',
+      surface: '#ffffff',
+      on_surface: '#222222',
+      popup_background: '#fafafa',
+      popup_on_background: '#222222',
+      navigation: '#33393d',
+      on_navigation: '#ffffff',
+    },
+    'darken',
+  ),
+];
+
+const footerEntry = (key: string, position: number, link: string, column: 'Left' | 'Center' | 'Right') => ({
+  translation: `global.footer.${key}`,
+  is_linkable: link !== '',
+  position,
+  links: Object.fromEntries(['de', 'en'].map((l) => [l, { linkDirection: 'Internal' as const, link, column }])),
+});
+
+/** The twelve steps of the guided tour (portal-spec §2 "Guided tour", admin-spec §9). */
+export const tourSteps = [
+  'language',
+  'bookmark',
+  'search_input',
+  'tile',
+  'collection',
+  'sort',
+  'views',
+  'facets',
+  'result',
+  'result_view',
+  'info_panel',
+  'icon_set',
+] as const;
+
+export const defaultGlobalConfig: GlobalConfig = {
+  version: FRONTEND_VERSION,
+  themes: { default_light: 'light', default_dark: 'dark', show_theme_selection: true, options: defaultThemes },
+  assetInfo: { paramsLeft: [], paramsRight: [], title: 'title' },
+  bookmark: { title: 'title', columns: 4, options: { border_width: 2 } },
+  dashboard: {
+    collections: { data: [], height: 250, poster_border_width: 2, show_as_tiles: false, hide_empty_result: false },
+    heroImage: {
+      height: 350,
+      alignment: 'center',
+      trans_header: 'views.dashboard.hero.header',
+      trans_body: 'views.dashboard.hero.body',
+      logo: { height: 100, alignment: 'center', load_outside: false },
+    },
+  },
+  facets: [],
+  suggestions: [],
+  footer: {
+    entries: [
+      footerEntry('privacy', 0, '/custom', 'Left'),
+      footerEntry('terms', 1, '/custom', 'Left'),
+      footerEntry('imprint', 2, '/custom', 'Center'),
+      footerEntry('copyright', 3, '', 'Right'),
+    ],
+  },
+  infoView: { paramsLeft: [], paramsRight: [], title: 'title', options: { border_width: 2 } },
+  login: {
+    show_passwordReset: false,
+    logoImage: { height: '8rem' },
+    headers: { transform: 'none' },
+    infoText: { alignment: 'center' },
+    register: { show_button: false, links: {} },
+    box: { max_width: '40rem' },
+  },
+  search: {
+    views: {
+      default: 'grid',
+      options: [
+        { icon: 'view_agenda', key: 'grid', position: 0, translation: 'views.search.views.grid', visible: true },
+        {
+          icon: 'view_module',
+          key: 'thumbnail',
+          position: 1,
+          translation: 'views.search.views.thumbnail',
+          visible: true,
+        },
+        { icon: 'view_list', key: 'list', position: 2, translation: 'views.search.views.list', visible: true },
+      ],
+    },
+    list: { columns: [], options: { imageColWidth: 250, rowHeight: 200 } },
+    posters: { max_height: 250, min_height: 200, border_width: 2 },
+    thumbnails: { height: 330, width: 200, icon_hover: false, border_width: 2, header: 'title', body: [] },
+    sidebar: { width: 260 },
+    logo: { alignment: 'left' },
+  },
+  sorting: {
+    default: 'score',
+    options: [
+      { active: true, key: 'score', translation: 'views.search.sort.score' },
+      { active: true, key: 'rating', translation: 'views.search.sort.rating' },
+      { active: true, key: 'imp_date', translation: 'views.search.sort.imp_date' },
+      { active: true, key: 'obj_dload_cnt', translation: 'views.search.sort.obj_dload_cnt' },
+    ],
+    orientation: { default: 'desc', options: ['asc', 'desc'] },
+  },
+  terms_of_use: { show: false, links: {} },
+  visibleLocales: [
+    { lang: 'de', short: 'DE' },
+    { lang: 'en', short: 'EN' },
+  ],
+  content_languages: ['de', 'en'],
+  fallback_locale: 'en',
+  visibleLogos: ['dashboard', 'search', 'login', 'bookmark', 'asset', 'logout'].map((key) => ({
+    key,
+    translation: `admin.appearance.logos.${key}`,
+    visible: true,
+  })),
+  global: {
+    hide_empty_metadata_fields: true,
+    hide_dashboard: false,
+    run_order_process: false,
+    website_title: 'Vitrine',
+  },
+  accessibility: { assets: { alt: 'title', alt_fallback: { field_name: 'filename', options: {} } } },
+  guide: { show: true, tour: tourSteps.map((key) => ({ key, translation: `views.tour.${key}` })) },
+};
+
+type Json = unknown;
+
+function isPlainObject(v: Json): v is Record<string, Json> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Stored values over defaults: objects merge key by key; arrays and scalars are taken as stored. */
+export function mergeOverDefaults(defaults: Json, stored: Json): Json {
+  if (stored === undefined || stored === null) return defaults;
+  if (isPlainObject(defaults) && isPlainObject(stored)) {
+    const out: Record<string, Json> = { ...defaults };
+    for (const [k, v] of Object.entries(stored)) out[k] = mergeOverDefaults(defaults[k], v);
+    return out;
+  }
+  return stored;
+}
+
+function valueAt(root: Json, path: readonly PropertyKey[]): Json {
+  let cur = root;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, Json>)[key];
+  }
+  return cur;
+}
+
+function replaceAt(root: Json, path: readonly PropertyKey[], value: Json): Json {
+  if (path.length === 0) return value;
+  const [head, ...rest] = path as [PropertyKey, ...PropertyKey[]];
+  const copy: Record<PropertyKey, Json> | Json[] = Array.isArray(root)
+    ? [...(root as Json[])]
+    : { ...(root as Record<PropertyKey, Json>) };
+  (copy as Record<PropertyKey, Json>)[head] = replaceAt((copy as Record<PropertyKey, Json>)[head], rest, value);
+  return copy;
+}
+
+/** The nearest enclosing default of an invalid value (a whole theme, a whole array, …). */
+function nearestDefault(path: readonly PropertyKey[]): { path: PropertyKey[]; value: Json } {
+  for (let n = path.length; n >= 0; n--) {
+    const prefix = path.slice(0, n);
+    const value = valueAt(defaultGlobalConfig, prefix);
+    if (value !== undefined) return { path: prefix, value };
+  }
+  return { path: [], value: defaultGlobalConfig };
+}
+
+/**
+ * Fills keys missing from a stored config with the defaults; a stored value of the wrong shape is
+ * replaced by its default so the portal always has a usable config.
+ */
+export function fillConfigDefaults(stored: unknown): GlobalConfig {
+  let merged = mergeOverDefaults(defaultGlobalConfig, isPlainObject(stored) ? stored : {});
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const parsed = globalConfigModel.safeParse(merged);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) {
+      const fix = nearestDefault(issue.path);
+      merged = replaceAt(merged, fix.path, fix.value);
+    }
+  }
+  return defaultGlobalConfig;
+}
+
+/** The content language for an interface language: itself when offered, else the first offered. */
+export function pickContentLanguage(uiLanguage: string, contentLanguages: readonly string[]): string {
+  return contentLanguages.includes(uiLanguage) ? uiLanguage : (contentLanguages[0] ?? uiLanguage);
+}
+
+/** The theme to use: the chosen one when it exists, else the default for the colour scheme. */
+export function pickTheme(config: GlobalConfig, chosen: string | null, prefersDark: boolean): ThemeConfig {
+  const { options, default_dark, default_light } = config.themes;
+  const byKey = (key: string | null) => options.find((t) => t.key === key);
+  const fallback = prefersDark ? default_dark : default_light;
+  return (config.themes.show_theme_selection ? byKey(chosen) : undefined) ?? byKey(fallback) ?? options[0];
+}
