@@ -11,6 +11,7 @@ import { BACKEND_VERSION } from '@vitrine/contract/version';
 import { openDatabase, type Db } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { infoRoutes } from './info/info.routes.ts';
+import { mediaRoutes } from './media/media.routes.ts';
 import { installAuth } from './session/auth.ts';
 import { AuthService } from './session/auth.service.ts';
 import { SessionRepository } from './session/session.repository.ts';
@@ -67,6 +68,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   installAuth(app, (request) => auth.resolve(request));
 
   infoRoutes(app, db);
+  mediaRoutes(app, db, settings);
 
   await serveWebApp(app, settings.webDist);
   return app;

@@ -87,6 +87,11 @@ const envSchema = z.object({
   SETTINGS_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).optional(),
+  JOB_LEASE_SECONDS: z.coerce
+    .number()
+    .positive()
+    .default(60)
+    .describe('A job whose process stopped answering for this long is taken over by another process'),
 });
 
 export interface Settings {
@@ -98,6 +103,7 @@ export interface Settings {
   secret: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   webDist: string;
+  jobLeaseMs: number;
   file: FileSettings;
 }
 
@@ -154,6 +160,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     secret: e.SECRET ?? readSecret(dataDir),
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
+    jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
     file: file.data,
   };
 }

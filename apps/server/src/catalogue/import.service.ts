@@ -314,7 +314,7 @@ export class ImportService {
         const write = this.toWrite(
           f,
           type,
-          { sha, size: st.size, mtime: st.mtimeMs, fingerprint },
+          { sha, size: st.size, mtime: Math.round(st.mtimeMs), fingerprint },
           probed,
           embedded,
           sc,
