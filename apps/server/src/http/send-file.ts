@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Sends a file with what browsers, video players and CDNs expect: ETag and If-None-Match, a single
- * byte range (206, or 416 when it lies outside the file), HEAD without a body.
+ * byte range (206, or 416 when it lies outside the file).
  */
 export async function sendFile(
   request: FastifyRequest,
@@ -44,6 +44,7 @@ export async function sendFile(
     }
   }
   void reply.header('Content-Length', end - start + 1);
-  if (request.method === 'HEAD' || end < start) return reply.send();
+  if (end < start) return reply.send();
+  // For HEAD, Fastify's automatic HEAD route drops the stream and keeps these headers.
   return reply.send(createReadStream(file.path, { start, end }));
 }
