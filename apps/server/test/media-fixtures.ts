@@ -41,8 +41,10 @@ export function makeClip(file: string, options: { seconds?: number; video?: bool
   const args = ['-nostdin', '-loglevel', 'error', '-y'];
   if (video) args.push('-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=25:duration=${seconds}`);
   if (audio) args.push('-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`);
-  if (video) args.push('-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '200k');
-  if (audio) args.push('-c:a', file.endsWith('.wav') ? 'pcm_s16le' : 'libopus');
+  const mp4 = file.endsWith('.mp4');
+  if (video && mp4) args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p');
+  else if (video) args.push('-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '200k');
+  if (audio) args.push('-c:a', file.endsWith('.wav') ? 'pcm_s16le' : mp4 ? 'aac' : 'libopus');
   execFileSync('ffmpeg', [...args, file]);
   return file;
 }

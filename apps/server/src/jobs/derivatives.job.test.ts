@@ -52,6 +52,7 @@ describe('derivatives of every asset type', () => {
       '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="teal"/></svg>',
     );
     makeClip(path.join(m, 'clip.webm'), { seconds: 2 });
+    makeClip(path.join(m, 'ready.mp4'), { seconds: 2 });
     makeClip(path.join(m, 'tone.wav'), { seconds: 1, video: false });
     makePdf(path.join(m, 'guide.pdf'), ['One', 'Two']);
     makeStl(path.join(m, 'shape.stl'));
@@ -100,8 +101,8 @@ describe('derivatives of every asset type', () => {
     expect(thumb).toMatchObject({ width: 750, height: 500 });
   });
 
-  it('makes a web MP4 (H.264/AAC, index at the front) of a video', async () => {
-    const video = (await derivatives('clip.webm')).find((r) => r.kind === 'video');
+  it.each(['clip.webm', 'ready.mp4'])('makes a web MP4 (H.264/AAC, index at the front) of %s', async (name) => {
+    const video = (await derivatives(name)).find((r) => r.kind === 'video');
     expect(video?.mime).toBe('video/mp4');
     const mp4 = file(video?.path ?? '');
     const codecs = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', mp4])
