@@ -66,59 +66,22 @@ const WEB_WIDTH = 1280;
  * A source that already is such a video is only rewritten with the index moved, not re-encoded.
  */
 export async function webMp4(file: string, out: string, probe: AvProbe): Promise<void> {
-  const hasAudio = probe.hasAudio;
+  const { hasAudio } = probe;
   const webReady =
     probe.videoCodec === 'h264' && (probe.width ?? Infinity) <= WEB_WIDTH && (!hasAudio || probe.audioCodec === 'aac');
-  if (webReady) {
-    await runTool(
-      'ffmpeg',
-      [
-        ...quiet,
-        '-y',
-        '-i',
-        file,
-        '-map',
-        '0:v:0',
-        ...(hasAudio ? ['-map', '0:a:0'] : []),
-        '-c',
-        'copy',
-        '-movflags',
-        '+faststart',
-        '-f',
-        'mp4',
-        out,
-      ],
-      {
-        timeoutMs: 10 * 60_000,
-      },
-    );
-    return;
-  }
+  const codecs = webReady
+    ? ['-c', 'copy']
+    : [
+        ...(hasAudio ? ['-c:a', 'aac', '-b:a', '128k'] : []),
+        ...['-vf', `scale='min(${WEB_WIDTH},iw)':-2`, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23'],
+        ...['-pix_fmt', 'yuv420p'],
+      ];
   await runTool(
     'ffmpeg',
     [
-      ...quiet,
-      '-y',
-      '-i',
-      file,
-      '-map',
-      '0:v:0',
-      ...(hasAudio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', '128k'] : []),
-      '-vf',
-      `scale='min(${WEB_WIDTH},iw)':-2`,
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-crf',
-      '23',
-      '-pix_fmt',
-      'yuv420p',
-      '-movflags',
-      '+faststart',
-      '-f',
-      'mp4',
-      out,
+      ...[...quiet, '-y', '-i', file, '-map', '0:v:0', ...(hasAudio ? ['-map', '0:a:0'] : [])],
+      ...codecs,
+      ...['-movflags', '+faststart', '-f', 'mp4', out],
     ],
     { timeoutMs: 30 * 60_000 },
   );
