@@ -198,6 +198,32 @@ describe.each(dialects)('catalogue import (%s)', (dialect) => {
     expect(a).toMatchObject({ rating: 2, color_code: 1 });
   });
 
+  it('stores fields the settings declare and warns about undeclared ones', async () => {
+    settings.file.fields = [
+      {
+        field_name: 'project',
+        default_labels: { en: 'Project' },
+        is_facet: true,
+        range_facet: false,
+        multi_valued: true,
+        origin: 'settings',
+        type: 'string',
+        options: {},
+      },
+    ];
+    await makeImage(path.join(media, 'a.jpg'));
+    writeFileSync(
+      path.join(media, 'a.jpg.json'),
+      JSON.stringify({ fields: { project: ['Harbour 2030', 'Docks'], budget: 12 } }),
+    );
+    const summary = await importer().importFolder(media);
+    expect(summary.failed).toEqual([]);
+    expect(summary.warnings).toEqual([expect.stringContaining('field "budget" is not declared')]);
+    const a = await asset('a.jpg');
+    expect(await values(a.id, 'project')).toEqual(['Harbour 2030', 'Docks']);
+    expect(await values(a.id, 'budget')).toEqual([]);
+  });
+
   it('re-import is idempotent: unchanged files are skipped, changed ones updated, removed ones marked gone', async () => {
     await makeImage(path.join(media, 'one.jpg'));
     await makeImage(path.join(media, 'two.jpg'));

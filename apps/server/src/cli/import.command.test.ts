@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -35,6 +35,12 @@ describe('vitrine import (command line)', () => {
     const second = spawnSync(process.execPath, [cli, 'import', media], { env, encoding: 'utf8' });
     expect(second.stdout).toMatch(/Imported 0, updated 0, unchanged 2, marked gone 0, failed 0/);
     expect(second.status).toBe(0);
+
+    // A start with a catalogue that has assets does not build or import the demo.
+    const demo = spawnSync(process.execPath, [cli, 'demo', '--if-empty'], { env, encoding: 'utf8' });
+    expect(demo.status).toBe(0);
+    expect(demo.stdout).toBe('');
+    expect(existsSync(path.join(dir, 'data', 'demo'))).toBe(false);
   }, 60_000);
 
   it('says which folder is missing', () => {
