@@ -96,10 +96,14 @@ rmSync(out, { recursive: true, force: true });
 
 const mb = summary.bytes / 1e6;
 const f1 = (n: number) => n.toFixed(1);
-console.log(`\nCatalogue benchmark — ${cpus} CPUs, ${photos.length} demo photos (${f1(photoMb)} MB), median of ${ROUNDS} runs\n`);
+console.log(
+  `\nCatalogue benchmark — ${cpus} CPUs, ${photos.length} demo photos (${f1(photoMb)} MB), median of ${ROUNDS} runs\n`,
+);
 console.log('| measure | Vitrine | baseline (same run) | ratio |');
 console.log('|---|---|---|---|');
-console.log(`| thumbnail ${BOX} px JPEG, photos/s | ${f1(ours)} (sharp) | ${f1(vips)} (vipsthumbnail) | ${(ours / vips).toFixed(2)}× |`);
+console.log(
+  `| thumbnail ${BOX} px JPEG, photos/s | ${f1(ours)} (sharp) | ${f1(vips)} (vipsthumbnail) | ${(ours / vips).toFixed(2)}× |`,
+);
 console.log(`| all picture derivatives (preview 1600 + thumb 800×500 WebP + ThumbHash), photos/s | ${f1(full)} | | |`);
 console.log(
   `| import of the demo catalogue (hash, probe, metadata, write) | ${summary.files} files, ${f1(mb)} MB in ${f1(summary.seconds)} s: ` +

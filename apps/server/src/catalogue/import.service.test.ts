@@ -257,6 +257,30 @@ describe.each(dialects)('catalogue import (%s)', (dialect) => {
     expect(Number(count.n)).toBe(3);
   });
 
+  it('clearing the catalogue (demo --reset) removes assets, collections, derivatives and their jobs', async () => {
+    await makeImage(path.join(media, 'sub', 'deep', 'a.jpg'));
+    writeFileSync(path.join(media, 'sub', 'deep', 'a.jpg.json'), JSON.stringify({ collections: ['Picked'] }));
+    await importer().importFolder(media);
+    await db.kysely
+      .insertInto('job')
+      .values({ name: 'zip', key: 'zip:1', payload: '{}', run_after: 0, created_at: 0, updated_at: 0 })
+      .execute();
+    const before = await generation();
+    await new CatalogueRepository(db.kysely).clear();
+    for (const table of [
+      'asset',
+      'asset_value',
+      'collection',
+      'asset_collection',
+      'asset_access',
+      'derivative',
+    ] as const) {
+      expect(await db.kysely.selectFrom(table).selectAll().execute(), table).toEqual([]);
+    }
+    expect((await db.kysely.selectFrom('job').select('name').execute()).map((j) => j.name)).toEqual(['zip']);
+    expect(await generation()).toBe(before + 1);
+  });
+
   it('reports a corrupt or unsupported file and imports the rest, leaving no half-written asset', async () => {
     await makeImage(path.join(media, 'good.jpg'));
     makePdf(path.join(media, 'doc.pdf'), ['One', 'Two', 'Three']);
