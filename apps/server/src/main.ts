@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { createJobWorker } from './jobs/job-runner.ts';
 import { loadSettings, SettingsError } from './settings.ts';
 
 async function main(): Promise<void> {
@@ -13,14 +14,22 @@ async function main(): Promise<void> {
     throw err;
   }
   const app = await buildApp(settings);
+  // Derivatives, web videos and other background work run in every server process.
+  const worker = createJobWorker(app.db, settings, {
+    onSettled: (job, outcome, error) => {
+      if (outcome !== 'done') app.log.warn({ job: job.key, outcome, error }, 'job did not succeed');
+    },
+  });
   const stop = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
+    await worker.stop();
     await app.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   await app.listen({ port: settings.port, host: settings.host });
+  worker.start();
   app.log.info(`Vitrine is serving ${settings.publicUrl}/ (data in ${settings.dataDir}, ${settings.database.dialect})`);
 }
 

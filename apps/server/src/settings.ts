@@ -104,6 +104,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).optional(),
   SMTP_URL: smtpUrl.optional(),
+  JOB_LEASE_SECONDS: z.coerce
+    .number()
+    .positive()
+    .default(60)
+    .describe('A job whose process stopped answering for this long is taken over by another process'),
 });
 
 export interface Settings {
@@ -115,6 +120,7 @@ export interface Settings {
   secret: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   webDist: string;
+  jobLeaseMs: number;
   file: FileSettings;
 }
 
@@ -171,6 +177,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     secret: e.SECRET ?? readSecret(dataDir),
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
+    jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
     file: e.SMTP_URL ? { ...file.data, mail: { ...file.data.mail, smtpUrl: e.SMTP_URL } } : file.data,
   };
 }

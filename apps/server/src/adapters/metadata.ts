@@ -1,4 +1,4 @@
-import { exiftool, type WriteTags } from 'exiftool-vendored';
+import { exiftool } from 'exiftool-vendored';
 
 /**
  * exiftool (exiftool-vendored, system perl) for embedded EXIF, IPTC and XMP. Values are reduced
@@ -120,8 +120,14 @@ export async function readEmbeddedMetadata(file: string): Promise<EmbeddedMetada
   };
 }
 
-/** Writes EXIF/IPTC/XMP tags into a file in place (tools and test fixtures). */
-export async function writeEmbeddedMetadata(file: string, tags: WriteTags): Promise<void> {
+/**
+ * Writes EXIF/IPTC/XMP tags into a file in place (tools and test fixtures). Tag names may carry
+ * their group (`IPTC:Keywords`, `XMP-dc:Title`), as on exiftool's command line.
+ */
+export async function writeEmbeddedMetadata(
+  file: string,
+  tags: Record<string, string | number | string[]>,
+): Promise<void> {
   await exiftool.write(file, tags, { writeArgs: ['-overwrite_original'] });
 }
 

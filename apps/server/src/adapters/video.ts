@@ -7,11 +7,19 @@ export interface AvProbe {
   height: number | null;
   hasVideo: boolean;
   hasAudio: boolean;
+  videoCodec: string | null;
+  audioCodec: string | null;
 }
 
 interface FfprobeOutput {
   format?: { duration?: string };
-  streams?: { codec_type?: string; width?: number; height?: number; disposition?: { attached_pic?: number } }[];
+  streams?: {
+    codec_type?: string;
+    codec_name?: string;
+    width?: number;
+    height?: number;
+    disposition?: { attached_pic?: number };
+  }[];
 }
 
 const quiet = ['-nostdin', '-hide_banner', '-loglevel', 'error'];
@@ -27,14 +35,17 @@ export async function probeAv(file: string): Promise<AvProbe> {
   const data = JSON.parse(out.toString('utf8')) as FfprobeOutput;
   const streams = data.streams ?? [];
   const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const audio = streams.find((s) => s.codec_type === 'audio');
   const duration = Number(data.format?.duration);
-  if (!video && !streams.some((s) => s.codec_type === 'audio')) throw new Error('no audio or video stream found');
+  if (!video && !audio) throw new Error('no audio or video stream found');
   return {
     duration: Number.isFinite(duration) ? duration : null,
     width: video?.width ?? null,
     height: video?.height ?? null,
     hasVideo: Boolean(video),
-    hasAudio: streams.some((s) => s.codec_type === 'audio'),
+    hasAudio: Boolean(audio),
+    videoCodec: video?.codec_name ?? null,
+    audioCodec: audio?.codec_name ?? null,
   };
 }
 
@@ -48,33 +59,29 @@ export async function videoPoster(file: string, duration: number | null): Promis
   );
 }
 
-/** H.264/AAC MP4 at most 1280 px wide with the index up front, so browsers start playing at once. */
-export async function webMp4(file: string, out: string, hasAudio: boolean): Promise<void> {
+const WEB_WIDTH = 1280;
+
+/**
+ * H.264/AAC MP4 at most 1280 px wide with the index up front, so browsers start playing at once.
+ * A source that already is such a video is only rewritten with the index moved, not re-encoded.
+ */
+export async function webMp4(file: string, out: string, probe: AvProbe): Promise<void> {
+  const { hasAudio } = probe;
+  const webReady =
+    probe.videoCodec === 'h264' && (probe.width ?? Infinity) <= WEB_WIDTH && (!hasAudio || probe.audioCodec === 'aac');
+  const codecs = webReady
+    ? ['-c', 'copy']
+    : [
+        ...(hasAudio ? ['-c:a', 'aac', '-b:a', '128k'] : []),
+        ...['-vf', `scale='min(${WEB_WIDTH},iw)':-2`, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23'],
+        ...['-pix_fmt', 'yuv420p'],
+      ];
   await runTool(
     'ffmpeg',
     [
-      ...quiet,
-      '-y',
-      '-i',
-      file,
-      '-map',
-      '0:v:0',
-      ...(hasAudio ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', '128k'] : []),
-      '-vf',
-      "scale='min(1280,iw)':-2",
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-crf',
-      '23',
-      '-pix_fmt',
-      'yuv420p',
-      '-movflags',
-      '+faststart',
-      '-f',
-      'mp4',
-      out,
+      ...[...quiet, '-y', '-i', file, '-map', '0:v:0', ...(hasAudio ? ['-map', '0:a:0'] : [])],
+      ...codecs,
+      ...['-movflags', '+faststart', '-f', 'mp4', out],
     ],
     { timeoutMs: 30 * 60_000 },
   );

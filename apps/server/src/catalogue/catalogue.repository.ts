@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { AssetTable, Database } from '../db/schema.ts';
-import { derivativeJobsFor } from '../jobs/derivative-jobs.ts';
+import { DERIVATIVES_JOB, derivativeJobsFor, WEB_VIDEO_JOB } from '../jobs/derivative-jobs.ts';
 import { JobRepository } from '../jobs/job.repository.ts';
 
 /** The single-valued part of an asset as the import writes it. */
@@ -149,12 +149,13 @@ export class CatalogueRepository {
     });
   }
 
-  /** Removes every asset, collection, derivative and job (for rebuilding the demo). */
+  /** Removes every asset, collection, derivative and derivative job (for rebuilding the demo). */
   async clear(): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      for (const t of ['derivative', 'asset_value', 'asset_collection', 'asset_access', 'job'] as const) {
+      for (const t of ['derivative', 'asset_value', 'asset_collection', 'asset_access'] as const) {
         await trx.deleteFrom(t).execute();
       }
+      await trx.deleteFrom('job').where('name', 'in', [DERIVATIVES_JOB, WEB_VIDEO_JOB]).execute();
       await trx.updateTable('collection').set({ parent_id: null }).execute();
       await trx.deleteFrom('asset').execute();
       await trx.deleteFrom('collection').execute();

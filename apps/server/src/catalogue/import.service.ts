@@ -31,6 +31,9 @@ export interface ImportProgress {
   file: string;
 }
 
+/** The folder to import cannot be used (the command says so and stops). */
+export class ImportInputError extends Error {}
+
 /** Bumped when the import changes how it reads files, so that a re-import updates every asset. */
 const IMPORT_VERSION = '1';
 const MM_PER_INCH = 25.4;
@@ -248,7 +251,7 @@ export class ImportService {
     const started = performance.now();
     const root = path.resolve(folder);
     const rootStat = await stat(root).catch(() => undefined);
-    if (!rootStat?.isDirectory()) throw new Error(`${root} is not a folder`);
+    if (!rootStat?.isDirectory()) throw new ImportInputError(`${root} is not a folder`);
     const summary: ImportSummary = {
       files: 0,
       bytes: 0,
@@ -314,7 +317,7 @@ export class ImportService {
         const write = this.toWrite(
           f,
           type,
-          { sha, size: st.size, mtime: st.mtimeMs, fingerprint },
+          { sha, size: st.size, mtime: Math.round(st.mtimeMs), fingerprint },
           probed,
           embedded,
           sc,

@@ -41,9 +41,14 @@ export function buildCli(): Command {
     .option('--no-derivatives', 'do not wait for thumbnails and previews (a running server makes them)')
     .action(async (folder: string, opts: { derivatives: boolean }) => {
       const { importWithProgress, makeDerivatives, printSummary, withDatabase } = await import('./import.command.ts');
+      const { ImportInputError } = await import('../catalogue/import.service.ts');
       const settings = settingsOrExit();
       const failed = await withDatabase(settings, async (db) => {
-        const summary = await importWithProgress(db, settings, folder);
+        const summary = await importWithProgress(db, settings, folder).catch((err: unknown) => {
+          if (!(err instanceof ImportInputError)) throw err;
+          console.error(err.message);
+          process.exit(2);
+        });
         printSummary(summary);
         const jobs = opts.derivatives ? await makeDerivatives(db, settings) : { failed: 0 };
         if (jobs.failed)

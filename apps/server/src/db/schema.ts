@@ -121,6 +121,8 @@ export interface SessionTable {
 export interface SearchStateTable {
   id: number;
   text_watermark: number;
+}
+
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
 
 /** A unit of background work; `key` makes enqueueing idempotent, the lease survives a dead process. */
@@ -154,6 +156,8 @@ export interface DerivativeTable {
   /** For thumbnails: a ThumbHash (base64) that clients draw while the image loads. */
   placeholder: string | null;
   created_at: number;
+}
+
 /** Failed logins per (lower-cased) user name, whether or not such a user exists. */
 export interface LoginAttemptTable {
   name: string;

@@ -139,7 +139,7 @@ export function derivativeHandlers(db: Kysely<Database>, dataDir: string): JobHa
       await mkdir(path.dirname(target), { recursive: true });
       const tmp = `${target}.${process.pid}.tmp.mp4`;
       try {
-        await webMp4(src.source_path, tmp, probe.hasAudio);
+        await webMp4(src.source_path, tmp, probe);
         await rename(tmp, target);
       } finally {
         await rm(tmp, { force: true });

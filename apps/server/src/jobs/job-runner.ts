@@ -5,5 +5,8 @@ import { JobWorker, type WorkerOptions } from './job.worker.ts';
 
 /** The worker every Vitrine process runs: all job handlers the server knows. */
 export function createJobWorker(db: Db, settings: Settings, options: WorkerOptions = {}): JobWorker {
-  return new JobWorker(db.kysely, derivativeHandlers(db.kysely, settings.dataDir), options);
+  return new JobWorker(db.kysely, derivativeHandlers(db.kysely, settings.dataDir), {
+    leaseMs: settings.jobLeaseMs,
+    ...options,
+  });
 }

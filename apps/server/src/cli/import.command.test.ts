@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeImage } from '../../test/media-fixtures.ts';
+
+const cli = path.resolve(import.meta.dirname, '../../bin/vitrine.mjs');
+
+describe('vitrine import (command line)', () => {
+  let dir = '';
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints a summary with the reasons of failures, exits 1, and leaves every good asset with its derivatives', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'vitrine-cli-'));
+    const media = path.join(dir, 'media');
+    await makeImage(path.join(media, 'a.jpg'));
+    await makeImage(path.join(media, 'b.png'), { format: 'png' });
+    writeFileSync(path.join(media, 'c.jpg'), 'not an image');
+    const env = { ...process.env, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent' };
+
+    const first = spawnSync(process.execPath, [cli, 'import', media], { env, encoding: 'utf8' });
+    expect(first.stdout).toMatch(/Imported 2, updated 0, unchanged 0, marked gone 0, failed 1 \(3 files/);
+    expect(first.stdout).toMatch(/failed: c\.jpg: the file cannot be read as JPG/);
+    expect(first.status).toBe(1);
+    const db = new Database(path.join(dir, 'data', 'vitrine.db'), { readonly: true });
+    const thumbs = db.prepare("select count(*) as n from derivative where kind = 'thumb'").get() as { n: number };
+    const pending = db.prepare("select count(*) as n from job where status <> 'done'").get() as { n: number };
+    db.close();
+    expect(thumbs.n).toBe(2);
+    expect(pending.n).toBe(0);
+
+    rmSync(path.join(media, 'c.jpg'));
+    const second = spawnSync(process.execPath, [cli, 'import', media], { env, encoding: 'utf8' });
+    expect(second.stdout).toMatch(/Imported 0, updated 0, unchanged 2, marked gone 0, failed 0/);
+    expect(second.status).toBe(0);
+
+    // A start with a catalogue that has assets does not build or import the demo.
+    const demo = spawnSync(process.execPath, [cli, 'demo', '--if-empty'], { env, encoding: 'utf8' });
+    expect(demo.status).toBe(0);
+    expect(demo.stdout).toBe('');
+    expect(existsSync(path.join(dir, 'data', 'demo'))).toBe(false);
+  }, 60_000);
+
+  it('says which folder is missing', () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'vitrine-cli-'));
+    const r = spawnSync(process.execPath, [cli, 'import', path.join(dir, 'nope')], {
+      env: { ...process.env, DATA_DIR: path.join(dir, 'data') },
+      encoding: 'utf8',
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(`${path.join(dir, 'nope')} is not a folder`);
+  });
+});

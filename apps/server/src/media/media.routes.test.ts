@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import { makeClip, makeImage } from '../../test/media-fixtures.ts';
+import { endMetadataReader } from '../adapters/metadata.ts';
+import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
+import { ImportService } from '../catalogue/import.service.ts';
+import { createJobWorker } from '../jobs/job-runner.ts';
+import { mediaWindows, signMediaUrl } from './media-url.ts';
+
+describe('media file route (signed thumbnail, preview and video URLs)', () => {
+  let t: TestApp;
+  let dir: string;
+  const ids: Record<string, number> = {};
+  const sign = (p: string, window: number = mediaWindows.view, now?: number) =>
+    signMediaUrl(t.settings.secret, p, window, now);
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    dir = mkdtempSync(path.join(tmpdir(), 'vitrine-media-'));
+    await makeImage(path.join(dir, 'photo.jpg'), { width: 1200, height: 800 });
+    makeClip(path.join(dir, 'clip.webm'), { seconds: 1 });
+    await makeImage(path.join(dir, 'later', 'waiting.png'), { format: 'png' });
+    const importer = new ImportService(new CatalogueRepository(t.app.db.kysely), t.settings);
+    await importer.importFolder(dir);
+    // Derivatives for everything but the folder "later", whose jobs stay queued.
+    const waiting = await t.app.db.kysely
+      .selectFrom('asset')
+      .select('id')
+      .where('filename', '=', 'waiting.png')
+      .executeTakeFirstOrThrow();
+    await t.app.db.kysely.deleteFrom('job').where('key', 'like', `%:${waiting.id}:%`).execute();
+    const worker = createJobWorker(t.app.db, t.settings, { pollMs: 50 });
+    await worker.drain();
+    await worker.stop();
+    for (const a of await t.app.db.kysely.selectFrom('asset').select(['id', 'filename']).execute())
+      ids[a.filename] = a.id;
+  }, 60_000);
+  afterAll(async () => {
+    await endMetadataReader();
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a thumbnail with its type, an ETag and long immutable cache headers', async () => {
+    const res = await t.app.inject({ url: sign(`thumb/${ids['photo.jpg']}`) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/webp');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.headers.etag).toMatch(/^"[0-9a-f]{16}-thumb-0"$/);
+    expect(res.rawPayload.subarray(8, 12).toString()).toBe('WEBP');
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+
+    const again = await t.app.inject({
+      url: sign(`thumb/${ids['photo.jpg']}`),
+      headers: { 'if-none-match': String(res.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('answers HEAD with the headers and no body', async () => {
+    const res = await t.app.inject({ method: 'HEAD', url: sign(`preview/${ids['photo.jpg']}`) });
+    expect(res.statusCode).toBe(200);
+    expect(Number(res.headers['content-length'])).toBeGreaterThan(1000);
+    expect(res.body).toBe('');
+  });
+
+  it('answers byte ranges of the web video, and 416 for a range outside the file', async () => {
+    const url = sign(`video/${ids['clip.webm']}`);
+    const whole = await t.app.inject({ url });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['content-type']).toBe('video/mp4');
+    const size = whole.rawPayload.length;
+
+    const part = await t.app.inject({ url, headers: { range: 'bytes=100-199' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 100-199/${size}`);
+    expect(part.rawPayload).toEqual(whole.rawPayload.subarray(100, 200));
+
+    const tail = await t.app.inject({ url, headers: { range: 'bytes=-50' } });
+    expect(tail.statusCode).toBe(206);
+    expect(tail.rawPayload).toEqual(whole.rawPayload.subarray(size - 50));
+
+    const outside = await t.app.inject({ url, headers: { range: `bytes=${size + 10}-` } });
+    expect(outside.statusCode).toBe(416);
+    expect(outside.headers['content-range']).toBe(`bytes */${size}`);
+  });
+
+  it('refuses a tampered or expired signature with a stable error id', async () => {
+    const good = sign(`thumb/${ids['photo.jpg']}`);
+    const tampered = good.replace(`thumb/${ids['photo.jpg']}`, `thumb/${ids['clip.webm']}`);
+    const res = await t.app.inject({ url: tampered });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ error: 'forbidden' });
+
+    const old = sign(`thumb/${ids['photo.jpg']}`, 60, Date.now() - 3600_000);
+    const expired = await t.app.inject({ url: old });
+    expect(expired.statusCode).toBe(403);
+    expect(expired.json().message).toMatch(/expired/);
+
+    const unsigned = await t.app.inject({ url: `/media/thumb/${ids['photo.jpg']}` });
+    expect(unsigned.statusCode).toBe(403);
+  });
+
+  it('answers a typed placeholder picture while a thumbnail is not made yet, never a broken image', async () => {
+    const res = await t.app.inject({ url: sign(`thumb/${ids['waiting.png']}`) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    expect(res.headers['cache-control']).toBe('public, max-age=60');
+    expect(res.body).toContain('aria-label="image PNG"');
+  });
+
+  it('answers 404 with an error id for a video not made yet and for an unknown asset', async () => {
+    const video = await t.app.inject({ url: sign(`video/${ids['photo.jpg']}`) });
+    expect(video.statusCode).toBe(404);
+    expect(video.json()).toMatchObject({ error: 'not_found' });
+    const unknown = await t.app.inject({ url: sign('thumb/999999') });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ error: 'not_found' });
+  });
+});

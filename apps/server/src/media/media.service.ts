@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { DomainError, notFound } from '../http/errors.ts';
+import { derivativeRoot } from '../jobs/derivative-jobs.ts';
+import type { DerivativeRepository } from '../jobs/derivative.repository.ts';
+import { verifyMediaUrl } from './media-url.ts';
+import { typeIconSvg } from './type-icon.ts';
+
+export type MediaKind = 'thumb' | 'preview' | 'video';
+
+export interface MediaRequest {
+  kind: MediaKind;
+  id: string;
+  page?: string;
+  exp?: string;
+  sig?: string;
+}
+
+export type MediaAnswer =
+  { type: 'file'; path: string; mime: string; etag: string } | { type: 'placeholder'; svg: string };
+
+/**
+ * Files behind signed media URLs. The signature is the permission: whoever got the URL from an
+ * answer that checked access may load it until it expires, without an auth header.
+ */
+export class MediaService {
+  constructor(
+    private readonly derivatives: DerivativeRepository,
+    private readonly secret: string,
+    private readonly dataDir: string,
+  ) {}
+
+  async resolve(input: MediaRequest): Promise<MediaAnswer> {
+    const signed = [input.kind, input.id, ...(input.page === undefined ? [] : [input.page])].join('/');
+    const check = verifyMediaUrl(this.secret, signed, input.exp, input.sig);
+    if (check === 'invalid') throw new DomainError('forbidden', 'This media link is not valid.');
+    if (check === 'expired')
+      throw new DomainError('forbidden', 'This media link has expired; reload the page to get a new one.');
+    if (!/^\d+$/.test(input.id) || (input.page !== undefined && !/^[1-9]\d*$/.test(input.page))) {
+      throw notFound('The media file');
+    }
+    const assetId = Number(input.id);
+    const page = input.page === undefined ? 0 : Number(input.page);
+    const d = await this.derivatives.find(assetId, input.kind, page);
+    if (d) {
+      return {
+        type: 'file',
+        path: path.join(derivativeRoot(this.dataDir), d.path),
+        mime: d.mime,
+        etag: `"${d.sha256.slice(0, 16)}-${d.kind}-${d.page}"`,
+      };
+    }
+    const asset = await this.derivatives.source(assetId);
+    if (!asset) throw notFound('The asset');
+    if (input.kind === 'video') {
+      throw new DomainError('not_found', 'The web version of this video is not made yet; try again in a moment.');
+    }
+    // Not made yet (or cannot be): a clear picture of the asset's type, never a broken image.
+    return { type: 'placeholder', svg: typeIconSvg(asset.asset_group, asset.format) };
+  }
+}

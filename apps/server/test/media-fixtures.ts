@@ -1,0 +1,103 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+
+/**
+ * Small real media files made for tests: images by sharp, clips by ffmpeg's test sources, PDFs
+ * written by hand. Metadata is written into them with the exiftool adapter by the tests themselves.
+ */
+export async function makeImage(
+  file: string,
+  options: {
+    width?: number;
+    height?: number;
+    density?: number;
+    format?: 'jpeg' | 'png' | 'tiff' | 'webp';
+    depth16?: boolean;
+  } = {},
+): Promise<string> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const { width = 640, height = 480, format = 'jpeg' } = options;
+  const gradient = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      gradient[i] = (x * 255) / width;
+      gradient[i + 1] = (y * 255) / height;
+      gradient[i + 2] = 128;
+    }
+  }
+  let img = sharp(gradient, { raw: { width, height, channels: 3 } });
+  if (options.density) img = img.withMetadata({ density: options.density });
+  if (options.depth16) img = img.toColourspace('rgb16');
+  await img.toFormat(format).toFile(file);
+  return file;
+}
+
+export function makeClip(file: string, options: { seconds?: number; video?: boolean; audio?: boolean } = {}): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const { seconds = 2, video = true, audio = true } = options;
+  const args = ['-nostdin', '-loglevel', 'error', '-y'];
+  if (video) args.push('-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=25:duration=${seconds}`);
+  if (audio) args.push('-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`);
+  const mp4 = file.endsWith('.mp4');
+  if (video && mp4) args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p');
+  else if (video) args.push('-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '200k');
+  if (audio) args.push('-c:a', file.endsWith('.wav') ? 'pcm_s16le' : mp4 ? 'aac' : 'libopus');
+  execFileSync('ffmpeg', [...args, file]);
+  return file;
+}
+
+/** A valid PDF with one page per text, each 300 × 200 pt. */
+export function makePdf(file: string, pages: string[]): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const objs = ['<< /Type /Catalog /Pages 2 0 R >>'];
+  const kids = pages.map((_, i) => `${3 + i * 2} 0 R`).join(' ');
+  objs.push(`<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`);
+  pages.forEach((text, i) => {
+    const stream = `BT /F1 24 Tf 40 100 Td (${text}) Tj ET`;
+    objs.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents ${4 + i * 2} 0 R ` +
+        '/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>',
+    );
+    objs.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  });
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n`;
+  out += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  writeFileSync(file, out, 'latin1');
+  return file;
+}
+
+/** An ASCII STL tetrahedron. */
+export function makeStl(file: string): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const v = [
+    [0, 0, 0],
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ];
+  const faces = [
+    [0, 2, 1],
+    [0, 1, 3],
+    [0, 3, 2],
+    [1, 2, 3],
+  ];
+  const body = faces
+    .map(
+      (f) =>
+        `facet normal 0 0 0\nouter loop\n${f.map((i) => `vertex ${v[i]?.join(' ')}`).join('\n')}\nendloop\nendfacet`,
+    )
+    .join('\n');
+  writeFileSync(file, `solid t\n${body}\nendsolid t\n`);
+  return file;
+}
