@@ -40,6 +40,13 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/assetportal/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'warn' },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+      // Groups the journeys need beside the defaults (e.g. an admin without portal access).
+      SETTINGS_FILE: path.join(import.meta.dirname, 'settings.json'),
+    },
   },
 });

@@ -26,6 +26,8 @@ import { SessionRepository } from './session/session.repository.ts';
 import { sessionRoutes } from './session/session.routes.ts';
 import { SessionService } from './session/session.service.ts';
 import { mailSettings, type Settings } from './settings.ts';
+import { ssoRoutes } from './sso/sso.routes.ts';
+import { SsoService } from './sso/sso.service.ts';
 import { userRoutes } from './user/user.routes.ts';
 import { UserRepository } from './user/user.repository.ts';
 import { UserService } from './user/user.service.ts';
@@ -80,12 +82,14 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   const sessions = new SessionRepository(db);
   const auth = new AuthService(sessions, settings);
   installAuth(app, (request) => auth.resolve(request));
-  installXsrf(app, { exempt: [getSessionCall.path], secure: settings.publicUrl.startsWith('https:') });
+  installXsrf(app, { exempt: [getSessionCall.path, 'sso/*'], secure: settings.publicUrl.startsWith('https:') });
   const users = new UserRepository(db);
   const throttle = new LoginThrottleRepository(db);
   const mailer = createMailer(mailSettings(settings), app.log);
 
-  sessionRoutes(app, new SessionService(auth, sessions, users, throttle, settings));
+  const sso = new SsoService(settings, users, auth, app.log);
+  sessionRoutes(app, new SessionService(auth, sessions, users, throttle, settings, sso));
+  ssoRoutes(app, sso);
   userRoutes(app, new UserService(users, throttle, settings, mailer, app.log));
 
   const config = new ConfigService(new ConfigRepository(db), settings.dataDir, settings.secret);

@@ -16,6 +16,42 @@ const defaultGroups = [
 
 const smtpUrl = z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://');
 
+/** How the groups an identity provider names become portal groups (just-in-time accounts). */
+const groupMapping = {
+  groupMap: z
+    .record(z.string(), z.union([z.string(), z.array(z.string())]))
+    .default({})
+    .describe('identity-provider group → portal group(s)'),
+  defaultGroups: z.array(z.string()).default([]).describe('portal groups every account of this provider gets'),
+};
+const providerName = z
+  .string()
+  .regex(/^[a-z0-9-]{1,32}$/, 'lower-case letters, digits and - only')
+  .describe('Shown on the login button and used in the provider URLs');
+
+const oidcProviderSchema = z.object({
+  name: providerName.default('oidc'),
+  issuer: z.url().describe('Discovery runs against ISSUER/.well-known/openid-configuration'),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1).optional(),
+  scopes: z.string().default('openid profile email'),
+  groupsClaim: z.string().default('groups'),
+  ...groupMapping,
+});
+export type OidcProviderSettings = z.infer<typeof oidcProviderSchema>;
+
+const samlProviderSchema = z.object({
+  name: providerName.default('saml'),
+  entryPoint: z.url().describe('The single sign-on URL of the identity provider'),
+  idpCert: z.string().min(1).describe("The identity provider's signing certificate (PEM)"),
+  idpIssuer: z.string().optional().describe('When set, assertions from any other issuer are refused'),
+  spEntityId: z.string().optional().describe('Our entity id (audience); default: the metadata URL'),
+  groupsAttribute: z.string().default('groups'),
+  nameAttribute: z.string().optional().describe('Attribute with the user name; default: the NameID'),
+  ...groupMapping,
+});
+export type SamlProviderSettings = z.infer<typeof samlProviderSchema>;
+
 /**
  * Structured settings live in an optional JSON file (SETTINGS_FILE, else DATA_DIR/settings.json);
  * simple ones come from the environment. Both are validated at start: a bad value stops the start
@@ -82,10 +118,10 @@ export const fileSettingsSchema = z
       .default({ from: 'Vitrine <noreply@localhost>' }),
     sso: z
       .object({
-        saml: z.array(z.record(z.string(), z.unknown())).default([]),
-        oidc: z.array(z.record(z.string(), z.unknown())).default([]),
+        oidc: z.array(oidcProviderSchema).default([]),
+        saml: z.array(samlProviderSchema).default([]),
       })
-      .default({ saml: [], oidc: [] }),
+      .default({ oidc: [], saml: [] }),
   })
   .strict();
 export type FileSettings = z.infer<typeof fileSettingsSchema>;

@@ -160,6 +160,7 @@ export const defaultTranslations: Record<'de' | 'en', MessageSet> = {
         reset_failed: 'The password could not be reset. Please try again later.',
         reset_success: 'If the account exists and has a mail address, a link to set a new password is on its way.',
         register_failed: 'No registration form was found for your language',
+        sso_failed: 'The login with your organisation did not succeed. Please try again.',
         version_mismatch:
           'The server runs version {{backend}}, this web app is version {{frontend}}. Please check the installation.',
       },
@@ -390,6 +391,7 @@ export const defaultTranslations: Record<'de' | 'en', MessageSet> = {
         reset_success:
           'Falls das Konto existiert und eine Mailadresse hat, ist ein Link zum Setzen eines neuen Passworts unterwegs.',
         register_failed: 'Für Ihre Sprache wurde kein Registrierungsformular gefunden',
+        sso_failed: 'Die Anmeldung über Ihre Organisation ist nicht gelungen. Bitte versuchen Sie es erneut.',
         version_mismatch:
           'Der Server hat Version {{backend}}, diese Web-App Version {{frontend}}. Bitte prüfen Sie die Installation.',
       },

@@ -17,13 +17,17 @@ function same(a: string, b: string): boolean {
  * Double-submit XSRF protection for the whole API (docs/decisions.md "XSRF"): every API answer
  * sets a random XSRF-TOKEN cookie when the browser has none; every state-changing API call must echo
  * it in the X-XSRF-TOKEN header. Another site can make a browser send the cookie but cannot read it,
- * so it cannot set the header. `exempt` lists call paths that must work before any cookie exists.
+ * so it cannot set the header. `exempt` lists call paths that must work without the cookie: the
+ * login, and (ending in `*`) path prefixes such as the SAML assertion consumer, which an identity
+ * provider posts to and which is protected by the assertion's signature instead.
  */
 export function installXsrf(app: FastifyInstance, options: { exempt: string[]; secure: boolean }): void {
-  const exempt = new Set(options.exempt.map((p) => API_BASE_PATH + p));
+  const exact = new Set(options.exempt.filter((p) => !p.endsWith('*')).map((p) => API_BASE_PATH + p));
+  const prefixes = options.exempt.filter((p) => p.endsWith('*')).map((p) => API_BASE_PATH + p.slice(0, -1));
   app.addHook('onRequest', async (request) => {
     if (!stateChanging.has(request.method) || !request.url.startsWith(API_BASE_PATH)) return;
-    if (exempt.has(request.url.split('?')[0] ?? '')) return;
+    const path = request.url.split('?')[0] ?? '';
+    if (exact.has(path) || prefixes.some((p) => path.startsWith(p))) return;
     const cookie = request.cookies[XSRF_COOKIE];
     const header = request.headers[XSRF_HEADER];
     if (!cookie || typeof header !== 'string' || !same(cookie, header)) {

@@ -28,11 +28,13 @@ export class SessionService {
     private readonly users: UserRepository,
     private readonly throttle: LoginThrottleRepository,
     private readonly settings: Settings,
+    private readonly sso: { loginMethods(): Session['login'] },
   ) {}
 
-  /** The login methods offered on the login page. */
+  /** The login methods offered on the login page: native first, then the single sign-on providers. */
   loginMethods(): Session['login'] {
-    return this.settings.file.login.native ? [{ name: 'native', url: `${API_BASE_PATH}session/get` }] : [];
+    const native = this.settings.file.login.native ? [{ name: 'native', url: `${API_BASE_PATH}session/get` }] : [];
+    return [...native, ...this.sso.loginMethods()];
   }
 
   private present(auth: Auth, token: string | null): Session {

@@ -56,6 +56,11 @@ export class UserRepository {
     return this.findWhere((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
   }
 
+  /** The account an identity provider knows by `externalId`. */
+  async findByExternal(authSource: string, externalId: string): Promise<UserRecord | undefined> {
+    return this.findWhere((eb) => eb.and([eb('auth_source', '=', authSource), eb('external_id', '=', externalId)]));
+  }
+
   async findById(id: number): Promise<UserRecord | undefined> {
     return this.findWhere((eb) => eb('id', '=', id));
   }

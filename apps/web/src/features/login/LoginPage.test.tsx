@@ -154,4 +154,23 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
       '/assetportal/api/sso/saml/login',
     );
   });
+
+  it('takes over a single sign-on session from ?token= and lands where the navigation rules say', async () => {
+    let asked: string | null = null;
+    server.use(
+      http.post(api('session/get'), ({ request }) => {
+        asked = new URL(request.url).searchParams.get('token');
+        return HttpResponse.json(sessionAnswer({ user: 'alice', session: 'sso-token' }));
+      }),
+    );
+    const { router } = await renderApp('/login?token=sso-token');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(asked).toBe('sso-token');
+    expect(localStorage.getItem('token')).toBe('sso-token');
+  });
+
+  it('says so when a single sign-on login failed', async () => {
+    await renderLogin('/login?sso=failed');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The login with your organisation did not succeed');
+  });
 });

@@ -20,7 +20,7 @@ export function LoginPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const { status, loginMethods, sharedIds } = useSession();
+  const { status, session, loginMethods, sharedIds } = useSession();
   const config = useLoginConfig();
   const [user, setUser] = useState('');
   const [pass, setPass] = useState('');
@@ -30,10 +30,16 @@ export function LoginPage() {
 
   const native = loginMethods.length === 0 || loginMethods.some((m) => m.name === 'native');
   const external = loginMethods.filter((m) => m.name !== 'native');
-  const ssoOnly = !native && external.length > 0 && falsy(params.get('stay'));
+  const ssoFailed = params.get('sso') === 'failed';
+  const ssoToken = params.get('token');
+  // After a failed single sign-on the page stays, so that it does not redirect in a loop.
+  const ssoOnly = !native && external.length > 0 && falsy(params.get('stay')) && !ssoFailed;
   const ssoUrl = ssoOnly ? external[0]?.url : undefined;
 
   useEffect(() => localStorage.removeItem(RELOAD_KEY), []);
+  useEffect(() => {
+    if (ssoFailed) toast.show('toast.login.sso_failed', 'error');
+  }, [ssoFailed]);
 
   useEffect(() => {
     if (!ssoUrl) return;
@@ -66,6 +72,14 @@ export function LoginPage() {
       toast.show('toast.login.wrong', 'error');
     }
   };
+
+  // Back from single sign-on: the session of `?token=` is loaded by the NavigationGuard.
+  useEffect(() => {
+    if (ssoToken && session?.user && (status === 'success' || status === 'unauthorized')) {
+      announce({ ok: true, session });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per loaded single sign-on session
+  }, [ssoToken, session, status]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

@@ -1,0 +1,97 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
+import { openDatabase, type Db } from '../db/database.ts';
+import { anonymous, type Auth } from '../session/auth.ts';
+import { AccessRepository } from './access.repository.ts';
+import { AccessService } from './access.service.ts';
+
+const caller = (name: string | null, groups: string[]): Auth => ({ ...anonymous, name, groups, isAssetUser: true });
+
+describe.each(dialects)('asset access on %s (portal-spec §4 "Shared links", §6 "Roles and permissions")', (dialect) => {
+  let test: TestDatabase;
+  let db: Db;
+  let access: AccessService;
+  const ids: Record<string, number> = {};
+
+  beforeEach(async () => {
+    test = await createTestDatabase(dialect);
+    db = await openDatabase(test.config);
+    access = new AccessService(new AccessRepository(db));
+    const assets: [string, string[], 'active' | 'gone'][] = [
+      ['open', ['public', 'users'], 'active'],
+      ['staff', ['users'], 'active'],
+      ['secret', ['admins'], 'active'],
+      ['removed', ['public'], 'gone'],
+    ];
+    for (const [name, groups, status] of assets) {
+      const row = await db.kysely
+        .insertInto('asset')
+        .values({
+          source_path: `${name}.jpg`,
+          filename: `${name}.jpg`,
+          sha256: name.padEnd(64, '0'),
+          file_size: 1,
+          mime: 'image/jpeg',
+          format: 'jpeg',
+          asset_group: 'image',
+          status,
+          created: null,
+          imp_date: 1,
+          updated_at: 1,
+          pixel_x: null,
+          pixel_y: null,
+          bbox_x: null,
+          bbox_y: null,
+          rating: null,
+          duration: null,
+          page_count: null,
+          gps_lat: null,
+          gps_lon: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids[name] = row.id;
+      await db.kysely
+        .insertInto('asset_access')
+        .values(groups.map((group_name) => ({ asset_id: row.id, group_name })))
+        .execute();
+    }
+  });
+  afterEach(async () => {
+    await db.close();
+    await test.drop();
+  });
+
+  const id = (name: string) => ids[name] ?? -1;
+
+  it('sees all shared assets: no notice', async () => {
+    const view = await access.sharedLink(caller('u', ['users']), [id('open'), id('staff')]);
+    expect(view).toEqual({ visibleIds: [id('open'), id('staff')], notice: null, loginFirst: false });
+  });
+
+  it('sees some: part_visible, keeping the order of the link', async () => {
+    const view = await access.sharedLink(caller('u', ['users']), [id('secret'), id('staff'), id('open')]);
+    expect(view).toEqual({ visibleIds: [id('staff'), id('open')], notice: 'part_visible', loginFirst: false });
+  });
+
+  it('sees none: none_visible, and a guest is asked to log in first', async () => {
+    expect(await access.sharedLink(caller(null, ['public']), [id('staff'), id('secret')])).toEqual({
+      visibleIds: [],
+      notice: 'none_visible',
+      loginFirst: true,
+    });
+    expect((await access.sharedLink(caller('u', ['users']), [id('secret')])).loginFirst).toBe(false);
+  });
+
+  it('hides removed assets and sees nothing without groups', async () => {
+    expect((await access.sharedLink(caller(null, ['public']), [id('removed')])).notice).toBe('none_visible');
+    expect((await access.sharedLink(caller('x', []), [id('open')])).visibleIds).toEqual([]);
+  });
+
+  it('answers an asset the caller may not see as not found', async () => {
+    await expect(access.requireVisible(caller('u', ['users']), id('staff'))).resolves.toBeUndefined();
+    await expect(access.requireVisible(caller('u', ['users']), id('secret'))).rejects.toMatchObject({
+      id: 'not_found',
+    });
+  });
+});

@@ -1,0 +1,164 @@
+import { createServer, type Server } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Provider from 'oidc-provider';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import { TestBrowser } from '../../test/browser.ts';
+
+const API = '/assetportal/api/';
+const PORTAL = 'http://127.0.0.1:9';
+const CALLBACK = `${PORTAL}${API}sso/oidc/corp/callback`;
+
+/** The account the test identity provider logs in without asking, with its groups claim. */
+let account = { sub: 'u-1001', preferred_username: 'alice', email: 'alice@example.org', groups: ['staff'] };
+
+/** A real OpenID Connect provider (oidc-provider) on loopback that logs `account` in without asking. */
+async function startIdp(): Promise<{ issuer: string; server: Server }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const issuer = `http://127.0.0.1:${port}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: 'vitrine',
+        client_secret: 'vitrine-secret',
+        redirect_uris: [CALLBACK],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
+    claims: { openid: ['sub'], profile: ['preferred_username', 'groups'], email: ['email'] },
+    findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ ...account, sub: id }) }),
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    cookies: { keys: ['test-cookie-key'] },
+  });
+  server.on('request', (req, res) => {
+    if (!req.url?.startsWith('/interaction/')) return void provider.callback()(req, res);
+    void (async () => {
+      const details = await provider.interactionDetails(req, res);
+      if (details.prompt.name === 'login') {
+        await provider.interactionFinished(req, res, { login: { accountId: account.sub } });
+        return;
+      }
+      const grant = new provider.Grant({ accountId: account.sub, clientId: 'vitrine' });
+      const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+      if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+      if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+      const grantId = await grant.save();
+      await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    })();
+  });
+  return { issuer, server };
+}
+
+describe('OpenID Connect login against a real provider (issue #5; portal-spec §3 "User session" login methods)', () => {
+  let idp: Awaited<ReturnType<typeof startIdp>>;
+  let t: TestApp;
+  beforeAll(async () => {
+    idp = await startIdp();
+  });
+  afterAll(async () => new Promise<void>((resolve) => idp.server.close(() => resolve())));
+  beforeEach(async () => {
+    const settingsFile = path.join(tmpdir(), `vitrine-oidc-${process.pid}.json`);
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({
+        sso: {
+          oidc: [
+            {
+              name: 'corp',
+              issuer: idp.issuer,
+              clientId: 'vitrine',
+              clientSecret: 'vitrine-secret',
+              groupMap: { staff: 'users', it: ['admins'] },
+            },
+          ],
+        },
+      }),
+    );
+    t = await startTestApp({ env: { SETTINGS_FILE: settingsFile, PUBLIC_URL: PORTAL } });
+  });
+  afterEach(async () => t.close());
+
+  /** Starts the login at the portal and lets the provider answer; gives the callback and our cookie. */
+  async function authorize(): Promise<{ callback: string; cookie: string }> {
+    const start = await t.app.inject({ url: `${API}sso/oidc/corp/login` });
+    expect(start.statusCode).toBe(302);
+    const location = start.headers.location as string;
+    expect(location).toMatch(new RegExp(`^${idp.issuer}/auth\\?`));
+    const params = new URL(location).searchParams;
+    expect(params.get('code_challenge_method')).toBe('S256');
+    expect(params.get('state')).toBeTruthy();
+    expect(params.get('nonce')).toBeTruthy();
+    const pending = start.cookies.find((c) => c.name === 'vitrine_sso');
+    expect(pending).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    const callback = await new TestBrowser().follow(location, CALLBACK);
+    if (typeof callback !== 'string') throw new Error(`The provider did not return: ${callback.status}`);
+    return { callback, cookie: `vitrine_sso=${pending?.value ?? ''}` };
+  }
+
+  const finish = (callback: string, cookie: string) =>
+    t.app.inject({ url: callback.slice(PORTAL.length), headers: { cookie } });
+
+  it('logs in through the provider, creates the account just in time and maps its groups', async () => {
+    const { callback, cookie } = await authorize();
+    const done = await finish(callback, cookie);
+    expect(done.statusCode).toBe(302);
+    const token = /#\/login\?token=([\w-]+)$/.exec(done.headers.location as string)?.[1];
+    expect(token).toBeDefined();
+
+    const session = await t.app.inject({ method: 'POST', url: `${API}session/get?token=${token}` });
+    expect(session.json()).toMatchObject({ user: 'alice', isAssetUser: true, isGuiAdmin: false, session: token });
+    const user = await t.app.db.kysely
+      .selectFrom('user_account')
+      .select(['auth_source', 'external_id', 'email', 'password_hash'])
+      .where('name', '=', 'alice')
+      .executeTakeFirstOrThrow();
+    expect(user).toEqual({
+      auth_source: 'oidc:corp',
+      external_id: 'u-1001',
+      email: 'alice@example.org',
+      password_hash: null,
+    });
+
+    // The provider's groups decide again at the next login.
+    account = { ...account, groups: ['it'] };
+    const again = await authorize();
+    const next = await finish(again.callback, again.cookie);
+    const token2 = /token=([\w-]+)$/.exec(next.headers.location as string)?.[1];
+    const admin = await t.app.inject({ method: 'POST', url: `${API}session/get?token=${token2}` });
+    expect(admin.json()).toMatchObject({ user: 'alice', isGuiAdmin: true });
+    account = { ...account, groups: ['staff'] };
+  });
+
+  it('refuses an answer with a wrong state, or one for a login not started in this browser', async () => {
+    const { callback, cookie } = await authorize();
+    const wrongState = new URL(callback);
+    wrongState.searchParams.set('state', 'forged-state');
+    for (const [url, c] of [
+      [wrongState.href, cookie],
+      [callback, ''],
+      [callback, `${cookie.slice(0, -2)}xx`],
+    ] as const) {
+      const res = await finish(url, c);
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe(`${PORTAL}/#/login?sso=failed`);
+    }
+    const accounts = await t.app.db.kysely.selectFrom('user_account').select('name').execute();
+    expect(accounts).toEqual([]);
+  });
+
+  it('lists the provider among the login methods and answers 404 for an unknown one', async () => {
+    const session = await t.app.inject({ method: 'POST', url: `${API}session/get` });
+    expect(session.json().login).toEqual([
+      { name: 'native', url: `${API}session/get` },
+      { name: 'corp', url: `${API}sso/oidc/corp/login` },
+    ]);
+    const unknown = await t.app.inject({ url: `${API}sso/oidc/other/login` });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ error: 'not_found' });
+  });
+});

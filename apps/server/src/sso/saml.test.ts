@@ -1,0 +1,174 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as samlify from 'samlify';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+
+const API = '/assetportal/api/';
+const PORTAL = 'http://127.0.0.1:9';
+const ACS = `${PORTAL}${API}sso/saml/corp/acs`;
+const SP_ID = `${PORTAL}${API}sso/saml/corp/metadata`;
+const IDP_ID = 'https://idp.example.org/metadata';
+
+/** A key pair and self-signed certificate for the identity provider, made with openssl. */
+function makeCertificate(): { key: string; cert: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-saml-'));
+  const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert].concat([
+      '-days',
+      '1',
+      '-subj',
+      '/CN=idp.example.org',
+    ]),
+    { stdio: 'ignore' },
+  );
+  return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
+}
+
+interface Answer {
+  nameId: string;
+  groups: string[];
+  audience?: string;
+  signAssertion?: boolean;
+}
+
+/**
+ * A real SAML 2.0 identity provider (samlify) that signs its assertions with its own key; answers
+ * the base64 SAMLResponse a browser would post to our assertion consumer.
+ */
+function identityProvider(key: string, cert: string) {
+  samlify.setSchemaValidator({ validate: async () => 'skipped' });
+  const idp = samlify.IdentityProvider({
+    entityID: IDP_ID,
+    privateKey: key,
+    signingCert: cert,
+    singleSignOnService: [
+      { Binding: samlify.Constants.namespace.binding.redirect, Location: 'https://idp.example.org/sso' },
+    ],
+    nameIDFormat: ['urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified'],
+  });
+  return async (answer: Answer): Promise<string> => {
+    const sp = samlify.ServiceProvider({
+      entityID: SP_ID,
+      assertionConsumerService: [{ Binding: samlify.Constants.namespace.binding.post, Location: ACS }],
+      wantAssertionsSigned: answer.signAssertion ?? true,
+    });
+    const now = new Date();
+    const later = new Date(now.getTime() + 5 * 60_000).toISOString();
+    const values: Record<string, string> = {
+      ID: `_r${Date.now()}`,
+      AssertionID: `_a${Date.now()}`,
+      Destination: ACS,
+      Audience: answer.audience ?? SP_ID,
+      SubjectRecipient: ACS,
+      Issuer: IDP_ID,
+      IssueInstant: now.toISOString(),
+      StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
+      ConditionsNotBefore: now.toISOString(),
+      ConditionsNotOnOrAfter: later,
+      SubjectConfirmationDataNotOnOrAfter: later,
+      NameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
+      NameID: answer.nameId,
+      InResponseTo: '_request',
+      AuthnStatement: `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="_s1"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
+      AttributeStatement: `<saml:AttributeStatement><saml:Attribute Name="groups">${answer.groups
+        .map((g) => `<saml:AttributeValue xsi:type="xs:string">${g}</saml:AttributeValue>`)
+        .join(
+          '',
+        )}</saml:Attribute><saml:Attribute Name="email"><saml:AttributeValue xsi:type="xs:string">${answer.nameId}@example.org</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>`,
+    };
+    const { context } = await idp.createLoginResponse(
+      sp,
+      { extract: { request: { id: '_request' } } },
+      'post',
+      { email: answer.nameId },
+      (template: string) => ({
+        id: values.ID ?? '',
+        context: template.replace(/\{(\w+)\}/g, (_m, k: string) => values[k] ?? ''),
+      }),
+    );
+    return context;
+  };
+}
+
+describe('SAML 2.0 login against a real identity provider (issue #5; portal-spec §2 "Login" external methods)', () => {
+  let respond: ReturnType<typeof identityProvider>;
+  let cert: string;
+  let t: TestApp;
+  beforeAll(() => {
+    const pair = makeCertificate();
+    cert = pair.cert;
+    respond = identityProvider(pair.key, pair.cert);
+  });
+  beforeEach(async () => {
+    const settingsFile = path.join(tmpdir(), `vitrine-saml-${process.pid}.json`);
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({
+        sso: {
+          saml: [
+            {
+              name: 'corp',
+              entryPoint: 'https://idp.example.org/sso',
+              idpCert: cert,
+              idpIssuer: IDP_ID,
+              groupMap: { staff: 'users', it: 'admins' },
+            },
+          ],
+        },
+      }),
+    );
+    t = await startTestApp({ env: { SETTINGS_FILE: settingsFile, PUBLIC_URL: PORTAL } });
+  });
+  afterEach(async () => t.close());
+
+  const post = (samlResponse: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `${API}sso/saml/corp/acs`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ SAMLResponse: samlResponse }).toString(),
+    });
+
+  it('sends the browser to the identity provider and publishes our metadata', async () => {
+    const start = await t.app.inject({ url: `${API}sso/saml/corp/login` });
+    expect(start.statusCode).toBe(302);
+    expect(start.headers.location).toMatch(/^https:\/\/idp\.example\.org\/sso\?SAMLRequest=/);
+    const metadata = await t.app.inject({ url: `${API}sso/saml/corp/metadata` });
+    expect(metadata.headers['content-type']).toMatch(/^application\/samlmetadata\+xml/);
+    expect(metadata.body).toContain(`entityID="${SP_ID}"`);
+    expect(metadata.body).toContain(`Location="${ACS}"`);
+  });
+
+  it('logs in with a signed assertion, creates the account and maps the groups', async () => {
+    const res = await post(await respond({ nameId: 'bob', groups: ['staff', 'unmapped'] }));
+    expect(res.statusCode).toBe(303);
+    const token = /#\/login\?token=([\w-]+)$/.exec(res.headers.location as string)?.[1];
+    expect(token).toBeDefined();
+    const session = await t.app.inject({ method: 'POST', url: `${API}session/get?token=${token}` });
+    expect(session.json()).toMatchObject({ user: 'bob', isAssetUser: true, isGuiAdmin: false });
+    const groups = await t.app.db.kysely.selectFrom('user_group').select('group_name').execute();
+    expect(groups).toEqual([{ group_name: 'users' }]);
+  });
+
+  it('refuses a tampered assertion, another audience and an unsigned assertion', async () => {
+    const good = Buffer.from(await respond({ nameId: 'eve', groups: ['staff'] }), 'base64').toString('utf8');
+    const tampered = Buffer.from(good.replace('>staff<', '>it<')).toString('base64');
+    const answers = [
+      tampered,
+      await respond({ nameId: 'eve', groups: ['staff'], audience: 'https://elsewhere.example.org' }),
+      await respond({ nameId: 'eve', groups: ['staff'], signAssertion: false }),
+      'bm90IHhtbA==',
+    ];
+    for (const answer of answers) {
+      const res = await post(answer);
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe(`${PORTAL}/#/login?sso=failed`);
+    }
+    expect(await t.app.db.kysely.selectFrom('user_account').select('name').execute()).toEqual([]);
+  });
+});

@@ -1,0 +1,198 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { API_BASE_PATH } from '@vitrine/contract/call';
+import type { Session } from '@vitrine/contract/session';
+import { OidcClient, type OidcPending } from '../adapters/oidc.ts';
+import { SamlClient } from '../adapters/saml.ts';
+import { notFound } from '../http/errors.ts';
+import type { AuthService } from '../session/auth.service.ts';
+import type { OidcProviderSettings, SamlProviderSettings, Settings } from '../settings.ts';
+import type { UserRepository } from '../user/user.repository.ts';
+
+interface Log {
+  warn(obj: object, msg: string): void;
+}
+
+type Mapping = Pick<OidcProviderSettings, 'groupMap' | 'defaultGroups'>;
+
+/** Portal groups for the group names an identity provider sent, by the provider's mapping. */
+export function mapGroups(raw: unknown, mapping: Mapping, known: string[]): string[] {
+  const values = Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? [raw] : [];
+  const mapped = values.flatMap((v) => mapping.groupMap[v] ?? []);
+  return [...new Set([...mapping.defaultGroups, ...mapped])].filter((g) => known.includes(g));
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+
+const PENDING_TTL_MS = 10 * 60_000;
+
+/**
+ * Single sign-on: OpenID Connect and SAML 2.0 logins that end in a portal session. Accounts are
+ * created just in time and their groups are mapped anew at every login. The browser is sent back to
+ * `#/login?token=…`, where the web app takes the session over with `session/get?token=`.
+ */
+export class SsoService {
+  private readonly oidc = new Map<string, { settings: OidcProviderSettings; client: OidcClient }>();
+  private readonly saml = new Map<string, { settings: SamlProviderSettings; client: SamlClient }>();
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly users: UserRepository,
+    private readonly auth: AuthService,
+    private readonly log: Log,
+  ) {
+    const base = `${settings.publicUrl.replace(/\/$/, '')}${API_BASE_PATH}sso`;
+    for (const p of settings.file.sso.oidc) {
+      const redirectUri = `${base}/oidc/${p.name}/callback`;
+      this.oidc.set(p.name, { settings: p, client: new OidcClient({ ...p, redirectUri }) });
+    }
+    for (const p of settings.file.sso.saml) {
+      const spEntityId = p.spEntityId ?? `${base}/saml/${p.name}/metadata`;
+      const client = new SamlClient({ ...p, spEntityId, callbackUrl: `${base}/saml/${p.name}/acs` });
+      this.saml.set(p.name, { settings: p, client });
+    }
+  }
+
+  loginMethods(): Session['login'] {
+    return [
+      ...[...this.oidc.keys()].map((name) => ({ name, url: `${API_BASE_PATH}sso/oidc/${name}/login` })),
+      ...[...this.saml.keys()].map((name) => ({ name, url: `${API_BASE_PATH}sso/saml/${name}/login` })),
+    ];
+  }
+
+  private portal(hash: string): string {
+    return `${this.settings.publicUrl.replace(/\/$/, '')}/#/login${hash}`;
+  }
+
+  private failed(provider: string, err: unknown): string {
+    this.log.warn({ err, provider }, 'single sign-on refused');
+    return this.portal('?sso=failed');
+  }
+
+  private sign(payload: string): string {
+    return createHmac('sha256', this.settings.secret).update(payload).digest('base64url');
+  }
+
+  /** The pending login travels in a signed cookie, so any server process can finish it. */
+  private seal(name: string, pending: OidcPending): string {
+    const payload = Buffer.from(JSON.stringify({ name, ...pending, exp: Date.now() + PENDING_TTL_MS })).toString(
+      'base64url',
+    );
+    return `${payload}.${this.sign(payload)}`;
+  }
+
+  private unseal(name: string, cookie: string | undefined): OidcPending {
+    const [payload = '', mac = ''] = (cookie ?? '').split('.');
+    const expected = Buffer.from(this.sign(payload));
+    if (!payload || expected.length !== Buffer.from(mac).length || !timingSafeEqual(expected, Buffer.from(mac))) {
+      throw new Error('The login was not started here or its cookie was changed');
+    }
+    const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as OidcPending & {
+      name: string;
+      exp: number;
+    };
+    if (data.name !== name || data.exp < Date.now())
+      throw new Error('The login took too long or is for another provider');
+    return { state: data.state, nonce: data.nonce, verifier: data.verifier };
+  }
+
+  private oidcProvider(name: string) {
+    const p = this.oidc.get(name);
+    if (!p) throw notFound(`The login method ${name}`);
+    return p;
+  }
+
+  private samlProvider(name: string) {
+    const p = this.saml.get(name);
+    if (!p) throw notFound(`The login method ${name}`);
+    return p;
+  }
+
+  async oidcStart(name: string): Promise<{ url: string; cookie: string }> {
+    const { url, pending } = await this.oidcProvider(name).client.start();
+    return { url, cookie: this.seal(name, pending) };
+  }
+
+  /** Where to send the browser after the provider's callback: a session, or the login page with a failure. */
+  async oidcFinish(name: string, callbackUrl: URL, cookie: string | undefined): Promise<string> {
+    const { settings, client } = this.oidcProvider(name);
+    try {
+      const claims = await client.finish(callbackUrl, this.unseal(name, cookie));
+      const sub = text(claims.sub) ?? '';
+      const email = text(claims.email);
+      const userName = text(claims.preferred_username) ?? email ?? sub;
+      return await this.loggedIn(
+        `oidc:${name}`,
+        sub,
+        userName,
+        email,
+        mapGroups(claims[settings.groupsClaim], settings, this.known()),
+      );
+    } catch (err) {
+      return this.failed(name, err);
+    }
+  }
+
+  async samlStart(name: string): Promise<string> {
+    return this.samlProvider(name).client.loginUrl('');
+  }
+
+  samlMetadata(name: string): string {
+    return this.samlProvider(name).client.metadata();
+  }
+
+  async samlConsume(name: string, form: Record<string, string>): Promise<string> {
+    const { settings, client } = this.samlProvider(name);
+    try {
+      const identity = await client.consume(form);
+      const nameAttr = settings.nameAttribute ? text(identity.attributes[settings.nameAttribute]) : undefined;
+      const userName = nameAttr ?? identity.nameId;
+      const mail = text(identity.attributes.email) ?? text(identity.attributes.mail);
+      const groups = mapGroups(identity.attributes[settings.groupsAttribute], settings, this.known());
+      return await this.loggedIn(
+        `saml:${name}`,
+        identity.nameId,
+        userName,
+        typeof mail === 'string' ? mail : undefined,
+        groups,
+      );
+    } catch (err) {
+      return this.failed(name, err);
+    }
+  }
+
+  private known(): string[] {
+    return this.settings.file.groups.map((g) => g.name);
+  }
+
+  private async loggedIn(
+    source: string,
+    externalId: string,
+    userName: string,
+    email: string | undefined,
+    groups: string[],
+  ): Promise<string> {
+    const userId = await this.provision(source, externalId, userName, email, groups);
+    const token = await this.auth.openSession(userId);
+    return this.portal(`?token=${token}`);
+  }
+
+  /** The account of this external identity, created on its first login; groups follow the provider. */
+  private async provision(
+    source: string,
+    externalId: string,
+    userName: string,
+    email: string | undefined,
+    groups: string[],
+  ): Promise<number> {
+    const existing = await this.users.findByExternal(source, externalId);
+    if (existing) {
+      if (existing.disabled) throw new Error(`The account ${existing.name} is disabled`);
+      await this.users.setGroups(existing.id, groups);
+      return existing.id;
+    }
+    // A name already used by another account gets the provider as suffix.
+    const taken = await this.users.findByName(userName);
+    const name = taken ? `${userName}@${source.replace(':', '-')}` : userName;
+    return this.users.createUser({ name, email: email ?? null, authSource: source, externalId, groups });
+  }
+}
