@@ -1,0 +1,19 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createI18n } from '../app/i18n.ts';
+import { createQueryClient, Providers } from '../app/Providers.tsx';
+import { routes } from '../app/routes.tsx';
+
+/** The whole app at a route, in a language, as the browser would show it. */
+export async function renderApp(path: string, options: { locale?: string } = {}) {
+  localStorage.setItem('locale', options.locale ?? 'en');
+  const i18n = await createI18n();
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const queryClient = createQueryClient();
+  render(
+    <Providers i18n={i18n} queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { router, i18n, queryClient };
+}
