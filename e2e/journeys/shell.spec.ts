@@ -66,6 +66,8 @@ test.describe('themes (admin-spec §3 "Theme")', () => {
       await page.screenshot({ path, fullPage: true });
       await testInfo.attach(`dashboard-${scheme}`, { path, contentType: 'image/png' });
       expect(await seriousViolations(page)).toEqual([]);
+      // Nothing sticks out sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     });
   }
 });

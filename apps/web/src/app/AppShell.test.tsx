@@ -34,7 +34,7 @@ describe('portal shell (portal-spec §2 "Navigation rules")', () => {
     await renderApp('/bookmark', { locale: 'de' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Merkliste' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: /^Sprache/ }));
-    await userEvent.click(screen.getByRole('menuitemradio', { name: 'English' }));
+    await userEvent.click(await screen.findByRole('menuitemradio', { name: 'English' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Bookmarks' })).toBeInTheDocument();
     expect(localStorage.getItem('locale')).toBe('en');
     expect(locales).toEqual(['en']);
@@ -47,7 +47,7 @@ describe('portal shell (portal-spec §2 "Navigation rules")', () => {
     localStorage.setItem('token', 'a-session-token');
     await renderApp('/bookmark', { locale: 'de' });
     await userEvent.click(await screen.findByRole('button', { name: /^Sprache/ }));
-    await userEvent.click(screen.getByRole('menuitemradio', { name: 'English' }));
+    await userEvent.click(await screen.findByRole('menuitemradio', { name: 'English' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('The language could not be changed.');
   });
 
@@ -55,7 +55,7 @@ describe('portal shell (portal-spec §2 "Navigation rules")', () => {
     server.use(...configHandlers({ visibleLocales: [{ lang: 'en', short: 'EN' }] }));
     await renderApp('/bookmark');
     await userEvent.click(await screen.findByRole('button', { name: /^Language: EN/ }));
-    expect(screen.getAllByRole('menuitemradio').map((i) => i.textContent)).toEqual(['English']);
+    expect((await screen.findAllByRole('menuitemradio')).map((i) => i.textContent)).toEqual(['English']);
   });
 
   it('shows the unavailable notice when the config cannot be loaded and keeps it', async () => {

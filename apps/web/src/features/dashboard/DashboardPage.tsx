@@ -7,6 +7,7 @@ import { pickContentLanguage, type GlobalConfig } from '@vitrine/contract/global
 import type { AssetDoc } from '@vitrine/contract/search';
 import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
 import { configImageUrl } from '../../app/customAssets.ts';
+import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { callUrl } from '../../lib/apiClient.ts';
 import { altText, CollectionRow } from './CollectionRow.tsx';
 import { CollectionTile, CollectionTileGrid } from './CollectionTiles.tsx';
@@ -78,10 +79,7 @@ export function DashboardPage() {
   const list = collections.data ?? [];
   return (
     <>
-      <Typography
-        component="h1"
-        sx={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}
-      >
+      <Typography component="h1" sx={visuallyHidden}>
         {t('views.dashboard.title')}
       </Typography>
       <Hero
