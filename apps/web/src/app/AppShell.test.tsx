@@ -127,3 +127,23 @@ describe('portal shell (portal-spec §2 "Navigation rules")', () => {
     });
   });
 });
+
+describe('hash anchors (portal-spec §2 "Navigation rules")', () => {
+  it('scroll below the header: 76 px elsewhere, 212 px on search; no anchor scrolls to the top', async () => {
+    const calls: [number, number][] = [];
+    const original = window.scrollTo;
+    window.scrollTo = ((x: number, y: number) => calls.push([x, y])) as typeof window.scrollTo;
+    try {
+      const { router } = await renderApp('/bookmark');
+      await screen.findByRole('heading', { level: 1, name: 'Bookmarks' });
+      expect(calls.at(-1)).toEqual([0, 0]);
+      await act(() => router.navigate('/bookmark#main'));
+      expect(calls.at(-1)).toEqual([0, -76]);
+      await act(() => router.navigate('/search/*#main'));
+      await screen.findByRole('heading', { level: 1, name: 'Search' });
+      expect(calls.at(-1)).toEqual([0, -212]);
+    } finally {
+      window.scrollTo = original;
+    }
+  });
+});
