@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toast } from '../lib/toast.ts';
 import { api, configHandlers, server } from '../test/msw.ts';
 import { renderApp } from '../test/renderApp.tsx';
@@ -130,9 +130,8 @@ describe('portal shell (portal-spec §2 "Navigation rules")', () => {
 
 describe('hash anchors (portal-spec §2 "Navigation rules")', () => {
   it('scroll below the header: 76 px elsewhere, 212 px on search; no anchor scrolls to the top', async () => {
-    const calls: [number, number][] = [];
-    const original = window.scrollTo;
-    window.scrollTo = ((x: number, y: number) => calls.push([x, y])) as typeof window.scrollTo;
+    const scroll = vi.spyOn(window, 'scrollTo');
+    const calls = scroll.mock.calls as unknown as [number, number][];
     try {
       const { router } = await renderApp('/bookmark');
       await screen.findByRole('heading', { level: 1, name: 'Bookmarks' });
@@ -143,7 +142,7 @@ describe('hash anchors (portal-spec §2 "Navigation rules")', () => {
       await screen.findByRole('heading', { level: 1, name: 'Search' });
       expect(calls.at(-1)).toEqual([0, -212]);
     } finally {
-      window.scrollTo = original;
+      scroll.mockRestore();
     }
   });
 });
