@@ -1,3 +1,5 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { storeGlobalConfig } from '../support/storedConfig.ts';
@@ -157,5 +159,22 @@ test.describe('drawer on a phone (portal-spec §4 "Sidebar / drawer")', () => {
     await expect(nav).toBeVisible();
     await swipe(250, 10);
     await expect(nav).toBeHidden();
+  });
+});
+
+test.describe('uploaded style sheet and font (portal-spec §8 "Error catalogue")', () => {
+  test('applies the custom style sheet, and says so when the font cannot be loaded', async ({ page }) => {
+    const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'config-files');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'style'), 'main#main { border-top: 7px solid rgb(1, 2, 3); }');
+    writeFileSync(path.join(dir, 'custom_font'), 'this is not a font');
+    try {
+      await openDashboard(page);
+      await expect(page.getByRole('main')).toHaveCSS('border-top-width', '7px');
+      await expect(page.getByRole('alert')).toContainText('Die Schriftart konnte nicht geladen werden.');
+    } finally {
+      rmSync(path.join(dir, 'style'));
+      rmSync(path.join(dir, 'custom_font'));
+    }
   });
 });
