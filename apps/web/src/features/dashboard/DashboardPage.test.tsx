@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Collection } from '@vitrine/contract/collection';
+import { configFileNames } from '@vitrine/contract/config';
 import { api, configHandlers, server } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 
@@ -115,6 +116,42 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     const image = tile.querySelector('img');
     expect(image).toHaveAttribute('src', '/assetportal/api/config/thumbnail?id=17');
     expect(screen.getByRole('link', { name: 'Empty' })).toBeInTheDocument();
+  });
+
+  it('shows the uploaded hero image and dashboard logo unless the logo is switched off', async () => {
+    const files = (logo: boolean) =>
+      http.get(api('config'), () =>
+        HttpResponse.json({
+          ...Object.fromEntries(configFileNames.map((n) => [n, false])),
+          dashboardHero: true,
+          dashboardLogo: logo,
+        }),
+      );
+    server.use(files(true));
+    catalogue();
+    await renderApp('/');
+    const hero = await screen.findByTestId('dashboard-hero');
+    await waitFor(() =>
+      expect(hero.querySelector('img[alt=""]')).toHaveAttribute('src', '/assetportal/api/config/dashboardHero'),
+    );
+    expect(within(hero).getByRole('img', { name: 'Logo of Vitrine' })).toHaveAttribute(
+      'src',
+      '/assetportal/api/config/dashboardLogo',
+    );
+  });
+
+  it('hides the dashboard logo when visibleLogos switches it off', async () => {
+    server.use(
+      ...configHandlers({ visibleLogos: [{ key: 'dashboard', translation: 'x', visible: false }] }),
+      http.get(api('config'), () =>
+        HttpResponse.json({ ...Object.fromEntries(configFileNames.map((n) => [n, false])), dashboardLogo: true }),
+      ),
+    );
+    catalogue();
+    await renderApp('/');
+    const hero = await screen.findByTestId('dashboard-hero');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(within(hero).queryByRole('img', { name: 'Logo of Vitrine' })).not.toBeInTheDocument();
   });
 
   it('shows a spinner while the collections load', async () => {

@@ -16,6 +16,11 @@ import { DashboardSearch } from './DashboardSearch.tsx';
 import { Hero } from './Hero.tsx';
 import { useCollectionContent, useCollections } from './queries.ts';
 
+/** Whether the config shows the logo of a screen (visibleLogos; shown unless switched off). */
+function logoVisible(config: GlobalConfig, key: string): boolean {
+  return config.visibleLogos.find((l) => l.key === key)?.visible !== false;
+}
+
 function useLabel() {
   const { t } = useTranslation();
   return (c: Collection) => (c.translation ? t(c.translation, { defaultValue: c.label }) : c.label);
@@ -85,7 +90,7 @@ export function DashboardPage() {
       <Hero
         hero={config.dashboard.heroImage}
         heroImageUrl={files.dashboardHero ? configImageUrl('dashboardHero') : undefined}
-        logoUrl={files.dashboardLogo ? configImageUrl('dashboardLogo') : undefined}
+        logoUrl={files.dashboardLogo && logoVisible(config, 'dashboard') ? configImageUrl('dashboardLogo') : undefined}
         logoAlt={t('global.logo', { title: config.global.website_title })}
       >
         <DashboardSearch />
