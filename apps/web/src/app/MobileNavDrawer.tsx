@@ -1,4 +1,4 @@
-import { Box, SwipeableDrawer } from '@mui/material';
+import { Box, SwipeableDrawer, Toolbar } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { DRAWER_WIDTH, NavList, SWIPE_EDGE } from './NavDrawer.tsx';
 
@@ -25,6 +25,8 @@ export function MobileNavDrawer({
       // The drawer keeps its own paper ref for swiping, so the paper is styled from outside.
       sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
     >
+      {/* The header stays above the drawer, so the entries start below it. */}
+      <Toolbar />
       <Box component="nav" id="main-navigation" aria-label={t('global.navigation')}>
         <NavList rail={false} hideDashboard={hideDashboard} />
       </Box>
