@@ -1,3 +1,5 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { storeGlobalConfig } from '../support/storedConfig.ts';
@@ -66,6 +68,8 @@ test.describe('themes (admin-spec §3 "Theme")', () => {
       await page.screenshot({ path, fullPage: true });
       await testInfo.attach(`dashboard-${scheme}`, { path, contentType: 'image/png' });
       expect(await seriousViolations(page)).toEqual([]);
+      // Nothing sticks out sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     });
   }
 });
@@ -116,6 +120,11 @@ test.describe('drawer on a phone (portal-spec §4 "Sidebar / drawer")', () => {
     await expect(nav).toBeVisible();
     const width = (await page.locator('#main-navigation').boundingBox())?.width;
     expect(width).toBe(256);
+    // The first entry is not hidden under the header (hidden from assistive technology while the
+    // drawer is open, so found by its element).
+    const header = await page.locator('header').boundingBox();
+    const home = await nav.getByRole('link', { name: 'Startseite' }).boundingBox();
+    expect(home?.y ?? 0).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
     await nav.getByRole('link', { name: 'Merkliste' }).click();
     await expect(page).toHaveURL(/#\/bookmark$/);
     await expect(nav).toBeHidden();
@@ -155,5 +164,22 @@ test.describe('drawer on a phone (portal-spec §4 "Sidebar / drawer")', () => {
     await expect(nav).toBeVisible();
     await swipe(250, 10);
     await expect(nav).toBeHidden();
+  });
+});
+
+test.describe('uploaded style sheet and font (portal-spec §8 "Error catalogue")', () => {
+  test('applies the custom style sheet, and says so when the font cannot be loaded', async ({ page }) => {
+    const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'config-files');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'style'), 'main#main { border-top: 7px solid rgb(1, 2, 3); }');
+    writeFileSync(path.join(dir, 'custom_font'), 'this is not a font');
+    try {
+      await openDashboard(page);
+      await expect(page.getByRole('main')).toHaveCSS('border-top-width', '7px');
+      await expect(page.getByRole('alert')).toContainText('Die Schriftart konnte nicht geladen werden.');
+    } finally {
+      rmSync(path.join(dir, 'style'));
+      rmSync(path.join(dir, 'custom_font'));
+    }
   });
 });

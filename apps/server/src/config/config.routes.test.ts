@@ -56,6 +56,7 @@ describe.each(dialects)('config calls on %s (admin-spec §7 "Calls")', (dialect)
     const res = await t.app.inject(`${api}config/loginHero`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['content-security-policy']).toContain('sandbox');
     expect(res.rawPayload.equals(png)).toBe(true);
   });
 

@@ -14,13 +14,17 @@ import type { ConfigFile, ConfigService } from './config.service.ts';
 
 /** Streams an uploaded file; browsers revalidate it since uploads keep their name. */
 function sendFile<C extends CallDefinition>({ reply }: CallInput<C>, file: ConfigFile): Promise<string> {
-  return reply
-    .type(file.type)
-    .header('Content-Length', file.size)
-    .header('Last-Modified', file.lastModified.toUTCString())
-    .header('Cache-Control', 'no-cache')
-    .header('X-Content-Type-Options', 'nosniff')
-    .send(file.stream) as unknown as Promise<string>;
+  return (
+    reply
+      .type(file.type)
+      .header('Content-Length', file.size)
+      .header('Last-Modified', file.lastModified.toUTCString())
+      .header('Cache-Control', 'no-cache')
+      .header('X-Content-Type-Options', 'nosniff')
+      // An uploaded SVG opened on its own must not run scripts in the portal's origin.
+      .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+      .send(file.stream) as unknown as Promise<string>
+  );
 }
 
 export function configRoutes(app: FastifyInstance, config: ConfigService): void {

@@ -5,6 +5,7 @@ import { Link as RouterLink, Outlet, useLocation, useMatches, useNavigation } fr
 import { ChevronLeftIcon, MenuIcon } from '../components/icons.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { ToastHost } from '../components/ToastHost.tsx';
+import { visuallyHidden } from '../components/visuallyHidden.ts';
 import { AppFooter } from './AppFooter.tsx';
 import { useAvailableFiles, useConfigErrorNotice, useGlobalConfig } from './config.ts';
 import { configImageUrl, useCustomStyleAndFavicon } from './customAssets.ts';
@@ -142,11 +143,7 @@ export function AppShell() {
           <AppFooter config={config} />
         </Box>
       </Box>
-      <Box
-        role="status"
-        aria-live="polite"
-        sx={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}
-      >
+      <Box role="status" aria-live="polite" sx={visuallyHidden}>
         {announcement}
       </Box>
       <ToastHost />

@@ -1,8 +1,10 @@
-import { Button, Menu, MenuItem } from '@mui/material';
-import { useState } from 'react';
+import { Button } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageIcon } from '../components/icons.tsx';
 import { switchLanguage } from './i18n.ts';
+
+const ChoiceMenu = lazy(() => import('./ShellMenus.tsx').then((m) => ({ default: m.ChoiceMenu })));
 
 /** A language's name in that language itself, as people look for their own language. */
 function nativeName(lang: string): string {
@@ -32,23 +34,18 @@ export function LanguageSwitch({ locales }: { locales: { lang: string; short: st
       >
         {current.short.toUpperCase()}
       </Button>
-      <Menu id="language-menu" anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        {locales.map(({ lang }) => (
-          <MenuItem
-            key={lang}
-            lang={lang}
-            role="menuitemradio"
-            aria-checked={lang === current.lang}
-            selected={lang === current.lang}
-            onClick={() => {
-              setAnchor(null);
-              void switchLanguage(i18n, lang);
-            }}
-          >
-            {nativeName(lang)}
-          </MenuItem>
-        ))}
-      </Menu>
+      {anchor && (
+        <Suspense fallback={null}>
+          <ChoiceMenu
+            id="language-menu"
+            anchor={anchor}
+            choices={locales.map(({ lang }) => ({ key: lang, label: nativeName(lang), lang }))}
+            current={current.lang}
+            onChoose={(lang) => void switchLanguage(i18n, lang)}
+            onClose={() => setAnchor(null)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,16 +1,11 @@
-import {
-  Box,
-  List,
-  ListItemButton,
-  ListItemIcon,
-  ListItemText,
-  SwipeableDrawer,
-  type SvgIconProps,
-} from '@mui/material';
-import type { ComponentType } from 'react';
+import { Box, List, ListItemButton, ListItemIcon, ListItemText, type SvgIconProps } from '@mui/material';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { BookmarkIcon, HomeIcon, InfoIcon, SearchIcon } from '../components/icons.tsx';
+
+// The temporary drawer (with its modal and swipe code) only loads on small screens.
+const MobileNavDrawer = lazy(() => import('./MobileNavDrawer.tsx').then((m) => ({ default: m.MobileNavDrawer })));
 
 /** Drawer and rail widths and the swipe edge of portal-spec §9. */
 export const DRAWER_WIDTH = 256;
@@ -35,7 +30,7 @@ function navEntries(hideDashboard: boolean): NavEntry[] {
   return hideDashboard ? entries.slice(1) : entries;
 }
 
-function NavList({ rail, hideDashboard }: { rail: boolean; hideDashboard: boolean }) {
+export function NavList({ rail, hideDashboard }: { rail: boolean; hideDashboard: boolean }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   return (
@@ -84,21 +79,9 @@ export function NavDrawer({
   const { t } = useTranslation();
   if (mobile) {
     return (
-      <SwipeableDrawer
-        variant="temporary"
-        anchor="left"
-        open={open}
-        onOpen={() => onOpenChange(true)}
-        onClose={() => onOpenChange(false)}
-        swipeAreaWidth={SWIPE_EDGE}
-        disableDiscovery
-        // The drawer keeps its own paper ref for swiping, so the paper is styled from outside.
-        sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
-      >
-        <Box component="nav" id="main-navigation" aria-label={t('global.navigation')}>
-          <NavList rail={false} hideDashboard={hideDashboard} />
-        </Box>
-      </SwipeableDrawer>
+      <Suspense fallback={null}>
+        <MobileNavDrawer open={open} onOpenChange={onOpenChange} hideDashboard={hideDashboard} />
+      </Suspense>
     );
   }
   return (
@@ -117,9 +100,7 @@ export function NavDrawer({
         transition: (theme) => theme.transitions.create('width'),
       }}
     >
-      <Box sx={{ position: 'sticky', top: 64 }}>
-        <NavList rail={!open} hideDashboard={hideDashboard} />
-      </Box>
+      <NavList rail={!open} hideDashboard={hideDashboard} />
     </Box>
   );
 }

@@ -1,8 +1,10 @@
-import { IconButton, Menu, MenuItem } from '@mui/material';
-import { useState } from 'react';
+import { IconButton } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PaletteIcon } from '../components/icons.tsx';
 import { useThemeChoice } from './Providers.tsx';
+
+const ChoiceMenu = lazy(() => import('./ShellMenus.tsx').then((m) => ({ default: m.ChoiceMenu })));
 
 /** Theme selection, offered when the config's show_theme_selection is set. */
 export function ThemeSwitch() {
@@ -23,22 +25,21 @@ export function ThemeSwitch() {
       >
         <PaletteIcon />
       </IconButton>
-      <Menu id="theme-menu" anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        {choice.options.map((theme) => (
-          <MenuItem
-            key={theme.key}
-            role="menuitemradio"
-            aria-checked={theme.key === choice.current.key}
-            selected={theme.key === choice.current.key}
-            onClick={() => {
-              setAnchor(null);
-              choice.choose(theme.key);
-            }}
-          >
-            {t(theme.translation, { defaultValue: theme.key })}
-          </MenuItem>
-        ))}
-      </Menu>
+      {anchor && (
+        <Suspense fallback={null}>
+          <ChoiceMenu
+            id="theme-menu"
+            anchor={anchor}
+            choices={choice.options.map((theme) => ({
+              key: theme.key,
+              label: t(theme.translation, { defaultValue: theme.key }),
+            }))}
+            current={choice.current.key}
+            onChoose={(key) => choice.choose(key)}
+            onClose={() => setAnchor(null)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

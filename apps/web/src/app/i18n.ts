@@ -2,12 +2,18 @@ import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { listTranslationsCall, type MessageSet } from '@vitrine/contract/config';
 import { setLocaleCall } from '@vitrine/contract/session';
-import { defaultTranslations } from '@vitrine/contract/translations';
 import { callApi, getSessionToken, setRequestLanguage } from '../lib/apiClient.ts';
 import { toast } from '../lib/toast.ts';
 import { FALLBACK_LOCALE, pickLocale, storeLocale } from './locale.ts';
 
-const bundled = Object.keys(defaultTranslations);
+type Texts = Record<string, MessageSet | undefined>;
+
+/**
+ * The bundled German and English texts. The server serves them too, so they are only loaded (as a
+ * chunk of their own) when the server's cannot be, or in tests that run without a server.
+ */
+const bundledTexts = (): Promise<Texts> =>
+  import('@vitrine/contract/translations').then((m) => m.defaultTranslations as Texts);
 
 /** The server's message set of a language (an admin's edits over the bundled texts). */
 async function fetchMessages(lang: string): Promise<MessageSet> {
@@ -18,7 +24,8 @@ async function fetchMessages(lang: string): Promise<MessageSet> {
 
 async function fetchLocales(): Promise<string[]> {
   const answer = await callApi(listTranslationsCall, {});
-  return 'locales' in answer && Array.isArray(answer.locales) ? answer.locales : bundled;
+  if ('locales' in answer && Array.isArray(answer.locales)) return answer.locales;
+  throw new Error('Expected the list of locales');
 }
 
 /** Adds the server's texts of a language over what is loaded; false when they could not be loaded. */
@@ -32,25 +39,35 @@ export async function loadServerMessages(instance: i18n, lang: string): Promise<
 }
 
 /**
- * i18next with the bundled German and English sets. With `remote`, the languages and texts the
- * server offers are loaded before the first render, so admin-edited texts never flash.
+ * i18next with the server's texts (an admin's edits over the bundled ones), loaded before the first
+ * render so that texts never flash; the bundled German and English sets stand in when the server's
+ * cannot be loaded. Without `remote` (component tests) only the bundled sets are used.
  */
 export async function createI18n(options: { remote?: boolean } = {}): Promise<i18n> {
   const instance = i18next.createInstance();
-  const supported = options.remote ? await fetchLocales().catch(() => bundled) : bundled;
+  let bundled: Texts | undefined;
+  let supported = options.remote ? await fetchLocales().catch(() => undefined) : undefined;
+  if (!supported) {
+    bundled = await bundledTexts();
+    supported = Object.keys(bundled);
+  }
   const lng = pickLocale(supported);
+  const resources: Record<string, { translation: MessageSet }> = {};
+  for (const lang of new Set([lng, FALLBACK_LOCALE])) {
+    let messages = options.remote ? await fetchMessages(lang).catch(() => undefined) : undefined;
+    if (!messages) {
+      bundled ??= await bundledTexts();
+      messages = bundled[lang];
+    }
+    if (messages) resources[lang] = { translation: messages };
+  }
   await instance.use(initReactI18next).init({
     lng,
     fallbackLng: FALLBACK_LOCALE,
-    resources: Object.fromEntries(
-      Object.entries(defaultTranslations).map(([lang, messages]) => [lang, { translation: messages }]),
-    ),
+    resources,
     interpolation: { escapeValue: false },
     returnNull: false,
   });
-  if (options.remote) {
-    await Promise.all([...new Set([lng, FALLBACK_LOCALE])].map((l) => loadServerMessages(instance, l)));
-  }
   setRequestLanguage(lng);
   instance.on('languageChanged', (lang) => {
     setRequestLanguage(lang);
@@ -65,10 +82,13 @@ export async function createI18n(options: { remote?: boolean } = {}): Promise<i1
  * session, on the server (session/set_locale), then confirms with a notice (portal-spec §8).
  */
 export async function switchLanguage(instance: i18n, lang: string): Promise<void> {
-  const loaded = await loadServerMessages(instance, lang);
-  if (!loaded && !bundled.includes(lang)) {
-    toast.show('toast.locale.error', 'error');
-    return;
+  if (!(await loadServerMessages(instance, lang))) {
+    const messages = (await bundledTexts())[lang];
+    if (!messages) {
+      toast.show('toast.locale.error', 'error');
+      return;
+    }
+    instance.addResourceBundle(lang, 'translation', messages, true, true);
   }
   await instance.changeLanguage(lang);
   storeLocale(lang);

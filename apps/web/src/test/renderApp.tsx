@@ -5,15 +5,16 @@ import { createI18n } from '../app/i18n.ts';
 import { createQueryClient, Providers } from '../app/Providers.tsx';
 import { routes } from '../app/routes.tsx';
 
-/** The whole app in English at `path`, with its real routes, providers and navigation rules. */
-export async function renderApp(path: string) {
-  localStorage.setItem('locale', 'en');
+/** The whole app at a route, in a language, with its real routes, providers and navigation rules. */
+export async function renderApp(path: string, options: { locale?: string } = {}) {
+  localStorage.setItem('locale', options.locale ?? 'en');
   const i18n = await createI18n();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const queryClient = createQueryClient();
   render(
-    <Providers i18n={i18n} queryClient={createQueryClient()}>
+    <Providers i18n={i18n} queryClient={queryClient}>
       <RouterProvider router={router} />
     </Providers>,
   );
-  return { router, user: userEvent.setup() };
+  return { router, i18n, queryClient, user: userEvent.setup() };
 }

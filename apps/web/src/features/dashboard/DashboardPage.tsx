@@ -7,6 +7,7 @@ import { pickContentLanguage, type GlobalConfig } from '@vitrine/contract/global
 import type { AssetDoc } from '@vitrine/contract/search';
 import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
 import { configImageUrl } from '../../app/customAssets.ts';
+import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { callUrl } from '../../lib/apiClient.ts';
 import { altText, CollectionRow } from './CollectionRow.tsx';
 import { CollectionTile, CollectionTileGrid } from './CollectionTiles.tsx';
@@ -14,6 +15,11 @@ import { collectionSearchPath } from './collectionRoute.ts';
 import { DashboardSearch } from './DashboardSearch.tsx';
 import { Hero } from './Hero.tsx';
 import { useCollectionContent, useCollections } from './queries.ts';
+
+/** Whether the config shows the logo of a screen (visibleLogos; shown unless switched off). */
+function logoVisible(config: GlobalConfig, key: string): boolean {
+  return config.visibleLogos.find((l) => l.key === key)?.visible !== false;
+}
 
 function useLabel() {
   const { t } = useTranslation();
@@ -78,16 +84,13 @@ export function DashboardPage() {
   const list = collections.data ?? [];
   return (
     <>
-      <Typography
-        component="h1"
-        sx={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}
-      >
+      <Typography component="h1" sx={visuallyHidden}>
         {t('views.dashboard.title')}
       </Typography>
       <Hero
         hero={config.dashboard.heroImage}
         heroImageUrl={files.dashboardHero ? configImageUrl('dashboardHero') : undefined}
-        logoUrl={files.dashboardLogo ? configImageUrl('dashboardLogo') : undefined}
+        logoUrl={files.dashboardLogo && logoVisible(config, 'dashboard') ? configImageUrl('dashboardLogo') : undefined}
         logoAlt={t('global.logo', { title: config.global.website_title })}
       >
         <DashboardSearch />

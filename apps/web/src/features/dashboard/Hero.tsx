@@ -56,12 +56,28 @@ export function Hero({
           borderRadius: 1,
           overflow: 'hidden',
           color: '#ffffff',
-          // Text sits on a dark veil, so it stays readable on any hero image.
-          background: heroImageUrl
-            ? `linear-gradient(rgba(0,0,0,0.45), rgba(0,0,0,0.45)), url("${heroImageUrl}") center / cover no-repeat`
-            : 'linear-gradient(135deg, #262626 0%, #4a4a4a 100%)',
+          background: 'linear-gradient(135deg, #262626 0%, #4a4a4a 100%)',
+          // Everything but the image sits above it.
+          '& > :not(.hero-image)': { position: 'relative' },
         }}
       >
+        {heroImageUrl && (
+          <Box
+            component="img"
+            className="hero-image"
+            src={heroImageUrl}
+            alt=""
+            sx={{
+              position: 'absolute',
+              inset: 0,
+              width: '100%',
+              height: '100%',
+              objectFit: 'cover',
+              // A dark veil keeps the texts readable on any image.
+              filter: 'brightness(0.55)',
+            }}
+          />
+        )}
         {!hero.logo.load_outside && logo}
         <Typography component="p" variant="h3" sx={{ fontWeight: 700, fontSize: { xs: '1.75rem', sm: '2.5rem' } }}>
           {t(hero.trans_header)}

@@ -1,0 +1,148 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { toast } from '../lib/toast.ts';
+import { api, configHandlers, server } from '../test/msw.ts';
+import { renderApp } from '../test/renderApp.tsx';
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+afterEach(() => {
+  server.resetHandlers();
+  act(() => toast.clear());
+});
+afterAll(() => server.close());
+
+describe('portal shell (portal-spec §2 "Navigation rules")', () => {
+  it('titles the page with the configured website title, separator and page title', async () => {
+    server.use(...configHandlers({ global: { website_title: 'Archiv' } }));
+    await renderApp('/bookmark');
+    await waitFor(() => expect(document.title).toBe('Archiv | Bookmarks'));
+    expect(screen.getByRole('banner')).toHaveTextContent('Archiv');
+  });
+
+  it('switches the interface language, stores it and tells the server for a logged-in session', async () => {
+    const locales: string[] = [];
+    server.use(
+      http.get(api('session/set_locale'), ({ request }) => {
+        const locale = new URL(request.url).searchParams.get('locale') ?? '';
+        locales.push(locale);
+        return HttpResponse.json({ locale });
+      }),
+    );
+    localStorage.setItem('token', 'a-session-token');
+    await renderApp('/bookmark', { locale: 'de' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Merkliste' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: /^Sprache/ }));
+    await userEvent.click(await screen.findByRole('menuitemradio', { name: 'English' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bookmarks' })).toBeInTheDocument();
+    expect(localStorage.getItem('locale')).toBe('en');
+    expect(locales).toEqual(['en']);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Language updated');
+    expect(document.documentElement.lang).toBe('en');
+  });
+
+  it('reports a failed locale change on the server', async () => {
+    server.use(http.get(api('session/set_locale'), () => HttpResponse.json({}, { status: 500 })));
+    localStorage.setItem('token', 'a-session-token');
+    await renderApp('/bookmark', { locale: 'de' });
+    await userEvent.click(await screen.findByRole('button', { name: /^Sprache/ }));
+    await userEvent.click(await screen.findByRole('menuitemradio', { name: 'English' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The language could not be changed.');
+  });
+
+  it('offers only the configured interface languages', async () => {
+    server.use(...configHandlers({ visibleLocales: [{ lang: 'en', short: 'EN' }] }));
+    await renderApp('/bookmark');
+    await userEvent.click(await screen.findByRole('button', { name: /^Language: EN/ }));
+    expect((await screen.findAllByRole('menuitemradio')).map((i) => i.textContent)).toEqual(['English']);
+  });
+
+  it('shows the unavailable notice when the config cannot be loaded and keeps it', async () => {
+    let calls = 0;
+    server.use(
+      http.get(api('config/global'), () => {
+        calls++;
+        return HttpResponse.json({ error: 'internal', message: 'x' }, { status: 500 });
+      }),
+    );
+    await renderApp('/bookmark');
+    await waitFor(() =>
+      expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+        'The configuration could not be loaded. The portal runs with its default settings.',
+        'The configuration could not be loaded.',
+      ]),
+    );
+    // The portal still works with the defaults.
+    expect(screen.getByRole('contentinfo')).toHaveTextContent('Imprint');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toBe(1);
+  });
+
+  it('places footer entries per language: internal links as routes, external ones in a new tab', async () => {
+    server.use(
+      ...configHandlers({
+        footer: {
+          entries: [
+            {
+              translation: 'global.footer.privacy',
+              is_linkable: true,
+              position: 1,
+              links: {
+                en: { linkDirection: 'External', link: 'https://example.org/privacy', column: 'Left' },
+                de: { linkDirection: 'Internal', link: '/custom', column: 'Left' },
+              },
+            },
+            {
+              translation: 'global.footer.imprint',
+              is_linkable: true,
+              position: 0,
+              links: { en: { linkDirection: 'Internal', link: '/custom', column: 'Right' } },
+            },
+            {
+              translation: 'global.footer.terms',
+              is_linkable: true,
+              position: 2,
+              links: { en: { linkDirection: 'Internal', link: '/custom', column: 'None' } },
+            },
+          ],
+        },
+      }),
+    );
+    const { router } = await renderApp('/bookmark');
+    const footer = await screen.findByRole('contentinfo');
+    await waitFor(() => expect(within(footer).getByRole('link', { name: 'Privacy' })).toBeInTheDocument());
+    const privacy = within(footer).getByRole('link', { name: 'Privacy' });
+    expect(privacy).toHaveAttribute('href', 'https://example.org/privacy');
+    expect(privacy).toHaveAttribute('target', '_blank');
+    expect(within(footer).queryByText('Terms of use')).not.toBeInTheDocument();
+    await userEvent.click(within(footer).getByRole('link', { name: 'Imprint' }));
+    expect(router.state.location.pathname).toBe('/custom');
+  });
+
+  it('announces the page it navigated to', async () => {
+    await renderApp('/bookmark');
+    await waitFor(() => expect(screen.getByText('Navigated to Vitrine | Bookmarks')).toBeInTheDocument(), {
+      timeout: 2000,
+    });
+  });
+});
+
+describe('hash anchors (portal-spec §2 "Navigation rules")', () => {
+  it('scroll below the header: 76 px elsewhere, 212 px on search; no anchor scrolls to the top', async () => {
+    const scroll = vi.spyOn(window, 'scrollTo');
+    const calls = scroll.mock.calls as unknown as [number, number][];
+    try {
+      const { router } = await renderApp('/bookmark');
+      await screen.findByRole('heading', { level: 1, name: 'Bookmarks' });
+      expect(calls.at(-1)).toEqual([0, 0]);
+      await act(() => router.navigate('/bookmark#main'));
+      expect(calls.at(-1)).toEqual([0, -76]);
+      await act(() => router.navigate('/search/*#main'));
+      await screen.findByRole('heading', { level: 1, name: 'Search' });
+      expect(calls.at(-1)).toEqual([0, -212]);
+    } finally {
+      scroll.mockRestore();
+    }
+  });
+});

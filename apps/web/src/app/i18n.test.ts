@@ -1,0 +1,52 @@
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defaultTranslations } from '@vitrine/contract/translations';
+import { api, server } from '../test/msw.ts';
+import { createI18n } from './i18n.ts';
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+describe('interface texts from the server (admin-spec §3 "Translation set")', () => {
+  it('uses the texts an admin edited, in the stored language', async () => {
+    localStorage.setItem('locale', 'de');
+    server.use(
+      http.get(api('config/translations'), ({ request }) => {
+        const lang = new URL(request.url).searchParams.get('lang');
+        if (!lang) return HttpResponse.json({ locales: ['de', 'en'] });
+        const set = defaultTranslations[lang as 'de' | 'en'];
+        return HttpResponse.json(lang === 'de' ? { ...set, views: { dashboard: { title: 'Übersicht' } } } : set);
+      }),
+    );
+    const i18n = await createI18n({ remote: true });
+    expect(i18n.language).toBe('de');
+    expect(i18n.t('views.dashboard.title')).toBe('Übersicht');
+    // Keys missing in German come from the English fallback.
+    expect(i18n.t('views.search.title')).toBe('Search');
+  });
+
+  it('picks among the languages the server offers, after the stored locale the browser language', async () => {
+    localStorage.setItem('locale', 'fr');
+    server.use(
+      http.get(api('config/translations'), ({ request }) => {
+        const lang = new URL(request.url).searchParams.get('lang');
+        if (!lang) return HttpResponse.json({ locales: ['de', 'en', 'fr'] });
+        return HttpResponse.json(
+          lang === 'fr' ? { views: { dashboard: { title: 'Accueil' } } } : defaultTranslations.en,
+        );
+      }),
+    );
+    const i18n = await createI18n({ remote: true });
+    expect(i18n.language).toBe('fr');
+    expect(i18n.t('views.dashboard.title')).toBe('Accueil');
+  });
+
+  it('falls back to the bundled texts when the server cannot answer', async () => {
+    localStorage.setItem('locale', 'en');
+    server.use(http.get(api('config/translations'), () => HttpResponse.json({}, { status: 500 })));
+    const i18n = await createI18n({ remote: true });
+    expect(i18n.language).toBe('en');
+    expect(i18n.t('toast.login.unauthorized')).toBe('Account has no authorization');
+  });
+});

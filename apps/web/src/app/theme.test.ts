@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { defaultThemes, type ThemeConfig } from '@vitrine/contract/global-config';
+import { buildTheme, CUSTOM_FONT_FAMILY } from './theme.ts';
+
+const light = defaultThemes.find((t) => t.key === 'light') as ThemeConfig;
+const dark = defaultThemes.find((t) => t.key === 'dark') as ThemeConfig;
+
+describe('theme from the config (admin-spec §3 "Theme")', () => {
+  it('builds the palette from the 12 colours', () => {
+    const theme = buildTheme(light);
+    expect(theme.palette.mode).toBe('light');
+    expect(theme.palette.primary.main).toBe(light.appearance.primary);
+    expect(theme.palette.primary.contrastText).toBe(light.appearance.on_primary);
+    expect(theme.palette.secondary.main).toBe(light.appearance.secondary);
+    expect(theme.palette.secondary.contrastText).toBe(light.appearance.on_secondary);
+    expect(theme.palette.background.default).toBe(light.appearance.background);
+    expect(theme.palette.background.paper).toBe(light.appearance.surface);
+    expect(theme.palette.text.primary).toBe(light.appearance.on_surface);
+  });
+
+  it('colours navigation and pop-ups with their own colours', () => {
+    const theme = buildTheme(dark);
+    expect(theme.palette.mode).toBe('dark');
+    expect(theme.components?.MuiAppBar?.styleOverrides?.root).toEqual({
+      backgroundColor: dark.appearance.navigation,
+      color: dark.appearance.on_navigation,
+    });
+    expect(theme.components?.MuiMenu?.styleOverrides?.paper).toEqual({
+      backgroundColor: dark.appearance.popup_background,
+      color: dark.appearance.popup_on_background,
+    });
+    expect(theme.components?.MuiCssBaseline?.styleOverrides).toMatchObject({
+      body: { backgroundColor: dark.appearance.background, color: dark.appearance.on_background },
+    });
+  });
+
+  it('turns advanced colours into CSS variables a custom style sheet can use', () => {
+    const theme = buildTheme({ ...light, advanced_appearance: { 'card.border': '#123456' } });
+    expect(theme.components?.MuiCssBaseline?.styleOverrides).toMatchObject({
+      ':root': { '--vitrine-card-border': '#123456', '--vitrine-navigation': light.appearance.navigation },
+    });
+  });
+
+  it('puts the custom font first once it has loaded', () => {
+    expect(buildTheme(light).typography.fontFamily).not.toContain(CUSTOM_FONT_FAMILY);
+    expect(buildTheme(light, { customFont: true }).typography.fontFamily).toMatch(
+      new RegExp(`^"${CUSTOM_FONT_FAMILY}"`),
+    );
+  });
+});

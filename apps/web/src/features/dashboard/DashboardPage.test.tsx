@@ -1,0 +1,184 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Collection } from '@vitrine/contract/collection';
+import { configFileNames } from '@vitrine/contract/config';
+import { api, configHandlers, server } from '../../test/msw.ts';
+import { renderApp } from '../../test/renderApp.tsx';
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+const collections: Collection[] = [
+  { indicator: 'collection_3', label: 'Landscapes', position: 1, src: '17' },
+  {
+    indicator: 'forest',
+    label: 'forest',
+    translation: 'views.dashboard.collections',
+    position: 0,
+    search: { en: { text: 'tree', facets: [{ key: 'format', values: ['jpeg', 'png'] }] } },
+  },
+  { indicator: 'collection_9', label: 'Empty', position: 2 },
+  { indicator: 'collection_10', label: 'Broken', position: 3 },
+];
+
+const docs = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: String(100 + i),
+    url: `/media/thumb/${100 + i}?exp=1&sig=x`,
+    pixel_x: 400,
+    pixel_y: 300,
+    title: `Asset ${i}`,
+  }));
+
+function catalogue() {
+  const requested: string[] = [];
+  server.use(
+    http.get(api('collection'), () => HttpResponse.json({ collections })),
+    http.get(api('collection/get'), ({ request }) => {
+      const url = new URL(request.url);
+      const id = url.searchParams.get('collection') ?? '';
+      requested.push(`${id}:${url.searchParams.get('rows')}`);
+      if (id === 'collection_10') return HttpResponse.json({ error: 'internal', message: 'x' }, { status: 500 });
+      const n = id === 'collection_9' ? 0 : id === 'forest' ? 2 : 3;
+      return HttpResponse.json({ response: { docs: docs(n), numFound: n * 10 } });
+    }),
+  );
+  return requested;
+}
+
+describe('dashboard (portal-spec §2 "Dashboard")', () => {
+  it('shows the hero with the configured height and texts and the search input', async () => {
+    server.use(...configHandlers({ dashboard: { heroImage: { height: 420 } } }));
+    catalogue();
+    await renderApp('/');
+    const hero = await screen.findByTestId('dashboard-hero');
+    expect(hero).toHaveStyle({ minHeight: '420px' });
+    expect(within(hero).getByText('Find your media')).toBeInTheDocument();
+    expect(within(hero).getByRole('searchbox', { name: 'Search' })).toBeInTheDocument();
+  });
+
+  it('shows collections in their order as poster rows of 20 rows with More results', async () => {
+    const requested = catalogue();
+    await renderApp('/');
+    const rows = await screen.findAllByRole('region');
+    expect(rows.map((r) => within(r).getByRole('heading', { level: 2 }).textContent)).toEqual([
+      'Collections',
+      'Landscapes',
+      'Empty',
+      'Broken',
+    ]);
+    const landscapes = screen.getByRole('region', { name: 'Landscapes' });
+    const images = await within(landscapes).findAllByRole('img');
+    expect(images.map((i) => i.getAttribute('alt'))).toEqual(['Asset 0', 'Asset 1', 'Asset 2']);
+    expect(images[0]).toHaveAttribute('src', '/media/thumb/100?exp=1&sig=x');
+    expect(within(landscapes).getByRole('link', { name: 'More results of Landscapes' })).toHaveAttribute(
+      'href',
+      '/search/*?meta_collections=3',
+    );
+    const preSearch = screen.getByRole('region', { name: 'Collections' });
+    await waitFor(() =>
+      expect(within(preSearch).getByRole('link', { name: /^More results/ })).toHaveAttribute(
+        'href',
+        '/search/tree?%2Bformat=jpeg%2Cpng',
+      ),
+    );
+    expect(requested).toContain('collection_3:20');
+  });
+
+  it('says a collection is empty, and counts one that fails to load as empty', async () => {
+    catalogue();
+    await renderApp('/');
+    for (const name of ['Empty', 'Broken']) {
+      const row = await screen.findByRole('region', { name });
+      expect(await within(row).findByText('No assets in this collection.')).toBeInTheDocument();
+      expect(within(row).queryByRole('link', { name: /More results/ })).not.toBeInTheDocument();
+    }
+  });
+
+  it('hides empty and failing collections when hide_empty_result is set', async () => {
+    server.use(...configHandlers({ dashboard: { collections: { hide_empty_result: true } } }));
+    catalogue();
+    await renderApp('/');
+    await screen.findByRole('region', { name: 'Landscapes' });
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Broken' })).not.toBeInTheDocument());
+    expect(screen.queryByRole('region', { name: 'Empty' })).not.toBeInTheDocument();
+  });
+
+  it('shows tiles with the thumbnail call image when configured', async () => {
+    server.use(...configHandlers({ dashboard: { collections: { show_as_tiles: true } } }));
+    catalogue();
+    await renderApp('/');
+    const tile = await screen.findByRole('link', { name: 'Landscapes' });
+    expect(tile).toHaveAttribute('href', '/search/*?meta_collections=3');
+    const image = tile.querySelector('img');
+    expect(image).toHaveAttribute('src', '/assetportal/api/config/thumbnail?id=17');
+    expect(screen.getByRole('link', { name: 'Empty' })).toBeInTheDocument();
+  });
+
+  it('shows the uploaded hero image and dashboard logo unless the logo is switched off', async () => {
+    const files = (logo: boolean) =>
+      http.get(api('config'), () =>
+        HttpResponse.json({
+          ...Object.fromEntries(configFileNames.map((n) => [n, false])),
+          dashboardHero: true,
+          dashboardLogo: logo,
+        }),
+      );
+    server.use(files(true));
+    catalogue();
+    await renderApp('/');
+    const hero = await screen.findByTestId('dashboard-hero');
+    await waitFor(() =>
+      expect(hero.querySelector('img[alt=""]')).toHaveAttribute('src', '/assetportal/api/config/dashboardHero'),
+    );
+    expect(within(hero).getByRole('img', { name: 'Logo of Vitrine' })).toHaveAttribute(
+      'src',
+      '/assetportal/api/config/dashboardLogo',
+    );
+  });
+
+  it('hides the dashboard logo when visibleLogos switches it off', async () => {
+    server.use(
+      ...configHandlers({ visibleLogos: [{ key: 'dashboard', translation: 'x', visible: false }] }),
+      http.get(api('config'), () =>
+        HttpResponse.json({ ...Object.fromEntries(configFileNames.map((n) => [n, false])), dashboardLogo: true }),
+      ),
+    );
+    catalogue();
+    await renderApp('/');
+    const hero = await screen.findByTestId('dashboard-hero');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(within(hero).queryByRole('img', { name: 'Logo of Vitrine' })).not.toBeInTheDocument();
+  });
+
+  it('shows a spinner while the collections load', async () => {
+    server.use(http.get(api('collection'), () => new Promise<never>(() => undefined)));
+    await renderApp('/');
+    expect(await screen.findByRole('progressbar', { name: 'Loading collections…' })).toBeInTheDocument();
+  });
+
+  it('searches the trimmed text', async () => {
+    catalogue();
+    const { router } = await renderApp('/');
+    const input = await screen.findByRole('searchbox', { name: 'Search' });
+    await userEvent.type(input, '  red car {Enter}');
+    expect(router.state.location.pathname).toBe('/search/red%20car');
+  });
+
+  it('searches everything for an empty text (portal-spec §5)', async () => {
+    catalogue();
+    const { router } = await renderApp('/');
+    await userEvent.type(await screen.findByRole('searchbox', { name: 'Search' }), '   ');
+    await userEvent.click(screen.getByRole('button', { name: 'Start search' }));
+    expect(router.state.location.pathname).toBe('/search/*');
+  });
+
+  it('sends / to /search/* when the dashboard is hidden', async () => {
+    server.use(...configHandlers({ global: { hide_dashboard: true } }));
+    const { router } = await renderApp('/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search/*'));
+  });
+});
