@@ -173,4 +173,15 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     await renderLogin('/login?sso=failed');
     expect(await screen.findByRole('alert')).toHaveTextContent('The login with your organisation did not succeed');
   });
+
+  it('warns when there is no registration form for the language', async () => {
+    server.use(
+      http.get(api('config/global'), () =>
+        HttpResponse.json({ login: { register: { show_button: true, links: { de: 'https://example.org/de' } } } }),
+      ),
+    );
+    const { user } = await renderLogin();
+    await user.click(await screen.findByRole('button', { name: 'Request access' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('No registration form was found for your language');
+  });
 });
