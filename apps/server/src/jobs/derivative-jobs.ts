@@ -2,7 +2,7 @@ import path from 'node:path';
 
 export const DERIVATIVES_JOB = 'derivatives';
 export const WEB_VIDEO_JOB = 'web-video';
-/** PDF pages rendered ahead of time (later pages answer the typed placeholder). */
+/** PDF pages rendered ahead of time; later pages are rendered when first asked for. */
 export const MAX_PAGE_PREVIEWS = 10;
 
 export interface DerivativePayload {

@@ -32,6 +32,15 @@ export class DerivativeRepository {
       .executeTakeFirst();
   }
 
+  /** Adds one derivative unless another process added it first. */
+  async add(row: Insertable<DerivativeTable>): Promise<void> {
+    await this.db
+      .insertInto('derivative')
+      .values(row)
+      .onConflict((oc) => oc.columns(['asset_id', 'kind', 'page']).doNothing())
+      .execute();
+  }
+
   /** Replaces an asset's derivatives of the given kinds in one transaction. */
   async replace(assetId: number, kinds: string[], rows: Insertable<DerivativeTable>[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {

@@ -6,7 +6,7 @@ import { pdfPagePng, pdfPagesJpeg } from '../adapters/pdf.ts';
 import { audioWaveform, decodeImageWithFfmpeg, probeAv, videoPoster, webMp4 } from '../adapters/video.ts';
 import type { Database, DerivativeTable } from '../db/schema.ts';
 import { typeIconSvg } from '../media/type-icon.ts';
-import { DerivativeRepository, type DerivativeSource } from './derivative.repository.ts';
+import { DerivativeRepository, type DerivativeRow, type DerivativeSource } from './derivative.repository.ts';
 import type { JobHandler } from './job.worker.ts';
 import { renderModelView } from './model-view.ts';
 import {
@@ -168,4 +168,39 @@ export function derivativeHandlers(db: Kysely<Database>, dataDir: string): JobHa
   };
 
   return [pictures, webVideo] as JobHandler[];
+}
+
+/**
+ * A PDF page beyond those made ahead of time, rendered when it is first asked for (the portal pages
+ * through a document one page at a time). Answers undefined when the asset has no such page.
+ */
+export async function renderPdfPageOnDemand(
+  db: Kysely<Database>,
+  dataDir: string,
+  assetId: number,
+  page: number,
+): Promise<DerivativeRow | undefined> {
+  const repo = new DerivativeRepository(db);
+  const src = await repo.source(assetId);
+  if (!src || src.status !== 'active' || src.asset_group !== 'document' || page > (src.page_count ?? 0))
+    return undefined;
+  const root = derivativeRoot(dataDir);
+  const folder = path.join(root, derivativeFolder(src.sha256));
+  await mkdir(folder, { recursive: true });
+  const file = (await pdfPagesJpeg(src.source_path, page, page, PREVIEW_BOX.width, folder)).get(page);
+  if (!file) return undefined;
+  await repo.add({
+    asset_id: src.id,
+    kind: 'preview',
+    page,
+    sha256: src.sha256,
+    path: path.relative(root, file),
+    mime: 'image/jpeg',
+    width: null,
+    height: null,
+    bytes: (await stat(file)).size,
+    placeholder: null,
+    created_at: Date.now(),
+  });
+  return repo.find(src.id, 'preview', page);
 }

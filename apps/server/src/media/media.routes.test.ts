@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
-import { makeClip, makeImage } from '../../test/media-fixtures.ts';
+import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
 import { endMetadataReader } from '../adapters/metadata.ts';
 import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import { ImportService } from '../catalogue/import.service.ts';
@@ -22,6 +22,10 @@ describe('media file route (signed thumbnail, preview and video URLs)', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'vitrine-media-'));
     await makeImage(path.join(dir, 'photo.jpg'), { width: 1200, height: 800 });
     makeClip(path.join(dir, 'clip.webm'), { seconds: 1 });
+    makePdf(
+      path.join(dir, 'manual.pdf'),
+      Array.from({ length: 12 }, (_, i) => `Page ${i + 1}`),
+    );
     await makeImage(path.join(dir, 'later', 'waiting.png'), { format: 'png' });
     const importer = new ImportService(new CatalogueRepository(t.app.db.kysely), t.settings);
     await importer.importFolder(dir);
@@ -88,6 +92,31 @@ describe('media file route (signed thumbnail, preview and video URLs)', () => {
     const outside = await t.app.inject({ url, headers: { range: `bytes=${size + 10}-` } });
     expect(outside.statusCode).toBe(416);
     expect(outside.headers['content-range']).toBe(`bytes */${size}`);
+  });
+
+  it('answers PDF pages made ahead of time and renders a later page when first asked for', async () => {
+    const id = ids['manual.pdf'];
+    const page2 = await t.app.inject({ url: sign(`preview/${id}/2`) });
+    expect(page2.statusCode).toBe(200);
+    expect(page2.headers['content-type']).toBe('image/jpeg');
+
+    const stored = () =>
+      t.app.db.kysely
+        .selectFrom('derivative')
+        .select('page')
+        .where('asset_id', '=', id ?? 0)
+        .where('page', '=', 12)
+        .execute();
+    expect(await stored()).toEqual([]);
+    const page12 = await t.app.inject({ url: sign(`preview/${id}/12`) });
+    expect(page12.statusCode).toBe(200);
+    expect(page12.headers['content-type']).toBe('image/jpeg');
+    expect(page12.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    expect(await stored()).toEqual([{ page: 12 }]);
+
+    // A page the document does not have: the typed placeholder.
+    const page13 = await t.app.inject({ url: sign(`preview/${id}/13`) });
+    expect(page13.headers['content-type']).toBe('image/svg+xml');
   });
 
   it('refuses a tampered or expired signature with a stable error id', async () => {

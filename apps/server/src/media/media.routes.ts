@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { sendFile } from '../http/send-file.ts';
 import { DerivativeRepository } from '../jobs/derivative.repository.ts';
+import { renderPdfPageOnDemand } from '../jobs/derivatives.job.ts';
 import type { Settings } from '../settings.ts';
 import { MediaService, type MediaKind } from './media.service.ts';
 
@@ -16,7 +17,9 @@ interface MediaQuery {
 
 /** GET and HEAD /media/thumb/:id, /media/preview/:id[/:page], /media/video/:id (signed URLs). */
 export function mediaRoutes(app: FastifyInstance, db: Db, settings: Settings): void {
-  const media = new MediaService(new DerivativeRepository(db.kysely), settings.secret, settings.dataDir);
+  const media = new MediaService(new DerivativeRepository(db.kysely), settings.secret, settings.dataDir, (id, page) =>
+    renderPdfPageOnDemand(db.kysely, settings.dataDir, id, page),
+  );
   const handler =
     (kind: MediaKind) =>
     async (request: FastifyRequest<{ Params: MediaParams; Querystring: MediaQuery }>, reply: FastifyReply) => {

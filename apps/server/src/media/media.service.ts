@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DomainError, notFound } from '../http/errors.ts';
 import { derivativeRoot } from '../jobs/derivative-jobs.ts';
-import type { DerivativeRepository } from '../jobs/derivative.repository.ts';
+import type { DerivativeRepository, DerivativeRow } from '../jobs/derivative.repository.ts';
 import { verifyMediaUrl } from './media-url.ts';
 import { typeIconSvg } from './type-icon.ts';
 
@@ -27,6 +27,7 @@ export class MediaService {
     private readonly derivatives: DerivativeRepository,
     private readonly secret: string,
     private readonly dataDir: string,
+    private readonly renderPage: (assetId: number, page: number) => Promise<DerivativeRow | undefined>,
   ) {}
 
   async resolve(input: MediaRequest): Promise<MediaAnswer> {
@@ -40,7 +41,8 @@ export class MediaService {
     }
     const assetId = Number(input.id);
     const page = input.page === undefined ? 0 : Number(input.page);
-    const d = await this.derivatives.find(assetId, input.kind, page);
+    let d = await this.derivatives.find(assetId, input.kind, page);
+    if (!d && input.kind === 'preview' && page > 0) d = await this.renderPage(assetId, page);
     if (d) {
       return {
         type: 'file',
