@@ -3,6 +3,7 @@ import { setupServer } from 'msw/node';
 import { API_BASE_PATH } from '@vitrine/contract/call';
 import { configFileNames } from '@vitrine/contract/config';
 import { defaultGlobalConfig, fillConfigDefaults } from '@vitrine/contract/global-config';
+import type { Session } from '@vitrine/contract/session';
 import { defaultTranslations } from '@vitrine/contract/translations';
 
 export const api = (path: string) => `${API_BASE_PATH}${path}`;
@@ -21,7 +22,26 @@ export function configHandlers(stored: Record<string, unknown> = {}): RequestHan
   ];
 }
 
+/** A session answer as the server gives it; a guest asset user unless told otherwise. */
+export const sessionAnswer = (over: Partial<Session> = {}): Session => ({
+  user: null,
+  isAssetUser: true,
+  isGuiAdmin: false,
+  workspace: null,
+  session: 'token-of-the-session',
+  login: [{ name: 'native', url: api('session/get') }],
+  ...over,
+});
+
+/** session/get and the version check as a fresh portal answers them. */
+export function sessionHandlers(session: Session = sessionAnswer()): RequestHandler[] {
+  return [
+    http.post(api('session/get'), () => HttpResponse.json(session)),
+    http.get(api('info/check_version'), () => HttpResponse.json({ version: '7.0.6' })),
+  ];
+}
+
 /** A network for component tests: unhandled calls fail the test that made them. */
-export const server = setupServer(...configHandlers());
+export const server = setupServer(...sessionHandlers(), ...configHandlers());
 
 export { defaultGlobalConfig };

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetSessionState } from '../../app/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { renderApp } from '../../test/renderApp.tsx';
+import { configHandlers } from '../../test/msw.ts';
 import { api, createSessionServer, sessionAnswer } from '../../test/sessionServer.ts';
 
 const server = createSessionServer();
@@ -115,6 +116,7 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
   it('sends a reset link from the dialog: username required, submit disabled until valid, Enter submits', async () => {
     let sent: unknown;
     server.use(
+      ...configHandlers({ login: { show_passwordReset: true } }),
       http.post(api('user/forgot-password'), async ({ request }) => {
         sent = await request.json();
         return HttpResponse.json({ ok: true });
@@ -176,9 +178,7 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
 
   it('warns when there is no registration form for the language', async () => {
     server.use(
-      http.get(api('config/global'), () =>
-        HttpResponse.json({ login: { register: { show_button: true, links: { de: 'https://example.org/de' } } } }),
-      ),
+      ...configHandlers({ login: { register: { show_button: true, links: { de: 'https://example.org/de' } } } }),
     );
     const { user } = await renderLogin();
     await user.click(await screen.findByRole('button', { name: 'Request access' }));
