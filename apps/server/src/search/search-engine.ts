@@ -361,7 +361,9 @@ export class SearchEngine {
       const field = this.fields.get(key);
       if (!field) throw new SearchInputError('filter', `The filter names the field '${key}', which does not exist.`);
       if (out.length >= 31) throw new SearchInputError('filter', 'At most 31 fields can be filtered at once.');
-      const bit = 1 << out.length; // parenthesised: esbuild 0.28 misreads `<< out` as a type-parameter modifier
+      // Not `1 << out.length`: esbuild 0.28 (the runtime loader) misreads `<< out` as a type-parameter modifier.
+      const position = out.length;
+      const bit = 1 << position;
       const isRange = sel.range || (!field.coded && field.numeric);
       if (isRange) {
         if (!field.numeric) {
