@@ -35,11 +35,14 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node apps/server/bin/vitrine.mjs serve',
+    // The journeys run on the demo catalogue, built and imported (with derivatives) before serving,
+    // as `npm start` does on a first start; the Debian packages it comes from stay cached.
+    command: 'node apps/server/bin/vitrine.mjs demo --if-empty && node apps/server/bin/vitrine.mjs serve',
     cwd: root,
     url: `http://127.0.0.1:${port}/assetportal/api/health`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    timeout: 600_000,
+    stdout: 'pipe',
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',

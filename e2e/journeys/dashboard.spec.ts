@@ -20,7 +20,6 @@ test.describe('dashboard (portal-spec §2 "Dashboard")', () => {
     await expect(page).toHaveURL(/#\/search\/\*$/);
   });
 
-  // Needs the demo catalogue and the collection calls (merged from the catalogue and search work).
   test('shows the demo collections as poster rows with real thumbnails and More results', async ({ page }) => {
     await page.goto('/');
     const rows = page.getByRole('main').locator('section[aria-labelledby^="collection-"]');

@@ -50,7 +50,7 @@ test.describe('login (portal-spec §2 "Login", §4 "Login", §8 "Login")', () =>
     for (let i = 1; i <= 5; i++) {
       await logIn(page, 'blocky', `wrong ${i}`);
       await expect(page.getByRole('alert')).toHaveText('Incorrect username or password');
-      await page.getByRole('button', { name: 'Close' }).click();
+      await page.getByRole('alert').getByRole('button', { name: 'Close' }).click();
     }
     await logIn(page, 'blocky', 'journey secret');
     await expect(page.getByRole('alert')).toHaveText(
