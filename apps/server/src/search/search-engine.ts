@@ -1,6 +1,6 @@
 import { colorCodes } from '@vitrine/contract/fields';
 import type { FacetSelection, SuggestionSelection } from '@vitrine/contract/search';
-import { FacetIndex, intersect, subtract, union, type IndexRow } from './facet-index.ts';
+import { FacetIndex, intersect, subtract, union, type CodeColumn, type IndexRow } from './facet-index.ts';
 import type { FieldRegistry, SearchField } from './fields.ts';
 import { columnOf } from './fields.ts';
 import { parseQuery, positiveTextAtoms, QuerySyntaxError, type QueryNode, type TextAtom } from './query.ts';
@@ -60,7 +60,7 @@ export type Progress = (phase: string, done: number, total: number) => void;
 const WATERMARK_MARGIN_MS = 10_000;
 const BATCH = 5000;
 /** Below this many matches sorting them directly beats walking a precomputed order. */
-const DIRECT_SORT_LIMIT = 20_000;
+const DIRECT_SORT_LIMIT = 2_000;
 const SUGGESTION_DOCS = 50;
 
 interface Selection {
@@ -85,6 +85,7 @@ export class SearchEngine {
   private readonly sortOrders = new Map<string, { version: number; order: Int32Array }>();
   private readonly visibleCounts = new Map<string, { version: number; counts: Int32Array }>();
   private readonly suggestionTokens = new Map<string, { version: number; tokens: string[]; codes: Int32Array }>();
+  private readonly ranks = new Map<string, { column: CodeColumn; size: number; rank: Int32Array }>();
   private allDocsCache: { version: number; docs: Int32Array } | undefined;
 
   constructor(
@@ -200,13 +201,13 @@ export class SearchEngine {
   }
 
   private grouped<T extends { asset_id: number }>(rows: T[]): Map<number, T[]> {
-    const out = new Map<number, T[]>();
+    const acc = new Map<number, T[]>();
     for (const r of rows) {
-      const list = out.get(r.asset_id);
+      const list = acc.get(r.asset_id);
       if (list) list.push(r);
-      else out.set(r.asset_id, [r]);
+      else acc.set(r.asset_id, [r]);
     }
-    return out;
+    return acc;
   }
 
   private indexRows(batch: AssetBatch): IndexRow[] {
@@ -293,19 +294,19 @@ export class SearchEngine {
       case 'not':
         return subtract(this.allDocs(), await this.evaluate(node.item, atoms));
       case 'or': {
-        let out: Int32Array = new Int32Array(0);
-        for (const item of node.items) out = union(out, await this.evaluate(item, atoms));
-        return out;
+        let acc: Int32Array = new Int32Array(0);
+        for (const item of node.items) acc = union(acc, await this.evaluate(item, atoms));
+        return acc;
       }
       case 'and': {
         const positives = node.items.filter((n) => n.kind !== 'not');
         const negatives = node.items.flatMap((n) => (n.kind === 'not' ? [n.item] : []));
         const sets = await Promise.all(positives.map((n) => this.evaluate(n, atoms)));
         sets.sort((a, b) => a.length - b.length);
-        let out = sets.length > 0 ? sets[0] : this.allDocs();
-        for (const s of sets.slice(1)) out = intersect(out, s);
-        for (const n of negatives) if (out.length > 0) out = subtract(out, await this.evaluate(n, atoms));
-        return out;
+        let acc = sets.length > 0 ? sets[0] : this.allDocs();
+        for (const s of sets.slice(1)) acc = intersect(acc, s);
+        for (const n of negatives) if (acc.length > 0) acc = subtract(acc, await this.evaluate(n, atoms));
+        return acc;
       }
     }
   }
@@ -341,10 +342,10 @@ export class SearchEngine {
   }
 
   private filterDocs(docs: Int32Array, keep: (doc: number) => boolean): Int32Array {
-    const out = new Int32Array(docs.length);
+    const acc = new Int32Array(docs.length);
     let n = 0;
-    for (let i = 0; i < docs.length; i++) if (keep(docs[i])) out[n++] = docs[i]!;
-    return out.subarray(0, n);
+    for (let i = 0; i < docs.length; i++) if (keep(docs[i])) acc[n++] = docs[i]!;
+    return acc.subarray(0, n);
   }
 
   private selections(filter: FacetSelection[]): Selection[] {
@@ -355,13 +356,13 @@ export class SearchEngine {
       m.range ||= s.range === true;
       merged.set(s.key, m);
     }
-    const out: Selection[] = [];
+    const acc: Selection[] = [];
     for (const [key, sel] of merged) {
       if (sel.values.length === 0) continue;
       const field = this.fields.get(key);
       if (!field) throw new SearchInputError('filter', `The filter names the field '${key}', which does not exist.`);
-      if (out.length >= 31) throw new SearchInputError('filter', 'At most 31 fields can be filtered at once.');
-      const bit = 1 << out.length;
+      if (acc.length >= 31) throw new SearchInputError('filter', 'At most 31 fields can be filtered at once.');
+      const bit = 1 << acc.length;
       const isRange = sel.range || (!field.coded && field.numeric);
       if (isRange) {
         if (!field.numeric) {
@@ -369,7 +370,7 @@ export class SearchEngine {
         }
         const ranges = sel.values.map((v) => parseRange(key, v, field.type === 'date'));
         const col = this.index.numbers.get(key)!;
-        out.push({
+        acc.push({
           field,
           bit,
           pass: (d) => {
@@ -385,10 +386,10 @@ export class SearchEngine {
           const code = col.dict.get(v);
           if (code !== undefined) wanted[code] = 1;
         }
-        out.push({ field, bit, pass: (d) => col.has(d, wanted) });
+        acc.push({ field, bit, pass: (d) => col.has(d, wanted) });
       }
     }
-    return out;
+    return acc;
   }
 
   /** Runs one search for a caller with these access groups. */
@@ -470,10 +471,10 @@ export class SearchEngine {
   }
 
   private filterIndexed(docs: Int32Array, keep: (i: number) => boolean): Int32Array {
-    const out = new Int32Array(docs.length);
+    const acc = new Int32Array(docs.length);
     let n = 0;
-    for (let i = 0; i < docs.length; i++) if (keep(i)) out[n++] = docs[i]!;
-    return out.subarray(0, n);
+    for (let i = 0; i < docs.length; i++) if (keep(i)) acc[n++] = docs[i]!;
+    return acc.subarray(0, n);
   }
 
   private matchCodes(docs: Int32Array | undefined, field: string, values: readonly string[]): Int32Array {
@@ -513,18 +514,33 @@ export class SearchEngine {
     const byCount = field.options.sort === 'count';
     const dir = field.options.sort_orientation ?? (byCount ? 'desc' : 'asc');
     const sign = dir === 'asc' ? 1 : -1;
-    const numericValues = field.numeric;
-    const keys = new Map(codes.map((c) => [c, numericValues ? '' : fold(col.values[c])]));
-    const byValue = (a: number, b: number): number => {
-      if (numericValues) return Number(col.values[a]) - Number(col.values[b]);
-      return compareText(keys.get(a)!, keys.get(b)!) || compareText(col.values[a], col.values[b]);
-    };
+    const rank = this.alphabeticalRanks(field.field_name);
+    const byValue = (a: number, b: number): number => rank[a] - rank[b];
     codes.sort((a, b) => (byCount ? sign * (counts[a] - counts[b]) || byValue(a, b) : sign * byValue(a, b) || a - b));
     return codes.slice(offset, offset + limit).map((c) => {
       const value = col.values[c];
       const label = this.label(field.field_name, value);
       return label === undefined ? { value, count: counts[c] } : { value, label, count: counts[c] };
     });
+  }
+
+  /** Position of every value of a field in alphabetical order (folded, then exact; numbers by value). */
+  private alphabeticalRanks(name: string): Int32Array {
+    const col = this.index.codes.get(name)!;
+    const cached = this.ranks.get(name);
+    if (cached?.size === col.values.length && cached.column === col) return cached.rank;
+    const numeric = this.fields.get(name)!.numeric;
+    const folded = col.values.map((v) => (numeric ? '' : fold(v)));
+    const order = col.values.map((_, i) => i);
+    order.sort((a, b) =>
+      numeric
+        ? Number(col.values[a]) - Number(col.values[b])
+        : compareText(folded[a], folded[b]) || compareText(col.values[a], col.values[b]),
+    );
+    const rank = new Int32Array(order.length);
+    order.forEach((code, i) => (rank[code] = i));
+    this.ranks.set(name, { column: col, size: col.values.length, rank });
+    return rank;
   }
 
   /**
@@ -559,16 +575,16 @@ export class SearchEngine {
     const end = Math.min(result.length, start + rows);
     if (sort.field === 'score') {
       // Equal scores: newest (highest id) first, i.e. descending document order.
-      const out = new Int32Array(end - start);
+      const acc = new Int32Array(end - start);
       let seen = 0;
       let n = 0;
       const take = (d: number): boolean => {
-        if (seen++ >= start) out[n++] = d;
-        return n < out.length;
+        if (seen++ >= start) acc[n++] = d;
+        return n < acc.length;
       };
       if (!scores) {
-        for (let i = start; i < end; i++) out[i - start] = result[result.length - 1 - i]!;
-        return out;
+        for (let i = start; i < end; i++) acc[i - start] = result[result.length - 1 - i]!;
+        return acc;
       }
       const levels = new Set<number>();
       for (let i = 0; i < result.length; i++) levels.add(scores[result[i]]);
@@ -576,24 +592,24 @@ export class SearchEngine {
       for (const level of order) {
         for (let i = result.length - 1; i >= 0; i--) {
           const d = result[i];
-          if (scores[d] === level && !take(d)) return out;
+          if (scores[d] === level && !take(d)) return acc;
         }
       }
-      return out.subarray(0, n);
+      return acc.subarray(0, n);
     }
     const cmp = this.comparator(sort.field, sort.dir);
     if (result.length <= DIRECT_SORT_LIMIT) return result.slice().sort(cmp).slice(start, end);
     const order = this.sortOrder(sort.field, sort.dir, cmp);
     const member = new Uint8Array(this.index.size);
     for (let i = 0; i < result.length; i++) member[result[i]] = 1;
-    const out = new Int32Array(end - start);
+    const acc = new Int32Array(end - start);
     let seen = 0;
     let n = 0;
-    for (let i = 0; i < order.length && n < out.length; i++) {
+    for (let i = 0; i < order.length && n < acc.length; i++) {
       const d = order[i];
-      if (member[d] && seen++ >= start) out[n++] = d;
+      if (member[d] && seen++ >= start) acc[n++] = d;
     }
-    return out;
+    return acc;
   }
 
   /** Orders documents by a field, missing values last, ties by descending asset id. */
@@ -645,14 +661,14 @@ export class SearchEngine {
     await this.refresh();
     const col = this.index.codes.get('meta_collections')!;
     const docs = this.index.visibleDocs(this.index.callerMasks(groups));
-    const out = new Map<number, number>();
+    const acc = new Map<number, number>();
     for (let i = docs.length - 1; i >= 0; i--) {
       for (const code of col.get(docs[i])) {
         const id = Number(col.values[code]);
-        if (!out.has(id)) out.set(id, this.index.ids[docs[i]]);
+        if (!acc.has(id)) acc.set(id, this.index.ids[docs[i]]);
       }
     }
-    return out;
+    return acc;
   }
 
   async collectionsById(): Promise<Map<number, string>> {
