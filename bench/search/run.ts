@@ -60,7 +60,7 @@ try {
   const catalogue = new SyntheticCatalogue();
   const visible = (await engine.search(groups, { q: '*', rows: 0 })).numFound;
   // The keyword closest to 20 % of the visible assets, and one found in roughly 0.02 %.
-  let common = catalogue.keywords[0]!;
+  let common = catalogue.keywords[0];
   let best = Infinity;
   for (const word of catalogue.keywords.slice(0, 12)) {
     const n = (await engine.search(groups, { q: word, rows: 0 })).numFound;
@@ -69,11 +69,11 @@ try {
       common = word;
     }
   }
-  const rare = catalogue.keywords[2000]!;
+  const rare = catalogue.keywords[2000];
   const commonShare = (100 * (await engine.search(groups, { q: common, rows: 0 })).numFound) / visible;
   const topCategory = (
     await engine.search(groups, { q: '*', rows: 0, facetFields: ['category'], facetLimit: 10_000 })
-  ).facetFields.category!.sort((a, b) => b.count - a.count)[0]!.value;
+  ).facetFields.category.sort((a, b) => b.count - a.count)[0].value;
 
   interface Scenario {
     name: string;
@@ -131,8 +131,8 @@ try {
     }
     times.sort((a, b) => a - b);
     return {
-      median: times[Math.floor(times.length / 2)]!,
-      p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)]!,
+      median: times[Math.floor(times.length / 2)],
+      p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)],
     };
   };
 
