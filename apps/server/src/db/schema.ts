@@ -115,4 +115,6 @@ export interface SessionTable {
 export interface SearchStateTable {
   id: number;
   text_watermark: number;
+  /** catalogue_state.generation read before the last completed catch-up. */
+  text_generation: number;
 }

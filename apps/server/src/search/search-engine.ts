@@ -126,7 +126,7 @@ export class SearchEngine {
   private async catchUp(progress?: Progress): Promise<void> {
     const generation = await this.repository.generation();
     if (generation === this.generation) return;
-    await this.catchUpText(progress);
+    await this.catchUpText(generation, progress);
     if (this.watermark === -1) await this.loadAll(progress);
     else if (!(await this.applyChanges())) await this.loadAll(progress);
     this.collectionNames = new Map((await this.repository.collections()).map((c) => [c.id, c.name]));
@@ -172,11 +172,15 @@ export class SearchEngine {
     return true;
   }
 
-  /** Feeds the shared full-text index with assets changed since its watermark. */
-  private async catchUpText(progress?: Progress): Promise<void> {
-    const from = await this.repository.textWatermark();
+  /**
+   * Feeds the shared full-text index with assets changed since its watermark. Skipped when the
+   * generation is the one the last catch-up (of any process) started from: nothing changed since.
+   */
+  private async catchUpText(generation: number, progress?: Progress): Promise<void> {
+    const state = await this.repository.textState();
+    if (state.generation === generation) return;
+    const from = state.watermark;
     const upTo = await this.repository.maxUpdatedAt();
-    if (upTo <= from - WATERMARK_MARGIN_MS) return;
     const total = progress ? await this.repository.countAssets() : 0;
     let after = 0;
     let done = 0;
@@ -197,7 +201,7 @@ export class SearchEngine {
       done += ids.length;
       progress?.('text index', done, from === -1 ? total : done);
     }
-    await this.repository.advanceTextWatermark(upTo);
+    await this.repository.advanceTextState(Math.max(upTo, from), generation);
   }
 
   private grouped<T extends { asset_id: number }>(rows: T[]): Map<number, T[]> {

@@ -63,22 +63,22 @@ export class SearchRepository {
     return Number(row?.generation ?? 0);
   }
 
-  async textWatermark(): Promise<number> {
+  async textState(): Promise<{ watermark: number; generation: number }> {
     const row = await this.db.kysely
       .selectFrom('search_state')
-      .select('text_watermark')
+      .select(['text_watermark', 'text_generation'])
       .where('id', '=', 1)
       .executeTakeFirst();
-    return Number(row?.text_watermark ?? -1);
+    return { watermark: Number(row?.text_watermark ?? -1), generation: Number(row?.text_generation ?? -1) };
   }
 
-  /** Moves the shared watermark forward only: another process may already be further. */
-  async advanceTextWatermark(to: number): Promise<void> {
+  /** Moves the shared state forward only: another process may already be further. */
+  async advanceTextState(watermark: number, generation: number): Promise<void> {
     await this.db.kysely
       .updateTable('search_state')
-      .set({ text_watermark: to })
+      .set({ text_watermark: watermark, text_generation: generation })
       .where('id', '=', 1)
-      .where('text_watermark', '<', to)
+      .where('text_generation', '<', generation)
       .execute();
   }
 
