@@ -126,7 +126,7 @@ export class SearchRepository {
   }
 
   /** Assets by id with the values of the given fields, their access groups and collections. */
-  async batch(ids: readonly number[], fields: readonly string[] | 'all'): Promise<AssetBatch> {
+  async batch(ids: readonly number[], fields: readonly string[] | 'all', withAccess = true): Promise<AssetBatch> {
     if (ids.length === 0) return { assets: [], values: [], access: [], collections: [] };
     const k = this.db.kysely;
     const list = [...ids];
@@ -152,12 +152,14 @@ export class SearchRepository {
         .orderBy('lang')
         .orderBy('ord')
         .execute(),
-      k
-        .selectFrom('asset_access')
-        .select(['asset_id', 'group_name'])
-        .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
-        .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
-        .execute(),
+      withAccess
+        ? k
+            .selectFrom('asset_access')
+            .select(['asset_id', 'group_name'])
+            .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
+            .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
+            .execute()
+        : ([] as { asset_id: number; group_name: string }[]),
       k
         .selectFrom('asset_collection')
         .select(['asset_id', 'collection_id'])
