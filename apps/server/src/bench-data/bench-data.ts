@@ -2,7 +2,7 @@ import cliProgress from 'cli-progress';
 import { openDatabase } from '../db/database.ts';
 import { createSearchEngine } from '../search/create-engine.ts';
 import type { Settings } from '../settings.ts';
-import { insertAssets, insertCollection } from './catalogue-writer.repository.ts';
+import { analyze, insertAssets, insertCollection } from './catalogue-writer.repository.ts';
 import { COLLECTION_COUNT, SyntheticCatalogue } from './synthetic.ts';
 
 const CHUNK = 5000;
@@ -32,6 +32,7 @@ export async function writeBenchData(settings: Settings, assets: number, seed = 
       );
       writing.update(done + n);
     }
+    await analyze(db);
     const written = Date.now() - started;
     const engine = createSearchEngine(db, settings.file.fields);
     const indexing = new Map<string, cliProgress.SingleBar>();

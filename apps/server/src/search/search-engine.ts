@@ -62,6 +62,8 @@ const BATCH = 5000;
 /** Below this many matches sorting them directly beats walking a precomputed order. */
 const DIRECT_SORT_LIMIT = 2_000;
 const SUGGESTION_DOCS = 50;
+/** Document numbers the text cache may hold (4 bytes each). */
+const TEXT_CACHE_IDS = 8_000_000;
 
 interface Selection {
   field: SearchField;
@@ -86,6 +88,8 @@ export class SearchEngine {
   private readonly visibleCounts = new Map<string, { version: number; counts: Int32Array }>();
   private readonly suggestionTokens = new Map<string, { version: number; tokens: string[]; codes: Int32Array }>();
   private readonly ranks = new Map<string, { column: CodeColumn; size: number; rank: Int32Array }>();
+  private readonly textCache = new Map<string, { version: number; docs: Int32Array }>();
+  private readonly visibleCache = new Map<string, { version: number; docs: Int32Array }>();
   private allDocsCache: { version: number; docs: Int32Array } | undefined;
 
   constructor(
@@ -149,6 +153,8 @@ export class SearchEngine {
       progress?.('facet index', done, total);
     }
     index.pack();
+    // Versions only grow, also across rebuilds, so no cache mistakes the new index for the old.
+    index.version += this.index.version + 1;
     this.index = index;
     this.watermark = watermark;
   }
@@ -319,10 +325,52 @@ export class SearchEngine {
     const key = `${atom.scope}|${atom.prefix ? 1 : 0}|${atom.tokens.join(' ')}`;
     let found = atoms.get(key);
     if (!found) {
-      found = this.text.match(atom).then((ids) => this.index.docsOf(ids));
+      found = this.cachedMatch(key, atom);
       atoms.set(key, found);
     }
     return found;
+  }
+
+  /**
+   * Text matches are kept until the index changes: paging through a result (infinite scroll) and
+   * refining it with facets repeat the same words, and fetching the ids of a common word is the
+   * dearest part of a search. Bounded by the number of ids held.
+   */
+  private async cachedMatch(key: string, atom: TextAtom): Promise<Int32Array> {
+    const version = this.index.version;
+    const hit = this.textCache.get(key);
+    if (hit?.version === version) {
+      this.textCache.delete(key);
+      this.textCache.set(key, hit);
+      return hit.docs;
+    }
+    const docs = this.index.docsOf(await this.text.match(atom));
+    this.textCache.set(key, { version, docs });
+    let held = 0;
+    for (const entry of this.textCache.values()) held += entry.docs.length;
+    for (const [k, entry] of this.textCache) {
+      if (held <= TEXT_CACHE_IDS || k === key) break;
+      held -= entry.docs.length;
+      this.textCache.delete(k);
+    }
+    return docs;
+  }
+
+  /** Forgets cached text matches (benchmarks measure the uncached path with it). */
+  clearTextCache(): void {
+    this.textCache.clear();
+  }
+
+  /** Active documents a caller sees in the whole catalogue, kept until the index changes. */
+  private visibleAll(groups: readonly string[]): Int32Array {
+    const key = [...groups].sort().join('\n');
+    const version = this.index.version;
+    const hit = this.visibleCache.get(key);
+    if (hit?.version === version) return hit.docs;
+    const docs = this.index.visibleDocs(this.index.callerMasks(groups));
+    if (this.visibleCache.size >= 16) this.visibleCache.clear();
+    this.visibleCache.set(key, { version, docs });
+    return docs;
   }
 
   private matchField(name: string, tokens: string[], prefix: boolean, raw: string): Int32Array {
@@ -438,7 +486,7 @@ export class SearchEngine {
       }
       docs = this.matchCodes(docs, s.field_name, s.values);
     }
-    const base = index.visibleDocs(index.callerMasks(groups), docs);
+    const base = docs ? index.visibleDocs(index.callerMasks(groups), docs) : this.visibleAll(groups);
 
     let result = base;
     let fail: Uint32Array | undefined;
@@ -664,7 +712,7 @@ export class SearchEngine {
   async collectionThumbnails(groups: readonly string[]): Promise<Map<number, number>> {
     await this.refresh();
     const col = this.index.codes.get('meta_collections')!;
-    const docs = this.index.visibleDocs(this.index.callerMasks(groups));
+    const docs = this.visibleAll(groups);
     const acc = new Map<number, number>();
     for (let i = docs.length - 1; i >= 0; i--) {
       for (const code of col.get(docs[i])) {
@@ -733,7 +781,7 @@ export class SearchEngine {
     if (cached?.version === this.index.version) return cached.counts;
     const col = this.index.codes.get(field)!;
     const counts = new Int32Array(col.values.length);
-    col.count(this.index.visibleDocs(this.index.callerMasks(groups)), counts);
+    col.count(this.visibleAll(groups), counts);
     if (this.visibleCounts.size > 256) this.visibleCounts.clear();
     this.visibleCounts.set(key, { version: this.index.version, counts });
     return counts;
