@@ -90,12 +90,16 @@ export class SearchEngine {
   private readonly ranks = new Map<string, { column: CodeColumn; size: number; rank: Int32Array }>();
   private readonly textCache = new Map<string, { version: number; docs: Int32Array }>();
   private readonly visibleCache = new Map<string, { version: number; docs: Int32Array }>();
+  /** The arrays visibleAll() answered, and facet counts over them (weakly held: they die with it). */
+  private readonly wholeCatalogues = new WeakSet<Int32Array>();
+  private readonly wholeCounts = new WeakMap<Int32Array, Map<string, Int32Array>>();
   private allDocsCache: { version: number; docs: Int32Array } | undefined;
 
   constructor(
     private readonly repository: SearchRepository,
     private readonly text: TextIndex,
     readonly fields: FieldRegistry,
+    private readonly options: { directSortLimit?: number } = {},
   ) {
     this.index = this.emptyIndex();
   }
@@ -368,6 +372,7 @@ export class SearchEngine {
     const hit = this.visibleCache.get(key);
     if (hit?.version === version) return hit.docs;
     const docs = this.index.visibleDocs(this.index.callerMasks(groups));
+    this.wholeCatalogues.add(docs);
     if (this.visibleCache.size >= 16) this.visibleCache.clear();
     this.visibleCache.set(key, { version, docs });
     return docs;
@@ -513,7 +518,7 @@ export class SearchEngine {
     const start = query.start ?? 0;
     const rows = query.rows ?? 25;
     const scores = sort.field === 'score' && tree.kind !== 'all' ? await this.scores(tree, atoms, result) : undefined;
-    const page = this.page(result, sort, scores, start, rows);
+    const page = this.page(result, sort, scores, start, rows, groups);
     return {
       ids: Array.from(page, (d) => index.ids[d]),
       numFound: result.length,
@@ -557,10 +562,27 @@ export class SearchEngine {
     return undefined;
   }
 
-  private facetValues(field: SearchField, docs: Int32Array, offset: number, limit: number): FacetValue[] {
-    const col = this.index.codes.get(field.field_name)!;
+  /**
+   * Counts of a field's values over documents. Counts over a caller's whole visible catalogue (the
+   * dashboard and an empty search) are kept until the index changes.
+   */
+  private countValues(field: string, col: CodeColumn, docs: Int32Array): Int32Array {
+    const whole = this.wholeCatalogues.has(docs);
+    const cached = whole ? this.wholeCounts.get(docs)?.get(field) : undefined;
+    if (cached?.length === col.values.length) return cached;
     const counts = new Int32Array(col.values.length);
     col.count(docs, counts);
+    if (whole) {
+      const perField = this.wholeCounts.get(docs) ?? new Map<string, Int32Array>();
+      perField.set(field, counts);
+      this.wholeCounts.set(docs, perField);
+    }
+    return counts;
+  }
+
+  private facetValues(field: SearchField, docs: Int32Array, offset: number, limit: number): FacetValue[] {
+    const col = this.index.codes.get(field.field_name)!;
+    const counts = this.countValues(field.field_name, col, docs);
     const codes: number[] = [];
     for (let c = 0; c < counts.length; c++) if (counts[c] > 0) codes.push(c);
     const byCount = field.options.sort === 'count';
@@ -622,6 +644,7 @@ export class SearchEngine {
     scores: Uint8Array | undefined,
     start: number,
     rows: number,
+    groups: readonly string[],
   ): Int32Array {
     if (start >= result.length || rows === 0) return new Int32Array(0);
     const end = Math.min(result.length, start + rows);
@@ -650,13 +673,23 @@ export class SearchEngine {
       return acc.subarray(0, n);
     }
     const cmp = this.comparator(sort.field, sort.dir);
-    if (result.length <= DIRECT_SORT_LIMIT) return result.slice().sort(cmp).slice(start, end);
+    if (result.length <= (this.options.directSortLimit ?? DIRECT_SORT_LIMIT))
+      return result.slice().sort(cmp).slice(start, end);
     const order = this.sortOrder(sort.field, sort.dir, cmp);
-    const member = new Uint8Array(this.index.size);
-    for (let i = 0; i < result.length; i++) member[result[i]] = 1;
     const acc = new Int32Array(end - start);
     let seen = 0;
     let n = 0;
+    if (this.wholeCatalogues.has(result)) {
+      // The whole visible catalogue: walk the order and test visibility, no membership array.
+      const caller = this.index.callerMasks(groups);
+      for (let i = 0; i < order.length && n < acc.length; i++) {
+        const d = order[i];
+        if (this.index.visible(d, caller) && seen++ >= start) acc[n++] = d;
+      }
+      return acc;
+    }
+    const member = new Uint8Array(this.index.size);
+    for (let i = 0; i < result.length; i++) member[result[i]] = 1;
     for (let i = 0; i < order.length && n < acc.length; i++) {
       const d = order[i];
       if (member[d] && seen++ >= start) acc[n++] = d;
