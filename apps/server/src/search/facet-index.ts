@@ -89,6 +89,13 @@ export class CodeColumn {
   }
 
   has(doc: number, wanted: Uint8Array): boolean {
+    if (this.loose.size === 0 || !this.loose.has(doc)) {
+      // Hot path of filtering: read the packed codes without making a subarray per document.
+      if (doc >= this.packedCount) return false;
+      const { offsets, codes } = this;
+      for (let k = offsets[doc], end = offsets[doc + 1]; k < end; k++) if (wanted[codes[k]]) return true;
+      return false;
+    }
     const vals = this.get(doc);
     for (let k = 0; k < vals.length; k++) if (wanted[vals[k]]) return true;
     return false;
