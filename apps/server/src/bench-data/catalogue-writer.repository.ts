@@ -140,3 +140,8 @@ export async function insertCollection(db: Db, name: string, now = Date.now()): 
     .executeTakeFirstOrThrow();
   return Number(row.id);
 }
+
+/** Refreshes the planner's statistics after a bulk load, so lookups by id use the indexes. */
+export async function analyze(db: Db): Promise<void> {
+  await sql`analyze`.execute(db.kysely);
+}

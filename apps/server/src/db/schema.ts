@@ -121,6 +121,8 @@ export interface SessionTable {
 export interface SearchStateTable {
   id: number;
   text_watermark: number;
+  /** catalogue_state.generation read before the last completed catch-up. */
+  text_generation: number;
 }
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';

@@ -7,7 +7,11 @@ import { SearchRepository } from './search.repository.ts';
 import { SqliteTextIndex } from './sqlite-text.repository.ts';
 
 /** The engine for the configured database: FTS5 on SQLite, tsvector/GIN on PostgreSQL. */
-export function createSearchEngine(db: Db, declaredFields: Settings['file']['fields']): SearchEngine {
+export function createSearchEngine(
+  db: Db,
+  declaredFields: Settings['file']['fields'],
+  options: ConstructorParameters<typeof SearchEngine>[3] = {},
+): SearchEngine {
   const text = db.dialect === 'postgres' ? new PostgresTextIndex(db) : new SqliteTextIndex(db);
-  return new SearchEngine(new SearchRepository(db), text, new FieldRegistry(declaredFields));
+  return new SearchEngine(new SearchRepository(db), text, new FieldRegistry(declaredFields), options);
 }

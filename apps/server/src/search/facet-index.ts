@@ -31,12 +31,12 @@ export class CodeColumn {
   }
 
   private encode(values: readonly string[]): number[] {
-    const out: number[] = [];
+    const acc: number[] = [];
     for (const v of values) {
       const c = this.code(v);
-      if (!out.includes(c)) out.push(c);
+      if (!acc.includes(c)) acc.push(c);
     }
-    return out;
+    return acc;
   }
 
   /** Appends during a bulk load (documents in order); `pack()` finishes it. */
@@ -89,6 +89,13 @@ export class CodeColumn {
   }
 
   has(doc: number, wanted: Uint8Array): boolean {
+    if (this.loose.size === 0 || !this.loose.has(doc)) {
+      // Hot path of filtering: read the packed codes without making a subarray per document.
+      if (doc >= this.packedCount) return false;
+      const { offsets, codes } = this;
+      for (let k = offsets[doc], end = offsets[doc + 1]; k < end; k++) if (wanted[codes[k]]) return true;
+      return false;
+    }
     const vals = this.get(doc);
     for (let k = 0; k < vals.length; k++) if (wanted[vals[k]]) return true;
     return false;
@@ -159,7 +166,7 @@ export class FacetIndex {
 
   /** Maps ascending asset ids to ascending document numbers, dropping unknown ones. */
   docsOf(ids: ArrayLike<number>): Int32Array {
-    const out = new Int32Array(ids.length);
+    const acc = new Int32Array(ids.length);
     let n = 0;
     let lo = 0;
     for (let i = 0; i < ids.length; i++) {
@@ -170,9 +177,9 @@ export class FacetIndex {
         if (this.ids[mid] < id) lo = mid + 1;
         else hi = mid - 1;
       }
-      if (lo < this.size && this.ids[lo] === id) out[n++] = lo;
+      if (lo < this.size && this.ids[lo] === id) acc[n++] = lo;
     }
-    return out.subarray(0, n);
+    return acc.subarray(0, n);
   }
 
   private grow(min: number): void {
@@ -240,14 +247,14 @@ export class FacetIndex {
     this.version++;
   }
 
-  /** Masks of a caller's groups, one per 32-group word; groups no asset names are left out. */
+  /** Masks of a caller's groups, one per 32-group word; groups no asset names are left acc. */
   callerMasks(groups: readonly string[]): Uint32Array {
-    const out = new Uint32Array(this.masks.length);
+    const acc = new Uint32Array(this.masks.length);
     for (const g of groups) {
       const bit = this.groupBits.get(g);
-      if (bit !== undefined) out[bit >> 5] |= 1 << (bit & 31);
+      if (bit !== undefined) acc[bit >> 5] |= 1 << (bit & 31);
     }
-    return out;
+    return acc;
   }
 
   visible(doc: number, caller: Uint32Array): boolean {
@@ -259,7 +266,7 @@ export class FacetIndex {
   /** Active documents the caller may see, from `docs` (ascending) or from all. */
   visibleDocs(caller: Uint32Array, docs?: Int32Array): Int32Array {
     const n = docs ? docs.length : this.size;
-    const out = new Int32Array(n);
+    const acc = new Int32Array(n);
     let k = 0;
     if (caller.length === 1) {
       const m = this.masks[0];
@@ -267,21 +274,21 @@ export class FacetIndex {
       const active = this.active;
       for (let i = 0; i < n; i++) {
         const d = docs ? docs[i] : i;
-        if (active[d] !== 0 && (m[d] & c) !== 0) out[k++] = d;
+        if (active[d] !== 0 && (m[d] & c) !== 0) acc[k++] = d;
       }
     } else {
       for (let i = 0; i < n; i++) {
         const d = docs ? docs[i] : i;
-        if (this.visible(d, caller)) out[k++] = d;
+        if (this.visible(d, caller)) acc[k++] = d;
       }
     }
-    return out.subarray(0, k);
+    return acc.subarray(0, k);
   }
 }
 
 /** Sorted-array set operations on ascending document numbers. */
 export function intersect(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(Math.min(a.length, b.length));
+  const acc = new Int32Array(Math.min(a.length, b.length));
   let i = 0;
   let j = 0;
   let k = 0;
@@ -289,39 +296,39 @@ export function intersect(a: Int32Array, b: Int32Array): Int32Array {
     const x = a[i];
     const y = b[j];
     if (x === y) {
-      out[k++] = x;
+      acc[k++] = x;
       i++;
       j++;
     } else if (x < y) i++;
     else j++;
   }
-  return out.subarray(0, k);
+  return acc.subarray(0, k);
 }
 
 export function union(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(a.length + b.length);
+  const acc = new Int32Array(a.length + b.length);
   let i = 0;
   let j = 0;
   let k = 0;
   while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i] < b[j])) out[k++] = a[i++]!;
-    else if (i >= a.length || b[j] < a[i]) out[k++] = b[j++]!;
+    if (j >= b.length || (i < a.length && a[i] < b[j])) acc[k++] = a[i++]!;
+    else if (i >= a.length || b[j] < a[i]) acc[k++] = b[j++]!;
     else {
-      out[k++] = a[i++]!;
+      acc[k++] = a[i++]!;
       j++;
     }
   }
-  return out.subarray(0, k);
+  return acc.subarray(0, k);
 }
 
 export function subtract(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(a.length);
+  const acc = new Int32Array(a.length);
   let j = 0;
   let k = 0;
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     while (j < b.length && b[j] < x) j++;
-    if (j >= b.length || b[j] !== x) out[k++] = x;
+    if (j >= b.length || b[j] !== x) acc[k++] = x;
   }
-  return out.subarray(0, k);
+  return acc.subarray(0, k);
 }

@@ -227,6 +227,24 @@ describe.each(dialects)('search engine on %s', (dialect) => {
     expect(byDate).toEqual([1, 2, 3]);
   });
 
+  it('large results page through a precomputed order with the same answer as a direct sort', async () => {
+    const walking = createSearchEngine(db, [], { directSortLimit: 0 });
+    for (const [q, groups] of [
+      ['*', ['public']],
+      ['*', ['public', 'staff']],
+      ['sunset OR river', ['public']],
+    ] as const) {
+      for (const sort of [
+        { field: 'rating', dir: 'desc' },
+        { field: 'file_size', dir: 'asc' },
+        { field: 'filename', dir: 'asc' },
+      ] as const) {
+        const direct = await engine.search([...groups], { q, sort, start: 3, rows: 11 });
+        expect((await walking.search([...groups], { q, sort, start: 3, rows: 11 })).ids).toEqual(direct.ids);
+      }
+    }
+  });
+
   it('relevance ranks title matches first', async () => {
     // 'red' is in the titles of assets 1 and 2 (equal scores: newest first), in the description of 5.
     const res = await find('red', { sort: { field: 'score', dir: 'desc' } });

@@ -1,6 +1,6 @@
 import { colorCodes } from '@vitrine/contract/fields';
 import type { FacetSelection, SuggestionSelection } from '@vitrine/contract/search';
-import { FacetIndex, intersect, subtract, union, type IndexRow } from './facet-index.ts';
+import { FacetIndex, intersect, subtract, union, type CodeColumn, type IndexRow } from './facet-index.ts';
 import type { FieldRegistry, SearchField } from './fields.ts';
 import { columnOf } from './fields.ts';
 import { parseQuery, positiveTextAtoms, QuerySyntaxError, type QueryNode, type TextAtom } from './query.ts';
@@ -60,8 +60,10 @@ export type Progress = (phase: string, done: number, total: number) => void;
 const WATERMARK_MARGIN_MS = 10_000;
 const BATCH = 5000;
 /** Below this many matches sorting them directly beats walking a precomputed order. */
-const DIRECT_SORT_LIMIT = 20_000;
+const DIRECT_SORT_LIMIT = 2_000;
 const SUGGESTION_DOCS = 50;
+/** Document numbers the text cache may hold (4 bytes each). */
+const TEXT_CACHE_IDS = 8_000_000;
 
 interface Selection {
   field: SearchField;
@@ -85,12 +87,19 @@ export class SearchEngine {
   private readonly sortOrders = new Map<string, { version: number; order: Int32Array }>();
   private readonly visibleCounts = new Map<string, { version: number; counts: Int32Array }>();
   private readonly suggestionTokens = new Map<string, { version: number; tokens: string[]; codes: Int32Array }>();
+  private readonly ranks = new Map<string, { column: CodeColumn; size: number; rank: Int32Array }>();
+  private readonly textCache = new Map<string, { version: number; docs: Int32Array }>();
+  private readonly visibleCache = new Map<string, { version: number; docs: Int32Array }>();
+  /** The arrays visibleAll() answered, and facet counts over them (weakly held: they die with it). */
+  private readonly wholeCatalogues = new WeakSet<Int32Array>();
+  private readonly wholeCounts = new WeakMap<Int32Array, Map<string, Int32Array>>();
   private allDocsCache: { version: number; docs: Int32Array } | undefined;
 
   constructor(
     private readonly repository: SearchRepository,
     private readonly text: TextIndex,
     readonly fields: FieldRegistry,
+    private readonly options: { directSortLimit?: number } = {},
   ) {
     this.index = this.emptyIndex();
   }
@@ -125,7 +134,7 @@ export class SearchEngine {
   private async catchUp(progress?: Progress): Promise<void> {
     const generation = await this.repository.generation();
     if (generation === this.generation) return;
-    await this.catchUpText(progress);
+    await this.catchUpText(generation, progress);
     if (this.watermark === -1) await this.loadAll(progress);
     else if (!(await this.applyChanges())) await this.loadAll(progress);
     this.collectionNames = new Map((await this.repository.collections()).map((c) => [c.id, c.name]));
@@ -148,6 +157,8 @@ export class SearchEngine {
       progress?.('facet index', done, total);
     }
     index.pack();
+    // Versions only grow, also across rebuilds, so no cache mistakes the new index for the old.
+    index.version += this.index.version + 1;
     this.index = index;
     this.watermark = watermark;
   }
@@ -171,11 +182,15 @@ export class SearchEngine {
     return true;
   }
 
-  /** Feeds the shared full-text index with assets changed since its watermark. */
-  private async catchUpText(progress?: Progress): Promise<void> {
-    const from = await this.repository.textWatermark();
+  /**
+   * Feeds the shared full-text index with assets changed since its watermark. Skipped when the
+   * generation is the one the last catch-up (of any process) started from: nothing changed since.
+   */
+  private async catchUpText(generation: number, progress?: Progress): Promise<void> {
+    const state = await this.repository.textState();
+    if (state.generation === generation) return;
+    const from = state.watermark;
     const upTo = await this.repository.maxUpdatedAt();
-    if (upTo <= from - WATERMARK_MARGIN_MS) return;
     const total = progress ? await this.repository.countAssets() : 0;
     let after = 0;
     let done = 0;
@@ -196,17 +211,17 @@ export class SearchEngine {
       done += ids.length;
       progress?.('text index', done, from === -1 ? total : done);
     }
-    await this.repository.advanceTextWatermark(upTo);
+    await this.repository.advanceTextState(Math.max(upTo, from), generation);
   }
 
   private grouped<T extends { asset_id: number }>(rows: T[]): Map<number, T[]> {
-    const out = new Map<number, T[]>();
+    const acc = new Map<number, T[]>();
     for (const r of rows) {
-      const list = out.get(r.asset_id);
+      const list = acc.get(r.asset_id);
       if (list) list.push(r);
-      else out.set(r.asset_id, [r]);
+      else acc.set(r.asset_id, [r]);
     }
-    return out;
+    return acc;
   }
 
   private indexRows(batch: AssetBatch): IndexRow[] {
@@ -293,19 +308,19 @@ export class SearchEngine {
       case 'not':
         return subtract(this.allDocs(), await this.evaluate(node.item, atoms));
       case 'or': {
-        let out: Int32Array = new Int32Array(0);
-        for (const item of node.items) out = union(out, await this.evaluate(item, atoms));
-        return out;
+        let acc: Int32Array = new Int32Array(0);
+        for (const item of node.items) acc = union(acc, await this.evaluate(item, atoms));
+        return acc;
       }
       case 'and': {
         const positives = node.items.filter((n) => n.kind !== 'not');
         const negatives = node.items.flatMap((n) => (n.kind === 'not' ? [n.item] : []));
         const sets = await Promise.all(positives.map((n) => this.evaluate(n, atoms)));
         sets.sort((a, b) => a.length - b.length);
-        let out = sets.length > 0 ? sets[0] : this.allDocs();
-        for (const s of sets.slice(1)) out = intersect(out, s);
-        for (const n of negatives) if (out.length > 0) out = subtract(out, await this.evaluate(n, atoms));
-        return out;
+        let acc = sets.length > 0 ? sets[0] : this.allDocs();
+        for (const s of sets.slice(1)) acc = intersect(acc, s);
+        for (const n of negatives) if (acc.length > 0) acc = subtract(acc, await this.evaluate(n, atoms));
+        return acc;
       }
     }
   }
@@ -314,10 +329,53 @@ export class SearchEngine {
     const key = `${atom.scope}|${atom.prefix ? 1 : 0}|${atom.tokens.join(' ')}`;
     let found = atoms.get(key);
     if (!found) {
-      found = this.text.match(atom).then((ids) => this.index.docsOf(ids));
+      found = this.cachedMatch(key, atom);
       atoms.set(key, found);
     }
     return found;
+  }
+
+  /**
+   * Text matches are kept until the index changes: paging through a result (infinite scroll) and
+   * refining it with facets repeat the same words, and fetching the ids of a common word is the
+   * dearest part of a search. Bounded by the number of ids held.
+   */
+  private async cachedMatch(key: string, atom: TextAtom): Promise<Int32Array> {
+    const version = this.index.version;
+    const hit = this.textCache.get(key);
+    if (hit?.version === version) {
+      this.textCache.delete(key);
+      this.textCache.set(key, hit);
+      return hit.docs;
+    }
+    const docs = this.index.docsOf(await this.text.match(atom));
+    this.textCache.set(key, { version, docs });
+    let held = 0;
+    for (const entry of this.textCache.values()) held += entry.docs.length;
+    for (const [k, entry] of this.textCache) {
+      if (held <= TEXT_CACHE_IDS || k === key) break;
+      held -= entry.docs.length;
+      this.textCache.delete(k);
+    }
+    return docs;
+  }
+
+  /** Forgets cached text matches (benchmarks measure the uncached path with it). */
+  clearTextCache(): void {
+    this.textCache.clear();
+  }
+
+  /** Active documents a caller sees in the whole catalogue, kept until the index changes. */
+  private visibleAll(groups: readonly string[]): Int32Array {
+    const key = [...groups].sort().join('\n');
+    const version = this.index.version;
+    const hit = this.visibleCache.get(key);
+    if (hit?.version === version) return hit.docs;
+    const docs = this.index.visibleDocs(this.index.callerMasks(groups));
+    this.wholeCatalogues.add(docs);
+    if (this.visibleCache.size >= 16) this.visibleCache.clear();
+    this.visibleCache.set(key, { version, docs });
+    return docs;
   }
 
   private matchField(name: string, tokens: string[], prefix: boolean, raw: string): Int32Array {
@@ -341,10 +399,10 @@ export class SearchEngine {
   }
 
   private filterDocs(docs: Int32Array, keep: (doc: number) => boolean): Int32Array {
-    const out = new Int32Array(docs.length);
+    const acc = new Int32Array(docs.length);
     let n = 0;
-    for (let i = 0; i < docs.length; i++) if (keep(docs[i])) out[n++] = docs[i]!;
-    return out.subarray(0, n);
+    for (let i = 0; i < docs.length; i++) if (keep(docs[i])) acc[n++] = docs[i]!;
+    return acc.subarray(0, n);
   }
 
   private selections(filter: FacetSelection[]): Selection[] {
@@ -355,15 +413,13 @@ export class SearchEngine {
       m.range ||= s.range === true;
       merged.set(s.key, m);
     }
-    const out: Selection[] = [];
+    const acc: Selection[] = [];
     for (const [key, sel] of merged) {
       if (sel.values.length === 0) continue;
       const field = this.fields.get(key);
       if (!field) throw new SearchInputError('filter', `The filter names the field '${key}', which does not exist.`);
-      if (out.length >= 31) throw new SearchInputError('filter', 'At most 31 fields can be filtered at once.');
-      // Not `1 << out.length`: esbuild 0.28 (the runtime loader) misreads `<< out` as a type-parameter modifier.
-      const position = out.length;
-      const bit = 1 << position;
+      if (acc.length >= 31) throw new SearchInputError('filter', 'At most 31 fields can be filtered at once.');
+      const bit = 1 << acc.length;
       const isRange = sel.range || (!field.coded && field.numeric);
       if (isRange) {
         if (!field.numeric) {
@@ -371,7 +427,7 @@ export class SearchEngine {
         }
         const ranges = sel.values.map((v) => parseRange(key, v, field.type === 'date'));
         const col = this.index.numbers.get(key)!;
-        out.push({
+        acc.push({
           field,
           bit,
           pass: (d) => {
@@ -387,10 +443,10 @@ export class SearchEngine {
           const code = col.dict.get(v);
           if (code !== undefined) wanted[code] = 1;
         }
-        out.push({ field, bit, pass: (d) => col.has(d, wanted) });
+        acc.push({ field, bit, pass: (d) => col.has(d, wanted) });
       }
     }
-    return out;
+    return acc;
   }
 
   /** Runs one search for a caller with these access groups. */
@@ -435,7 +491,7 @@ export class SearchEngine {
       }
       docs = this.matchCodes(docs, s.field_name, s.values);
     }
-    const base = index.visibleDocs(index.callerMasks(groups), docs);
+    const base = docs ? index.visibleDocs(index.callerMasks(groups), docs) : this.visibleAll(groups);
 
     let result = base;
     let fail: Uint32Array | undefined;
@@ -462,7 +518,7 @@ export class SearchEngine {
     const start = query.start ?? 0;
     const rows = query.rows ?? 25;
     const scores = sort.field === 'score' && tree.kind !== 'all' ? await this.scores(tree, atoms, result) : undefined;
-    const page = this.page(result, sort, scores, start, rows);
+    const page = this.page(result, sort, scores, start, rows, groups);
     return {
       ids: Array.from(page, (d) => index.ids[d]),
       numFound: result.length,
@@ -472,10 +528,10 @@ export class SearchEngine {
   }
 
   private filterIndexed(docs: Int32Array, keep: (i: number) => boolean): Int32Array {
-    const out = new Int32Array(docs.length);
+    const acc = new Int32Array(docs.length);
     let n = 0;
-    for (let i = 0; i < docs.length; i++) if (keep(i)) out[n++] = docs[i]!;
-    return out.subarray(0, n);
+    for (let i = 0; i < docs.length; i++) if (keep(i)) acc[n++] = docs[i]!;
+    return acc.subarray(0, n);
   }
 
   private matchCodes(docs: Int32Array | undefined, field: string, values: readonly string[]): Int32Array {
@@ -506,27 +562,59 @@ export class SearchEngine {
     return undefined;
   }
 
-  private facetValues(field: SearchField, docs: Int32Array, offset: number, limit: number): FacetValue[] {
-    const col = this.index.codes.get(field.field_name)!;
+  /**
+   * Counts of a field's values over documents. Counts over a caller's whole visible catalogue (the
+   * dashboard and an empty search) are kept until the index changes.
+   */
+  private countValues(field: string, col: CodeColumn, docs: Int32Array): Int32Array {
+    const whole = this.wholeCatalogues.has(docs);
+    const cached = whole ? this.wholeCounts.get(docs)?.get(field) : undefined;
+    if (cached?.length === col.values.length) return cached;
     const counts = new Int32Array(col.values.length);
     col.count(docs, counts);
+    if (whole) {
+      const perField = this.wholeCounts.get(docs) ?? new Map<string, Int32Array>();
+      perField.set(field, counts);
+      this.wholeCounts.set(docs, perField);
+    }
+    return counts;
+  }
+
+  private facetValues(field: SearchField, docs: Int32Array, offset: number, limit: number): FacetValue[] {
+    const col = this.index.codes.get(field.field_name)!;
+    const counts = this.countValues(field.field_name, col, docs);
     const codes: number[] = [];
     for (let c = 0; c < counts.length; c++) if (counts[c] > 0) codes.push(c);
     const byCount = field.options.sort === 'count';
     const dir = field.options.sort_orientation ?? (byCount ? 'desc' : 'asc');
     const sign = dir === 'asc' ? 1 : -1;
-    const numericValues = field.numeric;
-    const keys = new Map(codes.map((c) => [c, numericValues ? '' : fold(col.values[c])]));
-    const byValue = (a: number, b: number): number => {
-      if (numericValues) return Number(col.values[a]) - Number(col.values[b]);
-      return compareText(keys.get(a)!, keys.get(b)!) || compareText(col.values[a], col.values[b]);
-    };
+    const rank = this.alphabeticalRanks(field.field_name);
+    const byValue = (a: number, b: number): number => rank[a] - rank[b];
     codes.sort((a, b) => (byCount ? sign * (counts[a] - counts[b]) || byValue(a, b) : sign * byValue(a, b) || a - b));
     return codes.slice(offset, offset + limit).map((c) => {
       const value = col.values[c];
       const label = this.label(field.field_name, value);
       return label === undefined ? { value, count: counts[c] } : { value, label, count: counts[c] };
     });
+  }
+
+  /** Position of every value of a field in alphabetical order (folded, then exact; numbers by value). */
+  private alphabeticalRanks(name: string): Int32Array {
+    const col = this.index.codes.get(name)!;
+    const cached = this.ranks.get(name);
+    if (cached?.size === col.values.length && cached.column === col) return cached.rank;
+    const numeric = this.fields.get(name)!.numeric;
+    const folded = col.values.map((v) => (numeric ? '' : fold(v)));
+    const order = col.values.map((_, i) => i);
+    order.sort((a, b) =>
+      numeric
+        ? Number(col.values[a]) - Number(col.values[b])
+        : compareText(folded[a], folded[b]) || compareText(col.values[a], col.values[b]),
+    );
+    const rank = new Int32Array(order.length);
+    order.forEach((code, i) => (rank[code] = i));
+    this.ranks.set(name, { column: col, size: col.values.length, rank });
+    return rank;
   }
 
   /**
@@ -556,21 +644,22 @@ export class SearchEngine {
     scores: Uint8Array | undefined,
     start: number,
     rows: number,
+    groups: readonly string[],
   ): Int32Array {
     if (start >= result.length || rows === 0) return new Int32Array(0);
     const end = Math.min(result.length, start + rows);
     if (sort.field === 'score') {
       // Equal scores: newest (highest id) first, i.e. descending document order.
-      const out = new Int32Array(end - start);
+      const acc = new Int32Array(end - start);
       let seen = 0;
       let n = 0;
       const take = (d: number): boolean => {
-        if (seen++ >= start) out[n++] = d;
-        return n < out.length;
+        if (seen++ >= start) acc[n++] = d;
+        return n < acc.length;
       };
       if (!scores) {
-        for (let i = start; i < end; i++) out[i - start] = result[result.length - 1 - i]!;
-        return out;
+        for (let i = start; i < end; i++) acc[i - start] = result[result.length - 1 - i]!;
+        return acc;
       }
       const levels = new Set<number>();
       for (let i = 0; i < result.length; i++) levels.add(scores[result[i]]);
@@ -578,24 +667,34 @@ export class SearchEngine {
       for (const level of order) {
         for (let i = result.length - 1; i >= 0; i--) {
           const d = result[i];
-          if (scores[d] === level && !take(d)) return out;
+          if (scores[d] === level && !take(d)) return acc;
         }
       }
-      return out.subarray(0, n);
+      return acc.subarray(0, n);
     }
     const cmp = this.comparator(sort.field, sort.dir);
-    if (result.length <= DIRECT_SORT_LIMIT) return result.slice().sort(cmp).slice(start, end);
+    if (result.length <= (this.options.directSortLimit ?? DIRECT_SORT_LIMIT))
+      return result.slice().sort(cmp).slice(start, end);
     const order = this.sortOrder(sort.field, sort.dir, cmp);
-    const member = new Uint8Array(this.index.size);
-    for (let i = 0; i < result.length; i++) member[result[i]] = 1;
-    const out = new Int32Array(end - start);
+    const acc = new Int32Array(end - start);
     let seen = 0;
     let n = 0;
-    for (let i = 0; i < order.length && n < out.length; i++) {
-      const d = order[i];
-      if (member[d] && seen++ >= start) out[n++] = d;
+    if (this.wholeCatalogues.has(result)) {
+      // The whole visible catalogue: walk the order and test visibility, no membership array.
+      const caller = this.index.callerMasks(groups);
+      for (let i = 0; i < order.length && n < acc.length; i++) {
+        const d = order[i];
+        if (this.index.visible(d, caller) && seen++ >= start) acc[n++] = d;
+      }
+      return acc;
     }
-    return out;
+    const member = new Uint8Array(this.index.size);
+    for (let i = 0; i < result.length; i++) member[result[i]] = 1;
+    for (let i = 0; i < order.length && n < acc.length; i++) {
+      const d = order[i];
+      if (member[d] && seen++ >= start) acc[n++] = d;
+    }
+    return acc;
   }
 
   /** Orders documents by a field, missing values last, ties by descending asset id. */
@@ -646,15 +745,15 @@ export class SearchEngine {
   async collectionThumbnails(groups: readonly string[]): Promise<Map<number, number>> {
     await this.refresh();
     const col = this.index.codes.get('meta_collections')!;
-    const docs = this.index.visibleDocs(this.index.callerMasks(groups));
-    const out = new Map<number, number>();
+    const docs = this.visibleAll(groups);
+    const acc = new Map<number, number>();
     for (let i = docs.length - 1; i >= 0; i--) {
       for (const code of col.get(docs[i])) {
         const id = Number(col.values[code]);
-        if (!out.has(id)) out.set(id, this.index.ids[docs[i]]);
+        if (!acc.has(id)) acc.set(id, this.index.ids[docs[i]]);
       }
     }
-    return out;
+    return acc;
   }
 
   async collectionsById(): Promise<Map<number, string>> {
@@ -715,7 +814,7 @@ export class SearchEngine {
     if (cached?.version === this.index.version) return cached.counts;
     const col = this.index.codes.get(field)!;
     const counts = new Int32Array(col.values.length);
-    col.count(this.index.visibleDocs(this.index.callerMasks(groups)), counts);
+    col.count(this.visibleAll(groups), counts);
     if (this.visibleCounts.size > 256) this.visibleCounts.clear();
     this.visibleCounts.set(key, { version: this.index.version, counts });
     return counts;

@@ -63,22 +63,22 @@ export class SearchRepository {
     return Number(row?.generation ?? 0);
   }
 
-  async textWatermark(): Promise<number> {
+  async textState(): Promise<{ watermark: number; generation: number }> {
     const row = await this.db.kysely
       .selectFrom('search_state')
-      .select('text_watermark')
+      .select(['text_watermark', 'text_generation'])
       .where('id', '=', 1)
       .executeTakeFirst();
-    return Number(row?.text_watermark ?? -1);
+    return { watermark: Number(row?.text_watermark ?? -1), generation: Number(row?.text_generation ?? -1) };
   }
 
-  /** Moves the shared watermark forward only: another process may already be further. */
-  async advanceTextWatermark(to: number): Promise<void> {
+  /** Moves the shared state forward only: another process may already be further. */
+  async advanceTextState(watermark: number, generation: number): Promise<void> {
     await this.db.kysely
       .updateTable('search_state')
-      .set({ text_watermark: to })
+      .set({ text_watermark: watermark, text_generation: generation })
       .where('id', '=', 1)
-      .where('text_watermark', '<', to)
+      .where('text_generation', '<', generation)
       .execute();
   }
 
@@ -126,7 +126,7 @@ export class SearchRepository {
   }
 
   /** Assets by id with the values of the given fields, their access groups and collections. */
-  async batch(ids: readonly number[], fields: readonly string[] | 'all'): Promise<AssetBatch> {
+  async batch(ids: readonly number[], fields: readonly string[] | 'all', withAccess = true): Promise<AssetBatch> {
     if (ids.length === 0) return { assets: [], values: [], access: [], collections: [] };
     const k = this.db.kysely;
     const list = [...ids];
@@ -147,20 +147,19 @@ export class SearchRepository {
         .select(['asset_id', 'field', 'lang', 'ord', 'value'])
         .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
         .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
-        .$if(fields !== 'all', (q) =>
-          q.where('field', 'in', fields === 'all' || fields.length === 0 ? [''] : [...fields]),
-        )
         .orderBy('asset_id')
         .orderBy('field')
         .orderBy('lang')
         .orderBy('ord')
         .execute(),
-      k
-        .selectFrom('asset_access')
-        .select(['asset_id', 'group_name'])
-        .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
-        .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
-        .execute(),
+      withAccess
+        ? k
+            .selectFrom('asset_access')
+            .select(['asset_id', 'group_name'])
+            .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
+            .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
+            .execute()
+        : ([] as { asset_id: number; group_name: string }[]),
       k
         .selectFrom('asset_collection')
         .select(['asset_id', 'collection_id'])
@@ -170,9 +169,12 @@ export class SearchRepository {
         .execute(),
     ]);
     const num = <T extends { asset_id: number }>(r: T): T => ({ ...r, asset_id: Number(r.asset_id) });
+    // Fields are picked here, not in SQL: a field condition lures SQLite onto the (field, value)
+    // index instead of the primary key's asset_id range, which is many times slower.
+    const wanted = fields === 'all' ? undefined : new Set(fields);
     return {
       assets: assets.map((a) => ({ ...a, id: Number(a.id) })),
-      values: values.map(num),
+      values: (wanted ? values.filter((v) => wanted.has(v.field)) : values).map(num),
       access: access.map(num),
       collections: collections.map((c) => ({ asset_id: Number(c.asset_id), collection_id: Number(c.collection_id) })),
     };

@@ -78,7 +78,8 @@ export class SearchService {
   }
 
   private async docs(caller: Caller, ids: number[]): Promise<AssetDoc[]> {
-    const batch = await this.repository.batch(ids, 'all');
+    // Access groups were checked by the engine; the presenter does not show them.
+    const batch = await this.repository.batch(ids, 'all', false);
     return presentAssets(batch, ids, {
       lang: await this.language(caller),
       secret: this.settings.secret,

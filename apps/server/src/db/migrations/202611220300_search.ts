@@ -5,15 +5,18 @@ import { isPostgres } from '../dialect.ts';
  * The full-text index of the search engine: SQLite FTS5 or PostgreSQL tsvector/GIN, both fed with
  * folded tokens (search/text.ts) so they match alike. `title` feeds relevance, `body` holds every
  * searchable field (title included). search_state remembers up to which asset change (updated_at)
- * the index has caught up, shared by every server process.
+ * the index has caught up and at which catalogue generation, shared by every server process.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('search_state')
     .addColumn('id', 'integer', (c) => c.primaryKey())
     .addColumn('text_watermark', 'bigint', (c) => c.notNull())
+    .addColumn('text_generation', 'bigint', (c) => c.notNull())
     .execute();
-  await sql`insert into search_state (id, text_watermark) values (1, -1)`.execute(db);
+  await sql`insert into search_state (id, text_watermark, text_generation) values (1, -1, -1)`.execute(db);
+  // Catching up reads "assets changed since": without this index that is a scan of the catalogue.
+  await db.schema.createIndex('asset_updated_idx').on('asset').column('updated_at').execute();
 
   if (isPostgres(db)) {
     await db.schema
@@ -34,4 +37,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable(isPostgres(db) ? 'search_document' : 'search_fts').execute();
   await db.schema.dropTable('search_state').execute();
+  await db.schema.dropIndex('asset_updated_idx').execute();
 }

@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/database.ts';
+import { createSearchEngine } from '../search/create-engine.ts';
+import { loadSettings } from '../settings.ts';
+import { writeBenchData } from './bench-data.ts';
+import { SyntheticCatalogue } from './synthetic.ts';
+
+describe('vitrine bench-data', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-data-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('synthetic assets stay within the documented ranges and keywords follow Zipf', () => {
+    const catalogue = new SyntheticCatalogue(1);
+    const assets = Array.from({ length: 5000 }, (_, i) => catalogue.next(i, [1, 2]));
+    const sizes = assets.map((a) => a.file_size!);
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(10_000);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(500_000_000);
+    const counts = new Map<string, number>();
+    for (const a of assets) {
+      for (const k of (a.values!.keywords as { en: string[] }).en) counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    const top = counts.get(catalogue.keywords[0]) ?? 0;
+    const hundredth = counts.get(catalogue.keywords[99]) ?? 0;
+    expect(top).toBeGreaterThan(5 * hundredth);
+    expect(new SyntheticCatalogue(1).next(0, [])).toEqual(new SyntheticCatalogue(1).next(0, []));
+  });
+
+  it('writes the assets into the data folder and leaves the search index ready', async () => {
+    const settings = loadSettings({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
+    await writeBenchData(settings, 1200);
+    const db = await openDatabase(settings.database);
+    try {
+      const engine = createSearchEngine(db, []);
+      const all = await engine.search(['public', 'users', 'admins'], { q: '*', rows: 0 });
+      expect(all.numFound).toBe(1200);
+      const word = new SyntheticCatalogue().keywords[0];
+      expect((await engine.search(['public', 'users', 'admins'], { q: word, rows: 0 })).numFound).toBeGreaterThan(100);
+    } finally {
+      await db.close();
+    }
+  });
+});

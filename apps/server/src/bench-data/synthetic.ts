@@ -1,0 +1,127 @@
+import { assetGroups } from '@vitrine/contract/fields';
+import type { NewAsset } from './catalogue-writer.repository.ts';
+
+/**
+ * A synthetic catalogue for benchmarks: metadata only, deterministic for a seed. Keywords follow a
+ * Zipf distribution over a few thousand made-up words (so a handful are very common and most are
+ * rare), ~30 categories, ~500 creators, 10 years of import dates, file sizes 10 KB–500 MB.
+ */
+export const KEYWORD_COUNT = 3000;
+export const CATEGORY_COUNT = 30;
+export const CREATOR_COUNT = 500;
+export const COLLECTION_COUNT = 20;
+const YEARS = 10;
+const DAY = 86_400_000;
+export const BENCH_EPOCH = Date.UTC(2016, 0, 1);
+
+const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'be', 'da', 'fu', 'go', 'hi', 'ju', 'pe', 'so'];
+const firstNames = ['Anna', 'Ben', 'Chloé', 'David', 'Eva', 'Felix', 'Greta', 'Hugo', 'Ines', 'Jonas'];
+const lastNames = ['Müller', 'Smith', 'Dubois', 'Rossi', 'Novak', 'Jensen', 'García', 'Kowalski', 'Berg', 'Weber'];
+const formats: Record<string, string[]> = {
+  image: ['jpg', 'png', 'tif'],
+  video: ['mp4', 'mov'],
+  document: ['pdf'],
+  '3d': ['glb'],
+  audio: ['mp3', 'wav'],
+};
+
+/** The i-th made-up word: three or four syllables, unique per i. */
+export function syntheticWord(i: number): string {
+  let n = i + syllables.length * syllables.length;
+  let out = '';
+  while (n > 0) {
+    out += syllables[n % syllables.length];
+    n = Math.floor(n / syllables.length);
+  }
+  return out;
+}
+
+export function random(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    // xorshift32: fast, good enough for synthetic data
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s / 4_294_967_296;
+  };
+}
+
+/** Cumulative Zipf weights (s = 1) for drawing keyword ranks. */
+function zipfTable(n: number): Float64Array {
+  const table = new Float64Array(n);
+  let sum = 0;
+  for (let k = 1; k <= n; k++) table[k - 1] = sum += 1 / k;
+  for (let k = 0; k < n; k++) table[k] = table[k] / sum;
+  return table;
+}
+
+export class SyntheticCatalogue {
+  private readonly rnd: () => number;
+  private readonly zipf = zipfTable(KEYWORD_COUNT);
+  readonly keywords = Array.from({ length: KEYWORD_COUNT }, (_, i) => syntheticWord(i));
+  readonly categories = Array.from({ length: CATEGORY_COUNT }, (_, i) => `Category ${syntheticWord(i * 7 + 5)}`);
+  readonly creators = Array.from(
+    { length: CREATOR_COUNT },
+    (_, i) =>
+      `${firstNames[i % firstNames.length]} ${lastNames[Math.floor(i / firstNames.length) % lastNames.length]} ${i}`,
+  );
+
+  constructor(seed = 42) {
+    this.rnd = random(seed);
+  }
+
+  private keywordRank(): number {
+    const u = this.rnd();
+    let lo = 0;
+    let hi = this.zipf.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.zipf[mid] < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** One asset; `collections` are the ids an asset may belong to. */
+  next(i: number, collections: readonly number[]): NewAsset {
+    const r = this.rnd;
+    const kw = new Set<string>();
+    const count = 2 + Math.floor(r() * 3);
+    for (let k = 0; k < count; k++) kw.add(this.keywords[this.keywordRank()]);
+    const words = [...kw];
+    const g = r();
+    const group = g < 0.7 ? 'image' : g < 0.8 ? 'video' : g < 0.95 ? 'document' : g < 0.97 ? '3d' : 'audio';
+    const format = formats[group][Math.floor(r() * formats[group].length)];
+    const impDate = BENCH_EPOCH + Math.floor(r() * YEARS * 365 * DAY);
+    const a = r();
+    const access = a < 0.8 ? ['public', 'users'] : a < 0.95 ? ['users'] : ['admins'];
+    const image = group === 'image' || group === 'video';
+    return {
+      source_path: `/bench/${i}.${format}`,
+      filename: `${words[0]}_${i}.${format}`,
+      sha256: i.toString(16).padStart(64, '0'),
+      file_size: Math.round(10_000 * Math.pow(50_000, r())),
+      mime: `${group === 'document' ? 'application' : group === '3d' ? 'model' : group}/${format}`,
+      format,
+      asset_group: assetGroups.includes(group) ? group : 'image',
+      created: impDate - Math.floor(r() * 365 * DAY),
+      imp_date: impDate,
+      pixel_x: image ? 800 + Math.floor(r() * 5200) : null,
+      pixel_y: image ? 600 + Math.floor(r() * 3400) : null,
+      rating: r() < 0.3 ? null : 1 + Math.floor(r() * 5),
+      color_code: r() < 0.6 ? 0 : 1 + Math.floor(r() * 7),
+      obj_dload_cnt: Math.floor(Math.pow(r(), 4) * 1000),
+      access,
+      collections: collections.length > 0 && r() < 0.05 ? [collections[Math.floor(r() * collections.length)]] : [],
+      values: {
+        title: { en: `${words.join(' ')} ${i}` },
+        keywords: { en: words },
+        category: { en: this.categories[Math.floor(r() * r() * CATEGORY_COUNT)] },
+        creator: this.creators[Math.floor(r() * CREATOR_COUNT)],
+      },
+    };
+  }
+}
