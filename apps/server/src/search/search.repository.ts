@@ -1,7 +1,10 @@
 import type { Db } from '../db/database.ts';
 import type { AssetTable } from '../db/schema.ts';
 
-export type AssetRow = Omit<AssetTable, 'id' | 'status' | 'color_code' | 'obj_dload_cnt' | 'metadata' | 'fingerprint'> & {
+export type AssetRow = Omit<
+  AssetTable,
+  'id' | 'status' | 'color_code' | 'obj_dload_cnt' | 'metadata' | 'fingerprint'
+> & {
   id: number;
   status: string;
   color_code: number;
