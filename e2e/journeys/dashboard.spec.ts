@@ -8,7 +8,7 @@ test.describe('dashboard (portal-spec §2 "Dashboard")', () => {
     const hero = page.getByTestId('dashboard-hero');
     await expect(hero).toBeVisible();
     expect((await hero.boundingBox())?.height).toBeGreaterThanOrEqual(350);
-    const input = page.getByRole('search').getByRole('searchbox', { name: 'Search' });
+    const input = page.getByRole('search').getByRole('combobox', { name: 'Search' });
     await input.fill('  forest  ');
     await input.press('Enter');
     await expect(page).toHaveURL(/#\/search\/forest$/);
@@ -32,5 +32,23 @@ test.describe('dashboard (portal-spec §2 "Dashboard")', () => {
       .getByRole('link', { name: /^More results/ })
       .click();
     await expect(page).toHaveURL(/#\/search\//);
+  });
+});
+
+test.describe('dashboard search suggestions (portal-spec §2 "Search")', () => {
+  test('typing shows keyword suggestions; a chosen one becomes a chip and the search filters by it', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const input = page.getByRole('search').getByRole('combobox', { name: 'Search' });
+    await input.fill('ph');
+    const keywords = page.getByRole('listbox').getByRole('group', { name: 'Keywords' });
+    const photo = keywords.getByRole('option', { name: 'photo', exact: true });
+    await expect(photo).toBeVisible({ timeout: 10_000 });
+    await photo.click();
+    await expect(page.getByRole('search').getByRole('button', { name: 'Keywords: photo' })).toBeVisible();
+    await expect(photo).toHaveAttribute('aria-disabled', 'true');
+    await input.press('Enter');
+    await expect(page).toHaveURL(/#\/search\/\*\?%2Bkeywords=photo$/);
   });
 });

@@ -94,7 +94,11 @@ export const defaultTranslations: Record<'de' | 'en', MessageSet> = {
       search: {
         title: 'Search',
         input: { label: 'Search', placeholder: 'Search the catalogue', submit: 'Start search' },
-        suggestions: { label: 'Suggestions', more: '{{count}} more' },
+        suggestions: {
+          label: 'Suggestions',
+          more: '{{count}} more',
+          available: 'Suggestions: {{count}}',
+        },
         tags: { error: 'Unknown filter', collection: 'Collection', asset_id: 'Asset ID' },
         views: { grid: 'Posters', thumbnail: 'Thumbnails', list: 'List' },
         sort: {
@@ -324,7 +328,11 @@ export const defaultTranslations: Record<'de' | 'en', MessageSet> = {
       search: {
         title: 'Suche',
         input: { label: 'Suche', placeholder: 'Katalog durchsuchen', submit: 'Suche starten' },
-        suggestions: { label: 'Vorschläge', more: '{{count}} weitere' },
+        suggestions: {
+          label: 'Vorschläge',
+          more: '{{count}} weitere',
+          available: 'Vorschläge: {{count}}',
+        },
         tags: { error: 'Unbekannter Filter', collection: 'Sammlung', asset_id: 'Asset-ID' },
         views: { grid: 'Poster', thumbnail: 'Kacheln', list: 'Liste' },
         sort: {

@@ -57,7 +57,7 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     const hero = await screen.findByTestId('dashboard-hero');
     expect(hero).toHaveStyle({ minHeight: '420px' });
     expect(within(hero).getByText('Find your media')).toBeInTheDocument();
-    expect(within(hero).getByRole('searchbox', { name: 'Search' })).toBeInTheDocument();
+    expect(within(hero).getByRole('combobox', { name: 'Search' })).toBeInTheDocument();
   });
 
   it('shows collections in their order as poster rows of 20 rows with More results', async () => {
@@ -163,7 +163,7 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
   it('searches the trimmed text', async () => {
     catalogue();
     const { router } = await renderApp('/');
-    const input = await screen.findByRole('searchbox', { name: 'Search' });
+    const input = await screen.findByRole('combobox', { name: 'Search' });
     await userEvent.type(input, '  red car {Enter}');
     expect(router.state.location.pathname).toBe('/search/red%20car');
   });
@@ -171,7 +171,7 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
   it('searches everything for an empty text (portal-spec §5)', async () => {
     catalogue();
     const { router } = await renderApp('/');
-    await userEvent.type(await screen.findByRole('searchbox', { name: 'Search' }), '   ');
+    await userEvent.type(await screen.findByRole('combobox', { name: 'Search' }), '   ');
     await userEvent.click(screen.getByRole('button', { name: 'Start search' }));
     expect(router.state.location.pathname).toBe('/search/*');
   });

@@ -93,7 +93,7 @@ export function DashboardPage() {
         logoUrl={files.dashboardLogo && logoVisible(config, 'dashboard') ? configImageUrl('dashboardLogo') : undefined}
         logoAlt={t('global.logo', { title: config.global.website_title })}
       >
-        <DashboardSearch />
+        <DashboardSearch lang={lang} fallbackLang={config.fallback_locale} configuredFields={config.suggestions} />
       </Hero>
       <Box sx={{ mt: 3 }}>
         {collections.isPending && (

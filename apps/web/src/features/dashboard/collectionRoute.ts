@@ -1,5 +1,6 @@
 import { preSearchSchema } from '@vitrine/contract/global-config';
 import type { Collection } from '@vitrine/contract/collection';
+import type { SuggestionSelection } from '@vitrine/contract/search';
 
 const damCollection = /^collection_(\d+)$/;
 
@@ -29,7 +30,12 @@ function searchPath(text: string, params: URLSearchParams): string {
   return `/search/${trimmed ? encodeURIComponent(trimmed) : '*'}${qs ? `?${qs}` : ''}`;
 }
 
-/** The submitted search text as a route: trimmed, empty becomes * (portal-spec §5). */
-export function textSearchPath(text: string): string {
-  return searchPath(text, new URLSearchParams());
+/**
+ * The submitted search as a route (portal-spec §4 "Search"): the trimmed text (empty becomes *) and
+ * the chosen suggestions as '+{field_name}=value1,value2' per field (portal-spec §2 "Search").
+ */
+export function textSearchPath(text: string, suggestions: readonly SuggestionSelection[] = []): string {
+  const params = new URLSearchParams();
+  for (const s of suggestions) if (s.values.length > 0) params.set(`+${s.field_name}`, s.values.join(','));
+  return searchPath(text, params);
 }
