@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -14,12 +14,13 @@ export interface TestApp {
 
 /**
  * The real server on a fresh data folder and database, driven over HTTP with inject(). `env` and
- * `settingsFile` let a test set what an operator would.
+ * `settings` (written as the data folder's settings.json) let a test set what an operator would.
  */
 export async function startTestApp(
-  options: { dialect?: DatabaseConfig['dialect']; env?: Record<string, string> } = {},
+  options: { dialect?: DatabaseConfig['dialect']; env?: Record<string, string>; settings?: object } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vitrine-data-'));
+  if (options.settings) writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(options.settings));
   const database = await createTestDatabase(options.dialect ?? 'sqlite');
   const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
   settings.database = database.config;

@@ -1,6 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as bookmark from '@vitrine/contract/bookmark';
 import { API_BASE_PATH, type CallDefinition } from '@vitrine/contract/call';
@@ -119,20 +116,16 @@ describe('authorization matrix (portal-spec §6 "Roles and permissions", §7 "Ca
   const headers = {} as Record<Role, Record<string, string>>;
 
   beforeAll(async () => {
-    const settingsFile = path.join(tmpdir(), `vitrine-matrix-${process.pid}.json`);
-    writeFileSync(
-      settingsFile,
-      JSON.stringify({
-        groups: [
-          { name: 'public', portalAccess: true },
-          { name: 'users', portalAccess: true },
-          { name: 'admins', portalAccess: true, guiAdmin: true },
-          { name: 'gui', portalAccess: false, guiAdmin: true },
-          { name: 'partners', portalAccess: true },
-        ],
-      }),
-    );
-    t = await startTestApp({ env: { SETTINGS_FILE: settingsFile } });
+    const settings = {
+      groups: [
+        { name: 'public', portalAccess: true },
+        { name: 'users', portalAccess: true },
+        { name: 'admins', portalAccess: true, guiAdmin: true },
+        { name: 'gui', portalAccess: false, guiAdmin: true },
+        { name: 'partners', portalAccess: true },
+      ],
+    };
+    t = await startTestApp({ settings });
     headers.guest = { ...xsrfHeaders };
     headers.expired = { ...xsrfHeaders, authorization: 'Bearer expired-or-unknown-token' };
     for (const [role, groups] of Object.entries(groupsOf)) {

@@ -1,7 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchAnswer } from '@vitrine/contract/search';
 import { startTestApp, type TestApp } from '../../test/app.ts';
@@ -29,31 +25,26 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
   };
 
   beforeAll(async () => {
-    const settingsDir = mkdtempSync(path.join(tmpdir(), 'vitrine-settings-'));
-    const settingsFile = path.join(settingsDir, 'settings.json');
-    writeFileSync(
-      settingsFile,
-      JSON.stringify({
-        groups: [
-          { name: 'public', portalAccess: true },
-          { name: 'users', portalAccess: true },
-          { name: 'staff', portalAccess: true },
-          { name: 'admins', portalAccess: true, guiAdmin: true },
-        ],
-        fields: [
-          {
-            field_name: 'project',
-            default_labels: { en: 'Project', de: 'Projekt' },
-            is_facet: true,
-            range_facet: false,
-            multi_valued: false,
-            origin: 'settings',
-            type: 'string',
-          },
-        ],
-      }),
-    );
-    t = await startTestApp({ env: { SETTINGS_FILE: settingsFile } });
+    const settings = {
+      groups: [
+        { name: 'public', portalAccess: true },
+        { name: 'users', portalAccess: true },
+        { name: 'staff', portalAccess: true },
+        { name: 'admins', portalAccess: true, guiAdmin: true },
+      ],
+      fields: [
+        {
+          field_name: 'project',
+          default_labels: { en: 'Project', de: 'Projekt' },
+          is_facet: true,
+          range_facet: false,
+          multi_valued: false,
+          origin: 'settings',
+          type: 'string',
+        },
+      ],
+    };
+    t = await startTestApp({ settings });
     const db = t.app.db;
     collectionId = await buildCollection(db, 'Spring campaign');
     ids.push(

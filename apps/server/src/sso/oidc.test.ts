@@ -1,7 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import Provider from 'oidc-provider';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
@@ -62,24 +59,20 @@ describe('OpenID Connect login against a real provider (issue #5; portal-spec §
   });
   afterAll(async () => new Promise<void>((resolve) => idp.server.close(() => resolve())));
   beforeEach(async () => {
-    const settingsFile = path.join(tmpdir(), `vitrine-oidc-${process.pid}.json`);
-    writeFileSync(
-      settingsFile,
-      JSON.stringify({
-        sso: {
-          oidc: [
-            {
-              name: 'corp',
-              issuer: idp.issuer,
-              clientId: 'vitrine',
-              clientSecret: 'vitrine-secret',
-              groupMap: { staff: 'users', it: ['admins'] },
-            },
-          ],
-        },
-      }),
-    );
-    t = await startTestApp({ env: { SETTINGS_FILE: settingsFile, PUBLIC_URL: PORTAL } });
+    const settings = {
+      sso: {
+        oidc: [
+          {
+            name: 'corp',
+            issuer: idp.issuer,
+            clientId: 'vitrine',
+            clientSecret: 'vitrine-secret',
+            groupMap: { staff: 'users', it: ['admins'] },
+          },
+        ],
+      },
+    };
+    t = await startTestApp({ settings, env: { PUBLIC_URL: PORTAL } });
   });
   afterEach(async () => t.close());
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as samlify from 'samlify';
@@ -105,24 +105,20 @@ describe('SAML 2.0 login against a real identity provider (issue #5; portal-spec
     respond = identityProvider(pair.key, pair.cert);
   });
   beforeEach(async () => {
-    const settingsFile = path.join(tmpdir(), `vitrine-saml-${process.pid}.json`);
-    writeFileSync(
-      settingsFile,
-      JSON.stringify({
-        sso: {
-          saml: [
-            {
-              name: 'corp',
-              entryPoint: 'https://idp.example.org/sso',
-              idpCert: cert,
-              idpIssuer: IDP_ID,
-              groupMap: { staff: 'users', it: 'admins' },
-            },
-          ],
-        },
-      }),
-    );
-    t = await startTestApp({ env: { SETTINGS_FILE: settingsFile, PUBLIC_URL: PORTAL } });
+    const settings = {
+      sso: {
+        saml: [
+          {
+            name: 'corp',
+            entryPoint: 'https://idp.example.org/sso',
+            idpCert: cert,
+            idpIssuer: IDP_ID,
+            groupMap: { staff: 'users', it: 'admins' },
+          },
+        ],
+      },
+    };
+    t = await startTestApp({ settings, env: { PUBLIC_URL: PORTAL } });
   });
   afterEach(async () => t.close());
 
