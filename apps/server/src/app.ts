@@ -4,11 +4,13 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_BASE_PATH } from '@vitrine/contract/call';
 import { getSessionCall } from '@vitrine/contract/session';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
+import { AccessRepository } from './access/access.repository.ts';
+import { AccessService } from './access/access.service.ts';
 import { ConfigRepository } from './config/config.repository.ts';
 import { configRoutes } from './config/config.routes.ts';
 import { ConfigService } from './config/config.service.ts';
@@ -42,6 +44,8 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
   logger?: boolean | object;
+  /** Told of every route as it is registered (tests audit them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 function loggerFor(settings: Settings, option: BuildOptions['logger']): boolean | object {
@@ -64,6 +68,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   app.decorate('db', db);
   app.decorate('settings', settings);
   app.addHook('onClose', async () => db.close());
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -92,11 +97,12 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   ssoRoutes(app, sso);
   userRoutes(app, new UserService(users, throttle, settings, mailer, app.log));
 
-  const config = new ConfigService(new ConfigRepository(db), settings.dataDir, settings.secret);
+  const access = new AccessService(new AccessRepository(db), settings.secret);
+  const config = new ConfigService(new ConfigRepository(db), settings.dataDir, access);
   configRoutes(app, config);
   infoRoutes(app, db, config);
-  searchRoutes(app, db, settings);
-  mediaRoutes(app, db, settings);
+  searchRoutes(app, db, settings, access);
+  mediaRoutes(app, db, settings, access);
 
   await serveWebApp(app, settings.webDist);
   return app;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadSettings, type Settings } from '../src/settings.ts';
 import { createTestDatabase, type DatabaseConfig } from './databases.ts';
 
@@ -17,14 +17,19 @@ export interface TestApp {
  * `settings` (written as the data folder's settings.json) let a test set what an operator would.
  */
 export async function startTestApp(
-  options: { dialect?: DatabaseConfig['dialect']; env?: Record<string, string>; settings?: object } = {},
+  options: {
+    dialect?: DatabaseConfig['dialect'];
+    env?: Record<string, string>;
+    settings?: object;
+    onRoute?: BuildOptions['onRoute'];
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vitrine-data-'));
   if (options.settings) writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(options.settings));
   const database = await createTestDatabase(options.dialect ?? 'sqlite');
   const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
   settings.database = database.config;
-  const app = await buildApp(settings, { logger: false });
+  const app = await buildApp(settings, { logger: false, onRoute: options.onRoute });
   return {
     app,
     settings,

@@ -1,39 +1,25 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { Database } from '../db/schema.ts';
+import { visibleTo } from './rule.ts';
 
-/**
- * The rule every query over `asset` applies (ARCHITECTURE §4): an asset is visible when one of its
- * access groups is among the caller's groups. Use it in any repository that lists, counts or serves
- * assets: `.where(visibleTo(auth.groups))`.
- */
-export function visibleTo(groups: readonly string[]) {
-  return (eb: ExpressionBuilder<Database, 'asset'>): Expression<SqlBool> =>
-    groups.length
-      ? eb.exists(
-          eb
-            .selectFrom('asset_access')
-            .select('asset_access.asset_id')
-            .whereRef('asset_access.asset_id', '=', 'asset.id')
-            .where('asset_access.group_name', 'in', [...groups]),
-        )
-      : sql<SqlBool>`1 = 0`;
-}
+/** Ids per statement: far below the parameter limits of SQLite (32766) and PostgreSQL (65535). */
+const CHUNK = 10_000;
 
 export class AccessRepository {
   constructor(private readonly db: Db) {}
 
-  /** Of `ids`, the active assets the groups may see, in the order asked. */
-  async visibleIds(groups: readonly string[], ids: readonly number[]): Promise<number[]> {
-    if (!ids.length) return [];
-    const rows = await this.db.kysely
-      .selectFrom('asset')
-      .select('asset.id')
-      .where('asset.id', 'in', [...ids])
-      .where('asset.status', '=', 'active')
-      .where(visibleTo(groups))
-      .execute();
-    const visible = new Set(rows.map((r) => r.id));
-    return ids.filter((id) => visible.has(id));
+  /** Of `ids`, those the groups may see under the access rule (access/rule.ts). */
+  async visibleIds(groups: readonly string[], ids: readonly number[]): Promise<Set<number>> {
+    const unique = [...new Set(ids)];
+    const visible = new Set<number>();
+    for (let i = 0; i < unique.length; i += CHUNK) {
+      const rows = await this.db.kysely
+        .selectFrom('asset')
+        .select('asset.id')
+        .where('asset.id', 'in', unique.slice(i, i + CHUNK))
+        .where(visibleTo(groups))
+        .execute();
+      for (const r of rows) visible.add(Number(r.id));
+    }
+    return visible;
   }
 }

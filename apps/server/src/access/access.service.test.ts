@@ -16,7 +16,7 @@ describe.each(dialects)('asset access on %s (portal-spec §4 "Shared links", §6
   beforeEach(async () => {
     test = await createTestDatabase(dialect);
     db = await openDatabase(test.config);
-    access = new AccessService(new AccessRepository(db));
+    access = new AccessService(new AccessRepository(db), 'x'.repeat(32));
     const assets: [string, string[], 'active' | 'gone'][] = [
       ['open', ['public', 'users'], 'active'],
       ['staff', ['users'], 'active'],
@@ -86,6 +86,28 @@ describe.each(dialects)('asset access on %s (portal-spec §4 "Shared links", §6
   it('hides removed assets and sees nothing without groups', async () => {
     expect((await access.sharedLink(caller(null, ['public']), [id('removed')])).notice).toBe('none_visible');
     expect((await access.sharedLink(caller('x', []), [id('open')])).visibleIds).toEqual([]);
+  });
+
+  it('checks ids for a permission: the allowed ones, or not found unless all are allowed', async () => {
+    const users = caller('u', ['users']);
+    const all = [id('open'), id('staff'), id('secret'), id('removed'), 999_999];
+    expect(await access.checkAccess(users, 'asset.read', all)).toEqual(new Set([id('open'), id('staff')]));
+    await expect(access.requireAccess(users, 'asset.read', [id('open'), id('staff')])).resolves.toBeUndefined();
+    await expect(access.requireAccess(users, 'asset.read', [id('open'), id('secret')])).rejects.toMatchObject({
+      id: 'not_found',
+      message: `The asset ${id('secret')} was not found.`,
+    });
+    expect(access.searchGroups(users)).toEqual(['users']);
+  });
+
+  it('signs media URLs and checks them', () => {
+    const url = new URL(access.mediaUrl('thumb/7'), 'http://h');
+    const [exp, sig] = [url.searchParams.get('exp') ?? '', url.searchParams.get('sig') ?? ''];
+    expect(access.verifyMediaUrl('thumb/7', exp, sig)).toBe('ok');
+    expect(access.verifyMediaUrl('thumb/8', exp, sig)).toBe('invalid');
+    const unsigned = new AccessService(new AccessRepository(db));
+    expect(unsigned.verifyMediaUrl('thumb/7', exp, sig)).toBe('invalid');
+    expect(() => unsigned.mediaUrl('thumb/7')).toThrow(/secret/);
   });
 
   it('answers an asset the caller may not see as not found', async () => {

@@ -1,6 +1,8 @@
 import { notFound } from '../http/errors.ts';
 import type { Auth } from '../session/auth.ts';
 import type { AccessRepository } from './access.repository.ts';
+import { mediaWindows, signMediaUrl, verifyMediaUrl } from './media-url.ts';
+import { grantingGroups, type Permission } from './rule.ts';
 
 /** The notices of portal-spec §4 "Shared links" (text keys views…open_share.none_visible / part_visible). */
 export type SharedNotice = 'none_visible' | 'part_visible' | null;
@@ -13,24 +15,74 @@ export interface SharedLinkView {
   loginFirst: boolean;
 }
 
-/** Which assets a caller may see; services that return or serve assets ask here first. */
+/**
+ * The one door to the asset access rule (access/rule.ts), in the manner of immich's
+ * `requireAccess(auth, permission, ids)`. Every call that names assets or answers them asks here:
+ * by ids (`checkAccess`, `requireAccess`), for a whole-catalogue search (`searchGroups`), or for a
+ * media file (`mediaUrl` signs a URL after a check, `verifyMediaUrl` checks it when it is loaded).
+ * `test/access-matrix.test.ts` fails for a route that does not.
+ */
 export class AccessService {
-  constructor(private readonly access: AccessRepository) {}
+  constructor(
+    private readonly access: AccessRepository,
+    /** SECRET, which signs media URLs; without it no media URL is made or accepted. */
+    private readonly secret?: string,
+  ) {}
 
+  private mediaSecret(): string {
+    if (!this.secret) throw new Error('AccessService was built without the secret that signs media URLs');
+    return this.secret;
+  }
+
+  /** Of `ids`, those the caller may access with `permission`. */
+  async checkAccess(auth: Auth, permission: Permission, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    return this.access.visibleIds(grantingGroups(auth, permission), ids);
+  }
+
+  /**
+   * For calls about given assets: unless the caller may access every one of them, the call is
+   * answered as not found, so the existence of an asset the caller may not see is not revealed.
+   */
+  async requireAccess(auth: Auth, permission: Permission, ids: readonly number[]): Promise<void> {
+    const allowed = await this.checkAccess(auth, permission, ids);
+    const missing = ids.find((id) => !allowed.has(id));
+    if (missing !== undefined) throw notFound(`The asset ${missing}`);
+  }
+
+  /** `requireAccess` for one asset and reading (preview, video). */
+  async requireVisible(auth: Auth, assetId: number): Promise<void> {
+    await this.requireAccess(auth, 'asset.read', [assetId]);
+  }
+
+  /** The shared-link notice (`none_visible` / `part_visible`) and whether a guest must log in first. */
   async sharedLink(auth: Auth, ids: number[]): Promise<SharedLinkView> {
     const unique = [...new Set(ids)];
-    const visibleIds = await this.access.visibleIds(auth.groups, unique);
+    const allowed = await this.checkAccess(auth, 'asset.read', unique);
+    const visibleIds = unique.filter((id) => allowed.has(id));
     const notice: SharedNotice =
       visibleIds.length === unique.length ? null : visibleIds.length === 0 ? 'none_visible' : 'part_visible';
     return { visibleIds, notice, loginFirst: notice === 'none_visible' && auth.name === null };
   }
 
   /**
-   * For calls about one asset (preview, download, video): an asset the caller may not see is answered
-   * as not found, so its existence is not revealed.
+   * The groups a search filters the whole catalogue by: the search index applies the rule in its
+   * bit-mask form (access/rule.ts `groupMask`) to exactly these.
    */
-  async requireVisible(auth: Auth, assetId: number): Promise<void> {
-    const [visible] = await this.access.visibleIds(auth.groups, [assetId]);
-    if (visible === undefined) throw notFound(`The asset ${assetId}`);
+  searchGroups(auth: Auth, permission: Permission = 'asset.read'): readonly string[] {
+    return grantingGroups(auth, permission);
+  }
+
+  /**
+   * A signed URL under /media/ for an asset the caller was found to see (by `checkAccess` or by a
+   * search over `searchGroups`): the signature is the permission the media route checks.
+   */
+  mediaUrl(path: string, window: keyof typeof mediaWindows = 'view', now?: number): string {
+    return signMediaUrl(this.mediaSecret(), path, mediaWindows[window], now);
+  }
+
+  /** Whether a media URL carries a valid signature (`path` is the part after /media/). */
+  verifyMediaUrl(path: string, exp: string | undefined, sig: string | undefined): 'ok' | 'expired' | 'invalid' {
+    return this.secret ? verifyMediaUrl(this.secret, path, exp, sig) : 'invalid';
   }
 }

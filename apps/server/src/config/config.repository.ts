@@ -45,18 +45,4 @@ export class ConfigRepository {
       .executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
-
-  /** Whether an active asset exists that one of the groups may see (for tile images). */
-  async assetVisible(assetId: number, groups: string[]): Promise<boolean> {
-    if (groups.length === 0) return false;
-    const row = await this.db.kysely
-      .selectFrom('asset')
-      .innerJoin('asset_access', 'asset_access.asset_id', 'asset.id')
-      .select('asset.id')
-      .where('asset.id', '=', assetId)
-      .where('asset.status', '=', 'active')
-      .where('asset_access.group_name', 'in', groups)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
 }

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { configFileNames, configImageName, type ConfigFileName, type MessageSet } from '@vitrine/contract/config';
 import { fillConfigDefaults, mergeOverDefaults, type GlobalConfig } from '@vitrine/contract/global-config';
 import { defaultTranslations } from '@vitrine/contract/translations';
+import type { AccessService } from '../access/access.service.ts';
 import { notFound } from '../http/errors.ts';
-import { mediaWindows, signMediaUrl } from '../media/media-url.ts';
 import type { Auth } from '../session/auth.ts';
 import type { ConfigRepository } from './config.repository.ts';
 
@@ -50,7 +50,7 @@ export class ConfigService {
   constructor(
     private readonly repository: ConfigRepository,
     dataDir: string,
-    private readonly secret: string,
+    private readonly access: AccessService,
   ) {
     this.filesDir = path.join(dataDir, 'config-files');
   }
@@ -107,8 +107,9 @@ export class ConfigService {
     if (safe) {
       const uploaded = await this.open(path.join('thumbnail', id), 'thumbnail').catch(() => undefined);
       if (uploaded) return { file: uploaded };
-      if (/^\d{1,15}$/.test(id) && (await this.repository.assetVisible(Number(id), auth.groups))) {
-        return { redirect: signMediaUrl(this.secret, `thumb/${id}`, mediaWindows.view) };
+      const assetId = /^\d{1,15}$/.test(id) ? Number(id) : undefined;
+      if (assetId !== undefined && (await this.access.checkAccess(auth, 'asset.read', [assetId])).has(assetId)) {
+        return { redirect: this.access.mediaUrl(`thumb/${assetId}`) };
       }
     }
     throw notFound(`The tile image '${id}'`);

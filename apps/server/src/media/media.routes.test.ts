@@ -8,7 +8,7 @@ import { endMetadataReader } from '../adapters/metadata.ts';
 import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import { ImportService } from '../catalogue/import.service.ts';
 import { createJobWorker } from '../jobs/job-runner.ts';
-import { mediaWindows, signMediaUrl } from './media-url.ts';
+import { mediaWindows, signMediaUrl } from '../access/media-url.ts';
 
 describe('media file route (signed thumbnail, preview and video URLs)', () => {
   let t: TestApp;

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessService } from '../access/access.service.ts';
 import type { Db } from '../db/database.ts';
 import { sendFile } from '../http/send-file.ts';
 import { DerivativeRepository } from '../jobs/derivative.repository.ts';
@@ -16,8 +17,8 @@ interface MediaQuery {
 }
 
 /** GET and HEAD /media/thumb/:id, /media/preview/:id[/:page], /media/video/:id (signed URLs). */
-export function mediaRoutes(app: FastifyInstance, db: Db, settings: Settings): void {
-  const media = new MediaService(new DerivativeRepository(db.kysely), settings.secret, settings.dataDir, (id, page) =>
+export function mediaRoutes(app: FastifyInstance, db: Db, settings: Settings, access: AccessService): void {
+  const media = new MediaService(new DerivativeRepository(db.kysely), access, settings.dataDir, (id, page) =>
     renderPdfPageOnDemand(db.kysely, settings.dataDir, id, page),
   );
   const handler =

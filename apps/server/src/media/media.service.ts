@@ -1,8 +1,8 @@
 import path from 'node:path';
+import type { AccessService } from '../access/access.service.ts';
 import { DomainError, notFound } from '../http/errors.ts';
 import { derivativeRoot } from '../jobs/derivative-jobs.ts';
 import type { DerivativeRepository, DerivativeRow } from '../jobs/derivative.repository.ts';
-import { verifyMediaUrl } from './media-url.ts';
 import { typeIconSvg } from './type-icon.ts';
 
 export type MediaKind = 'thumb' | 'preview' | 'video';
@@ -19,20 +19,21 @@ export type MediaAnswer =
   { type: 'file'; path: string; mime: string; etag: string } | { type: 'placeholder'; svg: string };
 
 /**
- * Files behind signed media URLs. The signature is the permission: whoever got the URL from an
- * answer that checked access may load it until it expires, without an auth header.
+ * Files behind signed media URLs. The signature is the permission: AccessService signs a URL only
+ * for an asset the caller may see, and checks it here; whoever got the URL may load it until it
+ * expires, without an auth header.
  */
 export class MediaService {
   constructor(
     private readonly derivatives: DerivativeRepository,
-    private readonly secret: string,
+    private readonly access: AccessService,
     private readonly dataDir: string,
     private readonly renderPage: (assetId: number, page: number) => Promise<DerivativeRow | undefined>,
   ) {}
 
   async resolve(input: MediaRequest): Promise<MediaAnswer> {
     const signed = [input.kind, input.id, ...(input.page === undefined ? [] : [input.page])].join('/');
-    const check = verifyMediaUrl(this.secret, signed, input.exp, input.sig);
+    const check = this.access.verifyMediaUrl(signed, input.exp, input.sig);
     if (check === 'invalid') throw new DomainError('forbidden', 'This media link is not valid.');
     if (check === 'expired')
       throw new DomainError('forbidden', 'This media link has expired; reload the page to get a new one.');

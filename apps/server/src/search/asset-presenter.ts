@@ -1,5 +1,4 @@
 import type { AssetDoc } from '@vitrine/contract/search';
-import { mediaWindows, signMediaUrl } from '../media/media-url.ts';
 import type { FieldRegistry } from './fields.ts';
 import { columnOf } from './fields.ts';
 import type { AssetBatch, ValueRow } from './search.repository.ts';
@@ -7,9 +6,9 @@ import type { AssetBatch, ValueRow } from './search.repository.ts';
 export interface PresentOptions {
   /** The caller's content language (Accept-Language, else the session's locale). */
   lang: string;
-  secret: string;
+  /** Signs a media URL (AccessService.mediaUrl) for an asset the caller may see. */
+  mediaUrl: (path: string) => string;
   fields: FieldRegistry;
-  now?: number;
 }
 
 /** Language preference for per-language values: the caller's, then none, then English, German. */
@@ -44,7 +43,7 @@ export function presentAssets(batch: AssetBatch, ids: readonly number[], options
     if (!a) return [];
     const doc: AssetDoc = {
       id: String(a.id),
-      url: signMediaUrl(options.secret, `thumb/${a.id}`, mediaWindows.view, options.now),
+      url: options.mediaUrl(`thumb/${a.id}`),
       asset_groups: [a.asset_group],
     };
     if (a.pixel_x) doc.width = a.pixel_x;

@@ -6,6 +6,8 @@
  * the text index map onto sorted document numbers.
  */
 
+import { groupMask } from '../access/rule.ts';
+
 const EMPTY = new Int32Array(0);
 
 /** Values of one field as codes into a dictionary; several per document for multi-valued fields. */
@@ -247,14 +249,9 @@ export class FacetIndex {
     this.version++;
   }
 
-  /** Masks of a caller's groups, one per 32-group word; groups no asset names are left acc. */
+  /** Masks of a caller's groups, one per 32-group word, as the access rule makes them. */
   callerMasks(groups: readonly string[]): Uint32Array {
-    const acc = new Uint32Array(this.masks.length);
-    for (const g of groups) {
-      const bit = this.groupBits.get(g);
-      if (bit !== undefined) acc[bit >> 5] |= 1 << (bit & 31);
-    }
-    return acc;
+    return groupMask(groups, (g) => this.groupBits.get(g), this.masks.length);
   }
 
   visible(doc: number, caller: Uint32Array): boolean {

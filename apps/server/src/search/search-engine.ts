@@ -1,4 +1,5 @@
 import { colorCodes } from '@vitrine/contract/fields';
+import { isLive } from '../access/rule.ts';
 import type { FacetSelection, SuggestionSelection } from '@vitrine/contract/search';
 import { FacetIndex, intersect, subtract, union, type CodeColumn, type IndexRow } from './facet-index.ts';
 import type { FieldRegistry, SearchField } from './fields.ts';
@@ -233,7 +234,7 @@ export class SearchEngine {
       for (const v of own) if (v.lang) this.languages.add(v.lang);
       const row: IndexRow = {
         id: a.id,
-        active: a.status === 'active',
+        active: isLive(a.status),
         access: (access.get(a.id) ?? []).map((g) => g.group_name),
         codes: {},
         numbers: {},
@@ -730,16 +731,6 @@ export class SearchEngine {
   }
 
   // ---- other answers --------------------------------------------------------------------------
-
-  /** Which of these asset ids the caller may see (active and sharing a group), in the given order. */
-  async visibleIds(groups: readonly string[], ids: readonly number[]): Promise<number[]> {
-    await this.refresh();
-    const caller = this.index.callerMasks(groups);
-    return ids.filter((id) => {
-      const d = this.index.docOf(id);
-      return d !== -1 && this.index.visible(d, caller);
-    });
-  }
 
   /** Per DAM collection, the newest asset the caller may see in it. */
   async collectionThumbnails(groups: readonly string[]): Promise<Map<number, number>> {

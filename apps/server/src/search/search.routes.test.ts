@@ -3,7 +3,7 @@ import type { SearchAnswer } from '@vitrine/contract/search';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { signIn } from '../../test/auth.ts';
 import { buildAsset, buildCollection } from '../../test/factories.ts';
-import { verifyMediaUrl } from '../media/media-url.ts';
+import { verifyMediaUrl } from '../access/media-url.ts';
 import { ConfigRepository } from '../config/config.repository.ts';
 
 const API = '/assetportal/api/';

@@ -9,6 +9,7 @@ import {
   type SearchQuery,
   type SuggestionGroup,
 } from '@vitrine/contract/search';
+import type { AccessService } from '../access/access.service.ts';
 import { DomainError, notFound, validation } from '../http/errors.ts';
 import { requireAssetUser, type Auth } from '../session/auth.ts';
 import type { Settings } from '../settings.ts';
@@ -51,6 +52,7 @@ export class SearchService {
   constructor(
     private readonly engine: SearchEngine,
     private readonly repository: SearchRepository,
+    private readonly access: AccessService,
     private readonly settings: Settings,
   ) {}
 
@@ -70,7 +72,7 @@ export class SearchService {
 
   private async run(auth: Auth, query: EngineQuery): Promise<ReturnType<SearchEngine['search']>> {
     try {
-      return await this.engine.search(auth.groups, query);
+      return await this.engine.search(this.access.searchGroups(auth), query);
     } catch (err) {
       if (err instanceof SearchInputError) throw validation(err.message, [{ path: err.param, message: err.message }]);
       throw err;
@@ -78,11 +80,11 @@ export class SearchService {
   }
 
   private async docs(caller: Caller, ids: number[]): Promise<AssetDoc[]> {
-    // Access groups were checked by the engine; the presenter does not show them.
+    // Only ids the access rule let through come here; the presenter does not show access groups.
     const batch = await this.repository.batch(ids, 'all', false);
     return presentAssets(batch, ids, {
       lang: await this.language(caller),
-      secret: this.settings.secret,
+      mediaUrl: (path) => this.access.mediaUrl(path),
       fields: this.engine.fields,
     });
   }
@@ -114,7 +116,8 @@ export class SearchService {
   async assets(caller: Caller, assetid: string): Promise<{ response: { docs: AssetDoc[] } }> {
     requireAssetUser(caller.auth);
     const ids = parseIds(assetid, 'assetid');
-    const visible = await this.engine.visibleIds(caller.auth.groups, ids);
+    const allowed = await this.access.checkAccess(caller.auth, 'asset.read', ids);
+    const visible = ids.filter((id) => allowed.has(id));
     return { response: { docs: await this.docs(caller, visible) } };
   }
 
@@ -125,7 +128,8 @@ export class SearchService {
     requireAssetUser(caller.auth);
     const fields = input.fields.length > 0 ? input.fields : defaultSuggestionFields;
     try {
-      return { suggestions: await this.engine.suggest(caller.auth.groups, input.text, fields, input.preview) };
+      const groups = this.access.searchGroups(caller.auth);
+      return { suggestions: await this.engine.suggest(groups, input.text, fields, input.preview) };
     } catch (err) {
       if (err instanceof SearchInputError) throw validation(err.message, [{ path: err.param, message: err.message }]);
       throw err;
@@ -165,7 +169,7 @@ export class SearchService {
       ...(p.orientation ? { orientation: p.orientation } : {}),
       position: p.position ?? i,
     }));
-    const thumbnails = await this.engine.collectionThumbnails(caller.auth.groups);
+    const thumbnails = await this.engine.collectionThumbnails(this.access.searchGroups(caller.auth));
     const collections = (await this.repository.collections()).flatMap((c, i): Collection[] => {
       const newest = thumbnails.get(c.id);
       // A collection the caller sees nothing of is not offered.
@@ -200,7 +204,7 @@ export class SearchService {
     const lang = await this.language(caller);
     const { query, errors } = this.preSearchQuery(preSearch, lang);
     try {
-      const result = await this.engine.search(caller.auth.groups, { ...query, rows: input.rows });
+      const result = await this.engine.search(this.access.searchGroups(caller.auth), { ...query, rows: input.rows });
       const docs = await this.docs(caller, result.ids);
       return { response: { docs, numFound: result.numFound }, ...(errors.length > 0 ? { errors } : {}) };
     } catch (err) {

@@ -1,0 +1,236 @@
+import type { InjectOptions, RouteOptions } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { assetDocSchema } from '@vitrine/contract/search';
+import { AccessService } from '../src/access/access.service.ts';
+import { startTestApp, type TestApp } from './app.ts';
+import { signIn } from './auth.ts';
+import { buildAsset, buildCollection } from './factories.ts';
+
+/**
+ * Every route that names assets or answers them asks the one access rule (AccessService, over
+ * access/rule.ts), so a caller never learns of an asset it may not see (portal-spec §6, ARCHITECTURE
+ * §4). Every route the server registers must be listed here: either with a request that names an
+ * asset the caller may not see, or as naming none, with the reason. For each listed asset route the
+ * audit sends that request and fails when AccessService was not asked or the hidden asset shows in
+ * the answer. A route whose request has an id-like parameter, or whose answer holds AssetDocs,
+ * cannot be listed as naming none. The last test shows the audit catching a route that skips the rule.
+ */
+
+/** The asset only the group `secret` may see, and a DAM collection holding nothing else. */
+interface Hidden {
+  id: number;
+  collection: number;
+}
+
+/** Every hidden asset's metadata carries this word; it must not appear in any answer to a stranger. */
+const MARKER = 'zyzzyva';
+
+interface AssetRoute {
+  request: (h: Hidden) => InjectOptions;
+}
+interface NoAssetRoute {
+  none: string;
+}
+type Row = AssetRoute | NoAssetRoute;
+
+const api = '/assetportal/api/';
+const get = (url: string): InjectOptions => ({ method: 'GET', url });
+
+const matrix: Record<string, Row> = {
+  [`GET ${api}search`]: { request: (h) => get(`${api}search?solr_q=*&id=${h.id}&solr_facetfields=keywords`) },
+  [`GET ${api}assets`]: { request: (h) => get(`${api}assets?assetid=${h.id}`) },
+  [`GET ${api}search/suggestions`]: { request: () => get(`${api}search/suggestions?text=${MARKER.slice(0, 4)}`) },
+  [`GET ${api}collection`]: { request: () => get(`${api}collection?operation=list`) },
+  [`GET ${api}collection/get`]: { request: (h) => get(`${api}collection/get?collection=collection_${h.collection}`) },
+  [`GET ${api}config/thumbnail`]: { request: (h) => get(`${api}config/thumbnail?id=${h.id}`) },
+  // Media files need a signature that AccessService made after a check; unsigned, they are refused.
+  ['GET /media/thumb/:id']: { request: (h) => get(`/media/thumb/${h.id}`) },
+  ['GET /media/preview/:id']: { request: (h) => get(`/media/preview/${h.id}`) },
+  ['GET /media/preview/:id/:page']: { request: (h) => get(`/media/preview/${h.id}/2`) },
+  ['GET /media/video/:id']: { request: (h) => get(`/media/video/${h.id}`) },
+
+  [`GET ${api}health`]: { none: 'server and database state' },
+  [`GET ${api}info/check_version`]: { none: 'the version' },
+  [`GET ${api}info/all_languages`]: { none: 'language names' },
+  [`POST ${api}session/get`]: { none: 'sessions' },
+  [`GET ${api}session/check`]: { none: 'sessions' },
+  [`GET ${api}session/logout`]: { none: 'sessions' },
+  [`GET ${api}session/set_locale`]: { none: 'sessions' },
+  [`POST ${api}user/forgot-password`]: { none: 'accounts' },
+  [`POST ${api}user/reset-password`]: { none: 'accounts' },
+  [`GET ${api}config/global`]: { none: 'the portal configuration' },
+  [`GET ${api}config`]: { none: 'which uploaded files exist' },
+  [`GET ${api}config/translations`]: { none: 'texts' },
+  [`GET ${api}config/style`]: { none: 'an uploaded file' },
+  [`GET ${api}config/custom_font`]: { none: 'an uploaded file' },
+  [`GET ${api}config/:name`]: { none: 'an uploaded image by its name' },
+  [`GET ${api}index/fields`]: { none: 'the index fields' },
+  [`GET ${api}index/content_locales`]: { none: 'content languages' },
+};
+
+/** Routes the server gets from plugins: the OpenAPI document and its viewer, single sign-on, the web app. */
+const noAssetPrefixes: [prefix: string, reason: string][] = [
+  [`${api}docs`, 'the OpenAPI document'],
+  [`${api}sso/`, 'single sign-on redirects'],
+];
+const isWebApp = (url: string) => !url.startsWith(api) && !url.startsWith('/media/');
+
+const idLike = /^(id|ids|asset|assets|assetid|asset_id|assetids)$/i;
+
+/** Whether a zod schema holds `target` anywhere inside it (object shapes, arrays, unions, …). */
+function holds(schema: unknown, target: unknown, seen = new Set<unknown>()): boolean {
+  if (schema === target) return true;
+  if (typeof schema !== 'object' || schema === null || seen.has(schema)) return false;
+  seen.add(schema);
+  const def = (schema as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+  const parts = def ? Object.values(def) : Array.isArray(schema) ? schema : Object.values(schema);
+  return parts.some((p) => holds(p, target, seen));
+}
+
+function keysOf(schema: unknown): string[] {
+  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape && typeof shape === 'object' ? Object.keys(shape) : [];
+}
+
+/** Why a route may not be listed as naming no asset, if it may not. */
+function looksLikeAssetRoute(route: RouteOptions): string | undefined {
+  const schema = (route.schema ?? {}) as Record<string, unknown>;
+  const params = [
+    ...keysOf(schema.querystring),
+    ...keysOf(schema.body),
+    ...keysOf(schema.params),
+    ...[...route.url.matchAll(/:(\w+)/g)].map((m) => m[1] ?? ''),
+  ];
+  const named = params.find((p) => idLike.test(p));
+  if (named) return `its request has the parameter '${named}'`;
+  const response = (schema.response as Record<string, unknown> | undefined)?.[200];
+  if (holds(response, assetDocSchema)) return 'it answers assets';
+  return undefined;
+}
+
+const keyOf = (route: { method: string | string[]; url: string }, method: string) => `${method} ${route.url}`;
+
+/** The problems of the registered routes: unlisted ones, wrongly listed ones, ones that skip the rule. */
+async function audit(t: TestApp, routes: RouteOptions[], hidden: Hidden, headers: Record<string, string>) {
+  const problems: string[] = [];
+  const checked: string[] = [];
+  const methods = Object.getOwnPropertyNames(AccessService.prototype).filter((n) => n !== 'constructor');
+  for (const route of routes) {
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      const key = keyOf(route, method);
+      const row = matrix[key];
+      const prefix = noAssetPrefixes.find(([p]) => route.url.startsWith(p));
+      if (!row) {
+        if (prefix || isWebApp(route.url)) {
+          const why = looksLikeAssetRoute(route);
+          if (why) problems.push(`${key} is taken for ${prefix?.[1] ?? 'the web app'}, but ${why}`);
+          continue;
+        }
+        problems.push(`${key} is not in the access matrix (test/access-matrix.test.ts): add its row`);
+        continue;
+      }
+      if ('none' in row) {
+        const why = looksLikeAssetRoute(route);
+        if (why) problems.push(`${key} is listed as naming no asset, but ${why}`);
+        continue;
+      }
+      checked.push(key);
+      const spies = methods.map((m) => vi.spyOn(AccessService.prototype, m as keyof AccessService));
+      try {
+        const request = row.request(hidden);
+        const res = await t.app.inject({ ...request, headers: { ...headers, ...request.headers } });
+        const asked = spies.some((s) => s.mock.calls.length > 0);
+        if (!asked) problems.push(`${key} answered without asking AccessService`);
+        const leak = [res.body, String(res.headers.location ?? '')].some(
+          (text) => text.includes(MARKER) || text.includes(`/${hidden.id}?`),
+        );
+        if (leak) problems.push(`${key} showed the hidden asset to a caller who may not see it (${res.statusCode})`);
+        if (res.statusCode >= 500) problems.push(`${key} failed with ${res.statusCode}: ${res.body}`);
+      } finally {
+        for (const s of spies) s.mockRestore();
+      }
+    }
+  }
+  return { problems, checked };
+}
+
+describe('access matrix: every route that names or answers assets asks the access rule', () => {
+  let t: TestApp;
+  const routes: RouteOptions[] = [];
+  let hidden: Hidden;
+  let headers: Record<string, string>;
+
+  const settings = {
+    groups: [
+      { name: 'public', portalAccess: true },
+      { name: 'users', portalAccess: true },
+      { name: 'secret', portalAccess: true },
+    ],
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp({ settings, onRoute: (r) => routes.push(r) });
+    const collection = await buildCollection(t.app.db, `${MARKER} collection`);
+    const id = await buildAsset(t.app.db, {
+      filename: `${MARKER}.jpg`,
+      access: ['secret'],
+      collections: [collection],
+      values: { title: { en: `${MARKER} title` }, keywords: { en: [MARKER] } },
+    });
+    await buildAsset(t.app.db, { filename: 'open.jpg', access: ['users'], values: { title: { en: 'open' } } });
+    hidden = { id, collection };
+    headers = (await signIn(t, { groups: ['users'] })).headers;
+    await t.app.ready();
+  });
+  afterAll(async () => t.close());
+  afterEach(() => vi.restoreAllMocks());
+
+  it('lists every registered route, and every asset route asks AccessService and hides the asset', async () => {
+    expect(routes.length).toBeGreaterThan(20);
+    const { problems, checked } = await audit(t, routes, hidden, headers);
+    expect(problems).toEqual([]);
+    const assetRows = Object.entries(matrix).filter(([, row]) => 'request' in row);
+    expect(checked.sort()).toEqual(assetRows.map(([key]) => key).sort());
+  });
+
+  it('lists only routes the server registers', () => {
+    const registered = new Set(routes.flatMap((r) => [r.method].flat().map((m) => keyOf(r, m))));
+    expect(Object.keys(matrix).filter((k) => !registered.has(k))).toEqual([]);
+  });
+
+  it('fails for a route that does not ask the access rule', async () => {
+    const rogueRoutes: RouteOptions[] = [];
+    const rogue = await startTestApp({ settings, onRoute: (r) => rogueRoutes.push(r) });
+    try {
+      const id = await buildAsset(rogue.app.db, { filename: `${MARKER}.jpg`, access: ['secret'] });
+      // A new call that reads assets straight from the database, past the access rule.
+      rogue.app.get<{ Querystring: { assetid: string } }>(`${api}rogue`, async (request) =>
+        rogue.app.db.kysely
+          .selectFrom('asset')
+          .select('filename')
+          .where('id', '=', Number(request.query.assetid))
+          .execute(),
+      );
+      await rogue.app.ready();
+      const own = (await signIn(rogue, { groups: ['users'] })).headers;
+      const target = { id, collection: 0 };
+      const { problems: unlisted } = await audit(rogue, rogueRoutes, target, own);
+      expect(unlisted).toContain(
+        `GET ${api}rogue is not in the access matrix (test/access-matrix.test.ts): add its row`,
+      );
+
+      matrix[`GET ${api}rogue`] = { request: (h) => get(`${api}rogue?assetid=${h.id}`) };
+      const { problems: listed } = await audit(rogue, rogueRoutes, target, own);
+      expect(listed).toEqual(
+        expect.arrayContaining([
+          `GET ${api}rogue answered without asking AccessService`,
+          `GET ${api}rogue showed the hidden asset to a caller who may not see it (200)`,
+        ]),
+      );
+    } finally {
+      delete matrix[`GET ${api}rogue`];
+      await rogue.close();
+    }
+  });
+});
