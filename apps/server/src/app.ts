@@ -101,7 +101,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   const config = new ConfigService(new ConfigRepository(db), settings.dataDir, access);
   configRoutes(app, config);
   infoRoutes(app, db, config);
-  searchRoutes(app, db, settings, access);
+  searchRoutes(app, db, settings, access, config);
   mediaRoutes(app, db, settings, access);
 
   await serveWebApp(app, settings.webDist);

@@ -196,14 +196,4 @@ export class SearchRepository {
       thumbnail_asset_id: r.thumbnail_asset_id == null ? null : Number(r.thumbnail_asset_id),
     }));
   }
-
-  async globalConfig(): Promise<unknown> {
-    const row = await this.db.kysely
-      .selectFrom('config_document')
-      .select('body')
-      .where('name', '=', 'global')
-      .where('lang', '=', '')
-      .executeTakeFirst();
-    return row ? (JSON.parse(row.body) as unknown) : undefined;
-  }
 }

@@ -242,4 +242,60 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
     expect((await get('collection/get?collection=nothing')).status).toBe(404);
     expect((await get('collection/get?collection=collection_999')).status).toBe(404);
   });
+
+  it('runs a pre-search with a range facet as the contract writes it: range {from, to}, open ends allowed', async () => {
+    const preSearch = (key: string, position: number, range: { from: string; to: string }) => ({
+      key,
+      position,
+      search: { en: { text: '', facets: [{ key: 'file_size', values: [], range }] } },
+    });
+    const repo = new ConfigRepository(t.app.db);
+    await repo.put('global', '', {
+      dashboard: {
+        collections: {
+          data: [
+            preSearch('small', 0, { from: '0', to: '1000000' }),
+            preSearch('large', 1, { from: '1000000', to: '' }),
+          ],
+        },
+      },
+    });
+    try {
+      const docs = async (key: string) => {
+        const res = await get(`collection/get?collection=${key}`);
+        expect(res.body.errors).toBeUndefined();
+        return (res.body.response as { docs: { id: string }[] }).docs.map((d) => d.id);
+      };
+      expect(await docs('small')).toEqual([String(ids[1])]);
+      expect(await docs('large')).toEqual([String(ids[0])]);
+    } finally {
+      await repo.remove('global');
+    }
+  });
+
+  it('reads the pre-searches the web app reads: an entry the contract refuses leaves the list as config/global does', async () => {
+    const repo = new ConfigRepository(t.app.db);
+    // Not the contract's shape (range: boolean, flat from/to): config/global answers the default list.
+    await repo.put('global', '', {
+      dashboard: {
+        collections: {
+          data: [
+            { key: 'good', position: 0, search: { en: { text: 'tulip', facets: [] } } },
+            { key: 'flat', position: 1, search: { en: { facets: [{ key: 'file_size', range: true, from: 0 }] } } },
+          ],
+        },
+      },
+    });
+    try {
+      const config = await get('config/global');
+      const dashboard = config.body.dashboard as { collections: { data: unknown[] } };
+      const list = await get('collection?operation=list');
+      const indicators = (list.body.collections as { indicator: string }[]).map((c) => c.indicator);
+      expect(indicators.filter((i) => !i.startsWith('collection_'))).toEqual(
+        dashboard.collections.data.map((p) => (p as { key: string }).key),
+      );
+    } finally {
+      await repo.remove('global');
+    }
+  });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getCollectionCall, listCollectionsCall } from '@vitrine/contract/collection';
 import { assetsCall, contentLocalesCall, indexFieldsCall, searchCall, suggestionsCall } from '@vitrine/contract/search';
 import type { AccessService } from '../access/access.service.ts';
+import type { ConfigService } from '../config/config.service.ts';
 import type { Db } from '../db/database.ts';
 import { registerCall } from '../http/route.ts';
 import type { Settings } from '../settings.ts';
@@ -14,9 +15,15 @@ const caller = (request: FastifyRequest): Caller => ({
   acceptLanguage: request.headers['accept-language'],
 });
 
-export function searchRoutes(app: FastifyInstance, db: Db, settings: Settings, access: AccessService): void {
+export function searchRoutes(
+  app: FastifyInstance,
+  db: Db,
+  settings: Settings,
+  access: AccessService,
+  config: ConfigService,
+): void {
   const engine = createSearchEngine(db, settings.file.fields);
-  const search = new SearchService(engine, new SearchRepository(db), access, settings);
+  const search = new SearchService(engine, new SearchRepository(db), access, config, settings);
   registerCall(app, searchCall, async ({ request, query }) => search.search(caller(request), query));
   registerCall(app, assetsCall, async ({ request, query }) => search.assets(caller(request), query.assetid));
   registerCall(app, suggestionsCall, async ({ request, query }) => search.suggestions(caller(request), query));

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { Collection } from '@vitrine/contract/collection';
+import type { PreSearch } from '@vitrine/contract/global-config';
 import {
   defaultSuggestionFields,
   type AssetDoc,
@@ -10,6 +10,7 @@ import {
   type SuggestionGroup,
 } from '@vitrine/contract/search';
 import type { AccessService } from '../access/access.service.ts';
+import type { ConfigService } from '../config/config.service.ts';
 import { DomainError, notFound, validation } from '../http/errors.ts';
 import { requireAssetUser, type Auth } from '../session/auth.ts';
 import type { Settings } from '../settings.ts';
@@ -19,27 +20,6 @@ import type { SearchRepository } from './search.repository.ts';
 
 /** Content languages every catalogue offers (admin-spec §3 "Language": de and en). */
 const baseContentLanguages = ['de', 'en'];
-
-/** Rows of a pre-search on the dashboard (admin-spec §9). */
-export const PRE_SEARCH_ROWS = 20;
-
-const preSearchFacet = z.object({
-  key: z.string(),
-  values: z.array(z.union([z.string(), z.number()])).optional(),
-  range: z.boolean().optional(),
-  from: z.union([z.string(), z.number()]).optional(),
-  to: z.union([z.string(), z.number()]).optional(),
-});
-const preSearchLang = z.object({ text: z.string().optional(), facets: z.array(preSearchFacet).optional() });
-const preSearchSchema = z.object({
-  key: z.string().min(1),
-  translation: z.string().optional(),
-  position: z.number().optional(),
-  search: z.union([z.string(), z.record(z.string(), preSearchLang)]).optional(),
-  sort: z.string().optional(),
-  orientation: z.enum(['asc', 'desc']).optional(),
-});
-type PreSearch = z.infer<typeof preSearchSchema>;
 
 export interface Caller {
   auth: Auth;
@@ -53,6 +33,7 @@ export class SearchService {
     private readonly engine: SearchEngine,
     private readonly repository: SearchRepository,
     private readonly access: AccessService,
+    private readonly config: Pick<ConfigService, 'globalConfig'>,
     private readonly settings: Settings,
   ) {}
 
@@ -146,28 +127,22 @@ export class SearchService {
     return { locales: await this.contentLanguageList() };
   }
 
+  /** The dashboard's pre-searches: the global config as the web app reads it (contract schema, defaults). */
   private async preSearches(): Promise<PreSearch[]> {
-    const config = await this.repository.globalConfig();
-    const data = (config as { dashboard?: { collections?: { data?: unknown } } } | undefined)?.dashboard?.collections
-      ?.data;
-    if (!Array.isArray(data)) return [];
-    return data.flatMap((entry) => {
-      const parsed = preSearchSchema.safeParse(entry);
-      return parsed.success ? [parsed.data] : [];
-    });
+    return (await this.config.globalConfig()).dashboard.collections.data;
   }
 
   /** The dashboard's collections: the config's pre-searches, then the DAM collections. */
   async listCollections(caller: Caller): Promise<{ collections: Collection[] }> {
     requireAssetUser(caller.auth);
-    const preSearches = (await this.preSearches()).map((p, i): Collection => ({
+    const preSearches = (await this.preSearches()).map((p): Collection => ({
       indicator: p.key,
       label: p.translation ?? p.key,
       ...(p.translation ? { translation: p.translation } : {}),
-      ...(p.search !== undefined ? { search: p.search } : {}),
+      search: p.search,
       ...(p.sort ? { sort: p.sort } : {}),
       ...(p.orientation ? { orientation: p.orientation } : {}),
-      position: p.position ?? i,
+      position: p.position,
     }));
     const thumbnails = await this.engine.collectionThumbnails(this.access.searchGroups(caller.auth));
     const collections = (await this.repository.collections()).flatMap((c, i): Collection[] => {
@@ -213,25 +188,27 @@ export class SearchService {
     }
   }
 
+  /**
+   * A pre-search as an engine query in the caller's language (else English, else the first given).
+   * A range facet `{from, to}` becomes the value 'from TO to' ('*' for an open end).
+   */
   private preSearchQuery(p: PreSearch, lang: string): { query: EngineQuery; errors: string[] } {
     const errors: string[] = [];
-    let text = '*';
-    let facets: z.infer<typeof preSearchFacet>[] = [];
-    if (typeof p.search === 'string') text = p.search;
-    else if (p.search) {
-      const own = p.search[lang] ?? p.search.en ?? Object.values(p.search)[0];
-      text = own?.text?.trim() || '*';
-      facets = own?.facets ?? [];
-    }
+    const own = p.search[lang] ?? p.search.en ?? Object.values(p.search)[0];
+    const text = own?.text.trim() || '*';
     const filter: FacetSelection[] = [];
-    for (const f of facets) {
+    for (const f of own?.facets ?? []) {
       if (!this.engine.fields.get(f.key)) {
         errors.push(`The pre-search '${p.key}' filters by the field '${f.key}', which the index does not have.`);
         continue;
       }
-      const values = (f.values ?? []).map(String);
-      if (f.from !== undefined || f.to !== undefined) values.push(`${f.from ?? '*'} TO ${f.to ?? '*'}`);
-      filter.push({ key: f.key, values, range: f.range ?? (f.from !== undefined || f.to !== undefined) });
+      if (f.range) {
+        filter.push({
+          key: f.key,
+          values: [`${f.range.from.trim() || '*'} TO ${f.range.to.trim() || '*'}`],
+          range: true,
+        });
+      } else filter.push({ key: f.key, values: f.values });
     }
     let sort: EngineQuery['sort'];
     if (p.sort) {
