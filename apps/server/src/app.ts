@@ -5,7 +5,12 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import { API_BASE_PATH } from '@vitrine/contract/call';
 import { getSessionCall } from '@vitrine/contract/session';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
@@ -81,6 +86,8 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
       servers: [{ url: settings.publicUrl }],
     },
     transform: jsonSchemaTransform,
+    // Schemas registered with an id (recursive ones) go to components.schemas, where $refs point.
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(fastifySwaggerUi, { routePrefix: `${API_BASE_PATH}docs` });
 

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as bookmark from '@vitrine/contract/bookmark';
 import { API_BASE_PATH, type CallDefinition } from '@vitrine/contract/call';
 import * as collection from '@vitrine/contract/collection';
 import * as config from '@vitrine/contract/config';
-import * as download from '@vitrine/contract/download';
 import * as info from '@vitrine/contract/info';
 import * as search from '@vitrine/contract/search';
 import * as session from '@vitrine/contract/session';
 import { startTestApp, type TestApp } from './app.ts';
 import { signIn, xsrfHeaders } from './auth.ts';
+import { contractCalls } from './calls.ts';
 
 /**
  * Who may call what (portal-spec §6 "Roles and permissions", §7 interceptor, admin-spec §2 "Admin
@@ -105,12 +104,6 @@ const matrix: Row[] = [
   { call: session.logoutCall, status: 200 },
 ];
 
-const allCalls = [bookmark, collection, config, download, info, search, session].flatMap((m) =>
-  Object.values(m).filter(
-    (v): v is CallDefinition => typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'response' in v,
-  ),
-);
-
 describe('authorization matrix (portal-spec §6 "Roles and permissions", §7 "Calls")', () => {
   let t: TestApp;
   const headers = {} as Record<Role, Record<string, string>>;
@@ -155,7 +148,7 @@ describe('authorization matrix (portal-spec §6 "Roles and permissions", §7 "Ca
 
   it('has a row for every call the server registers', () => {
     const covered = new Set(matrix.map((r) => r.call));
-    const registered = allCalls.filter((c) => t.app.hasRoute({ method: c.method, url: API_BASE_PATH + c.path }));
+    const registered = contractCalls.filter((c) => t.app.hasRoute({ method: c.method, url: API_BASE_PATH + c.path }));
     expect(registered.length).toBeGreaterThanOrEqual(covered.size);
     expect(registered.filter((c) => !covered.has(c)).map((c) => `${c.method} ${c.path}`)).toEqual([]);
   });

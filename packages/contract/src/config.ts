@@ -27,9 +27,13 @@ export const globalConfigSchema = z.record(z.string(), z.unknown());
 
 /** A translation set: nested groups of text keys. */
 export type MessageSet = { [key: string]: string | MessageSet };
-export const messageSetSchema: z.ZodType<MessageSet> = z.lazy(() =>
-  z.record(z.string(), z.union([z.string(), messageSetSchema])),
-);
+/**
+ * Recursive, so it is registered under an id: the OpenAPI document then describes it once in
+ * components.schemas and refers to it, itself included, by that name.
+ */
+export const messageSetSchema: z.ZodType<MessageSet> = z
+  .lazy(() => z.record(z.string(), z.union([z.string(), messageSetSchema])))
+  .meta({ id: 'MessageSet' });
 
 export const getGlobalConfigCall = defineCall({
   method: 'GET',

@@ -1,0 +1,17 @@
+import * as bookmark from '@vitrine/contract/bookmark';
+import type { CallDefinition } from '@vitrine/contract/call';
+import * as collection from '@vitrine/contract/collection';
+import * as config from '@vitrine/contract/config';
+import * as download from '@vitrine/contract/download';
+import * as info from '@vitrine/contract/info';
+import * as search from '@vitrine/contract/search';
+import * as session from '@vitrine/contract/session';
+
+/** Every call the contract describes, registered by the server or not (yet). */
+export const contractCalls: CallDefinition[] = [bookmark, collection, config, download, info, search, session].flatMap(
+  (m) =>
+    Object.values(m).filter(
+      (v): v is CallDefinition =>
+        typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'response' in v,
+    ),
+);
