@@ -6,12 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { availableParallelism, homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { makeImageDerivatives, makeThumbnail } from '@vitrine/server/src/adapters/media.ts';
-import { endMetadataReader } from '@vitrine/server/src/adapters/metadata.ts';
-import { CatalogueRepository } from '@vitrine/server/src/catalogue/catalogue.repository.ts';
 import { writeDemoSidecars } from '@vitrine/server/src/catalogue/demo-catalogue.ts';
-import { ImportService } from '@vitrine/server/src/catalogue/import.service.ts';
-import { openDatabase } from '@vitrine/server/src/db/database.ts';
-import { createJobWorker } from '@vitrine/server/src/jobs/job-runner.ts';
+import { openServices } from '@vitrine/server/src/services.ts';
 import { loadSettings } from '@vitrine/server/src/settings.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -83,15 +79,14 @@ const full = photos.length / median(fullRuns);
 const dataDir = path.join(out, 'data');
 mkdirSync(dataDir);
 const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-const db = await openDatabase(settings.database);
-const summary = await new ImportService(new CatalogueRepository(db.kysely), settings).importFolder(cache);
+const services = await openServices(settings);
+const summary = await services.importer().importFolder(cache);
 const jobsStart = performance.now();
-const worker = createJobWorker(db, settings, { pollMs: 50 });
+const worker = services.jobWorker({ pollMs: 50 });
 await worker.drain();
 await worker.stop();
 const jobSeconds = (performance.now() - jobsStart) / 1000;
-await db.close();
-await endMetadataReader();
+await services.close();
 rmSync(out, { recursive: true, force: true });
 
 const mb = summary.bytes / 1e6;

@@ -13,7 +13,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '@vitrine/server/src/app.ts';
-import { writeBenchData } from '@vitrine/server/src/bench-data/bench-data.ts';
+import { writeBenchData } from '@vitrine/server/src/cli/bench-data.command.ts';
 import { SyntheticCatalogue } from '@vitrine/server/src/bench-data/synthetic.ts';
 import { openDatabase } from '@vitrine/server/src/db/database.ts';
 import { createSearchEngine } from '@vitrine/server/src/search/create-engine.ts';

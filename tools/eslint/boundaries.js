@@ -14,6 +14,68 @@ const heavyLibraries = [
   'fluent-ffmpeg',
 ];
 
+/**
+ * The folders of apps/server/src and the folders each may import. The table has no cycles
+ * (tools/eslint/boundaries.test.ts checks that), so the folders cannot import each other in a
+ * circle. Files of one folder import each other freely; tests (*.test.ts) may import any folder.
+ * `settings.ts` may be imported from anywhere. The composition root (`app.ts`, `services.ts`,
+ * `main.ts`) imports any folder and is imported only by itself and `cli`. A folder without a row
+ * may import the folders below (not `cli`), and only the composition root and `cli` import it: give
+ * it a row when another folder needs it. docs/architecture.md explains each folder.
+ */
+export const serverFolders = {
+  http: [],
+  adapters: [],
+  db: [],
+  jobs: ['db'],
+  auth: ['http'],
+  access: ['auth', 'db', 'http'],
+  derivatives: ['adapters', 'db', 'jobs'],
+  catalogue: ['adapters', 'db', 'derivatives', 'jobs'],
+  config: ['access', 'auth', 'db', 'http'],
+  info: ['config', 'db', 'http'],
+  media: ['access', 'derivatives', 'http'],
+  search: ['access', 'auth', 'config', 'db', 'http'],
+  user: ['adapters', 'auth', 'db', 'http'],
+  session: ['adapters', 'auth', 'db', 'http', 'user'],
+  sso: ['adapters', 'auth', 'http', 'session', 'user'],
+  'bench-data': ['catalogue', 'db'],
+  cli: ['*'],
+};
+const serverRoot = 'apps/server/src/';
+const compositionRoot = ['app.ts', 'services.ts', 'main.ts'];
+
+/** The folder of a server source file, `.` for files at the root, undefined outside the server sources. */
+const serverFolderOf = (file) => {
+  if (!file?.startsWith(serverRoot)) return undefined;
+  const rest = file.slice(serverRoot.length);
+  return rest.includes('/') ? rest.split('/')[0] : '.';
+};
+
+/** Why a server folder may not import another, or undefined when it may. */
+function folderViolation(from, target) {
+  const a = serverFolderOf(from);
+  const b = serverFolderOf(target);
+  if (a === undefined || b === undefined || a === b || from.endsWith('.test.ts')) return undefined;
+  if (b === '.') {
+    const name = target.slice(serverRoot.length);
+    if (name === 'settings.ts' || a === 'cli' || !compositionRoot.includes(name)) return undefined;
+    return `only the composition root and cli import ${name}`;
+  }
+  if (a === '.') return undefined;
+  const allowed = serverFolders[a];
+  if (!allowed) {
+    if (b in serverFolders && b !== 'cli') return undefined;
+    return `the folder ${a} has no row in the folder table (tools/eslint/boundaries.js), so it imports only folders that have one`;
+  }
+  if (!(b in serverFolders)) {
+    if (a === 'cli') return undefined;
+    return `only the composition root and cli import ${b}, which has no row in the folder table; give it one`;
+  }
+  if (allowed.includes('*') || allowed.includes(b)) return undefined;
+  return `the folder ${a} may import ${allowed.join(', ') || 'no other folder'}, not ${b} (folder table in tools/eslint/boundaries.js; it keeps folders free of cycles)`;
+}
+
 const rel = (file) => path.relative(root, file).split(path.sep).join('/');
 const packageOf = (file) => packageRoots.find((p) => file === p || file.startsWith(`${p}/`));
 const bareName = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
@@ -52,12 +114,12 @@ export function violation(fromFile, spec) {
   if (fromFeature && toFeature && fromFeature !== toFeature) {
     return `web features do not import each other (${fromFeature} → ${toFeature}); move shared parts to components/ or lib/`;
   }
+  const folder = target && folderViolation(from, target);
+  if (folder) return folder;
   const fromLayer = layerOf(from);
   const toLayer = target && layerOf(`${target}${target.endsWith('.ts') ? '' : '.ts'}`);
-  if (fromLayer === 'routes' && toLayer === 'repository' && from.startsWith('apps/server/src/')) {
-    // Routes may construct a repository to hand to its service, but never query it themselves;
-    // that is checked by reviewing, the layer order below by lint.
-    return undefined;
+  if (fromLayer === 'routes' && toLayer === 'repository') {
+    return 'routes call their service; repositories are built in the composition root (services.ts)';
   }
   if (
     (fromLayer === 'repository' && (toLayer === 'service' || toLayer === 'routes')) ||

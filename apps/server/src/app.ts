@@ -14,35 +14,25 @@ import {
 import { API_BASE_PATH } from '@vitrine/contract/call';
 import { getSessionCall } from '@vitrine/contract/session';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
-import { AccessRepository } from './access/access.repository.ts';
-import { AccessService } from './access/access.service.ts';
-import { ConfigRepository } from './config/config.repository.ts';
+import { installAuth } from './auth/caller.ts';
 import { configRoutes } from './config/config.routes.ts';
-import { ConfigService } from './config/config.service.ts';
-import { openDatabase, type Db } from './db/database.ts';
-import { createMailer } from './adapters/mail.ts';
+import type { Db } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installXsrf } from './http/xsrf.ts';
 import { infoRoutes } from './info/info.routes.ts';
-import { searchRoutes } from './search/search.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
-import { installAuth } from './session/auth.ts';
-import { AuthService } from './session/auth.service.ts';
-import { LoginThrottleRepository } from './session/login-throttle.repository.ts';
-import { SessionRepository } from './session/session.repository.ts';
+import { searchRoutes } from './search/search.routes.ts';
+import { openServices, type Services } from './services.ts';
 import { sessionRoutes } from './session/session.routes.ts';
-import { SessionService } from './session/session.service.ts';
-import { mailSettings, type Settings } from './settings.ts';
+import type { Settings } from './settings.ts';
 import { ssoRoutes } from './sso/sso.routes.ts';
-import { SsoService } from './sso/sso.service.ts';
 import { userRoutes } from './user/user.routes.ts';
-import { UserRepository } from './user/user.repository.ts';
-import { UserService } from './user/user.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     settings: Settings;
+    services: Services;
   }
 }
 
@@ -61,18 +51,23 @@ function loggerFor(settings: Settings, option: BuildOptions['logger']): boolean 
   return { level: settings.logLevel };
 }
 
-/** Builds the whole server without listening, so tests can drive it over HTTP with inject(). */
+/**
+ * Builds the whole server without listening, so tests can drive it over HTTP with inject(). The
+ * services come from the composition root (services.ts); each domain registers its routes over its
+ * service in one line below.
+ */
 export async function buildApp(settings: Settings, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const db = await openDatabase(settings.database);
   const app = Fastify({
     logger: loggerFor(settings, options.logger),
     bodyLimit: 2 * 1024 * 1024,
     trustProxy: true,
     routerOptions: { maxParamLength: 500 },
   });
-  app.decorate('db', db);
+  const services = await openServices(settings, { log: app.log });
+  app.decorate('services', services);
+  app.decorate('db', services.db);
   app.decorate('settings', settings);
-  app.addHook('onClose', async () => db.close());
+  app.addHook('onClose', async () => services.close());
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   app.setValidatorCompiler(validatorCompiler);
@@ -91,25 +86,16 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   });
   await app.register(fastifySwaggerUi, { routePrefix: `${API_BASE_PATH}docs` });
 
-  const sessions = new SessionRepository(db);
-  const auth = new AuthService(sessions, settings);
-  installAuth(app, (request) => auth.resolve(request));
+  installAuth(app, (request) => services.auth.resolve(request));
   installXsrf(app, { exempt: [getSessionCall.path, 'sso/*'], secure: settings.publicUrl.startsWith('https:') });
-  const users = new UserRepository(db);
-  const throttle = new LoginThrottleRepository(db);
-  const mailer = createMailer(mailSettings(settings), app.log);
 
-  const sso = new SsoService(settings, users, auth, app.log);
-  sessionRoutes(app, new SessionService(auth, sessions, users, throttle, settings, sso));
-  ssoRoutes(app, sso);
-  userRoutes(app, new UserService(users, throttle, settings, mailer, app.log));
-
-  const access = new AccessService(new AccessRepository(db), settings.secret);
-  const config = new ConfigService(new ConfigRepository(db), settings.dataDir, access);
-  configRoutes(app, config);
-  infoRoutes(app, db, config);
-  searchRoutes(app, db, settings, access, config);
-  mediaRoutes(app, db, settings, access);
+  sessionRoutes(app, services.sessions);
+  ssoRoutes(app, services.sso);
+  userRoutes(app, services.users);
+  configRoutes(app, services.config);
+  infoRoutes(app, services.info);
+  searchRoutes(app, services.search);
+  mediaRoutes(app, services.media);
 
   await serveWebApp(app, settings.webDist);
   return app;

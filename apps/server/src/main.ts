@@ -1,5 +1,4 @@
 import { buildApp } from './app.ts';
-import { createJobWorker } from './jobs/job-runner.ts';
 import { loadSettings, SettingsError } from './settings.ts';
 
 async function main(): Promise<void> {
@@ -15,7 +14,7 @@ async function main(): Promise<void> {
   }
   const app = await buildApp(settings);
   // Derivatives, web videos and other background work run in every server process.
-  const worker = createJobWorker(app.db, settings, {
+  const worker = app.services.jobWorker({
     onSettled: (job, outcome, error) => {
       if (outcome !== 'done') app.log.warn({ job: job.key, outcome, error }, 'job did not succeed');
     },

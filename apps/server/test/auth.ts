@@ -1,6 +1,3 @@
-import { AuthService } from '../src/session/auth.service.ts';
-import { SessionRepository } from '../src/session/session.repository.ts';
-import { UserRepository } from '../src/user/user.repository.ts';
 import type { TestApp } from './app.ts';
 
 let counter = 0;
@@ -22,11 +19,10 @@ export async function signIn(
   t: TestApp,
   who: { name?: string; groups: string[] },
 ): Promise<{ userId: number; token: string; headers: Record<string, string> }> {
-  const sessions = new SessionRepository(t.app.db);
-  const userId = await new UserRepository(t.app.db).createUser({
+  const userId = await t.app.services.repositories.users.createUser({
     name: who.name ?? `user${++counter}`,
     groups: who.groups,
   });
-  const token = await new AuthService(sessions, t.settings).openSession(userId);
+  const token = await t.app.services.auth.openSession(userId);
   return { userId, token, headers: { authorization: `Bearer ${token}`, ...xsrfHeaders } };
 }

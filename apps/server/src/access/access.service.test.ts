@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 import { openDatabase, type Db } from '../db/database.ts';
-import { anonymous, type Auth } from '../session/auth.ts';
+import { anonymous, type Auth } from '../auth/caller.ts';
 import { AccessRepository } from './access.repository.ts';
 import { AccessService } from './access.service.ts';
 

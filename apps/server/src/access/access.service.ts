@@ -1,5 +1,5 @@
 import { notFound } from '../http/errors.ts';
-import type { Auth } from '../session/auth.ts';
+import type { Auth } from '../auth/caller.ts';
 import type { AccessRepository } from './access.repository.ts';
 import { mediaWindows, signMediaUrl, verifyMediaUrl } from './media-url.ts';
 import { grantingGroups, type Permission } from './rule.ts';

@@ -3,7 +3,7 @@ import { createTestDatabase, dialects, type TestDatabase } from '../../test/data
 import { buildAssets } from '../../test/factories.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { createSearchEngine } from '../search/create-engine.ts';
-import { anonymous, type Auth } from '../session/auth.ts';
+import { anonymous, type Auth } from '../auth/caller.ts';
 import { AccessRepository } from './access.repository.ts';
 import { AccessService } from './access.service.ts';
 import { permits } from './rule.ts';

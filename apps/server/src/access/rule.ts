@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { Auth } from '../session/auth.ts';
+import type { Auth } from '../auth/caller.ts';
 
 /**
  * THE asset access rule (ARCHITECTURE §4), the one place it is written down. An asset is visible to

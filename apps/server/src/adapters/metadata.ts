@@ -1,4 +1,4 @@
-import { exiftool } from 'exiftool-vendored';
+import { ExifTool } from 'exiftool-vendored';
 
 /**
  * exiftool (exiftool-vendored, system perl) for embedded EXIF, IPTC and XMP. Values are reduced
@@ -25,6 +25,10 @@ export interface EmbeddedMetadata {
   /** Every tag exiftool reported, JSON-safe. */
   raw: Record<string, JsonValue>;
 }
+
+/** Started at its first use; ended by `endMetadataReader()`, after which a later use starts a new one. */
+let running: ExifTool | undefined;
+const exiftool = (): ExifTool => (running ??= new ExifTool());
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 
@@ -87,7 +91,7 @@ const first = <T>(tags: Record<string, unknown>, names: string[], read: (v: unkn
 };
 
 export async function readEmbeddedMetadata(file: string): Promise<EmbeddedMetadata> {
-  const tags = (await exiftool.read(file)) as unknown as Record<string, unknown>;
+  const tags = (await exiftool().read(file)) as unknown as Record<string, unknown>;
   const keywords = [...new Set([...list(tags.Subject), ...list(tags.Keywords)])];
   const lat = num(tags.GPSLatitude);
   const lon = num(tags.GPSLongitude);
@@ -128,9 +132,12 @@ export async function writeEmbeddedMetadata(
   file: string,
   tags: Record<string, string | number | string[]>,
 ): Promise<void> {
-  await exiftool.write(file, tags, { writeArgs: ['-overwrite_original'] });
+  await exiftool().write(file, tags, { writeArgs: ['-overwrite_original'] });
 }
 
+/** Ends the exiftool child process, if one runs. */
 export async function endMetadataReader(): Promise<void> {
-  await exiftool.end();
+  const tool = running;
+  running = undefined;
+  await tool?.end();
 }

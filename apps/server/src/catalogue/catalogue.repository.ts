@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { AssetTable, Database } from '../db/schema.ts';
-import { DERIVATIVES_JOB, derivativeJobsFor, WEB_VIDEO_JOB } from '../jobs/derivative-jobs.ts';
+import { DERIVATIVES_JOB, derivativeJobsFor, WEB_VIDEO_JOB } from '../derivatives/derivative.jobs.ts';
 import { JobRepository } from '../jobs/job.repository.ts';
 
 /** The single-valued part of an asset as the import writes it. */

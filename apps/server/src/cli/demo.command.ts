@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import { DEMO_MANIFEST, writeDemoSidecars } from '../catalogue/demo-catalogue.ts';
-import { derivativeRoot } from '../jobs/derivative-jobs.ts';
+import { derivativeRoot } from '../derivatives/storage.ts';
 import type { Settings } from '../settings.ts';
-import { importWithProgress, makeDerivatives, printSummary, withDatabase } from './import.command.ts';
+import { withServices } from '../services.ts';
+import { importWithProgress, makeDerivatives, printSummary } from './import.command.ts';
 
 const buildScript = path.resolve(import.meta.dirname, '../../../../scripts/demo-media.sh');
 
@@ -36,8 +36,8 @@ function runScript(out: string): Promise<void> {
 /** `vitrine demo [--reset] [--if-empty]`: builds the demo files under DATA_DIR/demo and imports them. */
 export async function runDemo(settings: Settings, opts: { reset: boolean; ifEmpty: boolean }): Promise<number> {
   const media = path.join(settings.dataDir, 'demo');
-  return withDatabase(settings, async (db) => {
-    const repo = new CatalogueRepository(db.kysely);
+  return withServices(settings, async (services) => {
+    const repo = services.repositories.catalogue;
     if (opts.reset) {
       console.log('Removing the catalogue and its derivatives…');
       await repo.clear();
@@ -54,9 +54,9 @@ export async function runDemo(settings: Settings, opts: { reset: boolean; ifEmpt
     }
     const files = await writeDemoSidecars(media);
     console.log(`Demo media: ${files} files in ${media}`);
-    const summary = await importWithProgress(db, settings, media);
+    const summary = await importWithProgress(services, media);
     printSummary(summary);
-    const jobs = await makeDerivatives(db, settings);
+    const jobs = await makeDerivatives(services);
     if (jobs.failed) console.log(`  ${jobs.failed} derivative job(s) failed`);
     return summary.failed.length || jobs.failed ? 1 : 0;
   });

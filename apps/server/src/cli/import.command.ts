@@ -1,11 +1,6 @@
 import { SingleBar, Presets } from 'cli-progress';
-import { endMetadataReader } from '../adapters/metadata.ts';
-import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
-import { ImportService, type ImportSummary } from '../catalogue/import.service.ts';
-import { openDatabase, type Db } from '../db/database.ts';
-import { JobRepository } from '../jobs/job.repository.ts';
-import { createJobWorker } from '../jobs/job-runner.ts';
-import type { Settings } from '../settings.ts';
+import type { ImportSummary } from '../catalogue/import.service.ts';
+import type { Services } from '../services.ts';
 
 const bar = (label: string) =>
   new SingleBar(
@@ -21,26 +16,11 @@ const bar = (label: string) =>
 
 const short = (s: string) => (s.length > 48 ? `…${s.slice(-47)}` : s);
 
-export async function withDatabase<T>(settings: Settings, run: (db: Db) => Promise<T>): Promise<T> {
-  const db = await openDatabase(settings.database);
-  try {
-    return await run(db);
-  } finally {
-    await endMetadataReader();
-    await db.close();
-  }
-}
-
 /** Imports a folder with a progress bar; answers the summary. */
-export async function importWithProgress(
-  db: Db,
-  settings: Settings,
-  folder: string,
-  quiet = false,
-): Promise<ImportSummary> {
+export async function importWithProgress(services: Services, folder: string, quiet = false): Promise<ImportSummary> {
   const progress = bar('Importing');
   let started = false;
-  const summary = await new ImportService(new CatalogueRepository(db.kysely), settings).importFolder(folder, (p) => {
+  const summary = await services.importer().importFolder(folder, (p) => {
     if (quiet) return;
     if (!started) {
       progress.start(p.total, 0, { detail: '' });
@@ -53,14 +33,14 @@ export async function importWithProgress(
 }
 
 /** Runs derivative jobs in this process until none are left, with a progress bar. */
-export async function makeDerivatives(db: Db, settings: Settings, quiet = false): Promise<{ failed: number }> {
-  const jobs = new JobRepository(db.kysely);
+export async function makeDerivatives(services: Services, quiet = false): Promise<{ failed: number }> {
+  const jobs = services.repositories.jobs;
   const before = await jobs.counts();
   const total = before.queued + before.running;
   const progress = bar('Derivatives');
   if (!quiet && total > 0) progress.start(total, 0, { detail: '' });
   let done = 0;
-  const worker = createJobWorker(db, settings, {
+  const worker = services.jobWorker({
     onSettled: (job, outcome) => {
       if (outcome === 'retry') return;
       done++;

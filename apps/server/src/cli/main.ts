@@ -40,17 +40,18 @@ export function buildCli(): Command {
     .argument('<folder>', 'folder to import; each folder becomes a collection')
     .option('--no-derivatives', 'do not wait for thumbnails and previews (a running server makes them)')
     .action(async (folder: string, opts: { derivatives: boolean }) => {
-      const { importWithProgress, makeDerivatives, printSummary, withDatabase } = await import('./import.command.ts');
+      const { importWithProgress, makeDerivatives, printSummary } = await import('./import.command.ts');
+      const { withServices } = await import('../services.ts');
       const { ImportInputError } = await import('../catalogue/import.service.ts');
       const settings = settingsOrExit();
-      const failed = await withDatabase(settings, async (db) => {
-        const summary = await importWithProgress(db, settings, folder).catch((err: unknown) => {
+      const failed = await withServices(settings, async (services) => {
+        const summary = await importWithProgress(services, folder).catch((err: unknown) => {
           if (!(err instanceof ImportInputError)) throw err;
           console.error(err.message);
           process.exit(2);
         });
         printSummary(summary);
-        const jobs = opts.derivatives ? await makeDerivatives(db, settings) : { failed: 0 };
+        const jobs = opts.derivatives ? await makeDerivatives(services) : { failed: 0 };
         if (jobs.failed)
           console.log(`  ${jobs.failed} derivative job(s) failed; see the server log or re-run the import`);
         return summary.failed.length;
@@ -85,7 +86,7 @@ export function buildCli(): Command {
     .option('--seed <n>', 'random seed', (v) => Number(v), 42)
     .action(async (options: { assets: number; dataDir?: string; seed: number }) => {
       const { loadSettings } = await import('../settings.ts');
-      const { writeBenchData } = await import('../bench-data/bench-data.ts');
+      const { writeBenchData } = await import('./bench-data.command.ts');
       const env = options.dataDir ? { ...process.env, DATA_DIR: options.dataDir } : process.env;
       await writeBenchData(loadSettings(env), options.assets, options.seed);
     });

@@ -2,13 +2,10 @@ import { Writable } from 'node:stream';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { passwordSchema } from '@vitrine/contract/session';
-import { createMailer } from '../adapters/mail.ts';
-import { openDatabase } from '../db/database.ts';
 import { DomainError } from '../http/errors.ts';
-import { LoginThrottleRepository } from '../session/login-throttle.repository.ts';
-import { loadSettings, mailSettings } from '../settings.ts';
-import { UserRepository } from '../user/user.repository.ts';
-import { UserService } from '../user/user.service.ts';
+import { openServices } from '../services.ts';
+import { loadSettings } from '../settings.ts';
+import type { UserService } from '../user/user.service.ts';
 
 /** Reads a password from stdin: the first line when piped, typed without echo on a terminal. */
 async function readPassword(): Promise<string> {
@@ -38,20 +35,15 @@ const splitGroups = (value: string) =>
 
 /** Opens the database of the configured data folder, runs one account task, and closes it again. */
 async function withUsers(task: (users: UserService) => Promise<void>): Promise<void> {
-  const settings = loadSettings();
-  const db = await openDatabase(settings.database);
-  const log = { info: () => undefined, warn: () => undefined };
+  const services = await openServices(loadSettings());
   try {
-    const throttle = new LoginThrottleRepository(db);
-    await task(
-      new UserService(new UserRepository(db), throttle, settings, createMailer(mailSettings(settings), log), log),
-    );
+    await task(services.users);
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     process.stderr.write(`${err.message}\n`);
     process.exitCode = 1;
   } finally {
-    await db.close();
+    await services.close();
   }
 }
 

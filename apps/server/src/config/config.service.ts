@@ -6,7 +6,7 @@ import { fillConfigDefaults, mergeOverDefaults, type GlobalConfig } from '@vitri
 import { defaultTranslations } from '@vitrine/contract/translations';
 import type { AccessService } from '../access/access.service.ts';
 import { notFound } from '../http/errors.ts';
-import type { Auth } from '../session/auth.ts';
+import type { Auth } from '../auth/caller.ts';
 import type { ConfigRepository } from './config.repository.ts';
 
 /** A file answer: the routes stream it with its type and cache policy. */

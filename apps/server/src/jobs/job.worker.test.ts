@@ -8,8 +8,8 @@ import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
 import { endMetadataReader } from '../adapters/metadata.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { loadSettings, type Settings } from '../settings.ts';
-import { derivativeRoot } from './derivative-jobs.ts';
-import { derivativeHandlers } from './derivatives.job.ts';
+import { derivativeRoot } from '../derivatives/storage.ts';
+import { buildServices } from '../services.ts';
 import { JobRepository } from './job.repository.ts';
 import { JobWorker, type JobHandler } from './job.worker.ts';
 
@@ -50,7 +50,7 @@ describe.each(dialects)('job worker (%s)', (dialect) => {
     };
     await new JobRepository(db.kysely).enqueue({ name: 'flaky', key: 'flaky:1', payload: { n: 1 }, maxAttempts: 3 });
     const settled: string[] = [];
-    const worker = new JobWorker(db.kysely, [flaky], {
+    const worker = new JobWorker(new JobRepository(db.kysely), [flaky], {
       concurrency: 1,
       backoffMs: 100,
       pollMs: 20,
@@ -75,7 +75,7 @@ describe.each(dialects)('job worker (%s)', (dialect) => {
       },
     };
     await new JobRepository(db.kysely).enqueue({ name: 'broken', key: 'broken:1', payload: {}, maxAttempts: 2 });
-    const worker = new JobWorker(db.kysely, [broken], { concurrency: 2, backoffMs: 10, pollMs: 20 });
+    const worker = new JobWorker(new JobRepository(db.kysely), [broken], { concurrency: 2, backoffMs: 10, pollMs: 20 });
     await worker.drain();
     await worker.stop();
     expect(await job('broken:1')).toMatchObject({
@@ -92,7 +92,7 @@ describe.each(dialects)('job worker (%s)', (dialect) => {
     const once: JobHandler = { name: 'once', parse: (p) => p, run: async () => void runs++ };
     await jobs.enqueue({ name: 'once', key: 'once:1', payload: {} });
     await jobs.enqueue({ name: 'once', key: 'once:1', payload: {} });
-    const worker = new JobWorker(db.kysely, [once], { concurrency: 2, pollMs: 20 });
+    const worker = new JobWorker(new JobRepository(db.kysely), [once], { concurrency: 2, pollMs: 20 });
     await worker.drain();
     await worker.stop();
     expect(runs).toBe(1);
@@ -123,11 +123,7 @@ describe.each(dialects)('job worker (%s)', (dialect) => {
     expect(atKill.queued + atKill.running).toBeGreaterThan(0);
 
     // The restarted process takes over the expired leases and makes every derivative.
-    const second = new JobWorker(db.kysely, derivativeHandlers(db.kysely, settings.dataDir), {
-      concurrency: 2,
-      leaseMs: 1000,
-      pollMs: 50,
-    });
+    const second = buildServices(db, settings).jobWorker({ concurrency: 2, leaseMs: 1000, pollMs: 50 });
     await second.drain();
     await second.stop();
     expect(await jobs.counts()).toEqual({ queued: 0, running: 0, done: 7, failed: 0 });

@@ -1,7 +1,5 @@
 import { availableParallelism, hostname } from 'node:os';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { JobRepository, type JobRow } from './job.repository.ts';
+import type { JobRepository, JobRow } from './job.repository.ts';
 
 /**
  * A named, idempotent piece of background work. `run` may be called again for the same payload
@@ -32,7 +30,6 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  */
 export class JobWorker {
   readonly id = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  private readonly jobs: JobRepository;
   private readonly handlers = new Map<string, JobHandler>();
   private readonly concurrency: number;
   private readonly leaseMs: number;
@@ -43,11 +40,10 @@ export class JobWorker {
   private wake: (() => void)[] = [];
 
   constructor(
-    db: Kysely<Database>,
+    private readonly jobs: JobRepository,
     handlers: JobHandler[],
     private readonly options: WorkerOptions = {},
   ) {
-    this.jobs = new JobRepository(db);
     for (const h of handlers) this.handlers.set(h.name, h);
     this.concurrency = Math.max(1, options.concurrency ?? availableParallelism());
     this.leaseMs = options.leaseMs ?? 60_000;

@@ -5,9 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
 import { endMetadataReader } from '../adapters/metadata.ts';
-import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
-import { ImportService } from '../catalogue/import.service.ts';
-import { createJobWorker } from '../jobs/job-runner.ts';
 import { mediaWindows, signMediaUrl } from '../access/media-url.ts';
 
 describe('media file route (signed thumbnail, preview and video URLs)', () => {
@@ -27,8 +24,7 @@ describe('media file route (signed thumbnail, preview and video URLs)', () => {
       Array.from({ length: 12 }, (_, i) => `Page ${i + 1}`),
     );
     await makeImage(path.join(dir, 'later', 'waiting.png'), { format: 'png' });
-    const importer = new ImportService(new CatalogueRepository(t.app.db.kysely), t.settings);
-    await importer.importFolder(dir);
+    await t.app.services.importer().importFolder(dir);
     // Derivatives for everything but the folder "later", whose jobs stay queued.
     const waiting = await t.app.db.kysely
       .selectFrom('asset')
@@ -36,7 +32,7 @@ describe('media file route (signed thumbnail, preview and video URLs)', () => {
       .where('filename', '=', 'waiting.png')
       .executeTakeFirstOrThrow();
     await t.app.db.kysely.deleteFrom('job').where('key', 'like', `%:${waiting.id}:%`).execute();
-    const worker = createJobWorker(t.app.db, t.settings, { pollMs: 50 });
+    const worker = t.app.services.jobWorker({ pollMs: 50 });
     await worker.drain();
     await worker.stop();
     for (const a of await t.app.db.kysely.selectFrom('asset').select(['id', 'filename']).execute())

@@ -1,11 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccessService } from '../access/access.service.ts';
-import type { Db } from '../db/database.ts';
 import { sendFile } from '../http/send-file.ts';
-import { DerivativeRepository } from '../jobs/derivative.repository.ts';
-import { renderPdfPageOnDemand } from '../jobs/derivatives.job.ts';
-import type { Settings } from '../settings.ts';
-import { MediaService, type MediaKind } from './media.service.ts';
+import type { MediaKind, MediaService } from './media.service.ts';
 
 interface MediaParams {
   id: string;
@@ -17,10 +12,7 @@ interface MediaQuery {
 }
 
 /** GET and HEAD /media/thumb/:id, /media/preview/:id[/:page], /media/video/:id (signed URLs). */
-export function mediaRoutes(app: FastifyInstance, db: Db, settings: Settings, access: AccessService): void {
-  const media = new MediaService(new DerivativeRepository(db.kysely), access, settings.dataDir, (id, page) =>
-    renderPdfPageOnDemand(db.kysely, settings.dataDir, id, page),
-  );
+export function mediaRoutes(app: FastifyInstance, media: MediaService): void {
   const handler =
     (kind: MediaKind) =>
     async (request: FastifyRequest<{ Params: MediaParams; Querystring: MediaQuery }>, reply: FastifyReply) => {

@@ -1,9 +1,7 @@
-import path from 'node:path';
 import type { AccessService } from '../access/access.service.ts';
+import type { DerivativeService } from '../derivatives/derivative.service.ts';
+import { typeIconSvg } from '../derivatives/type-icon.ts';
 import { DomainError, notFound } from '../http/errors.ts';
-import { derivativeRoot } from '../jobs/derivative-jobs.ts';
-import type { DerivativeRepository, DerivativeRow } from '../jobs/derivative.repository.ts';
-import { typeIconSvg } from './type-icon.ts';
 
 export type MediaKind = 'thumb' | 'preview' | 'video';
 
@@ -25,10 +23,8 @@ export type MediaAnswer =
  */
 export class MediaService {
   constructor(
-    private readonly derivatives: DerivativeRepository,
     private readonly access: AccessService,
-    private readonly dataDir: string,
-    private readonly renderPage: (assetId: number, page: number) => Promise<DerivativeRow | undefined>,
+    private readonly derivatives: DerivativeService,
   ) {}
 
   async resolve(input: MediaRequest): Promise<MediaAnswer> {
@@ -43,11 +39,11 @@ export class MediaService {
     const assetId = Number(input.id);
     const page = input.page === undefined ? 0 : Number(input.page);
     let d = await this.derivatives.find(assetId, input.kind, page);
-    if (!d && input.kind === 'preview' && page > 0) d = await this.renderPage(assetId, page);
+    if (!d && input.kind === 'preview' && page > 0) d = await this.derivatives.renderPage(assetId, page);
     if (d) {
       return {
         type: 'file',
-        path: path.join(derivativeRoot(this.dataDir), d.path),
+        path: this.derivatives.filePath(d),
         mime: d.mime,
         etag: `"${d.sha256.slice(0, 16)}-${d.kind}-${d.page}"`,
       };

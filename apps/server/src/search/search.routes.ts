@@ -1,29 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getCollectionCall, listCollectionsCall } from '@vitrine/contract/collection';
 import { assetsCall, contentLocalesCall, indexFieldsCall, searchCall, suggestionsCall } from '@vitrine/contract/search';
-import type { AccessService } from '../access/access.service.ts';
-import type { ConfigService } from '../config/config.service.ts';
-import type { Db } from '../db/database.ts';
 import { registerCall } from '../http/route.ts';
-import type { Settings } from '../settings.ts';
-import { createSearchEngine } from './create-engine.ts';
-import { SearchService, type Caller } from './search.service.ts';
-import { SearchRepository } from './search.repository.ts';
+import type { Caller, SearchService } from './search.service.ts';
 
 const caller = (request: FastifyRequest): Caller => ({
   auth: request.auth,
   acceptLanguage: request.headers['accept-language'],
 });
 
-export function searchRoutes(
-  app: FastifyInstance,
-  db: Db,
-  settings: Settings,
-  access: AccessService,
-  config: ConfigService,
-): void {
-  const engine = createSearchEngine(db, settings.file.fields);
-  const search = new SearchService(engine, new SearchRepository(db), access, config, settings);
+export function searchRoutes(app: FastifyInstance, search: SearchService): void {
   registerCall(app, searchCall, async ({ request, query }) => search.search(caller(request), query));
   registerCall(app, assetsCall, async ({ request, query }) => search.assets(caller(request), query.assetid));
   registerCall(app, suggestionsCall, async ({ request, query }) => search.suggestions(caller(request), query));

@@ -12,10 +12,10 @@ import {
 import type { AccessService } from '../access/access.service.ts';
 import type { ConfigService } from '../config/config.service.ts';
 import { DomainError, notFound, validation } from '../http/errors.ts';
-import { requireAssetUser, type Auth } from '../session/auth.ts';
+import { requireAssetUser, type Auth } from '../auth/caller.ts';
 import type { Settings } from '../settings.ts';
 import { presentAssets } from './asset-presenter.ts';
-import { SearchInputError, type EngineQuery, type SearchEngine } from './search-engine.ts';
+import { SearchInputError, type EngineQuery, type Progress, type SearchEngine } from './search-engine.ts';
 import type { SearchRepository } from './search.repository.ts';
 
 /** Content languages every catalogue offers (admin-spec §3 "Language": de and en). */
@@ -36,6 +36,11 @@ export class SearchService {
     private readonly config: Pick<ConfigService, 'globalConfig'>,
     private readonly settings: Settings,
   ) {}
+
+  /** Brings the search index up to date with the catalogue (after a bulk write), telling its progress. */
+  async refresh(progress?: Progress): Promise<void> {
+    await this.engine.refresh(progress);
+  }
 
   private async language(caller: Caller): Promise<string> {
     const known = await this.contentLanguageList();

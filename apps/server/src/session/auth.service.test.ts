@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { loadSettings } from '../settings.ts';
-import { AuthService, hashToken } from './auth.service.ts';
-import { requireAssetUser, requireGuiAdmin } from './auth.ts';
+import { hashToken } from '../auth/tokens.ts';
+import { AuthService } from './auth.service.ts';
+import { requireAssetUser, requireGuiAdmin } from '../auth/caller.ts';
 import { UserRepository } from '../user/user.repository.ts';
 import { SessionRepository } from './session.repository.ts';
 

@@ -1,21 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { anonymous, type Auth } from '../auth/caller.ts';
+import { hashToken, newToken, tokenOf } from '../auth/tokens.ts';
 import type { Settings } from '../settings.ts';
-import { anonymous, type Auth } from './auth.ts';
 import type { SessionRepository, SessionUser } from './session.repository.ts';
-
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
-
-/** A new session token: 256 random bits, URL-safe. */
-export const newToken = (): string => randomBytes(32).toString('base64url');
-
-/** The token of a request: `Authorization: Bearer <token>` (or the bare token). */
-export function tokenOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (!header) return undefined;
-  const token = header.replace(/^Bearer\s+/i, '').trim();
-  return token && token !== 'null' && token !== 'undefined' ? token : undefined;
-}
 
 /** Turns sessions into Auth, applying the group rules of the settings. */
 export class AuthService {

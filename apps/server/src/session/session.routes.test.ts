@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../test/app.ts';
 import { signIn, xsrfHeaders } from '../../test/auth.ts';
 import { dialects } from '../../test/databases.ts';
 import { addUser } from '../../test/users.ts';
-import { hashToken } from './auth.service.ts';
+import { hashToken } from '../auth/tokens.ts';
 
 const API = '/assetportal/api/';
 describe.each(dialects)('session calls on %s (portal-spec §7 "Calls", §4 "Login")', (dialect) => {

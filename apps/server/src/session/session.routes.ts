@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { checkSessionCall, getSessionCall, logoutCall, setLocaleCall } from '@vitrine/contract/session';
 import { registerCall } from '../http/route.ts';
-import { tokenOf } from './auth.service.ts';
+import { tokenOf } from '../auth/tokens.ts';
 import type { SessionService } from './session.service.ts';
 
 const localeOf = (header: string | undefined) => /^[a-z]{2}/i.exec(header ?? '')?.[0].toLowerCase() ?? null;

@@ -4,9 +4,10 @@ import { verifyPassword } from '../adapters/password.ts';
 import { DomainError, validation } from '../http/errors.ts';
 import type { Settings } from '../settings.ts';
 import type { UserRepository } from '../user/user.repository.ts';
-import { hashToken, type AuthService } from './auth.service.ts';
-import type { Auth } from './auth.ts';
-import type { LoginThrottleRepository } from './login-throttle.repository.ts';
+import { hashToken } from '../auth/tokens.ts';
+import type { AuthService } from './auth.service.ts';
+import type { Auth } from '../auth/caller.ts';
+import type { LoginThrottleRepository } from '../user/login-throttle.repository.ts';
 import type { SessionRepository } from './session.repository.ts';
 
 export interface SessionRequest {

@@ -1,8 +1,8 @@
 import { hashPassword } from '../adapters/password.ts';
 import type { Mailer } from '../adapters/mail.ts';
 import { DomainError, notFound, validation } from '../http/errors.ts';
-import { hashToken, newToken } from '../session/auth.service.ts';
-import type { LoginThrottleRepository } from '../session/login-throttle.repository.ts';
+import { hashToken, newToken } from '../auth/tokens.ts';
+import type { LoginThrottleRepository } from './login-throttle.repository.ts';
 import type { Settings } from '../settings.ts';
 import type { UserRecord, UserRepository } from './user.repository.ts';
 

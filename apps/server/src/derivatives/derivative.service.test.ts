@@ -7,12 +7,10 @@ import { createTestDatabase, type TestDatabase } from '../../test/databases.ts';
 import { makeClip, makeImage, makePdf, makeStl } from '../../test/media-fixtures.ts';
 import { probeImage } from '../adapters/media.ts';
 import { endMetadataReader } from '../adapters/metadata.ts';
-import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
-import { ImportService } from '../catalogue/import.service.ts';
 import { openDatabase, type Db } from '../db/database.ts';
+import { buildServices } from '../services.ts';
 import { loadSettings, type Settings } from '../settings.ts';
-import { derivativeRoot } from './derivative-jobs.ts';
-import { createJobWorker } from './job-runner.ts';
+import { derivativeRoot } from './storage.ts';
 
 /** One import of every kind of file the portal shows, then the real derivative jobs. */
 describe('derivatives of every asset type', () => {
@@ -57,9 +55,10 @@ describe('derivatives of every asset type', () => {
     makePdf(path.join(m, 'guide.pdf'), ['One', 'Two']);
     makeStl(path.join(m, 'shape.stl'));
     writeFileSync(path.join(m, 'scene.dae'), '<?xml version="1.0"?><COLLADA/>');
-    const summary = await new ImportService(new CatalogueRepository(db.kysely), settings).importFolder(m);
+    const services = buildServices(db, settings);
+    const summary = await services.importer().importFolder(m);
     expect(summary.failed).toEqual([]);
-    const worker = createJobWorker(db, settings, { pollMs: 50 });
+    const worker = services.jobWorker({ pollMs: 50 });
     await worker.drain();
     await worker.stop();
   }, 120_000);

@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.ts';
 import { createSearchEngine } from '../search/create-engine.ts';
 import { loadSettings } from '../settings.ts';
-import { writeBenchData } from './bench-data.ts';
-import { SyntheticCatalogue } from './synthetic.ts';
+import { writeBenchData } from './bench-data.command.ts';
+import { SyntheticCatalogue } from '../bench-data/synthetic.ts';
 
 describe('vitrine bench-data', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-data-'));

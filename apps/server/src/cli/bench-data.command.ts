@@ -1,0 +1,54 @@
+import cliProgress from 'cli-progress';
+import { analyze, insertAssets, insertCollection } from '../bench-data/catalogue-writer.repository.ts';
+import { COLLECTION_COUNT, SyntheticCatalogue } from '../bench-data/synthetic.ts';
+import type { Settings } from '../settings.ts';
+import { withServices } from '../services.ts';
+
+const CHUNK = 5000;
+
+/**
+ * `vitrine bench-data`: writes N synthetic, metadata-only assets into the configured database and
+ * brings the search index up to date, with progress bars. For benchmarks and demos at scale.
+ */
+export async function writeBenchData(settings: Settings, assets: number, seed = 42): Promise<void> {
+  await withServices(settings, async (services) => {
+    const db = services.db;
+    const bars = new cliProgress.MultiBar(
+      { format: ' {task} [{bar}] {percentage}% {value}/{total} {eta_formatted} left', hideCursor: true },
+      cliProgress.Presets.shades_classic,
+    );
+    try {
+      const collections: number[] = [];
+      for (let c = 0; c < COLLECTION_COUNT; c++)
+        collections.push(await insertCollection(db, `Bench collection ${c + 1}`));
+      const catalogue = new SyntheticCatalogue(seed);
+      const writing = bars.create(assets, 0, { task: 'assets     ' });
+      const started = Date.now();
+      for (let done = 0; done < assets; done += CHUNK) {
+        const n = Math.min(CHUNK, assets - done);
+        await insertAssets(
+          db,
+          Array.from({ length: n }, (_, i) => catalogue.next(done + i, collections)),
+        );
+        writing.update(done + n);
+      }
+      await analyze(db);
+      const written = Date.now() - started;
+      const indexing = new Map<string, cliProgress.SingleBar>();
+      await services.search.refresh((phase, done, total) => {
+        let bar = indexing.get(phase);
+        if (!bar) {
+          bar = bars.create(total, 0, { task: phase.padEnd(11) });
+          indexing.set(phase, bar);
+        }
+        bar.update(done);
+      });
+      bars.stop();
+      process.stderr.write(
+        `Wrote ${assets} assets in ${(written / 1000).toFixed(1)} s; indexed in ${((Date.now() - started - written) / 1000).toFixed(1)} s.\n`,
+      );
+    } finally {
+      bars.stop();
+    }
+  });
+}

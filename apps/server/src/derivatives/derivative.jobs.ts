@@ -1,0 +1,41 @@
+import type { JobHandler } from '../jobs/job.worker.ts';
+import type { DerivativeService } from './derivative.service.ts';
+
+export const DERIVATIVES_JOB = 'derivatives';
+export const WEB_VIDEO_JOB = 'web-video';
+
+interface DerivativePayload {
+  assetId: number;
+  sha256: string;
+}
+
+/** The jobs an imported asset needs, keyed by its content so that a changed file gets new ones. */
+export function derivativeJobsFor(asset: { id: number; sha256: string; asset_group: string }) {
+  const payload: DerivativePayload = { assetId: asset.id, sha256: asset.sha256 };
+  const jobs = [{ name: DERIVATIVES_JOB, key: `${DERIVATIVES_JOB}:${asset.id}:${asset.sha256}`, payload }];
+  if (asset.asset_group === 'video') {
+    jobs.push({ name: WEB_VIDEO_JOB, key: `${WEB_VIDEO_JOB}:${asset.id}:${asset.sha256}`, payload });
+  }
+  return jobs;
+}
+
+function parsePayload(p: unknown): DerivativePayload {
+  const o = p as Partial<DerivativePayload> | null;
+  if (!o || typeof o.assetId !== 'number' || typeof o.sha256 !== 'string') throw new Error('bad derivative payload');
+  return { assetId: o.assetId, sha256: o.sha256 };
+}
+
+/** The job handlers that make derivatives, for the job worker every process runs. */
+export function derivativeJobHandlers(derivatives: DerivativeService): JobHandler[] {
+  const pictures: JobHandler<DerivativePayload> = {
+    name: DERIVATIVES_JOB,
+    parse: parsePayload,
+    run: (p) => derivatives.makePictures(p.assetId, p.sha256),
+  };
+  const webVideo: JobHandler<DerivativePayload> = {
+    name: WEB_VIDEO_JOB,
+    parse: parsePayload,
+    run: (p) => derivatives.makeWebVideo(p.assetId, p.sha256),
+  };
+  return [pictures, webVideo] as JobHandler[];
+}

@@ -1,0 +1,206 @@
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Insertable } from 'kysely';
+import { makeImageDerivatives, PREVIEW_BOX } from '../adapters/media.ts';
+import { pdfPagePng, pdfPagesJpeg } from '../adapters/pdf.ts';
+import { audioWaveform, decodeImageWithFfmpeg, probeAv, videoPoster, webMp4 } from '../adapters/video.ts';
+import type { DerivativeTable } from '../db/schema.ts';
+import type { DerivativeRepository, DerivativeRow, DerivativeSource } from './derivative.repository.ts';
+import { renderModelView } from './model-view.ts';
+import { derivativeFolder, derivativeRoot } from './storage.ts';
+import { typeIconSvg } from './type-icon.ts';
+
+/** PDF pages rendered ahead of time; later pages are rendered when first asked for. */
+export const MAX_PAGE_PREVIEWS = 10;
+
+/** The picture that stands for an asset: the image itself, a video frame, a PDF page, a waveform, a 3D view. */
+async function pictureOf(src: DerivativeSource): Promise<string | Buffer> {
+  switch (src.asset_group) {
+    case 'image':
+      return src.source_path;
+    case 'video':
+      return videoPoster(src.source_path, src.duration);
+    case 'audio':
+      return audioWaveform(src.source_path);
+    case 'document':
+      return pdfPagePng(src.source_path, 1, PREVIEW_BOX.width);
+    case '3d': {
+      // A model the small renderer cannot draw still gets a clear picture: the typed icon.
+      const view = await renderModelView(src.source_path, src.format).catch(() => undefined);
+      return view ?? Buffer.from(typeIconSvg('3d', src.format));
+    }
+    default:
+      return Buffer.from(typeIconSvg('other', src.format));
+  }
+}
+
+/**
+ * Files made from assets (thumbnails, previews, posters, page previews, web videos): made by the
+ * derivative jobs (derivative.jobs.ts) and, for PDF pages past the first ten, on demand; found again
+ * for the media route. Every method may run again for the same asset (after a crash or a retry), so
+ * each checks what is already done.
+ */
+export class DerivativeService {
+  private readonly root: string;
+
+  constructor(
+    private readonly repo: DerivativeRepository,
+    dataDir: string,
+  ) {
+    this.root = derivativeRoot(dataDir);
+  }
+
+  /** The asset if work for it is still wanted: not gone, and its content is the one the work was for. */
+  private async current(assetId: number, sha256: string): Promise<DerivativeSource | undefined> {
+    const src = await this.repo.source(assetId);
+    return src && src.status === 'active' && src.sha256 === sha256 ? src : undefined;
+  }
+
+  /** Thumbnail and preview of an asset, and page previews of a PDF up to MAX_PAGE_PREVIEWS. */
+  async makePictures(assetId: number, sha256: string): Promise<void> {
+    const src = await this.current(assetId, sha256);
+    if (!src) return;
+    const have = await this.repo.list(src.id);
+    if (['thumb', 'preview'].every((k) => have.some((d) => d.kind === k && d.sha256 === src.sha256))) return;
+
+    const rel = derivativeFolder(src.sha256);
+    await mkdir(path.join(this.root, rel), { recursive: true });
+    const out = { thumb: path.join(rel, 'thumb.webp'), preview: path.join(rel, 'preview.webp') };
+    const abs = { thumb: path.join(this.root, out.thumb), preview: path.join(this.root, out.preview) };
+    let picture = await pictureOf(src);
+    let made;
+    try {
+      made = await makeImageDerivatives(picture, abs);
+    } catch (err) {
+      // Files the image library cannot read (BMP, TGA, some TIFF layouts) go through ffmpeg's decoders.
+      if (src.asset_group !== 'image') throw err;
+      picture = await decodeImageWithFfmpeg(src.source_path).catch(() => Promise.reject(err as Error));
+      made = await makeImageDerivatives(picture, abs);
+    }
+    const now = Date.now();
+    const row = (
+      kind: string,
+      file: string,
+      f: { width: number | null; height: number | null; bytes: number },
+      page = 0,
+      mime = 'image/webp',
+    ) =>
+      ({
+        asset_id: src.id,
+        kind,
+        page,
+        sha256: src.sha256,
+        path: file,
+        mime,
+        width: f.width,
+        height: f.height,
+        bytes: f.bytes,
+        placeholder: kind === 'thumb' ? made.placeholder : null,
+        created_at: now,
+      }) satisfies Insertable<DerivativeTable>;
+    const rows = [row('thumb', out.thumb, made.thumb), row('preview', out.preview, made.preview)];
+
+    if (src.asset_group === 'document' && src.page_count) {
+      rows.push(row('preview', out.preview, made.preview, 1));
+      const last = Math.min(src.page_count, MAX_PAGE_PREVIEWS);
+      if (last >= 2) {
+        const pages = await pdfPagesJpeg(src.source_path, 2, last, PREVIEW_BOX.width, path.join(this.root, rel));
+        for (const [page, file] of pages) {
+          const size = await stat(file);
+          rows.push(
+            row(
+              'preview',
+              path.relative(this.root, file),
+              { width: null, height: null, bytes: size.size },
+              page,
+              'image/jpeg',
+            ),
+          );
+        }
+      }
+    }
+    await this.repo.replace(src.id, ['thumb', 'preview'], rows);
+  }
+
+  /** The web version of a video (H.264 MP4). */
+  async makeWebVideo(assetId: number, sha256: string): Promise<void> {
+    const src = await this.current(assetId, sha256);
+    if (!src) return;
+    const have = await this.repo.find(src.id, 'video');
+    if (have?.sha256 === src.sha256) return;
+    const probe = await probeAv(src.source_path);
+    if (!probe.hasVideo) return;
+    const rel = path.join(derivativeFolder(src.sha256), 'video.mp4');
+    const target = path.join(this.root, rel);
+    await mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${process.pid}.tmp.mp4`;
+    try {
+      await webMp4(src.source_path, tmp, probe);
+      await rename(tmp, target);
+    } finally {
+      await rm(tmp, { force: true });
+    }
+    const size = await stat(target);
+    await this.repo.replace(
+      src.id,
+      ['video'],
+      [
+        {
+          asset_id: src.id,
+          kind: 'video',
+          page: 0,
+          sha256: src.sha256,
+          path: rel,
+          mime: 'video/mp4',
+          width: probe.width === null ? null : Math.min(probe.width, 1280),
+          height: null,
+          bytes: size.size,
+          placeholder: null,
+          created_at: Date.now(),
+        },
+      ],
+    );
+  }
+
+  /**
+   * A PDF page beyond those made ahead of time, rendered when it is first asked for (the portal pages
+   * through a document one page at a time). Answers undefined when the asset has no such page.
+   */
+  async renderPage(assetId: number, page: number): Promise<DerivativeRow | undefined> {
+    const src = await this.repo.source(assetId);
+    if (!src || src.status !== 'active' || src.asset_group !== 'document' || page > (src.page_count ?? 0))
+      return undefined;
+    const folder = path.join(this.root, derivativeFolder(src.sha256));
+    await mkdir(folder, { recursive: true });
+    const file = (await pdfPagesJpeg(src.source_path, page, page, PREVIEW_BOX.width, folder)).get(page);
+    if (!file) return undefined;
+    await this.repo.add({
+      asset_id: src.id,
+      kind: 'preview',
+      page,
+      sha256: src.sha256,
+      path: path.relative(this.root, file),
+      mime: 'image/jpeg',
+      width: null,
+      height: null,
+      bytes: (await stat(file)).size,
+      placeholder: null,
+      created_at: Date.now(),
+    });
+    return this.repo.find(src.id, 'preview', page);
+  }
+
+  async find(assetId: number, kind: string, page = 0): Promise<DerivativeRow | undefined> {
+    return this.repo.find(assetId, kind, page);
+  }
+
+  /** The asset a derivative is made from (for the placeholder of one not made yet). */
+  async source(assetId: number): Promise<DerivativeSource | undefined> {
+    return this.repo.source(assetId);
+  }
+
+  /** Where a derivative's file lies on disk. */
+  filePath(row: DerivativeRow): string {
+    return path.join(this.root, row.path);
+  }
+}

@@ -1,0 +1,116 @@
+import { AccessRepository } from './access/access.repository.ts';
+import { AccessService } from './access/access.service.ts';
+import { createMailer, type Mailer } from './adapters/mail.ts';
+import { endMetadataReader } from './adapters/metadata.ts';
+import { CatalogueRepository } from './catalogue/catalogue.repository.ts';
+import { ImportService } from './catalogue/import.service.ts';
+import { ConfigRepository } from './config/config.repository.ts';
+import { ConfigService } from './config/config.service.ts';
+import { openDatabase, type Db } from './db/database.ts';
+import { derivativeJobHandlers } from './derivatives/derivative.jobs.ts';
+import { DerivativeRepository } from './derivatives/derivative.repository.ts';
+import { DerivativeService } from './derivatives/derivative.service.ts';
+import { InfoRepository } from './info/info.repository.ts';
+import { InfoService } from './info/info.service.ts';
+import { JobRepository } from './jobs/job.repository.ts';
+import { JobWorker, type WorkerOptions } from './jobs/job.worker.ts';
+import { MediaService } from './media/media.service.ts';
+import { createSearchEngine } from './search/create-engine.ts';
+import { SearchRepository } from './search/search.repository.ts';
+import { SearchService } from './search/search.service.ts';
+import { AuthService } from './session/auth.service.ts';
+import { SessionRepository } from './session/session.repository.ts';
+import { SessionService } from './session/session.service.ts';
+import { mailSettings, type Settings } from './settings.ts';
+import { SsoService } from './sso/sso.service.ts';
+import { LoginThrottleRepository } from './user/login-throttle.repository.ts';
+import { UserRepository } from './user/user.repository.ts';
+import { UserService } from './user/user.service.ts';
+
+/** Where services write what an operator should see (pino in the server, a quiet stand-in in commands). */
+export interface Log {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface ServiceOptions {
+  log?: Log;
+  /** Replaces the mailer of the settings (tests). */
+  mailer?: Mailer;
+}
+
+/**
+ * The composition root: the one place where every repository and service is built, for the server
+ * (app.ts registers one route module per domain over these), the `vitrine` commands and tests.
+ * Repositories are made here and handed to the services that use them; nothing else constructs them.
+ */
+export function buildServices(db: Db, settings: Settings, options: ServiceOptions = {}) {
+  const log = options.log ?? quiet;
+  const repositories = {
+    access: new AccessRepository(db),
+    catalogue: new CatalogueRepository(db.kysely),
+    config: new ConfigRepository(db),
+    derivatives: new DerivativeRepository(db.kysely),
+    info: new InfoRepository(db),
+    jobs: new JobRepository(db.kysely),
+    loginThrottle: new LoginThrottleRepository(db),
+    search: new SearchRepository(db),
+    sessions: new SessionRepository(db),
+    users: new UserRepository(db),
+  };
+  const r = repositories;
+  const mailer = options.mailer ?? createMailer(mailSettings(settings), log);
+
+  const access = new AccessService(r.access, settings.secret);
+  const auth = new AuthService(r.sessions, settings);
+  const sso = new SsoService(settings, r.users, auth, log);
+  const config = new ConfigService(r.config, settings.dataDir, access);
+  const derivatives = new DerivativeService(r.derivatives, settings.dataDir);
+  const search = new SearchService(createSearchEngine(db, settings.file.fields), r.search, access, config, settings);
+
+  return {
+    db,
+    settings,
+    /** For commands and tests that read or write rows directly (the demo reset, test set-up). */
+    repositories,
+    access,
+    auth,
+    sso,
+    config,
+    search,
+    derivatives,
+    sessions: new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso),
+    users: new UserService(r.users, r.loginThrottle, settings, mailer, log),
+    info: new InfoService(r.info, config),
+    media: new MediaService(access, derivatives),
+    /** A new import run (it remembers the collections it made until it ends). */
+    importer: () => new ImportService(r.catalogue, settings),
+    /** The worker every Vitrine process runs: all job handlers the server knows. */
+    jobWorker: (workerOptions: WorkerOptions = {}) =>
+      new JobWorker(r.jobs, derivativeJobHandlers(derivatives), { leaseMs: settings.jobLeaseMs, ...workerOptions }),
+    /** Ends what the services started (the exiftool child process) and closes the database. */
+    close: async () => {
+      await endMetadataReader();
+      await db.close();
+    },
+  };
+}
+
+export type Services = ReturnType<typeof buildServices>;
+
+/** Opens the configured database (migrating it) and builds the services over it. */
+export async function openServices(settings: Settings, options: ServiceOptions = {}): Promise<Services> {
+  return buildServices(await openDatabase(settings.database), settings, options);
+}
+
+/** Opens the services, runs a task (a command) over them and ends them again. */
+export async function withServices<T>(settings: Settings, run: (services: Services) => Promise<T>): Promise<T> {
+  const services = await openServices(settings);
+  try {
+    return await run(services);
+  } finally {
+    await services.close();
+  }
+}
+
+const quiet: Log = { info: () => undefined, warn: () => undefined };
