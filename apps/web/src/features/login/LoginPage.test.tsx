@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fillConfigDefaults } from '@vitrine/contract/global-config';
 import { resetSessionState } from '../../app/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { renderApp } from '../../test/renderApp.tsx';
@@ -111,6 +112,22 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     localStorage.setItem('reload', '1');
     await renderLogin();
     expect(localStorage.getItem('reload')).toBeNull();
+  });
+
+  it('reads the login settings from the one global config: no reset button by default, one config call', async () => {
+    let calls = 0;
+    server.use(
+      http.get(api('config/global'), () => {
+        calls++;
+        return HttpResponse.json(fillConfigDefaults({}));
+      }),
+    );
+    await renderLogin();
+    await waitFor(() => expect(calls).toBe(1));
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Reset password' })).not.toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toBe(1);
   });
 
   it('sends a reset link from the dialog: username required, submit disabled until valid, Enter submits', async () => {

@@ -6,9 +6,9 @@ import { FRONTEND_VERSION } from '@vitrine/contract/version';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { RELOAD_KEY } from '../../lib/apiClient.ts';
 import { toast } from '../../lib/toast.ts';
+import { useGlobalConfig } from '../../app/config.ts';
 import { landingPath, login, useSession, versionWarning, type LoginOutcome } from '../../app/session.ts';
 import { ResetPasswordDialog } from './ResetPasswordDialog.tsx';
-import { useLoginConfig } from './queries.ts';
 
 /** Seconds until the fallback link shows when the page redirects to single sign-on (portal-spec §9). */
 const REDIRECT_HINT_MS = 5000;
@@ -21,7 +21,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const { status, session, loginMethods, sharedIds } = useSession();
-  const config = useLoginConfig();
+  const config = useGlobalConfig().config.login;
   const [user, setUser] = useState('');
   const [pass, setPass] = useState('');
   const [submitted, setSubmitted] = useState(false);
