@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fillConfigDefaults } from '@vitrine/contract/global-config';
 import { resetSessionState } from '../../app/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { renderApp } from '../../test/renderApp.tsx';
+import { REDIRECT_HINT_MS, ssoNavigation } from './LoginPage.tsx';
 import { configHandlers } from '../../test/msw.ts';
 import { api, createSessionServer, sessionAnswer } from '../../test/sessionServer.ts';
 
@@ -12,6 +13,7 @@ const server = createSessionServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   server.resetHandlers();
+  vi.restoreAllMocks();
   resetSessionState();
   toast.clear();
 });
@@ -78,6 +80,7 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
   it.each([
     ['an asset user', { user: 'anna' }, '/'],
     ['a GUI admin who is not an asset user', { user: 'ada', isAssetUser: false, isGuiAdmin: true }, '/admin/general'],
+    ['a GUI admin who is also an asset user', { user: 'ada', isGuiAdmin: true }, '/admin/general'],
   ])('lands %s where the navigation rules say', async (_who, who, target) => {
     credentials(who, wrongAnswer);
     const { user, router } = await renderLogin();
@@ -186,6 +189,45 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(asked).toBe('sso-token');
     expect(localStorage.getItem('token')).toBe('sso-token');
+  });
+
+  describe('single sign-on only (portal-spec §2 "Login", §9)', () => {
+    const samlOnly = () =>
+      server.use(
+        http.post(api('session/get'), () =>
+          HttpResponse.json(sessionAnswer({ login: [{ name: 'saml', url: '/assetportal/api/sso/saml/login' }] })),
+        ),
+      );
+
+    it('stays on the page when the query parameter stay is absent', async () => {
+      samlOnly();
+      const assign = vi.spyOn(ssoNavigation, 'assign').mockImplementation(() => undefined);
+      await renderLogin();
+      expect(await screen.findByRole('link', { name: 'Log in with SAML' })).toBeInTheDocument();
+      expect(screen.queryByRole('textbox', { name: /^Username/ })).not.toBeInTheDocument();
+      expect(assign).not.toHaveBeenCalled();
+    });
+
+    it.each(['false', ''])(
+      'redirects when stay is explicitly falsy (%j), with the fallback link after 5 s',
+      async (stay) => {
+        samlOnly();
+        const assign = vi.spyOn(ssoNavigation, 'assign').mockImplementation(() => undefined);
+        await renderLogin(`/login?stay=${stay}`);
+        expect(await screen.findByText(/redirected to the login page of your organisation/)).toBeInTheDocument();
+        expect(assign).toHaveBeenCalledWith('/assetportal/api/sso/saml/login');
+        const started = Date.now();
+        expect(screen.queryByRole('link', { name: /Continue to the login page/ })).not.toBeInTheDocument();
+        const fallback = await screen.findByRole(
+          'link',
+          { name: /Continue to the login page/ },
+          { timeout: REDIRECT_HINT_MS + 2000 },
+        );
+        expect(Date.now() - started).toBeGreaterThanOrEqual(REDIRECT_HINT_MS - 500);
+        expect(fallback).toHaveAttribute('href', '/assetportal/api/sso/saml/login');
+      },
+      15_000,
+    );
   });
 
   it('says so when a single sign-on login failed', async () => {

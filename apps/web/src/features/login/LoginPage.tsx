@@ -10,10 +10,15 @@ import { useGlobalConfig } from '../../app/config.ts';
 import { landingPath, login, useSession, versionWarning, type LoginOutcome } from '../../app/session.ts';
 import { ResetPasswordDialog } from './ResetPasswordDialog.tsx';
 
-/** Seconds until the fallback link shows when the page redirects to single sign-on (portal-spec §9). */
-const REDIRECT_HINT_MS = 5000;
+/** Time until the fallback link shows when the page redirects to single sign-on (portal-spec §9). */
+export const REDIRECT_HINT_MS = 5000;
 
-const falsy = (value: string | null) => value === null || ['', '0', 'false', 'no'].includes(value.toLowerCase());
+/** Only a `stay` that is present and falsy asks for the redirect; an absent one keeps the page. */
+const explicitlyFalsy = (value: string | null) =>
+  value !== null && ['', '0', 'false', 'no'].includes(value.toLowerCase());
+
+/** How the page leaves for single sign-on; replaceable in tests, where jsdom cannot navigate away. */
+export const ssoNavigation = { assign: (url: string): void => window.location.assign(url) };
 
 /** The login screen of portal-spec §2 "Login" with the outcomes of §4 "Login" and §8 "Login". */
 export function LoginPage() {
@@ -33,7 +38,7 @@ export function LoginPage() {
   const ssoFailed = params.get('sso') === 'failed';
   const ssoToken = params.get('token');
   // After a failed single sign-on the page stays, so that it does not redirect in a loop.
-  const ssoOnly = !native && external.length > 0 && falsy(params.get('stay')) && !ssoFailed;
+  const ssoOnly = !native && external.length > 0 && explicitlyFalsy(params.get('stay')) && !ssoFailed;
   const ssoUrl = ssoOnly ? external[0]?.url : undefined;
 
   useEffect(() => localStorage.removeItem(RELOAD_KEY), []);
@@ -43,7 +48,7 @@ export function LoginPage() {
 
   useEffect(() => {
     if (!ssoUrl) return;
-    window.location.assign(ssoUrl);
+    ssoNavigation.assign(ssoUrl);
     const timer = setTimeout(() => setShowFallback(true), REDIRECT_HINT_MS);
     return () => clearTimeout(timer);
   }, [ssoUrl]);
