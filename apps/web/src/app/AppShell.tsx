@@ -6,6 +6,7 @@ import { ChevronLeftIcon, MenuIcon } from '../components/icons.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { ToastHost } from '../components/ToastHost.tsx';
 import { visuallyHidden } from '../components/visuallyHidden.ts';
+import { AccountMenu } from './AccountMenu.tsx';
 import { AppFooter } from './AppFooter.tsx';
 import { useAvailableFiles, useConfigErrorNotice, useGlobalConfig } from './config.ts';
 import { configImageUrl, useCustomStyleAndFavicon } from './customAssets.ts';
@@ -113,6 +114,7 @@ export function AppShell() {
           <Box sx={{ flex: 1 }} />
           <ThemeSwitch />
           <LanguageSwitch locales={config.visibleLocales} />
+          <AccountMenu compact={mobile} hideDashboard={hideDashboard} />
         </Toolbar>
         {loading && (
           <LinearProgress
