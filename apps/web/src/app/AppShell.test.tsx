@@ -128,6 +128,28 @@ describe('portal shell (portal-spec §2 "Navigation rules")', () => {
   });
 });
 
+describe('icon-button tooltips (portal-spec §9)', () => {
+  it('show on top, multiline, at most 275 px wide, instead of title attributes', async () => {
+    const { user } = await renderApp('/bookmark');
+    const theme = await screen.findByRole('button', { name: 'Theme' });
+    expect(theme).not.toHaveAttribute('title');
+    await user.hover(theme);
+    const tooltip = await screen.findByRole('tooltip');
+    expect(tooltip).toHaveTextContent('Theme');
+    const bubble = tooltip.querySelector('.MuiTooltip-tooltip');
+    expect(bubble).toHaveClass('MuiTooltip-tooltipPlacementTop');
+    expect(getComputedStyle(bubble as Element).maxWidth).toBe('275px');
+    expect(getComputedStyle(bubble as Element).whiteSpace).toBe('pre-line');
+    // The rail's entries name themselves the same way.
+    await user.click(screen.getByRole('button', { name: 'Close menu' }));
+    const rail = screen.getByRole('navigation', { name: 'Main navigation' });
+    const search = within(rail).getByRole('link', { name: 'Search' });
+    expect(search).not.toHaveAttribute('title');
+    await user.hover(search);
+    await waitFor(() => expect(screen.getByRole('tooltip')).toHaveTextContent('Search'));
+  });
+});
+
 describe('hash anchors (portal-spec §2 "Navigation rules")', () => {
   it('scroll below the header: 76 px elsewhere, 212 px on search; no anchor scrolls to the top', async () => {
     const scroll = vi.spyOn(window, 'scrollTo');

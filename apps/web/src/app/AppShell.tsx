@@ -3,6 +3,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import { ChevronLeftIcon, MenuIcon } from '../components/icons.tsx';
+import { IconTooltip } from '../components/IconTooltip.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { ToastHost } from '../components/ToastHost.tsx';
 import { visuallyHidden } from '../components/visuallyHidden.ts';
@@ -83,16 +84,18 @@ export function AppShell() {
       </Link>
       <AppBar position="sticky" elevation={1} sx={{ zIndex: (th) => th.zIndex.drawer + 1 }}>
         <Toolbar sx={{ gap: 1 }}>
-          <IconButton
-            edge="start"
-            color="inherit"
-            aria-label={drawerOpen ? t('global.close_menu') : t('global.open_menu')}
-            aria-expanded={drawerOpen}
-            aria-controls="main-navigation"
-            onClick={() => setDrawerOpen(!drawerOpen)}
-          >
-            {drawerOpen && !mobile ? <ChevronLeftIcon /> : <MenuIcon />}
-          </IconButton>
+          <IconTooltip title={drawerOpen ? t('global.close_menu') : t('global.open_menu')}>
+            <IconButton
+              edge="start"
+              color="inherit"
+              aria-label={drawerOpen ? t('global.close_menu') : t('global.open_menu')}
+              aria-expanded={drawerOpen}
+              aria-controls="main-navigation"
+              onClick={() => setDrawerOpen(!drawerOpen)}
+            >
+              {drawerOpen && !mobile ? <ChevronLeftIcon /> : <MenuIcon />}
+            </IconButton>
+          </IconTooltip>
           <Link
             component={RouterLink}
             to={hideDashboard ? '/search/*' : '/'}
