@@ -48,6 +48,11 @@ export function useAvailableFiles(): Record<ConfigFileName, boolean> {
   return query.data ?? noFiles;
 }
 
+/** Whether the config shows the logo of a screen (visibleLogos; shown unless switched off). */
+export function logoVisible(config: GlobalConfig, screen: string): boolean {
+  return config.visibleLogos.find((l) => l.key === screen)?.visible !== false;
+}
+
 /** Raises the config error notice once when the config turns out to be unavailable. */
 export function useConfigErrorNotice(status: ConfigStatus): void {
   useEffect(() => {

@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { configFileNames } from '@vitrine/contract/config';
 import { fillConfigDefaults } from '@vitrine/contract/global-config';
 import { resetSessionState } from '../../app/session.ts';
 import { toast } from '../../lib/toast.ts';
@@ -131,6 +132,64 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     expect(screen.queryByRole('button', { name: 'Reset password' })).not.toBeInTheDocument();
     await new Promise((r) => setTimeout(r, 50));
     expect(calls).toBe(1);
+  });
+
+  describe('branding (admin-spec §3 "login", portal-spec §9)', () => {
+    // Handlers listed first answer first, so these go before configHandlers.
+    const uploaded = (...names: string[]) =>
+      http.get(api('config'), () =>
+        HttpResponse.json(Object.fromEntries(configFileNames.map((n) => [n, names.includes(n)]))),
+      );
+    const paperOf = (el: HTMLElement) => el.closest('.MuiPaper-root') as HTMLElement;
+
+    it('shows the uploaded logo and background with the configured sizes, heading case and text alignment', async () => {
+      server.use(
+        uploaded('loginLogo', 'loginHero'),
+        ...configHandlers({
+          login: {
+            logoImage: { height: '12rem' },
+            box: { max_width: '30rem' },
+            headers: { transform: 'uppercase' },
+            infoText: { alignment: 'right' },
+          },
+        }),
+      );
+      await renderLogin();
+      const logo = await screen.findByRole('img', { name: 'Logo of Vitrine' });
+      expect(logo).toHaveAttribute('src', '/assetportal/api/config/loginLogo');
+      expect(getComputedStyle(logo).height).toBe('12rem');
+      expect(getComputedStyle(screen.getByTestId('login-background')).backgroundImage).toBe(
+        'url("/assetportal/api/config/loginHero")',
+      );
+      const heading = screen.getByRole('heading', { level: 1, name: 'Log in' });
+      expect(getComputedStyle(heading).textTransform).toBe('uppercase');
+      expect(getComputedStyle(paperOf(heading)).maxWidth).toBe('30rem');
+      expect(getComputedStyle(screen.getByText(/^Welcome!/)).textAlign).toBe('right');
+    });
+
+    it('uses the defaults: logo 8rem high, box 40rem wide, no background without an upload', async () => {
+      server.use(uploaded('loginLogo'));
+      await renderLogin();
+      expect(getComputedStyle(await screen.findByRole('img', { name: 'Logo of Vitrine' })).height).toBe('8rem');
+      const heading = screen.getByRole('heading', { level: 1, name: 'Log in' });
+      expect(getComputedStyle(paperOf(heading)).maxWidth).toBe('40rem');
+      expect(getComputedStyle(screen.getByTestId('login-background')).backgroundImage).toBe('');
+    });
+
+    it('honours visibleLogos per screen: hidden on login, shown on logout', async () => {
+      const visibleLogos = ['login', 'logout'].map((key) => ({
+        key,
+        translation: `admin.appearance.logos.${key}`,
+        visible: key === 'logout',
+      }));
+      server.use(uploaded('loginLogo'), ...configHandlers({ visibleLogos }));
+      const { router } = await renderLogin();
+      await waitFor(() => expect(screen.getByRole('banner')).toBeInTheDocument());
+      await new Promise((r) => setTimeout(r, 100));
+      expect(screen.queryByRole('img', { name: 'Logo of Vitrine' })).not.toBeInTheDocument();
+      await act(() => router.navigate('/logout'));
+      expect(await screen.findByRole('img', { name: 'Logo of Vitrine' })).toBeInTheDocument();
+    });
   });
 
   it('sends a reset link from the dialog: username required, submit disabled until valid, Enter submits', async () => {

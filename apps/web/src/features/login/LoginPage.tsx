@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Link, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -8,6 +8,7 @@ import { RELOAD_KEY } from '../../lib/apiClient.ts';
 import { toast } from '../../lib/toast.ts';
 import { useGlobalConfig } from '../../app/config.ts';
 import { landingPath, login, useSession, versionWarning, type LoginOutcome } from '../../app/session.ts';
+import { LoginFrame } from './LoginFrame.tsx';
 import { ResetPasswordDialog } from './ResetPasswordDialog.tsx';
 
 /** Time until the fallback link shows when the page redirects to single sign-on (portal-spec §9). */
@@ -105,8 +106,8 @@ export function LoginPage() {
 
   if (ssoUrl) {
     return (
-      <Box sx={{ maxWidth: '40rem', mx: 'auto' }}>
-        <PageHeading titleKey="views.login.title" />
+      <LoginFrame screen="login">
+        <PageHeading titleKey="views.login.title" textTransform={config.headers.transform} />
         <Alert severity="info" role="status">
           {t('views.login.redirect')}
         </Alert>
@@ -115,14 +116,14 @@ export function LoginPage() {
             {t('views.login.redirect_fallback')}
           </Link>
         )}
-      </Box>
+      </LoginFrame>
     );
   }
 
   return (
-    <Paper sx={{ maxWidth: '40rem', mx: 'auto', p: { xs: 2, sm: 4 } }}>
-      <PageHeading titleKey="views.login.title" />
-      <Typography sx={{ mb: 3 }}>{t('views.login.welcome')}</Typography>
+    <LoginFrame screen="login">
+      <PageHeading titleKey="views.login.title" textTransform={config.headers.transform} />
+      <Typography sx={{ mb: 3, textAlign: config.infoText.alignment }}>{t('views.login.welcome')}</Typography>
       {native && (
         <Box component="form" noValidate onSubmit={(e) => void submit(e)}>
           <Stack spacing={2}>
@@ -169,6 +170,6 @@ export function LoginPage() {
         )}
       </Stack>
       <ResetPasswordDialog open={resetOpen} onClose={() => setResetOpen(false)} />
-    </Paper>
+    </LoginFrame>
   );
 }
