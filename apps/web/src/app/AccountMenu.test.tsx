@@ -43,7 +43,7 @@ describe('account entry in the header (portal-spec §2 "Navigation rules", "Logi
     const { router, user } = await renderApp('/bookmark');
     const banner = await screen.findByRole('banner');
     await user.click(await within(banner).findByRole('link', { name: 'Log in' }));
-    expect(router.state.location.pathname).toBe('/login');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 3000 });
     expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
     // On the login page itself the entry would lead nowhere.
     expect(within(banner).queryByRole('link', { name: 'Log in' })).not.toBeInTheDocument();
@@ -66,7 +66,7 @@ describe('account entry in the header (portal-spec §2 "Navigation rules", "Logi
     await waitFor(() => expect(logout).toHaveFocus());
     await user.keyboard('{Enter}');
     expect(await screen.findByRole('heading', { level: 1, name: 'Logged out' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/logout');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/logout'), { timeout: 3000 });
     await waitFor(() => expect(calls.logout).toBe(1));
     expect(await within(screen.getByRole('banner')).findByRole('link', { name: 'Log in' })).toBeInTheDocument();
     expect(localStorage.getItem('token')).toBe('token-of-the-session');
@@ -78,19 +78,19 @@ describe('account entry in the header (portal-spec §2 "Navigation rules", "Logi
     await user.click(await findAccount('Account of ada'));
     await user.click(await screen.findByRole('menuitem', { name: 'Administration' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Administration' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/admin/general');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/general'), { timeout: 3000 });
     await user.click(screen.getByRole('button', { name: 'Account of ada' }));
     const menu = await screen.findByRole('menu');
     expect(within(menu).queryByRole('menuitem', { name: 'Administration' })).not.toBeInTheDocument();
     await user.click(within(menu).getByRole('menuitem', { name: 'Portal' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'), { timeout: 3000 });
   });
 
   it('offers a GUI admin without portal access no way into the portal', async () => {
     loggedIn({ user: 'gui', isGuiAdmin: true, isAssetUser: false });
     const { user, router } = await renderApp('/admin/general');
     await user.click(await findAccount('Account of gui'));
-    expect(router.state.location.pathname).toBe('/admin/general');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/general'), { timeout: 3000 });
     const menu = await screen.findByRole('menu');
     expect(
       within(menu)

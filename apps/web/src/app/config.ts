@@ -20,7 +20,14 @@ export const configKeys = {
 };
 
 /** Config changes only when an admin saves it, and an unavailable config stays unavailable. */
-const onceOnly = { staleTime: Infinity, gcTime: Infinity, retry: false, refetchOnReconnect: false } as const;
+const onceOnly = {
+  staleTime: Infinity,
+  gcTime: Infinity,
+  retry: false,
+  // A screen mounting later must not ask again after a failure.
+  retryOnMount: false,
+  refetchOnReconnect: false,
+} as const;
 
 const noFiles = Object.fromEntries(configFileNames.map((n) => [n, false])) as Record<ConfigFileName, boolean>;
 

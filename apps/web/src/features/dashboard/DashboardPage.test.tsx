@@ -165,7 +165,7 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     const { router } = await renderApp('/');
     const input = await screen.findByRole('combobox', { name: 'Search' });
     await userEvent.type(input, '  red car {Enter}');
-    expect(router.state.location.pathname).toBe('/search/red%20car');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search/red%20car'), { timeout: 3000 });
   });
 
   it('searches everything for an empty text (portal-spec §5)', async () => {
@@ -173,12 +173,12 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     const { router } = await renderApp('/');
     await userEvent.type(await screen.findByRole('combobox', { name: 'Search' }), '   ');
     await userEvent.click(screen.getByRole('button', { name: 'Start search' }));
-    expect(router.state.location.pathname).toBe('/search/*');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search/*'), { timeout: 3000 });
   });
 
   it('sends / to /search/* when the dashboard is hidden', async () => {
     server.use(...configHandlers({ global: { hide_dashboard: true } }));
     const { router } = await renderApp('/');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/search/*'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search/*'), { timeout: 3000 });
   });
 });
