@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import { configFileNames } from '@vitrine/contract/config';
 import { toast } from '../lib/toast.ts';
 import { api, configHandlers, server } from '../test/msw.ts';
 import { renderApp } from '../test/renderApp.tsx';
@@ -124,6 +125,27 @@ describe('portal shell (portal-spec §2 "Navigation rules")', () => {
     await userEvent.click(within(footer).getByRole('link', { name: 'Imprint' }));
     // The screen's code loads first, which takes a while on a busy machine.
     await waitFor(() => expect(router.state.location.pathname).toBe('/custom'), { timeout: 3000 });
+  });
+
+  it('shows the uploaded header logo on the screens visibleLogos allows, the website title elsewhere', async () => {
+    server.use(
+      http.get(api('config'), () =>
+        HttpResponse.json(Object.fromEntries(configFileNames.map((n) => [n, n === 'logo']))),
+      ),
+      ...configHandlers({
+        visibleLogos: [{ key: 'bookmark', translation: 'admin.appearance.logos.bookmark', visible: false }],
+      }),
+    );
+    const { router } = await renderApp('/custom');
+    const banner = await screen.findByRole('banner');
+    expect(await within(banner).findByRole('img', { name: 'Logo of Vitrine' })).toHaveAttribute(
+      'src',
+      '/assetportal/api/config/logo',
+    );
+    await act(() => router.navigate('/bookmark'));
+    await screen.findByRole('heading', { level: 1, name: 'Bookmarks' }, { timeout: 3000 });
+    expect(within(banner).queryByRole('img', { name: 'Logo of Vitrine' })).not.toBeInTheDocument();
+    expect(within(banner).getByRole('link', { name: 'Vitrine' })).toBeInTheDocument();
   });
 
   it('announces the page it navigated to', async () => {

@@ -9,7 +9,7 @@ import { ToastHost } from '../components/ToastHost.tsx';
 import { visuallyHidden } from '../components/visuallyHidden.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import { AppFooter } from './AppFooter.tsx';
-import { useAvailableFiles, useConfigErrorNotice, useGlobalConfig } from './config.ts';
+import { logoVisible, useAvailableFiles, useConfigErrorNotice, useGlobalConfig } from './config.ts';
 import { configImageUrl, useCustomStyleAndFavicon } from './customAssets.ts';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { NavDrawer } from './NavDrawer.tsx';
@@ -38,6 +38,16 @@ function useScrollOnNavigation(): void {
   }, [pathname, hash]);
 }
 
+/** The screens whose logo visibleLogos switches (admin-spec §3), by the first part of their path. */
+const logoScreens: Record<string, string> = {
+  '': 'dashboard',
+  search: 'search',
+  login: 'login',
+  bookmark: 'bookmark',
+  asset: 'asset',
+  logout: 'logout',
+};
+
 /**
  * The frame every screen lives in: skip link, header with logo, language and theme switch, the
  * navigation drawer, the routed page, the footer and the route announcer.
@@ -61,6 +71,8 @@ export function AppShell() {
   const websiteTitle = config.global.website_title;
   const announcement = usePageTitle(handle?.titleKey ?? 'views.dashboard.title', websiteTitle);
   const hideDashboard = config.global.hide_dashboard;
+  const logoScreen = logoScreens[pathname.split('/')[1] ?? ''];
+  const showLogo = files.logo && (logoScreen === undefined || logoVisible(config, logoScreen));
   useConfigErrorNotice(status);
   useCustomStyleAndFavicon();
   useScrollOnNavigation();
@@ -103,7 +115,7 @@ export function AppShell() {
             underline="none"
             sx={{ display: 'flex', alignItems: 'center', fontWeight: 700, fontSize: '1.25rem', minWidth: 0 }}
           >
-            {files.logo ? (
+            {showLogo ? (
               <Box
                 component="img"
                 src={configImageUrl('logo')}
