@@ -29,6 +29,11 @@ export type CallQuery<C> = C extends CallDefinition<infer Q, z.ZodType, z.ZodTyp
 export type CallBody<C> = C extends CallDefinition<z.ZodType, infer B, z.ZodType> ? z.input<B> : never;
 export type CallAnswer<C> = C extends CallDefinition<z.ZodType, z.ZodType, infer R> ? z.output<R> : never;
 
+/** What a caller hands over for an optional part of a call (`query`, `body`): undefined when the call has none. */
+export type SchemaInput<T> = NonNullable<T> extends z.ZodType ? z.input<NonNullable<T>> : undefined;
+/** What a handler receives for an optional part of a call once it is parsed: undefined when the call has none. */
+export type SchemaOutput<T> = NonNullable<T> extends z.ZodType ? z.output<NonNullable<T>> : undefined;
+
 /** Query values arrive as strings; repeated parameters arrive as arrays. */
 export const queryList = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? (v as unknown[]) : [v]), z.array(item));

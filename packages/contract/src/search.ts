@@ -62,6 +62,7 @@ export const assetDocSchema = z
 export type AssetDoc = z.infer<typeof assetDocSchema>;
 
 export const facetValueSchema = z.object({ value: z.string(), label: z.string().optional(), count: z.number() });
+export type FacetValue = z.infer<typeof facetValueSchema>;
 
 export const searchAnswerSchema = z.object({
   response: z.object({ docs: z.array(assetDocSchema), numFound: z.number(), start: z.number() }),

@@ -1,10 +1,16 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { configFileNames } from '@vitrine/contract/config';
 import { toast } from '../lib/toast.ts';
 import { api, configHandlers, server } from '../test/msw.ts';
 import { renderApp } from '../test/renderApp.tsx';
+import { AppShell } from './AppShell.tsx';
+import { createI18n } from './i18n.ts';
+import { createQueryClient, Providers } from './Providers.tsx';
+import { routes } from './routes.tsx';
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => {
@@ -117,7 +123,29 @@ describe('portal shell (portal-spec §2 "Navigation rules")', () => {
     expect(privacy).toHaveAttribute('target', '_blank');
     expect(within(footer).queryByText('Terms of use')).not.toBeInTheDocument();
     await userEvent.click(within(footer).getByRole('link', { name: 'Imprint' }));
-    expect(router.state.location.pathname).toBe('/custom');
+    // The screen's code loads first, which takes a while on a busy machine.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/custom'), { timeout: 3000 });
+  });
+
+  it('shows the uploaded header logo on the screens visibleLogos allows, the website title elsewhere', async () => {
+    server.use(
+      http.get(api('config'), () =>
+        HttpResponse.json(Object.fromEntries(configFileNames.map((n) => [n, n === 'logo']))),
+      ),
+      ...configHandlers({
+        visibleLogos: [{ key: 'bookmark', translation: 'admin.appearance.logos.bookmark', visible: false }],
+      }),
+    );
+    const { router } = await renderApp('/custom');
+    const banner = await screen.findByRole('banner');
+    expect(await within(banner).findByRole('img', { name: 'Logo of Vitrine' })).toHaveAttribute(
+      'src',
+      '/assetportal/api/config/logo',
+    );
+    await act(() => router.navigate('/bookmark'));
+    await screen.findByRole('heading', { level: 1, name: 'Bookmarks' }, { timeout: 3000 });
+    expect(within(banner).queryByRole('img', { name: 'Logo of Vitrine' })).not.toBeInTheDocument();
+    expect(within(banner).getByRole('link', { name: 'Vitrine' })).toBeInTheDocument();
   });
 
   it('announces the page it navigated to', async () => {
@@ -125,6 +153,85 @@ describe('portal shell (portal-spec §2 "Navigation rules")', () => {
     await waitFor(() => expect(screen.getByText('Navigated to Vitrine | Bookmarks')).toBeInTheDocument(), {
       timeout: 2000,
     });
+  });
+});
+
+describe('page-loading flag (portal-spec §2 "Navigation rules")', () => {
+  it('shows while the next screen loads, over the screen that is still shown', async () => {
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const router = createMemoryRouter(
+      [
+        {
+          element: <AppShell />,
+          children: [
+            { path: '/', element: <p>first screen</p> },
+            {
+              path: '/next',
+              lazy: async () => {
+                await gate;
+                return { element: <p>next screen</p> };
+              },
+            },
+          ],
+        },
+      ],
+      { initialEntries: ['/'] },
+    );
+    localStorage.setItem('locale', 'en');
+    render(
+      <Providers i18n={await createI18n()} queryClient={createQueryClient()}>
+        <RouterProvider router={router} />
+      </Providers>,
+    );
+    await screen.findByText('first screen', {}, { timeout: 3000 });
+    const banner = screen.getByRole('banner');
+    expect(within(banner).queryByRole('progressbar')).not.toBeInTheDocument();
+    act(() => void router.navigate('/next'));
+    expect(await within(banner).findByRole('progressbar', { name: 'Loading…' })).toBeInTheDocument();
+    expect(screen.getByRole('main')).toHaveAttribute('aria-busy', 'true');
+    expect(screen.getByText('first screen')).toBeInTheDocument();
+    act(() => release());
+    expect(await screen.findByText('next screen')).toBeInTheDocument();
+    expect(within(banner).queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+
+  it('applies to every screen: the route table loads screens through the router', () => {
+    const screens = (routes[0]?.children ?? []).filter((r) => r.path !== '*' && r.element === undefined);
+    expect(screens.map((r) => r.path)).toEqual([
+      '/',
+      '/login',
+      '/logout',
+      '/reset-password',
+      '/search/:query',
+      '/asset/:id',
+      '/bookmark',
+      '/custom',
+      '/admin',
+    ]);
+    for (const r of screens) expect(typeof r.lazy).toBe('function');
+  });
+});
+
+describe('icon-button tooltips (portal-spec §9)', () => {
+  it('show on top, multiline, at most 275 px wide, instead of title attributes', async () => {
+    const { user } = await renderApp('/bookmark');
+    const theme = await screen.findByRole('button', { name: 'Theme' });
+    expect(theme).not.toHaveAttribute('title');
+    await user.hover(theme);
+    const tooltip = await screen.findByRole('tooltip');
+    expect(tooltip).toHaveTextContent('Theme');
+    const bubble = tooltip.querySelector('.MuiTooltip-tooltip');
+    expect(bubble).toHaveClass('MuiTooltip-tooltipPlacementTop');
+    expect(getComputedStyle(bubble as Element).maxWidth).toBe('275px');
+    expect(getComputedStyle(bubble as Element).whiteSpace).toBe('pre-line');
+    // The rail's entries name themselves the same way.
+    await user.click(screen.getByRole('button', { name: 'Close menu' }));
+    const rail = screen.getByRole('navigation', { name: 'Main navigation' });
+    const search = within(rail).getByRole('link', { name: 'Search' });
+    expect(search).not.toHaveAttribute('title');
+    await user.hover(search);
+    await waitFor(() => expect(screen.getByRole('tooltip')).toHaveTextContent('Search'));
   });
 });
 

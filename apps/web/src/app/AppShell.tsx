@@ -3,11 +3,13 @@ import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import { ChevronLeftIcon, MenuIcon } from '../components/icons.tsx';
+import { IconTooltip } from '../components/IconTooltip.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { ToastHost } from '../components/ToastHost.tsx';
 import { visuallyHidden } from '../components/visuallyHidden.ts';
+import { AccountMenu } from './AccountMenu.tsx';
 import { AppFooter } from './AppFooter.tsx';
-import { useAvailableFiles, useConfigErrorNotice, useGlobalConfig } from './config.ts';
+import { logoVisible, useAvailableFiles, useConfigErrorNotice, useGlobalConfig } from './config.ts';
 import { configImageUrl, useCustomStyleAndFavicon } from './customAssets.ts';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { NavDrawer } from './NavDrawer.tsx';
@@ -36,6 +38,16 @@ function useScrollOnNavigation(): void {
   }, [pathname, hash]);
 }
 
+/** The screens whose logo visibleLogos switches (admin-spec §3), by the first part of their path. */
+const logoScreens: Record<string, string> = {
+  '': 'dashboard',
+  search: 'search',
+  login: 'login',
+  bookmark: 'bookmark',
+  asset: 'asset',
+  logout: 'logout',
+};
+
 /**
  * The frame every screen lives in: skip link, header with logo, language and theme switch, the
  * navigation drawer, the routed page, the footer and the route announcer.
@@ -59,6 +71,8 @@ export function AppShell() {
   const websiteTitle = config.global.website_title;
   const announcement = usePageTitle(handle?.titleKey ?? 'views.dashboard.title', websiteTitle);
   const hideDashboard = config.global.hide_dashboard;
+  const logoScreen = logoScreens[pathname.split('/')[1] ?? ''];
+  const showLogo = files.logo && (logoScreen === undefined || logoVisible(config, logoScreen));
   useConfigErrorNotice(status);
   useCustomStyleAndFavicon();
   useScrollOnNavigation();
@@ -82,16 +96,18 @@ export function AppShell() {
       </Link>
       <AppBar position="sticky" elevation={1} sx={{ zIndex: (th) => th.zIndex.drawer + 1 }}>
         <Toolbar sx={{ gap: 1 }}>
-          <IconButton
-            edge="start"
-            color="inherit"
-            aria-label={drawerOpen ? t('global.close_menu') : t('global.open_menu')}
-            aria-expanded={drawerOpen}
-            aria-controls="main-navigation"
-            onClick={() => setDrawerOpen(!drawerOpen)}
-          >
-            {drawerOpen && !mobile ? <ChevronLeftIcon /> : <MenuIcon />}
-          </IconButton>
+          <IconTooltip title={drawerOpen ? t('global.close_menu') : t('global.open_menu')}>
+            <IconButton
+              edge="start"
+              color="inherit"
+              aria-label={drawerOpen ? t('global.close_menu') : t('global.open_menu')}
+              aria-expanded={drawerOpen}
+              aria-controls="main-navigation"
+              onClick={() => setDrawerOpen(!drawerOpen)}
+            >
+              {drawerOpen && !mobile ? <ChevronLeftIcon /> : <MenuIcon />}
+            </IconButton>
+          </IconTooltip>
           <Link
             component={RouterLink}
             to={hideDashboard ? '/search/*' : '/'}
@@ -99,7 +115,7 @@ export function AppShell() {
             underline="none"
             sx={{ display: 'flex', alignItems: 'center', fontWeight: 700, fontSize: '1.25rem', minWidth: 0 }}
           >
-            {files.logo ? (
+            {showLogo ? (
               <Box
                 component="img"
                 src={configImageUrl('logo')}
@@ -113,6 +129,7 @@ export function AppShell() {
           <Box sx={{ flex: 1 }} />
           <ThemeSwitch />
           <LanguageSwitch locales={config.visibleLocales} />
+          <AccountMenu compact={mobile} hideDashboard={hideDashboard} />
         </Toolbar>
         {loading && (
           <LinearProgress

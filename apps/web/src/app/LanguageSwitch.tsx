@@ -1,7 +1,8 @@
 import { Button } from '@mui/material';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageIcon } from '../components/icons.tsx';
+import { useHeaderMenu } from './headerMenu.ts';
 import { switchLanguage } from './i18n.ts';
 
 const ChoiceMenu = lazy(() => import('./ShellMenus.tsx').then((m) => ({ default: m.ChoiceMenu })));
@@ -18,31 +19,26 @@ function nativeName(lang: string): string {
 /** The header's interface language switch over the configured languages (config visibleLocales). */
 export function LanguageSwitch({ locales }: { locales: { lang: string; short: string }[] }) {
   const { t, i18n } = useTranslation();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const { trigger, menu } = useHeaderMenu('language-menu');
   const current = locales.find((l) => l.lang === i18n.language) ?? { lang: i18n.language, short: i18n.language };
   return (
     <>
       <Button
         color="inherit"
         startIcon={<LanguageIcon />}
-        aria-haspopup="menu"
-        aria-expanded={anchor ? 'true' : undefined}
-        aria-controls={anchor ? 'language-menu' : undefined}
+        {...trigger}
         aria-label={`${t('global.language')}: ${current.short.toUpperCase()}`}
-        onClick={(e) => setAnchor(e.currentTarget)}
         data-tour="language"
       >
         {current.short.toUpperCase()}
       </Button>
-      {anchor && (
+      {menu && (
         <Suspense fallback={null}>
           <ChoiceMenu
-            id="language-menu"
-            anchor={anchor}
+            menu={menu}
             choices={locales.map(({ lang }) => ({ key: lang, label: nativeName(lang), lang }))}
             current={current.lang}
             onChoose={(lang) => void switchLanguage(i18n, lang)}
-            onClose={() => setAnchor(null)}
           />
         </Suspense>
       )}

@@ -1,6 +1,51 @@
 import { Box, SwipeableDrawer, Toolbar } from '@mui/material';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DRAWER_WIDTH, NavList, SWIPE_EDGE } from './NavDrawer.tsx';
+import { flingDecision, VelocityTracker } from './touchVelocity.ts';
+
+/**
+ * Flings decided by the velocity of the last 100 ms of a swipe (portal-spec §9): one from the screen
+ * edge opens the closed drawer, one back closes the open drawer. Slower swipes are left to the
+ * drawer, which opens or closes by how far it was pulled.
+ */
+function useFlings(open: boolean, onOpenChange: (open: boolean) => void): void {
+  useEffect(() => {
+    const tracker = new VelocityTracker();
+    let tracking = false;
+    const start = (e: TouchEvent) => {
+      const x = e.touches[0]?.clientX;
+      tracker.reset();
+      tracking = x !== undefined && (open || x <= SWIPE_EDGE);
+      if (tracking && x !== undefined) tracker.add(performance.now(), x);
+    };
+    const move = (e: TouchEvent) => {
+      const x = e.touches[0]?.clientX;
+      if (tracking && x !== undefined) tracker.add(performance.now(), x);
+    };
+    const end = () => {
+      if (!tracking) return;
+      tracking = false;
+      const decision = flingDecision(tracker.velocity());
+      if (decision === 'open' && !open) onOpenChange(true);
+      if (decision === 'close' && open) onOpenChange(false);
+    };
+    const cancel = () => {
+      tracking = false;
+    };
+    const options = { passive: true, capture: true };
+    document.addEventListener('touchstart', start, options);
+    document.addEventListener('touchmove', move, options);
+    document.addEventListener('touchend', end, options);
+    document.addEventListener('touchcancel', cancel, options);
+    return () => {
+      document.removeEventListener('touchstart', start, options);
+      document.removeEventListener('touchmove', move, options);
+      document.removeEventListener('touchend', end, options);
+      document.removeEventListener('touchcancel', cancel, options);
+    };
+  }, [open, onOpenChange]);
+}
 
 /** The drawer on mobile: temporary, and opened or closed by a swipe from the 25 px screen edge. */
 export function MobileNavDrawer({
@@ -13,6 +58,7 @@ export function MobileNavDrawer({
   hideDashboard: boolean;
 }) {
   const { t } = useTranslation();
+  useFlings(open, onOpenChange);
   return (
     <SwipeableDrawer
       variant="temporary"
@@ -21,6 +67,8 @@ export function MobileNavDrawer({
       onOpen={() => onOpenChange(true)}
       onClose={() => onOpenChange(false)}
       swipeAreaWidth={SWIPE_EDGE}
+      // Flings are judged by useFlings; the drawer itself only goes by the distance pulled.
+      minFlingVelocity={Number.POSITIVE_INFINITY}
       disableDiscovery
       // The drawer keeps its own paper ref for swiping, so the paper is styled from outside.
       sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}

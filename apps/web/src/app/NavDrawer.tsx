@@ -3,6 +3,7 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { BookmarkIcon, HomeIcon, InfoIcon, SearchIcon } from '../components/icons.tsx';
+import { IconTooltip } from '../components/IconTooltip.tsx';
 
 // The temporary drawer (with its modal and swipe code) only loads on small screens.
 const MobileNavDrawer = lazy(() => import('./MobileNavDrawer.tsx').then((m) => ({ default: m.MobileNavDrawer })));
@@ -38,7 +39,7 @@ export function NavList({ rail, hideDashboard }: { rail: boolean; hideDashboard:
       {navEntries(hideDashboard).map(({ to, labelKey, icon: Icon, match }) => {
         const label = t(labelKey);
         const current = match(pathname);
-        return (
+        const entry = (
           <ListItemButton
             key={to}
             component={RouterLink}
@@ -46,7 +47,6 @@ export function NavList({ rail, hideDashboard }: { rail: boolean; hideDashboard:
             selected={current}
             aria-current={current ? 'page' : undefined}
             aria-label={rail ? label : undefined}
-            title={rail ? label : undefined}
             sx={{ minHeight: 48, px: 2, justifyContent: rail ? 'center' : 'flex-start' }}
           >
             <ListItemIcon sx={{ minWidth: 0, mr: rail ? 0 : 2, color: 'inherit' }}>
@@ -54,6 +54,13 @@ export function NavList({ rail, hideDashboard }: { rail: boolean; hideDashboard:
             </ListItemIcon>
             {!rail && <ListItemText primary={label} />}
           </ListItemButton>
+        );
+        return rail ? (
+          <IconTooltip key={to} title={label}>
+            {entry}
+          </IconTooltip>
+        ) : (
+          entry
         );
       })}
     </List>

@@ -1,4 +1,6 @@
-import { Menu, MenuItem } from '@mui/material';
+import { Box, Divider, ListItemIcon, ListItemText, Menu, MenuItem, type SvgIconProps } from '@mui/material';
+import type { ComponentType, ReactNode } from 'react';
+import type { HeaderMenuState } from './headerMenu.ts';
 
 /**
  * The header's pop-up menus. They load on first use, so the menu and modal code is not part of what
@@ -10,23 +12,61 @@ export interface MenuChoice {
   lang?: string;
 }
 
+/**
+ * A header menu below its button. Opened by the resting pointer it neither takes the focus nor
+ * blocks the page (no backdrop), so moving the pointer away closes it again.
+ */
+function HeaderMenu({
+  menu,
+  labelledBy,
+  children,
+}: {
+  menu: HeaderMenuState;
+  labelledBy?: string;
+  children: ReactNode;
+}) {
+  const { hover } = menu;
+  return (
+    <Menu
+      anchorEl={menu.anchor}
+      open
+      onClose={menu.onClose}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      hideBackdrop={hover}
+      disableAutoFocus={hover}
+      disableAutoFocusItem={hover}
+      disableEnforceFocus={hover}
+      disableRestoreFocus={hover}
+      disableScrollLock={hover}
+      slotProps={{
+        root: hover ? { sx: { pointerEvents: 'none' } } : {},
+        list: { id: menu.id, ...(labelledBy ? { 'aria-labelledby': labelledBy } : {}) },
+        paper: {
+          sx: { pointerEvents: 'auto' },
+          onPointerEnter: menu.onPointerEnter,
+          onPointerLeave: menu.onPointerLeave,
+        },
+      }}
+    >
+      {children}
+    </Menu>
+  );
+}
+
 export function ChoiceMenu({
-  id,
-  anchor,
+  menu,
   choices,
   current,
   onChoose,
-  onClose,
 }: {
-  id: string;
-  anchor: HTMLElement;
+  menu: HeaderMenuState;
   choices: MenuChoice[];
   current: string;
   onChoose: (key: string) => void;
-  onClose: () => void;
 }) {
   return (
-    <Menu id={id} anchorEl={anchor} open onClose={onClose}>
+    <HeaderMenu menu={menu}>
       {choices.map(({ key, label, lang }) => (
         <MenuItem
           key={key}
@@ -35,13 +75,59 @@ export function ChoiceMenu({
           aria-checked={key === current}
           selected={key === current}
           onClick={() => {
-            onClose();
+            menu.onClose();
             onChoose(key);
           }}
         >
           {label}
         </MenuItem>
       ))}
-    </Menu>
+    </HeaderMenu>
+  );
+}
+
+export interface AccountAction {
+  key: string;
+  label: string;
+  icon: ComponentType<SvgIconProps>;
+  run: () => void;
+}
+
+/** The account menu: who is logged in, then the actions (admin area or portal, log out). */
+export function AccountMenuList({
+  menu,
+  signedInAs,
+  actions,
+}: {
+  menu: HeaderMenuState;
+  signedInAs: string;
+  actions: AccountAction[];
+}) {
+  return (
+    <HeaderMenu menu={menu} labelledBy={`${menu.id}-title`}>
+      <Box
+        component="li"
+        role="none"
+        id={`${menu.id}-title`}
+        sx={{ px: 2, py: 1, typography: 'body2', fontWeight: 600 }}
+      >
+        {signedInAs}
+      </Box>
+      <Divider />
+      {actions.map(({ key, label, icon: Icon, run }) => (
+        <MenuItem
+          key={key}
+          onClick={() => {
+            menu.onClose();
+            run();
+          }}
+        >
+          <ListItemIcon>
+            <Icon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={label} />
+        </MenuItem>
+      ))}
+    </HeaderMenu>
   );
 }

@@ -1,7 +1,9 @@
 import { IconButton } from '@mui/material';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PaletteIcon } from '../components/icons.tsx';
+import { IconTooltip } from '../components/IconTooltip.tsx';
+import { useHeaderMenu } from './headerMenu.ts';
 import { useThemeChoice } from './Providers.tsx';
 
 const ChoiceMenu = lazy(() => import('./ShellMenus.tsx').then((m) => ({ default: m.ChoiceMenu })));
@@ -10,33 +12,25 @@ const ChoiceMenu = lazy(() => import('./ShellMenus.tsx').then((m) => ({ default:
 export function ThemeSwitch() {
   const { t } = useTranslation();
   const choice = useThemeChoice();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const { trigger, menu } = useHeaderMenu('theme-menu');
   if (!choice.selectable || choice.options.length < 2) return null;
   return (
     <>
-      <IconButton
-        color="inherit"
-        aria-label={t('global.theme')}
-        title={t('global.theme')}
-        aria-haspopup="menu"
-        aria-expanded={anchor ? 'true' : undefined}
-        aria-controls={anchor ? 'theme-menu' : undefined}
-        onClick={(e) => setAnchor(e.currentTarget)}
-      >
-        <PaletteIcon />
-      </IconButton>
-      {anchor && (
+      <IconTooltip title={t('global.theme')}>
+        <IconButton color="inherit" aria-label={t('global.theme')} {...trigger}>
+          <PaletteIcon />
+        </IconButton>
+      </IconTooltip>
+      {menu && (
         <Suspense fallback={null}>
           <ChoiceMenu
-            id="theme-menu"
-            anchor={anchor}
+            menu={menu}
             choices={choice.options.map((theme) => ({
               key: theme.key,
               label: t(theme.translation, { defaultValue: theme.key }),
             }))}
             current={choice.current.key}
             onChoose={(key) => choice.choose(key)}
-            onClose={() => setAnchor(null)}
           />
         </Suspense>
       )}

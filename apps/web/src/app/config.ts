@@ -20,7 +20,14 @@ export const configKeys = {
 };
 
 /** Config changes only when an admin saves it, and an unavailable config stays unavailable. */
-const onceOnly = { staleTime: Infinity, gcTime: Infinity, retry: false, refetchOnReconnect: false } as const;
+const onceOnly = {
+  staleTime: Infinity,
+  gcTime: Infinity,
+  retry: false,
+  // A screen mounting later must not ask again after a failure.
+  retryOnMount: false,
+  refetchOnReconnect: false,
+} as const;
 
 const noFiles = Object.fromEntries(configFileNames.map((n) => [n, false])) as Record<ConfigFileName, boolean>;
 
@@ -46,6 +53,11 @@ export function useAvailableFiles(): Record<ConfigFileName, boolean> {
     ...onceOnly,
   });
   return query.data ?? noFiles;
+}
+
+/** Whether the config shows the logo of a screen (visibleLogos; shown unless switched off). */
+export function logoVisible(config: GlobalConfig, screen: string): boolean {
+  return config.visibleLogos.find((l) => l.key === screen)?.visible !== false;
 }
 
 /** Raises the config error notice once when the config turns out to be unavailable. */

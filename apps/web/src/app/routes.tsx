@@ -1,34 +1,31 @@
-import { lazy } from 'react';
-import { Navigate, type RouteObject } from 'react-router';
+import type { ComponentType } from 'react';
+import { Navigate, type NonIndexRouteObject, type RouteObject } from 'react-router';
+import { PageLoading } from '../components/PageLoading.tsx';
 import { AppShell } from './AppShell.tsx';
 import { NavigationGuard } from './NavigationGuard.tsx';
 
-const DashboardPage = lazy(() =>
-  import('../features/dashboard/DashboardPage.tsx').then((m) => ({ default: m.DashboardPage })),
-);
-const LoginPage = lazy(() => import('../features/login/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
-const LogoutPage = lazy(() => import('../features/login/LogoutPage.tsx').then((m) => ({ default: m.LogoutPage })));
-const ResetPasswordPage = lazy(() =>
-  import('../features/login/ResetPasswordPage.tsx').then((m) => ({ default: m.ResetPasswordPage })),
-);
-const SearchPage = lazy(() => import('../features/search/SearchPage.tsx').then((m) => ({ default: m.SearchPage })));
-const AssetPage = lazy(() => import('../features/asset/AssetPage.tsx').then((m) => ({ default: m.AssetPage })));
-const BookmarkPage = lazy(() =>
-  import('../features/bookmark/BookmarkPage.tsx').then((m) => ({ default: m.BookmarkPage })),
-);
-const CustomPage = lazy(() => import('../features/custom/CustomPage.tsx').then((m) => ({ default: m.CustomPage })));
-const AdminPage = lazy(() => import('../features/admin/AdminPage.tsx').then((m) => ({ default: m.AdminPage })));
-const AdminSectionPage = lazy(() =>
-  import('../features/admin/AdminPage.tsx').then((m) => ({ default: m.AdminSectionPage })),
-);
+/*
+ * Screens load on demand through the router's own `lazy`, not React.lazy: the router then waits for
+ * a screen's code before it switches, so its navigation state is 'loading' meanwhile and the shell
+ * shows the page-loading flag (portal-spec §2 "Navigation rules") over the page that is still shown.
+ */
+const adminChildren: RouteObject[] = (
+  ['general', 'appearance', 'dashboard', 'search', 'language', 'login', 'editor'] as const
+).map((section) => ({
+  path: section,
+  lazy: async () => {
+    const { AdminSectionPage } = await import('../features/admin/AdminPage.tsx');
+    return { element: <AdminSectionPage section={section} /> };
+  },
+  handle: { titleKey: `views.admin.${section}` },
+}));
 
-const adminChildren = (['general', 'appearance', 'dashboard', 'search', 'language', 'login', 'editor'] as const).map(
-  (section) => ({
-    path: section,
-    element: <AdminSectionPage section={section} />,
-    handle: { titleKey: `views.admin.${section}` },
-  }),
-);
+/** A screen at `path`, titled by `titleKey`, whose code loads when it is first visited. */
+const screen = (path: string, titleKey: string, load: () => Promise<ComponentType>): NonIndexRouteObject => ({
+  path,
+  handle: { titleKey },
+  lazy: async () => ({ Component: await load() }),
+});
 
 /** The route table of portal-spec §2 and admin-spec §2 (hash routes). */
 export const routes: RouteObject[] = [
@@ -38,25 +35,37 @@ export const routes: RouteObject[] = [
         <AppShell />
       </NavigationGuard>
     ),
+    // Shown on the very first load while the first screen's code arrives.
+    hydrateFallbackElement: <PageLoading />,
     children: [
-      { path: '/', element: <DashboardPage />, handle: { titleKey: 'views.dashboard.title' } },
-      { path: '/login', element: <LoginPage />, handle: { titleKey: 'views.login.title' } },
-      { path: '/logout', element: <LogoutPage />, handle: { titleKey: 'views.logout.title' } },
-      {
-        path: '/reset-password',
-        element: <ResetPasswordPage />,
-        handle: { titleKey: 'views.login.new_password.title' },
-      },
+      screen('/', 'views.dashboard.title', () =>
+        import('../features/dashboard/DashboardPage.tsx').then((m) => m.DashboardPage),
+      ),
+      screen('/login', 'views.login.title', () => import('../features/login/LoginPage.tsx').then((m) => m.LoginPage)),
+      screen('/logout', 'views.logout.title', () =>
+        import('../features/login/LogoutPage.tsx').then((m) => m.LogoutPage),
+      ),
+      screen('/reset-password', 'views.login.new_password.title', () =>
+        import('../features/login/ResetPasswordPage.tsx').then((m) => m.ResetPasswordPage),
+      ),
       { path: '/search', element: <Navigate to="/" replace /> },
-      { path: '/search/:query', element: <SearchPage />, handle: { titleKey: 'views.search.title' } },
+      screen('/search/:query', 'views.search.title', () =>
+        import('../features/search/SearchPage.tsx').then((m) => m.SearchPage),
+      ),
       { path: '/asset', element: <Navigate to="/" replace /> },
-      { path: '/asset/:id', element: <AssetPage />, handle: { titleKey: 'views.asset.title' } },
-      { path: '/bookmark', element: <BookmarkPage />, handle: { titleKey: 'views.bookmark.title' } },
-      { path: '/custom', element: <CustomPage />, handle: { titleKey: 'views.custom.title' } },
+      screen('/asset/:id', 'views.asset.title', () =>
+        import('../features/asset/AssetPage.tsx').then((m) => m.AssetPage),
+      ),
+      screen('/bookmark', 'views.bookmark.title', () =>
+        import('../features/bookmark/BookmarkPage.tsx').then((m) => m.BookmarkPage),
+      ),
+      screen('/custom', 'views.custom.title', () =>
+        import('../features/custom/CustomPage.tsx').then((m) => m.CustomPage),
+      ),
       {
-        path: '/admin',
-        element: <AdminPage />,
-        handle: { titleKey: 'views.admin.title' },
+        ...screen('/admin', 'views.admin.title', () =>
+          import('../features/admin/AdminPage.tsx').then((m) => m.AdminPage),
+        ),
         children: [{ index: true, element: <Navigate to="general" replace /> }, ...adminChildren],
       },
       { path: '*', element: <Navigate to="/" replace /> },

@@ -18,6 +18,11 @@ describe('after login (portal-spec §2 "Navigation rules")', () => {
   it('sends GUI admins without portal access to /admin/general', () => {
     expect(landingPath(sessionAnswer({ isAssetUser: false, isGuiAdmin: true }), ['4'])).toBe('/admin/general');
   });
+
+  it('sends GUI admins who are also asset users to /admin/general, unless they opened a share link', () => {
+    expect(landingPath(sessionAnswer({ user: 'ada', isGuiAdmin: true }), [])).toBe('/admin/general');
+    expect(landingPath(sessionAnswer({ user: 'ada', isGuiAdmin: true }), ['7'])).toBe('/search/*?id=7');
+  });
 });
 
 describe('guard (portal-spec §2 "Navigation rules")', () => {

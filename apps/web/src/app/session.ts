@@ -99,10 +99,15 @@ export async function logout(): Promise<void> {
   await loadSession();
 }
 
-/** Where a fresh login lands (portal-spec §2 "Navigation rules"). */
+/**
+ * Where a fresh login lands (portal-spec §2 "Navigation rules", admin-spec §2): GUI admins go to the
+ * admin area, also when they are asset users; asset users to /. A share link the portal was opened
+ * with wins for anyone who may use the portal, so following it survives the login.
+ */
 export function landingPath(session: Session, sharedIds: string[]): string {
-  if (session.isAssetUser) return sharedIds.length ? `/search/*?id=${sharedIds.join(',')}` : '/';
-  return '/admin/general';
+  if (session.isAssetUser && sharedIds.length) return `/search/*?id=${sharedIds.join(',')}`;
+  if (session.isGuiAdmin) return '/admin/general';
+  return '/';
 }
 
 /**

@@ -1,11 +1,18 @@
 import { Typography } from '@mui/material';
+import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** The visible page heading, from the same text key as the document title. */
-export function PageHeading({ titleKey }: { titleKey: string }) {
+export function PageHeading({
+  titleKey,
+  textTransform,
+}: {
+  titleKey: string;
+  textTransform?: CSSProperties['textTransform'];
+}) {
   const { t } = useTranslation();
   return (
-    <Typography component="h1" variant="h4" sx={{ mb: 2 }}>
+    <Typography component="h1" variant="h4" sx={{ mb: 2, textTransform }}>
       {t(titleKey)}
     </Typography>
   );

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { API_BASE_PATH, type CallDefinition } from '@vitrine/contract/call';
+import { API_BASE_PATH, type CallDefinition, type SchemaInput } from '@vitrine/contract/call';
 import { errorBodySchema, type ErrorBody } from '@vitrine/contract/errors';
 
 /** The only place in the web app that talks HTTP (ARCHITECTURE §2). */
@@ -43,11 +43,9 @@ export class ApiError extends Error {
   }
 }
 
-type Input<T> = NonNullable<T> extends z.ZodType ? z.input<NonNullable<T>> : undefined;
-
 export interface CallOptions<C extends CallDefinition> {
-  query?: Input<C['query']>;
-  body?: Input<C['body']>;
+  query?: SchemaInput<C['query']>;
+  body?: SchemaInput<C['body']>;
   params?: Record<string, string>;
   signal?: AbortSignal;
 }

@@ -19,6 +19,8 @@ const collections: Collection[] = [
     translation: 'views.dashboard.collections',
     position: 0,
     search: { en: { text: 'tree', facets: [{ key: 'format', values: ['jpeg', 'png'] }] } },
+    sort: 'imp_date',
+    orientation: 'asc',
   },
   { indicator: 'collection_9', label: 'Empty', position: 2 },
   { indicator: 'collection_10', label: 'Broken', position: 3 },
@@ -60,7 +62,7 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     expect(within(hero).getByRole('combobox', { name: 'Search' })).toBeInTheDocument();
   });
 
-  it('shows collections in their order as poster rows of 20 rows with More results', async () => {
+  it('shows collections in their order as poster rows of 20 rows; More results of a pre-search keeps its sort', async () => {
     const requested = catalogue();
     await renderApp('/');
     const rows = await screen.findAllByRole('region');
@@ -82,7 +84,7 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     await waitFor(() =>
       expect(within(preSearch).getByRole('link', { name: /^More results/ })).toHaveAttribute(
         'href',
-        '/search/tree?%2Bformat=jpeg%2Cpng',
+        '/search/tree?%2Bformat=jpeg%2Cpng&sort=imp_date&orientation=asc',
       ),
     );
     expect(requested).toContain('collection_3:20');
@@ -165,7 +167,7 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     const { router } = await renderApp('/');
     const input = await screen.findByRole('combobox', { name: 'Search' });
     await userEvent.type(input, '  red car {Enter}');
-    expect(router.state.location.pathname).toBe('/search/red%20car');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search/red%20car'), { timeout: 3000 });
   });
 
   it('searches everything for an empty text (portal-spec §5)', async () => {
@@ -173,12 +175,12 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     const { router } = await renderApp('/');
     await userEvent.type(await screen.findByRole('combobox', { name: 'Search' }), '   ');
     await userEvent.click(screen.getByRole('button', { name: 'Start search' }));
-    expect(router.state.location.pathname).toBe('/search/*');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search/*'), { timeout: 3000 });
   });
 
   it('sends / to /search/* when the dashboard is hidden', async () => {
     server.use(...configHandlers({ global: { hide_dashboard: true } }));
     const { router } = await renderApp('/');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/search/*'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search/*'), { timeout: 3000 });
   });
 });

@@ -5,7 +5,7 @@ import type { Collection } from '@vitrine/contract/collection';
 import { configThumbnailCall } from '@vitrine/contract/config';
 import { pickContentLanguage, type GlobalConfig } from '@vitrine/contract/global-config';
 import type { AssetDoc } from '@vitrine/contract/search';
-import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
+import { logoVisible, useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
 import { configImageUrl } from '../../app/customAssets.ts';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { callUrl } from '../../lib/apiClient.ts';
@@ -15,11 +15,6 @@ import { collectionSearchPath } from './collectionRoute.ts';
 import { DashboardSearch } from './DashboardSearch.tsx';
 import { Hero } from './Hero.tsx';
 import { useCollectionContent, useCollections } from './queries.ts';
-
-/** Whether the config shows the logo of a screen (visibleLogos; shown unless switched off). */
-function logoVisible(config: GlobalConfig, key: string): boolean {
-  return config.visibleLogos.find((l) => l.key === key)?.visible !== false;
-}
 
 function useLabel() {
   const { t } = useTranslation();

@@ -1,9 +1,12 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { configFileNames } from '@vitrine/contract/config';
+import { fillConfigDefaults } from '@vitrine/contract/global-config';
 import { resetSessionState } from '../../app/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { renderApp } from '../../test/renderApp.tsx';
+import { REDIRECT_HINT_MS, ssoNavigation } from './LoginPage.tsx';
 import { configHandlers } from '../../test/msw.ts';
 import { api, createSessionServer, sessionAnswer } from '../../test/sessionServer.ts';
 
@@ -11,6 +14,7 @@ const server = createSessionServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   server.resetHandlers();
+  vi.restoreAllMocks();
   resetSessionState();
   toast.clear();
 });
@@ -77,6 +81,7 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
   it.each([
     ['an asset user', { user: 'anna' }, '/'],
     ['a GUI admin who is not an asset user', { user: 'ada', isAssetUser: false, isGuiAdmin: true }, '/admin/general'],
+    ['a GUI admin who is also an asset user', { user: 'ada', isGuiAdmin: true }, '/admin/general'],
   ])('lands %s where the navigation rules say', async (_who, who, target) => {
     credentials(who, wrongAnswer);
     const { user, router } = await renderLogin();
@@ -111,6 +116,80 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     localStorage.setItem('reload', '1');
     await renderLogin();
     expect(localStorage.getItem('reload')).toBeNull();
+  });
+
+  it('reads the login settings from the one global config: no reset button by default, one config call', async () => {
+    let calls = 0;
+    server.use(
+      http.get(api('config/global'), () => {
+        calls++;
+        return HttpResponse.json(fillConfigDefaults({}));
+      }),
+    );
+    await renderLogin();
+    await waitFor(() => expect(calls).toBe(1));
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Reset password' })).not.toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toBe(1);
+  });
+
+  describe('branding (admin-spec §3 "login", portal-spec §9)', () => {
+    // Handlers listed first answer first, so these go before configHandlers.
+    const uploaded = (...names: string[]) =>
+      http.get(api('config'), () =>
+        HttpResponse.json(Object.fromEntries(configFileNames.map((n) => [n, names.includes(n)]))),
+      );
+    const paperOf = (el: HTMLElement) => el.closest('.MuiPaper-root') as HTMLElement;
+
+    it('shows the uploaded logo and background with the configured sizes, heading case and text alignment', async () => {
+      server.use(
+        uploaded('loginLogo', 'loginHero'),
+        ...configHandlers({
+          login: {
+            logoImage: { height: '12rem' },
+            box: { max_width: '30rem' },
+            headers: { transform: 'uppercase' },
+            infoText: { alignment: 'right' },
+          },
+        }),
+      );
+      await renderLogin();
+      const logo = await screen.findByRole('img', { name: 'Logo of Vitrine' });
+      expect(logo).toHaveAttribute('src', '/assetportal/api/config/loginLogo');
+      expect(getComputedStyle(logo).height).toBe('12rem');
+      expect(getComputedStyle(screen.getByTestId('login-background')).backgroundImage).toBe(
+        'url("/assetportal/api/config/loginHero")',
+      );
+      const heading = screen.getByRole('heading', { level: 1, name: 'Log in' });
+      expect(getComputedStyle(heading).textTransform).toBe('uppercase');
+      expect(getComputedStyle(paperOf(heading)).maxWidth).toBe('30rem');
+      expect(getComputedStyle(screen.getByText(/^Welcome!/)).textAlign).toBe('right');
+    });
+
+    it('uses the defaults: logo 8rem high, box 40rem wide, no background without an upload', async () => {
+      server.use(uploaded('loginLogo'));
+      await renderLogin();
+      expect(getComputedStyle(await screen.findByRole('img', { name: 'Logo of Vitrine' })).height).toBe('8rem');
+      const heading = screen.getByRole('heading', { level: 1, name: 'Log in' });
+      expect(getComputedStyle(paperOf(heading)).maxWidth).toBe('40rem');
+      expect(getComputedStyle(screen.getByTestId('login-background')).backgroundImage).toBe('');
+    });
+
+    it('honours visibleLogos per screen: hidden on login, shown on logout', async () => {
+      const visibleLogos = ['login', 'logout'].map((key) => ({
+        key,
+        translation: `admin.appearance.logos.${key}`,
+        visible: key === 'logout',
+      }));
+      server.use(uploaded('loginLogo'), ...configHandlers({ visibleLogos }));
+      const { router } = await renderLogin();
+      await waitFor(() => expect(screen.getByRole('banner')).toBeInTheDocument());
+      await new Promise((r) => setTimeout(r, 100));
+      expect(screen.queryByRole('img', { name: 'Logo of Vitrine' })).not.toBeInTheDocument();
+      await act(() => router.navigate('/logout'));
+      expect(await screen.findByRole('img', { name: 'Logo of Vitrine' })).toBeInTheDocument();
+    });
   });
 
   it('sends a reset link from the dialog: username required, submit disabled until valid, Enter submits', async () => {
@@ -169,6 +248,45 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(asked).toBe('sso-token');
     expect(localStorage.getItem('token')).toBe('sso-token');
+  });
+
+  describe('single sign-on only (portal-spec §2 "Login", §9)', () => {
+    const samlOnly = () =>
+      server.use(
+        http.post(api('session/get'), () =>
+          HttpResponse.json(sessionAnswer({ login: [{ name: 'saml', url: '/assetportal/api/sso/saml/login' }] })),
+        ),
+      );
+
+    it('stays on the page when the query parameter stay is absent', async () => {
+      samlOnly();
+      const assign = vi.spyOn(ssoNavigation, 'assign').mockImplementation(() => undefined);
+      await renderLogin();
+      expect(await screen.findByRole('link', { name: 'Log in with SAML' })).toBeInTheDocument();
+      expect(screen.queryByRole('textbox', { name: /^Username/ })).not.toBeInTheDocument();
+      expect(assign).not.toHaveBeenCalled();
+    });
+
+    it.each(['false', ''])(
+      'redirects when stay is explicitly falsy (%j), with the fallback link after 5 s',
+      async (stay) => {
+        samlOnly();
+        const assign = vi.spyOn(ssoNavigation, 'assign').mockImplementation(() => undefined);
+        await renderLogin(`/login?stay=${stay}`);
+        expect(await screen.findByText(/redirected to the login page of your organisation/)).toBeInTheDocument();
+        expect(assign).toHaveBeenCalledWith('/assetportal/api/sso/saml/login');
+        const started = Date.now();
+        expect(screen.queryByRole('link', { name: /Continue to the login page/ })).not.toBeInTheDocument();
+        const fallback = await screen.findByRole(
+          'link',
+          { name: /Continue to the login page/ },
+          { timeout: REDIRECT_HINT_MS + 2000 },
+        );
+        expect(Date.now() - started).toBeGreaterThanOrEqual(REDIRECT_HINT_MS - 500);
+        expect(fallback).toHaveAttribute('href', '/assetportal/api/sso/saml/login');
+      },
+      15_000,
+    );
   });
 
   it('says so when a single sign-on login failed', async () => {

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Link, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -6,14 +6,20 @@ import { FRONTEND_VERSION } from '@vitrine/contract/version';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { RELOAD_KEY } from '../../lib/apiClient.ts';
 import { toast } from '../../lib/toast.ts';
+import { useGlobalConfig } from '../../app/config.ts';
 import { landingPath, login, useSession, versionWarning, type LoginOutcome } from '../../app/session.ts';
+import { LoginFrame } from './LoginFrame.tsx';
 import { ResetPasswordDialog } from './ResetPasswordDialog.tsx';
-import { useLoginConfig } from './queries.ts';
 
-/** Seconds until the fallback link shows when the page redirects to single sign-on (portal-spec §9). */
-const REDIRECT_HINT_MS = 5000;
+/** Time until the fallback link shows when the page redirects to single sign-on (portal-spec §9). */
+export const REDIRECT_HINT_MS = 5000;
 
-const falsy = (value: string | null) => value === null || ['', '0', 'false', 'no'].includes(value.toLowerCase());
+/** Only a `stay` that is present and falsy asks for the redirect; an absent one keeps the page. */
+const explicitlyFalsy = (value: string | null) =>
+  value !== null && ['', '0', 'false', 'no'].includes(value.toLowerCase());
+
+/** How the page leaves for single sign-on; replaceable in tests, where jsdom cannot navigate away. */
+export const ssoNavigation = { assign: (url: string): void => window.location.assign(url) };
 
 /** The login screen of portal-spec §2 "Login" with the outcomes of §4 "Login" and §8 "Login". */
 export function LoginPage() {
@@ -21,7 +27,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const { status, session, loginMethods, sharedIds } = useSession();
-  const config = useLoginConfig();
+  const config = useGlobalConfig().config.login;
   const [user, setUser] = useState('');
   const [pass, setPass] = useState('');
   const [submitted, setSubmitted] = useState(false);
@@ -33,7 +39,7 @@ export function LoginPage() {
   const ssoFailed = params.get('sso') === 'failed';
   const ssoToken = params.get('token');
   // After a failed single sign-on the page stays, so that it does not redirect in a loop.
-  const ssoOnly = !native && external.length > 0 && falsy(params.get('stay')) && !ssoFailed;
+  const ssoOnly = !native && external.length > 0 && explicitlyFalsy(params.get('stay')) && !ssoFailed;
   const ssoUrl = ssoOnly ? external[0]?.url : undefined;
 
   useEffect(() => localStorage.removeItem(RELOAD_KEY), []);
@@ -43,7 +49,7 @@ export function LoginPage() {
 
   useEffect(() => {
     if (!ssoUrl) return;
-    window.location.assign(ssoUrl);
+    ssoNavigation.assign(ssoUrl);
     const timer = setTimeout(() => setShowFallback(true), REDIRECT_HINT_MS);
     return () => clearTimeout(timer);
   }, [ssoUrl]);
@@ -100,8 +106,8 @@ export function LoginPage() {
 
   if (ssoUrl) {
     return (
-      <Box sx={{ maxWidth: '40rem', mx: 'auto' }}>
-        <PageHeading titleKey="views.login.title" />
+      <LoginFrame screen="login">
+        <PageHeading titleKey="views.login.title" textTransform={config.headers.transform} />
         <Alert severity="info" role="status">
           {t('views.login.redirect')}
         </Alert>
@@ -110,14 +116,14 @@ export function LoginPage() {
             {t('views.login.redirect_fallback')}
           </Link>
         )}
-      </Box>
+      </LoginFrame>
     );
   }
 
   return (
-    <Paper sx={{ maxWidth: '40rem', mx: 'auto', p: { xs: 2, sm: 4 } }}>
-      <PageHeading titleKey="views.login.title" />
-      <Typography sx={{ mb: 3 }}>{t('views.login.welcome')}</Typography>
+    <LoginFrame screen="login">
+      <PageHeading titleKey="views.login.title" textTransform={config.headers.transform} />
+      <Typography sx={{ mb: 3, textAlign: config.infoText.alignment }}>{t('views.login.welcome')}</Typography>
       {native && (
         <Box component="form" noValidate onSubmit={(e) => void submit(e)}>
           <Stack spacing={2}>
@@ -164,6 +170,6 @@ export function LoginPage() {
         )}
       </Stack>
       <ResetPasswordDialog open={resetOpen} onClose={() => setResetOpen(false)} />
-    </Paper>
+    </LoginFrame>
   );
 }

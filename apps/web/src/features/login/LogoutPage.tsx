@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { logout, useSession } from '../../app/session.ts';
+import { LoginFrame } from './LoginFrame.tsx';
 
 /** Reloads the portal at its start page, which leads to login when needed. */
 const portalStart = () => `${window.location.pathname}${window.location.search}`;
@@ -14,7 +15,7 @@ const portalStart = () => `${window.location.pathname}${window.location.search}`
  */
 export function LogoutPage() {
   const [params] = useSearchParams();
-  return params.has('permission') ? <NoPermission /> : <LoggedOut />;
+  return <LoginFrame screen="logout">{params.has('permission') ? <NoPermission /> : <LoggedOut />}</LoginFrame>;
 }
 
 function LoggedOut() {

@@ -43,7 +43,8 @@ describe('set a new password (the link of portal-spec §7 "POST user/forgot-pass
     await user.click(screen.getByRole('button', { name: 'Save password' }));
     expect(await screen.findByText(/^Your new password is saved./)).toBeInTheDocument();
     expect(sent).toEqual({ token: 'tok123', pass: 'short but longer' });
-  });
+    // Three rounds of form input; on a busy machine jsdom needs more than the default 5 s for them.
+  }, 15_000);
 
   it('says when the link is invalid, used or expired', async () => {
     server.use(

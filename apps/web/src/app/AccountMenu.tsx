@@ -1,0 +1,97 @@
+import { Button, IconButton } from '@mui/material';
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { AccountIcon, HomeIcon, LoginIcon, LogoutIcon, SettingsIcon } from '../components/icons.tsx';
+import { IconTooltip } from '../components/IconTooltip.tsx';
+import { useHeaderMenu } from './headerMenu.ts';
+import { useSession } from './session.ts';
+import type { AccountAction } from './ShellMenus.tsx';
+
+const AccountMenuList = lazy(() => import('./ShellMenus.tsx').then((m) => ({ default: m.AccountMenuList })));
+
+const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
+
+/**
+ * The account entry of the header: "Log in" for a guest; for a logged-in user their name with a menu
+ * that leads to the admin area (GUI admins) or back to the portal (from the admin area), and logs
+ * out. On phones it is an icon button with the same name.
+ */
+export function AccountMenu({ compact, hideDashboard }: { compact: boolean; hideDashboard: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const { session, status } = useSession();
+  const { trigger, menu } = useHeaderMenu('account-menu');
+  if (status === 'initial' || status === 'loading') return null;
+
+  const name = session?.user;
+  if (!name) {
+    if (pathname === '/login') return null;
+    const label = t('global.account.login');
+    return compact ? (
+      <IconTooltip title={label}>
+        <IconButton color="inherit" component={RouterLink} to="/login" aria-label={label}>
+          <LoginIcon />
+        </IconButton>
+      </IconTooltip>
+    ) : (
+      <Button color="inherit" component={RouterLink} to="/login" startIcon={<LoginIcon />}>
+        {label}
+      </Button>
+    );
+  }
+
+  const actions: AccountAction[] = [];
+  const inAdmin = isAdminPath(pathname);
+  if (session.isGuiAdmin && !inAdmin) {
+    actions.push({
+      key: 'admin',
+      label: t('global.account.admin'),
+      icon: SettingsIcon,
+      run: () => void navigate('/admin/general'),
+    });
+  }
+  if (session.isAssetUser && inAdmin) {
+    actions.push({
+      key: 'portal',
+      label: t('global.account.portal'),
+      icon: HomeIcon,
+      run: () => void navigate(hideDashboard ? '/search/*' : '/'),
+    });
+  }
+  actions.push({
+    key: 'logout',
+    label: t('global.account.logout'),
+    icon: LogoutIcon,
+    run: () => void navigate('/logout'),
+  });
+
+  const label = t('global.account.menu', { name });
+  return (
+    <>
+      {compact ? (
+        <IconTooltip title={label}>
+          <IconButton color="inherit" aria-label={label} {...trigger}>
+            <AccountIcon />
+          </IconButton>
+        </IconTooltip>
+      ) : (
+        <Button
+          color="inherit"
+          aria-label={label}
+          startIcon={<AccountIcon />}
+          sx={{ textTransform: 'none', maxWidth: 220 }}
+          {...trigger}
+        >
+          <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{name}</span>
+        </Button>
+      )}
+      {menu && (
+        <Suspense fallback={null}>
+          <AccountMenuList menu={menu} signedInAs={t('global.account.signed_in_as', { name })} actions={actions} />
+        </Suspense>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,28 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * Creates an account on the journey server through the real command line, the password on stdin.
+ * The runner starts a new worker after a failed journey, which runs a `beforeAll` again, so an
+ * account made before is fine.
+ */
+export function addUser(name: string, groups: string, password = 'journey secret'): void {
+  try {
+    execFileSync(process.execPath, ['apps/server/bin/vitrine.mjs', 'users', 'add', name, '--groups', groups], {
+      cwd: root,
+      input: `${password}\n`,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        SETTINGS_FILE: path.join(root, 'e2e/settings.json'),
+        LOG_LEVEL: 'silent',
+      },
+    });
+  } catch (error) {
+    const stderr = (error as { stderr?: Buffer | string }).stderr?.toString() ?? '';
+    if (!stderr.includes('exists already')) throw error;
+  }
+}
