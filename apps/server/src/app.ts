@@ -16,6 +16,7 @@ import { openDatabase, type Db } from './db/database.ts';
 import { createMailer } from './adapters/mail.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installXsrf } from './http/xsrf.ts';
+import { downloadRoutes } from './download/download.routes.ts';
 import { infoRoutes } from './info/info.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
@@ -97,6 +98,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   infoRoutes(app, db, config);
   searchRoutes(app, db, settings);
   mediaRoutes(app, db, settings);
+  downloadRoutes(app, config, mailer);
 
   await serveWebApp(app, settings.webDist);
   return app;

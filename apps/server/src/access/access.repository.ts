@@ -36,4 +36,17 @@ export class AccessRepository {
     const visible = new Set(rows.map((r) => r.id));
     return ids.filter((id) => visible.has(id));
   }
+
+  /** Of `ids`, the active assets the groups may see, with their kind (asset_group). */
+  async visibleKinds(groups: readonly string[], ids: readonly number[]): Promise<Map<number, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db.kysely
+      .selectFrom('asset')
+      .select(['asset.id', 'asset.asset_group'])
+      .where('asset.id', 'in', [...ids])
+      .where('asset.status', '=', 'active')
+      .where(visibleTo(groups))
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.asset_group]));
+  }
 }
