@@ -60,6 +60,7 @@ describe.each(dialects)('downloads on %s (portal-spec §4 "Download flow", §7 d
     await makeImage(path.join(dir, 'media', 'secret.jpg'), { width: 300, height: 200 });
     makeClip(path.join(dir, 'media', 'clip.mp4'), { seconds: 1 });
     makePdf(path.join(dir, 'media', 'manual.pdf'), ['One', 'Two']);
+    makeClip(path.join(dir, 'media', 'tone.wav'), { seconds: 1, video: false });
     await new ImportService(new CatalogueRepository(t.app.db.kysely), t.settings).importFolder(path.join(dir, 'media'));
     const worker = createJobWorker(t.app.db, t.settings, { pollMs: 50 });
     await worker.drain();
@@ -266,6 +267,10 @@ describe.each(dialects)('downloads on %s (portal-spec §4 "Download flow", §7 d
     expect(part.rawPayload.equals(whole.rawPayload.subarray(1000, 2000))).toBe(true);
     expect((await get(`download/video/${id('chart.png')}`)).statusCode).toBe(404);
     expect((await get(`download/video/${id('clip.mp4')}`, partner)).statusCode).toBe(403);
+    // A sound plays from its original file.
+    const sound = await get((await get(`download/video/${id('tone.wav')}`)).json().url, {});
+    expect(sound.statusCode).toBe(200);
+    expect(sound.rawPayload).toEqual(readFileSync(path.join(dir, 'media', 'tone.wav')));
   });
 
   it('counts every download in obj_dload_cnt, which search sorts by, and logs who, what, when, which set', async () => {

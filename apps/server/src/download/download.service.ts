@@ -148,14 +148,19 @@ export class DownloadService {
     return answer;
   }
 
+  /**
+   * The source of the player: the web MP4 of a video; for a sound, its original file (browsers play
+   * the common audio formats as they are).
+   */
   async video(auth: Auth, assetId: string): Promise<{ url: string }> {
     requireAssetUser(auth);
     const id = assetIdOf(assetId);
     const sets = await this.access.setIdsFor(auth, id);
     const [src] = await this.repository.sources([id]);
-    if (!src || src.asset_group !== 'video') throw notFound(`The video ${id}`);
-    if (sets.length === 0) throw forbidden('You may not play this video.');
-    return { url: signMediaUrl(this.settings.secret, `video/${id}`, mediaWindows.view) };
+    if (!src || (src.asset_group !== 'video' && src.asset_group !== 'audio')) throw notFound(`The video ${id}`);
+    if (sets.length === 0) throw forbidden('You may not play this asset.');
+    const media = src.asset_group === 'video' ? `video/${id}` : `download/${id}/0`;
+    return { url: signMediaUrl(this.settings.secret, media, mediaWindows.view) };
   }
 
   /** One conversion at a time per user, across processes (a lock row in the database). */
