@@ -1,7 +1,7 @@
 // Catalogue benchmark (issue #3): thumbnail throughput of Vitrine's sharp path next to libvips' own
 // vipsthumbnail on the same photos, and whole-import throughput of the demo catalogue.
 // Run: npm run bench:import --workspace bench   (builds the demo media into ~/.cache/vitrine first if missing)
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { makeImageDerivatives, makeThumbnail } from '@vitrine/server/src/adapter
 import { writeDemoSidecars } from '@vitrine/server/src/catalogue/demo-catalogue.ts';
 import { openServices } from '@vitrine/server/src/services.ts';
 import { loadSettings } from '@vitrine/server/src/settings.ts';
+import { run, timed } from '../lanes.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const cache = process.env.VITRINE_DEMO_MEDIA ?? path.join(homedir(), '.cache', 'vitrine', 'demo-media');
@@ -27,30 +28,6 @@ const photos = readdirSync(path.join(cache, 'photos'))
   .map((f) => path.join(cache, 'photos', f));
 const photoMb = photos.reduce((s, f) => s + statSync(f).size, 0) / 1e6;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-
-/** Runs `work` over the items with `lanes` at a time; answers seconds. */
-async function timed<T>(items: T[], lanes: number, work: (item: T, i: number) => Promise<void>): Promise<number> {
-  const start = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        const item = items[i];
-        if (item !== undefined) await work(item, i);
-      }
-    }),
-  );
-  return (performance.now() - start) / 1000;
-}
-
-function run(cmd: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: 'ignore' });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exit ${code}`))));
-  });
-}
 
 const out = mkdtempSync(path.join(tmpdir(), 'vitrine-bench-'));
 // vipsthumbnail: one process per CPU, each given its share of the photos in one invocation.

@@ -19,6 +19,7 @@ import { configRoutes } from './config/config.routes.ts';
 import type { Db } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installXsrf } from './http/xsrf.ts';
+import { downloadRoutes } from './download/download.routes.ts';
 import { infoRoutes } from './info/info.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
@@ -96,6 +97,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   infoRoutes(app, services.info);
   searchRoutes(app, services.search);
   mediaRoutes(app, services.media);
+  downloadRoutes(app, services.downloads);
 
   await serveWebApp(app, settings.webDist);
   return app;

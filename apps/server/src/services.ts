@@ -7,6 +7,9 @@ import { ImportService } from './catalogue/import.service.ts';
 import { ConfigRepository } from './config/config.repository.ts';
 import { ConfigService } from './config/config.service.ts';
 import { openDatabase, type Db } from './db/database.ts';
+import { ConversionCache } from './download/conversion-cache.ts';
+import { DownloadRepository } from './download/download.repository.ts';
+import { DownloadService } from './download/download.service.ts';
 import { derivativeJobHandlers } from './derivatives/derivative.jobs.ts';
 import { DerivativeRepository } from './derivatives/derivative.repository.ts';
 import { DerivativeService } from './derivatives/derivative.service.ts';
@@ -51,6 +54,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     catalogue: new CatalogueRepository(db.kysely),
     config: new ConfigRepository(db),
     derivatives: new DerivativeRepository(db.kysely),
+    downloads: new DownloadRepository(db),
     info: new InfoRepository(db),
     jobs: new JobRepository(db.kysely),
     loginThrottle: new LoginThrottleRepository(db),
@@ -61,7 +65,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const r = repositories;
   const mailer = options.mailer ?? createMailer(mailSettings(settings), log);
 
-  const access = new AccessService(r.access, settings.secret);
+  const access = new AccessService(r.access, settings.secret, settings.file);
   const auth = new AuthService(r.sessions, settings);
   const sso = new SsoService(settings, r.users, auth, log);
   const config = new ConfigService(r.config, settings.dataDir, access);
@@ -83,6 +87,14 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     users: new UserService(r.users, r.loginThrottle, settings, mailer, log),
     info: new InfoService(r.info, config),
     media: new MediaService(access, derivatives),
+    downloads: new DownloadService(
+      access,
+      r.downloads,
+      new ConversionCache(r.downloads, settings.dataDir),
+      settings,
+      config,
+      mailer,
+    ),
     /** A new import run (it remembers the collections it made until it ends). */
     importer: () => new ImportService(r.catalogue, settings),
     /** The worker every Vitrine process runs: all job handlers the server knows. */

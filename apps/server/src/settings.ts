@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { assetGroups } from '@vitrine/contract/fields';
 import { indexFieldSchema } from '@vitrine/contract/search';
 
 /**
@@ -12,6 +13,86 @@ const defaultGroups = [
   { name: 'public', portalAccess: true, guiAdmin: false, downloadSets: [0] },
   { name: 'users', portalAccess: true, guiAdmin: false, downloadSets: [0] },
   { name: 'admins', portalAccess: true, guiAdmin: true, downloadSets: [0] },
+];
+
+/**
+ * A conversion set (admin-spec §3 "Convert set"): what a download in this set is made of. Set 0 is
+ * always the original file and needs no entry here. `userGroups` may use the set (as may groups that
+ * list it in their `downloadSets`); `assetGroups` are the kinds of asset it applies to (none: all).
+ */
+export const conversionSetSchema = z
+  .object({
+    id: z.number().int().min(1).describe('0 is reserved for the original file'),
+    title: z
+      .union([z.string().min(1), z.record(z.string().regex(/^[a-z]{2}$/), z.string().min(1))])
+      .describe('One title, or one per interface language ({"en": …, "de": …})'),
+    format: z
+      .enum(['jpeg', 'png', 'webp', 'tiff', 'avif', 'pdf', 'mp4', 'm4a'])
+      .describe('pdf passes a PDF through unchanged; mp4 and m4a are made by ffmpeg'),
+    maxSize: z.number().int().positive().optional().describe('Longest side in pixels; never enlarged'),
+    quality: z.number().int().min(1).max(100).optional(),
+    colourSpace: z.enum(['srgb', 'cmyk', 'b-w', 'keep']).default('srgb'),
+    iccProfile: z.string().min(1).optional().describe('An ICC profile file to convert to (overrides colourSpace)'),
+    density: z.number().int().positive().optional().describe('Resolution written into the file, pixels per inch'),
+    keepMetadata: z.boolean().default(false).describe('Keep EXIF, IPTC and XMP of the original'),
+    assetGroups: z.array(z.enum(assetGroups)).default([]),
+    userGroups: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+export type ConversionSet = z.infer<typeof conversionSetSchema>;
+
+/** Sets that make sense for the demo catalogue: web and print pictures, web video, audio for players. */
+const defaultConversionSets: ConversionSet[] = [
+  {
+    id: 1,
+    title: { en: 'Web JPEG (2048 px)', de: 'Web-JPEG (2048 px)' },
+    format: 'jpeg',
+    maxSize: 2048,
+    quality: 85,
+    colourSpace: 'srgb',
+    density: 72,
+    keepMetadata: false,
+    assetGroups: ['image', 'document', '3d'],
+    userGroups: ['public', 'users', 'admins'],
+  },
+  {
+    id: 2,
+    title: { en: 'Print TIFF (300 ppi)', de: 'Druck-TIFF (300 ppi)' },
+    format: 'tiff',
+    colourSpace: 'keep',
+    density: 300,
+    keepMetadata: true,
+    assetGroups: ['image'],
+    userGroups: ['users', 'admins'],
+  },
+  {
+    id: 3,
+    title: { en: 'Web video (MP4)', de: 'Web-Video (MP4)' },
+    format: 'mp4',
+    maxSize: 1280,
+    colourSpace: 'srgb',
+    keepMetadata: false,
+    assetGroups: ['video'],
+    userGroups: ['public', 'users', 'admins'],
+  },
+  {
+    id: 4,
+    title: { en: 'Audio (AAC)', de: 'Audio (AAC)' },
+    format: 'm4a',
+    colourSpace: 'srgb',
+    keepMetadata: false,
+    assetGroups: ['audio', 'video'],
+    userGroups: ['users', 'admins'],
+  },
+  {
+    id: 5,
+    title: { en: 'PDF document', de: 'PDF-Dokument' },
+    format: 'pdf',
+    colourSpace: 'keep',
+    keepMetadata: true,
+    assetGroups: ['document'],
+    userGroups: ['public', 'users', 'admins'],
+  },
 ];
 
 const smtpUrl = z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://');
@@ -60,16 +141,24 @@ export type SamlProviderSettings = z.infer<typeof samlProviderSchema>;
 export const fileSettingsSchema = z
   .object({
     conversionSets: z
-      .array(
-        z.object({
-          id: z.number().int().min(1).describe('0 is reserved for the original file'),
-          title: z.string().min(1),
-          format: z.enum(['jpeg', 'png', 'webp', 'tiff', 'avif']),
-          maxSize: z.number().int().positive().optional(),
-          quality: z.number().int().min(1).max(100).optional(),
-        }),
-      )
-      .default([]),
+      .array(conversionSetSchema)
+      .default(defaultConversionSets)
+      .refine((sets) => new Set(sets.map((s) => s.id)).size === sets.length, 'conversion set ids must be unique'),
+    download: z
+      .object({
+        maxAssets: z
+          .number()
+          .int()
+          .min(-1)
+          .default(500)
+          .describe('Most assets one zip may hold; -1 for no limit (info/downloads max_assets)'),
+        orderAddress: z
+          .string()
+          .min(3)
+          .default('orders@localhost')
+          .describe('Where the order process (run_order_process) sends its mails'),
+      })
+      .default({ maxAssets: 500, orderAddress: 'orders@localhost' }),
     fields: z.array(indexFieldSchema).default([]),
     catalogue: z
       .object({

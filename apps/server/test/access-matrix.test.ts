@@ -48,6 +48,17 @@ const matrix: Record<string, Row> = {
   ['GET /media/preview/:id']: { request: (h) => get(`/media/preview/${h.id}`) },
   ['GET /media/preview/:id/:page']: { request: (h) => get(`/media/preview/${h.id}/2`) },
   ['GET /media/video/:id']: { request: (h) => get(`/media/video/${h.id}`) },
+  // Downloads (portal-spec §4 "Download flow"): the hidden asset is not found, or rejected from a zip.
+  [`GET ${api}session/csets`]: { request: (h) => get(`${api}session/csets?asset_id=${h.id}`) },
+  [`GET ${api}download/preview`]: { request: (h) => get(`${api}download/preview?id=${h.id}`) },
+  [`GET ${api}download/`]: { request: (h) => get(`${api}download/?id=${h.id}&csetid=0`) },
+  [`GET ${api}download`]: { request: (h) => get(`${api}download?operation=zip&csetid=0&id=${h.id}`) },
+  [`GET ${api}download/video/:id`]: { request: (h) => get(`${api}download/video/${h.id}`) },
+  [`POST ${api}download/order`]: {
+    request: (h) => ({ method: 'POST', url: `${api}download/order`, payload: { id: [String(h.id)], message: 'm' } }),
+  },
+  ['GET /media/download/:id/:cset']: { request: (h) => get(`/media/download/${h.id}/0`) },
+  ['GET /media/zip/:cset/:ids']: { request: (h) => get(`/media/zip/0/${h.id}`) },
 
   [`GET ${api}health`]: { none: 'server and database state' },
   [`GET ${api}info/check_version`]: { none: 'the version' },
@@ -66,6 +77,7 @@ const matrix: Record<string, Row> = {
   [`GET ${api}config/:name`]: { none: 'an uploaded image by its name' },
   [`GET ${api}index/fields`]: { none: 'the index fields' },
   [`GET ${api}index/content_locales`]: { none: 'content languages' },
+  [`GET ${api}info/downloads`]: { none: "the caller's download settings" },
 };
 
 /** Routes the server gets from plugins: the OpenAPI document and its viewer, single sign-on, the web app. */
@@ -181,6 +193,8 @@ describe('access matrix: every route that names or answers assets asks the acces
     await buildAsset(t.app.db, { filename: 'open.jpg', access: ['users'], values: { title: { en: 'open' } } });
     hidden = { id, collection };
     headers = (await signIn(t, { groups: ['users'] })).headers;
+    // The order process is on, so the order call gets as far as asking about the assets.
+    await t.app.services.repositories.config.put('global', '', { global: { run_order_process: true } });
     await t.app.ready();
   });
   afterAll(async () => t.close());

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE_PATH, type CallDefinition } from '@vitrine/contract/call';
 import * as collection from '@vitrine/contract/collection';
 import * as config from '@vitrine/contract/config';
+import * as download from '@vitrine/contract/download';
 import * as info from '@vitrine/contract/info';
 import * as search from '@vitrine/contract/search';
 import * as session from '@vitrine/contract/session';
@@ -43,6 +44,15 @@ const everyone = (status: number): Record<Role, number> =>
 
 /** Calls for asset users: 401 without a valid session, 403 for accounts without portal access. */
 const portal: Record<Role, number> = { ...everyone(200), expired: 401, adminOnly: 403, noGroup: 403 };
+
+/** Calls about one asset that does not exist (or that the caller may not see). */
+const portalNotFound: Record<Role, number> = {
+  ...portal,
+  guest: 404,
+  assetUser: 404,
+  adminAssetUser: 404,
+  otherGroup: 404,
+};
 
 const matrix: Row[] = [
   { call: info.healthCall, status: 200 },
@@ -100,6 +110,21 @@ const matrix: Row[] = [
     query: { collection: 'collection_1' },
     status: { ...portal, assetUser: 404, adminAssetUser: 404, otherGroup: 404, guest: 404 },
   },
+  // Downloads (portal-spec §4 "Download flow"): an asset the caller may not see (here: none exists)
+  // is 404 for asset users; a zip names it in rejected_asset_ids.
+  { call: session.convertSetsCall, query: { asset_id: '999' }, status: portalNotFound },
+  { call: info.downloadInfoCall, status: portal },
+  { call: download.previewCall, query: { id: '999' }, status: portalNotFound },
+  { call: download.downloadCall, query: { id: '999', csetid: '0' }, status: portalNotFound },
+  {
+    call: download.zipDownloadCall,
+    query: { operation: 'zip', csetid: '0', id: '999' },
+    status: portal,
+    answer: { guest: { rejected_asset_ids: ['999'] }, assetUser: { rejected_asset_ids: ['999'] } },
+  },
+  { call: download.videoCall, params: { id: '999' }, status: portalNotFound },
+  // The order process is off until an admin enables run_order_process.
+  { call: download.orderCall, body: { id: ['999'], message: 'm' }, status: { ...everyone(403), expired: 401 } },
   // Last, because it ends the session.
   { call: session.logoutCall, status: 200 },
 ];

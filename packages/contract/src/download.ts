@@ -12,7 +12,11 @@ export const previewCall = defineCall({
     target: z.literal('view').default('view'),
     page: z.coerce.number().int().min(0).default(0),
   }),
-  response: z.object({ url: z.string().optional(), asset_groups: z.array(z.string()) }),
+  response: z.object({
+    url: z.string().optional(),
+    asset_groups: z.array(z.string()),
+    page_count: z.number().int().min(1).optional().describe('Pages of a document, for paging through them'),
+  }),
 });
 
 export const downloadCall = defineCall({
@@ -36,4 +40,15 @@ export const videoCall = defineCall({
   path: 'download/video/:id',
   summary: 'Signed URL of the web MP4 of a video asset',
   response: z.object({ url: z.string() }),
+});
+
+export const orderCall = defineCall({
+  method: 'POST',
+  path: 'download/order',
+  summary: 'Order process (run_order_process): mail the order address with the requester, a message and asset links',
+  body: z.object({
+    id: z.array(assetId).min(1).max(1000),
+    message: z.string().max(5000).default(''),
+  }),
+  response: z.object({ ok: z.literal(true) }),
 });

@@ -8,6 +8,7 @@ export const errorIds = [
   'not_found',
   'conflict',
   'rate_limited',
+  'rate_limit_reached',
   'payload_too_large',
   'unsupported_media_type',
   'wrong_credentials',
@@ -32,6 +33,7 @@ export const errorStatus: Record<ErrorId, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  rate_limit_reached: 429,
   internal: 500,
   unavailable: 503,
 };

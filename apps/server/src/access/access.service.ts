@@ -1,5 +1,6 @@
-import { notFound } from '../http/errors.ts';
 import type { Auth } from '../auth/caller.ts';
+import { forbidden, notFound } from '../http/errors.ts';
+import type { ConversionSet, FileSettings } from '../settings.ts';
 import type { AccessRepository } from './access.repository.ts';
 import { mediaWindows, signMediaUrl, verifyMediaUrl } from './media-url.ts';
 import { grantingGroups, type Permission } from './rule.ts';
@@ -27,6 +28,8 @@ export class AccessService {
     private readonly access: AccessRepository,
     /** SECRET, which signs media URLs; without it no media URL is made or accepted. */
     private readonly secret?: string,
+    /** The conversion sets and the groups' download rights (the download permission). */
+    private readonly downloads: Pick<FileSettings, 'conversionSets' | 'groups'> = { conversionSets: [], groups: [] },
   ) {}
 
   private mediaSecret(): string {
@@ -84,5 +87,53 @@ export class AccessService {
   /** Whether a media URL carries a valid signature (`path` is the part after /media/). */
   verifyMediaUrl(path: string, exp: string | undefined, sig: string | undefined): 'ok' | 'expired' | 'invalid' {
     return this.secret ? verifyMediaUrl(this.secret, path, exp, sig) : 'invalid';
+  }
+
+  /**
+   * The conversion sets the caller may use at all: set 0 (the original) for groups that list it in
+   * their `downloadSets`; another set for the groups it names in `userGroups` or that list it.
+   */
+  usableSetIds(auth: Auth): number[] {
+    const mine = this.downloads.groups.filter((g) => auth.groups.includes(g.name));
+    const listed = (id: number) => mine.some((g) => g.downloadSets.includes(id));
+    const ids = listed(0) ? [0] : [];
+    for (const set of this.downloads.conversionSets) {
+      if (listed(set.id) || set.userGroups.some((g) => auth.groups.includes(g))) ids.push(set.id);
+    }
+    return ids;
+  }
+
+  /** Whether a set applies to an asset of this kind (set 0 applies to all). */
+  appliesTo(setId: number, assetGroup: string): boolean {
+    if (setId === 0) return true;
+    const set: ConversionSet | undefined = this.downloads.conversionSets.find((s) => s.id === setId);
+    return Boolean(set && (set.assetGroups.length === 0 || (set.assetGroups as string[]).includes(assetGroup)));
+  }
+
+  /** The sets the caller may download one asset in; an asset it may not see is not found. */
+  async setIdsFor(auth: Auth, assetId: number): Promise<number[]> {
+    const kind = (await this.access.visibleKinds(grantingGroups(auth, 'asset.read'), [assetId])).get(assetId);
+    if (kind === undefined) throw notFound(`The asset ${assetId}`);
+    return this.usableSetIds(auth).filter((id) => this.appliesTo(id, kind));
+  }
+
+  /**
+   * Of `ids`, those the caller may download in set `setId`, in the order asked: visible, the set
+   * usable by one of its groups and applicable to the asset's kind.
+   */
+  async downloadableIds(auth: Auth, setId: number, ids: number[]): Promise<number[]> {
+    if (!this.usableSetIds(auth).includes(setId)) return [];
+    const kinds = await this.access.visibleKinds(grantingGroups(auth, 'asset.read'), [...new Set(ids)]);
+    return ids.filter((id) => {
+      const kind = kinds.get(id);
+      return kind !== undefined && this.appliesTo(setId, kind);
+    });
+  }
+
+  /** For a download of one asset: 404 when the caller may not see it, 403 when it may not download it. */
+  async requireDownloadable(auth: Auth, setId: number, assetId: number): Promise<void> {
+    await this.requireVisible(auth, assetId);
+    const [ok] = await this.downloadableIds(auth, setId, [assetId]);
+    if (ok === undefined) throw forbidden('You may not download this asset in this conversion set.');
   }
 }

@@ -106,3 +106,47 @@ export async function rgbaToPng(data: Uint8Array, width: number, height: number)
     .png()
     .toBuffer();
 }
+
+/** What a conversion set asks of a picture (admin-spec §3 "Convert set"). */
+export interface ImageConversion {
+  format: 'jpeg' | 'png' | 'webp' | 'tiff' | 'avif';
+  maxSize?: number;
+  quality?: number;
+  colourSpace: 'srgb' | 'cmyk' | 'b-w' | 'keep';
+  iccProfile?: string;
+  density?: number;
+  keepMetadata: boolean;
+}
+
+/** Converts a picture for download into `out` (written whole; the caller renames it into place). */
+export async function convertImage(input: string | Buffer, out: string, c: ImageConversion): Promise<SizedFile> {
+  let img = open(input).rotate();
+  if (c.maxSize) img = img.resize(c.maxSize, c.maxSize, { fit: 'inside', withoutEnlargement: true });
+  if (c.keepMetadata) img = img.keepMetadata();
+  if (c.iccProfile) img = img.withIccProfile(c.iccProfile);
+  else if (c.colourSpace === 'cmyk' && (c.format === 'jpeg' || c.format === 'tiff')) img = img.toColourspace('cmyk');
+  else if (c.colourSpace === 'b-w') img = img.toColourspace('b-w');
+  else if (c.colourSpace === 'srgb') img = img.toColourspace('srgb');
+  else img = img.keepIccProfile();
+  if (c.density) img = img.withDensity(c.density);
+  const quality = c.quality;
+  switch (c.format) {
+    case 'jpeg':
+      img = img.jpeg({ quality: quality ?? 85, mozjpeg: false, chromaSubsampling: '4:2:0' });
+      break;
+    case 'png':
+      img = img.png({ compressionLevel: 6 });
+      break;
+    case 'webp':
+      img = img.webp({ quality: quality ?? 82, effort: 2 });
+      break;
+    case 'tiff':
+      img = img.tiff({ compression: 'lzw', quality: quality ?? 90 });
+      break;
+    case 'avif':
+      img = img.avif({ quality: quality ?? 55, effort: 2 });
+      break;
+  }
+  const info = await img.toFile(out);
+  return { width: info.width, height: info.height, bytes: info.size };
+}

@@ -115,3 +115,33 @@ export async function decodeImageWithFfmpeg(file: string): Promise<Buffer> {
     timeoutMs: 60_000,
   });
 }
+
+/** A video or audio file converted for download: H.264/AAC MP4 at most `maxSize` wide, or AAC audio. */
+export async function convertAv(
+  file: string,
+  out: string,
+  c: { format: 'mp4' | 'm4a'; maxSize?: number; keepMetadata: boolean },
+): Promise<void> {
+  const probe = await probeAv(file);
+  const meta = c.keepMetadata ? ['-map_metadata', '0'] : ['-map_metadata', '-1'];
+  if (c.format === 'm4a') {
+    if (!probe.hasAudio) throw new Error('the file has no sound to convert');
+    await runTool(
+      'ffmpeg',
+      [...quiet, '-y', '-i', file, '-map', '0:a:0', '-c:a', 'aac', '-b:a', '192k', ...meta, '-f', 'ipod', out],
+      { timeoutMs: 30 * 60_000 },
+    );
+    return;
+  }
+  if (!probe.hasVideo) throw new Error('the file has no picture to convert');
+  const width = c.maxSize ?? 1920;
+  await runTool(
+    'ffmpeg',
+    [
+      ...[...quiet, '-y', '-i', file, '-map', '0:v:0', ...(probe.hasAudio ? ['-map', '0:a:0', '-c:a', 'aac'] : [])],
+      ...['-vf', `scale='min(${width},iw)':-2`, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '22'],
+      ...['-pix_fmt', 'yuv420p', ...meta, '-movflags', '+faststart', '-f', 'mp4', out],
+    ],
+    { timeoutMs: 60 * 60_000 },
+  );
+}

@@ -17,6 +17,10 @@ export interface Database {
   derivative: DerivativeTable;
   login_attempt: LoginAttemptTable;
   password_reset: PasswordResetTable;
+  download_lock: DownloadLockTable;
+  conversion: ConversionTable;
+  file_checksum: FileChecksumTable;
+  download_log: DownloadLogTable;
 }
 
 export interface ConfigDocumentTable {
@@ -174,4 +178,46 @@ export interface PasswordResetTable {
   user_id: number;
   created_at: number;
   expires_at: number;
+}
+
+/** One conversion download at a time per user (`owner`: user id, or session for guests). */
+export interface DownloadLockTable {
+  owner: string;
+  expires_at: number;
+}
+
+/**
+ * A file made for a conversion set from content `sha256`; `cset_key` changes when the set's
+ * definition does. While `status` is 'running' the process that claimed it works on it until
+ * `claimed_until`; after that any process may take it over.
+ */
+export interface ConversionTable {
+  sha256: string;
+  cset_key: string;
+  status: 'running' | 'done';
+  path: string | null;
+  mime: string | null;
+  bytes: number | null;
+  crc32: number | null;
+  width: number | null;
+  height: number | null;
+  claimed_until: number;
+  created_at: number;
+}
+
+/** CRC-32 of an original file by content, so a zip's bytes are known before its first byte. */
+export interface FileChecksumTable {
+  sha256: string;
+  bytes: number;
+  crc32: number;
+}
+
+export interface DownloadLogTable {
+  id: Generated<number>;
+  user_id: number | null;
+  user_name: string | null;
+  asset_id: number;
+  cset_id: number;
+  kind: 'single' | 'zip';
+  created_at: number;
 }

@@ -1,33 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { xsrfHeaders } from '../../test/auth.ts';
+import { startSmtp } from '../../test/smtp.ts';
 import { addUser } from '../../test/users.ts';
 import { mailBodyWithLink } from './user.service.ts';
 
 const API = '/assetportal/api/';
-
-/** A real SMTP server on loopback that keeps what it receives. */
-async function startSmtp(): Promise<{ url: string; mails: string[]; close(): Promise<void> }> {
-  const mails: string[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push(Buffer.concat(chunks).toString('utf8'));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as { port: number };
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise((r) => server.close(() => r())) };
-}
 
 /** The text of a quoted-printable mail body, enough to find the link in it. */
 const unquote = (mail: string) => mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');

@@ -142,3 +142,51 @@ export async function callApi<C extends CallDefinition>(
   }
   return call.response.parse(json) as z.output<C['response']>;
 }
+
+/** The file name of a `Content-Disposition` header: the UTF-8 `filename*` when given (RFC 6266). */
+export function dispositionFilename(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const star = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1].trim());
+    } catch {
+      // A malformed encoding: fall back to the plain name.
+    }
+  }
+  return /filename\s*=\s*"([^"]*)"/i.exec(header)?.[1] ?? /filename\s*=\s*([^;]+)/i.exec(header)?.[1]?.trim();
+}
+
+export interface FileDownload {
+  blob: Blob;
+  filename: string | undefined;
+}
+
+/**
+ * Loads a signed media URL as a blob (portal-spec §7: download answers are fetched as blobs),
+ * reporting progress from the body as it arrives against `Content-Length`.
+ */
+export async function fetchFile(
+  url: string,
+  onProgress?: (loaded: number, total: number | null) => void,
+  signal?: AbortSignal,
+): Promise<FileDownload> {
+  const res = await fetch(url, { credentials: 'same-origin', signal });
+  if (!res.ok) throw new ApiError(res.status, undefined);
+  const length = Number(res.headers.get('content-length'));
+  const total = Number.isFinite(length) && length > 0 ? length : null;
+  const type = res.headers.get('content-type') ?? 'application/octet-stream';
+  const filename = dispositionFilename(res.headers.get('content-disposition'));
+  if (!res.body) return { blob: new Blob([await res.arrayBuffer()], { type }), filename };
+  const reader = res.body.getReader();
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    loaded += value.length;
+    onProgress?.(loaded, total);
+  }
+  return { blob: new Blob(parts, { type }), filename };
+}

@@ -1,5 +1,136 @@
-import { PageHeading } from '../../components/PageHeading.tsx';
+import { Box, Button, IconButton, Skeleton, Stack, Tooltip, Typography } from '@mui/material';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { pickContentLanguage } from '@vitrine/contract/global-config';
+import type { AssetDoc } from '@vitrine/contract/search';
+import { useGlobalConfig } from '../../app/config.ts';
+import { useSession } from '../../app/session.ts';
+import { toast } from '../../lib/toast.ts';
+import { AssetMedia } from './AssetMedia.tsx';
+import { AssetMetadata, fallbackLeft, fallbackRight } from './AssetMetadata.tsx';
+import { DownloadFlowHost, useDownloadOptions } from './DownloadFlowHost.tsx';
+import { startDownload } from './downloadFlow.ts';
+import { ArrowBackIcon, DownloadIcon, ShareIcon } from '../../components/icons.tsx';
+import { useAssetDoc, useIndexFields } from './queries.ts';
 
+/** The share link of one asset (portal-spec §2): origin + path + '#/asset/{id}'. */
+export function assetShareLink(id: string, location: Pick<Location, 'origin' | 'pathname'> = window.location): string {
+  return `${location.origin}${location.pathname}#/asset/${encodeURIComponent(id)}`;
+}
+
+async function copyShareLink(id: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(assetShareLink(id));
+    toast.show('toast.share.success', 'success');
+  } catch {
+    toast.show('toast.share.error', 'info');
+  }
+}
+
+function textOf(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.trim()) return value;
+  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
+  return undefined;
+}
+
+/** The asset detail page (portal-spec §2 "Asset detail"). */
 export function AssetPage() {
-  return <PageHeading titleKey="views.asset.title" />;
+  const { id = '' } = useParams();
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const { config } = useGlobalConfig();
+  const session = useSession();
+  const lang = pickContentLanguage(i18n.language, config.content_languages);
+  const asset = useAssetDoc(lang, id);
+  const fields = useIndexFields();
+  const options = useDownloadOptions();
+  const noticeShown = useRef(false);
+
+  const missing = asset.isSuccess && asset.data === null;
+  const guest = session.session?.user === null;
+  // A shared link to an asset the caller may not see: a guest is asked to log in first.
+  useEffect(() => {
+    if (!missing || noticeShown.current) return;
+    noticeShown.current = true;
+    toast.show('toast.open_share.none_visible', 'info');
+    if (guest) void navigate('/login');
+  }, [missing, guest, navigate]);
+
+  const back = () => {
+    if (window.history.length > 1) void navigate(-1);
+    else void navigate('/');
+  };
+
+  const backButton = (
+    <Button startIcon={<ArrowBackIcon />} onClick={back} sx={{ mb: 1 }}>
+      {t('views.asset.back')}
+    </Button>
+  );
+
+  if (asset.isPending) {
+    return (
+      <Box>
+        {backButton}
+        <Skeleton variant="rectangular" height={400} aria-label={t('global.loading')} />
+      </Box>
+    );
+  }
+  const doc: AssetDoc | null | undefined = asset.data;
+  if (!doc) {
+    return (
+      <Box>
+        {backButton}
+        <Typography component="h1" variant="h4" sx={{ mb: 2 }}>
+          {t('views.asset.title')}
+        </Typography>
+        <Typography>{asset.isError ? t('global.error') : t('views.asset.not_found')}</Typography>
+      </Box>
+    );
+  }
+
+  const info = config.assetInfo;
+  const title = textOf(doc[info.title || 'title']) ?? textOf(doc.filename) ?? doc.id;
+  const alt =
+    textOf(doc[config.accessibility.assets.alt]) ??
+    textOf(doc[config.accessibility.assets.alt_fallback.field_name]) ??
+    title;
+  const left = info.paramsLeft.length > 0 ? info.paramsLeft : fallbackLeft;
+  const right = info.paramsRight.length > 0 ? info.paramsRight : fallbackRight;
+
+  return (
+    <Box component="article">
+      {backButton}
+      <Typography component="h1" variant="h4" sx={{ mb: 2, overflowWrap: 'anywhere' }}>
+        {title}
+      </Typography>
+      <AssetMedia doc={doc} alt={alt} />
+      <Stack
+        direction="row"
+        spacing={1}
+        role="toolbar"
+        aria-label={t('views.asset.actions')}
+        sx={{ my: 2, justifyContent: 'flex-end' }}
+      >
+        <Tooltip title={t('views.asset.download')}>
+          <IconButton aria-label={t('views.asset.download')} onClick={() => void startDownload([doc.id], options)}>
+            <DownloadIcon />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title={t('views.asset.share')}>
+          <IconButton aria-label={t('views.asset.share')} onClick={() => void copyShareLink(doc.id)}>
+            <ShareIcon />
+          </IconButton>
+        </Tooltip>
+      </Stack>
+      <AssetMetadata
+        doc={doc}
+        left={left}
+        right={right}
+        fields={fields.data ?? []}
+        hideEmpty={config.global.hide_empty_metadata_fields}
+      />
+      <DownloadFlowHost />
+    </Box>
+  );
 }

@@ -1,0 +1,179 @@
+import type { Selectable } from 'kysely';
+import { bumpGeneration } from '../bench-data/catalogue-writer.repository.ts';
+import type { Db } from '../db/database.ts';
+import type { AssetTable, ConversionTable } from '../db/schema.ts';
+
+export type DownloadSource = Pick<
+  Selectable<AssetTable>,
+  'id' | 'filename' | 'source_path' | 'sha256' | 'file_size' | 'mime' | 'format' | 'asset_group' | 'imp_date'
+>;
+
+export type ConversionRow = Selectable<ConversionTable>;
+
+/** All SQL of downloads: sources, the per-user lock, the conversion cache, checksums, counting and the log. */
+export class DownloadRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Active assets by id, in the order asked (access is checked by the caller). */
+  async sources(ids: readonly number[]): Promise<DownloadSource[]> {
+    if (!ids.length) return [];
+    const rows = await this.db.kysely
+      .selectFrom('asset')
+      .select(['id', 'filename', 'source_path', 'sha256', 'file_size', 'mime', 'format', 'asset_group', 'imp_date'])
+      .where('id', 'in', [...ids])
+      .where('status', '=', 'active')
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async pageCount(id: number): Promise<number | null> {
+    const row = await this.db.kysely.selectFrom('asset').select('page_count').where('id', '=', id).executeTakeFirst();
+    return row?.page_count ?? null;
+  }
+
+  /** Takes the lock of `owner` unless someone holds it; an expired lock (a dead process) is taken over. */
+  async acquireLock(owner: string, now: number, leaseMs: number): Promise<boolean> {
+    await this.db.kysely.deleteFrom('download_lock').where('owner', '=', owner).where('expires_at', '<', now).execute();
+    const result = await this.db.kysely
+      .insertInto('download_lock')
+      .values({ owner, expires_at: now + leaseMs })
+      .onConflict((oc) => oc.column('owner').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async releaseLock(owner: string): Promise<void> {
+    await this.db.kysely.deleteFrom('download_lock').where('owner', '=', owner).execute();
+  }
+
+  async conversion(sha256: string, key: string): Promise<ConversionRow | undefined> {
+    return this.db.kysely
+      .selectFrom('conversion')
+      .selectAll()
+      .where('sha256', '=', sha256)
+      .where('cset_key', '=', key)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Claims the work of one conversion: a new row, or a running one whose process stopped renewing
+   * it, or (`retake`) a finished one whose file is gone. Answers whether this process got it.
+   */
+  async claimConversion(sha256: string, key: string, now: number, leaseMs: number, retake: boolean): Promise<boolean> {
+    const inserted = await this.db.kysely
+      .insertInto('conversion')
+      .values({
+        sha256,
+        cset_key: key,
+        status: 'running',
+        path: null,
+        mime: null,
+        bytes: null,
+        crc32: null,
+        width: null,
+        height: null,
+        claimed_until: now + leaseMs,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.columns(['sha256', 'cset_key']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return true;
+    const taken = await this.db.kysely
+      .updateTable('conversion')
+      .set({ status: 'running', claimed_until: now + leaseMs })
+      .where('sha256', '=', sha256)
+      .where('cset_key', '=', key)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'running'), eb('claimed_until', '<', now)]),
+          ...(retake ? [eb('status', '=', 'done')] : []),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(taken.numUpdatedRows) > 0;
+  }
+
+  async finishConversion(
+    sha256: string,
+    key: string,
+    file: { path: string; mime: string; bytes: number; crc32: number; width: number | null; height: number | null },
+  ): Promise<void> {
+    await this.db.kysely
+      .updateTable('conversion')
+      .set({ status: 'done', ...file })
+      .where('sha256', '=', sha256)
+      .where('cset_key', '=', key)
+      .execute();
+  }
+
+  async dropConversion(sha256: string, key: string): Promise<void> {
+    await this.db.kysely.deleteFrom('conversion').where('sha256', '=', sha256).where('cset_key', '=', key).execute();
+  }
+
+  async checksums(shas: readonly string[]): Promise<Map<string, { bytes: number; crc32: number }>> {
+    if (!shas.length) return new Map();
+    const rows = await this.db.kysely
+      .selectFrom('file_checksum')
+      .selectAll()
+      .where('sha256', 'in', [...new Set(shas)])
+      .execute();
+    return new Map(rows.map((r) => [r.sha256, { bytes: r.bytes, crc32: r.crc32 }]));
+  }
+
+  async addChecksum(sha256: string, sum: { bytes: number; crc32: number }): Promise<void> {
+    await this.db.kysely
+      .insertInto('file_checksum')
+      .values({ sha256, ...sum })
+      .onConflict((oc) => oc.column('sha256').doNothing())
+      .execute();
+  }
+
+  /**
+   * Counts a download of each asset (obj_dload_cnt, which search sorts by, so the catalogue
+   * generation moves) and writes the log: who, what, when, which set.
+   */
+  async recordDownloads(
+    who: { userId: number | null; name: string | null },
+    assetIds: readonly number[],
+    csetId: number,
+    kind: 'single' | 'zip',
+    now: number,
+  ): Promise<void> {
+    if (!assetIds.length) return;
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('asset')
+        .set((eb) => ({ obj_dload_cnt: eb('obj_dload_cnt', '+', 1), updated_at: now }))
+        .where('id', 'in', [...assetIds])
+        .execute();
+      await trx
+        .insertInto('download_log')
+        .values(
+          assetIds.map((asset_id) => ({
+            user_id: who.userId,
+            user_name: who.name,
+            asset_id,
+            cset_id: csetId,
+            kind,
+            created_at: now,
+          })),
+        )
+        .execute();
+      await bumpGeneration(trx);
+    });
+  }
+
+  async userEmail(userId: number): Promise<{ email: string | null; display_name: string | null } | undefined> {
+    return this.db.kysely
+      .selectFrom('user_account')
+      .select(['email', 'display_name'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  /** Filenames of assets for the order mail, in the order asked. */
+  async filenames(ids: readonly number[]): Promise<Map<number, string>> {
+    return new Map((await this.sources(ids)).map((s) => [s.id, s.filename]));
+  }
+}

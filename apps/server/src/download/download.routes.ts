@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { downloadCall, orderCall, previewCall, videoCall, zipDownloadCall } from '@vitrine/contract/download';
+import { downloadInfoCall } from '@vitrine/contract/info';
+import { convertSetsCall } from '@vitrine/contract/session';
+import { zipStream } from '../adapters/zip.ts';
+import { parseByteRange } from '../http/byte-range.ts';
+import { attachment } from '../http/content-disposition.ts';
+import { registerCall } from '../http/route.ts';
+import { sendFile } from '../http/send-file.ts';
+import type { DownloadService } from './download.service.ts';
+
+interface Signed {
+  exp?: string;
+  sig?: string;
+}
+
+const caller = (request: FastifyRequest) => ({
+  auth: request.auth,
+  acceptLanguage: request.headers['accept-language'],
+});
+
+/** The calls of portal-spec §7 about downloads, and the signed /media/download and /media/zip files. */
+export function downloadRoutes(app: FastifyInstance, downloads: DownloadService): void {
+  registerCall(app, convertSetsCall, async ({ request, query }) =>
+    downloads.convertSets(caller(request), query.asset_id),
+  );
+  registerCall(app, downloadInfoCall, async ({ request }) => downloads.info(request.auth));
+  registerCall(app, previewCall, async ({ request, query }) => downloads.preview(request.auth, query));
+  registerCall(app, downloadCall, async ({ request, query }) => downloads.single(request.auth, query));
+  registerCall(app, zipDownloadCall, async ({ request, query }) => downloads.zip(request.auth, query));
+  registerCall(app, videoCall, async ({ request, params }) => downloads.video(request.auth, params.id ?? ''));
+  registerCall(app, orderCall, async ({ request, body }) => downloads.order(request.auth, body));
+
+  app.get(
+    '/media/download/:id/:cset',
+    async (request: FastifyRequest<{ Params: { id: string; cset: string }; Querystring: Signed }>, reply) => {
+      const file = await downloads.signedFile({ ...request.params, ...request.query });
+      void reply.header('Content-Disposition', attachment(file.filename));
+      return sendFile(request, reply, { ...file, cacheControl: 'private, max-age=600' });
+    },
+  );
+
+  app.get(
+    '/media/zip/:cset/:ids',
+    async (request: FastifyRequest<{ Params: { cset: string; ids: string }; Querystring: Signed }>, reply) => {
+      const zip = await downloads.signedZip({ ...request.params, ...request.query });
+      return sendZip(request, reply, zip);
+    },
+  );
+}
+
+/** Streams a planned zip (or the asked byte range of it) with its length known up front. */
+function sendZip(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  zip: Awaited<ReturnType<DownloadService['signedZip']>>,
+): FastifyReply {
+  const size = zip.plan.size;
+  void reply
+    .header('Content-Type', 'application/zip')
+    .header('Content-Disposition', attachment(zip.filename))
+    .header('ETag', zip.etag)
+    .header('Cache-Control', 'private, max-age=600')
+    .header('Accept-Ranges', 'bytes');
+  const ifRange = request.headers['if-range'];
+  const range = parseByteRange(
+    request.headers.range,
+    size,
+    typeof ifRange === 'string' ? ifRange : undefined,
+    zip.etag,
+  );
+  if (range === 'unsatisfiable') {
+    return reply.code(416).header('Content-Range', `bytes */${size}`).type('text/plain').send('Range Not Satisfiable');
+  }
+  const { start, end } = range ?? { start: 0, end: size - 1 };
+  if (range) void reply.code(206).header('Content-Range', `bytes ${start}-${end}/${size}`);
+  void reply.header('Content-Length', end - start + 1);
+  return reply.send(zipStream(zip.plan, start, end));
+}

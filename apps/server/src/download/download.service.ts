@@ -1,0 +1,307 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { ConvertSet } from '@vitrine/contract/session';
+import type { AccessService } from '../access/access.service.ts';
+import type { Mailer } from '../adapters/mail.ts';
+import { planZip, type ZipEntry, type ZipPlan } from '../adapters/zip.ts';
+import type { ConfigService } from '../config/config.service.ts';
+import { DomainError, forbidden, notFound, validation } from '../http/errors.ts';
+import { requireAssetUser, type Auth } from '../auth/caller.ts';
+import type { ConversionSet, Settings } from '../settings.ts';
+import { outputOf, type ConversionCache, type DownloadFile } from './conversion-cache.ts';
+import type { DownloadRepository, DownloadSource } from './download.repository.ts';
+
+/** Who asks, and in which language set titles are wanted. */
+export interface DownloadCaller {
+  auth: Auth;
+  acceptLanguage: string | undefined;
+}
+
+export interface SignedFile {
+  path: string;
+  mime: string;
+  etag: string;
+  filename: string;
+}
+
+export interface SignedZip {
+  plan: ZipPlan;
+  etag: string;
+  filename: string;
+}
+
+const LOCK_LEASE_MS = 15 * 60_000;
+const originalTitles: Record<string, string> = { en: 'Original file', de: 'Originaldatei' };
+
+/** Asset ids are decimal numbers that fit the catalogue's 32-bit ids; anything else is not found. */
+function assetIdOf(id: string): number {
+  if (!/^\d{1,10}$/.test(id) || Number(id) > 0x7fffffff) throw notFound(`The asset ${id}`);
+  return Number(id);
+}
+
+function languagesOf(caller: DownloadCaller): string[] {
+  const accepted = (caller.acceptLanguage ?? '')
+    .split(',')
+    .map((part) => part.trim().slice(0, 2).toLowerCase())
+    .filter((l) => /^[a-z]{2}$/.test(l));
+  return [...accepted, ...(caller.auth.locale ? [caller.auth.locale] : []), 'en', 'de'];
+}
+
+function titleOf(title: ConversionSet['title'], langs: string[]): string {
+  if (typeof title === 'string') return title;
+  for (const l of langs) if (title[l]) return title[l];
+  return Object.values(title)[0] ?? '';
+}
+
+/** A file name that is safe in any file system and inside a zip: no folders, no control characters. */
+function safeName(name: string, fallback: string): string {
+  const clean = [...name.normalize('NFC')]
+    .map((c) => (c.charCodeAt(0) < 0x20 || c === '\u007f' || '/\\:*?"<>|'.includes(c) ? '_' : c))
+    .join('')
+    .replace(/^[.\s]+|[.\s]+$/g, '')
+    .slice(0, 200);
+  return clean || fallback;
+}
+
+/** The download name of an asset in a set: its own name, with the extension of the set's output. */
+export function downloadName(src: DownloadSource, set: ConversionSet | undefined): string {
+  const name = safeName(src.filename, `asset-${src.id}`);
+  const out = outputOf(set);
+  if (!out || (set?.format === 'pdf' && src.format === 'pdf')) return name;
+  const base = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name;
+  return `${base || `asset-${src.id}`}.${out.ext}`;
+}
+
+/** Makes names unique without regard to case (file systems that ignore it): "a.jpg", "a (2).jpg", … */
+export function uniqueNames(names: readonly string[]): string[] {
+  const taken = new Set<string>();
+  return names.map((name) => {
+    const dot = name.lastIndexOf('.');
+    const [base, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    let candidate = name;
+    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${base} (${n})${ext}`;
+    taken.add(candidate.toLowerCase());
+    return candidate;
+  });
+}
+
+/**
+ * Previews, conversion sets, single and zip downloads, video and the order process (portal-spec §4
+ * "Download flow", §7). Access comes from AccessService: an asset the caller may not see is 404,
+ * one it may see but not download 403. Conversions run under a per-user lock (one at a time, 429
+ * `rate_limit_reached`) before the signed URL is answered, so the URL serves a finished file.
+ */
+export class DownloadService {
+  constructor(
+    private readonly access: AccessService,
+    private readonly repository: DownloadRepository,
+    private readonly cache: ConversionCache,
+    private readonly settings: Settings,
+    private readonly config: ConfigService,
+    private readonly mailer: Mailer,
+  ) {}
+
+  private set(csetId: number): ConversionSet | undefined {
+    if (csetId === 0) return undefined;
+    const set = this.settings.file.conversionSets.find((s) => s.id === csetId);
+    if (!set) {
+      throw validation(`There is no conversion set ${csetId}.`, [{ path: 'csetid', message: 'unknown set' }]);
+    }
+    return set;
+  }
+
+  async convertSets(caller: DownloadCaller, assetId: string): Promise<{ convert_sets: ConvertSet[] }> {
+    requireAssetUser(caller.auth);
+    const ids = await this.access.setIdsFor(caller.auth, assetIdOf(assetId));
+    const langs = languagesOf(caller);
+    return {
+      convert_sets: ids.map((id) => {
+        const set = this.settings.file.conversionSets.find((s) => s.id === id);
+        return { id, title: set ? titleOf(set.title, langs) : titleOf(originalTitles, langs) };
+      }),
+    };
+  }
+
+  info(auth: Auth): { max_assets: number } {
+    requireAssetUser(auth);
+    return { max_assets: this.settings.file.download.maxAssets };
+  }
+
+  /** The preview of an asset (or a page of a document); without any set to download it in, no url. */
+  async preview(
+    auth: Auth,
+    input: { id: string; page: number },
+  ): Promise<{ url?: string; asset_groups: string[]; page_count?: number }> {
+    requireAssetUser(auth);
+    const id = assetIdOf(input.id);
+    const sets = await this.access.setIdsFor(auth, id);
+    const [src] = await this.repository.sources([id]);
+    if (!src) throw notFound(`The asset ${id}`);
+    const pages = src.asset_group === 'document' ? await this.repository.pageCount(id) : null;
+    const answer: { url?: string; asset_groups: string[]; page_count?: number } = { asset_groups: [src.asset_group] };
+    if (pages) answer.page_count = pages;
+    if (sets.length === 0) return answer;
+    if (pages !== null && input.page > pages) throw notFound(`Page ${input.page}`);
+    const media = input.page > 0 ? `preview/${id}/${input.page}` : `preview/${id}`;
+    answer.url = this.access.mediaUrl(media, 'view');
+    return answer;
+  }
+
+  /**
+   * The source of the player: the web MP4 of a video; for a sound, its original file (browsers play
+   * the common audio formats as they are).
+   */
+  async video(auth: Auth, assetId: string): Promise<{ url: string }> {
+    requireAssetUser(auth);
+    const id = assetIdOf(assetId);
+    const sets = await this.access.setIdsFor(auth, id);
+    const [src] = await this.repository.sources([id]);
+    if (!src || (src.asset_group !== 'video' && src.asset_group !== 'audio')) throw notFound(`The video ${id}`);
+    if (sets.length === 0) throw forbidden('You may not play this asset.');
+    const media = src.asset_group === 'video' ? `video/${id}` : `download/${id}/0`;
+    return { url: this.access.mediaUrl(media, 'view') };
+  }
+
+  /** One conversion at a time per user, across processes (a lock row in the database). */
+  private async underLock<T>(auth: Auth, work: () => Promise<T>): Promise<T> {
+    const owner = auth.userId !== null ? `user:${auth.userId}` : `session:${auth.sessionId ?? 'none'}`;
+    if (!(await this.repository.acquireLock(owner, Date.now(), LOCK_LEASE_MS))) {
+      throw new DomainError(
+        'rate_limit_reached',
+        'Only one conversion download at a time: please wait until the running one is ready.',
+      );
+    }
+    try {
+      return await work();
+    } finally {
+      await this.repository.releaseLock(owner);
+    }
+  }
+
+  /** Makes sure every file exists (converting under the caller's lock when one is missing). */
+  private async prepare(auth: Auth, sources: DownloadSource[], set: ConversionSet | undefined): Promise<void> {
+    const missing: DownloadSource[] = [];
+    for (const src of sources) if (!(await this.cache.isReady(src, set))) missing.push(src);
+    if (missing.length) {
+      await this.underLock(auth, async () => {
+        for (const src of missing) await this.cache.file(src, set);
+      });
+    }
+    // Originals need their checksum for zips; cheap once it is stored.
+    for (const src of sources) await this.cache.file(src, set);
+  }
+
+  async single(auth: Auth, input: { id: string; csetid: number }): Promise<{ url: string }> {
+    requireAssetUser(auth);
+    const id = assetIdOf(input.id);
+    const set = this.set(input.csetid);
+    await this.access.requireDownloadable(auth, input.csetid, id);
+    const sources = await this.repository.sources([id]);
+    await this.prepare(auth, sources, set);
+    await this.repository.recordDownloads(auth, [id], input.csetid, 'single', Date.now());
+    return { url: this.access.mediaUrl(`download/${id}/${input.csetid}`, 'download') };
+  }
+
+  async zip(
+    auth: Auth,
+    input: { csetid: number; id: string[] },
+  ): Promise<{ url?: string; rejected_asset_ids: string[] }> {
+    requireAssetUser(auth);
+    const set = this.set(input.csetid);
+    const max = this.settings.file.download.maxAssets;
+    const asked = [...new Set(input.id)];
+    if (asked.length === 0) throw validation('Name at least one asset.', [{ path: 'id', message: 'required' }]);
+    if (max !== -1 && asked.length > max) {
+      throw validation(`A zip may hold at most ${max} assets.`, [{ path: 'id', message: `at most ${max}` }]);
+    }
+    const numeric = asked.filter((id) => /^\d{1,10}$/.test(id) && Number(id) <= 0x7fffffff).map(Number);
+    const allowed = new Set(await this.access.downloadableIds(auth, input.csetid, numeric));
+    const ids = numeric.filter((id) => allowed.has(id));
+    const rejected = asked.filter((id) => !allowed.has(Number(id)) || !/^\d+$/.test(id));
+    if (ids.length === 0) return { rejected_asset_ids: rejected };
+    const sources = await this.repository.sources(ids);
+    await this.prepare(auth, sources, set);
+    await this.repository.recordDownloads(auth, ids, input.csetid, 'zip', Date.now());
+    const url = this.access.mediaUrl(`zip/${input.csetid}/${ids.join('-')}`, 'download');
+    return { url, rejected_asset_ids: rejected };
+  }
+
+  async order(auth: Auth, input: { id: string[]; message: string }): Promise<{ ok: true }> {
+    requireAssetUser(auth);
+    const config = await this.config.globalConfig();
+    if (!config.global.run_order_process) throw forbidden('The order process is not enabled.');
+    const numeric = input.id.filter((id) => /^\d{1,10}$/.test(id) && Number(id) <= 0x7fffffff).map(Number);
+    const visible = (await this.access.sharedLink(auth, numeric)).visibleIds;
+    if (visible.length === 0) throw notFound('The assets');
+    const names = await this.repository.filenames(visible);
+    const account = auth.userId !== null ? await this.repository.userEmail(auth.userId) : undefined;
+    const who = account?.display_name ?? auth.name ?? 'Guest';
+    const base = this.settings.publicUrl.replace(/\/$/, '');
+    const text = [
+      `${who} orders ${visible.length} asset(s).`,
+      `User: ${auth.name ?? '(guest)'}`,
+      `E-mail: ${account?.email ?? '(none)'}`,
+      '',
+      'Message:',
+      input.message.trim() || '(none)',
+      '',
+      'Assets:',
+      ...visible.map((id) => `- ${names.get(id) ?? id}: ${base}/#/asset/${id}`),
+      '',
+    ].join('\n');
+    await this.mailer.send({
+      to: this.settings.file.download.orderAddress,
+      subject: `Order of ${visible.length} asset(s) by ${who}`,
+      text,
+    });
+    return { ok: true };
+  }
+
+  private verify(signed: string, exp: string | undefined, sig: string | undefined): void {
+    const check = this.access.verifyMediaUrl(signed, exp, sig);
+    if (check === 'invalid') throw forbidden('This download link is not valid.');
+    if (check === 'expired') throw forbidden('This download link has expired; start the download again.');
+  }
+
+  /** The file behind a signed single-download URL (the signature is the permission). */
+  async signedFile(input: { id: string; cset: string; exp?: string; sig?: string }): Promise<SignedFile> {
+    this.verify(`download/${input.id}/${input.cset}`, input.exp, input.sig);
+    const [src] = await this.repository.sources([assetIdOf(input.id)]);
+    if (!src) throw notFound('The asset');
+    const set = this.set(Number(input.cset));
+    const file = await this.cache.file(src, set);
+    return {
+      path: file.path,
+      mime: file.mime,
+      etag: `"${src.sha256.slice(0, 16)}-${input.cset}-${file.crc32.toString(16)}"`,
+      filename: downloadName(src, set),
+    };
+  }
+
+  /** The layout of the zip behind a signed zip URL; the same selection always gives the same bytes. */
+  async signedZip(input: { cset: string; ids: string; exp?: string; sig?: string }): Promise<SignedZip> {
+    this.verify(`zip/${input.cset}/${input.ids}`, input.exp, input.sig);
+    const ids = input.ids.split('-').map(assetIdOf);
+    const set = this.set(Number(input.cset));
+    const sources = await this.repository.sources(ids);
+    if (sources.length === 0) throw notFound('The assets');
+    const files: DownloadFile[] = [];
+    for (const src of sources) files.push(await this.cache.file(src, set));
+    const names = uniqueNames(sources.map((src) => downloadName(src, set)));
+    const entries: ZipEntry[] = sources.map((src, i) => ({
+      name: names[i] ?? `asset-${src.id}`,
+      path: files[i]?.path ?? src.source_path,
+      size: files[i]?.bytes ?? 0,
+      crc32: files[i]?.crc32 ?? 0,
+      modified: new Date(src.imp_date),
+    }));
+    const digest = createHash('sha256');
+    for (const e of entries) digest.update(`${e.name}\n${e.size}\n${e.crc32}\n${e.modified.getTime()}\n`);
+    const suffix = set ? `-${path.basename(outputOf(set)?.ext ?? '')}` : '';
+    return {
+      plan: planZip(entries),
+      etag: `"${digest.digest('hex').slice(0, 32)}"`,
+      filename: `assets-${entries.length}${suffix}.zip`,
+    };
+  }
+}

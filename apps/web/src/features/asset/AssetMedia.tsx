@@ -1,0 +1,110 @@
+import { Box, CircularProgress, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AssetDoc } from '@vitrine/contract/search';
+import { ChevronLeftIcon as NavigateBeforeIcon, NavigateNextIcon } from '../../components/icons.tsx';
+import { usePreview, useVideoSource } from './queries.ts';
+
+const VideoPlayer = lazy(() => import('./VideoPlayer.tsx').then((m) => ({ default: m.VideoPlayer })));
+
+const frame = { width: '100%', maxHeight: '70vh', objectFit: 'contain', display: 'block', bgcolor: 'action.hover' };
+
+function Picture({ src, alt }: { src: string | undefined; alt: string }) {
+  const { t } = useTranslation();
+  if (!src) {
+    return (
+      <Box role="img" aria-label={t('views.asset.no_preview')} sx={{ ...frame, height: 300, display: 'grid' }}>
+        <Typography sx={{ placeSelf: 'center' }}>{t('views.asset.no_preview')}</Typography>
+      </Box>
+    );
+  }
+  return <Box component="img" src={src} alt={alt} sx={frame} />;
+}
+
+/** Every page of a document, one at a time, with page buttons (pages rendered by the server). */
+function DocumentPages({ id, alt, pages }: { id: string; alt: string; pages: number }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const preview = usePreview(id, page);
+  const label = t('views.asset.page', { page, count: pages });
+  return (
+    <Box component="section" aria-label={t('views.asset.pages')}>
+      {preview.isPending ? (
+        <Box sx={{ ...frame, height: 300 }} />
+      ) : (
+        <Picture src={preview.data?.url} alt={`${alt} – ${label}`} />
+      )}
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'center', mt: 1 }}>
+        <Tooltip title={t('views.asset.previous_page')}>
+          <span>
+            <IconButton
+              aria-label={t('views.asset.previous_page')}
+              disabled={page <= 1}
+              onClick={() => setPage((p) => p - 1)}
+            >
+              <NavigateBeforeIcon />
+            </IconButton>
+          </span>
+        </Tooltip>
+        <Typography aria-live="polite">{label}</Typography>
+        <Tooltip title={t('views.asset.next_page')}>
+          <span>
+            <IconButton
+              aria-label={t('views.asset.next_page')}
+              disabled={page >= pages}
+              onClick={() => setPage((p) => p + 1)}
+            >
+              <NavigateNextIcon />
+            </IconButton>
+          </span>
+        </Tooltip>
+      </Stack>
+    </Box>
+  );
+}
+
+/**
+ * The media of the asset detail page (portal-spec §2 "Asset detail"): a video player for assets
+ * whose asset_groups include video, every page of a document, a playable sound under its waveform,
+ * and otherwise the preview picture (photos, 3D views).
+ */
+export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
+  const { t } = useTranslation();
+  const groups = doc.asset_groups ?? [];
+  const isVideo = groups.includes('video');
+  const isAudio = groups.includes('audio');
+  const preview = usePreview(doc.id, 0);
+  const source = useVideoSource(doc.id, (isVideo || isAudio) && Boolean(preview.data?.url));
+  if (preview.isPending) {
+    return (
+      <Box sx={{ ...frame, height: 300, display: 'grid' }}>
+        <CircularProgress sx={{ placeSelf: 'center' }} aria-label={t('global.loading')} />
+      </Box>
+    );
+  }
+  const url = preview.data?.url;
+  const pages = preview.data?.page_count;
+  if (isVideo && source.data) {
+    return (
+      <Suspense fallback={<Picture src={url} alt={alt} />}>
+        <VideoPlayer src={source.data.url} poster={url} title={alt} />
+      </Suspense>
+    );
+  }
+  if (groups.includes('document') && pages && url) return <DocumentPages id={doc.id} alt={alt} pages={pages} />;
+  if (isAudio && source.data) {
+    return (
+      <Box>
+        <Picture src={url} alt={alt} />
+        <Box
+          component="audio"
+          controls
+          src={source.data.url}
+          aria-label={t('views.asset.audio')}
+          sx={{ width: '100%', mt: 1 }}
+        />
+      </Box>
+    );
+  }
+  return <Picture src={url} alt={alt} />;
+}

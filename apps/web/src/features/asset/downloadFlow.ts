@@ -1,0 +1,149 @@
+import { useSyncExternalStore } from 'react';
+import { downloadCall, orderCall, zipDownloadCall } from '@vitrine/contract/download';
+import { convertSetsCall, type ConvertSet } from '@vitrine/contract/session';
+import { ApiError, callApi, fetchFile } from '../../lib/apiClient.ts';
+import { toast } from '../../lib/toast.ts';
+
+/** Download status of portal-spec §4 ("Download: ready, downloading"). */
+export type DownloadStatus = 'ready' | 'downloading';
+
+export type DownloadDialog =
+  { kind: 'sets'; ids: string[]; sets: ConvertSet[] } | { kind: 'order'; ids: string[] } | null;
+
+export interface DownloadProgress {
+  name: string;
+  loaded: number;
+  total: number | null;
+}
+
+export interface DownloadState {
+  status: DownloadStatus;
+  dialog: DownloadDialog;
+  progress: DownloadProgress | null;
+}
+
+/** What the flow needs from the global config. */
+export interface DownloadOptions {
+  /** global.run_order_process */
+  orderProcess: boolean;
+  /** terms_of_use.show */
+  termsShown: boolean;
+}
+
+let state: DownloadState = { status: 'ready', dialog: null, progress: null };
+const listeners = new Set<() => void>();
+
+function set(next: Partial<DownloadState>): void {
+  state = { ...state, ...next };
+  for (const l of listeners) l();
+}
+
+export function useDownloadState(): DownloadState {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => state,
+  );
+}
+
+export function closeDownloadDialog(): void {
+  set({ dialog: null });
+}
+
+/** Hands the browser a loaded file under its name (the blob's object URL is freed afterwards). */
+function save(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** Maps a failed call to the toasts of portal-spec §8 "Download". */
+function failed(error: unknown): void {
+  if (error instanceof ApiError && error.status === 429) toast.show('toast.download.rate_limit_reached', 'warning');
+  else if (error instanceof ApiError && error.status === 403) toast.show('toast.download.unauthorized', 'warning');
+  else toast.show('toast.download.error', 'error');
+}
+
+async function fetchAndSave(url: string, fallbackName: string): Promise<void> {
+  set({ progress: { name: fallbackName, loaded: 0, total: null } });
+  const file = await fetchFile(url, (loaded, total) => set({ progress: { name: fallbackName, loaded, total } }));
+  save(file.blob, file.filename ?? fallbackName);
+}
+
+/**
+ * Downloads `ids` in conversion set `csetid`: one asset as its file, several as a zip whose
+ * refused assets are named and, with the order process on, offered in the order dialog.
+ */
+export async function runDownload(ids: string[], csetid: number, options: DownloadOptions): Promise<void> {
+  if (state.status === 'downloading') {
+    toast.show('toast.download.wait', 'info');
+    return;
+  }
+  set({ status: 'downloading', dialog: null });
+  toast.show('toast.download.starts_soon', 'info');
+  let rejected: string[] = [];
+  try {
+    if (ids.length === 1) {
+      const id = ids[0] ?? '';
+      const { url } = await callApi(downloadCall, { query: { id, csetid, target: 'down' } });
+      await fetchAndSave(url, `asset-${id}`);
+    } else {
+      const answer = await callApi(zipDownloadCall, { query: { operation: 'zip', csetid, id: ids } });
+      rejected = answer.rejected_asset_ids;
+      if (rejected.length > 0) toast.show('toast.download.some_unauthorized', 'warning');
+      if (answer.url) await fetchAndSave(answer.url, 'assets.zip');
+    }
+  } catch (error) {
+    failed(error);
+  } finally {
+    set({ status: 'ready', progress: null });
+  }
+  if (rejected.length > 0 && options.orderProcess) set({ dialog: { kind: 'order', ids: rejected } });
+}
+
+/**
+ * The download flow of portal-spec §4: fetch the conversion sets of the (first) asset; more than
+ * one, or terms of use to accept, opens the dialog; exactly one downloads at once; none opens the
+ * order dialog when the order process is on, otherwise warns. A running download refuses a second.
+ */
+export async function startDownload(ids: string[], options: DownloadOptions): Promise<void> {
+  if (state.status === 'downloading') {
+    toast.show('toast.download.wait', 'info');
+    return;
+  }
+  const first = ids[0];
+  if (!first) return;
+  let sets: ConvertSet[];
+  try {
+    sets = (await callApi(convertSetsCall, { query: { asset_id: first } })).convert_sets;
+  } catch (error) {
+    failed(error);
+    return;
+  }
+  const only = sets[0];
+  if (sets.length > 1 || (options.termsShown && only)) set({ dialog: { kind: 'sets', ids, sets } });
+  else if (only) await runDownload(ids, only.id, options);
+  else if (options.orderProcess) set({ dialog: { kind: 'order', ids } });
+  else toast.show('toast.download.unauthorized', 'warning');
+}
+
+/** Sends the order of portal-spec §1 ("a mail to a configured order address"). */
+export async function sendOrder(ids: string[], message: string): Promise<boolean> {
+  try {
+    await callApi(orderCall, { body: { id: ids, message } });
+    toast.show('toast.order.success', 'success');
+    set({ dialog: null });
+    return true;
+  } catch {
+    toast.show('toast.order.error', 'error');
+    return false;
+  }
+}

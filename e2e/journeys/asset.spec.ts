@@ -1,0 +1,178 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { storeGlobalConfig } from '../support/storedConfig.ts';
+import { addUser } from '../support/accounts.ts';
+
+const API = '/assetportal/api/';
+
+test.use({ locale: 'en-GB' });
+
+interface Doc {
+  id: string;
+  filename?: string;
+  page_count?: number;
+  format?: string;
+}
+
+/** Demo assets of one kind, as a guest finds them (search filtered by asset type). */
+async function find(request: APIRequestContext, filter: { key: string; values: string[] }[]): Promise<Doc[]> {
+  const res = await request.get(`${API}search`, {
+    params: { solr_q: '*', filter: JSON.stringify(filter), solr_rows: '50' },
+  });
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { response: { docs: Doc[] } }).response.docs;
+}
+
+async function logIn(page: Page, user: string): Promise<void> {
+  await page.goto('/#/login');
+  await page.getByLabel('Username').fill(user);
+  await page.getByLabel('Password').fill('journey secret');
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await expect(page).not.toHaveURL(/#\/login/);
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => {
+    if (!localStorage.getItem('locale')) localStorage.setItem('locale', 'en');
+  });
+});
+
+test.describe('asset detail (portal-spec §2 "Asset detail")', () => {
+  test('opens an asset from a dashboard collection, shows title and metadata, and goes back one step', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const poster = page.getByRole('main').locator('section[aria-labelledby^="collection-"] a[href*="/asset/"]').first();
+    await expect(poster).toBeVisible({ timeout: 15_000 });
+    await poster.click();
+    await expect(page).toHaveURL(/#\/asset\/\d+$/);
+    await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('Asset');
+    const metadata = page.getByRole('region', { name: 'Metadata' });
+    await expect(metadata.getByText('File name')).toBeVisible();
+    await expect(metadata.getByText('File size')).toBeVisible();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(page).toHaveURL(/:\d+\/(#\/)?$/);
+    await expect(page.getByTestId('dashboard-hero')).toBeVisible();
+  });
+
+  test('plays the demo video in the player', async ({ page, request }) => {
+    const [video] = await find(request, [{ key: 'asset_groups', values: ['video'] }]);
+    expect(video).toBeDefined();
+    await page.goto(`/#/asset/${video?.id}`);
+    const player = page.locator('video');
+    await expect(player.locator('source')).toHaveAttribute('src', /\/media\/video\/\d+\?exp=/, { timeout: 15_000 });
+    await page.getByRole('button', { name: 'Play', exact: true }).first().click();
+    await expect
+      .poll(() => player.evaluate((v) => (v as HTMLVideoElement).currentTime), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    // The player's icons come from our own sprite, not from a CDN.
+    const loaded = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => new URL(e.name))
+        .filter((u) => u.pathname.includes('plyr') || u.hostname.includes('plyr'))
+        .map((u) => ({ path: u.pathname, ours: u.origin === location.origin })),
+    );
+    expect(loaded).toContainEqual({ path: '/plyr/plyr.svg', ours: true });
+    expect(loaded.every((r) => r.ours)).toBe(true);
+  });
+
+  test('pages through every page of a PDF', async ({ page, request }) => {
+    const docs = await find(request, [{ key: 'asset_groups', values: ['document'] }]);
+    const pdf = docs.find((d) => (d.page_count ?? 0) >= 3);
+    expect(pdf).toBeDefined();
+    await page.goto(`/#/asset/${pdf?.id}`);
+    const pages = page.getByRole('region', { name: 'Pages of the document' });
+    await expect(pages.getByText(`Page 1 of ${pdf?.page_count}`)).toBeVisible({ timeout: 15_000 });
+    await expect(pages.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+    await pages.getByRole('button', { name: 'Next page' }).click();
+    await expect(pages.getByText(`Page 2 of ${pdf?.page_count}`)).toBeVisible();
+    const picture = pages.getByRole('img');
+    await expect(picture).toHaveAttribute('src', /\/media\/preview\/\d+\/2\?/);
+    await expect.poll(() => picture.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  });
+});
+
+test.describe('download flow (portal-spec §4 "Download flow", §8 "Download")', () => {
+  test('downloads an image in a chosen conversion set: the file arrives with the set’s name and type', async ({
+    page,
+    request,
+  }) => {
+    const images = await find(request, [{ key: 'format', values: ['png'] }]);
+    const image = images[0];
+    expect(image).toBeDefined();
+    await page.goto(`/#/asset/${image?.id}`);
+    await page.getByRole('toolbar', { name: 'Asset actions' }).getByRole('button', { name: 'Download' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Download options' });
+    await expect(dialog.getByRole('radio', { name: 'Original file' })).toBeChecked();
+    await dialog.getByRole('radio', { name: 'Web JPEG (2048 px)' }).check();
+    const downloading = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Download' }).click();
+    const download = await downloading;
+    const base = (image?.filename ?? '').replace(/\.[^.]+$/, '');
+    expect(download.suggestedFilename()).toBe(`${base}.jpg`);
+    const file = readFileSync(await download.path());
+    expect([...file.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    await expect(page.getByRole('alert').filter({ hasText: 'Your download starts soon.' })).toBeVisible();
+  });
+
+  test('an asset with no set to download goes to the order dialog, whose order is mailed', async ({
+    page,
+    request,
+  }) => {
+    // A partner sees the catalogue but has no conversion set to download in (e2e/settings.json).
+    const name = `orderer${Date.now()}`;
+    addUser(name, 'partners');
+    const restore = storeGlobalConfig({ global: { run_order_process: true } });
+    try {
+      const [image] = await find(request, [{ key: 'asset_groups', values: ['image'] }]);
+      await logIn(page, name);
+      await page.goto(`/#/asset/${image?.id}`);
+      await page.getByRole('toolbar', { name: 'Asset actions' }).getByRole('button', { name: 'Download' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Download not available' });
+      await expect(dialog.getByRole('link', { name: image?.id })).toBeVisible();
+      await dialog.getByLabel('Message').fill('For the annual report');
+      await dialog.getByRole('button', { name: 'Submit order' }).click();
+      await expect(page.getByRole('alert').filter({ hasText: 'Your order has been sent.' })).toBeVisible();
+      const outbox = path.join(process.env.E2E_DATA_DIR ?? '', 'outbox');
+      const mails = readdirSync(outbox).map((f) => readFileSync(path.join(outbox, f), 'utf8'));
+      expect(mails.some((m) => m.includes('For the annual report') && m.includes(`#/asset/${image?.id}`))).toBe(true);
+    } finally {
+      restore();
+    }
+  });
+});
+
+test.describe('share links (portal-spec §4 "Shared links", §8 "Copy share link")', () => {
+  test('copies the link of an asset, which a guest opens; a link to a hidden asset asks a guest to log in', async ({
+    page,
+    context,
+    browser,
+    request,
+  }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const [image] = await find(request, [{ key: 'asset_groups', values: ['image'] }]);
+    await page.goto(`/#/asset/${image?.id}`);
+    await page.getByRole('toolbar', { name: 'Asset actions' }).getByRole('button', { name: 'Copy share link' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Link copied to the clipboard' })).toBeVisible();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(link).toMatch(new RegExp(`/#/asset/${image?.id}$`));
+
+    const guest = await browser.newContext({ locale: 'en-GB' });
+    const guestPage = await guest.newPage();
+    await guestPage.addInitScript(() => localStorage.setItem('locale', 'en'));
+    await guestPage.goto(link);
+    await expect(guestPage.getByRole('heading', { level: 1 })).not.toHaveText('Asset');
+    await expect(guestPage.getByRole('region', { name: 'Metadata' })).toBeVisible();
+
+    // An id beyond the catalogue: to the caller, the same as an asset it may not see.
+    const hidden = 1 + Math.max(...(await find(request, [])).map((d) => Number(d.id)));
+    await guestPage.goto(`/#/asset/${hidden}`);
+    await expect(guestPage).toHaveURL(/#\/login/);
+    await expect(
+      guestPage.getByRole('alert').filter({ hasText: 'None of the shared assets are visible to you.' }),
+    ).toBeVisible();
+    await guest.close();
+  });
+});
