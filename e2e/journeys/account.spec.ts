@@ -80,6 +80,23 @@ test.describe('account entry (portal-spec §2 "Navigation rules", "Login", §4 "
     await expect(account).toBeFocused();
   });
 
+  test('the menu opens when the mouse rests on the account entry and closes after it leaves (portal-spec §9)', async ({
+    page,
+  }) => {
+    await logInFromDashboard(page, 'visitor');
+    const account = page.getByRole('button', { name: 'Account of visitor' });
+    await account.hover();
+    const menu = page.getByRole('menu', { name: 'Logged in as visitor' });
+    await expect(menu).toBeVisible();
+    // Opened by the pointer, the page stays reachable: the button keeps its name and role.
+    await expect(account).toBeVisible();
+    await menu.getByRole('menuitem', { name: 'Log out' }).hover();
+    await page.waitForTimeout(400);
+    await expect(menu).toBeVisible();
+    await page.mouse.move(10, 600);
+    await expect(menu).toBeHidden();
+  });
+
   test('with the account menu open, no serious accessibility violation on a desktop', async ({ page }) => {
     await logInFromDashboard(page, 'curator');
     await page.getByRole('button', { name: 'Account of curator' }).click();
