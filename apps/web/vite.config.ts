@@ -33,5 +33,7 @@ export default defineConfig(({ mode }) => ({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // Screens load their code on first visit; on a busy machine that alone can take seconds.
+    testTimeout: 15_000,
   },
 }));

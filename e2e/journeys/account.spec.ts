@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { addUser } from '../support/accounts.ts';
 import { seriousViolations } from '../support/axe.ts';
 
@@ -14,6 +14,12 @@ test.beforeEach(async ({ page }) => {
     if (!localStorage.getItem('locale')) localStorage.setItem('locale', 'en');
   });
 });
+
+async function keepScreenshot(page: Page, testInfo: TestInfo, name: string) {
+  const file = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path: file });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
 
 async function openDashboard(page: Page) {
   await page.goto('/');
@@ -80,10 +86,28 @@ test.describe('account entry (portal-spec §2 "Navigation rules", "Login", §4 "
     await expect(account).toBeFocused();
   });
 
-  test('with the account menu open, no serious accessibility violation on a desktop', async ({ page }) => {
+  test('the menu opens when the mouse rests on the account entry and closes after it leaves (portal-spec §9)', async ({
+    page,
+  }) => {
+    await logInFromDashboard(page, 'visitor');
+    const account = page.getByRole('button', { name: 'Account of visitor' });
+    await account.hover();
+    const menu = page.getByRole('menu', { name: 'Logged in as visitor' });
+    await expect(menu).toBeVisible();
+    // Opened by the pointer, the page stays reachable: the button keeps its name and role.
+    await expect(account).toBeVisible();
+    await menu.getByRole('menuitem', { name: 'Log out' }).hover();
+    await page.waitForTimeout(400);
+    await expect(menu).toBeVisible();
+    await page.mouse.move(10, 600);
+    await expect(menu).toBeHidden();
+  });
+
+  test('with the account menu open, no serious accessibility violation on a desktop', async ({ page }, testInfo) => {
     await logInFromDashboard(page, 'curator');
     await page.getByRole('button', { name: 'Account of curator' }).click();
     await expect(page.getByRole('menuitem', { name: 'Portal' })).toBeVisible();
+    await keepScreenshot(page, testInfo, 'account-menu-desktop');
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
@@ -91,13 +115,16 @@ test.describe('account entry (portal-spec §2 "Navigation rules", "Login", §4 "
 test.describe('account entry on a phone', () => {
   test.use({ viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true });
 
-  test('"Log in" and the account menu are in the header; no serious accessibility violation', async ({ page }) => {
+  test('"Log in" and the account menu are in the header; no serious accessibility violation', async ({
+    page,
+  }, testInfo) => {
     await logInFromDashboard(page, 'visitor');
     await expect(page).toHaveURL(/#\/$/);
     const account = page.getByRole('banner').getByRole('button', { name: 'Account of visitor' });
     await account.click();
     const logout = page.getByRole('menuitem', { name: 'Log out' });
     await expect(logout).toBeVisible();
+    await keepScreenshot(page, testInfo, 'account-menu-phone');
     expect(await seriousViolations(page)).toEqual([]);
     // Nothing sticks out sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
@@ -113,7 +140,7 @@ test.describe('login branding (admin-spec §3 "login", §7 "config/{name}")', ()
     'base64',
   );
 
-  test('the login page shows an uploaded login logo and background', async ({ page }) => {
+  test('the login page shows an uploaded login logo and background', async ({ page }, testInfo) => {
     const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'config-files');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'loginLogo'), png);
@@ -131,6 +158,7 @@ test.describe('login branding (admin-spec §3 "login", §7 "config/{name}")', ()
         /\/assetportal\/api\/config\/loginHero/,
       );
       await expect(page.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
+      await keepScreenshot(page, testInfo, 'login-branding');
     } finally {
       rmSync(path.join(dir, 'loginLogo'));
       rmSync(path.join(dir, 'loginHero'));

@@ -122,8 +122,10 @@ describe('header menus (portal-spec §9: menu open delay 300 ms, close delay 250
     await sleep(MENU_OPEN_DELAY - 150);
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
     const menu = await screen.findByRole('menu', {}, { timeout: 1000 });
-    // Opened by the pointer, it leaves the focus where it was.
+    // Opened by the pointer, it leaves the focus where it was and hides nothing from assistive technology.
     expect(account).not.toHaveFocus();
+    expect(account.closest('[aria-hidden="true"]')).toBeNull();
+    expect(menu).toHaveAccessibleName('Logged in as anna');
     // Moving from the button into the menu keeps it open.
     await user.hover(within(menu).getByRole('menuitem', { name: 'Log out' }));
     await sleep(MENU_CLOSE_DELAY + 100);
@@ -132,6 +134,18 @@ describe('header menus (portal-spec §9: menu open delay 300 ms, close delay 250
     await sleep(MENU_CLOSE_DELAY - 150);
     expect(screen.getByRole('menu')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument(), { timeout: 1000 });
+  });
+
+  it('stay open, now with the focus in them, when the button is clicked after the pointer opened them', async () => {
+    loggedIn({ user: 'anna' });
+    const { user } = await renderApp('/bookmark');
+    const account = await findAccount('Account of anna');
+    await user.hover(account);
+    await screen.findByRole('menu', {}, { timeout: 1000 });
+    await user.click(account);
+    await waitFor(() => expect(screen.getByRole('menuitem', { name: 'Log out' })).toHaveFocus());
+    await sleep(MENU_CLOSE_DELAY + 100);
+    expect(screen.getByRole('menu')).toBeInTheDocument();
   });
 
   it('do not open when the pointer only passes over the button', async () => {

@@ -1,4 +1,16 @@
-import { Box, Divider, ListItemIcon, ListItemText, Menu, MenuItem, type SvgIconProps } from '@mui/material';
+import {
+  Box,
+  ClickAwayListener,
+  Divider,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  MenuList,
+  Paper,
+  Popper,
+  type SvgIconProps,
+} from '@mui/material';
 import type { ComponentType, ReactNode } from 'react';
 import type { HeaderMenuState } from './headerMenu.ts';
 
@@ -13,8 +25,9 @@ export interface MenuChoice {
 }
 
 /**
- * A header menu below its button. Opened by the resting pointer it neither takes the focus nor
- * blocks the page (no backdrop), so moving the pointer away closes it again.
+ * A header menu below its button. Opened by a click or key it is an ordinary modal menu with the
+ * focus in it. Opened by the resting pointer it is a pop-up beside the page that takes no focus and
+ * hides nothing from assistive technology, so moving the pointer away closes it again.
  */
 function HeaderMenu({
   menu,
@@ -25,7 +38,23 @@ function HeaderMenu({
   labelledBy?: string;
   children: ReactNode;
 }) {
-  const { hover } = menu;
+  const listProps = { id: menu.id, ...(labelledBy ? { 'aria-labelledby': labelledBy } : {}) };
+  if (menu.hover) {
+    return (
+      <Popper open anchorEl={menu.anchor} placement="bottom-end" sx={{ zIndex: 'modal' }}>
+        {/* A click on the button itself turns the menu into a modal one instead (useHeaderMenu). */}
+        <ClickAwayListener
+          onClickAway={(e) => {
+            if (!(e.target instanceof Node && menu.anchor.contains(e.target))) menu.onClose();
+          }}
+        >
+          <Paper elevation={8} onPointerEnter={menu.onPointerEnter} onPointerLeave={menu.onPointerLeave}>
+            <MenuList {...listProps}>{children}</MenuList>
+          </Paper>
+        </ClickAwayListener>
+      </Popper>
+    );
+  }
   return (
     <Menu
       anchorEl={menu.anchor}
@@ -33,21 +62,7 @@ function HeaderMenu({
       onClose={menu.onClose}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
       transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      hideBackdrop={hover}
-      disableAutoFocus={hover}
-      disableAutoFocusItem={hover}
-      disableEnforceFocus={hover}
-      disableRestoreFocus={hover}
-      disableScrollLock={hover}
-      slotProps={{
-        root: hover ? { sx: { pointerEvents: 'none' } } : {},
-        list: { id: menu.id, ...(labelledBy ? { 'aria-labelledby': labelledBy } : {}) },
-        paper: {
-          sx: { pointerEvents: 'auto' },
-          onPointerEnter: menu.onPointerEnter,
-          onPointerLeave: menu.onPointerLeave,
-        },
-      }}
+      slotProps={{ list: listProps }}
     >
       {children}
     </Menu>
