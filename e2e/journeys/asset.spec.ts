@@ -163,8 +163,9 @@ test.describe('share links (portal-spec §4 "Shared links", §8 "Copy share link
     const guestPage = await guest.newPage();
     await guestPage.addInitScript(() => localStorage.setItem('locale', 'en'));
     await guestPage.goto(link);
+    // A new browser context loads the whole app, which takes its time on a busy machine.
+    await expect(guestPage.getByRole('region', { name: 'Metadata' })).toBeVisible({ timeout: 15_000 });
     await expect(guestPage.getByRole('heading', { level: 1 })).not.toHaveText('Asset');
-    await expect(guestPage.getByRole('region', { name: 'Metadata' })).toBeVisible();
 
     // An id beyond the catalogue: to the caller, the same as an asset it may not see.
     const hidden = 1 + Math.max(...(await find(request, [])).map((d) => Number(d.id)));

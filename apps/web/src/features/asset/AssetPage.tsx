@@ -10,7 +10,7 @@ import { toast } from '../../lib/toast.ts';
 import { AssetMedia } from './AssetMedia.tsx';
 import { AssetMetadata, fallbackLeft, fallbackRight } from './AssetMetadata.tsx';
 import { DownloadFlowHost, useDownloadOptions } from './DownloadFlowHost.tsx';
-import { startDownload } from './downloadFlow.ts';
+import { closeDownloadDialog, startDownload } from './downloadFlow.ts';
 import { ArrowBackIcon, DownloadIcon, ShareIcon } from '../../components/icons.tsx';
 import { useAssetDoc, useIndexFields } from './queries.ts';
 
@@ -56,6 +56,9 @@ export function AssetPage() {
     toast.show('toast.open_share.none_visible', 'info');
     if (guest) void navigate('/login');
   }, [missing, guest, navigate]);
+
+  // Leaving the page closes its dialogs (a running download goes on).
+  useEffect(() => closeDownloadDialog, []);
 
   const back = () => {
     if (window.history.length > 1) void navigate(-1);

@@ -88,7 +88,7 @@ export async function runDownload(ids: string[], csetid: number, options: Downlo
     return;
   }
   set({ status: 'downloading', dialog: null });
-  toast.show('toast.download.starts_soon', 'info');
+  const startsSoon = toast.show('toast.download.starts_soon', 'info');
   let rejected: string[] = [];
   try {
     if (ids.length === 1) {
@@ -102,6 +102,8 @@ export async function runDownload(ids: string[], csetid: number, options: Downlo
       if (answer.url) await fetchAndSave(answer.url, 'assets.zip');
     }
   } catch (error) {
+    // It will not start: the reason replaces the notice at once.
+    toast.dismiss(startsSoon);
     failed(error);
   } finally {
     set({ status: 'ready', progress: null });

@@ -1,0 +1,158 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ConvertSet } from '@vitrine/contract/session';
+import { api, configHandlers, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
+import { renderApp } from '../../test/renderApp.tsx';
+import { toast } from '../../lib/toast.ts';
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+vi.setConfig({ testTimeout: 15_000 });
+afterEach(() => {
+  server.resetHandlers();
+  toast.clear();
+});
+afterAll(() => server.close());
+
+const doc = {
+  id: '42',
+  url: '/media/thumb/42?exp=1&sig=x',
+  asset_groups: ['image'],
+  title: 'Harbour <b>at night</b>',
+  filename: 'harbour.jpg',
+  file_size: 1_234_567,
+  creator: '',
+  pixel_x: 4000,
+  pixel_y: 3000,
+};
+
+/** The asset and its preview, conversion sets as given, and a record of download calls. */
+function asset(sets: ConvertSet[], config: Record<string, unknown> = {}) {
+  const calls: string[] = [];
+  server.use(
+    ...configHandlers(config),
+    http.get(api('assets'), ({ request }) =>
+      HttpResponse.json({
+        response: { docs: new URL(request.url).searchParams.get('assetid') === '42' ? [doc] : [] },
+      }),
+    ),
+    http.get(api('index/fields'), () =>
+      HttpResponse.json({
+        visible_fields: [
+          {
+            field_name: 'file_size',
+            default_labels: { en: 'File size', de: 'Dateigröße' },
+            is_facet: true,
+            range_facet: true,
+            multi_valued: false,
+            origin: 'column',
+            type: 'int',
+            options: { filterVal: 'filesize' },
+          },
+        ],
+      }),
+    ),
+    http.get(api('download/preview'), () =>
+      HttpResponse.json({ url: '/media/preview/42?exp=1&sig=x', asset_groups: ['image'] }),
+    ),
+    http.get(api('session/csets'), () => HttpResponse.json({ convert_sets: sets })),
+    http.get(api('download/'), ({ request }) => {
+      calls.push(new URL(request.url).search);
+      return HttpResponse.json({ error: 'rate_limit_reached', message: 'one at a time' }, { status: 429 });
+    }),
+    http.post(api('download/order'), async ({ request }) => {
+      calls.push(JSON.stringify(await request.json()));
+      return HttpResponse.json({ ok: true });
+    }),
+  );
+  return calls;
+}
+
+const downloadButton = async () =>
+  within(await screen.findByRole('toolbar', { name: 'Asset actions' }, { timeout: 10_000 })).getByRole('button', {
+    name: 'Download',
+  });
+
+describe('asset detail (portal-spec §2 "Asset detail")', () => {
+  it('shows the title and metadata as text, formatted, with empty fields hidden', async () => {
+    asset([]);
+    await renderApp('/asset/42');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Harbour <b>at night</b>' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    const metadata = screen.getByRole('region', { name: 'Metadata' });
+    expect(await within(metadata).findByText('1.23 MB')).toBeInTheDocument();
+    expect(within(metadata).getByText('File size')).toBeInTheDocument();
+    expect(within(metadata).getByText('4000 × 3000 px')).toBeInTheDocument();
+    expect(within(metadata).getByText('harbour.jpg')).toBeInTheDocument();
+    // hide_empty_metadata_fields is on by default: the empty creator is not listed.
+    expect(within(metadata).queryByText('creator')).not.toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Harbour <b>at night</b>' })).toHaveAttribute(
+      'src',
+      '/media/preview/42?exp=1&sig=x',
+    );
+  });
+});
+
+describe('download flow (portal-spec §4 "Download flow", §8 "Download")', () => {
+  it('offers several sets in the dialog; with terms of use, downloading waits for their acceptance', async () => {
+    asset(
+      [
+        { id: 0, title: 'Original file' },
+        { id: 1, title: 'Web JPEG' },
+      ],
+      { terms_of_use: { show: true, links: { en: 'https://example.org/terms' } } },
+    );
+    const { user } = await renderApp('/asset/42');
+    await user.click(await downloadButton());
+    const dialog = await screen.findByRole('dialog', { name: 'Download options' });
+    expect(within(dialog).getByRole('radio', { name: 'Original file' })).toBeChecked();
+    const submit = within(dialog).getByRole('button', { name: 'Download' });
+    expect(submit).toBeDisabled();
+    await user.click(within(dialog).getByRole('checkbox', { name: 'I accept the terms of use' }));
+    expect(submit).toBeEnabled();
+    expect(within(dialog).getByRole('link', { name: 'Read the terms of use' })).toHaveAttribute(
+      'href',
+      'https://example.org/terms',
+    );
+  });
+
+  it('downloads at once with exactly one set, and says so when the server allows one conversion at a time', async () => {
+    const calls = asset([{ id: 1, title: 'Web JPEG' }]);
+    const { user } = await renderApp('/asset/42');
+    await user.click(await downloadButton());
+    expect(await screen.findByText('Only one conversion download at a time is possible.')).toBeInTheDocument();
+    expect(calls).toEqual(['?id=42&csetid=1&target=down']);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('without any set and with the order process off, warns that no downloads are available', async () => {
+    asset([]);
+    const { user } = await renderApp('/asset/42');
+    await user.click(await downloadButton());
+    expect(await screen.findByText('No downloads available')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('without any set and with the order process on, opens the order dialog and sends the order with its message', async () => {
+    const calls = asset([], { global: { run_order_process: true } });
+    const { user } = await renderApp('/asset/42');
+    await user.click(await downloadButton());
+    const dialog = await screen.findByRole('dialog', { name: 'Download not available' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Message' }), 'For print');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit order' }));
+    expect(await screen.findByText('Your order has been sent.')).toBeInTheDocument();
+    expect(calls).toEqual([JSON.stringify({ id: ['42'], message: 'For print' })]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+});
+
+describe('shared links (portal-spec §4 "Shared links")', () => {
+  it('asks a guest to log in first when the shared asset is not visible', async () => {
+    asset([]);
+    server.use(...sessionHandlers(sessionAnswer({ user: null })));
+    const { router } = await renderApp('/asset/7');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 10_000 });
+    expect(await screen.findByText('None of the shared assets are visible to you.')).toBeInTheDocument();
+  });
+});
