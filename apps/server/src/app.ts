@@ -10,7 +10,8 @@ import { API_BASE_PATH } from '@vitrine/contract/call';
 import { getSessionCall } from '@vitrine/contract/session';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
 import { ConfigRepository } from './config/config.repository.ts';
-import { configRoutes } from './config/config.routes.ts';
+import { ConfigAdminService } from './config/config-admin.service.ts';
+import { configAdminRoutes, configRoutes } from './config/config.routes.ts';
 import { ConfigService } from './config/config.service.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { createMailer } from './adapters/mail.ts';
@@ -94,6 +95,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
 
   const config = new ConfigService(new ConfigRepository(db), settings.dataDir, settings.secret);
   configRoutes(app, config);
+  configAdminRoutes(app, new ConfigAdminService(new ConfigRepository(db), settings.dataDir));
   infoRoutes(app, db, config);
   searchRoutes(app, db, settings);
   mediaRoutes(app, db, settings);

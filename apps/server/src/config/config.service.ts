@@ -23,7 +23,7 @@ export type ThumbnailAnswer = { file: ConfigFile } | { redirect: string };
 const bundledLanguages = Object.keys(defaultTranslations) as (keyof typeof defaultTranslations)[];
 
 /** Recognises the file types admins upload by their first bytes, not by a trusted name. */
-function sniffType(head: Buffer, name: string): string {
+export function sniffType(head: Buffer, name: string): string {
   const ascii = head.subarray(0, 12).toString('latin1');
   if (head[0] === 0xff && head[1] === 0xd8) return 'image/jpeg';
   if (ascii.startsWith('\x89PNG')) return 'image/png';

@@ -5,6 +5,7 @@ import * as identity from './migrations/202611220200_identity.ts';
 import * as search from './migrations/202611220300_search.ts';
 import * as jobs from './migrations/202611220300_jobs.ts';
 import * as access from './migrations/202611220300_access.ts';
+import * as configHistory from './migrations/202611231100_config_history.ts';
 
 /**
  * Every migration, by name; applied in name order (`YYYYMMDDHHmm_<domain>`). Each is written with
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '202611220300_search': search,
   '202611220300_jobs': jobs,
   '202611220300_access': access,
+  '202611231100_config_history': configHistory,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
