@@ -180,6 +180,17 @@ describe.each(dialects)('admin config calls on %s (admin-spec §7 "Calls", §4 "
     expect((await t.app.inject(`${api}config/translations?lang=fr`)).json().views.dashboard.title).toBe('Accueil');
   });
 
+  it('a language added by an admin is served by info/all_languages with its name', async () => {
+    const config = {
+      ...withTitle('Languages'),
+      visibleLocales: [...defaultGlobalConfig.visibleLocales, { lang: 'xh', short: 'XH', name: 'isiXhosa' }],
+    };
+    expect((await saveConfig(config)).statusCode).toBe(200);
+    const body = (await t.app.inject(`${api}info/all_languages?lang=en`)).json();
+    expect(body.languages).toContainEqual({ code: 'xh', name: 'isiXhosa', ui: true, content: false });
+    expect(body.languages).toContainEqual({ code: 'de', name: 'German', ui: true, content: true });
+  });
+
   it('uploads a logo that is a real image, serves it, and deletes it with an empty body', async () => {
     const res = await t.app.inject({ method: 'POST', url: `${api}config/logo`, headers: admin, payload: form(png) });
     expect(res.statusCode, res.body).toBe(200);

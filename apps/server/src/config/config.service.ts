@@ -60,9 +60,10 @@ export class ConfigService {
   }
 
   /** Interface and content languages as configured. */
-  async languages(): Promise<{ ui: string[]; content: string[] }> {
+  async languages(): Promise<{ ui: string[]; content: string[]; names: Record<string, string> }> {
     const config = await this.globalConfig();
-    return { ui: config.visibleLocales.map((l) => l.lang), content: config.content_languages };
+    const names = Object.fromEntries(config.visibleLocales.flatMap((l) => (l.name ? [[l.lang, l.name]] : [])));
+    return { ui: config.visibleLocales.map((l) => l.lang), content: config.content_languages, names };
   }
 
   async availableFiles(): Promise<Record<ConfigFileName, boolean>> {
