@@ -1,4 +1,4 @@
-import { Alert, Box, Button, List, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, List, ListItem, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
@@ -38,9 +38,11 @@ export function AdminPage() {
         <nav aria-label={t('views.admin.title')}>
           <List>
             {adminSections.map((section) => (
-              <ListItemButton key={section} component={NavLink} to={`/admin/${section}`}>
-                <ListItemText primary={t(`views.admin.${section}`)} />
-              </ListItemButton>
+              <ListItem key={section} disablePadding>
+                <ListItemButton component={NavLink} to={`/admin/${section}`}>
+                  <ListItemText primary={t(`views.admin.${section}`)} />
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
         </nav>

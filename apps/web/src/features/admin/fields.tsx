@@ -15,11 +15,10 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useId, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConfigFileName } from '@vitrine/contract/config';
 import { useAvailableFiles } from '../../app/config.ts';
-import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { useUploadFile } from './queries.ts';
 
 /** A rule answers true when satisfied, else the text key of its message (admin-spec §5). */
@@ -172,29 +171,40 @@ export function UploadSetting({ name, accept }: { name: ConfigFileName; accept: 
   const present = useAvailableFiles()[name];
   const upload = useUploadFile();
   const label = t(`admin.files.${name}`);
+  const input = useRef<HTMLInputElement>(null);
   return (
     <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
       <Typography sx={{ minWidth: 160 }}>{label}</Typography>
       <Typography variant="body2" sx={{ minWidth: 100 }}>
         {t(present ? 'admin.files.present' : 'admin.files.absent')}
       </Typography>
-      <Button component="label" variant="outlined" size="small" disabled={upload.isPending}>
+      <input
+        ref={input}
+        type="file"
+        hidden
+        accept={accept}
+        aria-label={label}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          if (file) upload.mutate({ name, file });
+          e.target.value = '';
+        }}
+      />
+      <Button
+        variant="outlined"
+        size="small"
+        disabled={upload.isPending}
+        aria-label={`${label}: ${t('admin.files.upload')}`}
+        onClick={() => input.current?.click()}
+      >
         {t('admin.files.upload')}
-        <Box
-          component="input"
-          type="file"
-          accept={accept}
-          aria-label={`${label}: ${t('admin.files.upload')}`}
-          sx={visuallyHidden}
-          onChange={(e: React.ChangeEvent<HTMLInputElement>) => {
-            const file = e.target.files?.[0];
-            if (file) upload.mutate({ name, file });
-            e.target.value = '';
-          }}
-        />
       </Button>
       {present && (
-        <Button size="small" onClick={() => upload.mutate({ name, file: null })}>
+        <Button
+          size="small"
+          aria-label={`${label}: ${t('admin.files.delete')}`}
+          onClick={() => upload.mutate({ name, file: null })}
+        >
           {t('admin.files.delete')}
         </Button>
       )}

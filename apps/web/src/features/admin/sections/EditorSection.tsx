@@ -67,6 +67,8 @@ function PageEditor({ lang }: { lang: string }) {
         {t('admin.editor.preview')}
       </Typography>
       <Box
+        role="region"
+        aria-label={t('admin.editor.preview')}
         sx={{ border: 1, borderColor: 'divider', p: 2 }}
         // The preview shows what the portal will show: the page without scripts and handlers.
         dangerouslySetInnerHTML={{ __html: sanitizeHtml(current.html) }}
