@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { seriousViolations } from '../support/axe.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const admin = `site-admin-${Date.now()}`;
@@ -46,13 +46,6 @@ async function openSection(page: Page, name: string) {
 async function saveConfig(page: Page) {
   await page.getByRole('button', { name: 'Save configuration' }).click();
   await expect(page.getByText('Configuration saved')).toBeVisible();
-}
-
-async function seriousViolations(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 test.describe('admin area (admin-spec §1 "What the product does", §4 "States and transitions")', () => {

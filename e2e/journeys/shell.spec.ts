@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { seriousViolations } from '../support/axe.ts';
 import { storeGlobalConfig } from '../support/storedConfig.ts';
 
 test.use({ locale: 'de-DE' });
@@ -10,13 +10,6 @@ async function openDashboard(page: Page) {
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toBeAttached();
   await expect(page.getByTestId('dashboard-hero')).toBeVisible();
-}
-
-async function seriousViolations(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 test.describe('interface language (portal-spec §1, §2 "Navigation rules")', () => {
