@@ -4,6 +4,7 @@ import { createMailer, type Mailer } from './adapters/mail.ts';
 import { endMetadataReader } from './adapters/metadata.ts';
 import { CatalogueRepository } from './catalogue/catalogue.repository.ts';
 import { ImportService } from './catalogue/import.service.ts';
+import { ConfigAdminService } from './config/config-admin.service.ts';
 import { ConfigRepository } from './config/config.repository.ts';
 import { ConfigService } from './config/config.service.ts';
 import { openDatabase, type Db } from './db/database.ts';
@@ -81,6 +82,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     auth,
     sso,
     config,
+    configAdmin: new ConfigAdminService(r.config, settings.dataDir),
     search,
     derivatives,
     sessions: new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso),

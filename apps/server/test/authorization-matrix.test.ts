@@ -3,6 +3,7 @@ import { API_BASE_PATH, type CallDefinition } from '@vitrine/contract/call';
 import * as collection from '@vitrine/contract/collection';
 import * as config from '@vitrine/contract/config';
 import * as download from '@vitrine/contract/download';
+import { defaultGlobalConfig } from '@vitrine/contract/global-config';
 import * as info from '@vitrine/contract/info';
 import * as search from '@vitrine/contract/search';
 import * as session from '@vitrine/contract/session';
@@ -53,6 +54,14 @@ const portalNotFound: Record<Role, number> = {
   adminAssetUser: 404,
   otherGroup: 404,
 };
+/** Admin calls (admin-spec §6): 401 without a session, 403 for everyone but GUI admins. */
+const adminOnly = (status: number): Record<Role, number> => ({
+  ...everyone(403),
+  guest: 401,
+  expired: 401,
+  adminAssetUser: status,
+  adminOnly: status,
+});
 
 const matrix: Row[] = [
   { call: info.healthCall, status: 200 },
@@ -97,6 +106,16 @@ const matrix: Row[] = [
   { call: config.configStyleCall, status: 404 },
   { call: config.configFontCall, status: 404 },
   { call: config.configThumbnailCall, query: { id: '999' }, status: 404 },
+  { call: config.customPageCall, status: 200 },
+  { call: config.customPageCall, query: { lang: 'de' }, status: 404 },
+  // Writing the config belongs to GUI admins (admin-spec §6 "Roles and permissions").
+  { call: config.storedConfigCall, status: adminOnly(200) },
+  { call: config.saveGlobalConfigCall, body: defaultGlobalConfig, status: adminOnly(200) },
+  { call: config.configHistoryCall, status: adminOnly(200) },
+  { call: config.configRollbackCall, body: { id: 999999 }, status: adminOnly(404) },
+  { call: config.saveTranslationsCall, query: { lang: 'de' }, body: {}, status: adminOnly(200) },
+  { call: config.saveCustomPageCall, query: { lang: 'de' }, body: { heading: 'h', html: '' }, status: adminOnly(200) },
+  { call: config.uploadConfigFileCall, params: { name: 'logo' }, status: adminOnly(200) },
   // The catalogue is for asset users only (portal-spec §6).
   { call: search.searchCall, query: { solr_q: '*' }, status: portal },
   { call: search.assetsCall, query: { assetid: '1' }, status: portal },

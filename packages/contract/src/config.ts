@@ -45,9 +45,42 @@ export const getGlobalConfigCall = defineCall({
 export const saveGlobalConfigCall = defineCall({
   method: 'POST',
   path: 'config/global',
-  summary: 'Replace the global configuration (GUI admins)',
-  body: globalConfigSchema,
-  response: globalConfigSchema,
+  summary: 'Replace the whole global configuration (GUI admins); the previous one stays in the history',
+  body: globalConfigModel,
+  response: globalConfigModel,
+});
+
+export const storedConfigCall = defineCall({
+  method: 'GET',
+  path: 'config/global/stored',
+  summary: 'The global configuration exactly as stored, or null when none is (GUI admins; for upgrades)',
+  response: z.object({ config: globalConfigSchema.nullable() }),
+});
+
+export const configVersionSchema = z.object({
+  id: z.number().int(),
+  saved_by: z.string(),
+  saved_at: z.string().describe('ISO 8601'),
+  version: z.string().describe('The config model version the saved object carried'),
+  /** The history entry this save restored, when it was a rollback. */
+  restored_from: z.number().int().nullable(),
+});
+export type ConfigVersion = z.infer<typeof configVersionSchema>;
+
+export const configHistoryCall = defineCall({
+  method: 'GET',
+  path: 'config/history',
+  summary: 'Saved versions of the global configuration, newest first (GUI admins)',
+  query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
+  response: z.object({ versions: z.array(configVersionSchema) }),
+});
+
+export const configRollbackCall = defineCall({
+  method: 'POST',
+  path: 'config/history/rollback',
+  summary: 'Save an earlier version of the global configuration again (GUI admins)',
+  body: z.object({ id: z.number().int().min(1) }),
+  response: globalConfigModel,
 });
 
 export const availableFilesCall = defineCall({
@@ -109,6 +142,18 @@ export type ConfigImageName = z.infer<typeof configImageName>;
 
 /** Answers of the file calls are the file itself, not JSON. */
 const fileAnswer = z.string().describe('The file (binary)');
+
+/** Files over this size are refused; images over IMAGE_WARNING_BYTES only draw a warning (admin-spec §5). */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const IMAGE_WARNING_BYTES = 1024 * 1024;
+
+export const uploadConfigFileCall = defineCall({
+  method: 'POST',
+  path: 'config/:name',
+  summary:
+    'Upload (multipart, field "file") or, with an empty body, delete an image, the style sheet or the font (GUI admins)',
+  response: z.object({ saved: z.boolean(), deleted: z.boolean() }),
+});
 
 export const configImageCall = defineCall({
   method: 'GET',

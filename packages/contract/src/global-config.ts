@@ -195,7 +195,9 @@ export const globalConfigModel = z.looseObject({
   }),
   terms_of_use: z.looseObject({ show: z.boolean(), links: perLanguage(z.string()) }),
   /** The interface languages offered in the header's language switch. */
-  visibleLocales: z.array(z.object({ lang, short: z.string().min(1).max(8) })).min(1),
+  visibleLocales: z
+    .array(z.object({ lang, short: z.string().min(1).max(8), name: z.string().max(100).optional() }))
+    .min(1),
   /** Languages metadata values may carry; the first is used when the interface language is not one. */
   content_languages: z.array(lang).min(1),
   fallback_locale: lang,

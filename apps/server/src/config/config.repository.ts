@@ -45,4 +45,56 @@ export class ConfigRepository {
       .executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
+
+  /**
+   * Replaces a document and records the new version in the history, in one transaction: concurrent
+   * saves each leave one whole document, the later one wins.
+   */
+  async save(name: string, lang: string, value: unknown, savedBy: string, restoredFrom: number | null = null) {
+    const body = JSON.stringify(value);
+    const saved_at = new Date().toISOString();
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const entry = await trx
+        .insertInto('config_history')
+        .values({ name, lang, body, saved_by: savedBy, saved_at, restored_from: restoredFrom })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('config_document')
+        .values({ name, lang, body, updated_at: saved_at })
+        .onConflict((oc) => oc.columns(['name', 'lang']).doUpdateSet({ body, updated_at: saved_at }))
+        .execute();
+      return Number(entry.id);
+    });
+  }
+
+  /** Saved versions of a document, newest first. */
+  async history(name: string, lang: string, limit: number) {
+    const rows = await this.db.kysely
+      .selectFrom('config_history')
+      .select(['id', 'body', 'saved_by', 'saved_at', 'restored_from'])
+      .where('name', '=', name)
+      .where('lang', '=', lang)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      body: JSON.parse(r.body) as unknown,
+      saved_by: r.saved_by,
+      saved_at: r.saved_at,
+      restored_from: r.restored_from === null ? null : Number(r.restored_from),
+    }));
+  }
+
+  async historyEntry(name: string, lang: string, id: number): Promise<unknown> {
+    const row = await this.db.kysely
+      .selectFrom('config_history')
+      .select('body')
+      .where('id', '=', id)
+      .where('name', '=', name)
+      .where('lang', '=', lang)
+      .executeTakeFirst();
+    return row ? (JSON.parse(row.body) as unknown) : undefined;
+  }
 }

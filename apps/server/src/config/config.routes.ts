@@ -1,6 +1,16 @@
-import type { FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   availableFilesCall,
+  configHistoryCall,
+  configRollbackCall,
+  customPageCall,
+  MAX_UPLOAD_BYTES,
+  saveCustomPageCall,
+  saveGlobalConfigCall,
+  saveTranslationsCall,
+  storedConfigCall,
+  uploadConfigFileCall,
   configFontCall,
   configImageCall,
   configStyleCall,
@@ -10,6 +20,7 @@ import {
 } from '@vitrine/contract/config';
 import { registerCall, type CallInput } from '../http/route.ts';
 import type { CallDefinition } from '@vitrine/contract/call';
+import { tooLarge, type ConfigAdminService } from './config-admin.service.ts';
 import type { ConfigFile, ConfigService } from './config.service.ts';
 
 /** Streams an uploaded file; browsers revalidate it since uploads keep their name. */
@@ -41,4 +52,41 @@ export function configRoutes(app: FastifyInstance, config: ConfigService): void 
     return sendFile(input, answer.file);
   });
   registerCall(app, configImageCall, async (input) => sendFile(input, await config.image(input.params.name ?? '')));
+}
+
+/** The first file of a multipart upload; null for an empty body (a delete). */
+async function readUpload(request: FastifyRequest): Promise<Buffer | null> {
+  if (!request.isMultipart()) return null;
+  const part = await request.file({ limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
+  if (!part) return null;
+  try {
+    return await part.toBuffer();
+  } catch (error) {
+    // @fastify/multipart's own error for a file over the limit.
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw error;
+  }
+}
+
+/** The admin area's calls (admin-spec §7): GUI admins only, except reading custom pages. */
+export function configAdminRoutes(app: FastifyInstance, admin: ConfigAdminService): void {
+  registerCall(app, storedConfigCall, async ({ request }) => admin.storedConfig(request.auth));
+  registerCall(app, saveGlobalConfigCall, async ({ request, body }) => admin.saveConfig(request.auth, body));
+  registerCall(app, configHistoryCall, async ({ request, query }) => admin.history(request.auth, query.limit));
+  registerCall(app, configRollbackCall, async ({ request, body }) => admin.rollback(request.auth, body.id));
+  registerCall(app, saveTranslationsCall, async ({ request, query, body }) =>
+    admin.saveTranslations(request.auth, query.lang, body),
+  );
+  registerCall(app, customPageCall, async ({ query }) =>
+    query.lang ? admin.customPage(query.lang) : admin.customPageLocales(),
+  );
+  registerCall(app, saveCustomPageCall, async ({ request, query, body }) =>
+    admin.saveCustomPage(request.auth, query.lang, body),
+  );
+  void app.register(async (scope) => {
+    await scope.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0 } });
+    registerCall(scope, uploadConfigFileCall, async ({ request, params }) =>
+      admin.upload(request.auth, params.name ?? '', () => readUpload(request)),
+    );
+  });
 }

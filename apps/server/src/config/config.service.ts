@@ -23,7 +23,7 @@ export type ThumbnailAnswer = { file: ConfigFile } | { redirect: string };
 const bundledLanguages = Object.keys(defaultTranslations) as (keyof typeof defaultTranslations)[];
 
 /** Recognises the file types admins upload by their first bytes, not by a trusted name. */
-function sniffType(head: Buffer, name: string): string {
+export function sniffType(head: Buffer, name: string): string {
   const ascii = head.subarray(0, 12).toString('latin1');
   if (head[0] === 0xff && head[1] === 0xd8) return 'image/jpeg';
   if (ascii.startsWith('\x89PNG')) return 'image/png';
@@ -60,9 +60,10 @@ export class ConfigService {
   }
 
   /** Interface and content languages as configured. */
-  async languages(): Promise<{ ui: string[]; content: string[] }> {
+  async languages(): Promise<{ ui: string[]; content: string[]; names: Record<string, string> }> {
     const config = await this.globalConfig();
-    return { ui: config.visibleLocales.map((l) => l.lang), content: config.content_languages };
+    const names = Object.fromEntries(config.visibleLocales.flatMap((l) => (l.name ? [[l.lang, l.name]] : [])));
+    return { ui: config.visibleLocales.map((l) => l.lang), content: config.content_languages, names };
   }
 
   async availableFiles(): Promise<Record<ConfigFileName, boolean>> {

@@ -3,6 +3,7 @@ import type { Generated } from 'kysely';
 /** Tables of the database. Each domain adds its tables here together with a migration. */
 export interface Database {
   config_document: ConfigDocumentTable;
+  config_history: ConfigHistoryTable;
   asset: AssetTable;
   asset_value: AssetValueTable;
   collection: CollectionTable;
@@ -28,6 +29,16 @@ export interface ConfigDocumentTable {
   lang: string;
   body: string;
   updated_at: Generated<string>;
+}
+
+export interface ConfigHistoryTable {
+  id: Generated<number>;
+  name: string;
+  lang: string;
+  body: string;
+  saved_by: string;
+  saved_at: string;
+  restored_from: number | null;
 }
 
 /** Dates are epoch milliseconds. `metadata` holds the raw extracted metadata as JSON text. */

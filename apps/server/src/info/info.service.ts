@@ -35,12 +35,12 @@ export class InfoService {
 
   /** The configured interface and content languages, named in the display language. */
   async languages(displayLang: string | undefined): Promise<Language[]> {
-    const { ui: uiLanguages, content: contentLanguages } = await this.config.languages();
+    const { ui: uiLanguages, content: contentLanguages, names } = await this.config.languages();
     const codes = [...new Set([...uiLanguages, ...contentLanguages])];
     const lang = displayLang === 'de' ? 'de' : 'en';
     return codes.map((code) => ({
       code,
-      name: knownLanguages[code]?.[lang] ?? code,
+      name: knownLanguages[code]?.[lang] ?? names[code] ?? code,
       ui: uiLanguages.includes(code),
       content: contentLanguages.includes(code),
     }));

@@ -48,6 +48,8 @@ export interface CallOptions<C extends CallDefinition> {
   body?: SchemaInput<C['body']>;
   params?: Record<string, string>;
   signal?: AbortSignal;
+  /** A multipart body (file uploads) instead of a JSON one. */
+  form?: FormData;
 }
 
 function buildUrl(call: CallDefinition, query: unknown, params: Record<string, string> = {}): string {
@@ -121,7 +123,7 @@ export async function callApi<C extends CallDefinition>(
   if (token) headers.Authorization = `Bearer ${token}`;
   const xsrf = readCookie(XSRF_COOKIE);
   if (xsrf) headers[XSRF_HEADER] = decodeURIComponent(xsrf);
-  let body: string | undefined;
+  let body: string | FormData | undefined = options.form;
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.body);
@@ -189,4 +191,14 @@ export async function fetchFile(
     onProgress?.(loaded, total);
   }
   return { blob: new Blob(parts, { type }), filename };
+}
+
+/** The answer of a call, or null when the server says there is no such thing (404). */
+export async function nullIfNotFound<T>(answer: Promise<T>): Promise<T | null> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
 }

@@ -1,34 +1,99 @@
-import { List, ListItemButton, ListItemText, Stack } from '@mui/material';
+import { Alert, Box, Button, List, ListItem, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
+import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
 import { PageHeading } from '../../components/PageHeading.tsx';
+import { PageLoading } from '../../components/PageLoading.tsx';
+import { AdminDraftProvider, useAdminDraft } from './AdminDraft.tsx';
+import { AppearanceSection } from './sections/AppearanceSection.tsx';
+import { DashboardSection } from './sections/DashboardSection.tsx';
+import { EditorSection } from './sections/EditorSection.tsx';
+import { GeneralSection } from './sections/GeneralSection.tsx';
+import { LanguageSection } from './sections/LanguageSection.tsx';
+import { LoginSection } from './sections/LoginSection.tsx';
+import { SearchSection } from './sections/SearchSection.tsx';
 
 /** Admin sections in sidebar order (admin-spec §1). */
 export const adminSections = ['appearance', 'dashboard', 'general', 'language', 'search', 'login', 'editor'] as const;
 export type AdminSection = (typeof adminSections)[number];
 
+const sectionViews: Record<AdminSection, ComponentType> = {
+  appearance: AppearanceSection,
+  dashboard: DashboardSection,
+  general: GeneralSection,
+  language: LanguageSection,
+  search: SearchSection,
+  login: LoginSection,
+  editor: EditorSection,
+};
+
+/** Sections whose settings live in the global config (the editor saves its pages itself). */
+const configSections = new Set<AdminSection>(['appearance', 'dashboard', 'general', 'language', 'search', 'login']);
+
 export function AdminPage() {
   const { t } = useTranslation();
   return (
-    <Stack direction="row" spacing={2}>
-      <nav aria-label={t('views.admin.title')}>
-        <List>
-          {adminSections.map((section) => (
-            <ListItemButton key={section} component={NavLink} to={`/admin/${section}`}>
-              <ListItemText primary={t(`views.admin.${section}`)} />
-            </ListItemButton>
-          ))}
-        </List>
-      </nav>
-      <div>
-        <PageHeading titleKey="views.admin.title" />
-        <Outlet />
-      </div>
+    <AdminDraftProvider>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+        <nav aria-label={t('views.admin.title')}>
+          <List>
+            {adminSections.map((section) => (
+              <ListItem key={section} disablePadding>
+                <ListItemButton component={NavLink} to={`/admin/${section}`}>
+                  <ListItemText primary={t(`views.admin.${section}`)} />
+                </ListItemButton>
+              </ListItem>
+            ))}
+          </List>
+        </nav>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <PageHeading titleKey="views.admin.title" />
+          <Outlet />
+        </Box>
+      </Stack>
+    </AdminDraftProvider>
+  );
+}
+
+/** The bar that saves the config draft, with the unsaved-changes notice (admin-spec §2, §8). */
+function SaveBar() {
+  const { t } = useTranslation();
+  const { unsaved, save, status } = useAdminDraft();
+  return (
+    <Stack
+      direction="row"
+      spacing={2}
+      sx={{ alignItems: 'center', position: 'sticky', bottom: 0, py: 1, bgcolor: 'background.default', zIndex: 1 }}
+    >
+      <Button variant="contained" onClick={save} disabled={status === 'saving' || status === 'unavailable'}>
+        {t('admin.save')}
+      </Button>
+      <Box role="status" sx={{ flex: 1 }}>
+        {unsaved && <Alert severity="warning">{t('admin.unsaved')}</Alert>}
+      </Box>
     </Stack>
   );
 }
 
 export function AdminSectionPage({ section }: { section: AdminSection }) {
   const { t } = useTranslation();
-  return <h2>{t(`views.admin.${section}`)}</h2>;
+  const { status } = useAdminDraft();
+  const View = sectionViews[section];
+  return (
+    <>
+      <Typography component="h2" variant="h5" sx={{ mb: 2 }}>
+        {t(`views.admin.${section}`)}
+      </Typography>
+      {status === 'loading' ? (
+        <PageLoading />
+      ) : status === 'unavailable' ? (
+        <Alert severity="error">{t('toast.config.error')}</Alert>
+      ) : (
+        <>
+          <View />
+          {configSections.has(section) && <SaveBar />}
+        </>
+      )}
+    </>
+  );
 }

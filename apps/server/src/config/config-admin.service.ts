@@ -1,0 +1,145 @@
+import { isUtf8 } from 'node:buffer';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  configFileName,
+  MAX_UPLOAD_BYTES,
+  type ConfigFileName,
+  type ConfigVersion,
+  type MessageSet,
+} from '@vitrine/contract/config';
+import { fillConfigDefaults, type GlobalConfig } from '@vitrine/contract/global-config';
+import { probeImage } from '../adapters/media.ts';
+import { sanitizePageHtml } from '../adapters/html.ts';
+import { DomainError, notFound } from '../http/errors.ts';
+import { requireGuiAdmin, type Auth } from '../auth/caller.ts';
+import type { ConfigRepository } from './config.repository.ts';
+import { sniffType } from './config.service.ts';
+
+export interface CustomPage {
+  heading: string;
+  html: string;
+}
+
+/** Reads an uploaded file; null when the request carries none (which deletes the stored one). */
+export type UploadReader = () => Promise<Buffer | null>;
+
+const fonts = new Set(['font/woff2', 'font/woff', 'font/otf', 'font/ttf']);
+const rasterImages = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/**
+ * What GUI admins change (admin-spec §7 "Calls"): the global config with its history, translation
+ * sets, custom pages and uploaded files. Every write checks the caller first; custom pages are stored
+ * as written and served sanitised.
+ */
+export class ConfigAdminService {
+  private readonly filesDir: string;
+
+  constructor(
+    private readonly repository: ConfigRepository,
+    dataDir: string,
+  ) {
+    this.filesDir = path.join(dataDir, 'config-files');
+  }
+
+  async storedConfig(auth: Auth): Promise<{ config: Record<string, unknown> | null }> {
+    requireGuiAdmin(auth);
+    const stored = await this.repository.get('global');
+    return { config: typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : null };
+  }
+
+  async saveConfig(auth: Auth, config: GlobalConfig): Promise<GlobalConfig> {
+    requireGuiAdmin(auth);
+    await this.repository.save('global', '', config, auth.name ?? '');
+    return fillConfigDefaults(config);
+  }
+
+  async history(auth: Auth, limit: number): Promise<{ versions: ConfigVersion[] }> {
+    requireGuiAdmin(auth);
+    const rows = await this.repository.history('global', '', limit);
+    return {
+      versions: rows.map(({ body, ...row }) => {
+        const version = (body as { version?: unknown } | null)?.version;
+        return { ...row, version: typeof version === 'string' ? version : '' };
+      }),
+    };
+  }
+
+  /** Saves an earlier version again, as a new entry of the history. */
+  async rollback(auth: Auth, id: number): Promise<GlobalConfig> {
+    requireGuiAdmin(auth);
+    const body = await this.repository.historyEntry('global', '', id);
+    if (body === undefined) throw notFound(`The configuration version ${id}`);
+    await this.repository.save('global', '', body, auth.name ?? '', id);
+    return fillConfigDefaults(body);
+  }
+
+  async saveTranslations(auth: Auth, lang: string, texts: MessageSet): Promise<{ ok: true }> {
+    requireGuiAdmin(auth);
+    await this.repository.save('translations', lang, texts, auth.name ?? '');
+    return { ok: true };
+  }
+
+  async customPageLocales(): Promise<{ locales: string[] }> {
+    return { locales: await this.repository.languages('custom_html') };
+  }
+
+  /** A custom page as the portal shows it: without scripts, event handlers or script URLs. */
+  async customPage(lang: string): Promise<CustomPage> {
+    const page = (await this.repository.get('custom_html', lang)) as CustomPage | undefined;
+    if (!page) throw notFound(`The custom page for '${lang}'`);
+    return { heading: page.heading, html: sanitizePageHtml(page.html) };
+  }
+
+  async saveCustomPage(auth: Auth, lang: string, page: CustomPage): Promise<{ ok: true }> {
+    requireGuiAdmin(auth);
+    await this.repository.save('custom_html', lang, page, auth.name ?? '');
+    return { ok: true };
+  }
+
+  /** Stores an uploaded file under its name after checking what it really is; no file deletes it. */
+  async upload(auth: Auth, name: string, read: UploadReader): Promise<{ saved: boolean; deleted: boolean }> {
+    requireGuiAdmin(auth);
+    const parsed = configFileName.safeParse(name);
+    if (!parsed.success) throw notFound(`The file name '${name}'`);
+    const file = path.join(this.filesDir, parsed.data);
+    const data = await read();
+    if (!data || data.length === 0) {
+      const existed = await rm(file).then(
+        () => true,
+        () => false,
+      );
+      return { saved: false, deleted: existed };
+    }
+    if (data.length > MAX_UPLOAD_BYTES) throw tooLarge();
+    await checkContent(parsed.data, data);
+    await mkdir(this.filesDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(tmp, data);
+    await rename(tmp, file);
+    return { saved: true, deleted: false };
+  }
+}
+
+export const tooLarge = () =>
+  new DomainError('payload_too_large', `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
+
+const unsupported = (message: string) => new DomainError('unsupported_media_type', message);
+
+async function checkContent(name: ConfigFileName, data: Buffer): Promise<void> {
+  const type = sniffType(data.subarray(0, 64), name);
+  if (name === 'style') {
+    if (data.includes(0) || !isUtf8(data)) throw unsupported('The style sheet must be a CSS text file.');
+    return;
+  }
+  if (name === 'custom_font') {
+    if (!fonts.has(type)) throw unsupported('The font must be a WOFF2, WOFF, OpenType or TrueType file.');
+    return;
+  }
+  if (type === 'image/x-icon' && name === 'favicon') return;
+  if (type === 'image/svg+xml') return;
+  if (!rasterImages.has(type)) throw unsupported('The file is not an image (JPEG, PNG, GIF, WebP or SVG).');
+  await probeImage(data).catch(() => {
+    throw unsupported('The image cannot be read.');
+  });
+}

@@ -1,0 +1,145 @@
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useBlocker } from 'react-router';
+import { migrateConfig } from '@vitrine/contract/config-migrations';
+import { defaultGlobalConfig, type GlobalConfig } from '@vitrine/contract/global-config';
+import { toast } from '../../lib/toast.ts';
+import { useSaveConfig, useStoredConfig } from './queries.ts';
+
+/** Config status values of admin-spec §4. */
+export type AdminConfigStatus = 'initial' | 'loading' | 'success' | 'unavailable' | 'saving';
+
+interface AdminDraft {
+  config: GlobalConfig;
+  status: AdminConfigStatus;
+  unsaved: boolean;
+  update: (change: (config: GlobalConfig) => GlobalConfig) => void;
+  save: () => void;
+  /** A config the server now holds (after a rollback): it becomes the draft and the backup. */
+  adopt: (config: GlobalConfig) => void;
+}
+
+const DraftContext = createContext<AdminDraft | null>(null);
+
+export function useAdminDraft(): AdminDraft {
+  const draft = useContext(DraftContext);
+  if (!draft) throw new Error('useAdminDraft outside <AdminDraftProvider>');
+  return draft;
+}
+
+type Question = 'reset' | 'adopt' | null;
+
+/**
+ * The admin area's working copy of the config (admin-spec §2 "Admin entry guard", §4): loaded on
+ * entry and brought to the current version; a backup taken then tells whether there are unsaved
+ * changes, and leaving the admin area with some asks first.
+ */
+export function AdminDraftProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const stored = useStoredConfig();
+  const saveCall = useSaveConfig();
+  const [edited, setEdited] = useState<GlobalConfig | null>(null);
+  const [baseline, setBaseline] = useState<string | null>(null);
+  const [answered, setAnswered] = useState(false);
+
+  // The stored config brought to the current version (admin-spec §4 steps 1–5).
+  const migration = useMemo(() => (stored.data ? migrateConfig(stored.data.config) : null), [stored.data]);
+  const config = edited ?? migration?.config ?? null;
+  const backup = baseline ?? (migration ? JSON.stringify(migration.config) : '');
+  const question: Question =
+    !migration || answered
+      ? null
+      : stored.data?.config === null
+        ? 'reset'
+        : migration.updated || migration.merged
+          ? 'adopt'
+          : null;
+
+  useEffect(() => {
+    if (migration && stored.data?.config && !migration.updated && !migration.merged) {
+      toast.show('admin.upgrade.no_changes', 'success');
+    }
+  }, [migration, stored.data]);
+
+  useEffect(() => {
+    if (stored.isError) toast.show('toast.config.error', 'error');
+  }, [stored.isError]);
+
+  const current = config ?? defaultGlobalConfig;
+  const unsaved = config !== null && JSON.stringify(config) !== backup;
+
+  const saveConfig = useCallback(
+    (next: GlobalConfig) =>
+      saveCall.mutate(next, {
+        onSuccess: (saved) => {
+          setEdited(saved);
+          setBaseline(JSON.stringify(saved));
+        },
+      }),
+    [saveCall],
+  );
+
+  const value = useMemo<AdminDraft>(
+    () => ({
+      config: current,
+      status: stored.isError ? 'unavailable' : saveCall.isPending ? 'saving' : stored.isPending ? 'loading' : 'success',
+      unsaved,
+      update: (change) => setEdited((c) => change(c ?? migration?.config ?? defaultGlobalConfig)),
+      save: () => saveConfig(current),
+      adopt: (next) => {
+        setEdited(next);
+        setBaseline(JSON.stringify(next));
+      },
+    }),
+    [current, migration, stored.isError, stored.isPending, saveCall.isPending, unsaved, saveConfig],
+  );
+
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      unsaved && currentLocation.pathname !== nextLocation.pathname && !nextLocation.pathname.startsWith('/admin'),
+  );
+  useEffect(() => {
+    if (!unsaved) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [unsaved]);
+
+  const answer = (yes: boolean) => {
+    if (yes) saveConfig(question === 'reset' ? defaultGlobalConfig : current);
+    setAnswered(true);
+  };
+
+  return (
+    <DraftContext.Provider value={value}>
+      {children}
+      <Dialog open={question !== null} aria-labelledby="admin-upgrade-title">
+        <DialogTitle id="admin-upgrade-title">{t('admin.confirm.title')}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            {t(question === 'reset' ? 'admin.upgrade.reset_question' : 'admin.upgrade.adopt_question')}
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => answer(false)}>{t('admin.confirm.no')}</Button>
+          <Button variant="contained" onClick={() => answer(true)}>
+            {t(question === 'reset' ? 'admin.upgrade.reset' : 'admin.upgrade.adopt')}
+          </Button>
+        </DialogActions>
+      </Dialog>
+      <Dialog open={blocker.state === 'blocked'} aria-labelledby="admin-unsaved-title">
+        <DialogTitle id="admin-unsaved-title">{t('admin.unsaved')}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>{t('admin.leave_question')}</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button variant="contained" onClick={() => blocker.reset?.()}>
+            {t('admin.stay')}
+          </Button>
+          <Button onClick={() => blocker.proceed?.()}>{t('admin.leave')}</Button>
+        </DialogActions>
+      </Dialog>
+    </DraftContext.Provider>
+  );
+}

@@ -1,0 +1,92 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defaultGlobalConfig, type GlobalConfig } from '@vitrine/contract/global-config';
+import { resetSessionState } from '../../app/session.ts';
+import { toast } from '../../lib/toast.ts';
+import { renderApp } from '../../test/renderApp.tsx';
+import { api, createSessionServer, sessionAnswer } from '../../test/sessionServer.ts';
+
+const server = createSessionServer(sessionAnswer({ user: 'ada', isGuiAdmin: true }));
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  resetSessionState();
+  toast.clear();
+});
+afterAll(() => server.close());
+
+/** The admin area is a lazily loaded chunk: its first render waits for the import. */
+const slow = { timeout: 15_000 };
+
+/** The admin calls of entry, with `stored` as the server's config; answers the configs posted. */
+function adminServer(stored: Record<string, unknown> | null) {
+  const posted: GlobalConfig[] = [];
+  server.use(
+    http.get(api('config/global/stored'), () => HttpResponse.json({ config: stored })),
+    http.get(api('index/fields'), () => HttpResponse.json({ visible_fields: [] })),
+    http.get(api('config/history'), () => HttpResponse.json({ versions: [] })),
+    http.post(api('config/global'), async ({ request }) => {
+      const config = (await request.json()) as GlobalConfig;
+      posted.push(config);
+      return HttpResponse.json(config);
+    }),
+  );
+  return posted;
+}
+
+describe(
+  'admin area (admin-spec §2 "Admin entry guard", §4 "Config versioning and upgrade", §5)',
+  { timeout: 60_000 },
+  () => {
+    it('offers to adopt the changes of an older stored config and saves it migrated', async () => {
+      const posted = adminServer({ version: '5.2.1', global: { website_title: 'Archiv' }, themes: { colors: {} } });
+      const { user } = await renderApp('/admin/general');
+      const dialog = await screen.findByRole('dialog', { name: 'Please confirm' }, slow);
+      expect(dialog).toHaveTextContent('The portal was updated.');
+      await user.click(within(dialog).getByRole('button', { name: 'Adopt changes' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.version).toBe('7.0.6');
+      expect(posted[0]?.global.website_title).toBe('Archiv');
+      expect(posted[0]?.themes.options.map((t) => t.key)).toContain('classic');
+      expect(posted[0]?.themes).not.toHaveProperty('colors');
+    });
+
+    it('flags unsaved changes against the backup and saves the whole config', async () => {
+      const posted = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/general');
+      const title = await screen.findByLabelText(/^Website title/, {}, slow);
+      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
+      await user.clear(title);
+      expect(screen.getByText('This field is required.')).toBeInTheDocument();
+      await user.type(title, 'Archiv');
+      expect(screen.getByText('There are unsaved changes.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]).toEqual({
+        ...defaultGlobalConfig,
+        global: { ...defaultGlobalConfig.global, website_title: 'Archiv' },
+      });
+      await waitFor(() => expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument());
+    });
+
+    it('checks a new language with the German messages of admin-spec §5', async () => {
+      adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/language', { locale: 'de' });
+      await user.click(await screen.findByRole('button', { name: 'Sprache hinzufügen' }, slow));
+      const dialog = screen.getByRole('dialog', { name: 'Sprache hinzufügen' });
+      await user.click(within(dialog).getByRole('button', { name: 'Hinzufügen' }));
+      expect(within(dialog).getByText('Es muss ein Name eingetragen werden!')).toBeInTheDocument();
+      expect(within(dialog).getByText('Es muss ein Kürzel eingetragen werden!')).toBeInTheDocument();
+      await user.type(within(dialog).getByLabelText(/^Kürzel/), 'en');
+      expect(within(dialog).getByText('Der Kürzel wird bereits verwendet!')).toBeInTheDocument();
+      await user.clear(within(dialog).getByLabelText(/^Kürzel/));
+      await user.type(within(dialog).getByLabelText(/^Kürzel/), 'fr');
+      await user.type(within(dialog).getByLabelText(/^Name/), 'Französisch');
+      await user.click(within(dialog).getByRole('button', { name: 'Hinzufügen' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.getByRole('list', { name: 'Sprachen' })).toHaveTextContent('Französisch (fr)');
+      expect(screen.getByText('Es gibt ungespeicherte Änderungen.')).toBeInTheDocument();
+    });
+  },
+);

@@ -1,0 +1,257 @@
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControl,
+  FormControlLabel,
+  InputLabel,
+  MenuItem,
+  Select,
+  Stack,
+  Switch,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useId, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ConfigFileName } from '@vitrine/contract/config';
+import { useAvailableFiles } from '../../app/config.ts';
+import { useUploadFile } from './queries.ts';
+
+/** A rule answers true when satisfied, else the text key of its message (admin-spec §5). */
+export type Rule = (value: string) => true | string;
+
+export const required: Rule = (v) => v.trim() !== '' || 'global.required';
+/** Keys of pre-searches, themes and texts (admin-spec §5). */
+export const keyRequired: Rule = (v) => v.trim() !== '' || 'admin.validation.key_required';
+export const unique =
+  (taken: readonly string[], message: string): Rule =>
+  (v) =>
+    !taken.includes(v.trim()) || message;
+
+/** The first message of the rules a value breaks, or undefined when it satisfies them all. */
+export function check(value: string, rules: readonly Rule[]): string | undefined {
+  for (const rule of rules) {
+    const result = rule(value);
+    if (result !== true) return result;
+  }
+  return undefined;
+}
+
+/** A copy of the config with one value replaced, by dot path ("global.website_title"). */
+export function setAt<T>(root: T, path: string, value: unknown): T {
+  const [head, ...rest] = path.split('.') as [string, ...string[]];
+  const node = (root ?? {}) as Record<string, unknown>;
+  const copy = (Array.isArray(node) ? [...(node as unknown[])] : { ...node }) as Record<string, unknown>;
+  copy[head] = rest.length === 0 ? value : setAt(node[head], rest.join('.'), value);
+  return copy as T;
+}
+
+export function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Box component="section" sx={{ mb: 4 }}>
+      <Typography component="h3" variant="h6" sx={{ mb: 1 }}>
+        {title}
+      </Typography>
+      <Stack spacing={2} sx={{ maxWidth: 640 }}>
+        {children}
+      </Stack>
+    </Box>
+  );
+}
+
+export function TextSetting({
+  label,
+  value,
+  onChange,
+  rules = [],
+  multiline,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  rules?: readonly Rule[];
+  multiline?: boolean;
+}) {
+  const { t } = useTranslation();
+  const error = check(value, rules);
+  return (
+    <TextField
+      label={label}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      required={rules.includes(required)}
+      error={error !== undefined}
+      helperText={error ? t(error) : undefined}
+      multiline={multiline}
+      minRows={multiline ? 3 : undefined}
+      size="small"
+    />
+  );
+}
+
+export function NumberSetting({
+  label,
+  value,
+  onChange,
+  min = 0,
+}: {
+  label: string;
+  value: number;
+  onChange: (value: number) => void;
+  min?: number;
+}) {
+  return (
+    <TextField
+      label={label}
+      type="number"
+      value={value}
+      onChange={(e) => {
+        const n = Number(e.target.value);
+        if (e.target.value !== '' && Number.isFinite(n)) onChange(Math.max(min, n));
+      }}
+      slotProps={{ htmlInput: { min } }}
+      size="small"
+    />
+  );
+}
+
+export function SwitchSetting({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <FormControlLabel
+      control={<Switch checked={checked} onChange={(e) => onChange(e.target.checked)} />}
+      label={label}
+    />
+  );
+}
+
+export function SelectSetting<V extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: V;
+  options: readonly { value: V; label: string }[];
+  onChange: (value: V) => void;
+}) {
+  const id = useId();
+  return (
+    <FormControl size="small">
+      <InputLabel id={id}>{label}</InputLabel>
+      <Select labelId={id} label={label} value={value} onChange={(e) => onChange(e.target.value as V)}>
+        {options.map((o) => (
+          <MenuItem key={o.value} value={o.value}>
+            {o.label}
+          </MenuItem>
+        ))}
+      </Select>
+    </FormControl>
+  );
+}
+
+/** Files whose change the portal shows only after a reload (admin-spec §4). */
+const afterReload = new Set<ConfigFileName>(['logo', 'favicon', 'custom_font']);
+
+/** Upload or delete one admin file; saved at once, independent of the config draft. */
+export function UploadSetting({ name, accept }: { name: ConfigFileName; accept: string }) {
+  const { t } = useTranslation();
+  const present = useAvailableFiles()[name];
+  const upload = useUploadFile();
+  const label = t(`admin.files.${name}`);
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+      <Typography sx={{ minWidth: 160 }}>{label}</Typography>
+      <Typography variant="body2" sx={{ minWidth: 100 }}>
+        {t(present ? 'admin.files.present' : 'admin.files.absent')}
+      </Typography>
+      <input
+        ref={input}
+        type="file"
+        hidden
+        accept={accept}
+        aria-label={label}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          if (file) upload.mutate({ name, file });
+          e.target.value = '';
+        }}
+      />
+      <Button
+        variant="outlined"
+        size="small"
+        disabled={upload.isPending}
+        aria-label={`${label}: ${t('admin.files.upload')}`}
+        onClick={() => input.current?.click()}
+      >
+        {t('admin.files.upload')}
+      </Button>
+      {present && (
+        <Button
+          size="small"
+          aria-label={`${label}: ${t('admin.files.delete')}`}
+          onClick={() => upload.mutate({ name, file: null })}
+        >
+          {t('admin.files.delete')}
+        </Button>
+      )}
+      {afterReload.has(name) && (
+        <Typography variant="caption" sx={{ width: '100%' }}>
+          {t('admin.files.after_reload')}
+        </Typography>
+      )}
+    </Stack>
+  );
+}
+
+/** The admin area's modals (add language, add pre-search, add translation, theme colours). */
+export function FormDialog({
+  id,
+  title,
+  submitLabel,
+  submitDisabled,
+  onClose,
+  onSubmit,
+  wide,
+  children,
+}: {
+  id: string;
+  title: string;
+  submitLabel: string;
+  submitDisabled?: boolean;
+  onClose: () => void;
+  onSubmit: () => void;
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={`${id}-title`} maxWidth={wide ? 'md' : 'sm'} fullWidth>
+      <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          {children}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('admin.confirm.cancel')}</Button>
+        <Button variant="contained" disabled={submitDisabled} onClick={onSubmit}>
+          {submitLabel}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,177 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  configHistoryCall,
+  configRollbackCall,
+  customPageCall,
+  IMAGE_WARNING_BYTES,
+  listTranslationsCall,
+  saveCustomPageCall,
+  saveGlobalConfigCall,
+  saveTranslationsCall,
+  storedConfigCall,
+  uploadConfigFileCall,
+  type ConfigFileName,
+  type MessageSet,
+} from '@vitrine/contract/config';
+import type { GlobalConfig } from '@vitrine/contract/global-config';
+import { indexFieldsCall } from '@vitrine/contract/search';
+import { configKeys } from '../../app/config.ts';
+import { callApi, nullIfNotFound } from '../../lib/apiClient.ts';
+import { toast } from '../../lib/toast.ts';
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  stored: () => [...adminKeys.all, 'stored'] as const,
+  history: () => [...adminKeys.all, 'history'] as const,
+  fields: () => [...adminKeys.all, 'fields'] as const,
+  locales: () => [...adminKeys.all, 'locales'] as const,
+  texts: (lang: string) => [...adminKeys.all, 'texts', lang] as const,
+  pageLocales: () => [...adminKeys.all, 'pages'] as const,
+  page: (lang: string) => [...adminKeys.all, 'pages', lang] as const,
+};
+
+/** Loaded once on entry; the admin area's own drafts hold the edits. */
+const onEntry = { staleTime: Infinity, retry: false, refetchOnWindowFocus: false } as const;
+
+export function useStoredConfig() {
+  return useQuery({
+    queryKey: adminKeys.stored(),
+    queryFn: ({ signal }) => callApi(storedConfigCall, { signal }),
+    ...onEntry,
+    // Loaded afresh on every entry into the admin area (admin-spec §2).
+    gcTime: 0,
+  });
+}
+
+export function useIndexFields() {
+  return useQuery({
+    queryKey: adminKeys.fields(),
+    queryFn: async ({ signal }) => (await callApi(indexFieldsCall, { signal })).visible_fields,
+    ...onEntry,
+  });
+}
+
+export function useConfigHistory() {
+  return useQuery({
+    queryKey: adminKeys.history(),
+    queryFn: ({ signal }) => callApi(configHistoryCall, { signal, query: { limit: 20 } }),
+  });
+}
+
+/** The portal reads the saved config at once; the history gains an entry. */
+function useAfterConfigSave() {
+  const client = useQueryClient();
+  return (saved: GlobalConfig) => {
+    client.setQueryData(configKeys.global(), saved);
+    void client.invalidateQueries({ queryKey: adminKeys.history() });
+  };
+}
+
+export function useSaveConfig() {
+  const after = useAfterConfigSave();
+  return useMutation({
+    mutationFn: (config: GlobalConfig) => callApi(saveGlobalConfigCall, { body: config }),
+    onSuccess: (saved) => {
+      after(saved);
+      toast.show('toast.config.saved', 'success');
+    },
+    onError: () => toast.show('toast.config.save_error', 'error'),
+  });
+}
+
+export function useRollback() {
+  const after = useAfterConfigSave();
+  return useMutation({
+    mutationFn: (id: number) => callApi(configRollbackCall, { body: { id } }),
+    onSuccess: (saved) => {
+      after(saved);
+      toast.show('toast.config.saved', 'success');
+    },
+    onError: () => toast.show('toast.config.save_error', 'error'),
+  });
+}
+
+export function useTranslationLocales() {
+  return useQuery({
+    queryKey: adminKeys.locales(),
+    queryFn: async ({ signal }) => {
+      const answer = await callApi(listTranslationsCall, { signal });
+      return 'locales' in answer && Array.isArray(answer.locales) ? answer.locales : [];
+    },
+    ...onEntry,
+  });
+}
+
+/** A language's texts as served; an empty set for a language that has none yet. */
+export function useTexts(lang: string) {
+  return useQuery({
+    queryKey: adminKeys.texts(lang),
+    queryFn: async ({ signal }) =>
+      ((await nullIfNotFound(callApi(listTranslationsCall, { signal, query: { lang } }))) ?? {}) as MessageSet,
+    ...onEntry,
+  });
+}
+
+export function useSaveTexts() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ lang, texts }: { lang: string; texts: MessageSet }) =>
+      callApi(saveTranslationsCall, { query: { lang }, body: texts }),
+    onSuccess: (_answer, { lang, texts }) => {
+      client.setQueryData(adminKeys.texts(lang), texts);
+      void client.invalidateQueries({ queryKey: adminKeys.locales() });
+      toast.show('toast.translations.saved', 'success');
+    },
+    onError: () => toast.show('toast.translations.error', 'error'),
+  });
+}
+
+export interface PageDraft {
+  heading: string;
+  html: string;
+}
+
+/** A custom page as served, or null when the language has none yet. */
+export function useCustomPage(lang: string) {
+  return useQuery({
+    queryKey: adminKeys.page(lang),
+    queryFn: async ({ signal }): Promise<PageDraft | null> => {
+      const answer = await nullIfNotFound(callApi(customPageCall, { signal, query: { lang } }));
+      return answer && 'html' in answer ? answer : null;
+    },
+    ...onEntry,
+  });
+}
+
+export function useSaveCustomPage() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ lang, page }: { lang: string; page: PageDraft }) =>
+      callApi(saveCustomPageCall, { query: { lang }, body: page }),
+    onSuccess: (_answer, { lang, page }) => {
+      client.setQueryData(adminKeys.page(lang), page);
+      toast.show('toast.custom_page.saved', 'success');
+    },
+    onError: () => toast.show('toast.custom_page.error', 'error'),
+  });
+}
+
+/** Uploads (or, without a file, deletes) an admin file; large images draw the 1 MB warning. */
+export function useUploadFile() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ name, file }: { name: ConfigFileName; file: File | null }) => {
+      if (file && file.type.startsWith('image/') && file.size > IMAGE_WARNING_BYTES) {
+        toast.show('toast.image.too_large', 'warning');
+      }
+      const form = file ? new FormData() : undefined;
+      form?.append('file', file as File);
+      return callApi(uploadConfigFileCall, { params: { name }, form });
+    },
+    onSuccess: (answer) => {
+      void client.invalidateQueries({ queryKey: configKeys.files() });
+      toast.show(answer.saved ? 'toast.file.saved' : 'toast.file.deleted', 'success');
+    },
+    onError: () => toast.show('toast.file.error', 'error'),
+  });
+}

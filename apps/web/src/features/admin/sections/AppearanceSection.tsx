@@ -1,0 +1,251 @@
+import { Box, Button, Stack, TextField, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  defaultThemes,
+  themeColourKeys,
+  type ThemeAppearance,
+  type ThemeConfig,
+} from '@vitrine/contract/global-config';
+import { useAdminDraft } from '../AdminDraft.tsx';
+import {
+  check,
+  FormDialog,
+  keyRequired,
+  NumberSetting,
+  required,
+  Section,
+  SelectSetting,
+  setAt,
+  SwitchSetting,
+  TextSetting,
+  unique,
+  UploadSetting,
+} from '../fields.tsx';
+
+const hex = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+
+export function AppearanceSection() {
+  const { t } = useTranslation();
+  const { config, update } = useAdminDraft();
+  const [editing, setEditing] = useState<number | null>(null);
+  const [newKey, setNewKey] = useState('');
+  const [keyTouched, setKeyTouched] = useState(false);
+  const themes = config.themes.options;
+  const set = (path: string) => (value: unknown) => update((c) => setAt(c, path, value));
+  const themeName = (theme: ThemeConfig) => {
+    const name = t(theme.translation);
+    return name === theme.translation ? theme.key : name;
+  };
+  const options = themes.map((th) => ({ value: th.key, label: themeName(th) }));
+  const keyRules = [
+    keyRequired,
+    unique(
+      themes.map((th) => th.key),
+      'admin.validation.key_unique',
+    ),
+  ];
+  const keyError = keyTouched ? check(newKey, keyRules) : undefined;
+
+  const addTheme = () => {
+    setKeyTouched(true);
+    if (check(newKey, keyRules)) return;
+    const base = defaultThemes[0];
+    update((c) => setAt(c, 'themes.options', [...themes, { ...base, key: newKey.trim(), translation: newKey.trim() }]));
+    setNewKey('');
+    setKeyTouched(false);
+  };
+
+  return (
+    <>
+      <Section title={t('admin.appearance.themes_title')}>
+        <Stack spacing={1}>
+          {themes.map((theme, index) => (
+            <Stack key={theme.key} direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+              <Box
+                aria-hidden
+                sx={{
+                  width: 32,
+                  height: 32,
+                  borderRadius: 1,
+                  bgcolor: theme.appearance.primary,
+                  border: 2,
+                  borderColor: theme.appearance.background,
+                }}
+              />
+              <Typography sx={{ minWidth: 120 }}>{themeName(theme)}</Typography>
+              <Button size="small" variant="outlined" onClick={() => setEditing(index)}>
+                {t('admin.appearance.edit_colours', { theme: themeName(theme) })}
+              </Button>
+            </Stack>
+          ))}
+        </Stack>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+          <TextField
+            size="small"
+            label={t('admin.appearance.theme_key')}
+            value={newKey}
+            onChange={(e) => setNewKey(e.target.value)}
+            error={keyError !== undefined}
+            helperText={keyError ? t(keyError) : undefined}
+          />
+          <Button onClick={addTheme}>{t('admin.appearance.add_theme')}</Button>
+        </Stack>
+        <SelectSetting
+          label={t('admin.appearance.default_light')}
+          value={config.themes.default_light}
+          options={options}
+          onChange={set('themes.default_light')}
+        />
+        <SelectSetting
+          label={t('admin.appearance.default_dark')}
+          value={config.themes.default_dark}
+          options={options}
+          onChange={set('themes.default_dark')}
+        />
+        <SwitchSetting
+          label={t('admin.appearance.show_theme_selection')}
+          checked={config.themes.show_theme_selection}
+          onChange={set('themes.show_theme_selection')}
+        />
+      </Section>
+      <Section title={t('admin.appearance.files')}>
+        <UploadSetting name="logo" accept="image/*" />
+        <UploadSetting name="favicon" accept="image/*" />
+        <UploadSetting name="custom_font" accept=".woff2,.woff,.otf,.ttf" />
+        <UploadSetting name="style" accept=".css,text/css" />
+      </Section>
+      <Section title={t('admin.appearance.sizes')}>
+        <NumberSetting
+          label={t('admin.appearance.thumbnail_height')}
+          value={config.search.thumbnails.height}
+          min={1}
+          onChange={set('search.thumbnails.height')}
+        />
+        <NumberSetting
+          label={t('admin.appearance.thumbnail_width')}
+          value={config.search.thumbnails.width}
+          min={1}
+          onChange={set('search.thumbnails.width')}
+        />
+        <NumberSetting
+          label={t('admin.appearance.poster_border_width')}
+          value={config.search.posters.border_width}
+          onChange={set('search.posters.border_width')}
+        />
+        <NumberSetting
+          label={t('admin.appearance.bookmark_border_width')}
+          value={config.bookmark.options.border_width}
+          onChange={set('bookmark.options.border_width')}
+        />
+        <TextSetting
+          label={t('admin.appearance.alt_field')}
+          value={config.accessibility.assets.alt}
+          onChange={set('accessibility.assets.alt')}
+          rules={[required]}
+        />
+      </Section>
+      {editing !== null && themes[editing] && (
+        <ThemeColoursDialog
+          theme={themes[editing]}
+          title={themeName(themes[editing])}
+          onClose={() => setEditing(null)}
+          onApply={(appearance) => {
+            update((c) => setAt(c, `themes.options.${editing}.appearance`, appearance));
+            setEditing(null);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** The theme colour modal: 12 colours with a live preview of how they combine. */
+function ThemeColoursDialog({
+  theme,
+  title,
+  onClose,
+  onApply,
+}: {
+  theme: ThemeConfig;
+  title: string;
+  onClose: () => void;
+  onApply: (appearance: ThemeAppearance) => void;
+}) {
+  const { t } = useTranslation();
+  const [colours, setColours] = useState<ThemeAppearance>(theme.appearance);
+  const valid = themeColourKeys.every((k) => hex.test(colours[k]));
+  const c = (key: keyof ThemeAppearance, fallback: string) => (hex.test(colours[key]) ? colours[key] : fallback);
+  return (
+    <FormDialog
+      id="theme-colours"
+      title={t('admin.appearance.colours_title', { theme: title })}
+      submitLabel={t('admin.confirm.apply')}
+      submitDisabled={!valid}
+      onClose={onClose}
+      onSubmit={() => onApply(colours)}
+      wide
+    >
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={3}>
+        <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 2, flex: 1 }}>
+          {themeColourKeys.map((key) => (
+            <TextField
+              key={key}
+              size="small"
+              label={t(`admin.appearance.colours.${key}`)}
+              value={colours[key]}
+              error={!hex.test(colours[key])}
+              helperText={hex.test(colours[key]) ? undefined : t('admin.appearance.colour_invalid')}
+              onChange={(e) => setColours({ ...colours, [key]: e.target.value })}
+              slotProps={{
+                input: {
+                  startAdornment: (
+                    <Box
+                      aria-hidden
+                      sx={{ width: 16, height: 16, mr: 1, flexShrink: 0, border: 1, bgcolor: c(key, '#ffffff') }}
+                    />
+                  ),
+                },
+              }}
+            />
+          ))}
+        </Box>
+        <Box
+          role="img"
+          aria-label={t('admin.appearance.preview')}
+          sx={{ flex: 1, minWidth: 220, border: 1, borderColor: 'divider', bgcolor: c('background', '#fff') }}
+        >
+          <Box sx={{ p: 1, bgcolor: c('navigation', '#fff'), color: c('on_navigation', '#000') }}>
+            {t('admin.appearance.preview_navigation')}
+          </Box>
+          <Box sx={{ p: 2, color: c('on_background', '#000') }}>
+            <Box sx={{ p: 1, mb: 1, bgcolor: c('surface', '#fff'), color: c('on_surface', '#000') }}>
+              {t('admin.appearance.preview_card')}
+            </Box>
+            <PreviewChip
+              colour={c('primary', '#000')}
+              text={c('on_primary', '#fff')}
+              label={t('admin.appearance.preview_button')}
+            />
+            <PreviewChip
+              colour={c('secondary', '#000')}
+              text={c('on_secondary', '#fff')}
+              label={t('admin.appearance.preview_secondary')}
+            />
+          </Box>
+        </Box>
+      </Stack>
+    </FormDialog>
+  );
+}
+
+function PreviewChip({ colour, text, label }: { colour: string; text: string; label: string }) {
+  return (
+    <Box
+      component="span"
+      sx={{ display: 'inline-block', px: 2, py: 1, mr: 1, borderRadius: 1, bgcolor: colour, color: text }}
+    >
+      {label}
+    </Box>
+  );
+}

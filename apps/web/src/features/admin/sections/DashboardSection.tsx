@@ -1,0 +1,186 @@
+import { Alert, Button, IconButton, List, ListItem, ListItemText } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PreSearch } from '@vitrine/contract/global-config';
+import { toast } from '../../../lib/toast.ts';
+import { useAdminDraft } from '../AdminDraft.tsx';
+import {
+  check,
+  FormDialog,
+  keyRequired,
+  NumberSetting,
+  Section,
+  SelectSetting,
+  setAt,
+  SwitchSetting,
+  TextSetting,
+  unique,
+  UploadSetting,
+} from '../fields.tsx';
+import { useIndexFields } from '../queries.ts';
+
+export function DashboardSection() {
+  const { t } = useTranslation();
+  const { config, update } = useAdminDraft();
+  const [adding, setAdding] = useState(false);
+  const collections = config.dashboard.collections;
+  const set = (path: string) => (value: unknown) => update((c) => setAt(c, path, value));
+  return (
+    <>
+      <Section title={t('admin.dashboard.presearches')}>
+        <List dense aria-label={t('admin.dashboard.presearches')}>
+          {collections.data.map((p, index) => (
+            <ListItem
+              key={p.key}
+              secondaryAction={
+                <IconButton
+                  aria-label={t('admin.dashboard.remove', { key: p.key })}
+                  onClick={() => set('dashboard.collections.data')(collections.data.filter((_, i) => i !== index))}
+                >
+                  ×
+                </IconButton>
+              }
+            >
+              <ListItemText
+                primary={p.key}
+                secondary={Object.entries(p.search)
+                  .map(([lang, s]) => `${lang}: ${s.text || '*'}`)
+                  .join(' · ')}
+              />
+            </ListItem>
+          ))}
+        </List>
+        <Button variant="outlined" onClick={() => setAdding(true)} sx={{ alignSelf: 'flex-start' }}>
+          {t('admin.dashboard.add_presearch')}
+        </Button>
+      </Section>
+      <Section title={t('admin.dashboard.display')}>
+        <SwitchSetting
+          label={t('admin.dashboard.hide_dashboard')}
+          checked={config.global.hide_dashboard}
+          onChange={set('global.hide_dashboard')}
+        />
+        <SwitchSetting
+          label={t('admin.dashboard.show_as_tiles')}
+          checked={collections.show_as_tiles}
+          onChange={set('dashboard.collections.show_as_tiles')}
+        />
+        <SwitchSetting
+          label={t('admin.dashboard.hide_empty_result')}
+          checked={collections.hide_empty_result}
+          onChange={set('dashboard.collections.hide_empty_result')}
+        />
+        <NumberSetting
+          label={t('admin.dashboard.collection_height')}
+          value={collections.height}
+          min={50}
+          onChange={set('dashboard.collections.height')}
+        />
+        <NumberSetting
+          label={t('admin.dashboard.hero_height')}
+          value={config.dashboard.heroImage.height}
+          onChange={set('dashboard.heroImage.height')}
+        />
+        <UploadSetting name="dashboardHero" accept="image/*" />
+        <UploadSetting name="dashboardLogo" accept="image/*" />
+      </Section>
+      {adding && (
+        <AddPreSearchDialog
+          taken={collections.data.map((p) => p.key)}
+          languages={config.visibleLocales.map((l) => l.lang)}
+          onClose={() => setAdding(false)}
+          onAdd={(preSearch) => {
+            set('dashboard.collections.data')([
+              ...collections.data,
+              { ...preSearch, position: collections.data.length },
+            ]);
+            setAdding(false);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** The add pre-search modal (admin-spec §2, §3 "Pre-search", §5): key, search per language, one filter. */
+function AddPreSearchDialog({
+  taken,
+  languages,
+  onClose,
+  onAdd,
+}: {
+  taken: string[];
+  languages: string[];
+  onClose: () => void;
+  onAdd: (preSearch: PreSearch) => void;
+}) {
+  const { t } = useTranslation();
+  const fields = useIndexFields().data ?? [];
+  const [key, setKey] = useState('');
+  const [texts, setTexts] = useState<Record<string, string>>({});
+  const [facet, setFacet] = useState('');
+  const [values, setValues] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const keyRules = [keyRequired, unique(taken, 'admin.validation.key_unique')];
+  const keyError = check(key, keyRules);
+  const valueList = values
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const facetField = fields.find((f) => f.field_name === facet);
+  // A configured field that is missing from the index is an error (admin-spec §5).
+  const fieldError = facet !== '' && fields.length > 0 && !facetField ? 'admin.dashboard.field_missing' : undefined;
+  const radioError =
+    facetField?.options?.multivalue === 'radio' && valueList.length > 1 ? 'admin.dashboard.radio_one_value' : undefined;
+
+  const submit = () => {
+    setSubmitted(true);
+    if (keyError || fieldError || radioError) {
+      if (fieldError) toast.show('toast.presearch.warning', 'warning');
+      return;
+    }
+    const search = Object.fromEntries(
+      languages.map((lang) => [
+        lang,
+        { text: texts[lang] ?? '', facets: facet ? [{ key: facet, values: valueList }] : [] },
+      ]),
+    );
+    onAdd({ key: key.trim(), translation: key.trim(), position: 0, search });
+  };
+
+  return (
+    <FormDialog
+      id="add-presearch"
+      title={t('admin.dashboard.add_presearch')}
+      submitLabel={t('admin.confirm.add')}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <TextSetting
+        label={t('admin.dashboard.key')}
+        value={key}
+        onChange={setKey}
+        rules={submitted || key !== '' ? keyRules : []}
+      />
+      {languages.map((lang) => (
+        <TextSetting
+          key={lang}
+          label={`${t('admin.dashboard.search_text')} (${lang.toUpperCase()})`}
+          value={texts[lang] ?? ''}
+          onChange={(v) => setTexts({ ...texts, [lang]: v })}
+        />
+      ))}
+      <SelectSetting
+        label={t('admin.dashboard.filter_field')}
+        value={facet}
+        options={[
+          { value: '', label: t('admin.dashboard.no_filter') },
+          ...fields.filter((f) => f.is_facet).map((f) => ({ value: f.field_name, label: f.field_name })),
+        ]}
+        onChange={setFacet}
+      />
+      {facet && <TextSetting label={t('admin.dashboard.filter_values')} value={values} onChange={setValues} />}
+      {(fieldError ?? radioError) && <Alert severity="error">{t((fieldError ?? radioError) as string)}</Alert>}
+    </FormDialog>
+  );
+}

@@ -1,0 +1,311 @@
+import {
+  Button,
+  Checkbox,
+  FormControlLabel,
+  IconButton,
+  List,
+  ListItem,
+  ListItemText,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MessageSet } from '@vitrine/contract/config';
+import { useAdminDraft } from '../AdminDraft.tsx';
+import {
+  check,
+  FormDialog,
+  keyRequired,
+  Section,
+  SelectSetting,
+  setAt,
+  TextSetting,
+  unique,
+  type Rule,
+} from '../fields.tsx';
+import { useSaveTexts, useTexts } from '../queries.ts';
+
+const codeFormat: Rule = (v) => /^[a-z]{2}$/.test(v.trim()) || 'admin.validation.code_format';
+
+export function LanguageSection() {
+  const { t } = useTranslation();
+  const { config, update } = useAdminDraft();
+  const [adding, setAdding] = useState(false);
+  const locales = config.visibleLocales;
+  const codes = [...new Set([...locales.map((l) => l.lang), ...config.content_languages])];
+  const [editLang, setEditLang] = useState(locales[0]?.lang ?? 'de');
+
+  return (
+    <>
+      <Section title={t('admin.language.languages')}>
+        <List dense aria-label={t('admin.language.languages')}>
+          {codes.map((code) => {
+            const locale = locales.find((l) => l.lang === code);
+            const roles = [
+              locale ? t('admin.language.interface') : undefined,
+              config.content_languages.includes(code) ? t('admin.language.content') : undefined,
+            ].filter(Boolean);
+            return (
+              <ListItem
+                key={code}
+                secondaryAction={
+                  locales.length > 1 &&
+                  locale && (
+                    <IconButton
+                      aria-label={t('admin.language.remove', { code })}
+                      onClick={() =>
+                        update((c) =>
+                          setAt(
+                            c,
+                            'visibleLocales',
+                            locales.filter((l) => l.lang !== code),
+                          ),
+                        )
+                      }
+                    >
+                      ×
+                    </IconButton>
+                  )
+                }
+              >
+                <ListItemText primary={`${locale?.name ?? code} (${code})`} secondary={roles.join(', ')} />
+              </ListItem>
+            );
+          })}
+        </List>
+        <Button variant="outlined" sx={{ alignSelf: 'flex-start' }} onClick={() => setAdding(true)}>
+          {t('admin.language.add')}
+        </Button>
+      </Section>
+      <Section title={t('admin.language.translations')}>
+        <SelectSetting
+          label={t('admin.language.edit_language')}
+          value={editLang}
+          options={locales.map((l) => ({ value: l.lang, label: l.name ?? l.lang }))}
+          onChange={setEditLang}
+        />
+        <TranslationEditor key={editLang} lang={editLang} />
+      </Section>
+      {adding && (
+        <AddLanguageDialog
+          taken={codes}
+          onClose={() => setAdding(false)}
+          onAdd={({ name, code, ui, content }) => {
+            update((c) => {
+              let next = c;
+              if (ui)
+                next = setAt(next, 'visibleLocales', [
+                  ...c.visibleLocales,
+                  { lang: code, short: code.toUpperCase(), name },
+                ]);
+              if (content) next = setAt(next, 'content_languages', [...c.content_languages, code]);
+              return next;
+            });
+            setEditLang(code);
+            setAdding(false);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** The add-language modal with the rules of admin-spec §5. */
+function AddLanguageDialog({
+  taken,
+  onClose,
+  onAdd,
+}: {
+  taken: string[];
+  onClose: () => void;
+  onAdd: (language: { name: string; code: string; ui: boolean; content: boolean }) => void;
+}) {
+  const { t } = useTranslation();
+  const [name, setName] = useState('');
+  const [code, setCode] = useState('');
+  const [ui, setUi] = useState(true);
+  const [content, setContent] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const nameRules: Rule[] = [(v) => v.trim() !== '' || 'admin.validation.name_required'];
+  const codeRules: Rule[] = [
+    (v) => v.trim() !== '' || 'admin.validation.code_required',
+    unique(taken, 'admin.validation.code_unique'),
+    codeFormat,
+  ];
+  const nameError = submitted ? check(name, nameRules) : undefined;
+  const codeError = submitted || code !== '' ? check(code, codeRules) : undefined;
+  const submit = () => {
+    setSubmitted(true);
+    if (check(name, nameRules) || check(code, codeRules)) return;
+    onAdd({ name: name.trim(), code: code.trim(), ui, content });
+  };
+  return (
+    <FormDialog
+      id="add-language"
+      title={t('admin.language.add')}
+      submitLabel={t('admin.confirm.add')}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <TextField
+        size="small"
+        label={t('admin.language.name')}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={nameError !== undefined}
+        helperText={nameError ? t(nameError) : undefined}
+        required
+      />
+      <TextField
+        size="small"
+        label={t('admin.language.code')}
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        error={codeError !== undefined}
+        helperText={codeError ? t(codeError) : t('admin.language.code_hint')}
+        required
+      />
+      <FormControlLabel
+        control={<Checkbox checked={ui} onChange={(e) => setUi(e.target.checked)} />}
+        label={t('admin.language.interface')}
+      />
+      <FormControlLabel
+        control={<Checkbox checked={content} onChange={(e) => setContent(e.target.checked)} />}
+        label={t('admin.language.content')}
+      />
+    </FormDialog>
+  );
+}
+
+function flatten(set: MessageSet, prefix = ''): [string, string][] {
+  return Object.entries(set).flatMap(([k, v]) =>
+    typeof v === 'string' ? [[`${prefix}${k}`, v] as [string, string]] : flatten(v, `${prefix}${k}.`),
+  );
+}
+
+function unflatten(entries: Iterable<[string, string]>): MessageSet {
+  let out: MessageSet = {};
+  for (const [key, text] of entries) out = setAt(out, key, text);
+  return out;
+}
+
+const PAGE = 40;
+
+/** Texts of one language beside their English fallback; saved as that language's set. */
+function TranslationEditor({ lang }: { lang: string }) {
+  const { t } = useTranslation();
+  const english = useTexts('en');
+  const target = useTexts(lang);
+  const save = useSaveTexts();
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  const [filter, setFilter] = useState('');
+  const [addingKey, setAddingKey] = useState(false);
+  const fallback = useMemo(() => new Map(flatten(english.data ?? {})), [english.data]);
+  const current = useMemo(() => new Map(flatten(target.data ?? {})), [target.data]);
+  const keys = useMemo(
+    () => [...new Set([...fallback.keys(), ...current.keys(), ...Object.keys(edits)])].sort(),
+    [fallback, current, edits],
+  );
+  const needle = filter.trim().toLowerCase();
+  const shown = keys.filter(
+    (k) => !needle || k.toLowerCase().includes(needle) || (fallback.get(k) ?? '').toLowerCase().includes(needle),
+  );
+  const value = (key: string) => edits[key] ?? current.get(key) ?? '';
+  const dirty = Object.keys(edits).length > 0;
+
+  if (english.isPending || target.isPending) return <Typography>{t('global.loading')}</Typography>;
+  return (
+    <Stack spacing={1}>
+      <Stack direction="row" spacing={1}>
+        <TextField
+          size="small"
+          label={t('admin.language.filter')}
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          sx={{ flex: 1 }}
+        />
+        <Button onClick={() => setAddingKey(true)}>{t('admin.language.add_translation')}</Button>
+        <Button
+          variant="contained"
+          disabled={!dirty || save.isPending}
+          onClick={() => {
+            const merged = new Map(current);
+            for (const [k, v] of Object.entries(edits)) merged.set(k, v);
+            save.mutate({ lang, texts: unflatten(merged) }, { onSuccess: () => setEdits({}) });
+          }}
+        >
+          {t('admin.language.save_translations')}
+        </Button>
+      </Stack>
+      {dirty && <Typography role="status">{t('admin.unsaved')}</Typography>}
+      <Typography variant="body2">
+        {t('admin.language.shown', { count: Math.min(shown.length, PAGE), total: shown.length })}
+      </Typography>
+      {shown.slice(0, PAGE).map((key) => (
+        <Stack key={key} direction={{ xs: 'column', md: 'row' }} spacing={1}>
+          <TextField
+            size="small"
+            label={key}
+            value={value(key)}
+            onChange={(e) => setEdits({ ...edits, [key]: e.target.value })}
+            sx={{ flex: 1 }}
+          />
+          <Typography variant="body2" sx={{ flex: 1, color: 'text.secondary' }}>
+            <span lang="en">EN: {fallback.get(key) ?? '—'}</span>
+          </Typography>
+        </Stack>
+      ))}
+      {addingKey && (
+        <AddTranslationDialog
+          taken={keys}
+          onClose={() => setAddingKey(false)}
+          onAdd={(key, text) => {
+            setEdits({ ...edits, [key]: text });
+            setFilter(key);
+            setAddingKey(false);
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
+
+/** The add-translation modal: a new text key with its text. */
+function AddTranslationDialog({
+  taken,
+  onClose,
+  onAdd,
+}: {
+  taken: string[];
+  onClose: () => void;
+  onAdd: (key: string, text: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [key, setKey] = useState('');
+  const [text, setText] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const keyRules = [keyRequired, unique(taken, 'admin.validation.key_unique')];
+  const submit = () => {
+    setSubmitted(true);
+    if (!check(key, keyRules)) onAdd(key.trim(), text);
+  };
+  return (
+    <FormDialog
+      id="add-translation"
+      title={t('admin.language.add_translation')}
+      submitLabel={t('admin.confirm.add')}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <TextSetting
+        label={t('admin.language.text_key')}
+        value={key}
+        onChange={setKey}
+        rules={submitted ? keyRules : []}
+      />
+      <TextSetting label={t('admin.language.text')} value={text} onChange={setText} />
+    </FormDialog>
+  );
+}

@@ -1,0 +1,59 @@
+import { useTranslation } from 'react-i18next';
+import { useAdminDraft } from '../AdminDraft.tsx';
+import { Section, SelectSetting, setAt, SwitchSetting, TextSetting, UploadSetting } from '../fields.tsx';
+
+export function LoginSection() {
+  const { t } = useTranslation();
+  const { config, update } = useAdminDraft();
+  const login = config.login;
+  const set = (path: string) => (value: unknown) => update((c) => setAt(c, path, value));
+  return (
+    <>
+      <Section title={t('admin.login.images')}>
+        <UploadSetting name="loginLogo" accept="image/*" />
+        <UploadSetting name="loginHero" accept="image/*" />
+        <TextSetting
+          label={t('admin.login.logo_height')}
+          value={login.logoImage.height}
+          onChange={set('login.logoImage.height')}
+        />
+      </Section>
+      <Section title={t('admin.login.more')}>
+        <SwitchSetting
+          label={t('admin.login.show_password_reset')}
+          checked={login.show_passwordReset}
+          onChange={set('login.show_passwordReset')}
+        />
+        <TextSetting
+          label={t('admin.login.box_width')}
+          value={login.box.max_width}
+          onChange={set('login.box.max_width')}
+        />
+        <SelectSetting<'none' | 'uppercase' | 'lowercase' | 'capitalize'>
+          label={t('admin.login.headers_transform')}
+          value={login.headers.transform}
+          options={(['none', 'uppercase', 'lowercase', 'capitalize'] as const).map((v) => ({
+            value: v,
+            label: t(`admin.login.transform_${v}`),
+          }))}
+          onChange={set('login.headers.transform')}
+        />
+      </Section>
+      <Section title={t('admin.login.register')}>
+        <SwitchSetting
+          label={t('admin.login.show_register')}
+          checked={login.register.show_button}
+          onChange={set('login.register.show_button')}
+        />
+        {config.visibleLocales.map(({ lang }) => (
+          <TextSetting
+            key={lang}
+            label={`${t('admin.login.register_link')} (${lang.toUpperCase()})`}
+            value={login.register.links[lang] ?? ''}
+            onChange={set(`login.register.links.${lang}`)}
+          />
+        ))}
+      </Section>
+    </>
+  );
+}

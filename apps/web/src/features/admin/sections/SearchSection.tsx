@@ -1,0 +1,169 @@
+import { Alert, Button, IconButton, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { facetConfigSchema, viewKey, type ViewKey } from '@vitrine/contract/global-config';
+import { useAdminDraft } from '../AdminDraft.tsx';
+import { NumberSetting, Section, SelectSetting, setAt, UploadSetting } from '../fields.tsx';
+import { useIndexFields } from '../queries.ts';
+
+type Multivalue = 'checkbox' | 'radio' | 'slider';
+type FacetSort = 'count' | 'alphabetical';
+
+export function SearchSection() {
+  const { t } = useTranslation();
+  const { config, update } = useAdminDraft();
+  const fields = useIndexFields().data;
+  const [newFacet, setNewFacet] = useState('');
+  const [newSuggestion, setNewSuggestion] = useState('');
+  const set = (path: string) => (value: unknown) => update((c) => setAt(c, path, value));
+  const known = new Set((fields ?? []).map((f) => f.field_name));
+  const facetFields = (fields ?? []).filter(
+    (f) => f.is_facet && !config.facets.some((c) => c.field_name === f.field_name),
+  );
+  const suggestionFields = (fields ?? []).filter((f) => !config.suggestions.some((s) => s.field_name === f.field_name));
+
+  const addFacet = () => {
+    const field = fields?.find((f) => f.field_name === newFacet);
+    if (!field) return;
+    const facet = facetConfigSchema.parse({
+      field_name: field.field_name,
+      position: config.facets.length,
+      range_facet: field.range_facet,
+      options: { multivalue: field.range_facet ? 'slider' : 'checkbox' },
+    });
+    set('facets')([...config.facets, facet]);
+    setNewFacet('');
+  };
+
+  return (
+    <>
+      <Section title={t('admin.search.facets')}>
+        {config.facets.map((facet, index) => (
+          <Stack
+            key={facet.field_name}
+            direction="row"
+            spacing={1}
+            sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
+            role="group"
+            aria-label={facet.field_name}
+          >
+            <Typography sx={{ minWidth: 120 }}>{facet.field_name}</Typography>
+            <NumberSetting
+              label={t('admin.search.preview')}
+              value={facet.options.preview}
+              min={1}
+              onChange={set(`facets.${index}.options.preview`)}
+            />
+            <SelectSetting<Multivalue>
+              label={t('admin.search.multivalue')}
+              value={facet.options.multivalue}
+              options={(['checkbox', 'radio', 'slider'] as const).map((v) => ({
+                value: v,
+                label: t(`admin.search.multivalue_${v}`),
+              }))}
+              onChange={set(`facets.${index}.options.multivalue`)}
+            />
+            <SelectSetting<FacetSort>
+              label={t('admin.search.facet_sort')}
+              value={facet.options.sort}
+              options={(['alphabetical', 'count'] as const).map((v) => ({
+                value: v,
+                label: t(`admin.search.sort_${v}`),
+              }))}
+              onChange={set(`facets.${index}.options.sort`)}
+            />
+            <IconButton
+              aria-label={t('admin.search.remove_facet', { field: facet.field_name })}
+              onClick={() => set('facets')(config.facets.filter((_, i) => i !== index))}
+            >
+              ×
+            </IconButton>
+            {fields && !known.has(facet.field_name) && (
+              <Alert severity="error" sx={{ width: '100%' }}>
+                {t('admin.dashboard.field_missing')}
+              </Alert>
+            )}
+            {facet.options.multivalue === 'slider' && !facet.range_facet && (
+              <Alert severity="warning" sx={{ width: '100%' }}>
+                {t('admin.search.slider_needs_range')}
+              </Alert>
+            )}
+          </Stack>
+        ))}
+        <Stack direction="row" spacing={1}>
+          <SelectSetting
+            label={t('admin.search.facet_field')}
+            value={newFacet}
+            options={[
+              { value: '', label: '—' },
+              ...facetFields.map((f) => ({ value: f.field_name, label: f.field_name })),
+            ]}
+            onChange={setNewFacet}
+          />
+          <Button onClick={addFacet} disabled={!newFacet}>
+            {t('admin.search.add_facet')}
+          </Button>
+        </Stack>
+      </Section>
+      <Section title={t('admin.search.suggestions')}>
+        <Typography>{config.suggestions.map((s) => s.field_name).join(', ') || '—'}</Typography>
+        <Stack direction="row" spacing={1}>
+          <SelectSetting
+            label={t('admin.search.suggestion_field')}
+            value={newSuggestion}
+            options={[
+              { value: '', label: '—' },
+              ...suggestionFields.map((f) => ({ value: f.field_name, label: f.field_name })),
+            ]}
+            onChange={setNewSuggestion}
+          />
+          <Button
+            disabled={!newSuggestion}
+            onClick={() => {
+              set('suggestions')([...config.suggestions, { field_name: newSuggestion }]);
+              setNewSuggestion('');
+            }}
+          >
+            {t('admin.search.add_suggestion')}
+          </Button>
+          {config.suggestions.length > 0 && (
+            <Button onClick={() => set('suggestions')([])}>{t('admin.search.clear_suggestions')}</Button>
+          )}
+        </Stack>
+      </Section>
+      <Section title={t('admin.search.results')}>
+        <SelectSetting<ViewKey>
+          label={t('admin.search.default_view')}
+          value={config.search.views.default}
+          options={viewKey.options.map((v) => ({ value: v, label: t(`views.search.views.${v}`) }))}
+          onChange={set('search.views.default')}
+        />
+        <SelectSetting
+          label={t('admin.search.default_sort')}
+          value={config.sorting.default}
+          options={config.sorting.options.map((o) => ({ value: o.key, label: t(o.translation) }))}
+          onChange={set('sorting.default')}
+        />
+        <SelectSetting<'asc' | 'desc'>
+          label={t('admin.search.default_orientation')}
+          value={config.sorting.orientation.default}
+          options={(['asc', 'desc'] as const).map((v) => ({ value: v, label: t(`admin.search.orientation_${v}`) }))}
+          onChange={set('sorting.orientation.default')}
+        />
+        <NumberSetting
+          label={t('admin.search.sidebar_width')}
+          value={config.search.sidebar.width}
+          min={80}
+          onChange={set('search.sidebar.width')}
+        />
+        <SelectSetting<'left' | 'center' | 'right'>
+          label={t('admin.search.logo_alignment')}
+          value={config.search.logo.alignment}
+          options={(['left', 'center', 'right'] as const).map((v) => ({ value: v, label: t(`admin.align.${v}`) }))}
+          onChange={set('search.logo.alignment')}
+        />
+        <UploadSetting name="searchLogo" accept="image/*" />
+      </Section>
+    </>
+  );
+}
