@@ -1,6 +1,6 @@
 import { preSearchSchema } from '@vitrine/contract/global-config';
 import type { Collection } from '@vitrine/contract/collection';
-import type { SuggestionSelection } from '@vitrine/contract/search';
+import { searchPath } from '../../lib/searchInput.ts';
 
 const damCollection = /^collection_(\d+)$/;
 
@@ -22,20 +22,4 @@ export function collectionSearchPath(collection: Collection, lang: string, fallb
     if (value) params.set(`+${facet.key}`, value);
   }
   return searchPath(perLang?.text ?? '', params);
-}
-
-function searchPath(text: string, params: URLSearchParams): string {
-  const trimmed = text.trim();
-  const qs = params.toString();
-  return `/search/${trimmed ? encodeURIComponent(trimmed) : '*'}${qs ? `?${qs}` : ''}`;
-}
-
-/**
- * The submitted search as a route (portal-spec §4 "Search"): the trimmed text (empty becomes *) and
- * the chosen suggestions as '+{field_name}=value1,value2' per field (portal-spec §2 "Search").
- */
-export function textSearchPath(text: string, suggestions: readonly SuggestionSelection[] = []): string {
-  const params = new URLSearchParams();
-  for (const s of suggestions) if (s.values.length > 0) params.set(`+${s.field_name}`, s.values.join(','));
-  return searchPath(text, params);
 }
