@@ -1,0 +1,66 @@
+import type { AssetDoc } from '@vitrine/contract/search';
+
+/** One virtual row of results: the indexes of its docs and, for posters, their widths. */
+export interface ResultRow {
+  start: number;
+  widths: number[];
+  height: number;
+}
+
+/** Width over height of a doc; pixel sizes override width and height (portal-spec §3 "Asset"). */
+export function aspectOf(doc: AssetDoc): number {
+  const w = doc.pixel_x || doc.width;
+  const h = doc.pixel_y || doc.height;
+  return w && h ? Math.min(4, Math.max(0.25, w / h)) : 1.5;
+}
+
+/**
+ * Poster rows: posters keep their aspect; a row takes posters at the minimum height until they fill
+ * the width, then grows to fill it exactly, up to the maximum height. The last row, when more pages
+ * may follow or it does not fill the width, stays at the minimum height.
+ */
+export function posterRows(
+  aspects: readonly number[],
+  width: number,
+  min: number,
+  max: number,
+  gap: number,
+): ResultRow[] {
+  const rows: ResultRow[] = [];
+  let start = 0;
+  while (start < aspects.length) {
+    let sum = 0;
+    let end = start;
+    while (end < aspects.length) {
+      sum += aspects[end];
+      end++;
+      if (sum * min + (end - start - 1) * gap >= width) break;
+    }
+    const gaps = (end - start - 1) * gap;
+    const fits = sum * min + gaps >= width;
+    const height = fits ? Math.min(max, Math.max(min, (width - gaps) / sum)) : min;
+    rows.push({ start, widths: aspects.slice(start, end).map((a) => Math.floor(a * height)), height });
+    start = end;
+  }
+  return rows;
+}
+
+/** Fixed-size rows of a grid: as many columns as fit the width. */
+export function gridRows(
+  count: number,
+  width: number,
+  itemWidth: number,
+  itemHeight: number,
+  gap: number,
+): ResultRow[] {
+  const columns = Math.max(1, Math.floor((width + gap) / (itemWidth + gap)));
+  const rows: ResultRow[] = [];
+  for (let start = 0; start < count; start += columns) {
+    rows.push({
+      start,
+      widths: Array.from({ length: Math.min(columns, count - start) }, () => itemWidth),
+      height: itemHeight,
+    });
+  }
+  return rows;
+}
