@@ -21,6 +21,7 @@ import {
   fieldLabel,
   useDebounced,
   useIndexFields,
+  toSelections,
   useSuggestions,
   type SuggestionOption,
 } from '../../lib/searchInput.ts';
