@@ -15,9 +15,9 @@ export function aspectOf(doc: AssetDoc): number {
 }
 
 /**
- * Poster rows: posters keep their aspect; a row takes posters at the minimum height until they fill
- * the width, then grows to fill it exactly, up to the maximum height. The last row, when more pages
- * may follow or it does not fill the width, stays at the minimum height.
+ * Poster rows: posters keep their aspect and a row fills the width exactly, at a height between the
+ * minimum and the maximum where it can (a row of one very wide or very narrow poster may fall outside).
+ * The last row, when it does not fill the width, stays at the minimum height.
  */
 export function posterRows(
   aspects: readonly number[],
@@ -27,18 +27,25 @@ export function posterRows(
   gap: number,
 ): ResultRow[] {
   const rows: ResultRow[] = [];
+  const off = (h: number) => (h < min ? min - h : h > max ? h - max : 0);
   let start = 0;
   while (start < aspects.length) {
     let sum = 0;
     let end = start;
-    while (end < aspects.length) {
-      sum += aspects[end];
-      end++;
-      if (sum * min + (end - start - 1) * gap >= width) break;
-    }
+    while (end < aspects.length && sum * min + (end - start - 1) * gap < width) sum += aspects[end++];
     const gaps = (end - start - 1) * gap;
-    const fits = sum * min + gaps >= width;
-    const height = fits ? Math.min(max, Math.max(min, (width - gaps) / sum)) : min;
+    let height = min;
+    if (sum * min + gaps >= width) {
+      // The last poster taken made the row overflow at the minimum height: with it the row shrinks
+      // below the minimum, without it the row grows; the height nearer the range wins.
+      const withLast = (width - gaps) / sum;
+      const without = end - start > 1 ? (width - gaps + gap) / (sum - aspects[end - 1]) : Infinity;
+      if (off(without) < off(withLast)) {
+        end--;
+        sum -= aspects[end];
+        height = Math.min(max, without);
+      } else height = withLast;
+    }
     rows.push({ start, widths: aspects.slice(start, end).map((a) => Math.floor(a * height)), height });
     start = end;
   }

@@ -25,7 +25,8 @@ export function parseSearchRoute(
   const filters: FacetSelection[] = [];
   const suggestions: SuggestionSelection[] = [];
   for (const [name, raw] of params) {
-    if (!name.startsWith('+') || name.length < 2) continue;
+    // A '+' typed into a link's query string reads back as a space.
+    if (!/^[+ ]\S/.test(name)) continue;
     const key = name.slice(1);
     if (RANGE.test(raw)) {
       filters.push({ key, values: [raw.trim()], range: true });
