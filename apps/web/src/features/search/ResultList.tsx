@@ -105,7 +105,7 @@ export function ResultList(props: ResultListProps) {
 
   // Switching view starts at the top.
   useEffect(() => {
-    scrollRef.current?.scrollTo({ top: 0 });
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
   }, [view]);
 
   // Coming back from an asset or the bookmarks restores where the visitor was.
@@ -113,7 +113,7 @@ export function ResultList(props: ResultListProps) {
     const saved = scrollPositions.get(scrollKey);
     const el = scrollRef.current;
     if (saved === undefined || !el) return;
-    const timer = setTimeout(() => el.scrollTo({ top: saved }), SCROLL_RESTORE_MS);
+    const timer = setTimeout(() => (el.scrollTop = saved), SCROLL_RESTORE_MS);
     return () => {
       clearTimeout(timer);
     };

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   searchCall,
   type AssetDoc,
@@ -103,5 +103,7 @@ export function useSearchResults(request: SearchRequest, nextRows: () => number,
     },
     retry: false,
     staleTime: 60_000,
+    // The sidebar and results stay while the next search loads, so nothing jumps.
+    placeholderData: keepPreviousData,
   });
 }
