@@ -167,7 +167,6 @@ export function ResultItem({
 }) {
   return (
     <Box
-      role="listitem"
       data-asset-id={doc.id}
       sx={{
         position: 'relative',

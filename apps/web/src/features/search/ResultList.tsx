@@ -137,25 +137,25 @@ export function ResultList(props: ResultListProps) {
       data-view={view}
       sx={{ height, overflowY: 'auto', overflowX: 'hidden', position: 'relative', contain: 'strict' }}
     >
-      <Box role="list" sx={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+      <Box sx={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
         {items.map((item) => {
           const row = rows[item.index];
           const rowDocs = docs.slice(row.start, row.start + row.widths.length);
           return (
             <Box
               key={item.key}
-              role="presentation"
+
               data-index={item.index}
               ref={virtualizer.measureElement}
               sx={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}
             >
-              <Box role="presentation" sx={{ display: 'flex', gap: `${gap}px`, pb: `${gap}px` }}>
+              <Box sx={{ display: 'flex', gap: `${gap}px`, pb: `${gap}px` }}>
                 {rowDocs.map((doc, i) => (
                   <Row key={doc.id} {...props} doc={doc} width={row.widths[i]} height={row.height} panelId={panelId} />
                 ))}
               </Box>
               {item.index === activeRow && activeIndex !== -1 && (
-                <Box role="presentation">{props.renderInfo(docs[activeIndex], panelId)}</Box>
+                <Box>{props.renderInfo(docs[activeIndex], panelId)}</Box>
               )}
             </Box>
           );

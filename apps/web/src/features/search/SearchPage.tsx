@@ -331,6 +331,8 @@ export function SearchPage() {
   }, [sidebarWidth]);
 
   const status = results.isPending ? 'loading' : results.isError ? 'failure' : 'success';
+  // While the next search loads, the last results stay; the heading says it is loading.
+  const headingText = status === 'loading' || results.isPlaceholderData ? t('global.loading') : heading;
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
@@ -356,7 +358,7 @@ export function SearchPage() {
       </Box>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
         <Typography component="h1" variant="h6" data-tour="result" aria-live="polite" sx={{ mr: 'auto' }}>
-          {status === 'loading' ? t('global.loading') : heading}
+          {headingText}
           {suggestionLabels.length > 0 && ` ${t('views.search.results.suggestions')} ${suggestionLabels.join(', ')}`}
         </Typography>
         {selected.length > 0 && (
