@@ -119,7 +119,7 @@ export function IconSet({ doc, width, actions }: { doc: AssetDoc; width: number;
 export function AssetImage({ doc, alt, width, height }: { doc: AssetDoc; alt: string; width: number; height: number }) {
   const [ref, seen] = useSeenOnce<HTMLDivElement>();
   return (
-    <Box ref={ref} sx={{ width, height, overflow: 'hidden', bgcolor: 'action.hover' }}>
+    <Box ref={ref} style={{ width, height }} sx={{ overflow: 'hidden', bgcolor: 'action.hover' }}>
       {seen && doc.url ? (
         <Box
           component="img"
@@ -168,9 +168,9 @@ export function ResultItem({
   return (
     <Box
       data-asset-id={doc.id}
+      style={{ width }}
       sx={{
         position: 'relative',
-        width,
         flex: 'none',
         outline: selected ? 3 : 0,
         outlineColor: 'primary.main',
@@ -186,7 +186,8 @@ export function ResultItem({
         aria-label={title}
         onClick={onClick}
         data-result-button
-        sx={{ display: 'block', width, textAlign: 'left' }}
+        style={{ width }}
+        sx={{ display: 'block', textAlign: 'left' }}
       >
         <AssetImage doc={doc} alt={alt} width={width} height={height} />
         {caption}

@@ -135,9 +135,11 @@ export function ResultList(props: ResultListProps) {
       aria-label={t('views.search.results_label')}
       data-tour="result_view"
       data-view={view}
-      sx={{ height, overflowY: 'auto', overflowX: 'hidden', position: 'relative', contain: 'strict' }}
+      // Sizes and positions that change per row go in style: as sx they would add a CSS rule per value.
+      style={{ height }}
+      sx={{ overflowY: 'auto', overflowX: 'hidden', position: 'relative', contain: 'strict' }}
     >
-      <Box sx={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+      <Box style={{ height: virtualizer.getTotalSize() }} sx={{ position: 'relative', width: '100%' }}>
         {items.map((item) => {
           const row = rows[item.index];
           const rowDocs = docs.slice(row.start, row.start + row.widths.length);
@@ -147,7 +149,8 @@ export function ResultList(props: ResultListProps) {
 
               data-index={item.index}
               ref={virtualizer.measureElement}
-              sx={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}
+              style={{ transform: `translateY(${item.start}px)` }}
+              sx={{ position: 'absolute', top: 0, left: 0, width: '100%' }}
             >
               <Box sx={{ display: 'flex', gap: `${gap}px`, pb: `${gap}px` }}>
                 {rowDocs.map((doc, i) => (
@@ -208,7 +211,7 @@ function Row(props: ResultListProps & { doc: AssetDoc; width: number; height: nu
       />
     );
   return (
-    <Box sx={{ display: 'flex', width, height, borderBottom: 1, borderColor: 'divider', gap: 2 }}>
+    <Box style={{ width, height }} sx={{ display: 'flex', borderBottom: 1, borderColor: 'divider', gap: 2 }}>
       <ResultItem {...common} width={sizes.listImageWidth} height={height - 1} />
       <Box sx={{ flex: 1, minWidth: 0, py: 1 }}>
         <Typography component="p" variant="subtitle1" noWrap>
