@@ -95,9 +95,9 @@ function network(options: { failures?: number } = {}) {
 
 const result = (title: string) => screen.getByRole('button', { name: title });
 /** The first render loads the lazy route and the config: allow it some time. */
-const heading = (name: string | RegExp) => screen.findByRole('heading', { name }, { timeout: 5000 });
+const heading = (name: string | RegExp) => screen.findByRole('heading', { name }, { timeout: 15_000 });
 
-describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 20_000 }, () => {
+describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_000 }, () => {
   it('§4 facet update: selecting a value adds it to the URL and the request, selecting again removes it', async () => {
     const asked = network();
     const { user, router } = await renderApp('/search/*');
