@@ -53,7 +53,7 @@ const browser = await chromium.launch({
 });
 const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, locale: 'en-GB' });
 
-const heading = () => page.getByRole('heading', { level: 1 });
+const heading = () => page.getByRole('heading', { level: 2 });
 await page.goto(`${base}/#/search/*`);
 await heading()
   .filter({ hasText: /^\d+ results/ })
@@ -69,7 +69,7 @@ async function firstResultPainted(p: Page, word: string): Promise<number> {
     const form = document.querySelector('form[role="search"]');
     const t0 = performance.now();
     const observer = new MutationObserver(() => {
-      const text = document.querySelector('h1')?.textContent ?? '';
+      const text = document.querySelector('h2')?.textContent ?? '';
       // The heading and the results of the new search render in the same commit.
       if (text.includes(word) && /^\\d+ results/.test(text)) {
         observer.disconnect();

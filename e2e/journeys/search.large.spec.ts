@@ -14,7 +14,7 @@ test.describe('search on 10,000 assets (portal-spec §4 "Search": infinite scrol
         if (url.pathname.endsWith('/api/search')) starts.push(Number(url.searchParams.get('solr_start') ?? 0));
       });
       await page.goto('/#/search/*');
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^\d{4,} results/, { timeout: 60_000 });
+      await expect(page.getByRole('heading', { level: 2 })).toHaveText(/^\d{4,} results/, { timeout: 60_000 });
       await page.getByRole('button', { name: view, exact: true }).click();
       const region = page.getByRole('region', { name: 'Results' });
       await expect(region.locator('[data-asset-id]').first()).toBeVisible();
@@ -27,12 +27,10 @@ test.describe('search on 10,000 assets (portal-spec §4 "Search": infinite scrol
       await expect.poll(() => starts.filter((s) => s > 0).length).toBeGreaterThan(5);
       const furthest = Math.max(...starts);
       expect(furthest).toBeGreaterThan(200);
-      test
-        .info()
-        .annotations.push({
-          type: 'figures',
-          description: `furthest start ${furthest}, most results in the DOM ${maxInDom}`,
-        });
+      test.info().annotations.push({
+        type: 'figures',
+        description: `furthest start ${furthest}, most results in the DOM ${maxInDom}`,
+      });
       expect(maxInDom).toBeGreaterThan(0);
       expect(maxInDom).toBeLessThanOrEqual(DOM_BOUND);
     });

@@ -37,7 +37,7 @@ const languages = [
   },
 ] as const;
 
-const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+const heading = (page: Page) => page.getByRole('heading', { level: 2 });
 const results = (page: Page) => page.locator('[data-asset-id]');
 
 /** The total the results heading names, once it names one (other than `previous`, when given). */

@@ -103,7 +103,7 @@ export function InfoPanel({
         }}
       >
         <Box sx={{ display: 'flex', alignItems: 'start', gap: 1, mb: 1 }}>
-          <Typography component="h2" variant="h6" sx={{ flex: 1, overflowWrap: 'anywhere' }}>
+          <Typography component="h3" variant="h6" sx={{ flex: 1, overflowWrap: 'anywhere' }}>
             {title}
           </Typography>
           <IconButton aria-label={t('views.search.info.close')} onClick={onClose}>

@@ -16,6 +16,7 @@ import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
 import { configImageUrl } from '../../app/customAssets.ts';
 import { FilterIcon } from '../../components/icons.tsx';
 import { SuggestionInput } from '../../components/SuggestionInput.tsx';
+import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { altText } from '../../lib/assetText.ts';
 import {
   fieldLabel,
@@ -336,6 +337,9 @@ export function SearchPage() {
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
+      <Typography component="h1" sx={visuallyHidden}>
+        {t('views.search.title')}
+      </Typography>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
         {logoImg &&
           (config.global.hide_dashboard ? (
@@ -357,7 +361,7 @@ export function SearchPage() {
         />
       </Box>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-        <Typography component="h1" variant="h6" data-tour="result" aria-live="polite" sx={{ mr: 'auto' }}>
+        <Typography component="h2" variant="h6" data-tour="result" aria-live="polite" sx={{ mr: 'auto' }}>
           {headingText}
           {suggestionLabels.length > 0 && ` ${t('views.search.results.suggestions')} ${suggestionLabels.join(', ')}`}
         </Typography>
