@@ -11,6 +11,8 @@ const root = path.resolve(import.meta.dirname, '..');
 
 export default defineConfig({
   testDir: './journeys',
+  // The 10,000-asset journeys have their own config (playwright.large.config.ts).
+  testIgnore: '**/*.large.spec.ts',
   outputDir: './test-results',
   timeout: 30_000,
   fullyParallel: false,

@@ -12,7 +12,7 @@ export interface PresentOptions {
 }
 
 /** Language preference for per-language values: the caller's, then none, then English, German. */
-function pickLanguage(rows: ValueRow[], lang: string): ValueRow[] {
+export function pickLanguage(rows: ValueRow[], lang: string): ValueRow[] {
   for (const want of [lang, '', 'en', 'de']) {
     const hit = rows.filter((r) => r.lang === want);
     if (hit.length > 0) return hit;

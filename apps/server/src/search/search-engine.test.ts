@@ -300,6 +300,98 @@ describe.each(dialects)('search engine on %s', (dialect) => {
   });
 });
 
+describe.each(dialects)('facets in the content language on %s', (dialect) => {
+  let database: TestDatabase;
+  let db: Db;
+  let engine: SearchEngine;
+  // Single-valued category and multi-valued keywords in English and German, as the demo has them;
+  // some values exist in one language only.
+  const catalogue: NewAsset[] = [
+    ...Array.from({ length: 5 }, () => ({
+      values: {
+        category: { en: 'Photography', de: 'Fotografie' },
+        keywords: { en: ['sea', 'boat'], de: ['Meer', 'Boot'] },
+      },
+    })),
+    ...Array.from({ length: 3 }, () => ({
+      values: { category: { en: '3D models', de: '3D-Modelle' }, keywords: { en: ['boat'], de: ['Boot'] } },
+    })),
+    { values: { category: { de: 'Nur Deutsch' }, keywords: { de: ['Meer'] } } },
+    { values: { category: 'Plain', keywords: ['sea'] } },
+  ];
+  const counts = (values: { value: string; count: number }[]) =>
+    Object.fromEntries(values.map((v) => [v.value, v.count]));
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    db = await openDatabase(database.config);
+    await buildAssets(
+      db,
+      catalogue.map((a) => ({ ...a, access: ['public'] })),
+    );
+    engine = createSearchEngine(db, []);
+  });
+
+  afterAll(async () => {
+    await db.close();
+    await database.drop();
+  });
+
+  const facets = (lang: string, filter: EngineQuery['filter'] = []) =>
+    engine.search(['public'], { q: '*', lang, facetFields: ['category', 'keywords'], filter });
+
+  it('§3 Facet value: values and counts are those of the caller content language, each asset counted once', async () => {
+    const en = await facets('en');
+    expect(counts(en.facetFields.category)).toEqual({ '3D models': 3, 'Nur Deutsch': 1, Photography: 5, Plain: 1 });
+    expect(counts(en.facetFields.keywords)).toEqual({ boat: 8, Meer: 1, sea: 6 });
+    const de = await facets('de');
+    expect(counts(de.facetFields.category)).toEqual({ '3D-Modelle': 3, Fotografie: 5, 'Nur Deutsch': 1, Plain: 1 });
+    expect(counts(de.facetFields.keywords)).toEqual({ Boot: 8, Meer: 6, sea: 1 });
+    // An unknown language answers the English values.
+    expect(counts((await facets('fr')).facetFields.category)).toEqual(counts(en.facetFields.category));
+  });
+
+  it('per language the counts of a single-valued facet add up to at most numFound', async () => {
+    for (const lang of ['en', 'de']) {
+      const res = await facets(lang);
+      const sum = res.facetFields.category.reduce((acc, v) => acc + v.count, 0);
+      expect(sum).toBeLessThanOrEqual(res.numFound);
+      expect(res.numFound).toBe(catalogue.length);
+    }
+  });
+
+  it('two values of one facet are ORed, in the caller content language', async () => {
+    expect((await facets('en', [{ key: 'category', values: ['Photography', '3D models'] }])).numFound).toBe(8);
+    expect((await facets('de', [{ key: 'category', values: ['Fotografie', '3D-Modelle'] }])).numFound).toBe(8);
+    expect((await facets('en', [{ key: 'category', values: ['Photography', 'Nur Deutsch'] }])).numFound).toBe(6);
+    // The facet's own selection is excluded from its counts; the other facet honours it.
+    const filtered = await facets('de', [{ key: 'category', values: ['Fotografie'] }]);
+    expect(counts(filtered.facetFields.category)['3D-Modelle']).toBe(3);
+    expect(counts(filtered.facetFields.keywords)).toEqual({ Boot: 5, Meer: 5 });
+  });
+
+  it('suggestions and selected suggestions use the caller content language', async () => {
+    const [de] = await engine.suggest(['public'], 'bo', ['keywords'], 5, 'de');
+    expect(de.docs.map((d) => d.value)).toEqual(['Boot']);
+    const [en] = await engine.suggest(['public'], 'bo', ['keywords'], 5, 'en');
+    expect(en.docs.map((d) => d.value)).toEqual(['boat']);
+    const found = await engine.search(['public'], {
+      q: '*',
+      lang: 'de',
+      suggestions: [{ field_name: 'keywords', values: ['Meer'] }],
+    });
+    expect(found.numFound).toBe(6);
+  });
+
+  it('a language first seen in an import gets its own values without mixing the others', async () => {
+    await buildAssets(db, [{ values: { category: { fr: 'Photographie', en: 'Photography' } }, access: ['public'] }]);
+    const fr = await facets('fr');
+    expect(counts(fr.facetFields.category)).toMatchObject({ Photographie: 1, Photography: 5 });
+    expect(counts((await facets('de')).facetFields.category)).toMatchObject({ Fotografie: 5, Photography: 1 });
+    expect(await engine.contentLanguages()).toEqual(['de', 'en', 'fr']);
+  });
+});
+
 describe('both engines', () => {
   it('answer identical results for the same catalogue and queries', async () => {
     const answers: unknown[][] = [];

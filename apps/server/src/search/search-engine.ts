@@ -5,6 +5,7 @@ import { FacetIndex, intersect, subtract, union, type CodeColumn, type IndexRow 
 import type { FieldRegistry, SearchField } from './fields.ts';
 import { columnOf } from './fields.ts';
 import { parseQuery, positiveTextAtoms, QuerySyntaxError, type QueryNode, type TextAtom } from './query.ts';
+import { pickLanguage } from './asset-presenter.ts';
 import type { AssetBatch, SearchRepository } from './search.repository.ts';
 import { fold, indexText, tokenize } from './text.ts';
 import type { TextDocument, TextIndex } from './text-index.ts';
@@ -19,8 +20,16 @@ export class SearchInputError extends Error {
   }
 }
 
+/** Content languages every catalogue offers (admin-spec §3 "Language": de and en). */
+export const baseContentLanguages: readonly string[] = ['de', 'en'];
+
 export interface EngineQuery {
   q: string;
+  /**
+   * The caller's content language: values of per-language fields (facets, filters, suggestions)
+   * are those the caller's docs show. English when not given.
+   */
+  lang?: string;
   filter?: FacetSelection[];
   suggestions?: SuggestionSelection[];
   facetFields?: string[];
@@ -84,16 +93,21 @@ export class SearchEngine {
   private watermark = -1;
   private refreshing: Promise<void> | undefined;
   private collectionNames = new Map<number, string>();
-  private readonly languages = new Set<string>();
+  private readonly languages = new Set<string>(baseContentLanguages);
+  /** Languages the current index has columns for (per-language fields keep one column each). */
+  private indexLanguages: readonly string[] = baseContentLanguages;
   private readonly sortOrders = new Map<string, { version: number; order: Int32Array }>();
-  private readonly visibleCounts = new Map<string, { version: number; counts: Int32Array }>();
-  private readonly suggestionTokens = new Map<string, { version: number; tokens: string[]; codes: Int32Array }>();
-  private readonly ranks = new Map<string, { column: CodeColumn; size: number; rank: Int32Array }>();
+  private readonly visibleCounts = new WeakMap<CodeColumn, Map<string, { version: number; counts: Int32Array }>>();
+  private readonly suggestionTokens = new WeakMap<
+    CodeColumn,
+    { version: number; tokens: string[]; codes: Int32Array }
+  >();
+  private readonly ranks = new WeakMap<CodeColumn, { size: number; rank: Int32Array }>();
   private readonly textCache = new Map<string, { version: number; docs: Int32Array }>();
   private readonly visibleCache = new Map<string, { version: number; docs: Int32Array }>();
   /** The arrays visibleAll() answered, and facet counts over them (weakly held: they die with it). */
   private readonly wholeCatalogues = new WeakSet<Int32Array>();
-  private readonly wholeCounts = new WeakMap<Int32Array, Map<string, Int32Array>>();
+  private readonly wholeCounts = new WeakMap<Int32Array, Map<CodeColumn, Int32Array>>();
   private allDocsCache: { version: number; docs: Int32Array } | undefined;
 
   constructor(
@@ -107,13 +121,34 @@ export class SearchEngine {
 
   private emptyIndex(): FacetIndex {
     return new FacetIndex(
-      this.fields.coded.map((f) => f.field_name),
+      this.fields.coded.flatMap((f) =>
+        this.isPerLanguage(f) ? this.indexLanguages.map((l) => languageColumn(f.field_name, l)) : [f.field_name],
+      ),
       this.fields.numeric.map((f) => f.field_name),
       ['filename'],
     );
   }
 
   /** Value fields the in-memory index needs (the others are columns or collections). */
+  private isPerLanguage(field: SearchField): boolean {
+    return field.coded && field.storage === 'value' && field.localized === true;
+  }
+
+  /** The index column holding a coded field's values in a content language. */
+  private column(name: string, lang = 'en'): CodeColumn {
+    const field = this.fields.get(name);
+    if (!field || !this.isPerLanguage(field)) return this.index.codes.get(name)!;
+    const own = this.indexLanguages.includes(lang) ? lang : 'en';
+    return this.index.codes.get(languageColumn(name, own))!;
+  }
+
+  /** Every column of a coded field: one, or one per content language. */
+  private columns(name: string): CodeColumn[] {
+    const field = this.fields.get(name)!;
+    if (!this.isPerLanguage(field)) return [this.index.codes.get(name)!];
+    return this.indexLanguages.map((l) => this.index.codes.get(languageColumn(name, l))!);
+  }
+
   private get indexValueFields(): string[] {
     return this.fields.all
       .filter((f) => (f.coded || f.numeric) && f.storage === 'value' && f.field_name !== 'meta_collections')
@@ -143,6 +178,16 @@ export class SearchEngine {
   }
 
   private async loadAll(progress?: Progress): Promise<void> {
+    this.indexLanguages = [...this.languages].sort();
+    await this.loadAllOnce(progress);
+    // A language first seen during the load needs its own columns, filled for every asset.
+    if (this.languages.size !== this.indexLanguages.length) {
+      this.indexLanguages = [...this.languages].sort();
+      await this.loadAllOnce(progress);
+    }
+  }
+
+  private async loadAllOnce(progress?: Progress): Promise<void> {
     const watermark = await this.repository.maxUpdatedAt();
     const total = progress ? await this.repository.countAssets() : 0;
     const index = this.emptyIndex();
@@ -175,7 +220,9 @@ export class SearchEngine {
         changed.map((c) => c.id),
         this.indexValueFields,
       );
-      for (const row of this.indexRows(batch)) if (!this.index.put(row)) return false;
+      const rows = this.indexRows(batch);
+      if (this.languages.size !== this.indexLanguages.length) return false;
+      for (const row of rows) if (!this.index.put(row)) return false;
       for (const c of changed) watermark = Math.max(watermark, c.updated_at);
       after = changed[changed.length - 1].id;
     }
@@ -249,6 +296,13 @@ export class SearchEngine {
         } else if (f.storage === 'column') {
           const v = column(name);
           row.codes[name] = v == null ? [] : [String(v)];
+        } else if (this.isPerLanguage(f)) {
+          // Per language the values that language's docs show (asset-presenter), so a value that
+          // exists in one language only still counts once.
+          const mine = own.filter((v) => v.field === name);
+          for (const lang of this.indexLanguages) {
+            row.codes[languageColumn(name, lang)] = pickLanguage(mine, lang).map((v) => v.value);
+          }
         } else {
           row.codes[name] = own.filter((v) => v.field === name).map((v) => v.value);
         }
@@ -387,16 +441,24 @@ export class SearchEngine {
       const col = index.numbers.get(name)!;
       return this.filterDocs(this.allDocs(), (d) => col.get(d) === value);
     }
-    const col = index.codes.get(name)!;
-    const wanted = new Uint8Array(col.values.length);
-    let any = false;
-    col.values.forEach((value, code) => {
-      if (containsTokens(tokenize(value), tokens, prefix)) {
-        wanted[code] = 1;
-        any = true;
-      }
-    });
-    return any ? this.filterDocs(this.allDocs(), (d) => col.has(d, wanted)) : new Int32Array(0);
+    // field:value is text search: it matches a value in any content language.
+    let acc: Int32Array = new Int32Array(0);
+    for (const col of this.columns(name)) {
+      const wanted = new Uint8Array(col.values.length);
+      let any = false;
+      col.values.forEach((value, code) => {
+        if (containsTokens(tokenize(value), tokens, prefix)) {
+          wanted[code] = 1;
+          any = true;
+        }
+      });
+      if (any)
+        acc = union(
+          acc,
+          this.filterDocs(this.allDocs(), (d) => col.has(d, wanted)),
+        );
+    }
+    return acc;
   }
 
   private filterDocs(docs: Int32Array, keep: (doc: number) => boolean): Int32Array {
@@ -406,7 +468,7 @@ export class SearchEngine {
     return acc.subarray(0, n);
   }
 
-  private selections(filter: FacetSelection[]): Selection[] {
+  private selections(filter: FacetSelection[], lang: string | undefined): Selection[] {
     const merged = new Map<string, { values: string[]; range: boolean }>();
     for (const s of filter) {
       const m = merged.get(s.key) ?? { values: [], range: false };
@@ -438,7 +500,7 @@ export class SearchEngine {
         });
       } else {
         if (!field.coded) throw new SearchInputError('filter', `The field '${key}' cannot be filtered by value.`);
-        const col = this.index.codes.get(key)!;
+        const col = this.column(key, lang);
         const wanted = new Uint8Array(col.values.length);
         for (const v of sel.values) {
           const code = col.dict.get(v);
@@ -466,7 +528,7 @@ export class SearchEngine {
         throw new SearchInputError('solr_facetfields', `The field '${name}' is not a facet.`);
       }
     }
-    const selections = this.selections(query.filter ?? []);
+    const selections = this.selections(query.filter ?? [], query.lang);
 
     let tree: QueryNode;
     try {
@@ -482,7 +544,7 @@ export class SearchEngine {
       docs = docs ? intersect(docs, wanted) : wanted;
     }
     if (query.collection !== undefined) {
-      docs = this.matchCodes(docs, 'meta_collections', [String(query.collection)]);
+      docs = this.matchCodes(docs, this.column('meta_collections'), [String(query.collection)]);
     }
     for (const s of query.suggestions ?? []) {
       if (s.values.length === 0) continue;
@@ -490,7 +552,7 @@ export class SearchEngine {
       if (!f?.coded) {
         throw new SearchInputError('suggestions_filter', `Suggestions of the field '${s.field_name}' do not exist.`);
       }
-      docs = this.matchCodes(docs, s.field_name, s.values);
+      docs = this.matchCodes(docs, this.column(s.field_name, query.lang), s.values);
     }
     const base = docs ? index.visibleDocs(index.callerMasks(groups), docs) : this.visibleAll(groups);
 
@@ -513,7 +575,15 @@ export class SearchEngine {
       const f = fail;
       const docsForFacet = own && f ? this.filterIndexed(base, (i) => (f[i] & ~own.bit) === 0) : result;
       if (field.numeric && field.range_facet) facetRanges[name] = this.minMax(name, docsForFacet);
-      else facetCounts[name] = this.facetValues(field, docsForFacet, query.facetOffset ?? 0, query.facetLimit ?? 100);
+      else {
+        facetCounts[name] = this.facetValues(
+          field,
+          this.column(name, query.lang),
+          docsForFacet,
+          query.facetOffset ?? 0,
+          query.facetLimit ?? 100,
+        );
+      }
     }
 
     const start = query.start ?? 0;
@@ -535,8 +605,7 @@ export class SearchEngine {
     return acc.subarray(0, n);
   }
 
-  private matchCodes(docs: Int32Array | undefined, field: string, values: readonly string[]): Int32Array {
-    const col = this.index.codes.get(field)!;
+  private matchCodes(docs: Int32Array | undefined, col: CodeColumn, values: readonly string[]): Int32Array {
     const wanted = new Uint8Array(col.values.length);
     for (const v of values) {
       const c = col.dict.get(v);
@@ -567,29 +636,34 @@ export class SearchEngine {
    * Counts of a field's values over documents. Counts over a caller's whole visible catalogue (the
    * dashboard and an empty search) are kept until the index changes.
    */
-  private countValues(field: string, col: CodeColumn, docs: Int32Array): Int32Array {
+  private countValues(col: CodeColumn, docs: Int32Array): Int32Array {
     const whole = this.wholeCatalogues.has(docs);
-    const cached = whole ? this.wholeCounts.get(docs)?.get(field) : undefined;
+    const cached = whole ? this.wholeCounts.get(docs)?.get(col) : undefined;
     if (cached?.length === col.values.length) return cached;
     const counts = new Int32Array(col.values.length);
     col.count(docs, counts);
     if (whole) {
-      const perField = this.wholeCounts.get(docs) ?? new Map<string, Int32Array>();
-      perField.set(field, counts);
+      const perField = this.wholeCounts.get(docs) ?? new Map<CodeColumn, Int32Array>();
+      perField.set(col, counts);
       this.wholeCounts.set(docs, perField);
     }
     return counts;
   }
 
-  private facetValues(field: SearchField, docs: Int32Array, offset: number, limit: number): FacetValue[] {
-    const col = this.index.codes.get(field.field_name)!;
-    const counts = this.countValues(field.field_name, col, docs);
+  private facetValues(
+    field: SearchField,
+    col: CodeColumn,
+    docs: Int32Array,
+    offset: number,
+    limit: number,
+  ): FacetValue[] {
+    const counts = this.countValues(col, docs);
     const codes: number[] = [];
     for (let c = 0; c < counts.length; c++) if (counts[c] > 0) codes.push(c);
     const byCount = field.options.sort === 'count';
     const dir = field.options.sort_orientation ?? (byCount ? 'desc' : 'asc');
     const sign = dir === 'asc' ? 1 : -1;
-    const rank = this.alphabeticalRanks(field.field_name);
+    const rank = this.alphabeticalRanks(field, col);
     const byValue = (a: number, b: number): number => rank[a] - rank[b];
     codes.sort((a, b) => (byCount ? sign * (counts[a] - counts[b]) || byValue(a, b) : sign * byValue(a, b) || a - b));
     return codes.slice(offset, offset + limit).map((c) => {
@@ -600,11 +674,10 @@ export class SearchEngine {
   }
 
   /** Position of every value of a field in alphabetical order (folded, then exact; numbers by value). */
-  private alphabeticalRanks(name: string): Int32Array {
-    const col = this.index.codes.get(name)!;
-    const cached = this.ranks.get(name);
-    if (cached?.size === col.values.length && cached.column === col) return cached.rank;
-    const numeric = this.fields.get(name)!.numeric;
+  private alphabeticalRanks(field: SearchField, col: CodeColumn): Int32Array {
+    const cached = this.ranks.get(col);
+    if (cached?.size === col.values.length) return cached.rank;
+    const numeric = field.numeric;
     const folded = col.values.map((v) => (numeric ? '' : fold(v)));
     const order = col.values.map((_, i) => i);
     order.sort((a, b) =>
@@ -614,7 +687,7 @@ export class SearchEngine {
     );
     const rank = new Int32Array(order.length);
     order.forEach((code, i) => (rank[code] = i));
-    this.ranks.set(name, { column: col, size: col.values.length, rank });
+    this.ranks.set(col, { size: col.values.length, rank });
     return rank;
   }
 
@@ -735,7 +808,7 @@ export class SearchEngine {
   /** Per DAM collection, the newest asset the caller may see in it. */
   async collectionThumbnails(groups: readonly string[]): Promise<Map<number, number>> {
     await this.refresh();
-    const col = this.index.codes.get('meta_collections')!;
+    const col = this.column('meta_collections');
     const docs = this.visibleAll(groups);
     const acc = new Map<number, number>();
     for (let i = docs.length - 1; i >= 0; i--) {
@@ -764,6 +837,7 @@ export class SearchEngine {
     text: string,
     fields: readonly string[],
     preview: number,
+    lang?: string,
   ): Promise<SuggestionGroup[]> {
     await this.refresh();
     for (const name of fields) {
@@ -775,9 +849,9 @@ export class SearchEngine {
     if (typed.length === 0) return [];
     const groupsKey = [...groups].sort().join('\n');
     return fields.map((name) => {
-      const col = this.index.codes.get(name)!;
-      const counts = this.visibleCountsOf(name, groupsKey, groups);
-      const { tokens, codes } = this.tokenList(name);
+      const col = this.column(name, lang);
+      const counts = this.visibleCountsOf(col, groupsKey, groups);
+      const { tokens, codes } = this.tokenList(col);
       const first = typed[0];
       let lo = lowerBound(tokens, first);
       const candidates = new Set<number>();
@@ -799,21 +873,20 @@ export class SearchEngine {
     });
   }
 
-  private visibleCountsOf(field: string, groupsKey: string, groups: readonly string[]): Int32Array {
-    const key = `${field}\n${groupsKey}`;
-    const cached = this.visibleCounts.get(key);
+  private visibleCountsOf(col: CodeColumn, groupsKey: string, groups: readonly string[]): Int32Array {
+    const perColumn = this.visibleCounts.get(col) ?? new Map<string, { version: number; counts: Int32Array }>();
+    this.visibleCounts.set(col, perColumn);
+    const cached = perColumn.get(groupsKey);
     if (cached?.version === this.index.version) return cached.counts;
-    const col = this.index.codes.get(field)!;
     const counts = new Int32Array(col.values.length);
     col.count(this.visibleAll(groups), counts);
-    if (this.visibleCounts.size > 256) this.visibleCounts.clear();
-    this.visibleCounts.set(key, { version: this.index.version, counts });
+    if (perColumn.size > 64) perColumn.clear();
+    perColumn.set(groupsKey, { version: this.index.version, counts });
     return counts;
   }
 
-  private tokenList(field: string): { tokens: string[]; codes: Int32Array } {
-    const col = this.index.codes.get(field)!;
-    const cached = this.suggestionTokens.get(field);
+  private tokenList(col: CodeColumn): { tokens: string[]; codes: Int32Array } {
+    const cached = this.suggestionTokens.get(col);
     if (cached?.version === this.index.version) return cached;
     const pairs: [string, number][] = [];
     col.values.forEach((v, code) => {
@@ -825,10 +898,12 @@ export class SearchEngine {
       tokens: pairs.map((p) => p[0]),
       codes: Int32Array.from(pairs, (p) => p[1]),
     };
-    this.suggestionTokens.set(field, entry);
+    this.suggestionTokens.set(col, entry);
     return entry;
   }
 }
+
+const languageColumn = (field: string, lang: string): string => `${field}@${lang}`;
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -122,6 +122,23 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
     expect(en.response.docs[0]).toMatchObject({ title: 'Tulip field', keywords: ['tulip', 'spring'] });
   });
 
+  it('§3 Facet value: facet values and filters are in the caller content language, like the docs', async () => {
+    const en = await search('solr_facetfields=keywords');
+    expect(en.facetCounts.facetFields.keywords).toEqual([
+      { value: 'spring', count: 1 },
+      { value: 'tulip', count: 1 },
+    ]);
+    const de = { 'accept-language': 'de-DE,de;q=0.9' };
+    const german = await search('solr_facetfields=keywords', de);
+    expect(german.facetCounts.facetFields.keywords).toEqual([
+      { value: 'Frühling', count: 1 },
+      { value: 'Tulpe', count: 1 },
+    ]);
+    const filter = encodeURIComponent(JSON.stringify([{ key: 'keywords', values: ['Tulpe'] }]));
+    expect((await search(`filter=${filter}`, de)).response.docs.map((d) => d.id)).toEqual([String(ids[0])]);
+    expect((await search(`filter=${filter}`, { 'accept-language': 'en' })).response.numFound).toBe(0);
+  });
+
   it('filters, declared fields and visibility apply over HTTP', async () => {
     const filter = encodeURIComponent(JSON.stringify([{ key: 'project', values: ['Garden 2024'] }]));
     expect((await search(`filter=${filter}`)).response.numFound).toBe(1);
@@ -183,14 +200,15 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
     expect(res.body.suggestions).toEqual([
       {
         field_name: 'keywords',
-        docs: [
-          { label: 'tulip', value: 'tulip' },
-          { label: 'Tulpe', value: 'Tulpe' },
-        ],
-        preview: 2,
-        total: 2,
+        docs: [{ label: 'tulip', value: 'tulip' }],
+        preview: 1,
+        total: 1,
       },
       { field_name: 'creator', docs: [], preview: 0, total: 0 },
+    ]);
+    const de = await get('search/suggestions?text=tu&fields=keywords', { 'accept-language': 'de' });
+    expect(de.body.suggestions).toEqual([
+      { field_name: 'keywords', docs: [{ label: 'Tulpe', value: 'Tulpe' }], preview: 1, total: 1 },
     ]);
     expect((await get('search/suggestions?text=se&fields=title')).status).toBe(400);
   });

@@ -15,11 +15,14 @@ import { DomainError, notFound, validation } from '../http/errors.ts';
 import { requireAssetUser, type Auth } from '../auth/caller.ts';
 import type { Settings } from '../settings.ts';
 import { presentAssets } from './asset-presenter.ts';
-import { SearchInputError, type EngineQuery, type Progress, type SearchEngine } from './search-engine.ts';
+import {
+  baseContentLanguages,
+  SearchInputError,
+  type EngineQuery,
+  type Progress,
+  type SearchEngine,
+} from './search-engine.ts';
 import type { SearchRepository } from './search.repository.ts';
-
-/** Content languages every catalogue offers (admin-spec §3 "Language": de and en). */
-const baseContentLanguages = ['de', 'en'];
 
 export interface Caller {
   auth: Auth;
@@ -81,6 +84,7 @@ export class SearchService {
     const ids = input.id === undefined ? undefined : parseIds(input.id, 'id');
     const result = await this.run(caller.auth, {
       q: input.solr_q.trim() === '' ? '*' : input.solr_q,
+      lang: await this.language(caller),
       filter: input.filter,
       suggestions: input.suggestions_filter,
       facetFields: input.solr_facetfields,
@@ -114,8 +118,9 @@ export class SearchService {
     requireAssetUser(caller.auth);
     const fields = input.fields.length > 0 ? input.fields : defaultSuggestionFields;
     try {
+      const lang = await this.language(caller);
       const groups = this.access.searchGroups(caller.auth);
-      return { suggestions: await this.engine.suggest(groups, input.text, fields, input.preview) };
+      return { suggestions: await this.engine.suggest(groups, input.text, fields, input.preview, lang) };
     } catch (err) {
       if (err instanceof SearchInputError) throw validation(err.message, [{ path: err.param, message: err.message }]);
       throw err;
@@ -220,7 +225,7 @@ export class SearchService {
       if (this.engine.fields.isSortable(p.sort)) sort = { field: p.sort, dir: p.orientation ?? 'desc' };
       else errors.push(`The pre-search '${p.key}' sorts by '${p.sort}', which the index cannot sort by.`);
     }
-    return { query: { q: text, filter, sort }, errors };
+    return { query: { q: text, lang, filter, sort }, errors };
   }
 }
 

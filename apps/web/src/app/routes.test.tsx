@@ -17,9 +17,19 @@ const renderAt = async (path: string) => (await renderApp(path)).router;
 
 describe('route table (portal-spec §2 "Screens and routes")', () => {
   it('renders the search screen for /search/{query}', async () => {
+    server.use(
+      http.get(api('index/fields'), () => HttpResponse.json({ visible_fields: [] })),
+      http.get(api('search'), () =>
+        HttpResponse.json({
+          response: { docs: [], numFound: 0, start: 0 },
+          facetCounts: { facetFields: {}, facetRanges: {} },
+        }),
+      ),
+    );
     await renderAt('/search/*');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Search' })).toBeInTheDocument();
-  });
+    // The search page is a larger lazy chunk than the others.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Search' }, { timeout: 10_000 })).toBeInTheDocument();
+  }, 15_000);
 
   it.each(['/search', '/asset', '/no/such/page'])('redirects %s to the dashboard', async (path) => {
     const router = await renderAt(path);

@@ -11,16 +11,6 @@ function aspect(doc: AssetDoc): number {
   return w && h ? w / h : 4 / 3;
 }
 
-/** The alternative text of a poster from the configured field, its fallback, or the id. */
-export function altText(doc: AssetDoc, field: string, fallbackField: string): string {
-  for (const key of [field, fallbackField]) {
-    const value = doc[key];
-    if (typeof value === 'string' && value) return value;
-    if (Array.isArray(value) && value.length) return value.join(', ');
-  }
-  return doc.id;
-}
-
 /**
  * One collection as a horizontal row of posters with a 'More results' button (portal-spec §2
  * "Dashboard"); while loading a skeleton holds its place, an empty collection says so.

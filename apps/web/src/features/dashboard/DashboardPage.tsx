@@ -9,7 +9,8 @@ import { logoVisible, useAvailableFiles, useGlobalConfig } from '../../app/confi
 import { configImageUrl } from '../../app/customAssets.ts';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { callUrl } from '../../lib/apiClient.ts';
-import { altText, CollectionRow } from './CollectionRow.tsx';
+import { CollectionRow } from './CollectionRow.tsx';
+import { altText } from '../../lib/assetText.ts';
 import { CollectionTile, CollectionTileGrid } from './CollectionTiles.tsx';
 import { collectionSearchPath } from './collectionRoute.ts';
 import { DashboardSearch } from './DashboardSearch.tsx';

@@ -1,6 +1,6 @@
 import { preSearchSchema } from '@vitrine/contract/global-config';
 import type { Collection } from '@vitrine/contract/collection';
-import type { SuggestionSelection } from '@vitrine/contract/search';
+import { searchPath } from '../../lib/searchInput.ts';
 
 const damCollection = /^collection_(\d+)$/;
 
@@ -32,20 +32,4 @@ function sorted(collection: Collection, params = new URLSearchParams()): URLSear
   if (collection.sort) params.set('sort', collection.sort);
   if (collection.orientation) params.set('orientation', collection.orientation);
   return params;
-}
-
-function searchPath(text: string, params: URLSearchParams): string {
-  const trimmed = text.trim();
-  const qs = params.toString();
-  return `/search/${trimmed ? encodeURIComponent(trimmed) : '*'}${qs ? `?${qs}` : ''}`;
-}
-
-/**
- * The submitted search as a route (portal-spec §4 "Search"): the trimmed text (empty becomes *) and
- * the chosen suggestions as '+{field_name}=value1,value2' per field (portal-spec §2 "Search").
- */
-export function textSearchPath(text: string, suggestions: readonly SuggestionSelection[] = []): string {
-  const params = new URLSearchParams();
-  for (const s of suggestions) if (s.values.length > 0) params.set(`+${s.field_name}`, s.values.join(','));
-  return searchPath(text, params);
 }

@@ -1,12 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { getCollectionCall, listCollectionsCall, type Collection } from '@vitrine/contract/collection';
-import {
-  indexFieldsCall,
-  suggestionsCall,
-  type AssetDoc,
-  type IndexField,
-  type SuggestionGroup,
-} from '@vitrine/contract/search';
+import type { AssetDoc } from '@vitrine/contract/search';
 import { callApi } from '../../lib/apiClient.ts';
 
 /** A pre-search collection shows 20 rows by default (admin-spec §9). */
@@ -17,13 +11,7 @@ export const dashboardKeys = {
   all: ['dashboard'] as const,
   collections: (lang: string) => [...dashboardKeys.all, 'collections', lang] as const,
   collection: (lang: string, indicator: string) => [...dashboardKeys.all, 'collection', lang, indicator] as const,
-  fields: () => [...dashboardKeys.all, 'fields'] as const,
-  suggestions: (lang: string, text: string, fields: readonly string[]) =>
-    [...dashboardKeys.all, 'suggestions', lang, text, fields] as const,
 };
-
-/** Suggestions are asked for from this many typed characters on. */
-export const SUGGESTION_MIN_CHARS = 2;
 
 const staleTime = 60_000;
 
@@ -62,34 +50,6 @@ export function useCollectionContent(lang: string, indicator: string, enabled = 
         return empty;
       }
     },
-    staleTime,
-  });
-}
-
-/** The index fields, for the labels of suggestion groups (default_labels per language). */
-export function useIndexFields() {
-  return useQuery({
-    queryKey: dashboardKeys.fields(),
-    queryFn: async ({ signal }): Promise<IndexField[]> => (await callApi(indexFieldsCall, { signal })).visible_fields,
-    staleTime,
-  });
-}
-
-/**
- * Suggestion groups for the typed text (portal-spec §2 "Search"); the last groups stay while the
- * next answer loads or the text is too short, so the menu does not flicker.
- */
-export function useSuggestions(lang: string, text: string, fields: readonly string[]) {
-  const trimmed = text.trim();
-  return useQuery({
-    enabled: trimmed.length >= SUGGESTION_MIN_CHARS,
-    queryKey: dashboardKeys.suggestions(lang, trimmed, fields),
-    queryFn: async ({ signal }): Promise<SuggestionGroup[]> => {
-      // No fields: the server's default suggestion fields.
-      const query = { text: trimmed, fields: fields.length > 0 ? [...fields] : undefined };
-      return (await callApi(suggestionsCall, { query, signal })).suggestions;
-    },
-    placeholderData: keepPreviousData,
     staleTime,
   });
 }

@@ -1,5 +1,503 @@
-import { PageHeading } from '../../components/PageHeading.tsx';
+import { Alert, Box, Button, CircularProgress, Drawer, Link, Typography, useMediaQuery, useTheme } from '@mui/material';
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type MouseEvent,
+  type PointerEvent as ReactPointerEvent,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
+import { pickContentLanguage } from '@vitrine/contract/global-config';
+import type { AssetDoc, FacetSelection } from '@vitrine/contract/search';
+import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
+import { configImageUrl } from '../../app/customAssets.ts';
+import { FilterIcon } from '../../components/icons.tsx';
+import { SuggestionInput } from '../../components/SuggestionInput.tsx';
+import { visuallyHidden } from '../../components/visuallyHidden.ts';
+import { altText } from '../../lib/assetText.ts';
+import {
+  fieldLabel,
+  useDebounced,
+  useIndexFields,
+  toSelections,
+  useSuggestions,
+  type SuggestionOption,
+} from '../../lib/searchInput.ts';
+import { toast } from '../../lib/toast.ts';
+import { FacetSidebar } from './FacetSidebar.tsx';
+import { facetDefs, formatDate, formatFileSize, type FacetDef } from './facets.ts';
+import { InfoPanel, fieldText, type InfoField } from './InfoPanel.tsx';
+import { useSearchResults } from './queries.ts';
+import { ResultList } from './ResultList.tsx';
+import {
+  applySelectionClick,
+  chooseSort,
+  firstPageSize,
+  hasQuery,
+  nextPageSize,
+  parseSearchRoute,
+  searchRoutePath,
+  sidebarWidthAfterDrag,
+  type SearchRoute,
+  type SortState,
+  type ViewKey,
+  type ViewSizes,
+} from './searchState.ts';
+import { FilterTags, SortMenu, ViewSwitch, type Tag } from './SearchToolbar.tsx';
 
+const DEBOUNCE_MS = 200;
+/** Results area height is the window height minus 250 (portal-spec §2 "Search"). */
+const CHROME_HEIGHT = 250;
+const MIN_RESULTS_HEIGHT = 320;
+const SIDEBAR_KEY = 'sidebarWidth';
+/** Fields the info panel and list rows show when the config names none. */
+const defaultInfoFields = [
+  'title',
+  'description',
+  'creator',
+  'category',
+  'keywords',
+  'format',
+  'file_size',
+  'imp_date',
+];
+
+function useWindowHeight(): number {
+  const [h, setH] = useState(() => window.innerHeight);
+  useEffect(() => {
+    const on = () => setH(window.innerHeight);
+    window.addEventListener('resize', on);
+    return () => window.removeEventListener('resize', on);
+  }, []);
+  return h;
+}
+
+function storedSidebarWidth(fallback: number): number {
+  const stored = Number(localStorage.getItem(SIDEBAR_KEY));
+  return Number.isFinite(stored) && stored >= 80 ? stored : fallback;
+}
+
+/** The route's state; '+{field}' of a sidebar facet is a filter, any other a suggestion. */
+function useRouteState(defs: FacetDef[]): SearchRoute {
+  const { query } = useParams();
+  const [params] = useSearchParams();
+  const facetNames = useMemo(() => new Set(defs.map((d) => d.field)), [defs]);
+  const key = `${query ?? ''}?${params.toString()}`;
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the key stands for query and params
+  return useMemo(() => parseSearchRoute(query, params, (f) => facetNames.has(f)), [key, facetNames]);
+}
+
+/**
+ * The search page (portal-spec §2 "Search", §4 "Search", "Active asset", "Selection"): header with
+ * logo and search input, results heading, filter tags, sort, views, the facet sidebar and the
+ * results; the route's query string is the state, so a reload or a shared link restores the page.
+ */
 export function SearchPage() {
-  return <PageHeading titleKey="views.search.title" />;
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const theme = useTheme();
+  const small = useMediaQuery(theme.breakpoints.down('md'));
+  const { config } = useGlobalConfig();
+  const files = useAvailableFiles();
+  const lang = pickContentLanguage(i18n.language, config.content_languages);
+  const fieldsQuery = useIndexFields();
+  const fields = useMemo(() => fieldsQuery.data ?? [], [fieldsQuery.data]);
+  const defs = useMemo(() => facetDefs(config, fields), [config, fields]);
+  const route = useRouteState(defs);
+  const routePath = searchRoutePath(route);
+
+  const defaultSort: SortState = { key: config.sorting.default, orientation: config.sorting.orientation.default };
+  const [sort, setSort] = useState<SortState>(defaultSort);
+  const visibleViews = config.search.views.options.filter((v) => v.visible).map((v) => v.key);
+  const [view, setView] = useState<ViewKey>(
+    visibleViews.includes(config.search.views.default) ? config.search.views.default : (visibleViews[0] ?? 'grid'),
+  );
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [sidebarOpen, setSidebarOpen] = useState(false);
+  const [sidebarWidth, setSidebarWidth] = useState(() => storedSidebarWidth(config.search.sidebar.width));
+
+  const sizes: ViewSizes = {
+    posterMinHeight: config.search.posters.min_height,
+    posterMaxHeight: config.search.posters.max_height,
+    thumbWidth: config.search.thumbnails.width,
+    thumbHeight: config.search.thumbnails.height,
+    rowHeight: config.search.list.options.rowHeight,
+    listImageWidth: config.search.list.options.imageColWidth,
+  };
+  const windowHeight = useWindowHeight();
+  const resultsHeight = Math.max(MIN_RESULTS_HEIGHT, windowHeight - CHROME_HEIGHT);
+  const initialWidth = Math.max(320, window.innerWidth - (small ? 0 : sidebarWidth));
+  const widthRef = useRef(initialWidth);
+  const [width, setWidth] = useState(initialWidth);
+  const onWidth = useCallback((w: number) => {
+    if (w > 0) {
+      widthRef.current = w;
+      setWidth(w);
+    }
+  }, []);
+  // The first page's size is fixed per search, so resizing does not start a new one.
+  const firstRows = useMemo(
+    () => firstPageSize(view, width, resultsHeight, sizes),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- sized once per search and view
+    [view, routePath, sort.key, sort.orientation],
+  );
+  const facetFields = useMemo(() => defs.map((d) => d.field), [defs]);
+  const results = useSearchResults(
+    { lang, route, sort, facetFields, firstRows },
+    () => nextPageSize(view, widthRef.current, sizes),
+    !fieldsQuery.isPending,
+  );
+  const docs = useMemo(() => results.data?.pages.flatMap((p) => p.docs) ?? [], [results.data]);
+  const firstPage = results.data?.pages[0];
+  const total = firstPage?.numFound ?? 0;
+
+  // The search input: text and chosen suggestions follow the route.
+  const routeChips = (r: SearchRoute): SuggestionOption[] =>
+    r.suggestions.flatMap((s) => s.values.map((v) => ({ field: s.field_name, value: v, label: v })));
+  const [text, setText] = useState(route.text);
+  const [chosen, setChosen] = useState<SuggestionOption[]>(() => routeChips(route));
+
+  // A new search, sort or filter clears the active asset; the selection is about this result.
+  const searchKey = `${routePath}|${sort.key}|${sort.orientation}`;
+  const [seenSearch, setSeenSearch] = useState({ key: searchKey, path: routePath });
+  if (seenSearch.key !== searchKey) {
+    setSeenSearch({ key: searchKey, path: routePath });
+    setActiveId(null);
+    setSelected([]);
+    if (seenSearch.path !== routePath) {
+      setText(route.text);
+      setChosen(routeChips(route));
+    }
+  }
+  const suggestionFields = useMemo(() => config.suggestions.map((s) => s.field_name), [config.suggestions]);
+  const { data: groups = [] } = useSuggestions(lang, useDebounced(text, DEBOUNCE_MS), suggestionFields);
+  const labelOfField = (field: string, translation?: string) =>
+    fieldLabel(t, fields, field, lang, config.fallback_locale, translation);
+
+  const go = (next: SearchRoute) => void navigate(searchRoutePath(next));
+  const setFilters = (filters: FacetSelection[]) => go({ ...route, filters });
+  const submit = () => {
+    setSort(defaultSort);
+    go({
+      text,
+      filters: [],
+      suggestions: toSelections(chosen),
+      ids: [],
+      collection: undefined,
+    });
+  };
+  const reset = () => {
+    setSort(defaultSort);
+    setText('');
+    setChosen([]);
+    void navigate('/search/*');
+  };
+
+  const changeView = (next: ViewKey) => {
+    setView(next);
+    setActiveId(null);
+  };
+
+  const onItemClick = (doc: AssetDoc, event: MouseEvent) => {
+    const modifiers = { ctrl: event.ctrlKey || event.metaKey, shift: event.shiftKey };
+    setSelected((s) =>
+      applySelectionClick(
+        s,
+        docs.map((d) => d.id),
+        doc.id,
+        modifiers,
+      ),
+    );
+    if (!modifiers.ctrl && !modifiers.shift) setActiveId((a) => (a === doc.id ? null : doc.id));
+  };
+
+  const shareLink = (path: string, all: boolean) => {
+    const url = `${window.location.origin}${window.location.pathname}#${path}`;
+    navigator.clipboard.writeText(url).then(
+      () => toast.show(all ? 'toast.share.successAll' : 'toast.share.success', 'success'),
+      () => toast.show('toast.share.error', 'info'),
+    );
+  };
+  const shareFound = () => {
+    if (selected.length > 0) shareLink(`/search/*?id=${selected.join(',')}`, true);
+    else shareLink(routePath, true);
+  };
+
+  const titleField = config.infoView.title || 'title';
+  const titleOf = (doc: AssetDoc) =>
+    fieldText(doc, titleField, (_f, v) => String(v)) || t('views.search.info.untitled', { id: doc.id });
+  const format = (field: string, value: unknown): string => {
+    const def = fields.find((f) => f.field_name === field);
+    if (typeof value === 'number' && (def?.type === 'date' || field === 'imp_date' || field === 'created'))
+      return formatDate(value, lang);
+    if (typeof value === 'number' && field === 'file_size') return formatFileSize(value, lang);
+    return String(value);
+  };
+  const asInfoFields = (list: { field_name: string; translation?: string }[]): InfoField[] =>
+    list.map((f) => ({ field: f.field_name, label: labelOfField(f.field_name, f.translation) }));
+  const configuredLeft = asInfoFields(config.infoView.paramsLeft);
+  const configuredRight = asInfoFields(config.infoView.paramsRight);
+  const fallbackFields = asInfoFields(
+    defaultInfoFields.filter((f) => f !== titleField).map((field_name) => ({ field_name })),
+  );
+  const [left, right] =
+    configuredLeft.length + configuredRight.length > 0
+      ? [configuredLeft, configuredRight]
+      : [fallbackFields.slice(0, 4), fallbackFields.slice(4)];
+  const listColumns = config.search.list.columns.length > 0 ? asInfoFields(config.search.list.columns) : fallbackFields;
+  const detailsOf = (doc: AssetDoc) =>
+    listColumns
+      .map((c) => ({ c, text: fieldText(doc, c.field, format) }))
+      .filter((x) => x.text !== '')
+      .map((x) => `${x.c.label}: ${x.text}`)
+      .join(' · ');
+  const { alt, alt_fallback } = config.accessibility.assets;
+
+  const collectionName = (id: number) =>
+    firstPage?.facetFields.meta_collections?.find((v) => v.value === String(id))?.label ?? String(id);
+  const tags: Tag[] = [
+    ...route.filters
+      .filter((f) => !fields.some((x) => x.field_name === f.key) && fields.length > 0)
+      .map((f) => ({
+        key: `error-${f.key}`,
+        label: t('views.search.tags.error'),
+        value: `${f.key}: ${f.values.join(', ')}`,
+        onDelete: () => setFilters(route.filters.filter((x) => x.key !== f.key)),
+      })),
+    ...(route.collection !== undefined
+      ? [
+          {
+            key: 'collection',
+            label: t('views.search.tags.collection'),
+            value: collectionName(route.collection),
+            onDelete: () => go({ ...route, collection: undefined }),
+          },
+        ]
+      : []),
+    ...(route.ids.length > 0
+      ? [
+          {
+            key: 'ids',
+            label: t('views.search.tags.asset_id'),
+            value: route.ids.join(', '),
+            onDelete: () => go({ ...route, ids: [] }),
+          },
+        ]
+      : []),
+  ];
+
+  const logoVisible = files.searchLogo && config.visibleLogos.find((l) => l.key === 'search')?.visible !== false;
+  const logoImg = logoVisible && (
+    <Box
+      component="img"
+      src={configImageUrl('searchLogo')}
+      alt={t('global.logo', { title: config.global.website_title })}
+      sx={{ height: 48, display: 'block' }}
+    />
+  );
+
+  const suggestionLabels = route.suggestions.flatMap((s) => s.values.map((v) => `${labelOfField(s.field_name)}: ${v}`));
+  const heading = route.text
+    ? `${t('views.search.results.query', { count: total })} „${route.text}“`
+    : t('views.search.results.all', { count: total });
+
+  const sidebar = (
+    <FacetSidebar
+      defs={defs}
+      answer={firstPage}
+      filters={route.filters}
+      onChange={setFilters}
+      labelOf={(d) => labelOfField(d.field, d.translation)}
+      lang={lang}
+    />
+  );
+
+  const startDrag = (e: ReactPointerEvent<HTMLElement>) => {
+    e.preventDefault();
+    const origin = e.currentTarget.parentElement?.getBoundingClientRect().left ?? 0;
+    const move = (ev: PointerEvent) => setSidebarWidth((w) => sidebarWidthAfterDrag(w, ev.clientX - origin));
+    const up = () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+  };
+  useEffect(() => {
+    localStorage.setItem(SIDEBAR_KEY, String(sidebarWidth));
+  }, [sidebarWidth]);
+
+  const status = results.isPending ? 'loading' : results.isError ? 'failure' : 'success';
+  // While the next search loads, the last results stay; the heading says it is loading.
+  const headingText = status === 'loading' || results.isPlaceholderData ? t('global.loading') : heading;
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
+      <Typography component="h1" sx={visuallyHidden}>
+        {t('views.search.title')}
+      </Typography>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+        {logoImg &&
+          (config.global.hide_dashboard ? (
+            logoImg
+          ) : (
+            <Link component={RouterLink} to="/">
+              {logoImg}
+            </Link>
+          ))}
+        <SuggestionInput
+          id="search-input"
+          groups={groups}
+          text={text}
+          onTextChange={setText}
+          chosen={chosen}
+          onChosenChange={setChosen}
+          onSubmit={submit}
+          labelOf={(f) => labelOfField(f, config.suggestions.find((s) => s.field_name === f)?.translation)}
+        />
+      </Box>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Typography component="h2" variant="h6" data-tour="result" aria-live="polite" sx={{ mr: 'auto' }}>
+          {headingText}
+          {suggestionLabels.length > 0 && ` ${t('views.search.results.suggestions')} ${suggestionLabels.join(', ')}`}
+        </Typography>
+        {selected.length > 0 && (
+          <Typography variant="body2">{t('views.search.selected', { count: selected.length })}</Typography>
+        )}
+        <Button size="small" disabled>
+          {t(selected.length > 0 ? 'views.search.bookmark_selection' : 'views.search.bookmark_found')}
+        </Button>
+        <Button size="small" onClick={shareFound} disabled={total === 0}>
+          {t(selected.length > 0 ? 'views.search.share_selection' : 'views.search.share_found')}
+        </Button>
+        <SortMenu
+          sorting={config.sorting}
+          sort={sort}
+          onChoose={(key) => setSort((s) => chooseSort(s, key, config.sorting.orientation.default))}
+        />
+        <ViewSwitch views={config.search.views.options} view={view} onChange={changeView} />
+        {hasQuery(route) && (
+          <Button size="small" variant="outlined" onClick={reset}>
+            {t('views.search.reset')}
+          </Button>
+        )}
+      </Box>
+      <FilterTags tags={tags} />
+      <Box sx={{ display: 'flex', alignItems: 'stretch', gap: 1 }}>
+        {small ? (
+          <>
+            <Drawer
+              open={sidebarOpen}
+              onClose={() => setSidebarOpen(false)}
+              slotProps={{ paper: { sx: { width: '100%', p: 2 } } }}
+            >
+              <Button onClick={() => setSidebarOpen(false)} sx={{ alignSelf: 'end' }}>
+                {t('views.search.hide_facets')}
+              </Button>
+              {sidebar}
+            </Drawer>
+          </>
+        ) : (
+          <>
+            <Box
+              component="aside"
+              aria-label={t('views.search.facets')}
+              sx={{ width: sidebarWidth, flex: 'none', height: resultsHeight, overflowY: 'auto', pr: 1 }}
+            >
+              {sidebar}
+            </Box>
+            <Box
+              role="separator"
+              aria-orientation="vertical"
+              aria-label={t('views.search.resize_facets')}
+              aria-valuenow={sidebarWidth}
+              aria-valuemin={80}
+              tabIndex={0}
+              onPointerDown={startDrag}
+              onKeyDown={(e) => {
+                if (e.key === 'ArrowLeft') setSidebarWidth((w) => sidebarWidthAfterDrag(w, w - 20));
+                if (e.key === 'ArrowRight') setSidebarWidth((w) => sidebarWidthAfterDrag(w, w + 20));
+              }}
+              sx={{
+                width: 6,
+                flex: 'none',
+                cursor: 'col-resize',
+                bgcolor: 'divider',
+                '&:focus-visible': { outline: 2, outlineStyle: 'solid', outlineColor: 'primary.main' },
+              }}
+            />
+          </>
+        )}
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          {small && (
+            <Button
+              startIcon={<FilterIcon />}
+              aria-expanded={sidebarOpen}
+              onClick={() => setSidebarOpen(true)}
+              sx={{ mb: 1 }}
+            >
+              {t('views.search.show_facets')}
+            </Button>
+          )}
+          {status === 'loading' && (
+            <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
+              <CircularProgress aria-label={t('global.loading')} />
+            </Box>
+          )}
+          {status === 'failure' && (
+            <Alert
+              severity="error"
+              action={
+                <Button color="inherit" size="small" onClick={() => void results.refetch()}>
+                  {t('views.search.retry')}
+                </Button>
+              }
+            >
+              {t('views.search.failure')}
+            </Alert>
+          )}
+          {status === 'success' && total === 0 && <Typography sx={{ p: 2 }}>{t('views.search.no_results')}</Typography>}
+          {status === 'success' && total > 0 && (
+            <ResultList
+              view={view}
+              docs={docs}
+              sizes={sizes}
+              hasMore={results.hasNextPage}
+              loadingMore={results.isFetchingNextPage}
+              loadMore={() => void results.fetchNextPage()}
+              selected={new Set(selected)}
+              activeId={activeId}
+              onItemClick={onItemClick}
+              titleOf={titleOf}
+              altOf={(doc) => altText(doc, alt, alt_fallback.field_name)}
+              detailsOf={detailsOf}
+              renderInfo={(doc, panelId) => (
+                <InfoPanel
+                  key={doc.id}
+                  id={panelId}
+                  doc={doc}
+                  title={titleOf(doc)}
+                  left={left}
+                  right={right}
+                  format={format}
+                  onClose={() => {
+                    setActiveId(null);
+                    document.querySelector<HTMLElement>(`[data-asset-id="${doc.id}"] [data-result-button]`)?.focus();
+                  }}
+                />
+              )}
+              actions={{ share: (doc) => shareLink(`/asset/${doc.id}`, false) }}
+              scrollKey={`${routePath}|${sort.key}|${sort.orientation}|${view}`}
+              onWidth={onWidth}
+              height={resultsHeight}
+            />
+          )}
+        </Box>
+      </Box>
+    </Box>
+  );
 }

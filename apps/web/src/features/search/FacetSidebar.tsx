@@ -1,0 +1,270 @@
+import {
+  Box,
+  Button,
+  Checkbox,
+  FormControl,
+  FormControlLabel,
+  FormGroup,
+  FormLabel,
+  Radio,
+  RadioGroup,
+  Slider,
+  Typography,
+} from '@mui/material';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FacetSelection, SearchAnswer } from '@vitrine/contract/search';
+import type { FacetDef } from './facets.ts';
+import { formatDate, formatRangeValue } from './facets.ts';
+import {
+  resetFacet,
+  selectedRange,
+  setRadioValue,
+  setSliderRange,
+  sliderShown,
+  sliderStep,
+  toggleFacetValue,
+} from './searchState.ts';
+
+type FacetValue = SearchAnswer['facetCounts']['facetFields'][string][number];
+
+/** Swatch colours of the colour codes (portal-spec §3 "Color codes"); 0 is none. */
+const swatches = ['transparent', '#d32f2f', '#f57c00', '#fbc02d', '#388e3c', '#1976d2', '#7b1fa2', '#757575'];
+
+function ValueLabel({ def, value }: { def: FacetDef; value: FacetValue }) {
+  const { t } = useTranslation();
+  if (def.field === 'color_code') {
+    return (
+      <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
+        <Box
+          component="span"
+          aria-hidden
+          sx={{
+            width: 16,
+            height: 16,
+            borderRadius: '50%',
+            border: 1,
+            borderColor: 'text.secondary',
+            bgcolor: swatches[Number(value.value)] ?? 'transparent',
+          }}
+        />
+        {t(`views.search.colors.${value.value}`, { defaultValue: value.label ?? value.value })}
+      </Box>
+    );
+  }
+  if (def.field === 'rating') {
+    const n = Number(value.value);
+    return (
+      <Box component="span" aria-label={t('views.search.stars', { count: n })} role="img">
+        <Box component="span" aria-hidden sx={{ color: 'warning.main', letterSpacing: 1 }}>
+          {'★'.repeat(n)}
+          <Box component="span" sx={{ color: 'text.disabled' }}>
+            {'★'.repeat(Math.max(0, 5 - n))}
+          </Box>
+        </Box>
+      </Box>
+    );
+  }
+  return <>{value.label ?? value.value}</>;
+}
+
+function withCount(label: ReactNode, count: number | undefined) {
+  return (
+    <Box component="span" sx={{ display: 'flex', gap: 1, alignItems: 'baseline' }}>
+      <span>{label}</span>
+      {count !== undefined && (
+        <Typography component="span" variant="caption" color="text.secondary">
+          ({count})
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
+function ValuesFacet({
+  def,
+  label,
+  values,
+  filters,
+  onChange,
+}: {
+  def: FacetDef;
+  label: string;
+  values: FacetValue[];
+  filters: FacetSelection[];
+  onChange: (filters: FacetSelection[]) => void;
+}) {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState(def.preview);
+  const selected = filters.find((f) => f.key === def.field)?.values ?? [];
+  // Chosen values stay listed (and can be unchosen) even when the result no longer counts them.
+  const all = [
+    ...values,
+    ...selected.filter((v) => !values.some((x) => x.value === v)).map((v) => ({ value: v, count: 0 })),
+  ];
+  if (all.length === 0) return null;
+  const visible = all.slice(0, shown);
+  const labelId = `facet-${def.field}`;
+  const controls =
+    def.kind === 'radio' ? (
+      <RadioGroup
+        aria-labelledby={labelId}
+        value={selected[0] ?? ''}
+        onChange={(e) => onChange(setRadioValue(filters, def.field, e.target.value))}
+      >
+        {visible.map((v) => (
+          <FormControlLabel
+            key={v.value}
+            value={v.value}
+            control={<Radio size="small" />}
+            label={withCount(<ValueLabel def={def} value={v} />, v.count)}
+          />
+        ))}
+      </RadioGroup>
+    ) : (
+      <FormGroup>
+        {visible.map((v) => (
+          <FormControlLabel
+            key={v.value}
+            control={
+              <Checkbox
+                size="small"
+                checked={selected.includes(v.value)}
+                onChange={() => onChange(toggleFacetValue(filters, def.field, v.value))}
+              />
+            }
+            label={withCount(<ValueLabel def={def} value={v} />, v.count)}
+          />
+        ))}
+      </FormGroup>
+    );
+  return (
+    <FormControl component="fieldset" sx={{ mb: 2, width: '100%' }} data-facet={def.field}>
+      <FormLabel component="legend" id={labelId} sx={{ fontWeight: 600 }}>
+        {label}
+      </FormLabel>
+      {controls}
+      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+        {shown < all.length && (
+          <Button size="small" onClick={() => setShown(shown + def.preview)}>
+            {t('views.search.show_more')}
+          </Button>
+        )}
+        {shown > def.preview && (
+          <Button size="small" onClick={() => setShown(Math.max(def.preview, shown - def.preview))}>
+            {t('views.search.show_less')}
+          </Button>
+        )}
+        {selected.length > 0 && (
+          <Button size="small" onClick={() => onChange(resetFacet(filters, def.field))}>
+            {t('views.search.reset_facet', { facet: label })}
+          </Button>
+        )}
+      </Box>
+    </FormControl>
+  );
+}
+
+function RangeFacet({
+  def,
+  label,
+  bounds,
+  filters,
+  onChange,
+  lang,
+}: {
+  def: FacetDef;
+  label: string;
+  bounds: [number, number];
+  filters: FacetSelection[];
+  onChange: (filters: FacetSelection[]) => void;
+  lang: string;
+}) {
+  const { t } = useTranslation();
+  const chosen = selectedRange(filters, def.field) ?? bounds;
+  const [dragging, setDragging] = useState<[number, number] | null>(null);
+  if (!sliderShown(bounds, def.range, (ms) => formatDate(ms, lang))) return null;
+  const value = dragging ?? chosen;
+  const format = (v: number) => formatRangeValue(v, def.range, lang);
+  const labelId = `facet-${def.field}`;
+  return (
+    <FormControl component="fieldset" sx={{ mb: 2, width: '100%', px: 1 }} data-facet={def.field}>
+      <FormLabel component="legend" id={labelId} sx={{ fontWeight: 600 }}>
+        {label}
+      </FormLabel>
+      <Typography variant="body2" aria-live="polite">
+        {t('views.search.range', { from: format(value[0]), to: format(value[1]) })}
+      </Typography>
+      <Slider
+        size="small"
+        min={bounds[0]}
+        max={bounds[1]}
+        step={sliderStep(def.range)}
+        value={[Math.max(bounds[0], value[0]), Math.min(bounds[1], value[1])]}
+        getAriaLabel={(i) => `${label}: ${t(i === 0 ? 'views.search.range_from' : 'views.search.range_to')}`}
+        getAriaValueText={format}
+        onChange={(_e, v) => setDragging(v as [number, number])}
+        onChangeCommitted={(_e, v) => {
+          setDragging(null);
+          onChange(setSliderRange(filters, def.field, v as [number, number], bounds, def.range));
+        }}
+        aria-labelledby={labelId}
+      />
+      {selectedRange(filters, def.field) && (
+        <Button size="small" onClick={() => onChange(resetFacet(filters, def.field))} sx={{ alignSelf: 'start' }}>
+          {t('views.search.reset_facet', { facet: label })}
+        </Button>
+      )}
+    </FormControl>
+  );
+}
+
+/** The facet sidebar (portal-spec §2 "Search", §3 "Facet config", §5 slider rules). */
+export function FacetSidebar({
+  defs,
+  answer,
+  filters,
+  onChange,
+  labelOf,
+  lang,
+}: {
+  defs: FacetDef[];
+  answer: Pick<SearchAnswer['facetCounts'], 'facetFields' | 'facetRanges'> | undefined;
+  filters: FacetSelection[];
+  onChange: (filters: FacetSelection[]) => void;
+  labelOf: (def: FacetDef) => string;
+  lang: string;
+}) {
+  if (!answer) return null;
+  return (
+    <Box data-tour="facets">
+      {defs.map((def) => {
+        if (def.kind === 'slider') {
+          const r = answer.facetRanges[def.field];
+          if (!r || r.min === null || r.max === null) return null;
+          return (
+            <RangeFacet
+              key={def.field}
+              def={def}
+              label={labelOf(def)}
+              bounds={[r.min, r.max]}
+              filters={filters}
+              onChange={onChange}
+              lang={lang}
+            />
+          );
+        }
+        return (
+          <ValuesFacet
+            key={def.field}
+            def={def}
+            label={labelOf(def)}
+            values={answer.facetFields[def.field] ?? []}
+            filters={filters}
+            onChange={onChange}
+          />
+        );
+      })}
+    </Box>
+  );
+}

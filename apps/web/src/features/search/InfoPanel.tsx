@@ -1,0 +1,123 @@
+import { Box, Button, IconButton, Typography } from '@mui/material';
+import FocusTrap from '@mui/material/Unstable_TrapFocus';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import type { AssetDoc } from '@vitrine/contract/search';
+import { CloseIcon } from '../../components/icons.tsx';
+
+/** The info panel takes focus 350 ms after it opens (portal-spec §9). */
+export const INFO_FOCUS_DELAY_MS = 350;
+
+export interface InfoField {
+  field: string;
+  label: string;
+}
+
+/** Field values as text: lists joined with commas (portal-spec §3 "Asset"). */
+export function fieldText(doc: AssetDoc, field: string, format: (field: string, value: unknown) => string): string {
+  const raw = doc[field];
+  if (raw === undefined || raw === null || raw === '') return '';
+  return (Array.isArray(raw) ? raw : [raw]).map((v) => format(field, v)).join(', ');
+}
+
+function FieldColumn({
+  doc,
+  fields,
+  format,
+}: {
+  doc: AssetDoc;
+  fields: InfoField[];
+  format: (field: string, value: unknown) => string;
+}) {
+  const rows = fields.map((f) => ({ ...f, text: fieldText(doc, f.field, format) })).filter((r) => r.text !== '');
+  return (
+    <Box
+      component="dl"
+      sx={{ m: 0, display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5 }}
+    >
+      {rows.map((r) => (
+        <Box key={r.field} sx={{ display: 'contents' }}>
+          <Typography component="dt" variant="body2" color="text.secondary">
+            {r.label}
+          </Typography>
+          <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+            {r.text}
+          </Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/**
+ * The info panel under the active asset's row (portal-spec §4 "Active asset"): title, two columns of
+ * metadata, the way to the asset page. Focus moves into it and stays there from 350 ms after it opens;
+ * Escape or the close button closes it.
+ */
+export function InfoPanel({
+  id,
+  doc,
+  title,
+  left,
+  right,
+  format,
+  onClose,
+}: {
+  id: string;
+  doc: AssetDoc;
+  title: string;
+  left: InfoField[];
+  right: InfoField[];
+  format: (field: string, value: unknown) => string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [trapped, setTrapped] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setTrapped(true), INFO_FOCUS_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return (
+    <FocusTrap open={trapped} disableAutoFocus={false}>
+      <Box
+        id={id}
+        role="region"
+        tabIndex={-1}
+        aria-label={t('views.search.info.label', { title })}
+        data-tour="info_panel"
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            onClose();
+          }
+        }}
+        sx={{
+          my: 1,
+          p: 2,
+          border: 2,
+          borderColor: 'primary.main',
+          borderRadius: 1,
+          bgcolor: 'background.paper',
+          '&:focus-visible': { outline: 2, outlineStyle: 'solid', outlineColor: 'primary.main' },
+        }}
+      >
+        <Box sx={{ display: 'flex', alignItems: 'start', gap: 1, mb: 1 }}>
+          <Typography component="h3" variant="h6" sx={{ flex: 1, overflowWrap: 'anywhere' }}>
+            {title}
+          </Typography>
+          <IconButton aria-label={t('views.search.info.close')} onClick={onClose}>
+            <CloseIcon />
+          </IconButton>
+        </Box>
+        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2, mb: 2 }}>
+          <FieldColumn doc={doc} fields={left} format={format} />
+          <FieldColumn doc={doc} fields={right} format={format} />
+        </Box>
+        <Button variant="contained" component={RouterLink} to={`/asset/${doc.id}`}>
+          {t('views.search.actions.open')}
+        </Button>
+      </Box>
+    </FocusTrap>
+  );
+}

@@ -1,0 +1,226 @@
+import { Box, CircularProgress, Typography } from '@mui/material';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AssetDoc } from '@vitrine/contract/search';
+import { aspectOf, gridRows, posterRows, type ResultRow } from './layout.ts';
+import { ItemCaption, ResultItem, type ItemActions } from './ResultItem.tsx';
+import { loadDistance, type ViewKey, type ViewSizes } from './searchState.ts';
+
+/** Gaps between posters and between thumbnails (portal-spec §9). */
+const POSTER_GAP = 4;
+const THUMB_GAP = 8;
+const CAPTION_HEIGHT = 32;
+/** Scroll position is restored 250 ms after coming back (portal-spec §2 "Search"). */
+const SCROLL_RESTORE_MS = 250;
+
+/** Scroll positions of results left for an asset or the bookmarks, by search. */
+const scrollPositions = new Map<string, number>();
+
+export interface ResultListProps {
+  view: ViewKey;
+  docs: AssetDoc[];
+  sizes: ViewSizes;
+  hasMore: boolean;
+  loadingMore: boolean;
+  loadMore: () => void;
+  selected: ReadonlySet<string>;
+  activeId: string | null;
+  onItemClick: (doc: AssetDoc, event: MouseEvent) => void;
+  titleOf: (doc: AssetDoc) => string;
+  altOf: (doc: AssetDoc) => string;
+  detailsOf: (doc: AssetDoc) => string;
+  renderInfo: (doc: AssetDoc, panelId: string) => ReactNode;
+  actions: ItemActions;
+  scrollKey: string;
+  onWidth: (width: number) => void;
+  height: number;
+}
+
+/**
+ * The results in one of the three views (portal-spec §2 "Search"), virtualised so only the rows near
+ * the viewport are in the DOM, with infinite scroll and the active asset's info panel under its row.
+ */
+export function ResultList(props: ResultListProps) {
+  const { t } = useTranslation();
+  const { view, docs, sizes, hasMore, loadingMore, loadMore, activeId, scrollKey, onWidth, height } = props;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const measure = () => {
+      // The scroll bar's width stays out of the layout.
+      const w = el.clientWidth;
+      setWidth(w);
+      onWidth(w);
+    };
+    measure();
+    const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(measure);
+    observer?.observe(el);
+    return () => observer?.disconnect();
+  }, [onWidth]);
+
+  const rows: ResultRow[] = useMemo(() => {
+    const w = Math.max(width, 1);
+    if (view === 'grid')
+      return posterRows(docs.map(aspectOf), w, sizes.posterMinHeight, sizes.posterMaxHeight, POSTER_GAP);
+    if (view === 'thumbnail')
+      return gridRows(docs.length, w, sizes.thumbWidth, sizes.thumbHeight + CAPTION_HEIGHT, THUMB_GAP);
+    return docs.map((_d, i) => ({ start: i, widths: [w], height: sizes.rowHeight }));
+  }, [view, docs, width, sizes]);
+
+  const gap = view === 'grid' ? POSTER_GAP : view === 'thumbnail' ? THUMB_GAP : 1;
+  const activeIndex = activeId === null ? -1 : docs.findIndex((d) => d.id === activeId);
+  const activeRow = rows.findIndex((r) => activeIndex >= r.start && activeIndex < r.start + r.widths.length);
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer's functions change with its state
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => rows[i].height + gap + (i === activeRow ? 320 : 0),
+    overscan: 2,
+    getItemKey: (i) => `${view}-${rows[i].start}`,
+  });
+
+  const checkNearEnd = useCallback(() => {
+    const el = scrollRef.current;
+    if (!el || !hasMore || loadingMore) return;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < loadDistance(view, sizes)) loadMore();
+  }, [hasMore, loadingMore, loadMore, view, sizes]);
+
+  useEffect(() => {
+    checkNearEnd();
+  }, [checkNearEnd, rows.length]);
+
+  // Switching view starts at the top.
+  useEffect(() => {
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
+  }, [view]);
+
+  // Coming back from an asset or the bookmarks restores where the visitor was.
+  useEffect(() => {
+    const saved = scrollPositions.get(scrollKey);
+    const el = scrollRef.current;
+    if (saved === undefined || !el) return;
+    const timer = setTimeout(() => (el.scrollTop = saved), SCROLL_RESTORE_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [scrollKey]);
+  useEffect(() => {
+    const el = scrollRef.current;
+    return () => {
+      if (el) scrollPositions.set(scrollKey, el.scrollTop);
+    };
+  }, [scrollKey]);
+
+  const panelId = 'search-info-panel';
+  const items = virtualizer.getVirtualItems();
+  return (
+    <Box
+      ref={scrollRef}
+      onScroll={checkNearEnd}
+      role="region"
+      aria-label={t('views.search.results_label')}
+      data-tour="result_view"
+      data-view={view}
+      // Sizes and positions that change per row go in style: as sx they would add a CSS rule per value.
+      style={{ height }}
+      sx={{ overflowY: 'auto', overflowX: 'hidden', position: 'relative', contain: 'strict' }}
+    >
+      <Box style={{ height: virtualizer.getTotalSize() }} sx={{ position: 'relative', width: '100%' }}>
+        {items.map((item) => {
+          const row = rows[item.index];
+          const rowDocs = docs.slice(row.start, row.start + row.widths.length);
+          return (
+            <Box
+              key={item.key}
+
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              style={{ transform: `translateY(${item.start}px)` }}
+              sx={{ position: 'absolute', top: 0, left: 0, width: '100%' }}
+            >
+              <Box sx={{ display: 'flex', gap: `${gap}px`, pb: `${gap}px` }}>
+                {rowDocs.map((doc, i) => (
+                  <Row key={doc.id} {...props} doc={doc} width={row.widths[i]} height={row.height} panelId={panelId} />
+                ))}
+              </Box>
+              {item.index === activeRow && activeIndex !== -1 && (
+                <Box>{props.renderInfo(docs[activeIndex], panelId)}</Box>
+              )}
+            </Box>
+          );
+        })}
+      </Box>
+      {loadingMore && (
+        <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
+          <CircularProgress size={24} aria-label={t('views.search.loading_more')} />
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+function Row(props: ResultListProps & { doc: AssetDoc; width: number; height: number; panelId: string }) {
+  const {
+    view,
+    doc,
+    width,
+    height,
+    sizes,
+    selected,
+    activeId,
+    onItemClick,
+    titleOf,
+    altOf,
+    detailsOf,
+    actions,
+    panelId,
+  } = props;
+  const title = titleOf(doc);
+  const common = {
+    doc,
+    title,
+    alt: altOf(doc),
+    selected: selected.has(doc.id),
+    active: activeId === doc.id,
+    onClick: (e: MouseEvent) => onItemClick(doc, e),
+    actions,
+    panelId,
+  };
+  if (view === 'grid') return <ResultItem {...common} width={width} height={height} />;
+  if (view === 'thumbnail')
+    return (
+      <ResultItem
+        {...common}
+        width={sizes.thumbWidth}
+        height={sizes.thumbHeight}
+        caption={<ItemCaption text={title} />}
+      />
+    );
+  return (
+    <Box style={{ width, height }} sx={{ display: 'flex', borderBottom: 1, borderColor: 'divider', gap: 2 }}>
+      <ResultItem {...common} width={sizes.listImageWidth} height={height - 1} />
+      <Box sx={{ flex: 1, minWidth: 0, py: 1 }}>
+        <Typography component="p" variant="subtitle1" noWrap>
+          {title}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+          {detailsOf(doc)}
+        </Typography>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,181 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AssetDoc, FacetSelection, IndexField } from '@vitrine/contract/search';
+import { api, server } from '../../test/msw.ts';
+import { renderApp } from '../../test/renderApp.tsx';
+
+/**
+ * jsdom lays nothing out: the results area gets the size a browser would give it, so the virtual
+ * list has rows to render.
+ */
+const layout = { clientWidth: 1000, clientHeight: 800 } as const;
+const original = Object.fromEntries(
+  Object.keys(layout).map((k) => [k, Object.getOwnPropertyDescriptor(Element.prototype, k)]),
+);
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'bypass' });
+  for (const [key, size] of Object.entries(layout)) {
+    Object.defineProperty(HTMLElement.prototype, key, {
+      configurable: true,
+      get(this: HTMLElement) {
+        return this.dataset.view ? size : 0;
+      },
+    });
+  }
+});
+afterEach(() => server.resetHandlers());
+afterAll(() => {
+  server.close();
+  for (const key of Object.keys(layout)) {
+    delete (HTMLElement.prototype as unknown as Record<string, unknown>)[key];
+    const d = original[key];
+    if (d) Object.defineProperty(Element.prototype, key, d);
+  }
+});
+
+const field = (field_name: string, en: string, more: Partial<IndexField> = {}): IndexField => ({
+  field_name,
+  default_labels: { en, de: en },
+  is_facet: true,
+  range_facet: false,
+  multi_valued: false,
+  origin: 'builtin',
+  type: 'string',
+  options: {},
+  ...more,
+});
+
+const catalogue: (AssetDoc & { category: string })[] = [
+  { id: '1', title: 'Red car', category: 'Photography' },
+  { id: '2', title: 'Blue boat', category: 'Photography' },
+  { id: '3', title: 'Penguin', category: 'Graphics' },
+  { id: '4', title: 'Teapot', category: '3D models' },
+];
+
+interface Asked {
+  filter: FacetSelection[];
+  sort: string | null;
+  q: string | null;
+}
+
+/** A search server over the small catalogue above, counting categories like the real one. */
+function network(options: { failures?: number } = {}) {
+  const asked: Asked[] = [];
+  let failures = options.failures ?? 0;
+  server.use(
+    http.get(api('index/fields'), () =>
+      HttpResponse.json({
+        visible_fields: [field('category', 'Category'), field('title', 'Title', { is_facet: false })],
+      }),
+    ),
+    http.get(api('search'), ({ request }) => {
+      const params = new URL(request.url).searchParams;
+      const filter = JSON.parse(params.get('filter') ?? '[]') as FacetSelection[];
+      asked.push({ filter, sort: params.get('solr_sort'), q: params.get('solr_q') });
+      if (failures > 0) {
+        failures--;
+        return HttpResponse.json({ error: 'internal', message: 'Internal error' }, { status: 500 });
+      }
+      const cats = filter.find((f) => f.key === 'category')?.values;
+      const docs = catalogue.filter((d) => !cats || cats.includes(d.category));
+      const counts = new Map<string, number>();
+      for (const d of catalogue) counts.set(d.category, (counts.get(d.category) ?? 0) + 1);
+      return HttpResponse.json({
+        response: { docs, numFound: docs.length, start: 0 },
+        facetCounts: {
+          facetFields: { category: [...counts].map(([value, count]) => ({ value, count })) },
+          facetRanges: {},
+        },
+      });
+    }),
+  );
+  return asked;
+}
+
+const result = (title: string) => screen.getByRole('button', { name: title });
+/** The first render loads the lazy route and the config: allow it some time. */
+const heading = (name: string | RegExp) => screen.findByRole('heading', { name }, { timeout: 15_000 });
+
+describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_000 }, () => {
+  it('§4 facet update: selecting a value adds it to the URL and the request, selecting again removes it', async () => {
+    const asked = network();
+    const { user, router } = await renderApp('/search/*');
+    expect(await heading('4 results')).toBeInTheDocument();
+    const facet = () => screen.getByRole('group', { name: 'Category' });
+    await user.click(within(facet()).getByRole('checkbox', { name: /Photography/ }));
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('+category')).toBe('Photography'));
+    expect(await heading('2 results')).toBeInTheDocument();
+    expect(asked.at(-1)?.filter).toEqual([{ key: 'category', values: ['Photography'] }]);
+    await user.click(within(facet()).getByRole('checkbox', { name: /Graphics/ }));
+    await waitFor(() =>
+      expect(new URLSearchParams(router.state.location.search).get('+category')).toBe('Photography,Graphics'),
+    );
+    await user.click(within(facet()).getByRole('checkbox', { name: /Photography/ }));
+    await user.click(within(facet()).getByRole('checkbox', { name: /Graphics/ }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(await heading('4 results')).toBeInTheDocument();
+  });
+
+  it('a shared link restores the state: text, facet values and the reset button', async () => {
+    const asked = network();
+    const { user, router } = await renderApp('/search/boat?%2Bcategory=Photography');
+    expect(await heading(/2 results for „boat“/)).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('group', { name: 'Category' })).getByRole('checkbox', { name: /Photography/ }),
+    ).toBeChecked();
+    expect(asked[0]).toMatchObject({ q: 'boat', filter: [{ key: 'category', values: ['Photography'] }] });
+    await user.click(screen.getByRole('button', { name: 'Reset filters' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search/*'));
+    expect(router.state.location.search).toBe('');
+  });
+
+  it('§4 sort: choosing the active key toggles the orientation, another key uses it', async () => {
+    const asked = network();
+    const { user } = await renderApp('/search/*');
+    await heading('4 results');
+    expect(asked.at(-1)?.sort).toBe('score desc');
+    await user.click(screen.getByRole('button', { name: /^Sort by/ }));
+    await user.click(screen.getByRole('menuitem', { name: /^Relevance/ }));
+    await waitFor(() => expect(asked.at(-1)?.sort).toBe('score asc'));
+    await user.click(screen.getByRole('button', { name: /^Sort by/ }));
+    await user.click(screen.getByRole('menuitem', { name: 'Rating' }));
+    await waitFor(() => expect(asked.at(-1)?.sort).toBe('rating desc'));
+  });
+
+  it('§4 Selection and Active asset: click, ctrl click, shift click; the info panel opens and closes', async () => {
+    network();
+    const { user } = await renderApp('/search/*');
+    await heading('4 results');
+    await user.click(result('Red car'));
+    expect(result('Red car')).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('region', { name: 'Details of Red car' })).toBeInTheDocument();
+    // Clicking the active one again closes the panel.
+    await user.click(result('Red car'));
+    expect(screen.queryByRole('region', { name: 'Details of Red car' })).not.toBeInTheDocument();
+    await user.keyboard('{Shift>}');
+    await user.click(result('Penguin'));
+    await user.keyboard('{/Shift}');
+    expect(['Red car', 'Blue boat', 'Penguin'].map((t) => result(t).getAttribute('aria-pressed'))).toEqual([
+      'true',
+      'true',
+      'true',
+    ]);
+    expect(screen.getByText('3 selected')).toBeInTheDocument();
+    await user.keyboard('{Control>}');
+    await user.click(result('Blue boat'));
+    await user.keyboard('{/Control}');
+    expect(result('Blue boat')).toHaveAttribute('aria-pressed', 'false');
+    await user.click(result('Penguin'));
+    expect(screen.getByText('1 selected')).toBeInTheDocument();
+  });
+
+  it('§4 a server 500 is retried twice, then the failure state offers a retry', async () => {
+    const asked = network({ failures: 3 });
+    const { user } = await renderApp('/search/*');
+    expect(await screen.findByText('The search could not be completed.', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(asked).toHaveLength(3);
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await heading('4 results')).toBeInTheDocument();
+  });
+});

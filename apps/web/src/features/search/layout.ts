@@ -1,0 +1,73 @@
+import type { AssetDoc } from '@vitrine/contract/search';
+
+/** One virtual row of results: the indexes of its docs and, for posters, their widths. */
+export interface ResultRow {
+  start: number;
+  widths: number[];
+  height: number;
+}
+
+/** Width over height of a doc; pixel sizes override width and height (portal-spec §3 "Asset"). */
+export function aspectOf(doc: AssetDoc): number {
+  const w = doc.pixel_x || doc.width;
+  const h = doc.pixel_y || doc.height;
+  return w && h ? Math.min(4, Math.max(0.25, w / h)) : 1.5;
+}
+
+/**
+ * Poster rows: posters keep their aspect and a row fills the width exactly, at a height between the
+ * minimum and the maximum where it can (a row of one very wide or very narrow poster may fall outside).
+ * The last row, when it does not fill the width, stays at the minimum height.
+ */
+export function posterRows(
+  aspects: readonly number[],
+  width: number,
+  min: number,
+  max: number,
+  gap: number,
+): ResultRow[] {
+  const rows: ResultRow[] = [];
+  const off = (h: number) => (h < min ? min - h : h > max ? h - max : 0);
+  let start = 0;
+  while (start < aspects.length) {
+    let sum = 0;
+    let end = start;
+    while (end < aspects.length && sum * min + (end - start - 1) * gap < width) sum += aspects[end++];
+    const gaps = (end - start - 1) * gap;
+    let height = min;
+    if (sum * min + gaps >= width) {
+      // The last poster taken made the row overflow at the minimum height: with it the row shrinks
+      // below the minimum, without it the row grows; the height nearer the range wins.
+      const withLast = (width - gaps) / sum;
+      const without = end - start > 1 ? (width - gaps + gap) / (sum - aspects[end - 1]) : Infinity;
+      if (off(without) < off(withLast)) {
+        end--;
+        sum -= aspects[end];
+        height = Math.min(max, without);
+      } else height = withLast;
+    }
+    rows.push({ start, widths: aspects.slice(start, end).map((a) => Math.floor(a * height)), height });
+    start = end;
+  }
+  return rows;
+}
+
+/** Fixed-size rows of a grid: as many columns as fit the width. */
+export function gridRows(
+  count: number,
+  width: number,
+  itemWidth: number,
+  itemHeight: number,
+  gap: number,
+): ResultRow[] {
+  const columns = Math.max(1, Math.floor((width + gap) / (itemWidth + gap)));
+  const rows: ResultRow[] = [];
+  for (let start = 0; start < count; start += columns) {
+    rows.push({
+      start,
+      widths: Array.from({ length: Math.min(columns, count - start) }, () => itemWidth),
+      height: itemHeight,
+    });
+  }
+  return rows;
+}

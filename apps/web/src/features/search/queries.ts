@@ -1,0 +1,109 @@
+import { keepPreviousData, useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  searchCall,
+  type AssetDoc,
+  type FacetSelection,
+  type IndexField,
+  type SearchAnswer,
+} from '@vitrine/contract/search';
+import { ApiError, callApi } from '../../lib/apiClient.ts';
+import { searchInputKeys } from '../../lib/searchInput.ts';
+import type { SearchRoute, SortState } from './searchState.ts';
+
+/** A server 500 is retried at most 2 more times (portal-spec §9). */
+export const SEARCH_RETRIES = 2;
+
+export interface SearchRequest {
+  lang: string;
+  route: SearchRoute;
+  sort: SortState;
+  facetFields: string[];
+  firstRows: number;
+}
+
+export const searchKeys = {
+  all: ['search'] as const,
+  results: (r: SearchRequest) => [...searchKeys.all, 'results', r] as const,
+};
+
+export interface SearchPage {
+  docs: AssetDoc[];
+  numFound: number;
+  facetFields: SearchAnswer['facetCounts']['facetFields'];
+  facetRanges: SearchAnswer['facetCounts']['facetRanges'];
+}
+
+async function fetchPage(
+  request: SearchRequest,
+  facetFields: string[],
+  start: number,
+  rows: number,
+  signal: AbortSignal,
+): Promise<SearchPage> {
+  const { route, sort } = request;
+  const filter: FacetSelection[] = route.filters;
+  const answer = await callApi(searchCall, {
+    query: {
+      solr_q: route.text === '' ? '*' : route.text,
+      filter: filter.length > 0 ? JSON.stringify(filter) : undefined,
+      suggestions_filter: route.suggestions.length > 0 ? JSON.stringify(route.suggestions) : undefined,
+      solr_facetfields: start === 0 ? facetFields : [],
+      solr_sort: `${sort.key} ${sort.orientation}`,
+      solr_rows: rows,
+      solr_start: start,
+      id: route.ids.length > 0 ? route.ids.join(',') : undefined,
+      meta_collections: route.collection,
+    },
+    signal,
+  });
+  return {
+    docs: answer.response.docs,
+    numFound: answer.response.numFound,
+    facetFields: answer.facetCounts.facetFields,
+    facetRanges: answer.facetCounts.facetRanges,
+  };
+}
+
+/**
+ * On a server 500 the available facets are reloaded and configured facets that no longer exist are
+ * dropped before the next try; after two more tries the search fails (portal-spec §4 "Search").
+ */
+async function withRetries(
+  queryClient: QueryClient,
+  request: SearchRequest,
+  start: number,
+  rows: number,
+  signal: AbortSignal,
+): Promise<SearchPage> {
+  let facetFields = request.facetFields;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetchPage(request, facetFields, start, rows, signal);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 500 || attempt >= SEARCH_RETRIES) throw error;
+      await queryClient.invalidateQueries({ queryKey: searchInputKeys.fields() });
+      const fields = queryClient.getQueryData<IndexField[]>(searchInputKeys.fields()) ?? [];
+      const known = new Set(fields.map((f) => f.field_name));
+      facetFields = facetFields.filter((f) => known.has(f));
+    }
+  }
+}
+
+/** The results, loaded page by page: the first page's size from the view, then `nextRows()` each. */
+export function useSearchResults(request: SearchRequest, nextRows: () => number, enabled: boolean) {
+  const queryClient = useQueryClient();
+  return useInfiniteQuery({
+    enabled,
+    queryKey: searchKeys.results(request),
+    initialPageParam: { start: 0, rows: request.firstRows },
+    queryFn: ({ pageParam, signal }) => withRetries(queryClient, request, pageParam.start, pageParam.rows, signal),
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.reduce((n, p) => n + p.docs.length, 0);
+      return loaded < last.numFound && last.docs.length > 0 ? { start: loaded, rows: nextRows() } : undefined;
+    },
+    retry: false,
+    staleTime: 60_000,
+    // The sidebar and results stay while the next search loads, so nothing jumps.
+    placeholderData: keepPreviousData,
+  });
+}

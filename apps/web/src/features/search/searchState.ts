@@ -1,0 +1,239 @@
+import type { FacetSelection, SuggestionSelection } from '@vitrine/contract/search';
+
+/**
+ * The search page's state as its route carries it (portal-spec §2 "Search"): the text ('*' = none),
+ * '+{field}' parameters for facet filters and selected suggestions (values comma-joined, a range as
+ * 'from TO to'), id for shared asset ids and meta_collections for a DAM collection.
+ */
+export interface SearchRoute {
+  text: string;
+  filters: FacetSelection[];
+  suggestions: SuggestionSelection[];
+  ids: string[];
+  collection: number | undefined;
+}
+
+const RANGE = /^\s*\S+\s+TO\s+\S+\s*$/;
+
+/** Reads the route; '+{field}' of a sidebar facet is a filter, of any other field a suggestion. */
+export function parseSearchRoute(
+  query: string | undefined,
+  params: URLSearchParams,
+  isFacet: (field: string) => boolean,
+): SearchRoute {
+  const text = !query || query.trim() === '*' ? '' : query.trim();
+  const filters: FacetSelection[] = [];
+  const suggestions: SuggestionSelection[] = [];
+  for (const [name, raw] of params) {
+    // A '+' typed into a link's query string reads back as a space.
+    if (!/^[+ ]\S/.test(name)) continue;
+    const key = name.slice(1);
+    if (RANGE.test(raw)) {
+      filters.push({ key, values: [raw.trim()], range: true });
+      continue;
+    }
+    const values = raw.split(',').filter((v) => v !== '');
+    if (values.length === 0) continue;
+    if (isFacet(key)) filters.push({ key, values });
+    else suggestions.push({ field_name: key, values });
+  }
+  const ids = (params.get('id') ?? '').split(',').filter((v) => /^\d+$/.test(v));
+  const collectionText = params.get('meta_collections');
+  const collection = collectionText && /^\d+$/.test(collectionText) ? Number(collectionText) : undefined;
+  return { text, filters, suggestions, ids, collection };
+}
+
+/** The route of a state: /search/{text or *} and its query string, so a shared link restores it. */
+export function searchRoutePath(state: SearchRoute): string {
+  const params = new URLSearchParams();
+  for (const f of state.filters) if (f.values.length > 0) params.set(`+${f.key}`, f.values.join(','));
+  for (const s of state.suggestions) if (s.values.length > 0) params.set(`+${s.field_name}`, s.values.join(','));
+  if (state.ids.length > 0) params.set('id', state.ids.join(','));
+  if (state.collection !== undefined) params.set('meta_collections', String(state.collection));
+  const text = state.text.trim();
+  const qs = params.toString();
+  return `/search/${text ? encodeURIComponent(text) : '*'}${qs ? `?${qs}` : ''}`;
+}
+
+export function hasQuery(state: SearchRoute): boolean {
+  return (
+    state.text !== '' ||
+    state.filters.length > 0 ||
+    state.suggestions.length > 0 ||
+    state.ids.length > 0 ||
+    state.collection !== undefined
+  );
+}
+
+// ---- facet update (portal-spec §4 "Search") ---------------------------------------------------
+
+function replaceFacet(filters: FacetSelection[], key: string, next: FacetSelection | null): FacetSelection[] {
+  const at = filters.findIndex((f) => f.key === key);
+  if (next === null) return filters.filter((f) => f.key !== key);
+  if (at === -1) return [...filters, next];
+  return filters.map((f, i) => (i === at ? next : f));
+}
+
+/** Selecting a value adds it, selecting it again removes it; removing the last removes the facet. */
+export function toggleFacetValue(filters: FacetSelection[], key: string, value: string): FacetSelection[] {
+  const current = filters.find((f) => f.key === key && !f.range)?.values ?? [];
+  const values = current.includes(value) ? current.filter((v) => v !== value) : [...current, value];
+  return replaceFacet(filters, key, values.length > 0 ? { key, values } : null);
+}
+
+/** A radio facet replaces its value. */
+export function setRadioValue(filters: FacetSelection[], key: string, value: string): FacetSelection[] {
+  return replaceFacet(filters, key, { key, values: [value] });
+}
+
+export type RangeKind = 'date' | 'filesize' | 'other';
+
+/** Slider steps (portal-spec §5): a day for dates (the index keeps milliseconds), 10 for file sizes, else 1. */
+export function sliderStep(kind: RangeKind): number {
+  return kind === 'date' ? 86_400_000 : kind === 'filesize' ? 10 : 1;
+}
+
+/** For file sizes a range counts as unchanged when both ends are within 10 of the bounds (portal-spec §5). */
+export function isFullRange(range: [number, number], bounds: [number, number], kind: RangeKind): boolean {
+  if (kind === 'filesize') return Math.abs(range[0] - bounds[0]) <= 10 && Math.abs(range[1] - bounds[1]) <= 10;
+  return range[0] <= bounds[0] && range[1] >= bounds[1];
+}
+
+/** A slider sets 'min TO max' and removes the facet when the range is the full range again. */
+export function setSliderRange(
+  filters: FacetSelection[],
+  key: string,
+  range: [number, number],
+  bounds: [number, number],
+  kind: RangeKind,
+): FacetSelection[] {
+  if (isFullRange(range, bounds, kind)) return replaceFacet(filters, key, null);
+  return replaceFacet(filters, key, { key, values: [`${range[0]} TO ${range[1]}`], range: true });
+}
+
+/** The range a range filter holds, or undefined. */
+export function selectedRange(filters: FacetSelection[], key: string): [number, number] | undefined {
+  const value = filters.find((f) => f.key === key && f.range)?.values[0];
+  const m = value ? /^\s*(\S+)\s+TO\s+(\S+)\s*$/.exec(value) : null;
+  if (!m) return undefined;
+  const lo = Number(m[1]);
+  const hi = Number(m[2]);
+  return Number.isFinite(lo) && Number.isFinite(hi) ? [lo, hi] : undefined;
+}
+
+/** A slider is shown only when the bounds differ (dates compared as formatted dates). */
+export function sliderShown(bounds: [number, number], kind: RangeKind, formatDate: (ms: number) => string): boolean {
+  if (kind === 'date') return formatDate(bounds[0]) !== formatDate(bounds[1]);
+  return bounds[0] !== bounds[1];
+}
+
+export function resetFacet(filters: FacetSelection[], key: string): FacetSelection[] {
+  return replaceFacet(filters, key, null);
+}
+
+// ---- sort (portal-spec §4 "Search") -------------------------------------------------------------
+
+export interface SortState {
+  key: string;
+  orientation: 'asc' | 'desc';
+}
+
+/** Choosing the active key toggles asc/desc; another key uses that key with the default orientation. */
+export function chooseSort(current: SortState, key: string, defaultOrientation: 'asc' | 'desc'): SortState {
+  if (current.key === key) return { key, orientation: current.orientation === 'asc' ? 'desc' : 'asc' };
+  return { key, orientation: defaultOrientation };
+}
+
+// ---- selection (portal-spec §4 "Selection") -----------------------------------------------------
+
+export interface ClickModifiers {
+  ctrl: boolean;
+  shift: boolean;
+}
+
+/**
+ * Plain click replaces the selection; ctrl/meta click toggles; shift click adds the range between the
+ * clicked item and the nearest already selected one in result order.
+ */
+export function applySelectionClick(
+  selected: readonly string[],
+  order: readonly string[],
+  id: string,
+  modifiers: ClickModifiers,
+): string[] {
+  if (modifiers.shift && selected.length > 0) {
+    const at = order.indexOf(id);
+    let nearest = -1;
+    for (const s of selected) {
+      const i = order.indexOf(s);
+      if (i !== -1 && (nearest === -1 || Math.abs(i - at) < Math.abs(nearest - at))) nearest = i;
+    }
+    if (at === -1 || nearest === -1) return [...selected, id];
+    const [from, to] = at < nearest ? [at, nearest] : [nearest, at];
+    const range = order.slice(from, to + 1);
+    return [...selected, ...range.filter((r) => !selected.includes(r))];
+  }
+  if (modifiers.ctrl) return selected.includes(id) ? selected.filter((s) => s !== id) : [...selected, id];
+  return [id];
+}
+
+// ---- page sizes (portal-spec §9) -----------------------------------------------------------------
+
+export type ViewKey = 'grid' | 'thumbnail' | 'list';
+
+export interface ViewSizes {
+  posterMinHeight: number;
+  posterMaxHeight: number;
+  thumbWidth: number;
+  thumbHeight: number;
+  rowHeight: number;
+  listImageWidth: number;
+}
+
+/** Rows of the first request for a results area of this size. */
+export function firstPageSize(view: ViewKey, width: number, height: number, s: ViewSizes): number {
+  switch (view) {
+    case 'thumbnail':
+      return Math.max(25, Math.ceil((((width / s.thumbWidth) * height) / s.thumbHeight) * 1.5));
+    case 'list':
+      return Math.ceil(height / s.rowHeight) + 10;
+    case 'grid':
+      return Math.max(25, (Math.ceil((width / s.posterMinHeight) * (height / s.posterMinHeight)) + 10) * 2);
+  }
+}
+
+/** Rows of each further request. */
+export function nextPageSize(view: ViewKey, width: number, s: ViewSizes): number {
+  switch (view) {
+    case 'thumbnail':
+      return Math.max(15, Math.ceil((width / s.thumbWidth) * 5));
+    case 'grid':
+      return Math.max(15, Math.ceil((width / s.posterMinHeight) * 5));
+    case 'list':
+      return 15;
+  }
+}
+
+/** How near the end infinite scroll asks for the next page (portal-spec §4 "Search"). */
+export function loadDistance(view: ViewKey, s: ViewSizes): number {
+  switch (view) {
+    case 'grid':
+      return 4 * s.posterMaxHeight;
+    case 'thumbnail':
+      return 4 * s.thumbHeight;
+    case 'list':
+      return 7 * s.rowHeight;
+  }
+}
+
+/** Poster icon slots (portal-spec §2): none below width 19.2 + 40, else one per 40 px. */
+export function posterIconSlots(width: number): number {
+  const room = width - 19.2;
+  return room >= 40 ? Math.floor(room / 40) : 0;
+}
+
+/** Sidebar drags below x = 80 are ignored (portal-spec §5). */
+export const SIDEBAR_MIN_X = 80;
+export function sidebarWidthAfterDrag(current: number, x: number): number {
+  return x < SIDEBAR_MIN_X ? current : x;
+}

@@ -1,0 +1,11 @@
+import type { AssetDoc } from '@vitrine/contract/search';
+
+/** The alternative text of a poster from the configured field, its fallback, or the id. */
+export function altText(doc: AssetDoc, field: string, fallbackField: string): string {
+  for (const key of [field, fallbackField]) {
+    const value = doc[key];
+    if (typeof value === 'string' && value) return value;
+    if (Array.isArray(value) && value.length) return value.join(', ');
+  }
+  return doc.id;
+}

@@ -1,0 +1,123 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import {
+  indexFieldsCall,
+  suggestionsCall,
+  type IndexField,
+  type SuggestionGroup,
+  type SuggestionSelection,
+} from '@vitrine/contract/search';
+import { callApi } from './apiClient.ts';
+
+/** Suggestions are asked for from this many typed characters on. */
+export const SUGGESTION_MIN_CHARS = 2;
+/** Tag text is cut at 50 characters (portal-spec §9). */
+const TAG_MAX = 50;
+
+const staleTime = 60_000;
+
+/** Index fields and suggestions serve the dashboard and the search page alike. */
+export const searchInputKeys = {
+  fields: () => ['index', 'fields'] as const,
+  suggestions: (lang: string, text: string, fields: readonly string[]) =>
+    ['index', 'suggestions', lang, text, fields] as const,
+};
+
+/** A suggestion as the input offers and shows it. */
+export interface SuggestionOption {
+  field: string;
+  value: string;
+  label: string;
+}
+
+/** Tag values are cut at 50 characters with an ellipsis (portal-spec §2 "Search"). */
+export function truncateTag(text: string): string {
+  return text.length > TAG_MAX ? `${text.slice(0, TAG_MAX)}…` : text;
+}
+
+/** Suggestions filter case-insensitively by substring of the label (portal-spec §2 "Search"). */
+export function matchesSuggestion(option: SuggestionOption, text: string): boolean {
+  return option.label.toLowerCase().includes(text.trim().toLowerCase());
+}
+
+/** The options a set of groups offers: per group its preview count of values. */
+export function suggestionOptions(groups: readonly SuggestionGroup[]): SuggestionOption[] {
+  return groups.flatMap((g) =>
+    g.docs.slice(0, g.preview).map((d) => ({ field: g.field_name, value: d.value, label: d.label })),
+  );
+}
+
+/** Chosen suggestions as the route carries them: the values of one field together, in order. */
+export function toSelections(chosen: readonly SuggestionOption[]): SuggestionSelection[] {
+  const byField = new Map<string, string[]>();
+  for (const c of chosen) byField.set(c.field, [...(byField.get(c.field) ?? []), c.value]);
+  return [...byField].map(([field_name, values]) => ({ field_name, values }));
+}
+
+export function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** The index fields: labels per language, facet and range flags. */
+export function useIndexFields() {
+  return useQuery({
+    queryKey: searchInputKeys.fields(),
+    queryFn: async ({ signal }): Promise<IndexField[]> => (await callApi(indexFieldsCall, { signal })).visible_fields,
+    staleTime,
+  });
+}
+
+/**
+ * Suggestion groups for the typed text (portal-spec §2 "Search"); the last groups stay while the
+ * next answer loads or the text is too short, so the menu does not flicker.
+ */
+export function useSuggestions(lang: string, text: string, fields: readonly string[]) {
+  const trimmed = text.trim();
+  return useQuery({
+    enabled: trimmed.length >= SUGGESTION_MIN_CHARS,
+    queryKey: searchInputKeys.suggestions(lang, trimmed, fields),
+    queryFn: async ({ signal }): Promise<SuggestionGroup[]> => {
+      // No fields: the server's default suggestion fields.
+      const query = { text: trimmed, fields: fields.length > 0 ? [...fields] : undefined };
+      return (await callApi(suggestionsCall, { query, signal })).suggestions;
+    },
+    placeholderData: keepPreviousData,
+    staleTime,
+  });
+}
+
+/** A field's label: the configured text key, else its label in the language, else views.search.tags.error. */
+export function fieldLabel(
+  t: (key: string) => string,
+  fields: readonly IndexField[] | undefined,
+  field: string,
+  lang: string,
+  fallbackLang: string,
+  translation?: string,
+): string {
+  if (translation) return t(translation);
+  const labels = fields?.find((f) => f.field_name === field)?.default_labels;
+  return labels?.[lang] ?? labels?.[fallbackLang] ?? t('views.search.tags.error');
+}
+
+/** A search route: the trimmed text (empty becomes *) and the query string. */
+export function searchPath(text: string, params: URLSearchParams): string {
+  const trimmed = text.trim();
+  const qs = params.toString();
+  return `/search/${trimmed ? encodeURIComponent(trimmed) : '*'}${qs ? `?${qs}` : ''}`;
+}
+
+/**
+ * The submitted search as a route (portal-spec §4 "Search"): the trimmed text (empty becomes *) and
+ * the chosen suggestions as '+{field_name}=value1,value2' per field (portal-spec §2 "Search").
+ */
+export function textSearchPath(text: string, suggestions: readonly SuggestionSelection[] = []): string {
+  const params = new URLSearchParams();
+  for (const s of suggestions) if (s.values.length > 0) params.set(`+${s.field_name}`, s.values.join(','));
+  return searchPath(text, params);
+}

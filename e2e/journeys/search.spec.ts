@@ -1,0 +1,185 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+/** The texts a visitor reads, per interface language (packages/contract translations). */
+const languages = [
+  {
+    locale: 'en-GB',
+    search: 'Search',
+    results: (n: number) => new RegExp(`^${n} results`),
+    anyResults: /^(\d+) results/,
+    category: 'Category',
+    photography: 'Photography',
+    created: 'Created',
+    sortBy: /^Sort by/,
+    relevance: /^Relevance/,
+    views: { thumbnail: 'Thumbnails', list: 'List', grid: 'Posters' },
+    reset: 'Reset filters',
+    selected: (n: number) => `${n} selected`,
+    word: 'rose',
+    details: /^Details of /,
+  },
+  {
+    locale: 'de-DE',
+    search: 'Suche',
+    results: (n: number) => new RegExp(`^${n} Ergebnisse`),
+    anyResults: /^(\d+) Ergebnisse/,
+    category: 'Kategorie',
+    photography: 'Fotografie',
+    created: 'Erstellt',
+    sortBy: /^Sortieren nach/,
+    relevance: /^Relevanz/,
+    views: { thumbnail: 'Kacheln', list: 'Liste', grid: 'Poster' },
+    reset: 'Filter zurücksetzen',
+    selected: (n: number) => `${n} ausgewählt`,
+    word: 'rose',
+    details: /^Details zu /,
+  },
+] as const;
+
+const heading = (page: Page) => page.getByRole('heading', { level: 2 });
+const results = (page: Page) => page.locator('[data-asset-id]');
+
+/** The total the results heading names, once it names one (other than `previous`, when given). */
+async function total(page: Page, pattern: RegExp, previous?: number): Promise<number> {
+  let n = NaN;
+  await expect
+    .poll(
+      async () => {
+        const m = pattern.exec((await heading(page).textContent()) ?? '');
+        n = m ? Number(m[1]) : NaN;
+        return !Number.isNaN(n) && n !== previous;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  return n;
+}
+
+for (const l of languages) {
+  test.describe(`search page in ${l.locale} (portal-spec §2 "Search", §4 "Search")`, () => {
+    test.use({ locale: l.locale, viewport: { width: 1400, height: 1000 } });
+
+    test('search a word; the route carries the trimmed text', async ({ page }) => {
+      await page.goto('/#/search/*');
+      const all = await total(page, l.anyResults);
+      const input = page.getByRole('search').getByRole('combobox', { name: l.search });
+      await input.fill(`  ${l.word} `);
+      await input.press('Enter');
+      await expect(page).toHaveURL(new RegExp(`#/search/${l.word}$`));
+      const found = await total(page, l.anyResults, all);
+      expect(found).toBeGreaterThan(0);
+      expect(found).toBeLessThan(all);
+      await expect(heading(page)).toContainText(l.word);
+    });
+
+    test('§4 facet update: select and deselect a value; counts, results and the URL follow; reload keeps them', async ({
+      page,
+    }) => {
+      await page.goto('/#/search/*');
+      const all = await total(page, l.anyResults);
+      const facet = page.getByRole('group', { name: l.category });
+      const box = facet.getByRole('checkbox', { name: new RegExp(`^${l.photography}`) });
+      const count = Number(
+        /\((\d+)\)/.exec((await facet.getByText(l.photography).locator('..').textContent()) ?? '')?.[1],
+      );
+      expect(count).toBeGreaterThan(0);
+      await box.click();
+      await expect(box).toBeChecked();
+      await expect(page).toHaveURL(new RegExp(`%2Bcategory=${l.photography}`));
+      await expect(heading(page)).toHaveText(l.results(count));
+      await page.reload();
+      await expect(heading(page)).toHaveText(l.results(count), { timeout: 15_000 });
+      await expect(
+        page.getByRole('group', { name: l.category }).getByRole('checkbox', { name: new RegExp(`^${l.photography}`) }),
+      ).toBeChecked();
+      await page
+        .getByRole('group', { name: l.category })
+        .getByRole('checkbox', { name: new RegExp(`^${l.photography}`) })
+        .click();
+      await expect(heading(page)).toHaveText(l.results(all));
+      await expect(page).toHaveURL(/#\/search\/\*$/);
+    });
+
+    test('§5 a date slider narrows the results to a range and writes it to the URL', async ({ page }) => {
+      await page.goto('/#/search/*');
+      const all = await total(page, l.anyResults);
+      const facet = page.getByRole('group', { name: l.created });
+      const from = facet.getByRole('slider').first();
+      await from.focus();
+      await from.press('End');
+      await expect(page).toHaveURL(/%2Bcreated=\d+\+TO\+\d+/);
+      const narrowed = await total(page, l.anyResults, all);
+      expect(narrowed).toBeLessThan(all);
+      expect(narrowed).toBeGreaterThan(0);
+    });
+
+    test('§4 sort: the active key toggles its orientation', async ({ page }) => {
+      await page.goto('/#/search/*');
+      await total(page, l.anyResults);
+      const asked = page.waitForRequest((r) => r.url().includes('/search?') && r.url().includes('solr_sort=score+asc'));
+      await page.getByRole('button', { name: l.sortBy }).click();
+      await page.getByRole('menuitem', { name: l.relevance }).click();
+      await asked;
+      await expect(page.getByRole('button', { name: l.sortBy })).toContainText(
+        l.locale === 'de-DE' ? 'Aufsteigend' : 'Ascending',
+      );
+    });
+
+    test('each view shows the results; shift click selects a range; the info panel opens under its row', async ({
+      page,
+    }) => {
+      await page.goto('/#/search/*');
+      await total(page, l.anyResults);
+      for (const view of [l.views.thumbnail, l.views.list, l.views.grid]) {
+        await page.getByRole('button', { name: view, exact: true }).click();
+        await expect(page.getByRole('button', { name: view, exact: true })).toHaveAttribute('aria-pressed', 'true');
+        await expect(results(page).first()).toBeVisible();
+        await expect
+          .poll(() =>
+            results(page)
+              .first()
+              .getByRole('img')
+              .evaluate((i) => (i as HTMLImageElement).naturalWidth),
+          )
+          .toBeGreaterThan(0);
+      }
+      const buttons = page.locator('[data-result-button]');
+      await buttons.nth(0).click();
+      await expect(page.getByRole('region', { name: l.details })).toBeVisible();
+      await buttons.nth(3).click({ modifiers: ['Shift'] });
+      await expect(page.getByText(l.selected(4), { exact: true })).toBeVisible();
+      for (let i = 0; i < 4; i++) await expect(buttons.nth(i)).toHaveAttribute('aria-pressed', 'true');
+      await expect(buttons.nth(4)).toHaveAttribute('aria-pressed', 'false');
+    });
+
+    test('reset clears filters and text and goes to /search/*', async ({ page }) => {
+      await page.goto(`/#/search/${l.word}?%2Bcategory=${l.photography}`);
+      await total(page, l.anyResults);
+      await page.getByRole('button', { name: l.reset }).click();
+      await expect(page).toHaveURL(/#\/search\/\*$/);
+      await expect(page.getByRole('button', { name: l.reset })).toHaveCount(0);
+    });
+  });
+}
+
+test.describe('search page accessibility (axe-core)', () => {
+  for (const theme of ['light', 'dark'] as const) {
+    for (const device of [
+      { name: 'desktop', viewport: { width: 1400, height: 1000 } },
+      { name: 'phone', viewport: { width: 390, height: 844 } },
+    ]) {
+      test(`no serious or critical violation with the info panel open: ${theme}, ${device.name}`, async ({ page }) => {
+        await page.setViewportSize(device.viewport);
+        await page.emulateMedia({ colorScheme: theme });
+        await page.goto('/#/search/*');
+        await total(page, /^(\d+) results/);
+        await page.locator('[data-result-button]').first().click();
+        await expect(page.getByRole('region', { name: /^Details of / })).toBeVisible();
+        const { violations } = await new AxeBuilder({ page }).analyze();
+        const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      });
+    }
+  }
+});
