@@ -195,10 +195,16 @@ export const fileSettingsSchema = z
       .object({
         native: z.boolean().default(true).describe('Offer login with user name and password'),
         maxFailures: z.number().int().min(1).default(5).describe('Failed logins in a row before a name is blocked'),
+        maxFailuresPerClient: z
+          .number()
+          .int()
+          .min(1)
+          .default(30)
+          .describe('Failed logins from one client address, for any names, before the address is blocked'),
         blockMinutes: z.number().positive().default(15).describe('How long a blocked name stays blocked'),
         resetLinkHours: z.number().positive().default(2).describe('How long a password-reset link stays valid'),
       })
-      .default({ native: true, maxFailures: 5, blockMinutes: 15, resetLinkHours: 2 }),
+      .default({ native: true, maxFailures: 5, maxFailuresPerClient: 30, blockMinutes: 15, resetLinkHours: 2 }),
     mail: z
       .object({
         from: z.string().min(3).default('Vitrine <noreply@localhost>'),

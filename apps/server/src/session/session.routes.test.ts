@@ -109,7 +109,7 @@ describe.each(dialects)('session calls on %s (portal-spec §7 "Calls", §4 "Logi
   it("says 'one minute' when less than a minute of the block remains", async () => {
     await t.app.db.kysely
       .insertInto('login_attempt')
-      .values({ name: 'anna', failures: 0, blocked_until: Date.now() + 20_000, updated_at: Date.now() })
+      .values({ name: 'account:anna', failures: 0, blocked_until: Date.now() + 20_000, updated_at: Date.now() })
       .execute();
     const res = await login({ user: 'anna', pass: 'correct horse' });
     expect(res.json()).toMatchObject({ error: 'login_blocked', retryAfterMinutes: 1 });

@@ -13,6 +13,7 @@ export function sessionRoutes(app: FastifyInstance, sessions: SessionService): v
       credentials: body?.user && body.pass ? { user: body.user, pass: body.pass } : undefined,
       ssoToken: query.token,
       locale: localeOf(request.headers['accept-language']),
+      client: request.ip,
     }),
   );
   registerCall(app, checkSessionCall, async ({ request }) => sessions.check(request.auth));

@@ -1,6 +1,7 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { nameKey } from '../db/name-key.ts';
 
 export interface UserRecord {
   id: number;
@@ -30,7 +31,8 @@ export class UserRepository {
       const row = await trx
         .insertInto('user_account')
         .values({
-          name: user.name,
+          name: user.name.normalize('NFC'),
+          name_key: nameKey(user.name),
           email: user.email ?? null,
           display_name: null,
           password_hash: user.passwordHash ?? null,
@@ -51,9 +53,9 @@ export class UserRepository {
     });
   }
 
-  /** User names are matched case-insensitively, as people type them. */
+  /** User names are matched by their key (NFC, case-folded), however people type them. */
   async findByName(name: string): Promise<UserRecord | undefined> {
-    return this.findWhere((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
+    return this.findWhere((eb) => eb('name_key', '=', nameKey(name)));
   }
 
   /** The account an identity provider knows by `externalId`. */

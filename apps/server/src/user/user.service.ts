@@ -2,7 +2,7 @@ import { hashPassword } from '../adapters/password.ts';
 import type { Mailer } from '../adapters/mail.ts';
 import { DomainError, notFound, validation } from '../http/errors.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
-import type { LoginThrottleRepository } from './login-throttle.repository.ts';
+import { accountKey, type LoginThrottleRepository } from './login-throttle.repository.ts';
 import type { Settings } from '../settings.ts';
 import type { UserRecord, UserRepository } from './user.repository.ts';
 
@@ -58,7 +58,7 @@ export class UserService {
     }
     await this.users.setPassword(userId, await hashPassword(input.pass));
     const user = await this.users.findById(userId);
-    if (user) await this.throttle.clear(user.name);
+    if (user) await this.throttle.clear(accountKey(user.name));
     return { ok: true };
   }
 
@@ -78,7 +78,7 @@ export class UserService {
   }
 
   async add(input: { name: string; password: string; groups: string[]; email?: string }): Promise<number> {
-    if (!/^[\p{L}\p{N}._@-]{1,256}$/u.test(input.name)) {
+    if (!/^[\p{L}\p{M}\p{N}._@-]{1,256}$/u.test(input.name.normalize('NFC'))) {
       throw validation('A user name has 1 to 256 letters, digits or the characters . _ @ -');
     }
     if (await this.users.findByName(input.name))
@@ -94,7 +94,7 @@ export class UserService {
   async passwd(name: string, password: string): Promise<void> {
     const user = await this.existing(name);
     await this.users.setPassword(user.id, await hashPassword(password));
-    await this.throttle.clear(user.name);
+    await this.throttle.clear(accountKey(user.name));
   }
 
   async setGroups(name: string, groups: string[]): Promise<void> {
