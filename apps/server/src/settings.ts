@@ -203,8 +203,28 @@ export const fileSettingsSchema = z
           .describe('Failed logins from one client address, for any names, before the address is blocked'),
         blockMinutes: z.number().positive().default(15).describe('How long a blocked name stays blocked'),
         resetLinkHours: z.number().positive().default(2).describe('How long a password-reset link stays valid'),
+        resetMailsPerAccount: z
+          .number()
+          .int()
+          .min(1)
+          .default(3)
+          .describe('Password-reset mails asked for one name within a quiet hour'),
+        resetMailsPerClient: z
+          .number()
+          .int()
+          .min(1)
+          .default(10)
+          .describe('Password-reset mails asked for from one client address within a quiet hour'),
       })
-      .default({ native: true, maxFailures: 5, maxFailuresPerClient: 30, blockMinutes: 15, resetLinkHours: 2 }),
+      .default({
+        native: true,
+        maxFailures: 5,
+        maxFailuresPerClient: 30,
+        blockMinutes: 15,
+        resetLinkHours: 2,
+        resetMailsPerAccount: 3,
+        resetMailsPerClient: 10,
+      }),
     mail: z
       .object({
         from: z.string().min(3).default('Vitrine <noreply@localhost>'),

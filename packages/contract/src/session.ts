@@ -70,12 +70,8 @@ export const convertSetsCall = defineCall({
 export const forgotPasswordCall = defineCall({
   method: 'POST',
   path: 'user/forgot-password',
-  summary: 'Send a password-reset mail; never reveals whether the user exists',
-  body: z.object({
-    user: z.string().min(1).max(256),
-    mail_subject: z.string().max(500),
-    mail_body: z.string().max(20_000),
-  }),
+  summary: 'Send a password-reset mail (its text comes from the translations); never reveals whether the user exists',
+  body: z.object({ user: z.string().min(1).max(256) }),
   response: z.object({ ok: z.literal(true) }),
 });
 

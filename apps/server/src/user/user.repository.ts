@@ -10,6 +10,7 @@ export interface UserRecord {
   passwordHash: string | null;
   authSource: string;
   disabled: boolean;
+  locale: string | null;
   groups: string[];
 }
 
@@ -72,7 +73,7 @@ export class UserRepository {
   ): Promise<UserRecord | undefined> {
     const row = await this.db.kysely
       .selectFrom('user_account')
-      .select(['id', 'name', 'email', 'password_hash', 'auth_source', 'disabled'])
+      .select(['id', 'name', 'email', 'password_hash', 'auth_source', 'disabled', 'locale'])
       .where(where)
       .executeTakeFirst();
     if (!row) return undefined;
@@ -82,7 +83,7 @@ export class UserRepository {
   async list(): Promise<UserRecord[]> {
     const rows = await this.db.kysely
       .selectFrom('user_account')
-      .select(['id', 'name', 'email', 'password_hash', 'auth_source', 'disabled'])
+      .select(['id', 'name', 'email', 'password_hash', 'auth_source', 'disabled', 'locale'])
       .orderBy('name')
       .execute();
     const groups = await this.db.kysely.selectFrom('user_group').selectAll().orderBy('group_name').execute();
@@ -99,6 +100,7 @@ export class UserRepository {
     password_hash: string | null;
     auth_source: string;
     disabled: number;
+    locale: string | null;
   }): Omit<UserRecord, 'groups'> {
     return {
       id: row.id,
@@ -107,6 +109,7 @@ export class UserRepository {
       passwordHash: row.password_hash,
       authSource: row.auth_source,
       disabled: Boolean(row.disabled),
+      locale: row.locale,
     };
   }
 
@@ -166,6 +169,11 @@ export class UserRepository {
       .insertInto('password_reset')
       .values({ id: idHash, user_id: userId, created_at: Date.now(), expires_at: expiresAt })
       .execute();
+  }
+
+  /** Removes reset links that expired. */
+  async purgeResets(now: number): Promise<void> {
+    await this.db.kysely.deleteFrom('password_reset').where('expires_at', '<=', now).execute();
   }
 
   /** The user of an unexpired reset link; the link is used up either way. */
