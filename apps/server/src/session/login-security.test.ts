@@ -36,6 +36,22 @@ describe.each(dialects)('login throttling and account names on %s (portal-spec �
     expect((await login({ user: 'anna', pass: 'correct horse' }, '203.0.113.9')).statusCode).toBe(200);
   });
 
+  it('does not take the client address from X-Forwarded-For unless TRUST_PROXY is set', async () => {
+    for (let i = 0; i < 12; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${API}session/get`,
+        payload: { user: `name${i}`, pass: 'guess' },
+        remoteAddress: '192.0.2.7',
+        headers: { 'x-forwarded-for': `203.0.113.${i}` },
+      });
+      expect(res.json().error).toBe('wrong_credentials');
+    }
+    expect((await login({ user: 'anna', pass: 'correct horse' }, '192.0.2.7')).json()).toMatchObject({
+      error: 'login_blocked',
+    });
+  });
+
   it('logs in as Émile however the name is typed: composed, decomposed or in other case', async () => {
     await addUser(t, { name: 'Émile', password: 'correct horse', groups: ['users'] });
     for (const user of ['Émile', 'émile', 'E\u0301mile', 'ÉMILE']) {
