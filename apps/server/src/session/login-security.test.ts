@@ -52,6 +52,13 @@ describe.each(dialects)('login throttling and account names on %s (portal-spec �
     });
   });
 
+  it('refuses a login body with unknown keys with 400 instead of opening a guest session', async () => {
+    const res = await login({ name: 'anna', password: 'correct horse' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'validation' });
+    expect((await login({ user: 'anna', pass: 'correct horse', extra: 1 })).statusCode).toBe(400);
+  });
+
   it('logs in as Émile however the name is typed: composed, decomposed or in other case', async () => {
     await addUser(t, { name: 'Émile', password: 'correct horse', groups: ['users'] });
     for (const user of ['Émile', 'émile', 'E\u0301mile', 'ÉMILE']) {
