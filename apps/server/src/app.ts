@@ -61,7 +61,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   const app = Fastify({
     logger: loggerFor(settings, options.logger),
     bodyLimit: 2 * 1024 * 1024,
-    trustProxy: true,
+    trustProxy: settings.trustProxy,
     routerOptions: { maxParamLength: 500 },
   });
   const services = await openServices(settings, { log: app.log });

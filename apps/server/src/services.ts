@@ -29,7 +29,8 @@ import { mailSettings, type Settings } from './settings.ts';
 import { SsoService } from './sso/sso.service.ts';
 import { LoginThrottleRepository } from './user/login-throttle.repository.ts';
 import { UserRepository } from './user/user.repository.ts';
-import { UserService } from './user/user.service.ts';
+import type { MessageSet } from '@vitrine/contract/config';
+import { UserService, userJobHandlers } from './user/user.service.ts';
 
 /** Where services write what an operator should see (pino in the server, a quiet stand-in in commands). */
 export interface Log {
@@ -71,6 +72,14 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const sso = new SsoService(settings, r.users, auth, log);
   const config = new ConfigService(r.config, settings.dataDir, access);
   const derivatives = new DerivativeService(r.derivatives, settings.dataDir);
+  const users = new UserService(r.users, r.loginThrottle, settings, mailer, log, r.jobs, async (locale) => {
+    const lang = locale === 'de' ? 'de' : 'en';
+    const set = await config.translations(lang);
+    return {
+      subject: messageAt(set, 'views.login.reset.mail_subject'),
+      body: messageAt(set, 'views.login.reset.mail_body'),
+    };
+  });
   const search = new SearchService(createSearchEngine(db, settings.file.fields), r.search, access, config, settings);
 
   return {
@@ -86,7 +95,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     search,
     derivatives,
     sessions: new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso),
-    users: new UserService(r.users, r.loginThrottle, settings, mailer, log),
+    users,
     info: new InfoService(r.info, config),
     media: new MediaService(access, derivatives),
     downloads: new DownloadService(
@@ -101,7 +110,10 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     importer: () => new ImportService(r.catalogue, settings),
     /** The worker every Vitrine process runs: all job handlers the server knows. */
     jobWorker: (workerOptions: WorkerOptions = {}) =>
-      new JobWorker(r.jobs, derivativeJobHandlers(derivatives), { leaseMs: settings.jobLeaseMs, ...workerOptions }),
+      new JobWorker(r.jobs, [...derivativeJobHandlers(derivatives), ...userJobHandlers(users)], {
+        leaseMs: settings.jobLeaseMs,
+        ...workerOptions,
+      }),
     /** Ends what the services started (the exiftool child process) and closes the database. */
     close: async () => {
       await endMetadataReader();
@@ -125,6 +137,13 @@ export async function withServices<T>(settings: Settings, run: (services: Servic
   } finally {
     await services.close();
   }
+}
+
+/** The text at a dotted key of a message set; the key itself when it is missing. */
+function messageAt(set: MessageSet, key: string): string {
+  let node: string | MessageSet | undefined = set;
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  return typeof node === 'string' ? node : key;
 }
 
 const quiet: Log = { info: () => undefined, warn: () => undefined };

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSettings } from './settings.ts';
+import { loadSettings, SettingsError } from './settings.ts';
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'vitrine-settings-'));
 
@@ -22,6 +22,22 @@ describe('settings', () => {
     expect(first.length).toBeGreaterThanOrEqual(32);
     expect(readFileSync(path.join(dir, 'secret'), 'utf8')).toBe(first);
     expect(loadSettings({ DATA_DIR: dir }).secret).toBe(first);
+  });
+
+  it('refuses to start with a secret file that is empty or short', () => {
+    for (const content of ['', '   \n', 'short']) {
+      const dir = tempDir();
+      writeFileSync(path.join(dir, 'secret'), content, { mode: 0o600 });
+      expect(() => loadSettings({ DATA_DIR: dir }), JSON.stringify(content)).toThrow(SettingsError);
+    }
+  });
+
+  it('trusts X-Forwarded-For only when TRUST_PROXY says so', () => {
+    expect(loadSettings({ DATA_DIR: tempDir() }).trustProxy).toBe(false);
+    expect(loadSettings({ DATA_DIR: tempDir(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadSettings({ DATA_DIR: tempDir(), TRUST_PROXY: '10.0.0.1,10.0.0.2' }).trustProxy).toBe(
+      '10.0.0.1,10.0.0.2',
+    );
   });
 
   it('selects PostgreSQL from a postgres:// DATABASE_URL', () => {

@@ -195,10 +195,36 @@ export const fileSettingsSchema = z
       .object({
         native: z.boolean().default(true).describe('Offer login with user name and password'),
         maxFailures: z.number().int().min(1).default(5).describe('Failed logins in a row before a name is blocked'),
+        maxFailuresPerClient: z
+          .number()
+          .int()
+          .min(1)
+          .default(30)
+          .describe('Failed logins from one client address, for any names, before the address is blocked'),
         blockMinutes: z.number().positive().default(15).describe('How long a blocked name stays blocked'),
         resetLinkHours: z.number().positive().default(2).describe('How long a password-reset link stays valid'),
+        resetMailsPerAccount: z
+          .number()
+          .int()
+          .min(1)
+          .default(3)
+          .describe('Password-reset mails asked for one name within a quiet hour'),
+        resetMailsPerClient: z
+          .number()
+          .int()
+          .min(1)
+          .default(10)
+          .describe('Password-reset mails asked for from one client address within a quiet hour'),
       })
-      .default({ native: true, maxFailures: 5, blockMinutes: 15, resetLinkHours: 2 }),
+      .default({
+        native: true,
+        maxFailures: 5,
+        maxFailuresPerClient: 30,
+        blockMinutes: 15,
+        resetLinkHours: 2,
+        resetMailsPerAccount: 3,
+        resetMailsPerClient: 10,
+      }),
     mail: z
       .object({
         from: z.string().min(3).default('Vitrine <noreply@localhost>'),
@@ -229,6 +255,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().min(1).optional(),
   SMTP_URL: smtpUrl.optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|[\w.:/,\s-]+)$/)
+    .optional()
+    .describe("Take the client address from X-Forwarded-For: true (any proxy), or the proxies' addresses"),
   JOB_LEASE_SECONDS: z.coerce
     .number()
     .positive()
@@ -246,7 +277,14 @@ export interface Settings {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   webDist: string;
   jobLeaseMs: number;
+  /** Fastify's trustProxy: off unless the portal runs behind proxies that set X-Forwarded-For. */
+  trustProxy: boolean | string;
   file: FileSettings;
+}
+
+function trustProxyOf(value: string | undefined): boolean | string {
+  if (value === undefined || value === 'false') return false;
+  return value === 'true' ? true : value;
 }
 
 export class SettingsError extends Error {}
@@ -258,7 +296,16 @@ function describeIssues(source: string, error: z.ZodError): string {
 
 function readSecret(dataDir: string): string {
   const file = path.join(dataDir, 'secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim();
+    // An empty or short secret would let anyone forge signed media URLs.
+    if (secret.length < 32) {
+      throw new SettingsError(
+        `The secret in ${file} must have at least 32 characters; remove the file to make a new one.`,
+      );
+    }
+    return secret;
+  }
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
@@ -303,6 +350,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
     jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     file: e.SMTP_URL ? { ...file.data, mail: { ...file.data.mail, smtpUrl: e.SMTP_URL } } : file.data,
   };
 }

@@ -22,8 +22,9 @@ export const getSessionCall = defineCall({
   path: 'session/get',
   summary: 'Log in with credentials, reuse a session, or open a guest session',
   query: z.object({ token: z.string().max(512).optional() }),
+  // Strict: a body with other keys (`name`, `password`) must not quietly open a guest session.
   body: z
-    .object({ user: z.string().max(256), pass: z.string().max(1024) })
+    .strictObject({ user: z.string().max(256), pass: z.string().max(1024) })
     .partial()
     .refine((b) => Boolean(b.user) === Boolean(b.pass), {
       message: 'user and pass go together: give both to log in, or neither to reuse the session',
@@ -70,12 +71,8 @@ export const convertSetsCall = defineCall({
 export const forgotPasswordCall = defineCall({
   method: 'POST',
   path: 'user/forgot-password',
-  summary: 'Send a password-reset mail; never reveals whether the user exists',
-  body: z.object({
-    user: z.string().min(1).max(256),
-    mail_subject: z.string().max(500),
-    mail_body: z.string().max(20_000),
-  }),
+  summary: 'Send a password-reset mail (its text comes from the translations); never reveals whether the user exists',
+  body: z.strictObject({ user: z.string().min(1).max(256) }),
   response: z.object({ ok: z.literal(true) }),
 });
 

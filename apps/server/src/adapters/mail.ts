@@ -39,9 +39,10 @@ export function createMailer(settings: MailSettings, log: Log): Mailer {
   return {
     send: async (mail) => {
       const info = await transport.sendMail({ from: settings.from, ...mail });
-      mkdirSync(settings.outbox, { recursive: true });
+      // Mails carry reset links, as good as passwords: only the server's own user may read them.
+      mkdirSync(settings.outbox, { recursive: true, mode: 0o700 });
       const file = path.join(settings.outbox, `${Date.now()}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`);
-      writeFileSync(file, info.message as Buffer);
+      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
       log.info({ to: mail.to, subject: mail.subject, file }, 'no SMTP configured: mail written to the outbox');
     },
   };

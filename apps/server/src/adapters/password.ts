@@ -1,4 +1,13 @@
 import argon2 from 'argon2';
+import { ConcurrencyLimit } from './concurrency-limit.ts';
+
+export { LimitQueueFull as PasswordChecksBusy } from './concurrency-limit.ts';
+
+/**
+ * argon2 runs on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise), which
+ * file reads share: a flood of logins may use two threads, and at most 64 more checks wait.
+ */
+const checks = new ConcurrencyLimit(2, 64);
 
 /** Password hashing with argon2id (ARCHITECTURE §3 "Auth"); the only module that loads argon2. */
 export async function hashPassword(password: string): Promise<string> {
@@ -10,6 +19,10 @@ export async function hashPassword(password: string): Promise<string> {
 let decoy: Promise<string> | undefined;
 
 export async function verifyPassword(hash: string | null, password: string): Promise<boolean> {
+  return checks.run(() => verify(hash, password));
+}
+
+async function verify(hash: string | null, password: string): Promise<boolean> {
   if (!hash) {
     decoy ??= hashPassword(`decoy-${Math.random()}`);
     await argon2.verify(await decoy, password);

@@ -43,4 +43,14 @@ describe('vitrine users (issue #5: accounts from the command line)', () => {
     expect(vitrine(['users', 'add', 'LEE'], 'long enough\n').stderr).toBe('The user LEE exists already.\n');
     expect(vitrine(['users', 'passwd', 'nobody'], 'long enough\n').stderr).toBe('The user nobody was not found.\n');
   });
+
+  it('finds an account with a non-ASCII name however it is typed: disable Émile, enable émile', () => {
+    expect(vitrine(['users', 'add', 'Émile'], 'long enough\n').status).toBe(0);
+    const disable = vitrine(['users', 'disable', 'Émile']);
+    expect(disable.stderr).toBe('');
+    expect(disable.status).toBe(0);
+    expect(vitrine(['users', 'list']).stdout).toContain('Émile\tusers\tnative\tdisabled');
+    expect(vitrine(['users', 'enable', 'E\u0301MILE']).status).toBe(0);
+    expect(vitrine(['users', 'list']).stdout).toContain('Émile\tusers\tnative\tactive');
+  });
 });

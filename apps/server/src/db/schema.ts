@@ -107,6 +107,8 @@ export interface CatalogueStateTable {
 export interface UserAccountTable {
   id: Generated<number>;
   name: string;
+  /** nameKey(name): what lookups by name compare. */
+  name_key: string;
   email: string | null;
   display_name: string | null;
   password_hash: string | null;

@@ -20,7 +20,10 @@ export function mediaRoutes(app: FastifyInstance, media: MediaService): void {
       if (answer.type === 'placeholder') {
         return reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=60').send(answer.svg);
       }
-      return sendFile(request, reply, { ...answer, cacheControl: 'public, max-age=31536000, immutable' });
+      // A cache must not serve the file past the signature's end (or keep it after access is
+      // withdrawn for longer than that); `exp` was checked by resolve().
+      const remaining = Math.max(0, Math.floor(Number(request.query.exp) - Date.now() / 1000));
+      return sendFile(request, reply, { ...answer, cacheControl: `public, max-age=${remaining}` });
     };
   app.get('/media/thumb/:id', handler('thumb'));
   app.get('/media/preview/:id', handler('preview'));

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { checkSessionCall, getSessionCall, logoutCall, setLocaleCall } from '@vitrine/contract/session';
 import { registerCall } from '../http/route.ts';
+import { requestLocale } from '../http/locale.ts';
 import { tokenOf } from '../auth/tokens.ts';
 import type { SessionService } from './session.service.ts';
-
-const localeOf = (header: string | undefined) => /^[a-z]{2}/i.exec(header ?? '')?.[0].toLowerCase() ?? null;
 
 export function sessionRoutes(app: FastifyInstance, sessions: SessionService): void {
   registerCall(app, getSessionCall, async ({ query, body, request }) =>
@@ -12,7 +11,8 @@ export function sessionRoutes(app: FastifyInstance, sessions: SessionService): v
       token: tokenOf(request),
       credentials: body?.user && body.pass ? { user: body.user, pass: body.pass } : undefined,
       ssoToken: query.token,
-      locale: localeOf(request.headers['accept-language']),
+      locale: requestLocale(request),
+      client: request.ip,
     }),
   );
   registerCall(app, checkSessionCall, async ({ request }) => sessions.check(request.auth));

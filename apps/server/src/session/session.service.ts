@@ -1,13 +1,13 @@
 import type { Session } from '@vitrine/contract/session';
 import { API_BASE_PATH } from '@vitrine/contract/call';
-import { verifyPassword } from '../adapters/password.ts';
+import { PasswordChecksBusy, verifyPassword } from '../adapters/password.ts';
 import { DomainError, validation } from '../http/errors.ts';
 import type { Settings } from '../settings.ts';
 import type { UserRepository } from '../user/user.repository.ts';
 import { hashToken } from '../auth/tokens.ts';
 import type { AuthService } from './auth.service.ts';
 import type { Auth } from '../auth/caller.ts';
-import type { LoginThrottleRepository } from '../user/login-throttle.repository.ts';
+import { accountKey, clientKey, type LoginThrottleRepository } from '../user/login-throttle.repository.ts';
 import type { SessionRepository } from './session.repository.ts';
 
 export interface SessionRequest {
@@ -17,6 +17,8 @@ export interface SessionRequest {
   /** `?token=`: a session opened by a single sign-on login, handed over to the web app. */
   ssoToken: string | undefined;
   locale: string | null;
+  /** The client's address, as the `trustProxy` setting lets the server see it. */
+  client: string;
 }
 
 const minutesText = (minutes: number) => (minutes === 1 ? 'one minute' : `${minutes} minutes`);
@@ -50,7 +52,7 @@ export class SessionService {
   }
 
   async get(input: SessionRequest): Promise<Session> {
-    if (input.credentials) return this.login(input.credentials, input.token, input.locale);
+    if (input.credentials) return this.login(input.credentials, input.token, input.locale, input.client);
     for (const token of [input.ssoToken, input.token]) {
       if (!token) continue;
       const session = await this.auth.validSession(token);
@@ -71,22 +73,47 @@ export class SessionService {
     credentials: { user: string; pass: string },
     oldToken: string | undefined,
     locale: string | null,
+    client: string,
   ) {
-    const { maxFailures, blockMinutes, native } = this.settings.file.login;
+    const { maxFailures, maxFailuresPerClient, blockMinutes, native } = this.settings.file.login;
     if (!native) throw validation('Login with user name and password is not offered here.');
     const now = Date.now();
-    const blockedUntil = await this.throttle.blockedUntil(credentials.user, now);
-    if (blockedUntil) throw this.blocked(blockedUntil - now);
+    const blockMs = blockMinutes * 60_000;
+    const byClient = clientKey(client);
+    const byAccount = accountKey(credentials.user);
+    // Reserve an attempt per client and per account before the (slow) password check, so that
+    // concurrent attempts cannot check more passwords than the limits allow.
+    const clientBlocked = await this.throttle.reserve(byClient, now, maxFailuresPerClient, blockMs);
+    if (clientBlocked) throw this.blocked(clientBlocked - now);
+    const accountBlocked = await this.throttle.reserve(byAccount, now, maxFailures, blockMs);
+    if (accountBlocked) {
+      await this.throttle.release(byClient);
+      throw this.blocked(accountBlocked - now);
+    }
 
     const user = await this.users.findByName(credentials.user);
     const usable = user && !user.disabled ? user : undefined;
-    const ok = await verifyPassword(usable?.passwordHash ?? null, credentials.pass);
+    let ok: boolean;
+    try {
+      ok = await verifyPassword(usable?.passwordHash ?? null, credentials.pass);
+    } catch (err) {
+      await this.throttle.release(byClient);
+      await this.throttle.release(byAccount);
+      if (err instanceof PasswordChecksBusy) {
+        throw new DomainError('rate_limited', 'Too many logins at once. Please try again in a moment.', {
+          headers: { 'Retry-After': '5' },
+        });
+      }
+      throw err;
+    }
     if (!usable || !ok) {
-      const blockUntil = now + blockMinutes * 60_000;
-      await this.throttle.recordFailure(credentials.user, now, maxFailures, blockUntil);
+      const blockUntil = Date.now() + blockMs;
+      await this.throttle.failed(byClient, maxFailuresPerClient, blockUntil);
+      await this.throttle.failed(byAccount, maxFailures, blockUntil);
       throw new DomainError('wrong_credentials', 'Incorrect username or password');
     }
-    await this.throttle.clear(credentials.user);
+    await this.throttle.release(byClient);
+    await this.throttle.clear(byAccount);
     if (oldToken) await this.sessions.deleteSession(hashToken(oldToken));
     const token = await this.auth.openSession(usable.id, locale);
     return this.present(

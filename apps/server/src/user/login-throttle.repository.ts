@@ -1,51 +1,96 @@
 import type { Db } from '../db/database.ts';
+import { nameKey } from '../db/name-key.ts';
+
+/** The throttling key of an account name, whether or not such an account exists. */
+export const accountKey = (name: string): string => `account:${nameKey(name)}`;
+/** The throttling key of a client address. */
+export const clientKey = (address: string): string => `client:${address}`;
 
 /**
- * Failed logins per name, in the database so every server process counts the same attempts. Names
- * are counted whether or not the account exists, so blocking reveals nothing.
+ * Login attempts per key (an account name or a client address), in the database so every server
+ * process counts the same attempts. An attempt is reserved before the password is checked, with
+ * one conditional UPDATE, so concurrent attempts can never check more passwords than the limit.
  */
 export class LoginThrottleRepository {
   constructor(private readonly db: Db) {}
 
-  /** When the name is blocked, the moment the block ends; otherwise undefined. */
-  async blockedUntil(name: string, now: number): Promise<number | undefined> {
-    const row = await this.db.kysely
-      .selectFrom('login_attempt')
-      .select('blocked_until')
-      .where('name', '=', name.toLowerCase())
+  /**
+   * Reserves one attempt for the key. Returns undefined when reserved; otherwise the moment the key
+   * is free again (a block, or all attempts reserved by checks still running). Attempts older than
+   * `windowMs` and blocks that ended are forgotten first.
+   */
+  async reserve(key: string, now: number, max: number, windowMs: number): Promise<number | undefined> {
+    const db = this.db.kysely;
+    await db
+      .insertInto('login_attempt')
+      .values({ name: key, failures: 0, blocked_until: null, updated_at: now })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    await db
+      .updateTable('login_attempt')
+      .set({ failures: 0, blocked_until: null, updated_at: now })
+      .where('name', '=', key)
+      .where((eb) =>
+        eb.or([
+          eb('blocked_until', '<=', now),
+          eb.and([eb('blocked_until', 'is', null), eb('updated_at', '<=', now - windowMs)]),
+        ]),
+      )
+      .execute();
+    const reserved = await db
+      .updateTable('login_attempt')
+      .set((eb) => ({ failures: eb('failures', '+', 1), updated_at: now }))
+      .where('name', '=', key)
+      .where('blocked_until', 'is', null)
+      .where('failures', '<', max)
+      .returning('failures')
       .executeTakeFirst();
-    return row?.blocked_until && row.blocked_until > now ? row.blocked_until : undefined;
+    if (reserved) return undefined;
+    const row = await db.selectFrom('login_attempt').select('blocked_until').where('name', '=', key).executeTakeFirst();
+    return row?.blocked_until ?? now + windowMs;
   }
 
-  /**
-   * Counts one failure; the failure that reaches `maxFailures` blocks the name until `blockUntil`
-   * and starts the count afresh. Runs as one transaction so concurrent attempts are all counted.
-   */
-  async recordFailure(name: string, now: number, maxFailures: number, blockUntil: number): Promise<void> {
-    const key = name.toLowerCase();
+  /** A reserved attempt failed: when it was the last one allowed, the key is blocked until `blockUntil`. */
+  async failed(key: string, max: number, blockUntil: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('login_attempt')
+      .set({ blocked_until: blockUntil })
+      .where('name', '=', key)
+      .where('failures', '>=', max)
+      .where('blocked_until', 'is', null)
+      .execute();
+  }
+
+  /** A reserved attempt that was not a failure (a login that worked, or one refused before the check). */
+  async release(key: string): Promise<void> {
     await this.db.kysely.transaction().execute(async (trx) => {
       await trx
-        .insertInto('login_attempt')
-        .values({ name: key, failures: 0, blocked_until: null, updated_at: now })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
-      const row = await trx
         .updateTable('login_attempt')
-        .set((eb) => ({ failures: eb('failures', '+', 1), updated_at: now }))
+        .set((eb) => ({ failures: eb('failures', '-', 1) }))
         .where('name', '=', key)
-        .returning('failures')
-        .executeTakeFirstOrThrow();
-      if (row.failures >= maxFailures) {
-        await trx
-          .updateTable('login_attempt')
-          .set({ failures: 0, blocked_until: blockUntil })
-          .where('name', '=', key)
-          .execute();
-      }
+        .where('failures', '>', 0)
+        .execute();
+      await trx
+        .deleteFrom('login_attempt')
+        .where('name', '=', key)
+        .where('failures', '<=', 0)
+        .where('blocked_until', 'is', null)
+        .execute();
     });
   }
 
-  async clear(name: string): Promise<void> {
-    await this.db.kysely.deleteFrom('login_attempt').where('name', '=', name.toLowerCase()).execute();
+  /** Forgets every attempt for the key (a login that worked, a new password). */
+  async clear(key: string): Promise<void> {
+    await this.db.kysely.deleteFrom('login_attempt').where('name', '=', key).execute();
+  }
+
+  /** Removes rows whose block ended and whose attempts are older than `windowMs`. */
+  async purge(now: number, windowMs: number): Promise<number> {
+    const result = await this.db.kysely
+      .deleteFrom('login_attempt')
+      .where('updated_at', '<=', now - windowMs)
+      .where((eb) => eb.or([eb('blocked_until', 'is', null), eb('blocked_until', '<=', now)]))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

@@ -1,6 +1,7 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { nameKey } from '../db/name-key.ts';
 
 export interface UserRecord {
   id: number;
@@ -9,6 +10,7 @@ export interface UserRecord {
   passwordHash: string | null;
   authSource: string;
   disabled: boolean;
+  locale: string | null;
   groups: string[];
 }
 
@@ -30,7 +32,8 @@ export class UserRepository {
       const row = await trx
         .insertInto('user_account')
         .values({
-          name: user.name,
+          name: user.name.normalize('NFC'),
+          name_key: nameKey(user.name),
           email: user.email ?? null,
           display_name: null,
           password_hash: user.passwordHash ?? null,
@@ -51,9 +54,9 @@ export class UserRepository {
     });
   }
 
-  /** User names are matched case-insensitively, as people type them. */
+  /** User names are matched by their key (NFC, case-folded), however people type them. */
   async findByName(name: string): Promise<UserRecord | undefined> {
-    return this.findWhere((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
+    return this.findWhere((eb) => eb('name_key', '=', nameKey(name)));
   }
 
   /** The account an identity provider knows by `externalId`. */
@@ -70,7 +73,7 @@ export class UserRepository {
   ): Promise<UserRecord | undefined> {
     const row = await this.db.kysely
       .selectFrom('user_account')
-      .select(['id', 'name', 'email', 'password_hash', 'auth_source', 'disabled'])
+      .select(['id', 'name', 'email', 'password_hash', 'auth_source', 'disabled', 'locale'])
       .where(where)
       .executeTakeFirst();
     if (!row) return undefined;
@@ -80,7 +83,7 @@ export class UserRepository {
   async list(): Promise<UserRecord[]> {
     const rows = await this.db.kysely
       .selectFrom('user_account')
-      .select(['id', 'name', 'email', 'password_hash', 'auth_source', 'disabled'])
+      .select(['id', 'name', 'email', 'password_hash', 'auth_source', 'disabled', 'locale'])
       .orderBy('name')
       .execute();
     const groups = await this.db.kysely.selectFrom('user_group').selectAll().orderBy('group_name').execute();
@@ -97,6 +100,7 @@ export class UserRepository {
     password_hash: string | null;
     auth_source: string;
     disabled: number;
+    locale: string | null;
   }): Omit<UserRecord, 'groups'> {
     return {
       id: row.id,
@@ -105,6 +109,7 @@ export class UserRepository {
       passwordHash: row.password_hash,
       authSource: row.auth_source,
       disabled: Boolean(row.disabled),
+      locale: row.locale,
     };
   }
 
@@ -164,6 +169,11 @@ export class UserRepository {
       .insertInto('password_reset')
       .values({ id: idHash, user_id: userId, created_at: Date.now(), expires_at: expiresAt })
       .execute();
+  }
+
+  /** Removes reset links that expired. */
+  async purgeResets(now: number): Promise<void> {
+    await this.db.kysely.deleteFrom('password_reset').where('expires_at', '<=', now).execute();
   }
 
   /** The user of an unexpired reset link; the link is used up either way. */

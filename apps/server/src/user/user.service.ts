@@ -2,19 +2,29 @@ import { hashPassword } from '../adapters/password.ts';
 import type { Mailer } from '../adapters/mail.ts';
 import { DomainError, notFound, validation } from '../http/errors.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
-import type { LoginThrottleRepository } from './login-throttle.repository.ts';
+import { accountKey, type LoginThrottleRepository } from './login-throttle.repository.ts';
 import type { Settings } from '../settings.ts';
+import type { JobRepository } from '../jobs/job.repository.ts';
+import type { JobHandler } from '../jobs/job.worker.ts';
 import type { UserRecord, UserRepository } from './user.repository.ts';
 
 interface Log {
   warn(obj: object, msg: string): void;
 }
 
-/** Where the link of a reset mail goes in its body: `{link}` or `{0}`, else appended. */
-export function mailBodyWithLink(body: string, link: string): string {
-  if (/\{link\}|\{0\}/.test(body)) return body.replace(/\{link\}|\{0\}/g, link);
-  return `${body.trimEnd()}\n\n${link}\n`;
+/** The reset mail's texts in a language (the portal's translations, with an admin's edits). */
+export type ResetMailTexts = (locale: string) => Promise<{ subject: string; body: string }>;
+
+export const PASSWORD_RESET_MAIL_JOB = 'password-reset-mail';
+
+export interface ResetMailPayload {
+  name: string;
+  /** The language of the request, used when the account has none of its own. */
+  locale: string | null;
 }
+
+/** Reset-mail counts are forgotten after an hour without requests. */
+const RESET_WINDOW_MS = 3600_000;
 
 /** Accounts: password reset for everyone, account administration for the `vitrine users` command. */
 export class UserService {
@@ -24,29 +34,51 @@ export class UserService {
     private readonly settings: Settings,
     private readonly mailer: Mailer,
     private readonly log: Log,
+    private readonly jobs: JobRepository,
+    private readonly mailTexts: ResetMailTexts,
   ) {}
 
   /**
-   * Sends a reset link to the user's mail address. The answer is the same whether or not the user
-   * exists, has an address or the mail could be sent, so nobody learns which accounts exist.
+   * Queues a reset mail for the account. The answer is the same, and as quick, whether or not the
+   * user exists, has an address or the mail can be sent: the job finds all that out, so nobody
+   * learns which accounts exist. The mail's text comes from the portal's translations only.
    */
-  async forgotPassword(input: { user: string; mail_subject: string; mail_body: string }): Promise<{ ok: true }> {
-    const user = await this.users.findByName(input.user);
-    if (!user || user.disabled || !user.email || user.authSource !== 'native') return { ok: true };
-    const token = newToken();
-    const expiresAt = Date.now() + this.settings.file.login.resetLinkHours * 3600_000;
-    await this.users.createReset(hashToken(token), user.id, expiresAt);
-    const link = `${this.settings.publicUrl.replace(/\/$/, '')}/#/reset-password?token=${token}`;
-    try {
-      await this.mailer.send({
-        to: user.email,
-        subject: input.mail_subject,
-        text: mailBodyWithLink(input.mail_body, link),
+  async forgotPassword(input: { user: string; locale: string | null; client: string }): Promise<{ ok: true }> {
+    const now = Date.now();
+    const { resetMailsPerAccount, resetMailsPerClient } = this.settings.file.login;
+    const limited =
+      (await this.throttle.reserve(`reset-client:${input.client}`, now, resetMailsPerClient, RESET_WINDOW_MS)) ??
+      (await this.throttle.reserve(`reset-${accountKey(input.user)}`, now, resetMailsPerAccount, RESET_WINDOW_MS));
+    if (limited) {
+      const minutes = Math.max(1, Math.ceil((limited - now) / 60_000));
+      throw new DomainError('rate_limited', `Too many password-reset mails. Please try again in ${minutes} minutes.`, {
+        headers: { 'Retry-After': String(minutes * 60) },
       });
+    }
+    const payload: ResetMailPayload = { name: input.user, locale: input.locale };
+    await this.jobs.enqueue({
+      name: PASSWORD_RESET_MAIL_JOB,
+      key: `${PASSWORD_RESET_MAIL_JOB}:${newToken()}`,
+      payload,
+    });
+    return { ok: true };
+  }
+
+  /** The job behind forgotPassword: a reset link for a native account with an address, by mail. */
+  async sendResetMail(payload: ResetMailPayload): Promise<void> {
+    const now = Date.now();
+    await this.users.purgeResets(now);
+    const user = await this.users.findByName(payload.name);
+    if (!user || user.disabled || !user.email || user.authSource !== 'native') return;
+    const token = newToken();
+    await this.users.createReset(hashToken(token), user.id, now + this.settings.file.login.resetLinkHours * 3600_000);
+    const link = `${this.settings.publicUrl.replace(/\/$/, '')}/#/reset-password?token=${token}`;
+    const texts = await this.mailTexts(user.locale ?? payload.locale ?? 'en');
+    try {
+      await this.mailer.send({ to: user.email, subject: texts.subject, text: texts.body.replaceAll('{link}', link) });
     } catch (err) {
       this.log.warn({ err, user: user.name }, 'the password-reset mail could not be sent');
     }
-    return { ok: true };
   }
 
   async resetPassword(input: { token: string; pass: string }): Promise<{ ok: true }> {
@@ -58,7 +90,7 @@ export class UserService {
     }
     await this.users.setPassword(userId, await hashPassword(input.pass));
     const user = await this.users.findById(userId);
-    if (user) await this.throttle.clear(user.name);
+    if (user) await this.throttle.clear(accountKey(user.name));
     return { ok: true };
   }
 
@@ -78,7 +110,7 @@ export class UserService {
   }
 
   async add(input: { name: string; password: string; groups: string[]; email?: string }): Promise<number> {
-    if (!/^[\p{L}\p{N}._@-]{1,256}$/u.test(input.name)) {
+    if (!/^[\p{L}\p{M}\p{N}._@-]{1,256}$/u.test(input.name.normalize('NFC'))) {
       throw validation('A user name has 1 to 256 letters, digits or the characters . _ @ -');
     }
     if (await this.users.findByName(input.name))
@@ -94,7 +126,7 @@ export class UserService {
   async passwd(name: string, password: string): Promise<void> {
     const user = await this.existing(name);
     await this.users.setPassword(user.id, await hashPassword(password));
-    await this.throttle.clear(user.name);
+    await this.throttle.clear(accountKey(user.name));
   }
 
   async setGroups(name: string, groups: string[]): Promise<void> {
@@ -108,4 +140,18 @@ export class UserService {
   async list(): Promise<UserRecord[]> {
     return this.users.list();
   }
+}
+
+/** The job that sends reset mails, so that the answer to the request does not wait for them. */
+export function userJobHandlers(users: UserService): JobHandler[] {
+  const mail: JobHandler<ResetMailPayload> = {
+    name: PASSWORD_RESET_MAIL_JOB,
+    parse: (p) => {
+      const { name, locale } = p as Partial<ResetMailPayload>;
+      if (typeof name !== 'string') throw new Error('a reset mail job needs a name');
+      return { name, locale: typeof locale === 'string' ? locale : null };
+    },
+    run: (p) => users.sendResetMail(p),
+  };
+  return [mail] as JobHandler[];
 }

@@ -212,8 +212,8 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     expect(within(dialog).getByText('Please enter a username.')).toBeInTheDocument();
     await user.type(field, 'anna{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent('a link to set a new password is on its way');
-    expect(sent).toMatchObject({ user: 'anna', mail_subject: 'Your new password for the media portal' });
-    expect((sent as { mail_body: string }).mail_body).toContain('{link}');
+    // The server writes the mail from its translations; the request carries the name only.
+    expect(sent).toEqual({ user: 'anna' });
   });
 
   it('offers a button per external login method', async () => {

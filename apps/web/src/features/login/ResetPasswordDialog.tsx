@@ -20,11 +20,7 @@ export function ResetPasswordDialog({ open, onClose }: { open: boolean; onClose:
     setSending(true);
     try {
       await callApi(forgotPasswordCall, {
-        body: {
-          user: user.trim(),
-          mail_subject: t('views.login.reset.mail_subject'),
-          mail_body: t('views.login.reset.mail_body'),
-        },
+        body: { user: user.trim() },
       });
       toast.show('toast.login.reset_success', 'success');
       setUser('');
