@@ -15,6 +15,7 @@ import { API_BASE_PATH } from '@vitrine/contract/call';
 import { getSessionCall } from '@vitrine/contract/session';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
 import { installAuth } from './auth/caller.ts';
+import { bookmarkRoutes } from './bookmark/bookmark.routes.ts';
 import { configRoutes } from './config/config.routes.ts';
 import type { Db } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
@@ -98,6 +99,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   searchRoutes(app, services.search);
   mediaRoutes(app, services.media);
   downloadRoutes(app, services.downloads);
+  bookmarkRoutes(app, services.bookmarks);
 
   await serveWebApp(app, settings.webDist);
   return app;

@@ -1,5 +1,7 @@
 import { AccessRepository } from './access/access.repository.ts';
 import { AccessService } from './access/access.service.ts';
+import { BookmarkRepository } from './bookmark/bookmark.repository.ts';
+import { BookmarkService } from './bookmark/bookmark.service.ts';
 import { createMailer, type Mailer } from './adapters/mail.ts';
 import { endMetadataReader } from './adapters/metadata.ts';
 import { CatalogueRepository } from './catalogue/catalogue.repository.ts';
@@ -51,6 +53,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const log = options.log ?? quiet;
   const repositories = {
     access: new AccessRepository(db),
+    bookmarks: new BookmarkRepository(db),
     catalogue: new CatalogueRepository(db.kysely),
     config: new ConfigRepository(db),
     derivatives: new DerivativeRepository(db.kysely),
@@ -70,7 +73,15 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const sso = new SsoService(settings, r.users, auth, log);
   const config = new ConfigService(r.config, settings.dataDir, access);
   const derivatives = new DerivativeService(r.derivatives, settings.dataDir);
-  const search = new SearchService(createSearchEngine(db, settings.file.fields), r.search, access, config, settings);
+  const bookmarks = new BookmarkService(r.bookmarks, access);
+  const search = new SearchService(
+    createSearchEngine(db, settings.file.fields),
+    r.search,
+    access,
+    config,
+    settings,
+    bookmarks,
+  );
 
   return {
     db,
@@ -82,6 +93,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     sso,
     config,
     search,
+    bookmarks,
     derivatives,
     sessions: new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso),
     users: new UserService(r.users, r.loginThrottle, settings, mailer, log),

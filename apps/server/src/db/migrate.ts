@@ -6,6 +6,7 @@ import * as search from './migrations/202611220300_search.ts';
 import * as jobs from './migrations/202611220300_jobs.ts';
 import * as access from './migrations/202611220300_access.ts';
 import * as download from './migrations/202611231000_download.ts';
+import * as share from './migrations/202611231300_share.ts';
 
 /**
  * Every migration, by name; applied in name order (`YYYYMMDDHHmm_<domain>`). Each is written with
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '202611220300_jobs': jobs,
   '202611220300_access': access,
   '202611231000_download': download,
+  '202611231300_share': share,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
