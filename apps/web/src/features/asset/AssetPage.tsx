@@ -9,8 +9,8 @@ import { useSession } from '../../app/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { AssetMedia } from './AssetMedia.tsx';
 import { AssetMetadata, fallbackLeft, fallbackRight } from './AssetMetadata.tsx';
-import { DownloadFlowHost, useDownloadOptions } from './DownloadFlowHost.tsx';
-import { startDownload } from './downloadFlow.ts';
+import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
+import { startDownload } from '../../lib/downloadFlow.ts';
 import { ArrowBackIcon, DownloadIcon, ShareIcon } from '../../components/icons.tsx';
 import { useAssetDoc, useIndexFields } from './queries.ts';
 
