@@ -12,6 +12,7 @@ import { AssetMetadata, fallbackLeft, fallbackRight } from './AssetMetadata.tsx'
 import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
 import { startDownload } from '../../lib/downloadFlow.ts';
 import { ArrowBackIcon, DownloadIcon, ShareIcon } from '../../components/icons.tsx';
+import { BookmarkToggle } from '../../components/BookmarkToggle.tsx';
 import { useAssetDoc, useIndexFields } from './queries.ts';
 
 /** The share link of one asset (portal-spec §2): origin + path + '#/asset/{id}'. */
@@ -112,6 +113,7 @@ export function AssetPage() {
         aria-label={t('views.asset.actions')}
         sx={{ my: 2, justifyContent: 'flex-end' }}
       >
+        <BookmarkToggle id={doc.id} />
         <Tooltip title={t('views.asset.download')}>
           <IconButton aria-label={t('views.asset.download')} onClick={() => void startDownload([doc.id], options)}>
             <DownloadIcon />
