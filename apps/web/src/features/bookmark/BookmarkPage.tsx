@@ -121,7 +121,8 @@ export function BookmarkPage() {
         onCancel={() => setAskDeleteAll(false)}
         onConfirm={() => {
           setAskDeleteAll(false);
-          bookmarks.remove(order);
+          // All bookmarks, also those whose cards have not loaded yet.
+          bookmarks.remove(bookmarks.ids);
         }}
       />
       <DownloadFlowHost />
