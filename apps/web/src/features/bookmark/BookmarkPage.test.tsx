@@ -81,10 +81,10 @@ describe('bookmark verification batches (portal-spec §7: requests under 2048 ch
     expect(
       await screen.findByText('One/some asset/s of your bookmarks are no longer available', {}, { timeout: 15_000 }),
     ).toBeInTheDocument();
-    await waitFor(() => expect(saved).toEqual([['11', '13']]));
-    const list = await screen.findByRole('list', { name: 'Bookmarked assets' });
-    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2));
-  });
+    await waitFor(() => expect(saved).toEqual([['11', '13']]), { timeout: 10_000 });
+    const list = await screen.findByRole('list', { name: 'Bookmarked assets' }, { timeout: 10_000 });
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2), { timeout: 10_000 });
+  }, 40_000);
 });
 
 describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
@@ -117,6 +117,24 @@ describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(saved).toEqual([['4'], []]));
     expect(await screen.findByText('Your bookmark list is empty.')).toBeInTheDocument();
+  }, 40_000);
+
+  it('rolls a removal back and says so when the save fails (portal-spec §8 "Bookmarks": error)', async () => {
+    signedInWith(['7', '8']);
+    server.use(
+      http.post(api('config/bookmarks'), () =>
+        HttpResponse.json({ error: 'internal', message: 'Something went wrong.' }, { status: 500 }),
+      ),
+    );
+    catalogue();
+    const { user } = await renderApp('/bookmark');
+    await screen.findAllByTestId('bookmark-card', {}, { timeout: 15_000 });
+    const [first] = screen.getAllByRole('button', { name: 'Remove from bookmarks' });
+    if (!first) throw new Error('no bookmark toggle');
+    await user.click(first);
+    expect(await screen.findByText('The bookmarks could not be saved.', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Remove from bookmarks' })).toHaveLength(2));
+    expect(screen.getByText('2 bookmarked assets')).toBeInTheDocument();
   }, 40_000);
 
   it('keeps a guest’s bookmarks in local storage and never calls the server for them', async () => {
