@@ -1,14 +1,20 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetSessionState } from '../../app/session.ts';
+import { toast } from '../../lib/toast.ts';
 import { bookmarkBatches, CHARS_PER_ID, GUEST_BOOKMARKS_KEY, URL_LIMIT } from '../../lib/bookmarks.ts';
 import { api, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
-afterEach(() => server.resetHandlers());
-beforeEach(() => resetSessionState());
+afterEach(() => {
+  // Unmount first, so that the app of a test cannot load a session after the state is reset.
+  cleanup();
+  server.resetHandlers();
+  resetSessionState();
+  act(() => toast.clear());
+});
 afterAll(() => server.close());
 
 /** A catalogue of `ids` whose asset lookups record their full address; `gone` ids are not answered. */
@@ -39,6 +45,15 @@ function signedInWith(ids: string[]) {
     }),
   );
   return saved;
+}
+
+/** Opens the bookmark page and clicks the bookmark toggle of its first card. */
+async function removeFirstBookmark() {
+  const { user } = await renderApp('/bookmark');
+  await screen.findAllByTestId('bookmark-card', {}, { timeout: 15_000 });
+  const [first] = screen.getAllByRole('button', { name: 'Remove from bookmarks' });
+  if (!first) throw new Error('no bookmark toggle');
+  await user.click(first);
 }
 
 describe('bookmark verification batches (portal-spec §7: requests under 2048 characters, 8 per id)', () => {
@@ -127,14 +142,12 @@ describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
       ),
     );
     catalogue();
-    const { user } = await renderApp('/bookmark');
-    await screen.findAllByTestId('bookmark-card', {}, { timeout: 15_000 });
-    const [first] = screen.getAllByRole('button', { name: 'Remove from bookmarks' });
-    if (!first) throw new Error('no bookmark toggle');
-    await user.click(first);
+    await removeFirstBookmark();
     expect(await screen.findByText('The bookmarks could not be saved.', {}, { timeout: 10_000 })).toBeInTheDocument();
-    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Remove from bookmarks' })).toHaveLength(2));
-    expect(screen.getByText('2 bookmarked assets')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Remove from bookmarks' })).toHaveLength(2), {
+      timeout: 10_000,
+    });
+    expect(await screen.findByText('2 bookmarked assets', {}, { timeout: 10_000 })).toBeInTheDocument();
   }, 40_000);
 
   it('keeps a guest’s bookmarks in local storage and never calls the server for them', async () => {
@@ -147,11 +160,7 @@ describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
       }),
     );
     catalogue();
-    const { user } = await renderApp('/bookmark');
-    await screen.findAllByTestId('bookmark-card', {}, { timeout: 15_000 });
-    const [first] = screen.getAllByRole('button', { name: 'Remove from bookmarks' });
-    if (!first) throw new Error('no bookmark toggle');
-    await user.click(first);
+    await removeFirstBookmark();
     await waitFor(() => expect(JSON.parse(localStorage.getItem(GUEST_BOOKMARKS_KEY) ?? '[]')).toEqual(['6']));
     expect(serverCalls).toBe(0);
   }, 40_000);
