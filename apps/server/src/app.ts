@@ -16,6 +16,7 @@ import { getSessionCall } from '@vitrine/contract/session';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
 import { installAuth } from './auth/caller.ts';
 import { configAdminRoutes, configRoutes } from './config/config.routes.ts';
+import { bookmarkRoutes } from './bookmark/bookmark.routes.ts';
 import type { Db } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installXsrf } from './http/xsrf.ts';
@@ -99,6 +100,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   mediaRoutes(app, services.media);
   downloadRoutes(app, services.downloads);
   configAdminRoutes(app, services.configAdmin);
+  bookmarkRoutes(app, services.bookmarks);
 
   await serveWebApp(app, settings.webDist);
   return app;

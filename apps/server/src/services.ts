@@ -1,5 +1,7 @@
 import { AccessRepository } from './access/access.repository.ts';
 import { AccessService } from './access/access.service.ts';
+import { BookmarkRepository } from './bookmark/bookmark.repository.ts';
+import { BookmarkService } from './bookmark/bookmark.service.ts';
 import { createMailer, type Mailer } from './adapters/mail.ts';
 import { endMetadataReader } from './adapters/metadata.ts';
 import { CatalogueRepository } from './catalogue/catalogue.repository.ts';
@@ -53,6 +55,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const log = options.log ?? quiet;
   const repositories = {
     access: new AccessRepository(db),
+    bookmarks: new BookmarkRepository(db),
     catalogue: new CatalogueRepository(db.kysely),
     config: new ConfigRepository(db),
     derivatives: new DerivativeRepository(db.kysely),
@@ -80,7 +83,15 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
       body: messageAt(set, 'views.login.reset.mail_body'),
     };
   });
-  const search = new SearchService(createSearchEngine(db, settings.file.fields), r.search, access, config, settings);
+  const bookmarks = new BookmarkService(r.bookmarks, access);
+  const search = new SearchService(
+    createSearchEngine(db, settings.file.fields),
+    r.search,
+    access,
+    config,
+    settings,
+    bookmarks,
+  );
 
   return {
     db,
@@ -93,6 +104,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     config,
     configAdmin: new ConfigAdminService(r.config, settings.dataDir),
     search,
+    bookmarks,
     derivatives,
     sessions: new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso),
     users,

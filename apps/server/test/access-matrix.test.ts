@@ -61,6 +61,11 @@ const matrix: Record<string, Row> = {
   },
   ['GET /media/download/:id/:cset']: { request: (h) => get(`/media/download/${h.id}/0`) },
   ['GET /media/zip/:cset/:ids']: { request: (h) => get(`/media/zip/0/${h.id}`) },
+  // Bookmarks (portal-spec §7 config/bookmarks): a hidden asset is neither accepted nor answered.
+  [`GET ${api}config/bookmarks`]: { request: () => get(`${api}config/bookmarks`) },
+  [`POST ${api}config/bookmarks`]: {
+    request: (h) => ({ method: 'POST', url: `${api}config/bookmarks`, payload: [{ id: String(h.id) }] }),
+  },
 
   [`GET ${api}health`]: { none: 'server and database state' },
   [`GET ${api}info/check_version`]: { none: 'the version' },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE_PATH, type CallDefinition } from '@vitrine/contract/call';
+import * as bookmark from '@vitrine/contract/bookmark';
 import * as collection from '@vitrine/contract/collection';
 import * as config from '@vitrine/contract/config';
 import * as download from '@vitrine/contract/download';
@@ -144,6 +145,9 @@ const matrix: Row[] = [
   { call: download.videoCall, params: { id: '999' }, status: portalNotFound },
   // The order process is off until an admin enables run_order_process.
   { call: download.orderCall, body: { id: ['999'], message: 'm' }, status: { ...everyone(403), expired: 401 } },
+  // Bookmarks are per user (portal-spec §6): guests keep theirs in the browser, so they must log in.
+  { call: bookmark.getBookmarksCall, status: { ...portal, guest: 401 }, answer: { assetUser: [] } },
+  { call: bookmark.saveBookmarksCall, body: [], status: { ...portal, guest: 401 }, answer: { assetUser: [] } },
   // Last, because it ends the session.
   { call: session.logoutCall, status: 200 },
 ];

@@ -17,3 +17,5 @@ export const saveBookmarksCall = defineCall({
   body: bookmarkListSchema,
   response: bookmarkListSchema,
 });
+
+export type BookmarkList = z.infer<typeof bookmarkListSchema>;

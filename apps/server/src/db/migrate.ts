@@ -8,6 +8,7 @@ import * as access from './migrations/202611220300_access.ts';
 import * as download from './migrations/202611231000_download.ts';
 import * as configHistory from './migrations/202611231100_config_history.ts';
 import * as security from './migrations/202611231200_security.ts';
+import * as share from './migrations/202611231300_share.ts';
 
 /**
  * Every migration, by name; applied in name order (`YYYYMMDDHHmm_<domain>`). Each is written with
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '202611231000_download': download,
   '202611231100_config_history': configHistory,
   '202611231200_security': security,
+  '202611231300_share': share,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -22,6 +22,7 @@ export interface Database {
   conversion: ConversionTable;
   file_checksum: FileChecksumTable;
   download_log: DownloadLogTable;
+  bookmark: BookmarkTable;
 }
 
 export interface ConfigDocumentTable {
@@ -233,4 +234,11 @@ export interface DownloadLogTable {
   cset_id: number;
   kind: 'single' | 'zip';
   created_at: number;
+}
+
+/** One bookmarked asset of a user; `position` keeps the order the list was saved in. */
+export interface BookmarkTable {
+  user_id: number;
+  asset_id: number;
+  position: number;
 }

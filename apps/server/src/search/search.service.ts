@@ -38,6 +38,8 @@ export class SearchService {
     private readonly access: AccessService,
     private readonly config: Pick<ConfigService, 'globalConfig'>,
     private readonly settings: Settings,
+    /** Which of the docs the caller bookmarked (BookmarkService), for `isBookmarked`. */
+    private readonly bookmarks?: { bookmarkedOf(auth: Auth, ids: readonly number[]): Promise<Set<number>> },
   ) {}
 
   /** Brings the search index up to date with the catalogue (after a bulk write), telling its progress. */
@@ -71,11 +73,12 @@ export class SearchService {
   private async docs(caller: Caller, ids: number[]): Promise<AssetDoc[]> {
     // Only ids the access rule let through come here; the presenter does not show access groups.
     const batch = await this.repository.batch(ids, 'all', false);
+    const bookmarked = (await this.bookmarks?.bookmarkedOf(caller.auth, ids)) ?? new Set<number>();
     return presentAssets(batch, ids, {
       lang: await this.language(caller),
       mediaUrl: (path) => this.access.mediaUrl(path),
       fields: this.engine.fields,
-    });
+    }).map((doc) => ({ ...doc, isBookmarked: bookmarked.has(Number(doc.id)) }));
   }
 
   async search(caller: Caller, input: SearchQuery): Promise<SearchAnswer> {

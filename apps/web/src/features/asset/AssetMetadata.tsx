@@ -1,7 +1,7 @@
 import { Box, Grid, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { AssetDoc, IndexField } from '@vitrine/contract/search';
-import { formatValue } from './format.ts';
+import { formatValue } from '../../lib/format.ts';
 
 export interface FieldRef {
   field_name: string;

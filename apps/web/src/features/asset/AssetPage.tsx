@@ -9,9 +9,10 @@ import { useSession } from '../../app/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { AssetMedia } from './AssetMedia.tsx';
 import { AssetMetadata, fallbackLeft, fallbackRight } from './AssetMetadata.tsx';
-import { DownloadFlowHost, useDownloadOptions } from './DownloadFlowHost.tsx';
-import { closeDownloadDialog, startDownload } from './downloadFlow.ts';
+import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
+import { closeDownloadDialog, startDownload } from '../../lib/downloadFlow.ts';
 import { ArrowBackIcon, DownloadIcon, ShareIcon } from '../../components/icons.tsx';
+import { BookmarkToggle } from '../../components/BookmarkToggle.tsx';
 import { useAssetDoc, useIndexFields } from './queries.ts';
 
 /** The share link of one asset (portal-spec §2): origin + path + '#/asset/{id}'. */
@@ -115,6 +116,7 @@ export function AssetPage() {
         aria-label={t('views.asset.actions')}
         sx={{ my: 2, justifyContent: 'flex-end' }}
       >
+        <BookmarkToggle id={doc.id} />
         <Tooltip title={t('views.asset.download')}>
           <IconButton aria-label={t('views.asset.download')} onClick={() => void startDownload([doc.id], options)}>
             <DownloadIcon />

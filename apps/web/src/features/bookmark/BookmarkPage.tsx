@@ -1,5 +1,131 @@
-import { PageHeading } from '../../components/PageHeading.tsx';
+import { Box, Button, Skeleton, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { pickContentLanguage } from '@vitrine/contract/global-config';
+import { useGlobalConfig } from '../../app/config.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
+import { ArrowBackIcon, DeleteIcon, DownloadIcon, ShareIcon } from '../../components/icons.tsx';
+import { useBookmarkDocs, useBookmarks } from '../../lib/bookmarks.ts';
+import { startDownload } from '../../lib/downloadFlow.ts';
+import { nextSelection } from '../../lib/selection.ts';
+import { toast } from '../../lib/toast.ts';
+import { BookmarkCard } from './BookmarkCard.tsx';
 
+/** The address of one asset, as the asset page's share link makes it (portal-spec §2). */
+const assetLink = (id: string) =>
+  `${window.location.origin}${window.location.pathname}#/asset/${encodeURIComponent(id)}`;
+
+async function copyLinks(ids: string[]): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(ids.map(assetLink).join('\n'));
+    toast.show(ids.length > 1 ? 'toast.share.successAll' : 'toast.share.success', 'success');
+  } catch {
+    toast.show('toast.share.error', 'info');
+  }
+}
+
+/**
+ * The bookmark list (portal-spec §2 "Bookmark list"): a count, a card per bookmarked asset, and
+ * back/delete/share/download acting on the selection, or on all when nothing is selected.
+ */
 export function BookmarkPage() {
-  return <PageHeading titleKey="views.bookmark.title" />;
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const { config } = useGlobalConfig();
+  const bookmarks = useBookmarks();
+  const docs = useBookmarkDocs(bookmarks, pickContentLanguage(i18n.language, config.content_languages));
+  const options = useDownloadOptions();
+  const [selection, setSelection] = useState<string[]>([]);
+  const [askDeleteAll, setAskDeleteAll] = useState(false);
+
+  const shown = (docs.data ?? []).filter((d) => bookmarks.ids.includes(d.id));
+  const order = shown.map((d) => d.id);
+  const selected = selection.filter((id) => order.includes(id));
+  const some = selected.length > 0;
+  const target = some ? selected : order;
+
+  const remove = () => {
+    if (some) {
+      bookmarks.remove(selected);
+      setSelection([]);
+    } else setAskDeleteAll(true);
+  };
+
+  return (
+    <Box>
+      <Button startIcon={<ArrowBackIcon />} onClick={() => void navigate(-1)} sx={{ mb: 1 }}>
+        {t('views.bookmark.back')}
+      </Button>
+      <Typography component="h1" variant="h4">
+        {t('views.bookmark.title')}
+      </Typography>
+      <Typography role="status" sx={{ mb: 2 }}>
+        {bookmarks.isLoading ? t('global.loading') : t('views.bookmark.count', { count: bookmarks.ids.length })}
+        {some && ` · ${t('views.bookmark.selected', { count: selected.length })}`}
+      </Typography>
+      {!bookmarks.isLoading && bookmarks.ids.length === 0 ? (
+        <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+          <Typography>{t('views.bookmark.empty')}</Typography>
+          <Button variant="contained" onClick={() => void navigate('/search/*')}>
+            {t('views.bookmark.search')}
+          </Button>
+        </Stack>
+      ) : (
+        <>
+          <Stack
+            direction="row"
+            role="toolbar"
+            aria-label={t('views.bookmark.actions')}
+            sx={{ flexWrap: 'wrap', gap: 1, mb: 2 }}
+          >
+            <Button startIcon={<DeleteIcon />} disabled={order.length === 0} onClick={remove}>
+              {t(some ? 'views.bookmark.delete' : 'views.bookmark.deleteAll')}
+            </Button>
+            <Button startIcon={<ShareIcon />} disabled={order.length === 0} onClick={() => void copyLinks(target)}>
+              {t(some ? 'views.bookmark.share' : 'views.bookmark.shareAll')}
+            </Button>
+            <Button
+              startIcon={<DownloadIcon />}
+              disabled={order.length === 0}
+              onClick={() => void startDownload(target, options)}
+            >
+              {t(some ? 'views.bookmark.download' : 'views.bookmark.downloadAll')}
+            </Button>
+          </Stack>
+          <Box
+            role="list"
+            aria-label={t('views.bookmark.list')}
+            sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))' }}
+          >
+            {docs.isPending
+              ? bookmarks.ids.map((id) => (
+                  <Skeleton key={id} variant="rectangular" height={240} aria-label={t('global.loading')} />
+                ))
+              : shown.map((doc) => (
+                  <Box role="listitem" key={doc.id}>
+                    <BookmarkCard
+                      doc={doc}
+                      selected={selected.includes(doc.id)}
+                      onSelect={(click) => setSelection(nextSelection(selected, order, doc.id, click))}
+                    />
+                  </Box>
+                ))}
+          </Box>
+        </>
+      )}
+      <ConfirmDialog
+        open={askDeleteAll}
+        text={t('views.bookmark.modal.delete')}
+        onCancel={() => setAskDeleteAll(false)}
+        onConfirm={() => {
+          setAskDeleteAll(false);
+          // All bookmarks, also those whose cards have not loaded yet.
+          bookmarks.remove(bookmarks.ids);
+        }}
+      />
+      <DownloadFlowHost />
+    </Box>
+  );
 }

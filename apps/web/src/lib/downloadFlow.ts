@@ -1,8 +1,8 @@
 import { useSyncExternalStore } from 'react';
 import { downloadCall, orderCall, zipDownloadCall } from '@vitrine/contract/download';
 import { convertSetsCall, type ConvertSet } from '@vitrine/contract/session';
-import { ApiError, callApi, fetchFile } from '../../lib/apiClient.ts';
-import { toast } from '../../lib/toast.ts';
+import { ApiError, callApi, fetchFile } from './apiClient.ts';
+import { toast } from './toast.ts';
 
 /** Download status of portal-spec §4 ("Download: ready, downloading"). */
 export type DownloadStatus = 'ready' | 'downloading';

@@ -20,8 +20,8 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConvertSet } from '@vitrine/contract/session';
-import { useGlobalConfig } from '../../app/config.ts';
-import { formatFileSize } from './format.ts';
+import { useGlobalConfig } from '../app/config.ts';
+import { formatFileSize } from '../lib/format.ts';
 import {
   closeDownloadDialog,
   runDownload,
@@ -29,7 +29,7 @@ import {
   useDownloadState,
   type DownloadOptions,
   type DownloadProgress,
-} from './downloadFlow.ts';
+} from '../lib/downloadFlow.ts';
 
 /** What the download flow reads from the global config. */
 export function useDownloadOptions(): DownloadOptions {

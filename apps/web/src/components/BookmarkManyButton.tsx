@@ -1,0 +1,45 @@
+import { Button } from '@mui/material';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { needsConfirmation, useBookmarks, useMaxAssets } from '../lib/bookmarks.ts';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
+
+/**
+ * Bookmarks many assets at once (the found assets or a selection, portal-spec §4 "Bookmark
+ * toggle"): above maxAssets (unless -1) it asks first (views.search.modal.add_bookmarks), and the
+ * ids are fetched only once the person confirmed.
+ */
+export function BookmarkManyButton({
+  count,
+  fetchIds,
+  children,
+}: {
+  count: number;
+  fetchIds: () => Promise<string[]>;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const bookmarks = useBookmarks();
+  const maxAssets = useMaxAssets();
+  const [asking, setAsking] = useState(false);
+  const run = async () => {
+    setAsking(false);
+    bookmarks.add(await fetchIds());
+  };
+  return (
+    <>
+      <Button
+        disabled={count === 0 || maxAssets === undefined}
+        onClick={() => (maxAssets !== undefined && needsConfirmation(count, maxAssets) ? setAsking(true) : void run())}
+      >
+        {children}
+      </Button>
+      <ConfirmDialog
+        open={asking}
+        text={t('views.search.modal.add_bookmarks', { 0: count })}
+        onConfirm={() => void run()}
+        onCancel={() => setAsking(false)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,99 @@
+import { Box, Card, CardActionArea, Skeleton, Stack, Typography } from '@mui/material';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { Link as RouterLink } from 'react-router';
+import type { AssetDoc } from '@vitrine/contract/search';
+import { BookmarkToggle } from '../../components/BookmarkToggle.tsx';
+
+/** portal-spec §9: cards load when they come within 400 px of the viewport. */
+export const LAZY_MARGIN = '400px';
+const IMAGE_HEIGHT = 200;
+
+/** Whether the element has come within LAZY_MARGIN of the viewport (once true, it stays). */
+function useNearViewport() {
+  const ref = useRef<HTMLDivElement>(null);
+  // Without IntersectionObserver (old browsers, jsdom) every card loads at once.
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || near) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { rootMargin: LAZY_MARGIN },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [near]);
+  return { ref, near };
+}
+
+function titleOf(doc: AssetDoc): string {
+  const title = doc.title ?? doc.filename;
+  if (typeof title === 'string' && title) return title;
+  if (Array.isArray(title) && typeof title[0] === 'string') return title[0];
+  return doc.id;
+}
+
+/** One bookmarked asset: a skeleton until it nears the viewport, then its thumbnail and title. */
+export function BookmarkCard({
+  doc,
+  selected,
+  onSelect,
+}: {
+  doc: AssetDoc;
+  selected: boolean;
+  onSelect: (event: MouseEvent | { shiftKey: boolean; ctrlKey: boolean; metaKey: boolean }) => void;
+}) {
+  const { ref, near } = useNearViewport();
+  const title = titleOf(doc);
+  return (
+    <Card
+      ref={ref}
+      variant="outlined"
+      sx={{ borderWidth: selected ? 2 : 1, borderColor: selected ? 'primary.main' : undefined }}
+      data-testid="bookmark-card"
+    >
+      <CardActionArea
+        role="checkbox"
+        aria-checked={selected}
+        aria-label={title}
+        onClick={(event) => onSelect(event)}
+        onKeyDown={(event) => {
+          if (event.key === ' ') {
+            event.preventDefault();
+            onSelect({ shiftKey: event.shiftKey, ctrlKey: true, metaKey: false });
+          }
+        }}
+      >
+        {near ? (
+          <Box
+            component="img"
+            src={doc.url}
+            alt=""
+            loading="lazy"
+            sx={{
+              width: '100%',
+              height: IMAGE_HEIGHT,
+              objectFit: 'contain',
+              display: 'block',
+              bgcolor: 'action.hover',
+            }}
+          />
+        ) : (
+          <Skeleton variant="rectangular" height={IMAGE_HEIGHT} />
+        )}
+      </CardActionArea>
+      <Stack direction="row" sx={{ alignItems: 'center', px: 1 }}>
+        <Typography
+          component={RouterLink}
+          to={`/asset/${encodeURIComponent(doc.id)}`}
+          sx={{ flex: 1, overflowWrap: 'anywhere', color: 'inherit' }}
+        >
+          {title}
+        </Typography>
+        <BookmarkToggle id={doc.id} size="small" />
+      </Stack>
+    </Card>
+  );
+}

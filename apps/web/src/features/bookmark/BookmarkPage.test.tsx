@@ -1,0 +1,167 @@
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resetSessionState } from '../../app/session.ts';
+import { toast } from '../../lib/toast.ts';
+import { bookmarkBatches, CHARS_PER_ID, GUEST_BOOKMARKS_KEY, URL_LIMIT } from '../../lib/bookmarks.ts';
+import { api, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
+import { renderApp } from '../../test/renderApp.tsx';
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+afterEach(() => {
+  // Unmount first, so that the app of a test cannot load a session after the state is reset.
+  cleanup();
+  server.resetHandlers();
+  resetSessionState();
+  act(() => toast.clear());
+});
+afterAll(() => server.close());
+
+/** A catalogue of `ids` whose asset lookups record their full address; `gone` ids are not answered. */
+function catalogue(gone: Set<string> = new Set()) {
+  const lookups: string[] = [];
+  server.use(
+    http.get(api('assets'), ({ request }) => {
+      lookups.push(request.url);
+      const ids = (new URL(request.url).searchParams.get('assetid') ?? '').split(',').filter(Boolean);
+      const docs = ids
+        .filter((id) => !gone.has(id))
+        .map((id) => ({ id, url: `/media/thumb/${id}?exp=1&sig=x`, title: `Asset ${id}` }));
+      return HttpResponse.json({ response: { docs } });
+    }),
+  );
+  return lookups;
+}
+
+function signedInWith(ids: string[]) {
+  const saved: string[][] = [];
+  server.use(
+    ...sessionHandlers(sessionAnswer({ user: 'ada' })),
+    http.get(api('config/bookmarks'), () => HttpResponse.json(ids.map((id) => ({ id })))),
+    http.post(api('config/bookmarks'), async ({ request }) => {
+      const body = (await request.json()) as { id: string }[];
+      saved.push(body.map((b) => b.id));
+      return HttpResponse.json(body);
+    }),
+  );
+  return saved;
+}
+
+/** Opens the bookmark page and clicks the bookmark toggle of its first card. */
+async function removeFirstBookmark() {
+  const { user } = await renderApp('/bookmark');
+  await screen.findAllByTestId('bookmark-card', {}, { timeout: 15_000 });
+  const [first] = screen.getAllByRole('button', { name: 'Remove from bookmarks' });
+  if (!first) throw new Error('no bookmark toggle');
+  await user.click(first);
+}
+
+describe('bookmark verification batches (portal-spec §7: requests under 2048 characters, 8 per id)', () => {
+  it('keeps every batch under the limit and loses no id', () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => String(i + 1));
+    const base = 60;
+    const batches = bookmarkBatches(ids, base);
+    expect(batches.flat()).toEqual(ids);
+    for (const batch of batches) expect(base + batch.length * CHARS_PER_ID).toBeLessThan(URL_LIMIT);
+    // The batches are as large as the rule allows: one more id would reach the limit.
+    const first = batches[0] ?? [];
+    expect(base + (first.length + 1) * CHARS_PER_ID).toBeGreaterThanOrEqual(URL_LIMIT);
+  });
+
+  it('counts long ids at their encoded length, so no request passes the limit', () => {
+    const ids = Array.from({ length: 400 }, (_, i) => String(1_000_000_000 + i));
+    const batches = bookmarkBatches(ids, 60);
+    expect(batches.flat()).toEqual(ids);
+    // Each id travels with an encoded comma (%2C): 13 characters, more than the 8 the rule counts.
+    for (const batch of batches) expect(60 + batch.length * 13).toBeLessThan(URL_LIMIT);
+  });
+
+  it('asks for 300 bookmarks in several requests, each address under 2048 characters', async () => {
+    const ids = Array.from({ length: 300 }, (_, i) => String(1_000_000 + i));
+    signedInWith(ids);
+    const lookups = catalogue();
+    await renderApp('/bookmark');
+    expect(await screen.findByText('300 bookmarked assets', {}, { timeout: 15_000 })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByTestId('bookmark-card')).toHaveLength(300), { timeout: 10_000 });
+    expect(lookups.length).toBeGreaterThanOrEqual(2);
+    for (const url of lookups) expect(url.length).toBeLessThan(URL_LIMIT);
+    const asked = lookups.flatMap((u) => (new URL(u).searchParams.get('assetid') ?? '').split(','));
+    expect(asked.sort()).toEqual([...ids].sort());
+  }, 60_000);
+
+  it('shows the verify_error notice and saves the list again without assets that are gone', async () => {
+    const saved = signedInWith(['11', '12', '13']);
+    catalogue(new Set(['12']));
+    await renderApp('/bookmark');
+    expect(
+      await screen.findByText('One/some asset/s of your bookmarks are no longer available', {}, { timeout: 15_000 }),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(saved).toEqual([['11', '13']]), { timeout: 10_000 });
+    const list = await screen.findByRole('list', { name: 'Bookmarked assets' }, { timeout: 10_000 });
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2), { timeout: 10_000 });
+  }, 40_000);
+});
+
+describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
+  it('acts on all until something is selected; deleting a selection does not ask, deleting all does', async () => {
+    const saved = signedInWith(['1', '2', '3', '4']);
+    catalogue();
+    const { user } = await renderApp('/bookmark');
+    await screen.findAllByTestId('bookmark-card', {}, { timeout: 15_000 });
+    const toolbar = screen.getByRole('toolbar', { name: 'Bookmark actions' });
+    expect(within(toolbar).getByRole('button', { name: 'Delete all' })).toBeInTheDocument();
+    expect(within(toolbar).getByRole('button', { name: 'Download all' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Asset 1' }));
+    await user.keyboard('{Shift>}');
+    await user.click(screen.getByRole('checkbox', { name: 'Asset 3' }));
+    await user.keyboard('{/Shift}');
+    expect(screen.getAllByRole('checkbox', { checked: true }).map((c) => c.getAttribute('aria-label'))).toEqual([
+      'Asset 1',
+      'Asset 2',
+      'Asset 3',
+    ]);
+    expect(within(toolbar).getByRole('button', { name: 'Download selected' })).toBeInTheDocument();
+    await user.click(within(toolbar).getByRole('button', { name: 'Delete selected' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await waitFor(() => expect(saved).toEqual([['4']]));
+
+    await user.click(within(toolbar).getByRole('button', { name: 'Delete all' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Do you really want to delete all bookmarks?')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(saved).toEqual([['4'], []]));
+    expect(await screen.findByText('Your bookmark list is empty.')).toBeInTheDocument();
+  }, 40_000);
+
+  it('rolls a removal back and says so when the save fails (portal-spec §8 "Bookmarks": error)', async () => {
+    signedInWith(['7', '8']);
+    server.use(
+      http.post(api('config/bookmarks'), () =>
+        HttpResponse.json({ error: 'internal', message: 'Something went wrong.' }, { status: 500 }),
+      ),
+    );
+    catalogue();
+    await removeFirstBookmark();
+    expect(await screen.findByText('The bookmarks could not be saved.', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Remove from bookmarks' })).toHaveLength(2), {
+      timeout: 10_000,
+    });
+    expect(await screen.findByText('2 bookmarked assets', {}, { timeout: 10_000 })).toBeInTheDocument();
+  }, 40_000);
+
+  it('keeps a guest’s bookmarks in local storage and never calls the server for them', async () => {
+    localStorage.setItem(GUEST_BOOKMARKS_KEY, JSON.stringify(['5', '6']));
+    let serverCalls = 0;
+    server.use(
+      http.all(api('config/bookmarks'), () => {
+        serverCalls++;
+        return HttpResponse.json([]);
+      }),
+    );
+    catalogue();
+    await removeFirstBookmark();
+    await waitFor(() => expect(JSON.parse(localStorage.getItem(GUEST_BOOKMARKS_KEY) ?? '[]')).toEqual(['6']));
+    expect(serverCalls).toBe(0);
+  }, 40_000);
+});

@@ -1,0 +1,130 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { addUser } from '../support/accounts.ts';
+
+const API = '/assetportal/api/';
+
+test.use({ locale: 'en-GB' });
+
+interface Doc {
+  id: string;
+  format?: string;
+}
+
+/** Demo images as a guest finds them. */
+async function images(request: APIRequestContext, n: number): Promise<Doc[]> {
+  const res = await request.get(`${API}search`, {
+    params: { solr_q: '*', filter: JSON.stringify([{ key: 'format', values: ['png', 'jpeg'] }]), solr_rows: '20' },
+  });
+  expect(res.ok()).toBe(true);
+  const docs = ((await res.json()) as { response: { docs: Doc[] } }).response.docs;
+  expect(docs.length).toBeGreaterThanOrEqual(n);
+  return docs.slice(0, n);
+}
+
+async function logIn(page: Page, user: string): Promise<void> {
+  await page.goto('/#/login');
+  await page.getByLabel('Username').fill(user);
+  await page.getByLabel('Password').fill('journey secret');
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await expect(page).not.toHaveURL(/#\/login/);
+}
+
+/** Bookmarks an asset from its detail page; the toggle's label switches to remove. */
+async function bookmarkOnDetailPage(page: Page, id: string): Promise<void> {
+  await page.goto(`/#/asset/${id}`);
+  const actions = page.getByRole('toolbar', { name: 'Asset actions' });
+  await actions.getByRole('button', { name: 'Add to bookmarks' }).click();
+  await expect(actions.getByRole('button', { name: 'Remove from bookmarks' })).toBeVisible();
+}
+
+const cards = (page: Page) => page.getByRole('list', { name: 'Bookmarked assets' }).getByRole('listitem');
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => {
+    if (!localStorage.getItem('locale')) localStorage.setItem('locale', 'en');
+  });
+});
+
+test.describe('bookmarks (portal-spec §2 "Bookmark list", §4 "Bookmark toggle")', () => {
+  test.beforeAll(() => addUser('bookmarker', 'users'));
+
+  test('a user bookmarks from the detail page; the list shows them, downloads all, deletes a selection and then all', async ({
+    page,
+    request,
+  }) => {
+    const docs = await images(request, 3);
+    await logIn(page, 'bookmarker');
+    for (const doc of docs) await bookmarkOnDetailPage(page, doc.id);
+
+    await page.goto('/#/bookmark');
+    await expect(page.getByText('3 bookmarked assets')).toBeVisible();
+    await expect(cards(page)).toHaveCount(3);
+    // Saved on the server: a reload keeps them.
+    await page.reload();
+    await expect(cards(page)).toHaveCount(3, { timeout: 15_000 });
+
+    const toolbar = page.getByRole('toolbar', { name: 'Bookmark actions' });
+    // The asset page's download flow: the sets dialog, then one zip of all bookmarked assets.
+    await toolbar.getByRole('button', { name: 'Download all' }).click();
+    const options = page.getByRole('dialog', { name: 'Download options' });
+    await expect(options.getByRole('radio', { name: 'Original file' })).toBeChecked();
+    const downloading = page.waitForEvent('download');
+    await options.getByRole('button', { name: 'Download' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/\.zip$/);
+
+    await cards(page).first().getByRole('checkbox').click();
+    await expect(toolbar.getByRole('button', { name: 'Delete selected' })).toBeVisible();
+    await toolbar.getByRole('button', { name: 'Delete selected' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(cards(page)).toHaveCount(2);
+
+    await toolbar.getByRole('button', { name: 'Delete all' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByText('Do you really want to delete all bookmarks?')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByText('Your bookmark list is empty.')).toBeVisible();
+    await page.reload();
+    await expect(page.getByText('Your bookmark list is empty.')).toBeVisible({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Go to search' }).click();
+    await expect(page).toHaveURL(/#\/search/);
+  });
+
+  test('as a guest, bookmarks survive a reload but never reach the server', async ({ page, request }) => {
+    const [doc] = await images(request, 1);
+    const bookmarkCalls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes(`${API}config/bookmarks`)) bookmarkCalls.push(r.method());
+    });
+    await bookmarkOnDetailPage(page, doc?.id ?? '');
+    await page.reload();
+    await expect(
+      page.getByRole('toolbar', { name: 'Asset actions' }).getByRole('button', { name: 'Remove from bookmarks' }),
+    ).toBeVisible({ timeout: 15_000 });
+    await page.goto('/#/bookmark');
+    await expect(cards(page)).toHaveCount(1);
+    expect(bookmarkCalls).toEqual([]);
+  });
+
+  test('a bookmarked asset that is no longer in the catalogue shows the notice and leaves the list', async ({
+    page,
+    request,
+  }) => {
+    const [doc] = await images(request, 1);
+    await page.addInitScript(
+      (ids) => {
+        if (!sessionStorage.getItem('seeded')) {
+          localStorage.setItem('bookmarks', JSON.stringify(ids));
+          sessionStorage.setItem('seeded', '1');
+        }
+      },
+      [doc?.id ?? '', '987654321'],
+    );
+    await page.goto('/#/bookmark');
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'One/some asset/s of your bookmarks are no longer available' }),
+    ).toBeVisible({ timeout: 15_000 });
+    await expect(cards(page)).toHaveCount(1);
+    expect(await page.evaluate(() => localStorage.getItem('bookmarks'))).toBe(JSON.stringify([doc?.id]));
+  });
+});
