@@ -30,7 +30,9 @@ describe('password reset (portal-spec §7 "POST user/forgot-password", §5 "Pass
       remoteAddress,
     });
     // The mail goes out from a job: run the queue as the server's worker would.
-    await t.app.services.jobWorker({ concurrency: 1 }).drain();
+    const worker = t.app.services.jobWorker({ concurrency: 1 });
+    await worker.drain();
+    await worker.stop();
     return res;
   };
   const reset = (body: object) =>
