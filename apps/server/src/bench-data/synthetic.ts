@@ -1,5 +1,5 @@
 import { assetGroups } from '@vitrine/contract/fields';
-import type { NewAsset } from './catalogue-writer.repository.ts';
+import type { NewAsset } from '../catalogue/new-asset.ts';
 
 /**
  * A synthetic catalogue for benchmarks: metadata only, deterministic for a seed. Keywords follow a
