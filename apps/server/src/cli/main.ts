@@ -16,7 +16,7 @@ function settingsOrExit(): Settings {
 }
 
 /** The `vitrine` command: administration tasks that run beside or without the server. */
-export function buildCli(): Command {
+function buildCli(): Command {
   const program = new Command();
   program
     .name('vitrine')

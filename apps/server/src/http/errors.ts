@@ -25,8 +25,31 @@ export class DomainError extends Error {
   }
 }
 
+/*
+ * The factories below are the only places that make a DomainError (lint refuses `new DomainError`
+ * elsewhere), one or more per error id, so an id always comes with the same kind of message.
+ */
+
+/** 404: `what` (a phrase such as "The asset 7") was not found. */
 export const notFound = (what: string) => new DomainError('not_found', `${what} was not found.`);
+/** 404 for something that is not there yet, in a sentence of its own. */
+export const notYetAvailable = (message: string) => new DomainError('not_found', message);
 export const forbidden = (message = 'You are not allowed to do this.') => new DomainError('forbidden', message);
 export const unauthorized = (message = 'Please log in first.') => new DomainError('unauthorized', message);
 export const validation = (message: string, details?: ErrorBody['details']) =>
   new DomainError('validation', message, { details });
+export const conflict = (message: string) => new DomainError('conflict', message);
+export const wrongCredentials = () => new DomainError('wrong_credentials', 'Incorrect username or password');
+
+/** 401 login_blocked for whole minutes; also as Retry-After. */
+export function loginBlocked(minutes: number): DomainError {
+  const span = minutes === 1 ? 'one minute' : `${minutes} minutes`;
+  return new DomainError(
+    'login_blocked',
+    `You have had too many failed login attempts. No further login attempts possible for ${span}.`,
+    { retryAfterMinutes: minutes, headers: { 'Retry-After': String(minutes * 60) } },
+  );
+}
+
+export const xsrfRefused = () =>
+  new DomainError('xsrf', 'The request lacks a valid XSRF token. Please reload the page.');

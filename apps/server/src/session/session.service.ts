@@ -1,7 +1,7 @@
 import type { Session } from '@vitrine/contract/session';
 import { API_BASE_PATH } from '@vitrine/contract/call';
 import { verifyPassword } from '../adapters/password.ts';
-import { DomainError, validation } from '../http/errors.ts';
+import { loginBlocked, unauthorized, validation, wrongCredentials } from '../http/errors.ts';
 import type { Settings } from '../settings.ts';
 import type { UserRepository } from '../user/user.repository.ts';
 import { hashToken } from '../auth/tokens.ts';
@@ -18,8 +18,6 @@ export interface SessionRequest {
   ssoToken: string | undefined;
   locale: string | null;
 }
-
-const minutesText = (minutes: number) => (minutes === 1 ? 'one minute' : `${minutes} minutes`);
 
 /** The session calls of portal-spec §7: log in, reuse a session, guest sessions, check, logout, locale. */
 export class SessionService {
@@ -56,7 +54,7 @@ export class SessionService {
       const session = await this.auth.validSession(token);
       if (session) return this.present(this.auth.authForSession(session), token);
     }
-    if (input.ssoToken) throw new DomainError('unauthorized', 'The single sign-on link is invalid or has expired.');
+    if (input.ssoToken) throw unauthorized('The single sign-on link is invalid or has expired.');
     return this.guest(input.locale);
   }
 
@@ -76,7 +74,7 @@ export class SessionService {
     if (!native) throw validation('Login with user name and password is not offered here.');
     const now = Date.now();
     const blockedUntil = await this.throttle.blockedUntil(credentials.user, now);
-    if (blockedUntil) throw this.blocked(blockedUntil - now);
+    if (blockedUntil) throw loginBlocked(Math.max(1, Math.ceil((blockedUntil - now) / 60_000)));
 
     const user = await this.users.findByName(credentials.user);
     const usable = user && !user.disabled ? user : undefined;
@@ -84,7 +82,7 @@ export class SessionService {
     if (!usable || !ok) {
       const blockUntil = now + blockMinutes * 60_000;
       await this.throttle.recordFailure(credentials.user, now, maxFailures, blockUntil);
-      throw new DomainError('wrong_credentials', 'Incorrect username or password');
+      throw wrongCredentials();
     }
     await this.throttle.clear(credentials.user);
     if (oldToken) await this.sessions.deleteSession(hashToken(oldToken));
@@ -92,15 +90,6 @@ export class SessionService {
     return this.present(
       this.auth.authFor({ userId: usable.id, name: usable.name, groups: usable.groups }, null, locale),
       token,
-    );
-  }
-
-  private blocked(remainingMs: number): DomainError {
-    const minutes = Math.max(1, Math.ceil(remainingMs / 60_000));
-    return new DomainError(
-      'login_blocked',
-      `You have had too many failed login attempts. No further login attempts possible for ${minutesText(minutes)}.`,
-      { retryAfterMinutes: minutes, headers: { 'Retry-After': String(minutes * 60) } },
     );
   }
 
@@ -115,7 +104,7 @@ export class SessionService {
   }
 
   async setLocale(auth: Auth, locale: string): Promise<{ locale: string }> {
-    if (auth.expired) throw new DomainError('unauthorized', 'Your session has expired. Please log in again.');
+    if (auth.expired) throw unauthorized('Your session has expired. Please log in again.');
     if (auth.sessionId) await this.sessions.setLocale(auth.sessionId, locale);
     if (auth.userId !== null) await this.users.setLocale(auth.userId, locale);
     return { locale };

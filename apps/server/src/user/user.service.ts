@@ -1,6 +1,6 @@
 import { hashPassword } from '../adapters/password.ts';
 import type { Mailer } from '../adapters/mail.ts';
-import { DomainError, notFound, validation } from '../http/errors.ts';
+import { conflict, notFound, validation } from '../http/errors.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import type { LoginThrottleRepository } from './login-throttle.repository.ts';
 import type { Settings } from '../settings.ts';
@@ -81,8 +81,7 @@ export class UserService {
     if (!/^[\p{L}\p{N}._@-]{1,256}$/u.test(input.name)) {
       throw validation('A user name has 1 to 256 letters, digits or the characters . _ @ -');
     }
-    if (await this.users.findByName(input.name))
-      throw new DomainError('conflict', `The user ${input.name} exists already.`);
+    if (await this.users.findByName(input.name)) throw conflict(`The user ${input.name} exists already.`);
     return this.users.createUser({
       name: input.name,
       email: input.email ?? null,
