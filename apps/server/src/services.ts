@@ -1,7 +1,7 @@
 import { AccessRepository } from './access/access.repository.ts';
 import { AccessService } from './access/access.service.ts';
 import { createMailer, type Mailer } from './adapters/mail.ts';
-import { endMetadataReader } from './adapters/metadata.ts';
+import { endHelpers } from './adapters/process.ts';
 import { CatalogueRepository } from './catalogue/catalogue.repository.ts';
 import { ImportService } from './catalogue/import.service.ts';
 import { ConfigRepository } from './config/config.repository.ts';
@@ -88,9 +88,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     /** The worker every Vitrine process runs: all job handlers the server knows. */
     jobWorker: (workerOptions: WorkerOptions = {}) =>
       new JobWorker(r.jobs, derivativeJobHandlers(derivatives), { leaseMs: settings.jobLeaseMs, ...workerOptions }),
-    /** Ends what the services started (the exiftool child process) and closes the database. */
+    /** Ends the child processes the services started (exiftool) and closes the database. */
     close: async () => {
-      await endMetadataReader();
+      await endHelpers();
       await db.close();
     },
   };
