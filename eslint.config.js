@@ -49,6 +49,19 @@ export default tseslint.config(
   },
   { files: ['apps/web/src/lib/apiClient.ts'], rules: { 'no-restricted-globals': 'off' } },
   {
+    files: ['apps/server/**/*.ts'],
+    ignores: ['apps/server/src/http/errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='DomainError']",
+          message: 'Use the error factories of http/errors.ts (notFound, validation, forbidden, …).',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.{ts,tsx}', 'apps/server/test/**', 'e2e/**'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',

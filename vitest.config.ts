@@ -10,6 +10,7 @@ export default defineConfig({
           environment: 'node',
           include: ['apps/server/{src,test}/**/*.test.ts', 'scripts/**/*.test.ts', 'tools/**/*.test.ts'],
           globalSetup: ['apps/server/test/global-setup.ts'],
+          setupFiles: ['apps/server/test/setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -43,6 +43,9 @@ export default defineConfig({
     cwd: root,
     url: `http://127.0.0.1:${port}/assetportal/api/health`,
     reuseExistingServer: false,
+    // The server stops as in production (jobs finished, helpers ended, database closed); the whole
+    // process group is killed only if it has not stopped after ten seconds.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     timeout: 600_000,
     stdout: 'pipe',
     env: {

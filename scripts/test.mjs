@@ -1,10 +1,12 @@
 // `npm test`: every check and test, in order, on a machine that may not be set up yet. Each step
 // runs even when an earlier one failed, so one run shows everything that is wrong; the last line
-// counts what passed and failed.
-import { spawnSync } from 'node:child_process';
+// counts what passed and failed. Each step runs in a session of its own; at the end the run checks
+// that no process of those sessions is left (counted as one more test), and ends any it finds.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { canCheck, endProcesses, leftBehind } from './leftovers.mjs';
 import { root, whatIsMissing } from './setup-lib.mjs';
 
 const missing = whatIsMissing();
@@ -44,14 +46,47 @@ const steps = [
   },
 ];
 
+/** Runs a step in a new session (its own process group); Ctrl+C and SIGTERM reach the whole step. */
+function run(step, sessions) {
+  return new Promise((resolve) => {
+    const child = spawn(step.cmd, step.args, {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, ...step.env },
+      detached: true,
+    });
+    sessions.add(child.pid);
+    const forward = (signal) => {
+      interrupted = true;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // the step has ended already
+      }
+    };
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    const done = (status) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve(status);
+    };
+    child.once('error', () => done(1));
+    child.once('exit', (code) => done(code ?? 1));
+  });
+}
+
 let passed = 0;
 let failed = 0;
+let interrupted = false;
 const summary = [];
+const sessions = new Set();
 for (const step of steps) {
+  if (interrupted) break;
   const t0 = Date.now();
   console.log(`\n=== ${step.name}`);
-  const r = spawnSync(step.cmd, step.args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...step.env } });
-  const ok = r.status === 0;
+  const status = await run(step, sessions);
+  const ok = status === 0;
   let counted = { passed: ok ? 1 : 0, failed: ok ? 0 : 1 };
   if (step.counts) {
     try {
@@ -68,7 +103,24 @@ for (const step of steps) {
   );
 }
 
+// Tests and servers end the helpers they start (exiftool -stay_open, browsers); a process of a step's
+// session that outlives the step was left behind, even if init adopted it after its parent died.
+if (canCheck()) {
+  const left = await leftBehind(sessions);
+  if (left.length === 0) {
+    passed++;
+    summary.push('ok   no process of the run left behind');
+  } else {
+    failed++;
+    summary.push(`FAIL ${left.length} process(es) of the run left behind, now ended:`);
+    for (const p of left) summary.push(`       ${p.pid} ${p.command.slice(0, 160)}`);
+    await endProcesses(left);
+  }
+} else {
+  summary.push('--   processes left behind: not checked (needs /proc)');
+}
+
 console.log(`\n${summary.join('\n')}`);
 if (existsSync(reports)) console.log(`reports: ${reports}`);
 console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+process.exit(interrupted ? 130 : failed === 0 ? 0 : 1);

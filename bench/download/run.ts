@@ -13,7 +13,7 @@ import { availableParallelism, homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { convertImage } from '@vitrine/server/src/adapters/media.ts';
 import { buildApp } from '@vitrine/server/src/app.ts';
-import { insertAssets } from '@vitrine/server/src/bench-data/catalogue-writer.repository.ts';
+import { newAssetWrite } from '@vitrine/server/src/catalogue/new-asset.ts';
 import { loadSettings } from '@vitrine/server/src/settings.ts';
 import { run, timed } from '../lanes.ts';
 
@@ -94,18 +94,20 @@ const app = await buildApp(settings, { logger: false });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-const ids = await insertAssets(
-  app.db,
-  files.map((f, i) => ({
-    source_path: f,
-    filename: path.basename(f),
-    sha256: (i + 1).toString(16).padStart(64, 'a'),
-    file_size: ZIP_FILE_BYTES,
-    mime: 'video/mp4',
-    format: 'mp4',
-    asset_group: 'video',
-  })),
+const saved = await app.services.repositories.catalogue.saveAssets(
+  files.map((f, i) =>
+    newAssetWrite({
+      source_path: f,
+      filename: path.basename(f),
+      sha256: (i + 1).toString(16).padStart(64, 'a'),
+      file_size: ZIP_FILE_BYTES,
+      mime: 'video/mp4',
+      format: 'mp4',
+      asset_group: 'video',
+    }),
+  ),
 );
+const ids = saved.map((a) => a.id);
 const zipQuery = `operation=zip&csetid=0&${ids.map((id) => `id=${id}`).join('&')}`;
 const askZip = async (): Promise<string> => {
   const res = await fetch(`${base}/assetportal/api/download?${zipQuery}`);

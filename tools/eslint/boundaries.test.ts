@@ -130,4 +130,16 @@ describe('import rules (ARCHITECTURE §2)', () => {
     expect(edges.size).toBeGreaterThan(10);
     expect(cycles).toEqual([]);
   });
+
+  it('docs/architecture.md shows the folder table as lint has it', () => {
+    const text = readFileSync(at('docs/architecture.md'), 'utf8');
+    const doc = text.slice(text.indexOf('## Server folders'), text.indexOf('The **composition root**'));
+    const rows = Object.fromEntries(
+      [...doc.matchAll(/^\| `([\w-]+)` +\|[^|]*\| ([^|]*?) +\|$/gm)].map((m) => [
+        m[1],
+        m[2] === '—' ? [] : m[2] === 'every folder and the composition root' ? ['*'] : (m[2] ?? '').split(', '),
+      ]),
+    );
+    expect(rows).toEqual(serverFolders);
+  });
 });

@@ -3,7 +3,7 @@ import { AccessService } from './access/access.service.ts';
 import { BookmarkRepository } from './bookmark/bookmark.repository.ts';
 import { BookmarkService } from './bookmark/bookmark.service.ts';
 import { createMailer, type Mailer } from './adapters/mail.ts';
-import { endMetadataReader } from './adapters/metadata.ts';
+import { endHelpers } from './adapters/process.ts';
 import { CatalogueRepository } from './catalogue/catalogue.repository.ts';
 import { ImportService } from './catalogue/import.service.ts';
 import { ConfigAdminService } from './config/config-admin.service.ts';
@@ -126,9 +126,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
         leaseMs: settings.jobLeaseMs,
         ...workerOptions,
       }),
-    /** Ends what the services started (the exiftool child process) and closes the database. */
+    /** Ends the child processes the services started (exiftool) and closes the database. */
     close: async () => {
-      await endMetadataReader();
+      await endHelpers();
       await db.close();
     },
   };

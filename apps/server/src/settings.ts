@@ -138,7 +138,7 @@ export type SamlProviderSettings = z.infer<typeof samlProviderSchema>;
  * simple ones come from the environment. Both are validated at start: a bad value stops the start
  * with a message that names the key.
  */
-export const fileSettingsSchema = z
+const fileSettingsSchema = z
   .object({
     conversionSets: z
       .array(conversionSetSchema)

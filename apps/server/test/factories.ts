@@ -1,30 +1,37 @@
-import {
-  insertAssets,
-  insertCollection,
-  updateAsset,
-  type NewAsset,
-} from '../src/bench-data/catalogue-writer.repository.ts';
+import { CatalogueRepository } from '../src/catalogue/catalogue.repository.ts';
+import { changedAssetWrite, newAssetWrite, type NewAsset } from '../src/catalogue/new-asset.ts';
 import type { Db } from '../src/db/database.ts';
 
 /**
- * Real catalogue rows for tests, written as an import writes them (generation bumped), so search
- * indexes catch up exactly as they do in production. Answers the new asset's id.
+ * Real catalogue rows for tests, written through the one asset-write path the import uses
+ * (`CatalogueRepository.saveAssets`: values, access, collections, derivative jobs, generation bump),
+ * so search indexes catch up exactly as they do in production. Answers the new asset's id.
  */
 export async function buildAsset(db: Db, overrides: NewAsset = {}): Promise<number> {
-  const [id] = await insertAssets(db, [overrides]);
+  const [id] = await buildAssets(db, [overrides]);
   return id;
 }
 
-export async function buildAssets(db: Db, assets: NewAsset[]): Promise<number[]> {
-  return insertAssets(db, assets);
+export async function buildAssets(db: Db, assets: NewAsset[], now = Date.now()): Promise<number[]> {
+  const saved = await new CatalogueRepository(db.kysely).saveAssets(
+    assets.map((a) => newAssetWrite(a, now)),
+    { now },
+  );
+  return saved.map((s) => s.id);
 }
+
+let collections = 0;
 
 export async function buildCollection(db: Db, name: string): Promise<number> {
-  return insertCollection(db, name);
+  return new CatalogueRepository(db.kysely).ensureCollection(`/${name}-${++collections}`, name, null);
 }
 
+/** Changes an asset as a re-import or an edit would: the columns, values and groups `change` names. */
 export async function editAsset(db: Db, id: number, change: NewAsset, now?: number): Promise<void> {
-  await updateAsset(db, id, change, now);
+  const repository = new CatalogueRepository(db.kysely);
+  const write = await repository.assetWrite(id);
+  if (!write) throw new Error(`no asset ${id} to edit`);
+  await repository.saveAssets([changedAssetWrite(write, change)], { now: now ?? Date.now() });
 }
 
 export type { NewAsset };

@@ -28,6 +28,9 @@ export function defineCall<Q extends z.ZodType, B extends z.ZodType, R extends z
 export type CallQuery<C> = C extends CallDefinition<infer Q, z.ZodType, z.ZodType> ? z.input<Q> : never;
 export type CallBody<C> = C extends CallDefinition<z.ZodType, infer B, z.ZodType> ? z.input<B> : never;
 export type CallAnswer<C> = C extends CallDefinition<z.ZodType, z.ZodType, infer R> ? z.output<R> : never;
+/** The query and body as the server's handler gets them: validated, defaults filled in. */
+export type CallParsedQuery<C> = C extends CallDefinition<infer Q, z.ZodType, z.ZodType> ? z.output<Q> : never;
+export type CallParsedBody<C> = C extends CallDefinition<z.ZodType, infer B, z.ZodType> ? z.output<B> : never;
 
 /** What a caller hands over for an optional part of a call (`query`, `body`): undefined when the call has none. */
 export type SchemaInput<T> = NonNullable<T> extends z.ZodType ? z.input<NonNullable<T>> : undefined;

@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * blob downloads need no auth header. The expiry is rounded up to a time window, so the same file
  * gets the same URL for a while and browsers and CDNs can cache it.
  */
-export const MEDIA_PREFIX = '/media/';
+const MEDIA_PREFIX = '/media/';
 
 export const mediaWindows = {
   /** Thumbnails, previews and posters in search answers. */

@@ -26,7 +26,7 @@ export interface ImageDerivativeFiles {
 }
 
 /** Fits the portal's result posters (200–250 px high) at twice the pixel density. */
-export const THUMB_BOX = { width: 800, height: 500 } as const;
+const THUMB_BOX = { width: 800, height: 500 } as const;
 /** Fits the detail page at twice the pixel density of a large screen's content column. */
 export const PREVIEW_BOX = { width: 1600, height: 1600 } as const;
 

@@ -1,9 +1,10 @@
 import { ExifTool } from 'exiftool-vendored';
+import { registerHelper, unregisterHelper } from './process.ts';
 
 /**
  * exiftool (exiftool-vendored, system perl) for embedded EXIF, IPTC and XMP. Values are reduced
  * here to plain JSON, with dates as epoch milliseconds, so the rest of the code never sees
- * exiftool's types. Call `endMetadataReader()` on shutdown: exiftool runs as a child process.
+ * exiftool's types. exiftool runs as a child process that stays: see `endHelpers()` (process.ts).
  */
 export interface EmbeddedMetadata {
   title: string | null;
@@ -26,9 +27,18 @@ export interface EmbeddedMetadata {
   raw: Record<string, JsonValue>;
 }
 
-/** Started at its first use; ended by `endMetadataReader()`, after which a later use starts a new one. */
+/**
+ * The exiftool child process: started at the first use and registered as a long-lived helper, ended
+ * by `endMetadataReader()` or `endHelpers()`; a later use starts a new one.
+ */
 let running: ExifTool | undefined;
-const exiftool = (): ExifTool => (running ??= new ExifTool());
+function exiftool(): ExifTool {
+  if (!running) {
+    running = new ExifTool();
+    registerHelper('exiftool', endMetadataReader);
+  }
+  return running;
+}
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 
@@ -136,8 +146,9 @@ export async function writeEmbeddedMetadata(
 }
 
 /** Ends the exiftool child process, if one runs. */
-export async function endMetadataReader(): Promise<void> {
+async function endMetadataReader(): Promise<void> {
   const tool = running;
   running = undefined;
+  unregisterHelper('exiftool');
   await tool?.end();
 }

@@ -1,5 +1,28 @@
 import { spawn } from 'node:child_process';
 
+/**
+ * Child processes that outlive one call (exiftool -stay_open), each with the function that ends it.
+ * An adapter registers its helper when it starts it; whoever ends the work ends them all: the
+ * server and the commands when they stop (services.close()), every server test file after its tests
+ * (apps/server/test/setup.ts). `npm test` fails when a process of its run is left behind.
+ */
+const helpers = new Map<string, () => Promise<void>>();
+
+export function registerHelper(name: string, end: () => Promise<void>): void {
+  helpers.set(name, end);
+}
+
+export function unregisterHelper(name: string): void {
+  helpers.delete(name);
+}
+
+/** Ends every running helper. */
+export async function endHelpers(): Promise<void> {
+  const ends = [...helpers.values()];
+  helpers.clear();
+  await Promise.all(ends.map((end) => end()));
+}
+
 /** Runs a command line tool and answers its stdout; a non-zero exit becomes an error with its stderr. */
 export function runTool(cmd: string, args: string[], options: { timeoutMs?: number } = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DomainError } from '../http/errors.ts';
+import { forbidden, unauthorized } from '../http/errors.ts';
 
 /**
  * Who is asking. Every service method takes it first and checks it before touching data
@@ -50,13 +50,13 @@ export function installAuth(app: FastifyInstance, resolve: AuthResolver): void {
 export function requireAssetUser(auth: Auth): void {
   if (auth.isAssetUser) return;
   throw auth.name && !auth.expired
-    ? new DomainError('forbidden', 'Your account has no access to the portal.')
-    : new DomainError('unauthorized', 'Please log in first.');
+    ? forbidden('Your account has no access to the portal.')
+    : unauthorized('Please log in first.');
 }
 
 export function requireGuiAdmin(auth: Auth): void {
   if (auth.isGuiAdmin) return;
   throw auth.name && !auth.expired
-    ? new DomainError('forbidden', 'Only administrators may do this.')
-    : new DomainError('unauthorized', 'Please log in as an administrator.');
+    ? forbidden('Only administrators may do this.')
+    : unauthorized('Please log in as an administrator.');
 }

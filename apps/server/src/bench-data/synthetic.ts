@@ -1,18 +1,18 @@
 import { assetGroups } from '@vitrine/contract/fields';
-import type { NewAsset } from './catalogue-writer.repository.ts';
+import type { NewAsset } from '../catalogue/new-asset.ts';
 
 /**
  * A synthetic catalogue for benchmarks: metadata only, deterministic for a seed. Keywords follow a
  * Zipf distribution over a few thousand made-up words (so a handful are very common and most are
  * rare), ~30 categories, ~500 creators, 10 years of import dates, file sizes 10 KB–500 MB.
  */
-export const KEYWORD_COUNT = 3000;
-export const CATEGORY_COUNT = 30;
-export const CREATOR_COUNT = 500;
+const KEYWORD_COUNT = 3000;
+const CATEGORY_COUNT = 30;
+const CREATOR_COUNT = 500;
 export const COLLECTION_COUNT = 20;
 const YEARS = 10;
 const DAY = 86_400_000;
-export const BENCH_EPOCH = Date.UTC(2016, 0, 1);
+const BENCH_EPOCH = Date.UTC(2016, 0, 1);
 
 const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'be', 'da', 'fu', 'go', 'hi', 'ju', 'pe', 'so'];
 const firstNames = ['Anna', 'Ben', 'Chloé', 'David', 'Eva', 'Felix', 'Greta', 'Hugo', 'Ines', 'Jonas'];
@@ -26,7 +26,7 @@ const formats: Record<string, string[]> = {
 };
 
 /** The i-th made-up word: three or four syllables, unique per i. */
-export function syntheticWord(i: number): string {
+function syntheticWord(i: number): string {
   let n = i + syllables.length * syllables.length;
   let out = '';
   while (n > 0) {

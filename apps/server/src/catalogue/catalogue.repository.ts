@@ -1,10 +1,18 @@
-import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { AssetTable, Database } from '../db/schema.ts';
 import { DERIVATIVES_JOB, derivativeJobsFor, WEB_VIDEO_JOB } from '../derivatives/derivative.jobs.ts';
 import { JobRepository } from '../jobs/job.repository.ts';
+import { bumpCatalogueGeneration } from '../db/catalogue-state.ts';
 
-/** The single-valued part of an asset as the import writes it. */
-export type AssetColumns = Omit<Insertable<AssetTable>, 'id' | 'status' | 'imp_date' | 'updated_at' | 'obj_dload_cnt'>;
+/**
+ * The single-valued part of an asset. `status` (default active), `imp_date` (default: the time of
+ * the first write) and `updated_at` (default: the time of this write) are left out by the import and
+ * given by bench data and tests.
+ */
+export type AssetColumns = Omit<Insertable<AssetTable>, 'id' | 'imp_date' | 'updated_at'> & {
+  imp_date?: number;
+  updated_at?: number;
+};
 
 export interface AssetWrite {
   columns: AssetColumns;
@@ -12,6 +20,64 @@ export interface AssetWrite {
   values: { field: string; lang: string; value: string }[];
   collectionIds: number[];
   accessGroups: string[];
+}
+
+export interface SaveOptions {
+  now?: number;
+  /**
+   * Queue the derivative jobs of each asset (default). Bench data says no: its synthetic assets
+   * have no files to make pictures of.
+   */
+  queueDerivatives?: boolean;
+}
+
+/**
+ * A full asset row, every column named in one fixed order: rows of one statement must name the same
+ * columns (SQLite has no DEFAULT in a VALUES list), and objects of one shape keep bulk writes fast.
+ */
+function assetRow(c: AssetColumns, now: number): Insertable<AssetTable> {
+  return {
+    source_path: c.source_path,
+    filename: c.filename,
+    sha256: c.sha256,
+    file_size: c.file_size,
+    mime: c.mime,
+    format: c.format,
+    asset_group: c.asset_group,
+    status: c.status ?? 'active',
+    created: c.created ?? null,
+    imp_date: c.imp_date ?? now,
+    updated_at: c.updated_at ?? now,
+    pixel_x: c.pixel_x ?? null,
+    pixel_y: c.pixel_y ?? null,
+    bbox_x: c.bbox_x ?? null,
+    bbox_y: c.bbox_y ?? null,
+    color_code: c.color_code ?? 0,
+    rating: c.rating ?? null,
+    duration: c.duration ?? null,
+    page_count: c.page_count ?? null,
+    gps_lat: c.gps_lat ?? null,
+    gps_lon: c.gps_lon ?? null,
+    obj_dload_cnt: c.obj_dload_cnt ?? 0,
+    metadata: c.metadata ?? '{}',
+    fingerprint: c.fingerprint ?? null,
+  };
+}
+
+/** Rows per statement: both databases limit the parameters of one (SQLite 32766, PostgreSQL 65535). */
+const PARAMETERS = 30_000;
+
+function chunks<T>(rows: readonly T[], columns: number): T[][] {
+  const size = Math.max(1, Math.floor(PARAMETERS / columns));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+export interface SavedAsset {
+  id: number;
+  /** False when an asset with the same source path was replaced. */
+  created: boolean;
 }
 
 export interface KnownAsset {
@@ -54,84 +120,128 @@ export class CatalogueRepository {
     return Number(row.id);
   }
 
-  private async bumpGeneration(trx: Transaction<Database>): Promise<void> {
-    await trx
-      .updateTable('catalogue_state')
-      .set({ generation: sql`generation + 1` })
-      .where('id', '=', 1)
-      .execute();
-  }
-
   /**
-   * Inserts or replaces one asset with everything that hangs on it, queues its derivative jobs and
-   * bumps the catalogue generation, all in one transaction: a failure leaves the old state.
+   * The one way assets are written (import, bench data, test factories): inserts each asset, or
+   * replaces the one with the same source path, with everything that hangs on it (values, access
+   * groups, collection memberships, the collection's tile asset when it has none), drops the
+   * derivatives of a replaced one, queues derivative jobs and bumps the catalogue generation so
+   * every search index catches up, all in one transaction: a failure leaves the old state. Answers
+   * the ids in the order of `writes`.
    */
-  async saveAsset(write: AssetWrite, now = Date.now()): Promise<{ id: number; created: boolean }> {
+  async saveAssets(writes: readonly AssetWrite[], options: SaveOptions = {}): Promise<SavedAsset[]> {
+    const now = options.now ?? Date.now();
+    if (writes.length === 0) return [];
     return this.db.transaction().execute(async (trx) => {
-      const existing = await trx
-        .selectFrom('asset')
-        .select('id')
-        .where('source_path', '=', write.columns.source_path)
-        .executeTakeFirst();
-      let id: number;
-      if (existing) {
-        id = Number(existing.id);
+      const known = new Map<string, number>();
+      for (const paths of chunks(
+        writes.map((w) => w.columns.source_path),
+        1,
+      )) {
+        const rows = await trx
+          .selectFrom('asset')
+          .select(['id', 'source_path'])
+          .where('source_path', 'in', paths)
+          .execute();
+        for (const r of rows) known.set(r.source_path, Number(r.id));
+      }
+      const saved: SavedAsset[] = [];
+      const fresh: number[] = [];
+      for (const [i, w] of writes.entries()) {
+        const id = known.get(w.columns.source_path);
+        if (id === undefined) {
+          fresh.push(i);
+          continue;
+        }
+        saved[i] = { id, created: false };
         await trx
           .updateTable('asset')
-          .set({ ...write.columns, status: 'active', updated_at: now })
+          .set({ status: 'active', ...w.columns, updated_at: w.columns.updated_at ?? now })
           .where('id', '=', id)
           .execute();
-        for (const table of ['asset_value', 'asset_collection', 'asset_access'] as const) {
-          await trx.deleteFrom(table).where('asset_id', '=', id).execute();
-        }
-        await trx.deleteFrom('derivative').where('asset_id', '=', id).execute();
-      } else {
-        const row = await trx
-          .insertInto('asset')
-          .values({ ...write.columns, imp_date: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        id = Number(row.id);
       }
-      const ord = new Map<string, number>();
-      const values = write.values.map((v) => {
-        const k = `${v.field}\n${v.lang}`;
-        const n = ord.get(k) ?? 0;
-        ord.set(k, n + 1);
-        return { asset_id: id, field: v.field, lang: v.lang, ord: n, value: v.value };
-      });
-      if (values.length) await trx.insertInto('asset_value').values(values).execute();
-      const collections = [...new Set(write.collectionIds)];
-      if (collections.length) {
-        await trx
-          .insertInto('asset_collection')
-          .values(collections.map((c) => ({ asset_id: id, collection_id: c })))
-          .execute();
+      const replaced = saved.filter((s) => s !== undefined).map((s) => s.id);
+      for (const ids of chunks(replaced, 1)) {
+        for (const table of ['asset_value', 'asset_collection', 'asset_access', 'derivative'] as const) {
+          await trx.deleteFrom(table).where('asset_id', 'in', ids).execute();
+        }
+      }
+      for (const part of chunks(fresh, 24)) {
+        const rows = part.map((i) => assetRow(writes[i].columns, now));
+        const inserted = await trx.insertInto('asset').values(rows).returning('id').execute();
+        part.forEach((i, k) => (saved[i] = { id: Number(inserted[k].id), created: true }));
+      }
+
+      const values: Insertable<Database['asset_value']>[] = [];
+      const access: { asset_id: number; group_name: string }[] = [];
+      const members: { asset_id: number; collection_id: number }[] = [];
+      const tiles = new Map<number, number>();
+      for (const [i, w] of writes.entries()) {
+        const id = saved[i].id;
+        const ord = new Map<string, number>();
+        for (const v of w.values) {
+          const k = `${v.field}\n${v.lang}`;
+          const n = ord.get(k) ?? 0;
+          ord.set(k, n + 1);
+          values.push({ asset_id: id, field: v.field, lang: v.lang, ord: n, value: v.value });
+        }
+        for (const g of new Set(w.accessGroups)) access.push({ asset_id: id, group_name: g });
+        for (const c of new Set(w.collectionIds)) {
+          members.push({ asset_id: id, collection_id: c });
+          if (!tiles.has(c)) tiles.set(c, id);
+        }
+      }
+      for (const part of chunks(values, 5)) await trx.insertInto('asset_value').values(part).execute();
+      for (const part of chunks(access, 2)) await trx.insertInto('asset_access').values(part).execute();
+      for (const part of chunks(members, 2)) await trx.insertInto('asset_collection').values(part).execute();
+      for (const [collection, id] of tiles) {
         await trx
           .updateTable('collection')
           .set({ thumbnail_asset_id: id })
-          .where('id', 'in', collections)
+          .where('id', '=', collection)
           .where('thumbnail_asset_id', 'is', null)
           .execute();
       }
-      const groups = [...new Set(write.accessGroups)];
-      if (groups.length) {
-        await trx
-          .insertInto('asset_access')
-          .values(groups.map((g) => ({ asset_id: id, group_name: g })))
-          .execute();
+      if (options.queueDerivatives ?? true) {
+        const jobs = new JobRepository(trx);
+        for (const [i, w] of writes.entries()) {
+          const asset = { id: saved[i].id, sha256: w.columns.sha256, asset_group: w.columns.asset_group };
+          for (const job of derivativeJobsFor(asset)) await jobs.enqueue(job, now);
+        }
       }
-      const jobs = new JobRepository(trx);
-      for (const job of derivativeJobsFor({
-        id,
-        sha256: write.columns.sha256,
-        asset_group: write.columns.asset_group,
-      })) {
-        await jobs.enqueue(job, now);
-      }
-      await this.bumpGeneration(trx);
-      return { id, created: !existing };
+      await bumpCatalogueGeneration(trx);
+      return saved;
     });
+  }
+
+  /** One asset: `saveAssets` for the import, which writes each file in its own transaction. */
+  async saveAsset(write: AssetWrite, now = Date.now()): Promise<SavedAsset> {
+    const [saved] = await this.saveAssets([write], { now });
+    return saved;
+  }
+
+  /** An asset as it was written, to be changed and written again (tests edit assets so). */
+  async assetWrite(id: number): Promise<AssetWrite | undefined> {
+    const row = await this.db.selectFrom('asset').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    const { id: _id, ...columns } = row;
+    const [values, access, members] = await Promise.all([
+      this.db
+        .selectFrom('asset_value')
+        .select(['field', 'lang', 'value'])
+        .where('asset_id', '=', id)
+        .orderBy('field')
+        .orderBy('lang')
+        .orderBy('ord')
+        .execute(),
+      this.db.selectFrom('asset_access').select('group_name').where('asset_id', '=', id).execute(),
+      this.db.selectFrom('asset_collection').select('collection_id').where('asset_id', '=', id).execute(),
+    ]);
+    return {
+      columns,
+      values,
+      accessGroups: access.map((a) => a.group_name),
+      collectionIds: members.map((m) => Number(m.collection_id)),
+    };
   }
 
   /** Marks assets whose files are gone; they stay in the database but leave the portal. */
@@ -145,8 +255,13 @@ export class CatalogueRepository {
           .where('id', 'in', ids.slice(i, i + 500))
           .execute();
       }
-      await this.bumpGeneration(trx);
+      await bumpCatalogueGeneration(trx);
     });
+  }
+
+  /** Refreshes the planner's statistics after a bulk write, so lookups by id use the indexes. */
+  async analyze(): Promise<void> {
+    await sql`analyze`.execute(this.db);
   }
 
   /** Removes every asset, collection, derivative and derivative job (for rebuilding the demo). */
@@ -159,7 +274,7 @@ export class CatalogueRepository {
       await trx.updateTable('collection').set({ parent_id: null }).execute();
       await trx.deleteFrom('asset').execute();
       await trx.deleteFrom('collection').execute();
-      await this.bumpGeneration(trx);
+      await bumpCatalogueGeneration(trx);
     });
   }
 }

@@ -362,7 +362,7 @@ function hashNumber(s: string): number {
   return createHash('sha256').update(s).digest().readUInt32BE(0);
 }
 
-export function demoSidecar(f: DemoFile): Sidecar {
+function demoSidecar(f: DemoFile): Sidecar {
   const h = hashNumber(f.path);
   const [catEn, catDe] = categories[f.kind] ?? ['Other', 'Sonstiges'];
   const title = titleOf(f);

@@ -1,16 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync, unlinkSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
-import { endMetadataReader, writeEmbeddedMetadata } from '../adapters/metadata.ts';
+import { writeEmbeddedMetadata } from '../adapters/metadata.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { loadSettings, type Settings } from '../settings.ts';
 import { CatalogueRepository } from './catalogue.repository.ts';
 import { ImportService } from './import.service.ts';
-
-afterAll(async () => endMetadataReader());
 
 describe.each(dialects)('catalogue import (%s)', (dialect) => {
   let database: TestDatabase;

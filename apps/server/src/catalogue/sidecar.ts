@@ -13,7 +13,7 @@ const localized = z.union([z.string(), z.record(z.string().regex(/^[a-z]{2}$/), 
 const localizedList = z.union([z.array(z.string()), z.record(z.string().regex(/^[a-z]{2}$/), z.array(z.string()))]);
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
-export const sidecarSchema = z
+const sidecarSchema = z
   .object({
     title: localized,
     description: localized,
@@ -43,7 +43,7 @@ function describe(file: string, error: z.ZodError): string {
   return `${file}: ${error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`;
 }
 
-export function parseSidecar(file: string, data: unknown): Sidecar {
+function parseSidecar(file: string, data: unknown): Sidecar {
   const r = sidecarSchema.safeParse(data);
   if (!r.success) throw new SidecarError(describe(file, r.error));
   return r.data;

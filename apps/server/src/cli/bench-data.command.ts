@@ -1,6 +1,6 @@
 import cliProgress from 'cli-progress';
-import { analyze, insertAssets, insertCollection } from '../bench-data/catalogue-writer.repository.ts';
 import { COLLECTION_COUNT, SyntheticCatalogue } from '../bench-data/synthetic.ts';
+import { newAssetWrite } from '../catalogue/new-asset.ts';
 import type { Settings } from '../settings.ts';
 import { withServices } from '../services.ts';
 
@@ -12,7 +12,7 @@ const CHUNK = 5000;
  */
 export async function writeBenchData(settings: Settings, assets: number, seed = 42): Promise<void> {
   await withServices(settings, async (services) => {
-    const db = services.db;
+    const catalogueRows = services.repositories.catalogue;
     const bars = new cliProgress.MultiBar(
       { format: ' {task} [{bar}] {percentage}% {value}/{total} {eta_formatted} left', hideCursor: true },
       cliProgress.Presets.shades_classic,
@@ -20,19 +20,19 @@ export async function writeBenchData(settings: Settings, assets: number, seed = 
     try {
       const collections: number[] = [];
       for (let c = 0; c < COLLECTION_COUNT; c++)
-        collections.push(await insertCollection(db, `Bench collection ${c + 1}`));
+        collections.push(await catalogueRows.ensureCollection(`/bench/${c + 1}`, `Bench collection ${c + 1}`, null));
       const catalogue = new SyntheticCatalogue(seed);
       const writing = bars.create(assets, 0, { task: 'assets     ' });
       const started = Date.now();
       for (let done = 0; done < assets; done += CHUNK) {
         const n = Math.min(CHUNK, assets - done);
-        await insertAssets(
-          db,
-          Array.from({ length: n }, (_, i) => catalogue.next(done + i, collections)),
-        );
+        const now = Date.now();
+        const writes = Array.from({ length: n }, (_, i) => newAssetWrite(catalogue.next(done + i, collections), now));
+        // Metadata only: there are no files to make derivatives of.
+        await catalogueRows.saveAssets(writes, { now, queueDerivatives: false });
         writing.update(done + n);
       }
-      await analyze(db);
+      await catalogueRows.analyze();
       const written = Date.now() - started;
       const indexing = new Map<string, cliProgress.SingleBar>();
       await services.search.refresh((phase, done, total) => {

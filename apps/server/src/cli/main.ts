@@ -1,5 +1,7 @@
+import { constants } from 'node:os';
 import { Command, InvalidArgumentError } from 'commander';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
+import { endHelpers } from '../adapters/process.ts';
 import { loadSettings, SettingsError, type Settings } from '../settings.ts';
 import { usersCommand } from './users.ts';
 
@@ -15,14 +17,29 @@ function settingsOrExit(): Settings {
   }
 }
 
+/**
+ * A command stopped by a signal first ends the helpers it started (exiftool): Node's default for a
+ * signal ends the process at once and would leave them running. `serve` stops in its own way.
+ */
+function endHelpersOnSignals(): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      void endHelpers().finally(() => process.exit(128 + constants.signals[signal]));
+    });
+  }
+}
+
 /** The `vitrine` command: administration tasks that run beside or without the server. */
-export function buildCli(): Command {
+function buildCli(): Command {
   const program = new Command();
   program
     .name('vitrine')
     .description('Vitrine digital asset portal: serve, import and administer the catalogue.')
     .version(BACKEND_VERSION)
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .hook('preAction', (_program, command) => {
+      if (command.name() !== 'serve') endHelpersOnSignals();
+    });
 
   program
     .command('serve')

@@ -15,6 +15,7 @@ const vitrine = (args: string[], input = '') =>
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
   });
 
+// Each call starts a process (several seconds on a busy machine), hence the long timeouts.
 describe('vitrine users (issue #5: accounts from the command line)', () => {
   it('adds, lists, regroups, disables and re-enables accounts; passwords only from stdin', () => {
     const add = vitrine(
@@ -30,7 +31,7 @@ describe('vitrine users (issue #5: accounts from the command line)', () => {
     expect(vitrine(['users', 'list']).stdout).toBe('maria\tusers\tnative\tdisabled\tmaria@example.org\n');
     expect(vitrine(['users', 'enable', 'maria']).status).toBe(0);
     expect(vitrine(['users', 'passwd', 'maria'], 'another secret\n').status).toBe(0);
-  });
+  }, 120_000);
 
   it('refuses short passwords, unknown groups, duplicates and unknown users with a message', () => {
     const short = vitrine(['users', 'add', 'kim'], 'short\n');
@@ -42,7 +43,7 @@ describe('vitrine users (issue #5: accounts from the command line)', () => {
     vitrine(['users', 'add', 'lee'], 'long enough\n');
     expect(vitrine(['users', 'add', 'LEE'], 'long enough\n').stderr).toBe('The user LEE exists already.\n');
     expect(vitrine(['users', 'passwd', 'nobody'], 'long enough\n').stderr).toBe('The user nobody was not found.\n');
-  });
+  }, 120_000);
 
   it('finds an account with a non-ASCII name however it is typed: disable Émile, enable émile', () => {
     expect(vitrine(['users', 'add', 'Émile'], 'long enough\n').status).toBe(0);
@@ -52,5 +53,5 @@ describe('vitrine users (issue #5: accounts from the command line)', () => {
     expect(vitrine(['users', 'list']).stdout).toContain('Émile\tusers\tnative\tdisabled');
     expect(vitrine(['users', 'enable', 'E\u0301MILE']).status).toBe(0);
     expect(vitrine(['users', 'list']).stdout).toContain('Émile\tusers\tnative\tactive');
-  });
+  }, 120_000);
 });

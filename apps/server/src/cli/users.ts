@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { passwordSchema } from '@vitrine/contract/session';
-import { DomainError } from '../http/errors.ts';
+import { DomainError, validation } from '../http/errors.ts';
 import { openServices } from '../services.ts';
 import { loadSettings } from '../settings.ts';
 import type { UserService } from '../user/user.service.ts';
@@ -22,8 +22,7 @@ async function readPassword(): Promise<string> {
   }
   const password = text.split(/\r?\n/)[0] ?? '';
   const checked = passwordSchema.safeParse(password);
-  if (!checked.success)
-    throw new DomainError('validation', `The password ${checked.error.issues[0]?.message ?? 'is invalid'}.`);
+  if (!checked.success) throw validation(`The password ${checked.error.issues[0]?.message ?? 'is invalid'}.`);
   return password;
 }
 

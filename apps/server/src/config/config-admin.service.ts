@@ -11,7 +11,7 @@ import {
 import { fillConfigDefaults, type GlobalConfig } from '@vitrine/contract/global-config';
 import { probeImage } from '../adapters/media.ts';
 import { sanitizePageHtml } from '../adapters/html.ts';
-import { DomainError, notFound } from '../http/errors.ts';
+import { notFound, payloadTooLarge, unsupportedMediaType } from '../http/errors.ts';
 import { requireGuiAdmin, type Auth } from '../auth/caller.ts';
 import type { ConfigRepository } from './config.repository.ts';
 import { sniffType } from './config.service.ts';
@@ -121,10 +121,9 @@ export class ConfigAdminService {
   }
 }
 
-export const tooLarge = () =>
-  new DomainError('payload_too_large', `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
+export const tooLarge = () => payloadTooLarge(`The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
 
-const unsupported = (message: string) => new DomainError('unsupported_media_type', message);
+const unsupported = unsupportedMediaType;
 
 async function checkContent(name: ConfigFileName, data: Buffer): Promise<void> {
   const type = sniffType(data.subarray(0, 64), name);

@@ -24,7 +24,7 @@ import { tooLarge, type ConfigAdminService } from './config-admin.service.ts';
 import type { ConfigFile, ConfigService } from './config.service.ts';
 
 /** Streams an uploaded file; browsers revalidate it since uploads keep their name. */
-function sendFile<C extends CallDefinition>({ reply }: CallInput<C>, file: ConfigFile): Promise<string> {
+function sendUpload<C extends CallDefinition>({ reply }: CallInput<C>, file: ConfigFile): Promise<string> {
   return (
     reply
       .type(file.type)
@@ -44,14 +44,14 @@ export function configRoutes(app: FastifyInstance, config: ConfigService): void 
   registerCall(app, listTranslationsCall, async ({ query }) =>
     query.lang ? config.translations(query.lang) : { locales: await config.translationLocales() },
   );
-  registerCall(app, configStyleCall, async (input) => sendFile(input, await config.style()));
-  registerCall(app, configFontCall, async (input) => sendFile(input, await config.font()));
+  registerCall(app, configStyleCall, async (input) => sendUpload(input, await config.style()));
+  registerCall(app, configFontCall, async (input) => sendUpload(input, await config.font()));
   registerCall(app, configThumbnailCall, async (input) => {
     const answer = await config.thumbnail(input.request.auth, input.query.id);
     if ('redirect' in answer) return input.reply.redirect(answer.redirect, 302) as unknown as Promise<string>;
-    return sendFile(input, answer.file);
+    return sendUpload(input, answer.file);
   });
-  registerCall(app, configImageCall, async (input) => sendFile(input, await config.image(input.params.name ?? '')));
+  registerCall(app, configImageCall, async (input) => sendUpload(input, await config.image(input.params.name ?? '')));
 }
 
 /** The first file of a multipart upload; null for an empty body (a delete). */

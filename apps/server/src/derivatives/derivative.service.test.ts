@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/databases.ts';
 import { makeClip, makeImage, makePdf, makeStl } from '../../test/media-fixtures.ts';
 import { probeImage } from '../adapters/media.ts';
-import { endMetadataReader } from '../adapters/metadata.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { buildServices } from '../services.ts';
 import { loadSettings, type Settings } from '../settings.ts';
@@ -63,7 +62,6 @@ describe('derivatives of every asset type', () => {
     await worker.stop();
   }, 120_000);
   afterAll(async () => {
-    await endMetadataReader();
     await db.close();
     await database.drop();
     rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { derivativeFolder, derivativeRoot } from './storage.ts';
 import { typeIconSvg } from './type-icon.ts';
 
 /** PDF pages rendered ahead of time; later pages are rendered when first asked for. */
-export const MAX_PAGE_PREVIEWS = 10;
+const MAX_PAGE_PREVIEWS = 10;
 
 /** The picture that stands for an asset: the image itself, a video frame, a PDF page, a waveform, a 3D view. */
 async function pictureOf(src: DerivativeSource): Promise<string | Buffer> {

@@ -6,7 +6,7 @@ import { convertImage } from '../adapters/media.ts';
 import { pdfPagePng } from '../adapters/pdf.ts';
 import { convertAv, decodeImageWithFfmpeg } from '../adapters/video.ts';
 import { crc32OfFile } from '../adapters/zip.ts';
-import { DomainError } from '../http/errors.ts';
+import { DomainError, unsupportedMediaType } from '../http/errors.ts';
 import type { ConversionSet } from '../settings.ts';
 import type { DownloadRepository, DownloadSource } from './download.repository.ts';
 
@@ -135,10 +135,7 @@ export class ConversionCache {
       await rm(tmp, { force: true });
       await this.repository.dropConversion(src.sha256, key);
       if (err instanceof DomainError) throw err;
-      throw new DomainError(
-        'unsupported_media_type',
-        `${src.filename} could not be converted: ${(err as Error).message}`,
-      );
+      throw unsupportedMediaType(`${src.filename} could not be converted: ${(err as Error).message}`);
     }
   }
 
@@ -151,7 +148,7 @@ export class ConversionCache {
 }
 
 function cannotConvert(src: DownloadSource, set: ConversionSet): DomainError {
-  return new DomainError('unsupported_media_type', `${src.filename} cannot be converted to ${set.format}.`);
+  return unsupportedMediaType(`${src.filename} cannot be converted to ${set.format}.`);
 }
 
 /** The extension a set's output gets, for download names. */

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { bumpGeneration } from '../bench-data/catalogue-writer.repository.ts';
+import { bumpCatalogueGeneration } from '../db/catalogue-state.ts';
 import type { Db } from '../db/database.ts';
 import type { AssetTable, ConversionTable } from '../db/schema.ts';
 
@@ -160,7 +160,7 @@ export class DownloadRepository {
           })),
         )
         .execute();
-      await bumpGeneration(trx);
+      await bumpCatalogueGeneration(trx);
     });
   }
 

@@ -10,7 +10,6 @@ import { editAsset } from '../../test/factories.ts';
 import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
 import { startSmtp } from '../../test/smtp.ts';
 import { probeImage } from '../adapters/media.ts';
-import { endMetadataReader } from '../adapters/metadata.ts';
 import { ConfigRepository } from '../config/config.repository.ts';
 import { DownloadRepository } from './download.repository.ts';
 
@@ -71,7 +70,6 @@ describe.each(dialects)('downloads on %s (portal-spec §4 "Download flow", §7 d
     partner = (await signIn(t, { groups: ['partners'] })).headers;
   }, 120_000);
   afterAll(async () => {
-    await endMetadataReader();
     await t.close();
     await smtp.close();
     rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import type { AccessService } from '../access/access.service.ts';
 import type { Mailer } from '../adapters/mail.ts';
 import { planZip, type ZipEntry, type ZipPlan } from '../adapters/zip.ts';
 import type { ConfigService } from '../config/config.service.ts';
-import { DomainError, forbidden, notFound, validation } from '../http/errors.ts';
+import { forbidden, notFound, rateLimitReached, validation } from '../http/errors.ts';
 import { requireAssetUser, type Auth } from '../auth/caller.ts';
 import type { ConversionSet, Settings } from '../settings.ts';
 import { outputOf, type ConversionCache, type DownloadFile } from './conversion-cache.ts';
@@ -166,10 +166,7 @@ export class DownloadService {
   private async underLock<T>(auth: Auth, work: () => Promise<T>): Promise<T> {
     const owner = auth.userId !== null ? `user:${auth.userId}` : `session:${auth.sessionId ?? 'none'}`;
     if (!(await this.repository.acquireLock(owner, Date.now(), LOCK_LEASE_MS))) {
-      throw new DomainError(
-        'rate_limit_reached',
-        'Only one conversion download at a time: please wait until the running one is ready.',
-      );
+      throw rateLimitReached('Only one conversion download at a time: please wait until the running one is ready.');
     }
     try {
       return await work();

@@ -3,7 +3,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCall } from '@vitrine/contract/call';
-import { DomainError } from './errors.ts';
+import { forbidden } from './errors.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { registerCall } from './route.ts';
 
@@ -56,7 +56,7 @@ describe('error handler (STYLE #5: stable error ids, generic 500)', () => {
 
   it('maps a domain error to its status and id', async () => {
     const app = await appWith(async () => {
-      throw new DomainError('forbidden', 'Only administrators may do this.');
+      throw forbidden('Only administrators may do this.');
     });
     const res = await app.inject(post('{"name":"x"}'));
     expect(res.statusCode).toBe(403);

@@ -25,8 +25,44 @@ export class DomainError extends Error {
   }
 }
 
+/*
+ * The factories below are the only places that make a DomainError (lint refuses `new DomainError`
+ * elsewhere), one or more per error id, so an id always comes with the same kind of message.
+ */
+
+/** 404: `what` (a phrase such as "The asset 7") was not found. */
 export const notFound = (what: string) => new DomainError('not_found', `${what} was not found.`);
+/** 404 for something that is not there yet, in a sentence of its own. */
+export const notYetAvailable = (message: string) => new DomainError('not_found', message);
 export const forbidden = (message = 'You are not allowed to do this.') => new DomainError('forbidden', message);
 export const unauthorized = (message = 'Please log in first.') => new DomainError('unauthorized', message);
 export const validation = (message: string, details?: ErrorBody['details']) =>
   new DomainError('validation', message, { details });
+export const conflict = (message: string) => new DomainError('conflict', message);
+export const wrongCredentials = () => new DomainError('wrong_credentials', 'Incorrect username or password');
+
+/** 401 login_blocked for whole minutes; also as Retry-After. */
+export function loginBlocked(minutes: number): DomainError {
+  const span = minutes === 1 ? 'one minute' : `${minutes} minutes`;
+  return new DomainError(
+    'login_blocked',
+    `You have had too many failed login attempts. No further login attempts possible for ${span}.`,
+    { retryAfterMinutes: minutes, headers: { 'Retry-After': String(minutes * 60) } },
+  );
+}
+
+/** 429 rate_limited: too many requests of a kind; `retryAfterSeconds` also as Retry-After. */
+export const rateLimited = (message: string, retryAfterSeconds?: number) =>
+  new DomainError('rate_limited', message, {
+    headers: retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) },
+  });
+/** 429 rate_limit_reached: one conversion download at a time (portal-spec §4 "Download flow"). */
+export const rateLimitReached = (message: string) => new DomainError('rate_limit_reached', message);
+
+/** 413: an upload or body larger than allowed. */
+export const payloadTooLarge = (message: string) => new DomainError('payload_too_large', message);
+/** 415: a file that is not of a type the call takes, or that cannot be converted. */
+export const unsupportedMediaType = (message: string) => new DomainError('unsupported_media_type', message);
+
+export const xsrfRefused = () =>
+  new DomainError('xsrf', 'The request lacks a valid XSRF token. Please reload the page.');

@@ -1,13 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { API_BASE_PATH, type CallDefinition } from '@vitrine/contract/call';
+import { API_BASE_PATH, type CallDefinition, type CallParsedBody, type CallParsedQuery } from '@vitrine/contract/call';
 import { errorBodySchema } from '@vitrine/contract/errors';
 
-type Out<T> = NonNullable<T> extends z.ZodType ? z.output<NonNullable<T>> : undefined;
-
 export interface CallInput<C extends CallDefinition> {
-  query: Out<C['query']>;
-  body: Out<C['body']>;
+  query: CallParsedQuery<C>;
+  body: CallParsedBody<C>;
   params: Record<string, string>;
   request: FastifyRequest;
   reply: FastifyReply;
@@ -33,8 +31,8 @@ export function registerCall<C extends CallDefinition>(app: FastifyInstance, cal
     },
     handler: async (request, reply) =>
       handler({
-        query: request.query as Out<C['query']>,
-        body: request.body as Out<C['body']>,
+        query: request.query as CallParsedQuery<C>,
+        body: request.body as CallParsedBody<C>,
         params: request.params as Record<string, string>,
         request,
         reply,

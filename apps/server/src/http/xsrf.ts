@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { API_BASE_PATH } from '@vitrine/contract/call';
-import { DomainError } from './errors.ts';
+import { xsrfRefused } from './errors.ts';
 
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
@@ -31,7 +31,7 @@ export function installXsrf(app: FastifyInstance, options: { exempt: string[]; s
     const cookie = request.cookies[XSRF_COOKIE];
     const header = request.headers[XSRF_HEADER];
     if (!cookie || typeof header !== 'string' || !same(cookie, header)) {
-      throw new DomainError('xsrf', 'The request lacks a valid XSRF token. Please reload the page.');
+      throw xsrfRefused();
     }
   });
   app.addHook('onSend', async (request, reply) => {

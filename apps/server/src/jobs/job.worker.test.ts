@@ -2,18 +2,15 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
-import { endMetadataReader } from '../adapters/metadata.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { loadSettings, type Settings } from '../settings.ts';
 import { derivativeRoot } from '../derivatives/storage.ts';
 import { buildServices } from '../services.ts';
 import { JobRepository } from './job.repository.ts';
 import { JobWorker, type JobHandler } from './job.worker.ts';
-
-afterAll(async () => endMetadataReader());
 
 const cli = path.resolve(import.meta.dirname, '../../bin/vitrine.mjs');
 const urlOf = (d: TestDatabase) => (d.config.dialect === 'sqlite' ? `sqlite:${d.config.file}` : d.config.url);
@@ -104,8 +101,11 @@ describe.each(dialects)('job worker (%s)', (dialect) => {
     makePdf(path.join(media, 'guide.pdf'), ['Cover', 'Contents', 'Index']);
     makeClip(path.join(media, 'clip.webm'), { seconds: 3 });
 
-    // The first process (`vitrine import`, which makes derivatives) is killed while its jobs run.
+    // The first process (`vitrine import`, which makes derivatives) is killed while its jobs run,
+    // together with the helpers it started (exiftool, ffmpeg), as when its machine or container
+    // stops: it runs in a process group of its own, and the whole group is killed.
     const child = spawn(process.execPath, [cli, 'import', media], {
+      detached: true,
       env: {
         ...process.env,
         DATA_DIR: settings.dataDir,
@@ -117,7 +117,7 @@ describe.each(dialects)('job worker (%s)', (dialect) => {
     });
     const jobs = new JobRepository(db.kysely);
     await expect.poll(async () => (await jobs.counts()).running, { timeout: 20_000, interval: 20 }).toBeGreaterThan(0);
-    child.kill('SIGKILL');
+    process.kill(-(child.pid ?? 0), 'SIGKILL');
     await new Promise((r) => child.once('exit', r));
     const atKill = await jobs.counts();
     expect(atKill.queued + atKill.running).toBeGreaterThan(0);

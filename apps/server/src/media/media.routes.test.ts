@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
-import { endMetadataReader } from '../adapters/metadata.ts';
 import { mediaWindows, signMediaUrl } from '../access/media-url.ts';
 
 describe('media file route (signed thumbnail, preview and video URLs)', () => {
@@ -39,7 +38,6 @@ describe('media file route (signed thumbnail, preview and video URLs)', () => {
       ids[a.filename] = a.id;
   }, 60_000);
   afterAll(async () => {
-    await endMetadataReader();
     await t.close();
     rmSync(dir, { recursive: true, force: true });
   });

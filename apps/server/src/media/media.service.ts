@@ -1,7 +1,7 @@
 import type { AccessService } from '../access/access.service.ts';
 import type { DerivativeService } from '../derivatives/derivative.service.ts';
 import { typeIconSvg } from '../derivatives/type-icon.ts';
-import { DomainError, notFound } from '../http/errors.ts';
+import { forbidden, notFound, notYetAvailable } from '../http/errors.ts';
 
 export type MediaKind = 'thumb' | 'preview' | 'video';
 
@@ -30,9 +30,8 @@ export class MediaService {
   async resolve(input: MediaRequest): Promise<MediaAnswer> {
     const signed = [input.kind, input.id, ...(input.page === undefined ? [] : [input.page])].join('/');
     const check = this.access.verifyMediaUrl(signed, input.exp, input.sig);
-    if (check === 'invalid') throw new DomainError('forbidden', 'This media link is not valid.');
-    if (check === 'expired')
-      throw new DomainError('forbidden', 'This media link has expired; reload the page to get a new one.');
+    if (check === 'invalid') throw forbidden('This media link is not valid.');
+    if (check === 'expired') throw forbidden('This media link has expired; reload the page to get a new one.');
     if (!/^\d+$/.test(input.id) || (input.page !== undefined && !/^[1-9]\d*$/.test(input.page))) {
       throw notFound('The media file');
     }
@@ -51,7 +50,7 @@ export class MediaService {
     const asset = await this.derivatives.source(assetId);
     if (!asset) throw notFound('The asset');
     if (input.kind === 'video') {
-      throw new DomainError('not_found', 'The web version of this video is not made yet; try again in a moment.');
+      throw notYetAvailable('The web version of this video is not made yet; try again in a moment.');
     }
     // Not made yet (or cannot be): a clear picture of the asset's type, never a broken image.
     return { type: 'placeholder', svg: typeIconSvg(asset.asset_group, asset.format) };

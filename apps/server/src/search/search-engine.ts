@@ -1,6 +1,6 @@
 import { colorCodes } from '@vitrine/contract/fields';
 import { isLive } from '../access/rule.ts';
-import type { FacetSelection, SuggestionSelection } from '@vitrine/contract/search';
+import type { FacetSelection, SearchAnswer, SuggestionGroup, SuggestionSelection } from '@vitrine/contract/search';
 import { FacetIndex, intersect, subtract, union, type CodeColumn, type IndexRow } from './facet-index.ts';
 import type { FieldRegistry, SearchField } from './fields.ts';
 import { columnOf } from './fields.ts';
@@ -44,24 +44,13 @@ export interface EngineQuery {
   facetOffset?: number;
 }
 
-export interface FacetValue {
-  value: string;
-  label?: string;
-  count: number;
-}
+type FacetValue = SearchAnswer['facetCounts']['facetFields'][string][number];
 
 export interface EngineResult {
   ids: number[];
   numFound: number;
   facetFields: Record<string, FacetValue[]>;
   facetRanges: Record<string, { min: number | null; max: number | null }>;
-}
-
-export interface SuggestionGroup {
-  field_name: string;
-  docs: { label: string; value: string }[];
-  preview: number;
-  total: number;
 }
 
 export type Progress = (phase: string, done: number, total: number) => void;

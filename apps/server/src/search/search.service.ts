@@ -11,7 +11,7 @@ import {
 } from '@vitrine/contract/search';
 import type { AccessService } from '../access/access.service.ts';
 import type { ConfigService } from '../config/config.service.ts';
-import { DomainError, notFound, validation } from '../http/errors.ts';
+import { notFound, validation } from '../http/errors.ts';
 import { requireAssetUser, type Auth } from '../auth/caller.ts';
 import type { Settings } from '../settings.ts';
 import { presentAssets } from './asset-presenter.ts';
@@ -255,9 +255,9 @@ export function parseIds(text: string, param: string): number[] {
   return parts.map((p) => {
     const n = typeof p === 'number' ? p : typeof p === 'string' && /^\s*\d+\s*$/.test(p) ? Number(p) : NaN;
     if (!Number.isSafeInteger(n) || n < 1) {
-      throw new DomainError('validation', `'${String(p)}' in ${param} is not an asset id.`, {
-        details: [{ path: param, message: 'must list positive whole numbers' }],
-      });
+      throw validation(`'${String(p)}' in ${param} is not an asset id.`, [
+        { path: param, message: 'must list positive whole numbers' },
+      ]);
     }
     return n;
   });

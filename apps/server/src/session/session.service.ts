@@ -1,7 +1,7 @@
 import type { Session } from '@vitrine/contract/session';
 import { API_BASE_PATH } from '@vitrine/contract/call';
 import { PasswordChecksBusy, verifyPassword } from '../adapters/password.ts';
-import { DomainError, validation } from '../http/errors.ts';
+import { loginBlocked, rateLimited, unauthorized, validation, wrongCredentials } from '../http/errors.ts';
 import type { Settings } from '../settings.ts';
 import type { UserRepository } from '../user/user.repository.ts';
 import { hashToken } from '../auth/tokens.ts';
@@ -20,8 +20,6 @@ export interface SessionRequest {
   /** The client's address, as the `trustProxy` setting lets the server see it. */
   client: string;
 }
-
-const minutesText = (minutes: number) => (minutes === 1 ? 'one minute' : `${minutes} minutes`);
 
 /** The session calls of portal-spec §7: log in, reuse a session, guest sessions, check, logout, locale. */
 export class SessionService {
@@ -58,7 +56,7 @@ export class SessionService {
       const session = await this.auth.validSession(token);
       if (session) return this.present(this.auth.authForSession(session), token);
     }
-    if (input.ssoToken) throw new DomainError('unauthorized', 'The single sign-on link is invalid or has expired.');
+    if (input.ssoToken) throw unauthorized('The single sign-on link is invalid or has expired.');
     return this.guest(input.locale);
   }
 
@@ -84,11 +82,11 @@ export class SessionService {
     // Reserve an attempt per client and per account before the (slow) password check, so that
     // concurrent attempts cannot check more passwords than the limits allow.
     const clientBlocked = await this.throttle.reserve(byClient, now, maxFailuresPerClient, blockMs);
-    if (clientBlocked) throw this.blocked(clientBlocked - now);
+    if (clientBlocked) throw loginBlocked(Math.max(1, Math.ceil((clientBlocked - now) / 60_000)));
     const accountBlocked = await this.throttle.reserve(byAccount, now, maxFailures, blockMs);
     if (accountBlocked) {
       await this.throttle.release(byClient);
-      throw this.blocked(accountBlocked - now);
+      throw loginBlocked(Math.max(1, Math.ceil((accountBlocked - now) / 60_000)));
     }
 
     const user = await this.users.findByName(credentials.user);
@@ -100,9 +98,7 @@ export class SessionService {
       await this.throttle.release(byClient);
       await this.throttle.release(byAccount);
       if (err instanceof PasswordChecksBusy) {
-        throw new DomainError('rate_limited', 'Too many logins at once. Please try again in a moment.', {
-          headers: { 'Retry-After': '5' },
-        });
+        throw rateLimited('Too many logins at once. Please try again in a moment.', 5);
       }
       throw err;
     }
@@ -110,7 +106,7 @@ export class SessionService {
       const blockUntil = Date.now() + blockMs;
       await this.throttle.failed(byClient, maxFailuresPerClient, blockUntil);
       await this.throttle.failed(byAccount, maxFailures, blockUntil);
-      throw new DomainError('wrong_credentials', 'Incorrect username or password');
+      throw wrongCredentials();
     }
     await this.throttle.release(byClient);
     await this.throttle.clear(byAccount);
@@ -119,15 +115,6 @@ export class SessionService {
     return this.present(
       this.auth.authFor({ userId: usable.id, name: usable.name, groups: usable.groups }, null, locale),
       token,
-    );
-  }
-
-  private blocked(remainingMs: number): DomainError {
-    const minutes = Math.max(1, Math.ceil(remainingMs / 60_000));
-    return new DomainError(
-      'login_blocked',
-      `You have had too many failed login attempts. No further login attempts possible for ${minutesText(minutes)}.`,
-      { retryAfterMinutes: minutes, headers: { 'Retry-After': String(minutes * 60) } },
     );
   }
 
@@ -142,7 +129,7 @@ export class SessionService {
   }
 
   async setLocale(auth: Auth, locale: string): Promise<{ locale: string }> {
-    if (auth.expired) throw new DomainError('unauthorized', 'Your session has expired. Please log in again.');
+    if (auth.expired) throw unauthorized('Your session has expired. Please log in again.');
     if (auth.sessionId) await this.sessions.setLocale(auth.sessionId, locale);
     if (auth.userId !== null) await this.users.setLocale(auth.userId, locale);
     return { locale };

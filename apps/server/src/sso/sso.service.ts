@@ -15,7 +15,7 @@ interface Log {
 type Mapping = Pick<OidcProviderSettings, 'groupMap' | 'defaultGroups'>;
 
 /** Portal groups for the group names an identity provider sent, by the provider's mapping. */
-export function mapGroups(raw: unknown, mapping: Mapping, known: string[]): string[] {
+function mapGroups(raw: unknown, mapping: Mapping, known: string[]): string[] {
   const values = Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? [raw] : [];
   const mapped = values.flatMap((v) => mapping.groupMap[v] ?? []);
   return [...new Set([...mapping.defaultGroups, ...mapped])].filter((g) => known.includes(g));

@@ -1,6 +1,6 @@
 import { hashPassword } from '../adapters/password.ts';
 import type { Mailer } from '../adapters/mail.ts';
-import { DomainError, notFound, validation } from '../http/errors.ts';
+import { conflict, notFound, rateLimited, validation } from '../http/errors.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { accountKey, type LoginThrottleRepository } from './login-throttle.repository.ts';
 import type { Settings } from '../settings.ts';
@@ -51,9 +51,7 @@ export class UserService {
       (await this.throttle.reserve(`reset-${accountKey(input.user)}`, now, resetMailsPerAccount, RESET_WINDOW_MS));
     if (limited) {
       const minutes = Math.max(1, Math.ceil((limited - now) / 60_000));
-      throw new DomainError('rate_limited', `Too many password-reset mails. Please try again in ${minutes} minutes.`, {
-        headers: { 'Retry-After': String(minutes * 60) },
-      });
+      throw rateLimited(`Too many password-reset mails. Please try again in ${minutes} minutes.`, minutes * 60);
     }
     const payload: ResetMailPayload = { name: input.user, locale: input.locale };
     await this.jobs.enqueue({
@@ -113,8 +111,7 @@ export class UserService {
     if (!/^[\p{L}\p{M}\p{N}._@-]{1,256}$/u.test(input.name.normalize('NFC'))) {
       throw validation('A user name has 1 to 256 letters, digits or the characters . _ @ -');
     }
-    if (await this.users.findByName(input.name))
-      throw new DomainError('conflict', `The user ${input.name} exists already.`);
+    if (await this.users.findByName(input.name)) throw conflict(`The user ${input.name} exists already.`);
     return this.users.createUser({
       name: input.name,
       email: input.email ?? null,

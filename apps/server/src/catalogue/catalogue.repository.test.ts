@@ -1,0 +1,112 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
+import { buildAssets, editAsset } from '../../test/factories.ts';
+import { openDatabase, type Db } from '../db/database.ts';
+import { CatalogueRepository } from './catalogue.repository.ts';
+import { newAssetWrite } from './new-asset.ts';
+
+/** The one asset-write path: the import, bench data and test factories all write through saveAssets. */
+describe.each(dialects)('catalogue writes on %s', (dialect) => {
+  let test: TestDatabase;
+  let db: Db;
+  let repo: CatalogueRepository;
+
+  beforeEach(async () => {
+    test = await createTestDatabase(dialect);
+    db = await openDatabase(test.config);
+    repo = new CatalogueRepository(db.kysely);
+  });
+  afterEach(async () => {
+    await db.close();
+    await test.drop();
+  });
+
+  const generation = async () =>
+    Number((await db.kysely.selectFrom('catalogue_state').select('generation').executeTakeFirstOrThrow()).generation);
+  const rows = async (id: number) => ({
+    values: await db.kysely
+      .selectFrom('asset_value')
+      .select(['field', 'lang', 'ord', 'value'])
+      .where('asset_id', '=', id)
+      .orderBy('field')
+      .orderBy('lang')
+      .orderBy('ord')
+      .execute(),
+    access: (await db.kysely.selectFrom('asset_access').select('group_name').where('asset_id', '=', id).execute()).map(
+      (r) => r.group_name,
+    ),
+    jobs: (await db.kysely.selectFrom('job').select('key').where('key', 'like', `%:${id}:%`).execute()).map(
+      (r) => r.key.split(':')[0],
+    ),
+  });
+
+  it('writes a batch in one transaction: rows, values in order, tile image, jobs, one generation bump', async () => {
+    const collection = await repo.ensureCollection('/c', 'C', null);
+    const before = await generation();
+    const ids = await buildAssets(db, [
+      { filename: 'a.jpg', values: { keywords: { en: ['b', 'a'] }, creator: 'X' }, collections: [collection] },
+      { filename: 'v.mp4', asset_group: 'video', access: ['users', 'users'], collections: [collection] },
+    ]);
+    expect(await generation()).toBe(before + 1);
+    expect(await rows(ids[0])).toEqual({
+      values: [
+        { field: 'creator', lang: '', ord: 0, value: 'X' },
+        { field: 'keywords', lang: 'en', ord: 0, value: 'b' },
+        { field: 'keywords', lang: 'en', ord: 1, value: 'a' },
+      ],
+      access: ['public'],
+      jobs: ['derivatives'],
+    });
+    expect((await rows(ids[1])).access).toEqual(['users']);
+    expect((await rows(ids[1])).jobs.sort()).toEqual(['derivatives', 'web-video']);
+    const tile = await db.kysely.selectFrom('collection').select('thumbnail_asset_id').executeTakeFirstOrThrow();
+    expect(Number(tile.thumbnail_asset_id)).toBe(ids[0]);
+  });
+
+  it('replaces the asset with the same source path, keeping its id and import date, dropping its derivatives', async () => {
+    const [id] = await buildAssets(db, [{ source_path: '/m/a.jpg', imp_date: 1000, values: { title: 'Old' } }]);
+    await db.kysely
+      .insertInto('derivative')
+      .values({
+        asset_id: id,
+        kind: 'thumb',
+        page: 0,
+        sha256: 'x',
+        path: 'x',
+        mime: 'image/webp',
+        width: 1,
+        height: 1,
+        bytes: 1,
+        placeholder: null,
+        created_at: 1,
+      })
+      .execute();
+    const [again] = await repo.saveAssets([
+      newAssetWrite({ source_path: '/m/a.jpg', values: { title: 'New' }, access: ['staff'] }),
+    ]);
+    expect(again).toEqual({ id, created: false });
+    const asset = await db.kysely.selectFrom('asset').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(Number(asset.imp_date)).toBe(1000);
+    expect(await rows(id)).toMatchObject({ values: [{ field: 'title', value: 'New' }], access: ['staff'] });
+    expect(await db.kysely.selectFrom('derivative').selectAll().execute()).toEqual([]);
+  });
+
+  it('edits as the factories do: named fields, groups and columns change, the rest stays', async () => {
+    const [id] = await buildAssets(db, [{ rating: 2, values: { title: 'T', creator: 'C' }, access: ['public'] }]);
+    await editAsset(db, id, { rating: 4, values: { title: 'U' }, status: 'gone' });
+    const asset = await db.kysely.selectFrom('asset').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(asset).toMatchObject({ rating: 4, status: 'gone' });
+    expect((await rows(id)).values.map((v) => `${v.field}=${v.value}`)).toEqual(['creator=C', 'title=U']);
+    expect((await rows(id)).access).toEqual(['public']);
+  });
+
+  it('queues no derivative jobs for metadata-only bench data', async () => {
+    const now = Date.now();
+    await repo.saveAssets(
+      Array.from({ length: 3 }, (_, i) => newAssetWrite({ filename: `b${i}.jpg` }, now)),
+      { now, queueDerivatives: false },
+    );
+    expect(await db.kysely.selectFrom('job').selectAll().execute()).toEqual([]);
+    expect(await repo.countAssets()).toBe(3);
+  });
+});

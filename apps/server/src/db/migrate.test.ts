@@ -1,0 +1,91 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
+import { openDatabase } from './database.ts';
+import { migrations, renamedMigrations } from './migrate.ts';
+
+const folder = path.join(import.meta.dirname, 'migrations');
+const files = readdirSync(folder).filter((f) => f.endsWith('.ts'));
+
+describe('migration names', () => {
+  it('are <YYYYMMDDhhmm>_<name>.ts, each with a time of its own, and all listed in migrate.ts', () => {
+    expect(files.filter((f) => !/^\d{12}_[a-z][a-z0-9_]*\.ts$/.test(f))).toEqual([]);
+    const times = files.map((f) => f.slice(0, 12));
+    expect(times.filter((t, i) => times.indexOf(t) !== i)).toEqual([]);
+    expect(Object.keys(migrations).sort()).toEqual(files.map((f) => f.replace(/\.ts$/, '')).sort());
+  });
+
+  it('map every old name to a listed one', () => {
+    for (const [from, to] of Object.entries(renamedMigrations)) {
+      expect(migrations[from]).toBeUndefined();
+      expect(migrations[to]).toBeDefined();
+    }
+  });
+});
+
+/** The migrations as a database migrated before the renaming recorded them, in their old order. */
+function oldNames(only?: string[]): Record<string, Migration> {
+  const back = Object.fromEntries(Object.entries(renamedMigrations).map(([from, to]) => [to, from]));
+  const entries = Object.entries(migrations).map(([name, m]) => [back[name] ?? name, m] as const);
+  return Object.fromEntries(entries.filter(([name]) => !only || only.includes(name)));
+}
+
+describe.each(dialects)('an existing database on %s', (dialect) => {
+  let test: TestDatabase;
+  afterEach(async () => test.drop());
+
+  const migrateAsBefore = async (list: Record<string, Migration>) => {
+    const db =
+      test.config.dialect === 'sqlite'
+        ? new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(test.config.file) }) })
+        : new Kysely<unknown>({
+            dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: test.config.url }) }),
+          });
+    try {
+      const { error } = await new Migrator({ db, provider: { getMigrations: async () => list } }).migrateToLatest();
+      expect(error).toBeUndefined();
+    } finally {
+      await db.destroy();
+    }
+  };
+  const recorded = async () => {
+    const db = await openDatabase(test.config);
+    try {
+      const rows = await db.kysely
+        .selectFrom('kysely_migration' as never)
+        .select('name' as never)
+        .orderBy('name' as never)
+        .execute();
+      return (rows as { name: string }[]).map((r) => r.name);
+    } finally {
+      await db.close();
+    }
+  };
+
+  it('migrated under the old names starts without running a migration again', async () => {
+    test = await createTestDatabase(dialect);
+    await migrateAsBefore(oldNames());
+    // A second run of any migration would fail: its tables exist.
+    expect(await recorded()).toEqual(Object.keys(migrations).sort());
+  });
+
+  it('migrated between migrations that shared a time starts and gets the missing ones', async () => {
+    test = await createTestDatabase(dialect);
+    // As a branch had it: search, but neither access nor jobs, which sort before it.
+    await migrateAsBefore(
+      oldNames(['202611220000_config', '202611220100_catalogue', '202611220200_identity', '202611220300_search']),
+    );
+    expect(await recorded()).toEqual(Object.keys(migrations).sort());
+    const db = await openDatabase(test.config);
+    try {
+      await db.kysely.selectFrom('job').select('id').execute();
+      await db.kysely.selectFrom('login_attempt').select('name').execute();
+    } finally {
+      await db.close();
+    }
+  });
+});
