@@ -313,7 +313,7 @@ export class SearchEngine {
   private textDocuments(batch: AssetBatch): TextDocument[] {
     const values = this.grouped(batch.values);
     return batch.assets
-      .filter((a) => a.status === 'active')
+      .filter((a) => isLive(a.status))
       .map((a) => {
         const own = values.get(a.id) ?? [];
         return {
