@@ -61,6 +61,14 @@ test.describe('account entry (portal-spec §2 "Navigation rules", "Login", §4 "
   }) => {
     await logInFromDashboard(page, 'curator');
     await expect(page).toHaveURL(/#\/admin\/general$/);
+    // On a portal without a stored config the admin area first asks whether to reset it to the
+    // factory settings (admin-spec §4); this journey is about the account menu, so it declines.
+    const question = page.getByRole('dialog', { name: 'Please confirm' });
+    await question
+      .getByRole('button', { name: 'No' })
+      .click({ timeout: 5_000 })
+      .catch(() => undefined);
+    await expect(question).toBeHidden();
     await expect(page.getByRole('heading', { level: 1, name: 'Administration' })).toBeVisible();
     await page.getByRole('button', { name: 'Account of curator' }).click();
     await page.getByRole('menuitem', { name: 'Portal' }).click();

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
+import { snapshotAdminState } from '../support/storedConfig.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const admin = `site-admin-${Date.now()}`;
@@ -9,7 +10,13 @@ const admin = `site-admin-${Date.now()}`;
 // One admin works through the admin area step by step; each step builds on the saved config.
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
+// What the admin saves (title, colours, languages, logo, pages) is put back afterwards, so the other
+// journeys see the portal as it was.
+let restoreAdminState: () => void = () => undefined;
+test.afterAll(() => restoreAdminState());
+
 test.beforeAll(() => {
+  restoreAdminState = snapshotAdminState();
   execFileSync(process.execPath, ['apps/server/bin/vitrine.mjs', 'users', 'add', admin, '--groups', 'admins'], {
     cwd: root,
     input: 'journey secret\n',
@@ -139,7 +146,7 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await page
       .locator('input[type=file][aria-label="Logo"]')
       .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
-    await expect(page.getByText('File saved')).toBeVisible();
+    await expect(page.getByText('File saved')).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText('The change is visible after reloading the page.').first()).toBeVisible();
     const served = await page.request.get('/assetportal/api/config/logo');
     expect(served.status()).toBe(200);

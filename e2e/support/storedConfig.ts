@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -32,4 +33,40 @@ export function storeGlobalConfig(config: Record<string, unknown>): () => void {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Remembers everything admins can change (stored config documents and uploaded files) and answers a
+ * function that puts it back, so journeys that save through the admin area leave the portal as the
+ * other journeys expect it.
+ */
+export function snapshotAdminState(): () => void {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set; run through e2e/playwright.config.ts');
+  const files = path.join(dataDir, 'config-files');
+  const filesBefore = new Set(existsSync(files) ? readdirSync(files) : []);
+  const db = new Database(path.join(dataDir, 'vitrine.db'));
+  let documents: unknown[];
+  try {
+    documents = db.prepare('select name, lang, body, updated_at from config_document').all();
+  } finally {
+    db.close();
+  }
+  return () => {
+    const restore = new Database(path.join(dataDir, 'vitrine.db'));
+    try {
+      restore.transaction(() => {
+        restore.prepare('delete from config_document').run();
+        const insert = restore.prepare(
+          'insert into config_document (name, lang, body, updated_at) values (@name, @lang, @body, @updated_at)',
+        );
+        for (const d of documents) insert.run(d);
+      })();
+    } finally {
+      restore.close();
+    }
+    for (const f of existsSync(files) ? readdirSync(files) : []) {
+      if (!filesBefore.has(f)) rmSync(path.join(files, f), { recursive: true, force: true });
+    }
+  };
 }
