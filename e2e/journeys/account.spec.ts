@@ -36,6 +36,20 @@ async function logInFromDashboard(page: Page, user: string) {
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
 }
 
+/**
+ * On a portal without a stored config the admin area first asks whether to reset it to the factory
+ * settings (admin-spec §4); these journeys are about the account menu, so they decline.
+ */
+async function declineFactorySettings(page: Page) {
+  await expect(page).toHaveURL(/#\/admin\/general$/);
+  const question = page.getByRole('dialog', { name: 'Please confirm' });
+  await question
+    .getByRole('button', { name: 'No' })
+    .click({ timeout: 5_000 })
+    .catch(() => undefined);
+  await expect(question).toBeHidden();
+}
+
 test.describe('account entry (portal-spec §2 "Navigation rules", "Login", §4 "Logout")', () => {
   test('a guest finds "Log in" on the dashboard, logs in, and logs out from the account menu', async ({ page }) => {
     await logInFromDashboard(page, 'visitor');
@@ -61,14 +75,7 @@ test.describe('account entry (portal-spec §2 "Navigation rules", "Login", §4 "
   }) => {
     await logInFromDashboard(page, 'curator');
     await expect(page).toHaveURL(/#\/admin\/general$/);
-    // On a portal without a stored config the admin area first asks whether to reset it to the
-    // factory settings (admin-spec §4); this journey is about the account menu, so it declines.
-    const question = page.getByRole('dialog', { name: 'Please confirm' });
-    await question
-      .getByRole('button', { name: 'No' })
-      .click({ timeout: 5_000 })
-      .catch(() => undefined);
-    await expect(question).toBeHidden();
+    await declineFactorySettings(page);
     await expect(page.getByRole('heading', { level: 1, name: 'Administration' })).toBeVisible();
     await page.getByRole('button', { name: 'Account of curator' }).click();
     await page.getByRole('menuitem', { name: 'Portal' }).click();
@@ -113,6 +120,7 @@ test.describe('account entry (portal-spec §2 "Navigation rules", "Login", §4 "
 
   test('with the account menu open, no serious accessibility violation on a desktop', async ({ page }, testInfo) => {
     await logInFromDashboard(page, 'curator');
+    await declineFactorySettings(page);
     await page.getByRole('button', { name: 'Account of curator' }).click();
     await expect(page.getByRole('menuitem', { name: 'Portal' })).toBeVisible();
     await keepScreenshot(page, testInfo, 'account-menu-desktop');
