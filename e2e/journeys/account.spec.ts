@@ -83,7 +83,7 @@ test.describe('account entry (portal-spec §2 "Navigation rules", "Login", §4 "
     await expect(page.getByTestId('dashboard-hero')).toBeVisible();
     await page.getByRole('button', { name: 'Account of curator' }).click();
     await page.getByRole('menuitem', { name: 'Administration' }).click();
-    await expect(page).toHaveURL(/#\/admin\/general$/);
+    await declineFactorySettings(page);
     await expect(page.getByRole('heading', { level: 1, name: 'Administration' })).toBeVisible();
   });
 
