@@ -7,8 +7,12 @@ const CHUNK = 10_000;
 export class AccessRepository {
   constructor(private readonly db: Db) {}
 
-  /** Of `ids`, those the groups may see under the access rule (access/rule.ts). */
-  async visibleIds(groups: readonly string[], ids: readonly number[]): Promise<Set<number>> {
+  /** Of `ids`, those the groups may see under the access rule (access/rule.ts), of `kinds` only unless null. */
+  async visibleIds(
+    groups: readonly string[],
+    ids: readonly number[],
+    kinds: readonly string[] | null = null,
+  ): Promise<Set<number>> {
     const unique = [...new Set(ids)];
     const visible = new Set<number>();
     for (let i = 0; i < unique.length; i += CHUNK) {
@@ -16,26 +20,26 @@ export class AccessRepository {
         .selectFrom('asset')
         .select('asset.id')
         .where('asset.id', 'in', unique.slice(i, i + CHUNK))
-        .where(visibleTo(groups))
+        .where(visibleTo(groups, kinds))
         .execute();
       for (const r of rows) visible.add(Number(r.id));
     }
     return visible;
   }
 
-  /** Of `ids`, those the groups may see under the access rule, with their kind (`asset_group`). */
-  async visibleKinds(groups: readonly string[], ids: readonly number[]): Promise<Map<number, string>> {
-    const unique = [...new Set(ids)];
-    const kinds = new Map<number, string>();
-    for (let i = 0; i < unique.length; i += CHUNK) {
-      const rows = await this.db.kysely
-        .selectFrom('asset')
-        .select(['asset.id', 'asset.asset_group'])
-        .where('asset.id', 'in', unique.slice(i, i + CHUNK))
-        .where(visibleTo(groups))
-        .execute();
-      for (const r of rows) kinds.set(Number(r.id), r.asset_group);
-    }
-    return kinds;
+  /** What the access rule reads of one asset, for its in-memory form (`permits`). */
+  async ruleFacts(id: number): Promise<{ status: string; accessGroups: string[]; assetGroup: string } | undefined> {
+    const asset = await this.db.kysely
+      .selectFrom('asset')
+      .select(['status', 'asset_group'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!asset) return undefined;
+    const access = await this.db.kysely
+      .selectFrom('asset_access')
+      .select('group_name')
+      .where('asset_id', '=', id)
+      .execute();
+    return { status: asset.status, accessGroups: access.map((a) => a.group_name), assetGroup: asset.asset_group };
   }
 }

@@ -1,9 +1,8 @@
 import type { Auth } from '../auth/caller.ts';
 import { forbidden, notFound } from '../http/errors.ts';
-import type { ConversionSet, FileSettings } from '../settings.ts';
 import type { AccessRepository } from './access.repository.ts';
 import { mediaWindows, signMediaUrl, verifyMediaUrl } from './media-url.ts';
-import { grantingGroups, type Permission } from './rule.ts';
+import { downloadIn, grant, noDownloadRights, permits, type DownloadRights, type Permission } from './rule.ts';
 
 /** The notices of portal-spec §4 "Shared links" (text keys views…open_share.none_visible / part_visible). */
 export type SharedNotice = 'none_visible' | 'part_visible' | null;
@@ -28,8 +27,8 @@ export class AccessService {
     private readonly access: AccessRepository,
     /** SECRET, which signs media URLs; without it no media URL is made or accepted. */
     private readonly secret?: string,
-    /** The conversion sets and the groups' download rights (the download permission). */
-    private readonly downloads: Pick<FileSettings, 'conversionSets' | 'groups'> = { conversionSets: [], groups: [] },
+    /** The conversion sets and the groups' download rights (the `asset.download` permission). */
+    private readonly downloads: DownloadRights = noDownloadRights,
   ) {}
 
   private mediaSecret(): string {
@@ -40,7 +39,8 @@ export class AccessService {
   /** Of `ids`, those the caller may access with `permission`. */
   async checkAccess(auth: Auth, permission: Permission, ids: readonly number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    return this.access.visibleIds(grantingGroups(auth, permission), ids);
+    const granted = grant(auth, permission, this.downloads);
+    return this.access.visibleIds(granted.groups, ids, granted.kinds);
   }
 
   /**
@@ -73,7 +73,7 @@ export class AccessService {
    * bit-mask form (access/rule.ts `groupMask`) to exactly these.
    */
   searchGroups(auth: Auth, permission: Permission = 'asset.read'): readonly string[] {
-    return grantingGroups(auth, permission);
+    return grant(auth, permission, this.downloads).groups;
   }
 
   /**
@@ -89,45 +89,20 @@ export class AccessService {
     return this.secret ? verifyMediaUrl(this.secret, path, exp, sig) : 'invalid';
   }
 
-  /**
-   * The conversion sets the caller may use at all: set 0 (the original) for groups that list it in
-   * their `downloadSets`; another set for the groups it names in `userGroups` or that list it.
-   */
-  usableSetIds(auth: Auth): number[] {
-    const mine = this.downloads.groups.filter((g) => auth.groups.includes(g.name));
-    const listed = (id: number) => mine.some((g) => g.downloadSets.includes(id));
-    const ids = listed(0) ? [0] : [];
-    for (const set of this.downloads.conversionSets) {
-      if (listed(set.id) || set.userGroups.some((g) => auth.groups.includes(g))) ids.push(set.id);
-    }
-    return ids;
-  }
-
-  /** Whether a set applies to an asset of this kind (set 0 applies to all). */
-  appliesTo(setId: number, assetGroup: string): boolean {
-    if (setId === 0) return true;
-    const set: ConversionSet | undefined = this.downloads.conversionSets.find((s) => s.id === setId);
-    return Boolean(set && (set.assetGroups.length === 0 || (set.assetGroups as string[]).includes(assetGroup)));
-  }
-
   /** The sets the caller may download one asset in; an asset it may not see is not found. */
   async setIdsFor(auth: Auth, assetId: number): Promise<number[]> {
-    const kind = (await this.access.visibleKinds(grantingGroups(auth, 'asset.read'), [assetId])).get(assetId);
-    if (kind === undefined) throw notFound(`The asset ${assetId}`);
-    return this.usableSetIds(auth).filter((id) => this.appliesTo(id, kind));
+    const asset = await this.access.ruleFacts(assetId);
+    if (!asset || !permits(grant(auth, 'asset.read').groups, asset)) throw notFound(`The asset ${assetId}`);
+    return [0, ...this.downloads.conversionSets.map((s) => s.id)].filter((setId) => {
+      const granted = grant(auth, downloadIn(setId), this.downloads);
+      return permits(granted.groups, asset, granted.kinds);
+    });
   }
 
-  /**
-   * Of `ids`, those the caller may download in set `setId`, in the order asked: visible, the set
-   * usable by one of its groups and applicable to the asset's kind.
-   */
+  /** Of `ids`, those the caller may download in set `setId`, in the order asked. */
   async downloadableIds(auth: Auth, setId: number, ids: number[]): Promise<number[]> {
-    if (!this.usableSetIds(auth).includes(setId)) return [];
-    const kinds = await this.access.visibleKinds(grantingGroups(auth, 'asset.read'), [...new Set(ids)]);
-    return ids.filter((id) => {
-      const kind = kinds.get(id);
-      return kind !== undefined && this.appliesTo(setId, kind);
-    });
+    const allowed = await this.checkAccess(auth, downloadIn(setId), ids);
+    return ids.filter((id) => allowed.has(id));
   }
 
   /** For a download of one asset: 404 when the caller may not see it, 403 when it may not download it. */

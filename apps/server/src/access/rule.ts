@@ -5,46 +5,100 @@ import type { Auth } from '../auth/caller.ts';
 /**
  * THE asset access rule (ARCHITECTURE §4), the one place it is written down. An asset is visible to
  * a caller when it is live (not gone) and one of its access groups (`asset_access`) is one of the
- * groups through which the caller holds the permission. Everything else applies one of its forms:
+ * groups through which the caller holds the permission; a permission may also be limited to some
+ * kinds of asset (`asset_group`): a conversion set applies only to the kinds it names. Everything
+ * else applies one of its forms:
  *
- * - `visibleTo(groups)`: the where-clause over `asset` (AccessRepository, and any query that lists
- *   assets);
+ * - `visibleTo(groups, kinds)`: the where-clause over `asset` (AccessRepository, and any query that
+ *   lists assets);
  * - `groupMask(groups, …)` with `isLive(status)`: the form the in-memory search index applies
  *   (search/facet-index.ts);
- * - `permits(groups, asset)`: the rule over one asset held in memory.
+ * - `permits(groups, asset, kinds)`: the rule over one asset held in memory.
  *
  * `access/rule.test.ts` checks that the forms agree; `test/access-matrix.test.ts` that every route
  * which names or answers assets asks AccessService, which applies them.
  */
 
-/** What a caller wants to do with assets. Downloads add their own permission here. */
-export type Permission = 'asset.read';
+/** What a caller wants to do with assets: see them, or download them in one conversion set. */
+export type Permission = 'asset.read' | { readonly action: 'asset.download'; readonly setId: number };
+
+/** The permission to download in conversion set `setId` (0: the original file). */
+export const downloadIn = (setId: number): Permission => ({ action: 'asset.download', setId });
+
+/**
+ * The settings that decide downloads (admin-spec §3 "Convert set"): a group may use the sets it
+ * lists in `downloadSets`, and a conversion set names the user groups that may use it and the kinds
+ * of asset it applies to (none: every kind). Set 0, the original file, needs no entry and applies
+ * to every kind.
+ */
+export interface DownloadRights {
+  readonly groups: readonly { readonly name: string; readonly downloadSets: readonly number[] }[];
+  readonly conversionSets: readonly {
+    readonly id: number;
+    readonly assetGroups: readonly string[];
+    readonly userGroups: readonly string[];
+  }[];
+}
+
+export const noDownloadRights: DownloadRights = { groups: [], conversionSets: [] };
+
+/**
+ * What a permission grants a caller: the groups through which it holds it (matched against an
+ * asset's access groups) and the kinds of asset it covers (`null`: every kind).
+ */
+export interface Grant {
+  readonly groups: readonly string[];
+  readonly kinds: readonly string[] | null;
+}
+
+const nothing: Grant = { groups: [], kinds: null };
 
 /** The asset status that is visible; other statuses (`gone`) never are. */
 const LIVE_STATUS = 'active';
 
 export const isLive = (status: string): boolean => status === LIVE_STATUS;
 
+/**
+ * What `permission` grants the caller. Reading goes through each of its groups. Downloading in a
+ * set is a right of the caller (one of its groups may use the set): the caller then downloads what
+ * it sees, of the kinds the set applies to.
+ */
+export function grant(auth: Auth, permission: Permission, rights: DownloadRights = noDownloadRights): Grant {
+  if (permission === 'asset.read') return { groups: auth.groups, kinds: null };
+  const { setId } = permission;
+  const listed = rights.groups.some((g) => auth.groups.includes(g.name) && g.downloadSets.includes(setId));
+  if (setId === 0) return listed ? { groups: auth.groups, kinds: null } : nothing;
+  const set = rights.conversionSets.find((s) => s.id === setId);
+  if (!set || !(listed || set.userGroups.some((g) => auth.groups.includes(g)))) return nothing;
+  return { groups: auth.groups, kinds: set.assetGroups.length ? set.assetGroups : null };
+}
+
 /** The caller's groups through which it holds `permission` on an asset that lists one of them. */
-export function grantingGroups(auth: Auth, permission: Permission): readonly string[] {
-  switch (permission) {
-    case 'asset.read':
-      return auth.groups;
-  }
+export function grantingGroups(
+  auth: Auth,
+  permission: Permission,
+  rights: DownloadRights = noDownloadRights,
+): readonly string[] {
+  return grant(auth, permission, rights).groups;
 }
 
 /** The rule over one asset in memory. */
 export function permits(
   groups: readonly string[],
-  asset: { status: string; accessGroups: readonly string[] },
+  asset: { status: string; accessGroups: readonly string[]; assetGroup?: string },
+  kinds: readonly string[] | null = null,
 ): boolean {
-  return isLive(asset.status) && asset.accessGroups.some((g) => groups.includes(g));
+  return (
+    isLive(asset.status) &&
+    asset.accessGroups.some((g) => groups.includes(g)) &&
+    (kinds === null || (asset.assetGroup !== undefined && kinds.includes(asset.assetGroup)))
+  );
 }
 
-/** The rule as a where-clause over `asset`: `.where(visibleTo(groups))`. */
-export function visibleTo(groups: readonly string[]) {
+/** The rule as a where-clause over `asset`: `.where(visibleTo(groups))`, or `visibleTo(groups, kinds)`. */
+export function visibleTo(groups: readonly string[], kinds: readonly string[] | null = null) {
   return (eb: ExpressionBuilder<Database, 'asset'>): Expression<SqlBool> =>
-    groups.length
+    groups.length && (kinds === null || kinds.length)
       ? eb.and([
           eb('asset.status', '=', LIVE_STATUS),
           eb.exists(
@@ -54,6 +108,7 @@ export function visibleTo(groups: readonly string[]) {
               .whereRef('asset_access.asset_id', '=', 'asset.id')
               .where('asset_access.group_name', 'in', [...groups]),
           ),
+          ...(kinds === null ? [] : [eb('asset.asset_group', 'in', [...kinds])]),
         ])
       : sql<SqlBool>`1 = 0`;
 }
