@@ -53,13 +53,14 @@ export interface ServiceOptions {
  */
 export function buildServices(db: Db, settings: Settings, options: ServiceOptions = {}) {
   const log = options.log ?? quiet;
+  const catalogue = new CatalogueRepository(db.kysely);
   const repositories = {
     access: new AccessRepository(db),
     bookmarks: new BookmarkRepository(db),
-    catalogue: new CatalogueRepository(db.kysely),
+    catalogue,
     config: new ConfigRepository(db),
     derivatives: new DerivativeRepository(db.kysely),
-    downloads: new DownloadRepository(db),
+    downloads: new DownloadRepository(db, catalogue),
     info: new InfoRepository(db),
     jobs: new JobRepository(db.kysely),
     loginThrottle: new LoginThrottleRepository(db),

@@ -109,4 +109,26 @@ describe.each(dialects)('catalogue writes on %s', (dialect) => {
     expect(await db.kysely.selectFrom('job').selectAll().execute()).toEqual([]);
     expect(await repo.countAssets()).toBe(3);
   });
+
+  it("counts downloads on the assets with a generation bump, and in the caller's transaction writes nothing when it fails", async () => {
+    const [a, b] = await buildAssets(db, [{ filename: 'a.jpg' }, { filename: 'b.jpg' }]);
+    const counts = async () =>
+      (await db.kysely.selectFrom('asset').select(['id', 'obj_dload_cnt']).orderBy('id').execute()).map((r) =>
+        Number(r.obj_dload_cnt),
+      );
+    const before = await generation();
+    await repo.countDownloads([a, b], 1_000);
+    await repo.countDownloads([b], 2_000);
+    expect(await counts()).toEqual([1, 2]);
+    expect(await generation()).toBe(before + 2);
+
+    await expect(
+      db.kysely.transaction().execute(async (trx) => {
+        await repo.countDownloads([a], 3_000, trx);
+        throw new Error('the log could not be written');
+      }),
+    ).rejects.toThrow('the log could not be written');
+    expect(await counts()).toEqual([1, 2]);
+    expect(await generation()).toBe(before + 2);
+  });
 });

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { AssetTable, Database } from '../db/schema.ts';
 import { DERIVATIVES_JOB, derivativeJobsFor, WEB_VIDEO_JOB } from '../derivatives/derivative.jobs.ts';
 import { JobRepository } from '../jobs/job.repository.ts';
@@ -211,6 +211,26 @@ export class CatalogueRepository {
       await bumpCatalogueGeneration(trx);
       return saved;
     });
+  }
+
+  /**
+   * Counts one download of each asset (`obj_dload_cnt`, which search sorts by). An asset write like
+   * `saveAssets`, so it bumps the catalogue generation and every search index catches up. In `trx`
+   * when given, so that the caller's own rows (the download log) are written with it or not at all.
+   */
+  async countDownloads(ids: readonly number[], now: number, trx?: Transaction<Database>): Promise<void> {
+    if (ids.length === 0) return;
+    const count = async (t: Transaction<Database>) => {
+      for (const part of chunks(ids, 1)) {
+        await t
+          .updateTable('asset')
+          .set((eb) => ({ obj_dload_cnt: eb('obj_dload_cnt', '+', 1), updated_at: now }))
+          .where('id', 'in', part)
+          .execute();
+      }
+      await bumpCatalogueGeneration(t);
+    };
+    await (trx ? count(trx) : this.db.transaction().execute(count));
   }
 
   /** One asset: `saveAssets` for the import, which writes each file in its own transaction. */

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { bumpCatalogueGeneration } from '../db/catalogue-state.ts';
+import type { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import type { Db } from '../db/database.ts';
 import type { AssetTable, ConversionTable } from '../db/schema.ts';
 
@@ -12,7 +12,11 @@ export type ConversionRow = Selectable<ConversionTable>;
 
 /** All SQL of downloads: sources, the per-user lock, the conversion cache, checksums, counting and the log. */
 export class DownloadRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The one asset-write path, which counts downloads on the assets. */
+    private readonly catalogue: CatalogueRepository,
+  ) {}
 
   /** Active assets by id, in the order asked (access is checked by the caller). */
   async sources(ids: readonly number[]): Promise<DownloadSource[]> {
@@ -129,10 +133,7 @@ export class DownloadRepository {
       .execute();
   }
 
-  /**
-   * Counts a download of each asset (obj_dload_cnt, which search sorts by, so the catalogue
-   * generation moves) and writes the log: who, what, when, which set.
-   */
+  /** Counts a download of each asset (`CatalogueRepository.countDownloads`) and writes the log: who, what, when, which set. */
   async recordDownloads(
     who: { userId: number | null; name: string | null },
     assetIds: readonly number[],
@@ -142,11 +143,7 @@ export class DownloadRepository {
   ): Promise<void> {
     if (!assetIds.length) return;
     await this.db.kysely.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('asset')
-        .set((eb) => ({ obj_dload_cnt: eb('obj_dload_cnt', '+', 1), updated_at: now }))
-        .where('id', 'in', [...assetIds])
-        .execute();
+      await this.catalogue.countDownloads(assetIds, now, trx);
       await trx
         .insertInto('download_log')
         .values(
@@ -160,7 +157,6 @@ export class DownloadRepository {
           })),
         )
         .execute();
-      await bumpCatalogueGeneration(trx);
     });
   }
 

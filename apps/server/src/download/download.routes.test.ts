@@ -11,7 +11,6 @@ import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
 import { startSmtp } from '../../test/smtp.ts';
 import { probeImage } from '../adapters/media.ts';
 import { ConfigRepository } from '../config/config.repository.ts';
-import { DownloadRepository } from './download.repository.ts';
 
 const API = '/assetportal/api/';
 
@@ -141,7 +140,7 @@ describe.each(dialects)('downloads on %s (portal-spec §4 "Download flow", §7 d
   });
 
   it('does concurrent requests for the same conversion once', async () => {
-    const repo = new DownloadRepository(t.app.db);
+    const repo = t.app.services.repositories.downloads;
     const a = await signIn(t, { groups: ['users'] });
     const b = await signIn(t, { groups: ['users'] });
     const [ra, rb] = await Promise.all([
@@ -160,7 +159,7 @@ describe.each(dialects)('downloads on %s (portal-spec §4 "Download flow", §7 d
   it('allows one conversion download at a time per user: a second one is 429 rate_limit_reached', async () => {
     const me = await signIn(t, { groups: ['users'] });
     // Another server process holds this user's lock.
-    expect(await new DownloadRepository(t.app.db).acquireLock(`user:${me.userId}`, Date.now(), 60_000)).toBe(true);
+    expect(await t.app.services.repositories.downloads.acquireLock(`user:${me.userId}`, Date.now(), 60_000)).toBe(true);
     const refused = await get('download/', me.headers, { id: id('chart.png'), csetid: '1' });
     expect(refused.statusCode).toBe(429);
     expect(refused.json().error).toBe('rate_limit_reached');
@@ -168,7 +167,7 @@ describe.each(dialects)('downloads on %s (portal-spec §4 "Download flow", §7 d
     expect((await get('download/', me.headers, { id: id('chart.png'), csetid: '0' })).statusCode).toBe(200);
 
     // Once the running conversion ends (the lock is released), the next one goes through.
-    await new DownloadRepository(t.app.db).releaseLock(`user:${me.userId}`);
+    await t.app.services.repositories.downloads.releaseLock(`user:${me.userId}`);
     expect((await get('download/', me.headers, { id: id('chart.png'), csetid: '1' })).statusCode).toBe(200);
   });
 
