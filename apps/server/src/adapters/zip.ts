@@ -49,48 +49,40 @@ function zip64Extra(values: number[]): Buffer {
   return b;
 }
 
-function localHeader(e: ZipEntry, name: Buffer, big: boolean): Buffer {
-  const extra = zip64Extra(big ? [e.size, e.size] : []);
-  const { time, date } = dosDateTime(e.modified);
-  const h = Buffer.alloc(30);
-  h.writeUInt32LE(0x04034b50, 0);
-  h.writeUInt16LE(big ? 45 : 20, 4);
-  h.writeUInt16LE(UTF8_NAMES, 6);
-  h.writeUInt16LE(0, 8); // stored
-  h.writeUInt16LE(time, 10);
-  h.writeUInt16LE(date, 12);
-  h.writeUInt32LE(e.crc32 >>> 0, 14);
-  h.writeUInt32LE(big ? MAX32 : e.size, 18);
-  h.writeUInt32LE(big ? MAX32 : e.size, 22);
-  h.writeUInt16LE(name.length, 26);
-  h.writeUInt16LE(extra.length, 28);
-  return Buffer.concat([h, name, extra]);
-}
-
-function centralHeader(e: ZipEntry, name: Buffer, offset: number): Buffer {
+/**
+ * A local file header (before the entry's bytes) or its central directory record (which adds where
+ * the local header starts): the same fields, the central record with a few of its own around them.
+ */
+function header(kind: 'local' | 'central', e: ZipEntry, name: Buffer, offset: number): Buffer {
+  const central = kind === 'central';
   const bigSize = e.size >= MAX32;
-  const bigOffset = offset >= MAX32;
+  const bigOffset = central && offset >= MAX32;
   const extra = zip64Extra([...(bigSize ? [e.size, e.size] : []), ...(bigOffset ? [offset] : [])]);
   const version = bigSize || bigOffset ? 45 : 20;
   const { time, date } = dosDateTime(e.modified);
-  const h = Buffer.alloc(46);
-  h.writeUInt32LE(0x02014b50, 0);
-  h.writeUInt16LE((3 << 8) | version, 4); // made by: Unix
-  h.writeUInt16LE(version, 6);
-  h.writeUInt16LE(UTF8_NAMES, 8);
-  h.writeUInt16LE(0, 10);
-  h.writeUInt16LE(time, 12);
-  h.writeUInt16LE(date, 14);
-  h.writeUInt32LE(e.crc32 >>> 0, 16);
-  h.writeUInt32LE(bigSize ? MAX32 : e.size, 20);
-  h.writeUInt32LE(bigSize ? MAX32 : e.size, 24);
-  h.writeUInt16LE(name.length, 28);
-  h.writeUInt16LE(extra.length, 30);
-  h.writeUInt16LE(0, 32); // comment
-  h.writeUInt16LE(0, 34); // disk
-  h.writeUInt16LE(0, 36); // internal attributes
-  h.writeUInt32LE(UNIX_FILE, 38);
-  h.writeUInt32LE(bigOffset ? MAX32 : offset, 42);
+  const h = Buffer.alloc(central ? 46 : 30);
+  let at = 0;
+  const u16 = (v: number) => (at = h.writeUInt16LE(v, at));
+  const u32 = (v: number) => (at = h.writeUInt32LE(v, at));
+  u32(central ? 0x02014b50 : 0x04034b50);
+  if (central) u16((3 << 8) | version); // made by: Unix
+  u16(version);
+  u16(UTF8_NAMES);
+  u16(0); // stored
+  u16(time);
+  u16(date);
+  u32(e.crc32 >>> 0);
+  u32(bigSize ? MAX32 : e.size);
+  u32(bigSize ? MAX32 : e.size);
+  u16(name.length);
+  u16(extra.length);
+  if (central) {
+    u16(0); // comment
+    u16(0); // disk
+    u16(0); // internal attributes
+    u32(UNIX_FILE);
+    u32(bigOffset ? MAX32 : offset);
+  }
   return Buffer.concat([h, name, extra]);
 }
 
@@ -139,9 +131,9 @@ export function planZip(entries: readonly ZipEntry[]): ZipPlan {
   for (const e of entries) {
     const name = Buffer.from(e.name, 'utf8');
     const start = offset;
-    push({ data: localHeader(e, name, e.size >= MAX32) });
+    push({ data: header('local', e, name, start) });
     push({ path: e.path, length: e.size });
-    central.push(centralHeader(e, name, start));
+    central.push(header('central', e, name, start));
   }
   const cdOffset = offset;
   const cd = Buffer.concat(central);
