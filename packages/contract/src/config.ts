@@ -98,6 +98,14 @@ export const listTranslationsCall = defineCall({
   response: z.union([z.object({ locales: z.array(languageCode) }), messageSetSchema]),
 });
 
+/** Every stored set as written, so the admin area can tell whether an upgrade changes it (admin-spec §4). */
+export const storedTranslationsCall = defineCall({
+  method: 'GET',
+  path: 'config/translations/stored',
+  summary: 'Every stored translation set exactly as stored, by language (GUI admins; for upgrades)',
+  response: z.object({ translations: z.record(z.string(), messageSetSchema) }),
+});
+
 export const saveTranslationsCall = defineCall({
   method: 'POST',
   path: 'config/translations',

@@ -51,6 +51,7 @@ describe.each(dialects)('admin config calls on %s (admin-spec §7 "Calls", §4 "
       { method: 'POST', url: 'config/global', payload: withTitle('Taken over') },
       { method: 'GET', url: 'config/history' },
       { method: 'POST', url: 'config/history/rollback', payload: { id: 1 } },
+      { method: 'GET', url: 'config/translations/stored' },
       { method: 'POST', url: 'config/translations?lang=de', payload: { views: {} } },
       { method: 'POST', url: 'config/custom_html?lang=de', payload: { heading: 'x', html: 'x' } },
       { method: 'POST', url: 'config/logo', payload: form(png, 'logo.png') },
@@ -178,6 +179,19 @@ describe.each(dialects)('admin config calls on %s (admin-spec §7 "Calls", §4 "
     expect(res.statusCode).toBe(200);
     expect((await t.app.inject(`${api}config/translations`)).json().locales).toEqual(['de', 'en', 'fr']);
     expect((await t.app.inject(`${api}config/translations?lang=fr`)).json().views.dashboard.title).toBe('Accueil');
+  });
+
+  it('the stored translation sets are answered exactly as stored, without the bundled texts (§4 upgrade)', async () => {
+    const old = { metadata: { version: '5.2.1' }, views: { dashboard: { title: 'Kontakt: info@example.org' } } };
+    await t.app.inject({ method: 'POST', url: `${api}config/translations?lang=de`, headers: admin, payload: old });
+    const res = await t.app.inject({ url: `${api}config/translations/stored`, headers: admin });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().translations.de).toEqual(old);
+    expect(res.json().translations.en).toBeUndefined();
+    // The portal's answer for the same language carries the bundled texts beneath the stored ones.
+    const served = (await t.app.inject(`${api}config/translations?lang=de`)).json();
+    expect(served.views.dashboard.title).toBe('Kontakt: info@example.org');
+    expect(served.global.required).toBe('Dieses Feld ist ein Pflichtfeld.');
   });
 
   it('a language added by an admin is served by info/all_languages with its name', async () => {

@@ -74,6 +74,17 @@ export class ConfigAdminService {
     return fillConfigDefaults(body);
   }
 
+  /** The translation sets as stored, without the bundled texts the portal serves beneath them. */
+  async storedTranslations(auth: Auth): Promise<{ translations: Record<string, MessageSet> }> {
+    requireGuiAdmin(auth);
+    const translations: Record<string, MessageSet> = {};
+    for (const lang of await this.repository.languages('translations')) {
+      const stored = await this.repository.get('translations', lang);
+      if (typeof stored === 'object' && stored !== null) translations[lang] = stored as MessageSet;
+    }
+    return { translations };
+  }
+
   async saveTranslations(auth: Auth, lang: string, texts: MessageSet): Promise<{ ok: true }> {
     requireGuiAdmin(auth);
     await this.repository.save('translations', lang, texts, auth.name ?? '');

@@ -10,6 +10,7 @@ import {
   saveGlobalConfigCall,
   saveTranslationsCall,
   storedConfigCall,
+  storedTranslationsCall,
   uploadConfigFileCall,
   configFontCall,
   configImageCall,
@@ -74,6 +75,7 @@ export function configAdminRoutes(app: FastifyInstance, admin: ConfigAdminServic
   registerCall(app, saveGlobalConfigCall, async ({ request, body }) => admin.saveConfig(request.auth, body));
   registerCall(app, configHistoryCall, async ({ request, query }) => admin.history(request.auth, query.limit));
   registerCall(app, configRollbackCall, async ({ request, body }) => admin.rollback(request.auth, body.id));
+  registerCall(app, storedTranslationsCall, async ({ request }) => admin.storedTranslations(request.auth));
   registerCall(app, saveTranslationsCall, async ({ request, query, body }) =>
     admin.saveTranslations(request.auth, query.lang, body),
   );
