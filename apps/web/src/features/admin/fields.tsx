@@ -50,10 +50,12 @@ export function setAt<T>(root: T, path: string, value: unknown): T {
   return copy as T;
 }
 
+/** A titled group of settings; named by its heading, so assistive technology lists it as a region. */
 export function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
   return (
-    <Box component="section" sx={{ mb: 4 }}>
-      <Typography component="h3" variant="h6" sx={{ mb: 1 }}>
+    <Box component="section" aria-labelledby={id} sx={{ mb: 4 }}>
+      <Typography component="h3" variant="h6" id={id} sx={{ mb: 1 }}>
         {title}
       </Typography>
       <Stack spacing={2} sx={{ maxWidth: 640 }}>
