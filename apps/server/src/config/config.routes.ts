@@ -87,8 +87,8 @@ export function configAdminRoutes(app: FastifyInstance, admin: ConfigAdminServic
   );
   void app.register(async (scope) => {
     await scope.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0 } });
-    registerCall(scope, uploadConfigFileCall, async ({ request, params }) =>
-      admin.upload(request.auth, params.name ?? '', () => readUpload(request)),
+    registerCall(scope, uploadConfigFileCall, async ({ request, params, query }) =>
+      admin.upload(request.auth, { name: params.name ?? '', id: query.id }, () => readUpload(request)),
     );
   });
 }
