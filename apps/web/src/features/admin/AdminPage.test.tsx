@@ -113,6 +113,39 @@ describe(
       await waitFor(() => expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument());
     });
 
+    it('uploads the tile image of a pre-search under a new id that the saved config carries (§7 "thumbnail")', async () => {
+      const preSearch = { key: 'Harbour picks', search: { en: { text: '*', facets: [] } }, position: 0 };
+      const stored = {
+        ...defaultGlobalConfig,
+        dashboard: {
+          ...defaultGlobalConfig.dashboard,
+          collections: { ...defaultGlobalConfig.dashboard.collections, data: [preSearch] },
+        },
+      };
+      const { posted } = adminServer(stored);
+      const uploads: { id: string | null; file: FormDataEntryValue | null }[] = [];
+      server.use(
+        http.post(api('config/thumbnail'), async ({ request }) => {
+          uploads.push({
+            id: new URL(request.url).searchParams.get('id'),
+            file: (await request.formData()).get('file'),
+          });
+          return HttpResponse.json({ saved: true, deleted: false });
+        }),
+      );
+      const { user } = await renderApp('/admin/dashboard');
+      const tile = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'tile.png', { type: 'image/png' });
+      await user.upload(await screen.findByLabelText('Tile image of Harbour picks', {}, slow), tile);
+      expect(await screen.findByText('File saved')).toBeInTheDocument();
+      expect(uploads).toHaveLength(1);
+      expect(uploads[0]?.id).toMatch(/^tile_[a-z0-9_]+$/);
+      expect(uploads[0]?.file).toMatchObject({ size: 4, type: 'image/png' });
+      expect(screen.getByText('There are unsaved changes.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.dashboard.collections.data[0]).toMatchObject({ key: 'Harbour picks', src: uploads[0]?.id });
+    });
+
     it('checks a new language with the German messages of admin-spec §5', async () => {
       adminServer(defaultGlobalConfig);
       const { user } = await renderApp('/admin/language', { locale: 'de' });

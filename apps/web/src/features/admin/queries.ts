@@ -177,17 +177,20 @@ export function useSaveCustomPage() {
   });
 }
 
-/** Uploads (or, without a file, deletes) an admin file; large images draw the 1 MB warning. */
+/**
+ * Uploads (or, without a file, deletes) an admin file, or with name "thumbnail" the tile image of
+ * that id; large images draw the 1 MB warning.
+ */
 export function useUploadFile() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ name, file }: { name: ConfigFileName; file: File | null }) => {
+    mutationFn: ({ name, id, file }: { name: ConfigFileName | 'thumbnail'; id?: string; file: File | null }) => {
       if (file && file.type.startsWith('image/') && file.size > IMAGE_WARNING_BYTES) {
         toast.show('toast.image.too_large', 'warning');
       }
       const form = file ? new FormData() : undefined;
       form?.append('file', file as File);
-      return callApi(uploadConfigFileCall, { params: { name }, form });
+      return callApi(uploadConfigFileCall, { params: { name }, query: id === undefined ? {} : { id }, form });
     },
     onSuccess: (answer) => {
       void client.invalidateQueries({ queryKey: configKeys.files() });
