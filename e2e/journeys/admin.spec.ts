@@ -137,6 +137,33 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await expect(page.getByRole('heading', { name: 'Harbour picks' })).toBeVisible();
   });
 
+  test('a facet configured in the search settings is the one the search page offers (§1 "search")', async ({
+    page,
+  }) => {
+    // With no facet configured the search page offers every facet field of the index.
+    await page.goto('/#/search/*');
+    await expect(page.getByRole('group', { name: 'Created' })).toBeVisible({ timeout: 15_000 });
+    await page.goto('/#/admin/general');
+    await openSection(page, 'Search settings');
+    const filters = page.getByRole('region', { name: 'Filters' });
+    await filters.getByRole('combobox', { name: 'Field' }).click();
+    await page.getByRole('option', { name: 'category', exact: true }).click();
+    await filters.getByRole('button', { name: 'Add filter' }).click();
+    const facet = filters.getByRole('group', { name: 'category' });
+    await facet.getByRole('combobox', { name: 'Selection' }).click();
+    await page.getByRole('option', { name: 'Radio buttons' }).click();
+    await saveConfig(page);
+
+    await page.goto('/#/search/*');
+    const category = page.getByRole('radiogroup', { name: 'Category' });
+    await expect(category.getByRole('radio').first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('group', { name: 'Created' })).toHaveCount(0);
+    const photography = category.getByRole('radio', { name: /^Photography/ });
+    await photography.click();
+    await expect(page).toHaveURL(/%2Bcategory=Photography/);
+    await expect(photography).toBeChecked();
+  });
+
   test('a logo is uploaded and served (§1 "appearance", §7 "Calls")', async ({ page }) => {
     await openSection(page, 'Appearance');
     const png = Buffer.from(

@@ -91,6 +91,7 @@ const matrix: Record<string, Row> = {
     none: 'saved configuration versions (admins)',
     idNames: 'a configuration version',
   },
+  [`GET ${api}config/translations/stored`]: { none: 'the stored texts (admins)' },
   [`POST ${api}config/translations`]: { none: 'texts (admins)' },
   [`GET ${api}config/custom_html`]: { none: 'custom pages' },
   [`POST ${api}config/custom_html`]: { none: 'custom pages (admins)' },

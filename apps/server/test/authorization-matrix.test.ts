@@ -114,6 +114,7 @@ const matrix: Row[] = [
   { call: config.saveGlobalConfigCall, body: defaultGlobalConfig, status: adminOnly(200) },
   { call: config.configHistoryCall, status: adminOnly(200) },
   { call: config.configRollbackCall, body: { id: 999999 }, status: adminOnly(404) },
+  { call: config.storedTranslationsCall, status: adminOnly(200) },
   { call: config.saveTranslationsCall, query: { lang: 'de' }, body: {}, status: adminOnly(200) },
   { call: config.saveCustomPageCall, query: { lang: 'de' }, body: { heading: 'h', html: '' }, status: adminOnly(200) },
   { call: config.uploadConfigFileCall, params: { name: 'logo' }, status: adminOnly(200) },

@@ -98,6 +98,14 @@ export const listTranslationsCall = defineCall({
   response: z.union([z.object({ locales: z.array(languageCode) }), messageSetSchema]),
 });
 
+/** Every stored set as written, so the admin area can tell whether an upgrade changes it (admin-spec §4). */
+export const storedTranslationsCall = defineCall({
+  method: 'GET',
+  path: 'config/translations/stored',
+  summary: 'Every stored translation set exactly as stored, by language (GUI admins; for upgrades)',
+  response: z.object({ translations: z.record(z.string(), messageSetSchema) }),
+});
+
 export const saveTranslationsCall = defineCall({
   method: 'POST',
   path: 'config/translations',
@@ -147,11 +155,19 @@ const fileAnswer = z.string().describe('The file (binary)');
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const IMAGE_WARNING_BYTES = 1024 * 1024;
 
+/** The id of a collection tile image (a pre-search's `src`), as it names the stored file. */
+export const tileImageId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,200}$/, 'Letters, digits, "_" and "-" only (at most 200)')
+  .describe('Tile image id');
+
 export const uploadConfigFileCall = defineCall({
   method: 'POST',
   path: 'config/:name',
   summary:
-    'Upload (multipart, field "file") or, with an empty body, delete an image, the style sheet or the font (GUI admins)',
+    'Upload (multipart, field "file") or, with an empty body, delete an image, the style sheet or the font; ' +
+    'name "thumbnail" with an id is the tile image of a collection (GUI admins)',
+  query: z.object({ id: tileImageId.optional() }),
   response: z.object({ saved: z.boolean(), deleted: z.boolean() }),
 });
 

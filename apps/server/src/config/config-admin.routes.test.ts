@@ -51,9 +51,11 @@ describe.each(dialects)('admin config calls on %s (admin-spec §7 "Calls", §4 "
       { method: 'POST', url: 'config/global', payload: withTitle('Taken over') },
       { method: 'GET', url: 'config/history' },
       { method: 'POST', url: 'config/history/rollback', payload: { id: 1 } },
+      { method: 'GET', url: 'config/translations/stored' },
       { method: 'POST', url: 'config/translations?lang=de', payload: { views: {} } },
       { method: 'POST', url: 'config/custom_html?lang=de', payload: { heading: 'x', html: 'x' } },
       { method: 'POST', url: 'config/logo', payload: form(png, 'logo.png') },
+      { method: 'POST', url: 'config/thumbnail?id=harbour_picks', payload: form(png, 'tile.png') },
     ] as const;
     for (const call of calls) {
       const res = await t.app.inject({
@@ -180,6 +182,19 @@ describe.each(dialects)('admin config calls on %s (admin-spec §7 "Calls", §4 "
     expect((await t.app.inject(`${api}config/translations?lang=fr`)).json().views.dashboard.title).toBe('Accueil');
   });
 
+  it('the stored translation sets are answered exactly as stored, without the bundled texts (§4 upgrade)', async () => {
+    const old = { metadata: { version: '5.2.1' }, views: { dashboard: { title: 'Kontakt: info@example.org' } } };
+    await t.app.inject({ method: 'POST', url: `${api}config/translations?lang=de`, headers: admin, payload: old });
+    const res = await t.app.inject({ url: `${api}config/translations/stored`, headers: admin });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().translations.de).toEqual(old);
+    expect(res.json().translations.en).toBeUndefined();
+    // The portal's answer for the same language carries the bundled texts beneath the stored ones.
+    const served = (await t.app.inject(`${api}config/translations?lang=de`)).json();
+    expect(served.views.dashboard.title).toBe('Kontakt: info@example.org');
+    expect(served.global.required).toBe('Dieses Feld ist ein Pflichtfeld.');
+  });
+
   it('a language added by an admin is served by info/all_languages with its name', async () => {
     const config = {
       ...withTitle('Languages'),
@@ -221,6 +236,44 @@ describe.each(dialects)('admin config calls on %s (admin-spec §7 "Calls", §4 "
     expect(big.statusCode).toBe(413);
     expect(big.json().error).toBe('payload_too_large');
     expect((await t.app.inject(`${api}config/favicon`)).rawPayload.equals(png)).toBe(true);
+  });
+
+  it('uploads the tile image of a pre-search by its id, lists it with the collection and deletes it (§7 "thumbnail")', async () => {
+    const res = await upload('thumbnail?id=harbour_picks', form(png, 'tile.png'));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ saved: true, deleted: false });
+    const served = await t.app.inject(`${api}config/thumbnail?id=harbour_picks`);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.rawPayload.equals(png)).toBe(true);
+    const preSearch = { key: 'Harbour picks', search: { en: { text: '*', facets: [] } }, position: 0 };
+    const config = {
+      ...withTitle('Tiles'),
+      dashboard: {
+        ...defaultGlobalConfig.dashboard,
+        collections: { ...defaultGlobalConfig.dashboard.collections, data: [{ ...preSearch, src: 'harbour_picks' }] },
+      },
+    };
+    expect((await saveConfig(config)).statusCode).toBe(200);
+    const listed = (await t.app.inject({ url: `${api}collection?operation=list`, headers: user })).json();
+    expect(listed.collections).toContainEqual(
+      expect.objectContaining({ indicator: 'Harbour picks', src: 'harbour_picks' }),
+    );
+
+    expect((await upload('thumbnail?id=harbour_picks')).json()).toEqual({ saved: false, deleted: true });
+    expect((await t.app.inject(`${api}config/thumbnail?id=harbour_picks`)).statusCode).toBe(404);
+  });
+
+  it('refuses a tile image without an id, with an id that is no file name, or that is no image', async () => {
+    const noId = await upload('thumbnail', form(png));
+    expect(noId.statusCode).toBe(400);
+    expect(noId.json().error).toBe('validation');
+    const badId = await upload(`thumbnail?id=${encodeURIComponent('../logo')}`, form(png));
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json().error).toBe('validation');
+    const text = await upload('thumbnail?id=harbour_picks', form('just text', 'tile.png'));
+    expect(text.statusCode).toBe(415);
+    expect((await t.app.inject(`${api}config/thumbnail?id=harbour_picks`)).statusCode).toBe(404);
+    expect((await t.app.inject(`${api}config/logo`)).statusCode).toBe(404);
   });
 
   it('accepts a style sheet and a font only when they are what they claim', async () => {

@@ -11,7 +11,7 @@ import {
 import { fillConfigDefaults, type GlobalConfig } from '@vitrine/contract/global-config';
 import { probeImage } from '../adapters/media.ts';
 import { sanitizePageHtml } from '../adapters/html.ts';
-import { notFound, payloadTooLarge, unsupportedMediaType } from '../http/errors.ts';
+import { notFound, payloadTooLarge, unsupportedMediaType, validation } from '../http/errors.ts';
 import { requireGuiAdmin, type Auth } from '../auth/caller.ts';
 import type { ConfigRepository } from './config.repository.ts';
 import { sniffType } from './config.service.ts';
@@ -74,6 +74,17 @@ export class ConfigAdminService {
     return fillConfigDefaults(body);
   }
 
+  /** The translation sets as stored, without the bundled texts the portal serves beneath them. */
+  async storedTranslations(auth: Auth): Promise<{ translations: Record<string, MessageSet> }> {
+    requireGuiAdmin(auth);
+    const translations: Record<string, MessageSet> = {};
+    for (const lang of await this.repository.languages('translations')) {
+      const stored = await this.repository.get('translations', lang);
+      if (typeof stored === 'object' && stored !== null) translations[lang] = stored as MessageSet;
+    }
+    return { translations };
+  }
+
   async saveTranslations(auth: Auth, lang: string, texts: MessageSet): Promise<{ ok: true }> {
     requireGuiAdmin(auth);
     await this.repository.save('translations', lang, texts, auth.name ?? '');
@@ -97,12 +108,18 @@ export class ConfigAdminService {
     return { ok: true };
   }
 
-  /** Stores an uploaded file under its name after checking what it really is; no file deletes it. */
-  async upload(auth: Auth, name: string, read: UploadReader): Promise<{ saved: boolean; deleted: boolean }> {
+  /**
+   * Stores an uploaded file under its name (a tile image under its id) after checking what it really
+   * is; no file deletes it.
+   */
+  async upload(
+    auth: Auth,
+    target: { name: string; id?: string | undefined },
+    read: UploadReader,
+  ): Promise<{ saved: boolean; deleted: boolean }> {
     requireGuiAdmin(auth);
-    const parsed = configFileName.safeParse(name);
-    if (!parsed.success) throw notFound(`The file name '${name}'`);
-    const file = path.join(this.filesDir, parsed.data);
+    const { kind, relative } = uploadTarget(target);
+    const file = path.join(this.filesDir, relative);
     const data = await read();
     if (!data || data.length === 0) {
       const existed = await rm(file).then(
@@ -112,8 +129,8 @@ export class ConfigAdminService {
       return { saved: false, deleted: existed };
     }
     if (data.length > MAX_UPLOAD_BYTES) throw tooLarge();
-    await checkContent(parsed.data, data);
-    await mkdir(this.filesDir, { recursive: true });
+    await checkContent(kind, data);
+    await mkdir(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(tmp, data);
     await rename(tmp, file);
@@ -125,7 +142,23 @@ export const tooLarge = () => payloadTooLarge(`The file is larger than ${MAX_UPL
 
 const unsupported = unsupportedMediaType;
 
-async function checkContent(name: ConfigFileName, data: Buffer): Promise<void> {
+type UploadKind = ConfigFileName | 'thumbnail';
+
+/** Where an upload is stored below the files folder: by its name, a tile image by its id. */
+function uploadTarget({ name, id }: { name: string; id?: string | undefined }): {
+  kind: UploadKind;
+  relative: string;
+} {
+  if (name === 'thumbnail') {
+    if (id === undefined) throw validation('A tile image needs the id of its collection tile (query parameter id).');
+    return { kind: 'thumbnail', relative: path.join('thumbnail', id) };
+  }
+  const parsed = configFileName.safeParse(name);
+  if (!parsed.success) throw notFound(`The file name '${name}'`);
+  return { kind: parsed.data, relative: parsed.data };
+}
+
+async function checkContent(name: UploadKind, data: Buffer): Promise<void> {
   const type = sniffType(data.subarray(0, 64), name);
   if (name === 'style') {
     if (data.includes(0) || !isUtf8(data)) throw unsupported('The style sheet must be a CSS text file.');

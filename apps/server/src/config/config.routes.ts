@@ -10,6 +10,7 @@ import {
   saveGlobalConfigCall,
   saveTranslationsCall,
   storedConfigCall,
+  storedTranslationsCall,
   uploadConfigFileCall,
   configFontCall,
   configImageCall,
@@ -74,6 +75,7 @@ export function configAdminRoutes(app: FastifyInstance, admin: ConfigAdminServic
   registerCall(app, saveGlobalConfigCall, async ({ request, body }) => admin.saveConfig(request.auth, body));
   registerCall(app, configHistoryCall, async ({ request, query }) => admin.history(request.auth, query.limit));
   registerCall(app, configRollbackCall, async ({ request, body }) => admin.rollback(request.auth, body.id));
+  registerCall(app, storedTranslationsCall, async ({ request }) => admin.storedTranslations(request.auth));
   registerCall(app, saveTranslationsCall, async ({ request, query, body }) =>
     admin.saveTranslations(request.auth, query.lang, body),
   );
@@ -85,8 +87,8 @@ export function configAdminRoutes(app: FastifyInstance, admin: ConfigAdminServic
   );
   void app.register(async (scope) => {
     await scope.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0 } });
-    registerCall(scope, uploadConfigFileCall, async ({ request, params }) =>
-      admin.upload(request.auth, params.name ?? '', () => readUpload(request)),
+    registerCall(scope, uploadConfigFileCall, async ({ request, params, query }) =>
+      admin.upload(request.auth, { name: params.name ?? '', id: query.id }, () => readUpload(request)),
     );
   });
 }

@@ -155,6 +155,8 @@ export class SearchService {
       search: p.search,
       ...(p.sort ? { sort: p.sort } : {}),
       ...(p.orientation ? { orientation: p.orientation } : {}),
+      // The tile image an admin uploaded for it (config/thumbnail?id=src).
+      ...(p.src ? { src: p.src } : {}),
       position: p.position,
     }));
     const thumbnails = await this.engine.collectionThumbnails(this.access.searchGroups(caller.auth));

@@ -1,5 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ESCAPED_AT } from '@vitrine/contract/config-migrations';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { api, server } from '../test/msw.ts';
 import { createI18n } from './i18n.ts';
@@ -24,6 +25,24 @@ describe('interface texts from the server (admin-spec §3 "Translation set")', (
     expect(i18n.t('views.dashboard.title')).toBe('Übersicht');
     // Keys missing in German come from the English fallback.
     expect(i18n.t('views.search.title')).toBe('Search');
+  });
+
+  it('shows an escaped at-sign of a migrated text as \'@\' (admin-spec §4 "Config versioning and upgrade")', async () => {
+    localStorage.setItem('locale', 'de');
+    server.use(
+      http.get(api('config/translations'), ({ request }) => {
+        const lang = new URL(request.url).searchParams.get('lang');
+        if (!lang) return HttpResponse.json({ locales: ['de', 'en'] });
+        const set = defaultTranslations[lang as 'de' | 'en'];
+        return HttpResponse.json(
+          lang === 'de' ? { ...set, views: { dashboard: { title: `Kontakt: info${ESCAPED_AT}example.org` } } } : set,
+        );
+      }),
+    );
+    const i18n = await createI18n({ remote: true });
+    expect(i18n.t('views.dashboard.title')).toBe('Kontakt: info@example.org');
+    // A bare at-sign, here in an interpolated value of an English fallback text, stays as it is.
+    expect(i18n.t('views.asset.page', { page: '@1', count: 2 })).toBe('Page @1 of 2');
   });
 
   it('picks among the languages the server offers, after the stored locale the browser language', async () => {

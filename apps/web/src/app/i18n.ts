@@ -1,6 +1,7 @@
-import i18next, { type i18n } from 'i18next';
+import i18next, { type i18n, type PostProcessorModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { listTranslationsCall, type MessageSet } from '@vitrine/contract/config';
+import { unescapeAtSigns } from '@vitrine/contract/config-migrations';
 import { setLocaleCall } from '@vitrine/contract/session';
 import { callApi, getSessionToken, setRequestLanguage } from '../lib/apiClient.ts';
 import { toast } from '../lib/toast.ts';
@@ -39,6 +40,16 @@ export async function loadServerMessages(instance: i18n, lang: string): Promise<
 }
 
 /**
+ * Texts written before 6.0.0 had their at-signs escaped by the text migration (`{'@'}`, admin-spec §4);
+ * a visitor reads the at-sign. Every text goes through here, so no component has to know.
+ */
+const atSigns: PostProcessorModule = {
+  type: 'postProcessor',
+  name: 'atSigns',
+  process: (value) => unescapeAtSigns(value),
+};
+
+/**
  * i18next with the server's texts (an admin's edits over the bundled ones), loaded before the first
  * render so that texts never flash; the bundled German and English sets stand in when the server's
  * cannot be loaded. Without `remote` (component tests) only the bundled sets are used.
@@ -61,13 +72,17 @@ export async function createI18n(options: { remote?: boolean } = {}): Promise<i1
     }
     if (messages) resources[lang] = { translation: messages };
   }
-  await instance.use(initReactI18next).init({
-    lng,
-    fallbackLng: FALLBACK_LOCALE,
-    resources,
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+  await instance
+    .use(initReactI18next)
+    .use(atSigns)
+    .init({
+      lng,
+      fallbackLng: FALLBACK_LOCALE,
+      resources,
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      postProcess: [atSigns.name],
+    });
   setRequestLanguage(lng);
   instance.on('languageChanged', (lang) => {
     setRequestLanguage(lang);

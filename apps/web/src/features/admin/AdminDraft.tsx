@@ -2,10 +2,12 @@ import { Button, Dialog, DialogActions, DialogContent, DialogContentText, Dialog
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
-import { migrateConfig } from '@vitrine/contract/config-migrations';
+import type { MessageSet } from '@vitrine/contract/config';
+import { migrateConfig, migrateTexts } from '@vitrine/contract/config-migrations';
 import { defaultGlobalConfig, type GlobalConfig } from '@vitrine/contract/global-config';
+import { defaultTranslations } from '@vitrine/contract/translations';
 import { toast } from '../../lib/toast.ts';
-import { useSaveConfig, useStoredConfig } from './queries.ts';
+import { useSaveConfig, useSaveTexts, useStoredConfig, useStoredTexts } from './queries.ts';
 
 /** Config status values of admin-spec §4. */
 export type AdminConfigStatus = 'initial' | 'loading' | 'success' | 'unavailable' | 'saving';
@@ -30,6 +32,20 @@ export function useAdminDraft(): AdminDraft {
 
 type Question = 'reset' | 'adopt' | null;
 
+interface TextUpdate {
+  lang: string;
+  texts: MessageSet;
+}
+
+/** The stored translation sets an upgrade changes, brought to the current texts (admin-spec §4). */
+function textUpdates(stored: Record<string, MessageSet>): TextUpdate[] {
+  const bundled = defaultTranslations as Record<string, MessageSet | undefined>;
+  return Object.entries(stored).flatMap(([lang, texts]) => {
+    const migration = migrateTexts(texts, bundled[lang] ?? {});
+    return migration.updated ? [{ lang, texts: migration.texts }] : [];
+  });
+}
+
 /**
  * The admin area's working copy of the config (admin-spec §2 "Admin entry guard", §4): loaded on
  * entry and brought to the current version; a backup taken then tells whether there are unsaved
@@ -38,29 +54,37 @@ type Question = 'reset' | 'adopt' | null;
 export function AdminDraftProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const stored = useStoredConfig();
+  const storedTexts = useStoredTexts();
   const saveCall = useSaveConfig();
+  const saveTexts = useSaveTexts();
   const [edited, setEdited] = useState<GlobalConfig | null>(null);
   const [baseline, setBaseline] = useState<string | null>(null);
   const [answered, setAnswered] = useState(false);
 
   // The stored config brought to the current version (admin-spec §4 steps 1–5).
   const migration = useMemo(() => (stored.data ? migrateConfig(stored.data.config) : null), [stored.data]);
+  // Texts that cannot be read are not offered for adoption; the config question still comes.
+  const texts = useMemo(
+    () => (storedTexts.data ? textUpdates(storedTexts.data) : storedTexts.isError ? [] : null),
+    [storedTexts.data, storedTexts.isError],
+  );
+  const configChanged = migration !== null && (migration.updated || migration.merged);
   const config = edited ?? migration?.config ?? null;
   const backup = baseline ?? (migration ? JSON.stringify(migration.config) : '');
   const question: Question =
-    !migration || answered
+    !migration || !texts || answered
       ? null
       : stored.data?.config === null
         ? 'reset'
-        : migration.updated || migration.merged
+        : configChanged || texts.length > 0
           ? 'adopt'
           : null;
 
   useEffect(() => {
-    if (migration && stored.data?.config && !migration.updated && !migration.merged) {
+    if (migration && texts && stored.data?.config && !configChanged && texts.length === 0) {
       toast.show('admin.upgrade.no_changes', 'success');
     }
-  }, [migration, stored.data]);
+  }, [migration, texts, configChanged, stored.data]);
 
   useEffect(() => {
     if (stored.isError) toast.show('toast.config.error', 'error');
@@ -107,7 +131,11 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
   }, [unsaved]);
 
   const answer = (yes: boolean) => {
-    if (yes) saveConfig(question === 'reset' ? defaultGlobalConfig : current);
+    if (yes && question === 'reset') saveConfig(defaultGlobalConfig);
+    if (yes && question === 'adopt') {
+      if (configChanged) saveConfig(current);
+      for (const update of texts ?? []) saveTexts.mutate(update);
+    }
     setAnswered(true);
   };
 

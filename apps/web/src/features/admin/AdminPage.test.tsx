@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { MessageSet } from '@vitrine/contract/config';
+import { ESCAPED_AT, TEXTS_VERSION } from '@vitrine/contract/config-migrations';
 import { defaultGlobalConfig, type GlobalConfig } from '@vitrine/contract/global-config';
 import { resetSessionState } from '../../app/session.ts';
 import { toast } from '../../lib/toast.ts';
@@ -19,11 +21,23 @@ afterAll(() => server.close());
 /** The admin area is a lazily loaded chunk: its first render waits for the import. */
 const slow = { timeout: 15_000 };
 
-/** The admin calls of entry, with `stored` as the server's config; answers the configs posted. */
-function adminServer(stored: Record<string, unknown> | null) {
+/**
+ * The admin calls of entry, with `stored` as the server's config and `storedTexts` as its translation
+ * sets; answers the configs and text sets posted.
+ */
+function adminServer(stored: Record<string, unknown> | null, storedTexts: Record<string, MessageSet> = {}) {
   const posted: GlobalConfig[] = [];
+  const postedTexts: { lang: string | null; texts: MessageSet }[] = [];
   server.use(
     http.get(api('config/global/stored'), () => HttpResponse.json({ config: stored })),
+    http.get(api('config/translations/stored'), () => HttpResponse.json({ translations: storedTexts })),
+    http.post(api('config/translations'), async ({ request }) => {
+      postedTexts.push({
+        lang: new URL(request.url).searchParams.get('lang'),
+        texts: (await request.json()) as MessageSet,
+      });
+      return HttpResponse.json({ ok: true });
+    }),
     http.get(api('index/fields'), () => HttpResponse.json({ visible_fields: [] })),
     http.get(api('config/history'), () => HttpResponse.json({ versions: [] })),
     http.post(api('config/global'), async ({ request }) => {
@@ -32,7 +46,7 @@ function adminServer(stored: Record<string, unknown> | null) {
       return HttpResponse.json(config);
     }),
   );
-  return posted;
+  return { posted, postedTexts };
 }
 
 describe(
@@ -40,7 +54,7 @@ describe(
   { timeout: 60_000 },
   () => {
     it('offers to adopt the changes of an older stored config and saves it migrated', async () => {
-      const posted = adminServer({ version: '5.2.1', global: { website_title: 'Archiv' }, themes: { colors: {} } });
+      const { posted } = adminServer({ version: '5.2.1', global: { website_title: 'Archiv' }, themes: { colors: {} } });
       const { user } = await renderApp('/admin/general');
       const dialog = await screen.findByRole('dialog', { name: 'Please confirm' }, slow);
       expect(dialog).toHaveTextContent('The portal was updated.');
@@ -52,8 +66,37 @@ describe(
       expect(posted[0]?.themes).not.toHaveProperty('colors');
     });
 
+    it('offers to adopt the changes of an older stored text set and saves it migrated, the config untouched', async () => {
+      const { posted, postedTexts } = adminServer(defaultGlobalConfig, {
+        de: { metadata: { version: '5.2.1' }, views: { dashboard: { title: 'Kontakt: info@example.org' } } },
+        fr: { metadata: { version: TEXTS_VERSION }, views: { dashboard: { title: 'Accueil' } } },
+      });
+      const { user } = await renderApp('/admin/general');
+      const dialog = await screen.findByRole('dialog', { name: 'Please confirm' }, slow);
+      expect(dialog).toHaveTextContent('The portal was updated.');
+      await user.click(within(dialog).getByRole('button', { name: 'Adopt changes' }));
+      await waitFor(() => expect(postedTexts).toHaveLength(1));
+      expect(postedTexts[0]?.lang).toBe('de');
+      expect(postedTexts[0]?.texts).toMatchObject({
+        metadata: { version: TEXTS_VERSION },
+        views: { dashboard: { title: `Kontakt: info${ESCAPED_AT}example.org` } },
+      });
+      expect(await screen.findByText('Translations saved')).toBeInTheDocument();
+      expect(posted).toHaveLength(0);
+    });
+
+    it('with config and texts up to date asks nothing and says so', async () => {
+      const { posted, postedTexts } = adminServer(defaultGlobalConfig, {
+        fr: { metadata: { version: TEXTS_VERSION }, views: { dashboard: { title: 'Accueil' } } },
+      });
+      await renderApp('/admin/general');
+      expect(await screen.findByText('The configuration is up to date.', {}, slow)).toBeInTheDocument();
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect([posted, postedTexts]).toEqual([[], []]);
+    });
+
     it('flags unsaved changes against the backup and saves the whole config', async () => {
-      const posted = adminServer(defaultGlobalConfig);
+      const { posted } = adminServer(defaultGlobalConfig);
       const { user } = await renderApp('/admin/general');
       const title = await screen.findByLabelText(/^Website title/, {}, slow);
       expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
@@ -68,6 +111,39 @@ describe(
         global: { ...defaultGlobalConfig.global, website_title: 'Archiv' },
       });
       await waitFor(() => expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument());
+    });
+
+    it('uploads the tile image of a pre-search under a new id that the saved config carries (§7 "thumbnail")', async () => {
+      const preSearch = { key: 'Harbour picks', search: { en: { text: '*', facets: [] } }, position: 0 };
+      const stored = {
+        ...defaultGlobalConfig,
+        dashboard: {
+          ...defaultGlobalConfig.dashboard,
+          collections: { ...defaultGlobalConfig.dashboard.collections, data: [preSearch] },
+        },
+      };
+      const { posted } = adminServer(stored);
+      const uploads: { id: string | null; file: FormDataEntryValue | null }[] = [];
+      server.use(
+        http.post(api('config/thumbnail'), async ({ request }) => {
+          uploads.push({
+            id: new URL(request.url).searchParams.get('id'),
+            file: (await request.formData()).get('file'),
+          });
+          return HttpResponse.json({ saved: true, deleted: false });
+        }),
+      );
+      const { user } = await renderApp('/admin/dashboard');
+      const tile = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'tile.png', { type: 'image/png' });
+      await user.upload(await screen.findByLabelText('Tile image of Harbour picks', {}, slow), tile);
+      expect(await screen.findByText('File saved')).toBeInTheDocument();
+      expect(uploads).toHaveLength(1);
+      expect(uploads[0]?.id).toMatch(/^tile_[a-z0-9_]+$/);
+      expect(uploads[0]?.file).toMatchObject({ size: 4, type: 'image/png' });
+      expect(screen.getByText('There are unsaved changes.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.dashboard.collections.data[0]).toMatchObject({ key: 'Harbour picks', src: uploads[0]?.id });
     });
 
     it('checks a new language with the German messages of admin-spec §5', async () => {

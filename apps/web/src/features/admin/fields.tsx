@@ -50,10 +50,12 @@ export function setAt<T>(root: T, path: string, value: unknown): T {
   return copy as T;
 }
 
+/** A titled group of settings; named by its heading, so assistive technology lists it as a region. */
 export function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
   return (
-    <Box component="section" sx={{ mb: 4 }}>
-      <Typography component="h3" variant="h6" sx={{ mb: 1 }}>
+    <Box component="section" aria-labelledby={id} sx={{ mb: 4 }}>
+      <Typography component="h3" variant="h6" id={id} sx={{ mb: 1 }}>
         {title}
       </Typography>
       <Stack spacing={2} sx={{ maxWidth: 640 }}>
@@ -170,7 +172,36 @@ export function UploadSetting({ name, accept }: { name: ConfigFileName; accept: 
   const { t } = useTranslation();
   const present = useAvailableFiles()[name];
   const upload = useUploadFile();
-  const label = t(`admin.files.${name}`);
+  return (
+    <FileUpload
+      label={t(`admin.files.${name}`)}
+      accept={accept}
+      present={present}
+      pending={upload.isPending}
+      onFile={(file) => upload.mutate({ name, file })}
+      afterReload={afterReload.has(name)}
+    />
+  );
+}
+
+/** A file's row: its label, whether one is stored, an upload button (opening the file chooser) and delete. */
+export function FileUpload({
+  label,
+  accept,
+  present,
+  pending,
+  onFile,
+  afterReload: noteReload = false,
+}: {
+  label: string;
+  accept: string;
+  present: boolean;
+  pending: boolean;
+  /** A chosen file, or null to delete the stored one. */
+  onFile: (file: File | null) => void;
+  afterReload?: boolean;
+}) {
+  const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   return (
     <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
@@ -186,29 +217,25 @@ export function UploadSetting({ name, accept }: { name: ConfigFileName; accept: 
         aria-label={label}
         onChange={(e) => {
           const file = e.target.files?.[0];
-          if (file) upload.mutate({ name, file });
+          if (file) onFile(file);
           e.target.value = '';
         }}
       />
       <Button
         variant="outlined"
         size="small"
-        disabled={upload.isPending}
+        disabled={pending}
         aria-label={`${label}: ${t('admin.files.upload')}`}
         onClick={() => input.current?.click()}
       >
         {t('admin.files.upload')}
       </Button>
       {present && (
-        <Button
-          size="small"
-          aria-label={`${label}: ${t('admin.files.delete')}`}
-          onClick={() => upload.mutate({ name, file: null })}
-        >
+        <Button size="small" aria-label={`${label}: ${t('admin.files.delete')}`} onClick={() => onFile(null)}>
           {t('admin.files.delete')}
         </Button>
       )}
-      {afterReload.has(name) && (
+      {noteReload && (
         <Typography variant="caption" sx={{ width: '100%' }}>
           {t('admin.files.after_reload')}
         </Typography>

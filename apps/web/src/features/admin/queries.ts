@@ -9,10 +9,12 @@ import {
   saveGlobalConfigCall,
   saveTranslationsCall,
   storedConfigCall,
+  storedTranslationsCall,
   uploadConfigFileCall,
   type ConfigFileName,
   type MessageSet,
 } from '@vitrine/contract/config';
+import { TEXTS_VERSION } from '@vitrine/contract/config-migrations';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import { indexFieldsCall } from '@vitrine/contract/search';
 import { configKeys } from '../../app/config.ts';
@@ -22,6 +24,7 @@ import { toast } from '../../lib/toast.ts';
 export const adminKeys = {
   all: ['admin'] as const,
   stored: () => [...adminKeys.all, 'stored'] as const,
+  storedTexts: () => [...adminKeys.all, 'stored-texts'] as const,
   history: () => [...adminKeys.all, 'history'] as const,
   fields: () => [...adminKeys.all, 'fields'] as const,
   locales: () => [...adminKeys.all, 'locales'] as const,
@@ -39,6 +42,16 @@ export function useStoredConfig() {
     queryFn: ({ signal }) => callApi(storedConfigCall, { signal }),
     ...onEntry,
     // Loaded afresh on every entry into the admin area (admin-spec §2).
+    gcTime: 0,
+  });
+}
+
+/** Every translation set as stored, to bring older ones to the current texts (admin-spec §4). */
+export function useStoredTexts() {
+  return useQuery({
+    queryKey: adminKeys.storedTexts(),
+    queryFn: async ({ signal }) => (await callApi(storedTranslationsCall, { signal })).translations,
+    ...onEntry,
     gcTime: 0,
   });
 }
@@ -115,15 +128,23 @@ export function useTexts(lang: string) {
 export function useSaveTexts() {
   const client = useQueryClient();
   return useMutation({
+    // What this version of the admin area saves is in the current text model, so it says so.
     mutationFn: ({ lang, texts }: { lang: string; texts: MessageSet }) =>
-      callApi(saveTranslationsCall, { query: { lang }, body: texts }),
+      callApi(saveTranslationsCall, { query: { lang }, body: withTextsVersion(texts) }),
     onSuccess: (_answer, { lang, texts }) => {
       client.setQueryData(adminKeys.texts(lang), texts);
+      // The portal serves a saved set over the bundled texts; the editor shows what it serves.
+      void client.invalidateQueries({ queryKey: adminKeys.texts(lang) });
       void client.invalidateQueries({ queryKey: adminKeys.locales() });
       toast.show('toast.translations.saved', 'success');
     },
     onError: () => toast.show('toast.translations.error', 'error'),
   });
+}
+
+function withTextsVersion(texts: MessageSet): MessageSet {
+  const metadata = typeof texts.metadata === 'object' ? texts.metadata : {};
+  return { ...texts, metadata: { ...metadata, version: TEXTS_VERSION } };
 }
 
 export interface PageDraft {
@@ -156,17 +177,20 @@ export function useSaveCustomPage() {
   });
 }
 
-/** Uploads (or, without a file, deletes) an admin file; large images draw the 1 MB warning. */
+/**
+ * Uploads (or, without a file, deletes) an admin file, or with name "thumbnail" the tile image of
+ * that id; large images draw the 1 MB warning.
+ */
 export function useUploadFile() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ name, file }: { name: ConfigFileName; file: File | null }) => {
+    mutationFn: ({ name, id, file }: { name: ConfigFileName | 'thumbnail'; id?: string; file: File | null }) => {
       if (file && file.type.startsWith('image/') && file.size > IMAGE_WARNING_BYTES) {
         toast.show('toast.image.too_large', 'warning');
       }
       const form = file ? new FormData() : undefined;
       form?.append('file', file as File);
-      return callApi(uploadConfigFileCall, { params: { name }, form });
+      return callApi(uploadConfigFileCall, { params: { name }, query: id === undefined ? {} : { id }, form });
     },
     onSuccess: (answer) => {
       void client.invalidateQueries({ queryKey: configKeys.files() });

@@ -1,4 +1,4 @@
-import { Alert, Button, IconButton, List, ListItem, ListItemText } from '@mui/material';
+import { Alert, Button, IconButton, List, ListItem, ListItemText, Stack } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PreSearch } from '@vitrine/contract/global-config';
@@ -6,6 +6,7 @@ import { toast } from '../../../lib/toast.ts';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import {
   check,
+  FileUpload,
   FormDialog,
   keyRequired,
   NumberSetting,
@@ -17,7 +18,7 @@ import {
   unique,
   UploadSetting,
 } from '../fields.tsx';
-import { useIndexFields } from '../queries.ts';
+import { useIndexFields, useUploadFile } from '../queries.ts';
 
 export function DashboardSection() {
   const { t } = useTranslation();
@@ -41,12 +42,15 @@ export function DashboardSection() {
                 </IconButton>
               }
             >
-              <ListItemText
-                primary={p.key}
-                secondary={Object.entries(p.search)
-                  .map(([lang, s]) => `${lang}: ${s.text || '*'}`)
-                  .join(' · ')}
-              />
+              <Stack spacing={1} sx={{ width: '100%' }}>
+                <ListItemText
+                  primary={p.key}
+                  secondary={Object.entries(p.search)
+                    .map(([lang, s]) => `${lang}: ${s.text || '*'}`)
+                    .join(' · ')}
+                />
+                <TileImage preSearch={p} onChange={set(`dashboard.collections.data.${index}.src`)} />
+              </Stack>
             </ListItem>
           ))}
         </List>
@@ -99,6 +103,30 @@ export function DashboardSection() {
         />
       )}
     </>
+  );
+}
+
+/** A fresh id for a tile image (admin-spec §3 "Pre-search" src): it names the stored file. */
+const newTileId = () => `tile_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+
+/**
+ * The tile image of a pre-search (admin-spec §7 image name "thumbnail" with id): saved at once under
+ * the pre-search's src, a new one under a fresh id that the draft then carries (saved with the config).
+ */
+function TileImage({ preSearch, onChange }: { preSearch: PreSearch; onChange: (src: string | undefined) => void }) {
+  const { t } = useTranslation();
+  const upload = useUploadFile();
+  return (
+    <FileUpload
+      label={t('admin.dashboard.tile_image', { key: preSearch.key })}
+      accept="image/*"
+      present={preSearch.src !== undefined}
+      pending={upload.isPending}
+      onFile={(file) => {
+        const id = preSearch.src ?? newTileId();
+        upload.mutate({ name: 'thumbnail', id, file }, { onSuccess: () => onChange(file ? id : undefined) });
+      }}
+    />
   );
 }
 

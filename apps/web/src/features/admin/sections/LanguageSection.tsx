@@ -205,7 +205,11 @@ function TranslationEditor({ lang }: { lang: string }) {
   const fallback = useMemo(() => new Map(flatten(english.data ?? {})), [english.data]);
   const current = useMemo(() => new Map(flatten(target.data ?? {})), [target.data]);
   const keys = useMemo(
-    () => [...new Set([...fallback.keys(), ...current.keys(), ...Object.keys(edits)])].sort(),
+    () =>
+      [...new Set([...fallback.keys(), ...current.keys(), ...Object.keys(edits)])]
+        // The version of a set is kept by the admin area, not translated.
+        .filter((k) => k !== 'metadata.version')
+        .sort(),
     [fallback, current, edits],
   );
   const needle = filter.trim().toLowerCase();
