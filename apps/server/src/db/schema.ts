@@ -18,6 +18,7 @@ export interface Database {
   derivative: DerivativeTable;
   login_attempt: LoginAttemptTable;
   password_reset: PasswordResetTable;
+  sso_code: SsoCodeTable;
   download_lock: DownloadLockTable;
   conversion: ConversionTable;
   file_checksum: FileChecksumTable;
@@ -191,6 +192,14 @@ export interface PasswordResetTable {
   id: string;
   user_id: number;
   created_at: number;
+  expires_at: number;
+}
+
+/** A one-time single sign-on code: `id` and `binding` are SHA-256 (hex) of the code and the browser's cookie. */
+export interface SsoCodeTable {
+  id: string;
+  user_id: number;
+  binding: string;
   expires_at: number;
 }
 

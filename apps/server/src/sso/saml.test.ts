@@ -143,9 +143,15 @@ describe('SAML 2.0 login against a real identity provider (issue #5; portal-spec
   it('logs in with a signed assertion, creates the account and maps the groups', async () => {
     const res = await post(await respond({ nameId: 'bob', groups: ['staff', 'unmapped'] }));
     expect(res.statusCode).toBe(303);
-    const token = /#\/login\?token=([\w-]+)$/.exec(res.headers.location as string)?.[1];
-    expect(token).toBeDefined();
-    const session = await t.app.inject({ method: 'POST', url: `${API}session/get?token=${token}` });
+    const code = /#\/login\?code=([\w-]+)$/.exec(res.headers.location as string)?.[1];
+    expect(code).toBeDefined();
+    const binding = res.cookies.find((c) => c.name === 'vitrine_sso_bind');
+    const session = await t.app.inject({
+      method: 'POST',
+      url: `${API}session/get`,
+      headers: { cookie: `vitrine_sso_bind=${binding?.value ?? ''}` },
+      payload: { code },
+    });
     expect(session.json()).toMatchObject({ user: 'bob', isAssetUser: true, isGuiAdmin: false });
     const groups = await t.app.db.kysely.selectFrom('user_group').select('group_name').execute();
     expect(groups).toEqual([{ group_name: 'users' }]);
