@@ -10,6 +10,7 @@ import * as configHistory from './migrations/202611231100_config_history.ts';
 import * as security from './migrations/202611231200_security.ts';
 import * as share from './migrations/202611231300_share.ts';
 import * as ssoCodes from './migrations/202611231820_sso_codes.ts';
+import * as samlReplay from './migrations/202611231821_saml_replay.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '202611231200_security': security,
   '202611231300_share': share,
   '202611231820_sso_codes': ssoCodes,
+  '202611231821_saml_replay': samlReplay,
 };
 
 /**

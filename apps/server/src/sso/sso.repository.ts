@@ -1,6 +1,9 @@
 import type { Db } from '../db/database.ts';
 
-/** One-time single sign-on codes, in the database so that any server process can redeem them. */
+/**
+ * Single sign-on state every server process shares: one-time codes, sent SAML request ids and
+ * consumed SAML assertion ids.
+ */
 export class SsoRepository {
   constructor(private readonly db: Db) {}
 
@@ -22,5 +25,31 @@ export class SsoRepository {
       .returning(['user_id', 'binding', 'expires_at'])
       .executeTakeFirst();
     return row ? { userId: Number(row.user_id), binding: row.binding, expiresAt: Number(row.expires_at) } : undefined;
+  }
+
+  async saveSamlRequest(id: string, provider: string, binding: string, expiresAt: number): Promise<void> {
+    await this.db.kysely.insertInto('saml_request').values({ id, provider, binding, expires_at: expiresAt }).execute();
+  }
+
+  /** Removes a sent, unexpired request of the provider and gives its binding; undefined when there is none. */
+  async takeSamlRequest(id: string, provider: string, now: number): Promise<string | undefined> {
+    const row = await this.db.kysely
+      .deleteFrom('saml_request')
+      .where('id', '=', id)
+      .where('provider', '=', provider)
+      .where('expires_at', '>', now)
+      .returning('binding')
+      .executeTakeFirst();
+    return row?.binding;
+  }
+
+  /** Records a consumed assertion; false when it was consumed before (a replay). */
+  async consumeSamlAssertion(id: string, expiresAt: number): Promise<boolean> {
+    const result = await this.db.kysely
+      .insertInto('saml_assertion')
+      .values({ id, expires_at: expiresAt })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 }

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { API_BASE_PATH } from '@vitrine/contract/call';
 import type { Session } from '@vitrine/contract/session';
 import { OidcClient, type OidcPending } from '../adapters/oidc.ts';
-import { SamlClient } from '../adapters/saml.ts';
+import { SamlClient, type SamlIdentity } from '../adapters/saml.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { notFound } from '../http/errors.ts';
 import type { OidcProviderSettings, SamlProviderSettings, Settings } from '../settings.ts';
@@ -27,6 +27,8 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v ? v
 const PENDING_TTL_MS = 10 * 60_000;
 /** How long the one-time code of a finished login may wait for the web app to redeem it. */
 const CODE_TTL_MS = 60_000;
+/** How long a consumed SAML assertion id is kept when the assertion names no end of validity. */
+const ASSERTION_KEEP_MS = 24 * 3600_000;
 
 /** A login started in a browser: where to send it, and the value of its binding cookie. */
 export interface SsoStart {
@@ -153,8 +155,12 @@ export class SsoService {
     }
   }
 
+  /** Sends the browser to the identity provider; the request id is kept, bound to this browser. */
   async samlStart(name: string): Promise<SsoStart> {
-    return { url: await this.samlProvider(name).client.loginUrl(''), binding: newToken() };
+    const { url, requestId } = await this.samlProvider(name).client.loginUrl('');
+    const binding = newToken();
+    await this.codes.saveSamlRequest(requestId, name, hashToken(binding), Date.now() + PENDING_TTL_MS);
+    return { url, binding };
   }
 
   samlMetadata(name: string): string {
@@ -165,6 +171,12 @@ export class SsoService {
     const { settings, client } = this.samlProvider(name);
     try {
       const identity = await client.consume(form);
+      const { binding, bindingHash } = await this.samlSolicited(name, settings, identity);
+      const replayKey = `${name}:${identity.assertionId}`;
+      const keepUntil = Math.max(identity.notOnOrAfter ?? 0, Date.now() + ASSERTION_KEEP_MS);
+      if (!(await this.codes.consumeSamlAssertion(replayKey, keepUntil))) {
+        throw new Error(`The SAML assertion ${identity.assertionId} was used before`);
+      }
       const nameAttr = settings.nameAttribute ? text(identity.attributes[settings.nameAttribute]) : undefined;
       const userName = nameAttr ?? identity.nameId;
       const mail = text(identity.attributes.email) ?? text(identity.attributes.mail);
@@ -176,13 +188,30 @@ export class SsoService {
         typeof mail === 'string' ? mail : undefined,
         groups,
       );
-      // The identity provider posts across sites, so the browser's SameSite cookie does not come
-      // along; the code is bound to a cookie set with this answer.
-      const binding = newToken();
-      return { location: await this.handOver(userId, hashToken(binding)), binding };
+      return { location: await this.handOver(userId, bindingHash), binding };
     } catch (err) {
       return this.failed(name, err);
     }
+  }
+
+  /**
+   * The binding of the browser an answer is for: that of the request it answers (used up here, so
+   * an answer is accepted once), or, for an unsolicited answer where the provider allows them, a
+   * new binding cookie set with this answer.
+   */
+  private async samlSolicited(
+    name: string,
+    settings: SamlProviderSettings,
+    identity: SamlIdentity,
+  ): Promise<{ binding?: string; bindingHash: string }> {
+    if (identity.inResponseTo) {
+      const bindingHash = await this.codes.takeSamlRequest(identity.inResponseTo, name, Date.now());
+      if (!bindingHash) throw new Error(`The SAML answer is for no open request (${identity.inResponseTo})`);
+      return { bindingHash };
+    }
+    if (!settings.allowIdpInitiated) throw new Error('Unsolicited SAML answers are not accepted (allowIdpInitiated)');
+    const binding = newToken();
+    return { binding, bindingHash: hashToken(binding) };
   }
 
   private known(): string[] {
