@@ -38,7 +38,7 @@ export const serverFolders = {
   search: ['access', 'auth', 'config', 'db', 'http'],
   user: ['adapters', 'auth', 'db', 'http', 'jobs'],
   session: ['adapters', 'auth', 'db', 'http', 'jobs', 'user'],
-  sso: ['adapters', 'auth', 'http', 'session', 'user'],
+  sso: ['adapters', 'auth', 'db', 'http', 'session', 'user'],
   'bench-data': ['catalogue', 'db'],
   cli: ['*'],
 };

@@ -19,6 +19,7 @@ import { configAdminRoutes, configRoutes } from './config/config.routes.ts';
 import { bookmarkRoutes } from './bookmark/bookmark.routes.ts';
 import type { Db } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { logRedaction } from './http/log-redaction.ts';
 import { installXsrf } from './http/xsrf.ts';
 import { downloadRoutes } from './download/download.routes.ts';
 import { infoRoutes } from './info/info.routes.ts';
@@ -45,12 +46,18 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
+/** The logger options; every log line has its secrets redacted (http/log-redaction.ts). */
 function loggerFor(settings: Settings, option: BuildOptions['logger']): boolean | object {
-  if (option !== undefined) return option;
+  if (option === false) return false;
+  if (typeof option === 'object') return { ...option, ...logRedaction };
   if (process.stdout.isTTY) {
-    return { level: settings.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss' } } };
+    return {
+      level: settings.logLevel,
+      transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss' } },
+      ...logRedaction,
+    };
   }
-  return { level: settings.logLevel };
+  return { level: settings.logLevel, ...logRedaction };
 }
 
 /**

@@ -28,6 +28,7 @@ import { AuthService } from './session/auth.service.ts';
 import { SessionRepository } from './session/session.repository.ts';
 import { SessionService } from './session/session.service.ts';
 import { mailSettings, type Settings } from './settings.ts';
+import { SsoRepository } from './sso/sso.repository.ts';
 import { SsoService } from './sso/sso.service.ts';
 import { LoginThrottleRepository } from './user/login-throttle.repository.ts';
 import { UserRepository } from './user/user.repository.ts';
@@ -66,6 +67,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     loginThrottle: new LoginThrottleRepository(db),
     search: new SearchRepository(db),
     sessions: new SessionRepository(db),
+    sso: new SsoRepository(db),
     users: new UserRepository(db),
   };
   const r = repositories;
@@ -73,7 +75,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
 
   const access = new AccessService(r.access, settings.secret, settings.file);
   const auth = new AuthService(r.sessions, settings);
-  const sso = new SsoService(settings, r.users, auth, log);
+  const sso = new SsoService(settings, r.users, r.sso, log);
   const config = new ConfigService(r.config, settings.dataDir, access);
   const derivatives = new DerivativeService(r.derivatives, settings.dataDir);
   const users = new UserService(r.users, r.loginThrottle, settings, mailer, log, r.jobs, async (locale) => {

@@ -129,6 +129,10 @@ const samlProviderSchema = z.object({
   spEntityId: z.string().optional().describe('Our entity id (audience); default: the metadata URL'),
   groupsAttribute: z.string().default('groups'),
   nameAttribute: z.string().optional().describe('Attribute with the user name; default: the NameID'),
+  allowIdpInitiated: z
+    .boolean()
+    .default(false)
+    .describe('Accept answers the identity provider sends unasked (IdP-initiated); they cannot be bound to a browser'),
   ...groupMapping,
 });
 export type SamlProviderSettings = z.infer<typeof samlProviderSchema>;

@@ -13,6 +13,26 @@ const perLanguage = <T extends z.ZodType>(value: T) => z.record(z.string(), valu
 const colour = z.string().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour');
 const alignment = z.enum(['left', 'center', 'right']);
 
+/**
+ * Whether an admin-configured link is safe to put in the portal's pages: empty, a path or fragment
+ * inside the portal (`/custom`, `#/search`), or an `http:`, `https:` or `mailto:` address. Browsers
+ * ignore tabs, line breaks and leading control characters in a URL, so they are ignored here too
+ * (`java\tscript:` is a script URL).
+ */
+export function isSafeLink(link: string): boolean {
+  const v = [...link].filter((c) => c.charCodeAt(0) > 0x20).join('');
+  if (v === '' || v.startsWith('#')) return true;
+  if (v.startsWith('/')) return !/^\/[/\\]/.test(v);
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(v)?.[1]?.toLowerCase();
+  return scheme === 'http' || scheme === 'https' || scheme === 'mailto';
+}
+
+/** A link an admin configures (footer, registration, terms of use); see isSafeLink. */
+const configuredLink = z
+  .string()
+  .max(2048)
+  .refine(isSafeLink, 'must be an http(s) or mailto address, or a path in the portal starting with /');
+
 /** The 12 colours of a theme (admin-spec §3 "Config" themes.appearance). */
 export const themeColourKeys = [
   'primary',
@@ -102,7 +122,7 @@ export const footerEntrySchema = z.looseObject({
   links: perLanguage(
     z.object({
       linkDirection: z.enum(['External', 'Internal']),
-      link: z.string(),
+      link: configuredLink,
       column: z.enum(['None', 'Left', 'Center', 'Right']),
     }),
   ),
@@ -156,7 +176,7 @@ export const globalConfigModel = z.looseObject({
     logoImage: z.looseObject({ height: z.string() }),
     headers: z.looseObject({ transform: z.enum(['none', 'uppercase', 'lowercase', 'capitalize']) }),
     infoText: z.looseObject({ alignment }),
-    register: z.looseObject({ show_button: z.boolean(), links: perLanguage(z.string()) }),
+    register: z.looseObject({ show_button: z.boolean(), links: perLanguage(configuredLink) }),
     box: z.looseObject({ max_width: z.string() }),
   }),
   search: z.looseObject({
@@ -193,7 +213,7 @@ export const globalConfigModel = z.looseObject({
     options: z.array(z.looseObject({ active: z.boolean(), key: z.string(), translation: z.string() })),
     orientation: z.looseObject({ default: z.enum(['asc', 'desc']), options: z.array(z.enum(['asc', 'desc'])) }),
   }),
-  terms_of_use: z.looseObject({ show: z.boolean(), links: perLanguage(z.string()) }),
+  terms_of_use: z.looseObject({ show: z.boolean(), links: perLanguage(configuredLink) }),
   /** The interface languages offered in the header's language switch. */
   visibleLocales: z
     .array(z.object({ lang, short: z.string().min(1).max(8), name: z.string().max(100).optional() }))

@@ -20,18 +20,24 @@ export type Session = z.infer<typeof sessionSchema>;
 export const getSessionCall = defineCall({
   method: 'POST',
   path: 'session/get',
-  summary: 'Log in with credentials, reuse a session, or open a guest session',
-  query: z.object({ token: z.string().max(512).optional() }),
+  summary: 'Log in with credentials or a single sign-on code, reuse a session, or open a guest session',
   // Strict: a body with other keys (`name`, `password`) must not quietly open a guest session.
   body: z
-    .strictObject({ user: z.string().max(256), pass: z.string().max(1024) })
+    .strictObject({
+      user: z.string().max(256),
+      pass: z.string().max(1024),
+      code: z.string().min(1).max(512).describe('The one-time code a single sign-on login sent the browser back with'),
+    })
     .partial()
     .refine((b) => Boolean(b.user) === Boolean(b.pass), {
       message: 'user and pass go together: give both to log in, or neither to reuse the session',
       path: ['pass'],
     })
+    .refine((b) => !(b.code && b.user), { message: 'give either credentials or a code', path: ['code'] })
     .nullish()
-    .describe('Credentials; leave out (or send empty) to reuse the session or open a guest session'),
+    .describe(
+      'Credentials or a single sign-on code; leave out (or send empty) to reuse the session or open a guest session',
+    ),
   response: sessionSchema,
 });
 

@@ -1,3 +1,4 @@
+import { inflateRawSync } from 'node:zlib';
 import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 
 export interface SamlClientSettings {
@@ -11,6 +12,25 @@ export interface SamlClientSettings {
 export interface SamlIdentity {
   nameId: string;
   attributes: Record<string, unknown>;
+  /** The id of the request the answer is for; null for an unsolicited (IdP-initiated) answer. */
+  inResponseTo: string | null;
+  /** The assertion's id, for the replay cache. */
+  assertionId: string;
+  /** Until when the assertion is valid (ms), when it says so. */
+  notOnOrAfter: number | undefined;
+}
+
+interface ParsedAssertion {
+  Assertion?: { $?: { ID?: string }; Conditions?: { $?: { NotOnOrAfter?: string } }[] };
+}
+
+/** The ID of the AuthnRequest in a redirect-binding URL (deflated, base64 in SAMLRequest). */
+function requestIdOf(url: string): string {
+  const message = new URL(url).searchParams.get('SAMLRequest') ?? '';
+  const xml = inflateRawSync(Buffer.from(message, 'base64')).toString('utf8');
+  const id = /<(?:\w+:)?AuthnRequest\b[^>]*\sID="([^"]+)"/.exec(xml)?.[1];
+  if (!id) throw new Error('The SAML request has no ID');
+  return id;
 }
 
 /**
@@ -31,16 +51,18 @@ export class SamlClient {
       callbackUrl: settings.callbackUrl,
       wantAssertionsSigned: true,
       wantAuthnResponseSigned: false,
-      // Request ids would have to be shared by all server processes; the signature, audience and
-      // time checks carry the security here.
+      // The service checks InResponseTo against the request ids in the database, which every server
+      // process shares (node-saml's cache would live in one process only).
       validateInResponseTo: ValidateInResponseTo.never,
       acceptedClockSkewMs: 60_000,
       identifierFormat: null,
     });
   }
 
-  async loginUrl(relayState: string): Promise<string> {
-    return this.saml.getAuthorizeUrlAsync(relayState, undefined, {});
+  /** The redirect to the identity provider, and the id of the request it carries. */
+  async loginUrl(relayState: string): Promise<{ url: string; requestId: string }> {
+    const url = await this.saml.getAuthorizeUrlAsync(relayState, undefined, {});
+    return { url, requestId: requestIdOf(url) };
   }
 
   metadata(): string {
@@ -52,6 +74,16 @@ export class SamlClient {
     const { profile, loggedOut } = await this.saml.validatePostResponseAsync(form);
     if (!profile || loggedOut) throw new Error('The SAML answer holds no login');
     const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
-    return { nameId: profile.nameID, attributes: { ...profile, ...attributes } };
+    const assertion = (profile.getAssertion?.() as ParsedAssertion | undefined)?.Assertion;
+    const assertionId = assertion?.$?.ID;
+    if (!assertionId) throw new Error('The SAML assertion has no ID');
+    const until = assertion.Conditions?.[0]?.$?.NotOnOrAfter;
+    return {
+      nameId: profile.nameID,
+      attributes: { ...profile, ...attributes },
+      inResponseTo: typeof profile.inResponseTo === 'string' && profile.inResponseTo ? profile.inResponseTo : null,
+      assertionId,
+      notOnOrAfter: until ? Date.parse(until) : undefined,
+    };
   }
 }

@@ -10,6 +10,12 @@ export const hashToken = (token: string): string => createHash('sha256').update(
 /** A new token: 256 random bits, URL-safe. */
 export const newToken = (): string => randomBytes(32).toString('base64url');
 
+/**
+ * The cookie that binds a single sign-on login's one-time code to the browser that started it; set
+ * at the login start, read by `session/get` when the code is redeemed.
+ */
+export const SSO_BINDING_COOKIE = 'vitrine_sso_bind';
+
 /** The token of a request: `Authorization: Bearer <token>` (or the bare token). */
 export function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;

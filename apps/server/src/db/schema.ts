@@ -18,6 +18,9 @@ export interface Database {
   derivative: DerivativeTable;
   login_attempt: LoginAttemptTable;
   password_reset: PasswordResetTable;
+  sso_code: SsoCodeTable;
+  saml_request: SamlRequestTable;
+  saml_assertion: SamlAssertionTable;
   download_lock: DownloadLockTable;
   conversion: ConversionTable;
   file_checksum: FileChecksumTable;
@@ -191,6 +194,28 @@ export interface PasswordResetTable {
   id: string;
   user_id: number;
   created_at: number;
+  expires_at: number;
+}
+
+/** A one-time single sign-on code: `id` and `binding` are SHA-256 (hex) of the code and the browser's cookie. */
+export interface SsoCodeTable {
+  id: string;
+  user_id: number;
+  binding: string;
+  expires_at: number;
+}
+
+/** A SAML request we sent: `binding` is the SHA-256 (hex) of the starting browser's cookie. */
+export interface SamlRequestTable {
+  id: string;
+  provider: string;
+  binding: string;
+  expires_at: number;
+}
+
+/** A consumed SAML assertion (`<provider>:<assertion id>`), kept until it would have expired. */
+export interface SamlAssertionTable {
+  id: string;
   expires_at: number;
 }
 

@@ -9,6 +9,14 @@ export function tsqueryExpression(atom: TextAtom): string {
   return atom.tokens.map((t, i) => `'${t}'${atom.prefix && i === last ? ':*' : ''}`).join(' <-> ');
 }
 
+/**
+ * The characters of a document's title and body fed to to_tsvector. A tsvector holds at most 1 MB;
+ * one document beyond it failed the whole index update, and every search with it. Worst case (words
+ * of one 4-byte letter, each a lexeme of its own) is about 6 bytes of tsvector per character, so
+ * 100,000 characters stay well below the limit; text after them is not searchable (the title always is).
+ */
+export const TSVECTOR_TEXT_CHARS = 100_000;
+
 /** Full-text index in PostgreSQL: tsvector columns with GIN indexes (search_document). */
 export class PostgresTextIndex implements TextIndex {
   constructor(private readonly db: Db) {}
@@ -18,11 +26,15 @@ export class PostgresTextIndex implements TextIndex {
       if (removed.length > 0) {
         await sql`delete from search_document where asset_id = any(${[...removed]}::bigint[])`.execute(trx);
       }
+      // The body vector starts with the title, so a long body cannot push the title out of it.
+      const limit = TSVECTOR_TEXT_CHARS;
       for (let i = 0; i < docs.length; i += 1000) {
         const chunk = docs.slice(i, i + 1000);
         await sql`
           insert into search_document (asset_id, title, body)
-          select id, to_tsvector('simple', title), to_tsvector('simple', body)
+          select id, to_tsvector('simple', left(title, ${limit})),
+                 to_tsvector('simple', left(title, ${limit}))
+                   || to_tsvector('simple', left(body, greatest(${limit} - length(title), 0)))
           from unnest(${chunk.map((d) => d.id)}::bigint[], ${chunk.map((d) => d.title)}::text[],
                       ${chunk.map((d) => d.body)}::text[]) as t(id, title, body)
           on conflict (asset_id) do update set title = excluded.title, body = excluded.body`.execute(trx);

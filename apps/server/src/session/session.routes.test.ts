@@ -41,15 +41,17 @@ describe.each(dialects)('session calls on %s (portal-spec §7 "Calls", §4 "Logi
     expect(old.json()).toEqual({ isGuiAdmin: false, sessionValid: false });
   });
 
-  it('reuses a still valid session when called without credentials, and ?token= for single sign-on', async () => {
+  it('reuses a still valid session when called without credentials; a token in the query string opens nothing', async () => {
     const { session } = (await login({ user: 'anna', pass: 'correct horse' })).json<{ session: string }>();
     const reuse = await login({}, { authorization: `Bearer ${session}` });
     expect(reuse.json()).toMatchObject({ user: 'anna', session });
-    const sso = await t.app.inject({ method: 'POST', url: `${API}session/get?token=${session}` });
-    expect(sso.json()).toMatchObject({ user: 'anna', session });
-    const bad = await t.app.inject({ method: 'POST', url: `${API}session/get?token=nonsense` });
+    const byQuery = await t.app.inject({ method: 'POST', url: `${API}session/get?token=${session}` });
+    expect(byQuery.json()).toMatchObject({ user: null });
+    const bad = await login({ code: 'nonsense' });
     expect(bad.statusCode).toBe(401);
     expect(bad.json()).toMatchObject({ error: 'unauthorized' });
+    const both = await login({ user: 'anna', pass: 'correct horse', code: 'nonsense' });
+    expect(both.statusCode).toBe(400);
   });
 
   it('answers a wrong password or unknown user alike with 401 wrong_credentials', async () => {

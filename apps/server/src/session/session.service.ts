@@ -14,8 +14,8 @@ export interface SessionRequest {
   /** The token the request carried in its Authorization header, valid or not. */
   token: string | undefined;
   credentials: { user: string; pass: string } | undefined;
-  /** `?token=`: a session opened by a single sign-on login, handed over to the web app. */
-  ssoToken: string | undefined;
+  /** The one-time code of a finished single sign-on login and the browser's binding cookie. */
+  sso: { code: string; binding: string | undefined } | undefined;
   locale: string | null;
   /** The client's address, as the `trustProxy` setting lets the server see it. */
   client: string;
@@ -29,7 +29,10 @@ export class SessionService {
     private readonly users: UserRepository,
     private readonly throttle: LoginThrottleRepository,
     private readonly settings: Settings,
-    private readonly sso: { loginMethods(): Session['login'] },
+    private readonly sso: {
+      loginMethods(): Session['login'];
+      redeem(code: string, binding: string | undefined): Promise<number | undefined>;
+    },
   ) {}
 
   /** The login methods offered on the login page: native first, then the single sign-on providers. */
@@ -51,13 +54,28 @@ export class SessionService {
 
   async get(input: SessionRequest): Promise<Session> {
     if (input.credentials) return this.login(input.credentials, input.token, input.locale, input.client);
-    for (const token of [input.ssoToken, input.token]) {
-      if (!token) continue;
-      const session = await this.auth.validSession(token);
-      if (session) return this.present(this.auth.authForSession(session), token);
+    if (input.sso) return this.redeem(input.sso.code, input.sso.binding, input.token, input.locale);
+    if (input.token) {
+      const session = await this.auth.validSession(input.token);
+      if (session) return this.present(this.auth.authForSession(session), input.token);
     }
-    if (input.ssoToken) throw unauthorized('The single sign-on link is invalid or has expired.');
     return this.guest(input.locale);
+  }
+
+  /** A session for the account of a single sign-on login, in exchange for its one-time code. */
+  private async redeem(
+    code: string,
+    binding: string | undefined,
+    oldToken: string | undefined,
+    locale: string | null,
+  ): Promise<Session> {
+    const userId = await this.sso.redeem(code, binding);
+    if (userId === undefined) throw unauthorized('The single sign-on login is invalid or has expired.');
+    const token = await this.auth.openSession(userId, locale);
+    const session = await this.auth.validSession(token);
+    if (!session) throw unauthorized('The single sign-on login is invalid or has expired.');
+    if (oldToken && oldToken !== token) await this.sessions.deleteSession(hashToken(oldToken));
+    return this.present(this.auth.authForSession(session), token);
   }
 
   /** A guest session when guests are allowed; otherwise an answer without session or rights. */

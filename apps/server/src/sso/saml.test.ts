@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import * as samlify from 'samlify';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
+import { dialects } from '../../test/databases.ts';
 
 const API = '/assetportal/api/';
 const PORTAL = 'http://127.0.0.1:9';
@@ -34,6 +37,8 @@ interface Answer {
   groups: string[];
   audience?: string;
   signAssertion?: boolean;
+  /** The id of the request answered; null for an unsolicited (IdP-initiated) answer. */
+  inResponseTo: string | null;
 }
 
 /**
@@ -60,8 +65,8 @@ function identityProvider(key: string, cert: string) {
     const now = new Date();
     const later = new Date(now.getTime() + 5 * 60_000).toISOString();
     const values: Record<string, string> = {
-      ID: `_r${Date.now()}`,
-      AssertionID: `_a${Date.now()}`,
+      ID: `_r${randomUUID()}`,
+      AssertionID: `_a${randomUUID()}`,
       Destination: ACS,
       Audience: answer.audience ?? SP_ID,
       SubjectRecipient: ACS,
@@ -73,7 +78,7 @@ function identityProvider(key: string, cert: string) {
       SubjectConfirmationDataNotOnOrAfter: later,
       NameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
       NameID: answer.nameId,
-      InResponseTo: '_request',
+      InResponseTo: answer.inResponseTo ?? '',
       AuthnStatement: `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="_s1"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
       AttributeStatement: `<saml:AttributeStatement><saml:Attribute Name="groups">${answer.groups
         .map((g) => `<saml:AttributeValue xsi:type="xs:string">${g}</saml:AttributeValue>`)
@@ -83,88 +88,160 @@ function identityProvider(key: string, cert: string) {
     };
     const { context } = await idp.createLoginResponse(
       sp,
-      { extract: { request: { id: '_request' } } },
+      { extract: { request: { id: answer.inResponseTo ?? '' } } },
       'post',
       { email: answer.nameId },
       (template: string) => ({
         id: values.ID ?? '',
-        context: template.replace(/\{(\w+)\}/g, (_m, k: string) => values[k] ?? ''),
+        context: template.replace(/\{(\w+)\}/g, (_m, k: string) => values[k] ?? '').replaceAll(' InResponseTo=""', ''),
       }),
     );
     return context;
   };
 }
 
-describe('SAML 2.0 login against a real identity provider (issue #5; portal-spec §2 "Login" external methods)', () => {
-  let respond: ReturnType<typeof identityProvider>;
-  let cert: string;
-  let t: TestApp;
-  beforeAll(() => {
-    const pair = makeCertificate();
-    cert = pair.cert;
-    respond = identityProvider(pair.key, pair.cert);
-  });
-  beforeEach(async () => {
-    const settings = {
-      sso: {
-        saml: [
-          {
-            name: 'corp',
-            entryPoint: 'https://idp.example.org/sso',
-            idpCert: cert,
-            idpIssuer: IDP_ID,
-            groupMap: { staff: 'users', it: 'admins' },
-          },
-        ],
-      },
+describe.each(dialects)(
+  'SAML 2.0 login against a real identity provider on %s (portal-spec §2 "Login" external methods)',
+  (dialect) => {
+    let respond: ReturnType<typeof identityProvider>;
+    let cert: string;
+    let t: TestApp;
+    beforeAll(() => {
+      const pair = makeCertificate();
+      cert = pair.cert;
+      respond = identityProvider(pair.key, pair.cert);
+    });
+    const start = async (allowIdpInitiated = false) => {
+      const settings = {
+        sso: {
+          saml: [
+            {
+              name: 'corp',
+              allowIdpInitiated,
+              entryPoint: 'https://idp.example.org/sso',
+              idpCert: cert,
+              idpIssuer: IDP_ID,
+              groupMap: { staff: 'users', it: 'admins' },
+            },
+          ],
+        },
+      };
+      t = await startTestApp({ dialect, settings, env: { PUBLIC_URL: PORTAL } });
     };
-    t = await startTestApp({ settings, env: { PUBLIC_URL: PORTAL } });
-  });
-  afterEach(async () => t.close());
+    beforeEach(async () => start());
+    afterEach(async () => t.close());
 
-  const post = (samlResponse: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: `${API}sso/saml/corp/acs`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ SAMLResponse: samlResponse }).toString(),
+    const post = (samlResponse: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${API}sso/saml/corp/acs`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ SAMLResponse: samlResponse }).toString(),
+      });
+
+    /** Starts a login in a browser: the id of the request sent and the browser's binding cookie. */
+    const login = async (): Promise<{ requestId: string; binding: string }> => {
+      const res = await t.app.inject({ url: `${API}sso/saml/corp/login` });
+      const message = new URL(String(res.headers.location)).searchParams.get('SAMLRequest') ?? '';
+      const xml = inflateRawSync(Buffer.from(message, 'base64')).toString('utf8');
+      const requestId = /AuthnRequest[^>]*\sID="([^"]+)"/.exec(xml)?.[1] ?? '';
+      const binding = res.cookies.find((c) => c.name === 'vitrine_sso_bind')?.value ?? '';
+      return { requestId, binding };
+    };
+
+    /** The web app's exchange of the code the answer sent the browser back with. */
+    const redeem = (location: unknown, binding: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${API}session/get`,
+        headers: { cookie: `vitrine_sso_bind=${binding}` },
+        payload: { code: /#\/login\?code=([\w-]+)$/.exec(String(location))?.[1] ?? 'none' },
+      });
+
+    const failed = `${PORTAL}/#/login?sso=failed`;
+
+    it('sends the browser to the identity provider and publishes our metadata', async () => {
+      const start = await t.app.inject({ url: `${API}sso/saml/corp/login` });
+      expect(start.statusCode).toBe(302);
+      expect(start.headers.location).toMatch(/^https:\/\/idp\.example\.org\/sso\?SAMLRequest=/);
+      const metadata = await t.app.inject({ url: `${API}sso/saml/corp/metadata` });
+      expect(metadata.headers['content-type']).toMatch(/^application\/samlmetadata\+xml/);
+      expect(metadata.body).toContain(`entityID="${SP_ID}"`);
+      expect(metadata.body).toContain(`Location="${ACS}"`);
     });
 
-  it('sends the browser to the identity provider and publishes our metadata', async () => {
-    const start = await t.app.inject({ url: `${API}sso/saml/corp/login` });
-    expect(start.statusCode).toBe(302);
-    expect(start.headers.location).toMatch(/^https:\/\/idp\.example\.org\/sso\?SAMLRequest=/);
-    const metadata = await t.app.inject({ url: `${API}sso/saml/corp/metadata` });
-    expect(metadata.headers['content-type']).toMatch(/^application\/samlmetadata\+xml/);
-    expect(metadata.body).toContain(`entityID="${SP_ID}"`);
-    expect(metadata.body).toContain(`Location="${ACS}"`);
-  });
-
-  it('logs in with a signed assertion, creates the account and maps the groups', async () => {
-    const res = await post(await respond({ nameId: 'bob', groups: ['staff', 'unmapped'] }));
-    expect(res.statusCode).toBe(303);
-    const token = /#\/login\?token=([\w-]+)$/.exec(res.headers.location as string)?.[1];
-    expect(token).toBeDefined();
-    const session = await t.app.inject({ method: 'POST', url: `${API}session/get?token=${token}` });
-    expect(session.json()).toMatchObject({ user: 'bob', isAssetUser: true, isGuiAdmin: false });
-    const groups = await t.app.db.kysely.selectFrom('user_group').select('group_name').execute();
-    expect(groups).toEqual([{ group_name: 'users' }]);
-  });
-
-  it('refuses a tampered assertion, another audience and an unsigned assertion', async () => {
-    const good = Buffer.from(await respond({ nameId: 'eve', groups: ['staff'] }), 'base64').toString('utf8');
-    const tampered = Buffer.from(good.replace('>staff<', '>it<')).toString('base64');
-    const answers = [
-      tampered,
-      await respond({ nameId: 'eve', groups: ['staff'], audience: 'https://elsewhere.example.org' }),
-      await respond({ nameId: 'eve', groups: ['staff'], signAssertion: false }),
-      'bm90IHhtbA==',
-    ];
-    for (const answer of answers) {
-      const res = await post(answer);
+    it('logs in with a signed assertion that answers our request, creates the account and maps the groups', async () => {
+      const { requestId, binding } = await login();
+      const res = await post(await respond({ nameId: 'bob', groups: ['staff', 'unmapped'], inResponseTo: requestId }));
       expect(res.statusCode).toBe(303);
-      expect(res.headers.location).toBe(`${PORTAL}/#/login?sso=failed`);
-    }
-    expect(await t.app.db.kysely.selectFrom('user_account').select('name').execute()).toEqual([]);
-  });
-});
+      expect(String(res.headers.location)).toMatch(/#\/login\?code=[\w-]+$/);
+      const session = await redeem(res.headers.location, binding);
+      expect(session.json()).toMatchObject({ user: 'bob', isAssetUser: true, isGuiAdmin: false });
+      const groups = await t.app.db.kysely.selectFrom('user_group').select('group_name').execute();
+      expect(groups).toEqual([{ group_name: 'users' }]);
+    });
+
+    it('accepts an answer once: a captured answer posted again, or one for a request never sent, is refused', async () => {
+      const { requestId, binding } = await login();
+      const answer = await respond({ nameId: 'bob', groups: ['staff'], inResponseTo: requestId });
+      const first = await post(answer);
+      expect((await redeem(first.headers.location, binding)).json()).toMatchObject({ user: 'bob' });
+      const replay = await post(answer);
+      expect(replay.headers.location).toBe(failed);
+
+      const forged = await post(await respond({ nameId: 'mallory', groups: ['it'], inResponseTo: '_never-sent' }));
+      expect(forged.headers.location).toBe(failed);
+      // A request expires with the pending login.
+      const late = await login();
+      await t.app.db.kysely
+        .updateTable('saml_request')
+        .set({ expires_at: Date.now() - 1 })
+        .execute();
+      const lateAnswer = await post(await respond({ nameId: 'mallory', groups: ['it'], inResponseTo: late.requestId }));
+      expect(lateAnswer.headers.location).toBe(failed);
+      const names = await t.app.db.kysely.selectFrom('user_account').select('name').execute();
+      expect(names).toEqual([{ name: 'bob' }]);
+    });
+
+    it('refuses unsolicited (IdP-initiated) answers unless allowIdpInitiated is set, and then each only once', async () => {
+      const unsolicited = await post(await respond({ nameId: 'carol', groups: ['staff'], inResponseTo: null }));
+      expect(unsolicited.headers.location).toBe(failed);
+      expect(await t.app.db.kysely.selectFrom('user_account').select('name').execute()).toEqual([]);
+
+      await t.close();
+      await start(true);
+      const answer = await respond({ nameId: 'carol', groups: ['staff'], inResponseTo: null });
+      const accepted = await post(answer);
+      const binding = accepted.cookies.find((c) => c.name === 'vitrine_sso_bind')?.value ?? '';
+      expect((await redeem(accepted.headers.location, binding)).json()).toMatchObject({ user: 'carol' });
+      const replay = await post(answer);
+      expect(replay.headers.location).toBe(failed);
+    });
+
+    it('refuses a tampered assertion, another audience and an unsigned assertion', async () => {
+      const { requestId } = await login();
+      const good = Buffer.from(
+        await respond({ nameId: 'eve', groups: ['staff'], inResponseTo: requestId }),
+        'base64',
+      ).toString('utf8');
+      const tampered = Buffer.from(good.replace('>staff<', '>it<')).toString('base64');
+      const answers = [
+        tampered,
+        await respond({
+          nameId: 'eve',
+          groups: ['staff'],
+          audience: 'https://elsewhere.example.org',
+          inResponseTo: requestId,
+        }),
+        await respond({ nameId: 'eve', groups: ['staff'], signAssertion: false, inResponseTo: requestId }),
+        'bm90IHhtbA==',
+      ];
+      for (const answer of answers) {
+        const res = await post(answer);
+        expect(res.statusCode).toBe(303);
+        expect(res.headers.location).toBe(`${PORTAL}/#/login?sso=failed`);
+      }
+      expect(await t.app.db.kysely.selectFrom('user_account').select('name').execute()).toEqual([]);
+    });
+  },
+);

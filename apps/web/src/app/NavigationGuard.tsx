@@ -15,7 +15,7 @@ export function NavigationGuard({ children }: { children: ReactNode }) {
     if (s.status !== 'initial') return;
     captureSharedIds(location.search);
     const onLogin = location.pathname === '/login';
-    const sso = onLogin ? (new URLSearchParams(location.search).get('token') ?? undefined) : undefined;
+    const sso = onLogin ? (new URLSearchParams(location.search).get('code') ?? undefined) : undefined;
     void loadSession(sso);
   }, [s.status, location.pathname, location.search]);
 

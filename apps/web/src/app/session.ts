@@ -56,12 +56,13 @@ export function captureSharedIds(search: string): void {
 
 /**
  * Asks the server for the session: the stored token is reused while valid, otherwise the server opens
- * a guest session; `ssoToken` takes over a session opened by a single sign-on login.
+ * a guest session; `ssoCode`, the one-time code a single sign-on login came back with, is exchanged
+ * in the request body for a session of its own.
  */
-export async function loadSession(ssoToken?: string): Promise<void> {
+export async function loadSession(ssoCode?: string): Promise<void> {
   set({ status: 'loading' });
   try {
-    store(await callApi(getSessionCall, { query: ssoToken ? { token: ssoToken } : {} }));
+    store(await callApi(getSessionCall, ssoCode ? { body: { code: ssoCode } } : {}));
   } catch {
     clear();
   }

@@ -236,18 +236,22 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     );
   });
 
-  it('takes over a single sign-on session from ?token= and lands where the navigation rules say', async () => {
-    let asked: string | null = null;
+  it('exchanges the one-time code of ?code= in the request body for a session and lands where the navigation rules say', async () => {
+    let body: unknown;
+    let query = '';
     server.use(
-      http.post(api('session/get'), ({ request }) => {
-        asked = new URL(request.url).searchParams.get('token');
-        return HttpResponse.json(sessionAnswer({ user: 'alice', session: 'sso-token' }));
+      http.post(api('session/get'), async ({ request }) => {
+        body = await request.json();
+        query = new URL(request.url).search;
+        return HttpResponse.json(sessionAnswer({ user: 'alice', session: 'sso-session' }));
       }),
     );
-    const { router } = await renderApp('/login?token=sso-token');
+    const { router } = await renderApp('/login?code=one-time-code');
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
-    expect(asked).toBe('sso-token');
-    expect(localStorage.getItem('token')).toBe('sso-token');
+    expect(body).toEqual({ code: 'one-time-code' });
+    expect(query).toBe('');
+    expect(router.state.location.search).toBe('');
+    expect(localStorage.getItem('token')).toBe('sso-session');
   });
 
   describe('single sign-on only (portal-spec §2 "Login", §9)', () => {

@@ -37,7 +37,7 @@ export function LoginPage() {
   const native = loginMethods.length === 0 || loginMethods.some((m) => m.name === 'native');
   const external = loginMethods.filter((m) => m.name !== 'native');
   const ssoFailed = params.get('sso') === 'failed';
-  const ssoToken = params.get('token');
+  const ssoCode = params.get('code');
   // After a failed single sign-on the page stays, so that it does not redirect in a loop.
   const ssoOnly = !native && external.length > 0 && explicitlyFalsy(params.get('stay')) && !ssoFailed;
   const ssoUrl = ssoOnly ? external[0]?.url : undefined;
@@ -79,13 +79,13 @@ export function LoginPage() {
     }
   };
 
-  // Back from single sign-on: the session of `?token=` is loaded by the NavigationGuard.
+  // Back from single sign-on: the NavigationGuard exchanges the code of `?code=` for a session.
   useEffect(() => {
-    if (ssoToken && session?.user && (status === 'success' || status === 'unauthorized')) {
+    if (ssoCode && session?.user && (status === 'success' || status === 'unauthorized')) {
       announce({ ok: true, session });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per loaded single sign-on session
-  }, [ssoToken, session, status]);
+  }, [ssoCode, session, status]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
