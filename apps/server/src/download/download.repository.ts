@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { bumpCatalogueGeneration } from '../db/catalogue-state.ts';
+import { changeCatalogue } from '../db/catalogue-state.ts';
 import type { Db } from '../db/database.ts';
 import type { AssetTable, ConversionTable } from '../db/schema.ts';
 
@@ -142,6 +142,7 @@ export class DownloadRepository {
   ): Promise<void> {
     if (!assetIds.length) return;
     await this.db.kysely.transaction().execute(async (trx) => {
+      await changeCatalogue(trx, assetIds);
       await trx
         .updateTable('asset')
         .set((eb) => ({ obj_dload_cnt: eb('obj_dload_cnt', '+', 1), updated_at: now }))
@@ -160,7 +161,6 @@ export class DownloadRepository {
           })),
         )
         .execute();
-      await bumpCatalogueGeneration(trx);
     });
   }
 

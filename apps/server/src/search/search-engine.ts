@@ -5,6 +5,7 @@ import { QueryEvaluator, TextMatches } from './evaluate.ts';
 import { intersect } from './facet-index.ts';
 import { facetValues, matchCodes, minMax, selections } from './facets.ts';
 import type { FieldRegistry } from './fields.ts';
+import type { IndexView } from './index-view.ts';
 import { page, scores } from './paging.ts';
 import { parseQuery, QuerySyntaxError, type QueryNode } from './query.ts';
 import type { SearchRepository } from './search.repository.ts';
@@ -59,7 +60,15 @@ export class SearchEngine {
   /** Runs one search for a caller with these access groups. */
   async search(groups: readonly string[], query: EngineQuery): Promise<EngineResult> {
     await this.refresh();
-    const view = this.catchUp.view();
+    return this.catchUp.read((view) => this.answer(view, groups, query));
+  }
+
+  /** True once the index has been loaded (readiness). */
+  get loaded(): boolean {
+    return this.catchUp.loaded;
+  }
+
+  private async answer(view: IndexView, groups: readonly string[], query: EngineQuery): Promise<EngineResult> {
     const index = view.index;
     const sort = query.sort ?? { field: 'score', dir: 'desc' };
     if (!this.fields.isSortable(sort.field)) {
