@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { AssetTable, Database } from '../db/schema.ts';
 import { DERIVATIVES_JOB, derivativeJobsFor, WEB_VIDEO_JOB } from '../derivatives/derivative.jobs.ts';
 import { JobRepository } from '../jobs/job.repository.ts';
-import { bumpCatalogueGeneration } from '../db/catalogue-state.ts';
+import { beginCatalogueChange, changeCatalogue, recordCatalogueChange } from '../db/catalogue-state.ts';
 
 /**
  * The single-valued part of an asset. `status` (default active), `imp_date` (default: the time of
@@ -124,14 +124,15 @@ export class CatalogueRepository {
    * The one way assets are written (import, bench data, test factories): inserts each asset, or
    * replaces the one with the same source path, with everything that hangs on it (values, access
    * groups, collection memberships, the collection's tile asset when it has none), drops the
-   * derivatives of a replaced one, queues derivative jobs and bumps the catalogue generation so
-   * every search index catches up, all in one transaction: a failure leaves the old state. Answers
+   * derivatives of a replaced one, queues derivative jobs and records the change under the next
+   * catalogue generation so every search index catches up, all in one transaction: a failure leaves the old state. Answers
    * the ids in the order of `writes`.
    */
   async saveAssets(writes: readonly AssetWrite[], options: SaveOptions = {}): Promise<SavedAsset[]> {
     const now = options.now ?? Date.now();
     if (writes.length === 0) return [];
     return this.db.transaction().execute(async (trx) => {
+      const seq = await beginCatalogueChange(trx);
       const known = new Map<string, number>();
       for (const paths of chunks(
         writes.map((w) => w.columns.source_path),
@@ -208,7 +209,11 @@ export class CatalogueRepository {
           for (const job of derivativeJobsFor(asset)) await jobs.enqueue(job, now);
         }
       }
-      await bumpCatalogueGeneration(trx);
+      await recordCatalogueChange(
+        trx,
+        seq,
+        saved.map((s) => s.id),
+      );
       return saved;
     });
   }
@@ -221,6 +226,7 @@ export class CatalogueRepository {
   async countDownloads(ids: readonly number[], now: number, trx?: Transaction<Database>): Promise<void> {
     if (ids.length === 0) return;
     const count = async (t: Transaction<Database>) => {
+      await changeCatalogue(t, ids);
       for (const part of chunks(ids, 1)) {
         await t
           .updateTable('asset')
@@ -228,7 +234,6 @@ export class CatalogueRepository {
           .where('id', 'in', part)
           .execute();
       }
-      await bumpCatalogueGeneration(t);
     };
     await (trx ? count(trx) : this.db.transaction().execute(count));
   }
@@ -268,6 +273,7 @@ export class CatalogueRepository {
   async markGone(ids: number[], now = Date.now()): Promise<void> {
     if (ids.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
+      await changeCatalogue(trx, ids);
       for (let i = 0; i < ids.length; i += 500) {
         await trx
           .updateTable('asset')
@@ -275,7 +281,6 @@ export class CatalogueRepository {
           .where('id', 'in', ids.slice(i, i + 500))
           .execute();
       }
-      await bumpCatalogueGeneration(trx);
     });
   }
 
@@ -287,6 +292,7 @@ export class CatalogueRepository {
   /** Removes every asset, collection, derivative and derivative job (for rebuilding the demo). */
   async clear(): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await changeCatalogue(trx, 'all');
       for (const t of ['derivative', 'asset_value', 'asset_collection', 'asset_access'] as const) {
         await trx.deleteFrom(t).execute();
       }
@@ -294,7 +300,6 @@ export class CatalogueRepository {
       await trx.updateTable('collection').set({ parent_id: null }).execute();
       await trx.deleteFrom('asset').execute();
       await trx.deleteFrom('collection').execute();
-      await bumpCatalogueGeneration(trx);
     });
   }
 }

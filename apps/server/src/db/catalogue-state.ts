@@ -1,15 +1,60 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
+type Executor = Transaction<Database> | Kysely<Database>;
+
+/** The id range a change of every asset (clearing the catalogue) is recorded with. */
+export const ALL_ASSETS: readonly [number, number] = [0, Number.MAX_SAFE_INTEGER];
+
+/** Rows of catalogue_change per statement (three parameters each). */
+const CHANGE_ROWS = 5000;
+
 /**
- * Tells every process that the catalogue changed (search indexes reload what they keep in memory):
- * called in the transaction of each write to assets, so a reader never sees the change without the
- * new generation or the other way round.
+ * Starts a change of the catalogue: takes the next change sequence number (the catalogue
+ * generation) and with it the row lock on catalogue_state, held until the transaction ends. Call it
+ * first in every transaction that writes assets: writers then commit in sequence order and new
+ * asset ids grow in that order too, so a reader that has seen sequence n has seen every change up
+ * to n, and an index catching up never meets a new id below one it already holds.
  */
-export async function bumpCatalogueGeneration(trx: Transaction<Database> | Kysely<Database>): Promise<void> {
-  await trx
+export async function beginCatalogueChange(trx: Executor): Promise<number> {
+  const row = await trx
     .updateTable('catalogue_state')
     .set({ generation: sql`generation + 1` })
     .where('id', '=', 1)
-    .execute();
+    .returning('generation')
+    .executeTakeFirstOrThrow();
+  return Number(row.generation);
+}
+
+/**
+ * Records which assets change `seq` touched, as runs of consecutive ids (a bulk import is one row
+ * per transaction), or every asset.
+ */
+export async function recordCatalogueChange(trx: Executor, seq: number, ids: readonly number[] | 'all'): Promise<void> {
+  const runs = ids === 'all' ? [ALL_ASSETS] : idRuns(ids);
+  for (let i = 0; i < runs.length; i += CHANGE_ROWS) {
+    await trx
+      .insertInto('catalogue_change')
+      .values(runs.slice(i, i + CHANGE_ROWS).map(([first_id, last_id]) => ({ seq, first_id, last_id })))
+      .execute();
+  }
+}
+
+/** Begins and records a change whose assets are known up front. */
+export async function changeCatalogue(trx: Executor, ids: readonly number[] | 'all'): Promise<number> {
+  const seq = await beginCatalogueChange(trx);
+  await recordCatalogueChange(trx, seq, ids);
+  return seq;
+}
+
+/** Sorted runs of consecutive ids. */
+export function idRuns(ids: readonly number[]): [number, number][] {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  const runs: [number, number][] = [];
+  for (const id of sorted) {
+    const last = runs[runs.length - 1];
+    if (last && last[1] === id - 1) last[1] = id;
+    else runs.push([id, id]);
+  }
+  return runs;
 }

@@ -10,6 +10,7 @@ export interface Database {
   asset_collection: AssetCollectionTable;
   asset_access: AssetAccessTable;
   catalogue_state: CatalogueStateTable;
+  catalogue_change: CatalogueChangeTable;
   user_account: UserAccountTable;
   user_group: UserGroupTable;
   session: SessionTable;
@@ -105,7 +106,15 @@ export interface AssetAccessTable {
 
 export interface CatalogueStateTable {
   id: number;
+  /** The change sequence: the number of the last catalogue change, taken by each write transaction. */
   generation: number;
+}
+
+/** Assets (a run of ids) a catalogue change touched; `seq` is the change's catalogue generation. */
+export interface CatalogueChangeTable {
+  seq: number;
+  first_id: number;
+  last_id: number;
 }
 
 export interface UserAccountTable {
@@ -138,12 +147,15 @@ export interface SessionTable {
   locale: string | null;
 }
 
-/** How far the full-text index has caught up with asset changes (asset.updated_at). */
+/** How far the full-text index has caught up with catalogue changes. */
 export interface SearchStateTable {
   id: number;
+  /** The last change sequence (catalogue_change.seq) applied; -1 until a full load ends. */
   text_watermark: number;
-  /** catalogue_state.generation read before the last completed catch-up. */
-  text_generation: number;
+  /** The sequence a running full load started at (-1: none running). */
+  text_load_seq: Generated<number>;
+  /** The last asset id a running full load has written. */
+  text_load_after: Generated<number>;
 }
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';

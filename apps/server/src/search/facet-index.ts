@@ -60,6 +60,25 @@ export class CodeColumn {
     this.packedCount += this.pendingOffsets.length - 1;
     this.pending = [];
     this.pendingOffsets = [0];
+    if (this.loose.size > Math.max(4096, this.packedCount >> 6)) this.merge();
+  }
+
+  /** Folds documents set after packing back into the packed arrays, so counting stays on the fast path. */
+  private merge(): void {
+    let total = 0;
+    for (let d = 0; d < this.packedCount; d++) total += this.get(d).length;
+    const codes = new Int32Array(total);
+    const offsets = new Int32Array(this.packedCount + 1);
+    let k = 0;
+    for (let d = 0; d < this.packedCount; d++) {
+      const vals = this.get(d);
+      codes.set(vals, k);
+      k += vals.length;
+      offsets[d + 1] = k;
+    }
+    this.codes = codes;
+    this.offsets = offsets;
+    this.loose.clear();
   }
 
   set(doc: number, values: readonly string[]): void {
@@ -211,10 +230,11 @@ export class FacetIndex {
   }
 
   /**
-   * Adds or replaces one asset. Answers false when the asset is new and its id is below the
-   * highest indexed id (the order could not be kept): the caller then rebuilds the index.
+   * Adds or replaces one asset; the coded values of a new one count after pack(). Answers false
+   * when the asset is new and its id is below the highest indexed id (the order could not be kept):
+   * the caller then rebuilds the index.
    */
-  put(row: IndexRow, bulk = false): boolean {
+  put(row: IndexRow): boolean {
     let doc = this.docOf(row.id);
     if (doc === -1) {
       if (this.size > 0 && row.id < this.ids[this.size - 1]) return false;
@@ -222,9 +242,8 @@ export class FacetIndex {
       this.grow(doc + 1);
       this.ids[doc] = row.id;
       this.size++;
-      if (bulk) for (const [f, col] of this.codes) col.push(row.codes[f] ?? []);
-    }
-    if (!bulk) for (const [f, col] of this.codes) col.set(doc, row.codes[f] ?? []);
+      for (const [f, col] of this.codes) col.push(row.codes[f] ?? []);
+    } else for (const [f, col] of this.codes) col.set(doc, row.codes[f] ?? []);
     this.active[doc] = row.active ? 1 : 0;
     for (const m of this.masks) m[doc] = 0;
     for (const g of row.access) {
@@ -237,7 +256,7 @@ export class FacetIndex {
     return true;
   }
 
-  /** Ends a bulk load started with put(row, true). */
+  /** Makes the coded values of assets added since the last packing count. */
   pack(): void {
     for (const col of this.codes.values()) col.pack();
   }

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/database.ts';
 import type { TextAtom } from './query.ts';
 import { parseIdList, type TextDocument, type TextIndex } from './text-index.ts';
@@ -21,16 +22,15 @@ export const TSVECTOR_TEXT_CHARS = 100_000;
 export class PostgresTextIndex implements TextIndex {
   constructor(private readonly db: Db) {}
 
-  async write(docs: readonly TextDocument[], removed: readonly number[]): Promise<void> {
-    await this.db.kysely.transaction().execute(async (trx) => {
-      if (removed.length > 0) {
-        await sql`delete from search_document where asset_id = any(${[...removed]}::bigint[])`.execute(trx);
-      }
-      // The body vector starts with the title, so a long body cannot push the title out of it.
-      const limit = TSVECTOR_TEXT_CHARS;
-      for (let i = 0; i < docs.length; i += 1000) {
-        const chunk = docs.slice(i, i + 1000);
-        await sql`
+  async write(docs: readonly TextDocument[], removed: readonly number[], trx: Kysely<Database>): Promise<void> {
+    if (removed.length > 0) {
+      await sql`delete from search_document where asset_id = any(${[...removed]}::bigint[])`.execute(trx);
+    }
+    // The body vector starts with the title, so a long body cannot push the title out of it.
+    const limit = TSVECTOR_TEXT_CHARS;
+    for (let i = 0; i < docs.length; i += 1000) {
+      const chunk = docs.slice(i, i + 1000);
+      await sql`
           insert into search_document (asset_id, title, body)
           select id, to_tsvector('simple', left(title, ${limit})),
                  to_tsvector('simple', left(title, ${limit}))
@@ -38,8 +38,11 @@ export class PostgresTextIndex implements TextIndex {
           from unnest(${chunk.map((d) => d.id)}::bigint[], ${chunk.map((d) => d.title)}::text[],
                       ${chunk.map((d) => d.body)}::text[]) as t(id, title, body)
           on conflict (asset_id) do update set title = excluded.title, body = excluded.body`.execute(trx);
-      }
-    });
+    }
+  }
+
+  async clear(executor: Kysely<Database>): Promise<void> {
+    await sql`truncate search_document`.execute(executor);
   }
 
   async match(atom: TextAtom): Promise<Int32Array> {

@@ -1,5 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { AssetTable } from '../db/schema.ts';
+import type { AssetTable, Database } from '../db/schema.ts';
 
 export type AssetRow = Omit<
   AssetTable,
@@ -17,6 +18,20 @@ export interface ValueRow {
   lang: string;
   ord: number;
   value: string;
+}
+
+/** The full-text index's shared state: see SearchStateTable. */
+export interface TextState {
+  watermark: number;
+  loadSeq: number;
+  loadAfter: number;
+}
+
+/** Assets first..last were touched by catalogue change `seq`. */
+export interface ChangeRun {
+  seq: number;
+  first: number;
+  last: number;
 }
 
 /** Everything the search engine reads about a batch of assets. */
@@ -55,60 +70,92 @@ const assetColumns = [
 
 /** Reads of the catalogue for the search engine and the asset presenter (SQL lives only here). */
 export class SearchRepository {
-  constructor(private readonly db: Db) {}
+  private readonly k: Kysely<Database>;
+
+  constructor(
+    private readonly db: Db,
+    executor?: Kysely<Database>,
+  ) {
+    this.k = executor ?? db.kysely;
+  }
 
   async generation(): Promise<number> {
-    const row = await this.db.kysely
-      .selectFrom('catalogue_state')
-      .select('generation')
-      .where('id', '=', 1)
-      .executeTakeFirst();
+    const row = await this.k.selectFrom('catalogue_state').select('generation').where('id', '=', 1).executeTakeFirst();
     return Number(row?.generation ?? 0);
   }
 
-  async textState(): Promise<{ watermark: number; generation: number }> {
-    const row = await this.db.kysely
+  /** The full-text index's shared state (search_state). */
+  async textState(): Promise<TextState> {
+    const row = await this.k
       .selectFrom('search_state')
-      .select(['text_watermark', 'text_generation'])
+      .select(['text_watermark', 'text_load_seq', 'text_load_after'])
       .where('id', '=', 1)
       .executeTakeFirst();
-    return { watermark: Number(row?.text_watermark ?? -1), generation: Number(row?.text_generation ?? -1) };
+    return {
+      watermark: Number(row?.text_watermark ?? -1),
+      loadSeq: Number(row?.text_load_seq ?? -1),
+      loadAfter: Number(row?.text_load_after ?? 0),
+    };
   }
 
-  /** Moves the shared state forward only: another process may already be further. */
-  async advanceTextState(watermark: number, generation: number): Promise<void> {
-    await this.db.kysely
+  /**
+   * Takes the write lock on the full-text index's state until the transaction ends (a row lock on
+   * PostgreSQL, the database's write lock on SQLite): one process at a time reads changed assets
+   * and writes them, so an older reading never overwrites a newer one.
+   */
+  async lockTextState(): Promise<void> {
+    await this.k
       .updateTable('search_state')
-      .set({ text_watermark: watermark, text_generation: generation })
+      .set((eb) => ({ text_watermark: eb.ref('text_watermark') }))
       .where('id', '=', 1)
-      .where('text_generation', '<', generation)
       .execute();
   }
 
-  /** Ids and change times of assets changed at or after `since`, ascending by id, from `afterId`. */
-  async changedSince(since: number, afterId: number, limit: number): Promise<{ id: number; updated_at: number }[]> {
-    const rows = await this.db.kysely
+  async setTextState(state: TextState): Promise<void> {
+    await this.k
+      .updateTable('search_state')
+      .set({ text_watermark: state.watermark, text_load_seq: state.loadSeq, text_load_after: state.loadAfter })
+      .where('id', '=', 1)
+      .execute();
+  }
+
+  /** Runs `fn` in one transaction, with a repository that reads and writes in it. */
+  async inTransaction<T>(fn: (repository: SearchRepository, trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.k.transaction().execute((trx) => fn(new SearchRepository(this.db, trx), trx));
+  }
+
+  /** Id runs of changes after `after` (a sequence and a first id in it) up to sequence `upTo`, in order. */
+  async changesAfter(after: { seq: number; first: number }, upTo: number, limit: number): Promise<ChangeRun[]> {
+    const rows = await this.k
+      .selectFrom('catalogue_change')
+      .select(['seq', 'first_id', 'last_id'])
+      .where((eb) =>
+        eb.or([eb('seq', '>', after.seq), eb.and([eb('seq', '=', after.seq), eb('first_id', '>', after.first)])]),
+      )
+      .where('seq', '<=', upTo)
+      .orderBy('seq')
+      .orderBy('first_id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ seq: Number(r.seq), first: Number(r.first_id), last: Number(r.last_id) }));
+  }
+
+  /** Ids of assets (of any status) between `first` and `last`, above `afterId`, ascending. */
+  async idsBetween(first: number, last: number, afterId: number, limit: number): Promise<number[]> {
+    const rows = await this.k
       .selectFrom('asset')
-      .select(['id', 'updated_at'])
-      .where('updated_at', '>=', since)
-      .where('id', '>', afterId)
+      .select('id')
+      .where('id', '>=', Math.max(first, afterId + 1))
+      .where('id', '<=', last)
       .orderBy('id')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ id: Number(r.id), updated_at: Number(r.updated_at) }));
-  }
-
-  async maxUpdatedAt(): Promise<number> {
-    const row = await this.db.kysely
-      .selectFrom('asset')
-      .select((eb) => eb.fn.max('updated_at').as('m'))
-      .executeTakeFirst();
-    return row?.m == null ? -1 : Number(row.m);
+    return rows.map((r) => Number(r.id));
   }
 
   /** Active assets with ids above `afterId`, in id order: the pages of a full index load. */
   async activeIdsAfter(afterId: number, limit: number): Promise<number[]> {
-    const rows = await this.db.kysely
+    const rows = await this.k
       .selectFrom('asset')
       .select('id')
       .where('id', '>', afterId)
@@ -120,7 +167,7 @@ export class SearchRepository {
   }
 
   async countAssets(): Promise<number> {
-    const row = await this.db.kysely
+    const row = await this.k
       .selectFrom('asset')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('status', '=', 'active')
@@ -131,7 +178,7 @@ export class SearchRepository {
   /** Assets by id with the values of the given fields, their access groups and collections. */
   async batch(ids: readonly number[], fields: readonly string[] | 'all', withAccess = true): Promise<AssetBatch> {
     if (ids.length === 0) return { assets: [], values: [], access: [], collections: [] };
-    const k = this.db.kysely;
+    const k = this.k;
     const list = [...ids];
     const lo = Math.min(...list);
     const hi = Math.max(...list);
@@ -184,7 +231,7 @@ export class SearchRepository {
   }
 
   async collections(): Promise<{ id: number; name: string; thumbnail_asset_id: number | null }[]> {
-    const rows = await this.db.kysely
+    const rows = await this.k
       .selectFrom('collection')
       .select(['id', 'name', 'thumbnail_asset_id'])
       .orderBy('name')

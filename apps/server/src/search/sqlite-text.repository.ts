@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/database.ts';
 import type { TextAtom } from './query.ts';
 import { parseIdList, type TextDocument, type TextIndex } from './text-index.ts';
@@ -13,19 +14,20 @@ export function fts5Expression(atom: TextAtom): string {
 export class SqliteTextIndex implements TextIndex {
   constructor(private readonly db: Db) {}
 
-  async write(docs: readonly TextDocument[], removed: readonly number[]): Promise<void> {
+  async write(docs: readonly TextDocument[], removed: readonly number[], executor: Kysely<Database>): Promise<void> {
     const ids = [...docs.map((d) => d.id), ...removed];
-    if (ids.length === 0) return;
-    await this.db.kysely.transaction().execute(async (trx) => {
-      for (let i = 0; i < ids.length; i += 500) {
-        const chunk = ids.slice(i, i + 500);
-        await sql`delete from search_fts where rowid in (${sql.join(chunk)})`.execute(trx);
-      }
-      for (let i = 0; i < docs.length; i += 300) {
-        const rows = docs.slice(i, i + 300).map((d) => sql`(${d.id}, ${d.title}, ${d.body})`);
-        await sql`insert into search_fts (rowid, title, body) values ${sql.join(rows)}`.execute(trx);
-      }
-    });
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      await sql`delete from search_fts where rowid in (${sql.join(chunk)})`.execute(executor);
+    }
+    for (let i = 0; i < docs.length; i += 300) {
+      const rows = docs.slice(i, i + 300).map((d) => sql`(${d.id}, ${d.title}, ${d.body})`);
+      await sql`insert into search_fts (rowid, title, body) values ${sql.join(rows)}`.execute(executor);
+    }
+  }
+
+  async clear(executor: Kysely<Database>): Promise<void> {
+    await sql`delete from search_fts`.execute(executor);
   }
 
   async match(atom: TextAtom): Promise<Int32Array> {

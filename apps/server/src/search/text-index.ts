@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import type { TextAtom } from './query.ts';
 
 /** One asset as the full-text index stores it: folded tokens of its title and of all its text. */
@@ -13,7 +15,10 @@ export interface TextDocument {
  * visibility, sorting) happens in memory on those answers, identically for both databases.
  */
 export interface TextIndex {
-  write(docs: readonly TextDocument[], removed: readonly number[]): Promise<void>;
+  /** Writes and removes documents with `executor` (the caller's transaction). */
+  write(docs: readonly TextDocument[], removed: readonly number[], executor: Kysely<Database>): Promise<void>;
+  /** Removes every document (before a full load). */
+  clear(executor: Kysely<Database>): Promise<void>;
   /** Ascending ids of the assets matching one atom. */
   match(atom: TextAtom): Promise<Int32Array>;
 }

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAssets, editAsset } from '../../test/factories.ts';
+import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
+import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
+import { openDatabase, type Db } from '../db/database.ts';
+import { createSearchEngine } from './create-engine.ts';
+import { FieldRegistry } from './fields.ts';
+import { PostgresTextIndex } from './postgres-text.repository.ts';
+import type { TextAtom } from './query.ts';
+import { SearchEngine } from './search-engine.ts';
+import { SearchRepository } from './search.repository.ts';
+import { SqliteTextIndex } from './sqlite-text.repository.ts';
+import type { TextIndex } from './text-index.ts';
+
+const HOUR = 3_600_000;
+
+/** A full-text index whose answers can be held back, to change the catalogue while a search waits. */
+class HeldTextIndex implements TextIndex {
+  private gate: Promise<void> | undefined;
+  private open: (() => void) | undefined;
+  /** Resolves when a search is waiting at the gate. */
+  waiting: Promise<void> = Promise.resolve();
+  private arrived: (() => void) | undefined;
+
+  constructor(private readonly inner: TextIndex) {}
+
+  hold(): void {
+    this.gate = new Promise((resolve) => (this.open = resolve));
+    this.waiting = new Promise((resolve) => (this.arrived = resolve));
+  }
+
+  release(): void {
+    this.open?.();
+    this.gate = undefined;
+  }
+
+  write: TextIndex['write'] = (docs, removed, executor) => this.inner.write(docs, removed, executor);
+  clear: TextIndex['clear'] = (executor) => this.inner.clear(executor);
+
+  async match(atom: TextAtom): Promise<Int32Array> {
+    if (this.gate) {
+      this.arrived?.();
+      await this.gate;
+    }
+    return this.inner.match(atom);
+  }
+}
+
+describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue changes on %s', (dialect) => {
+  let database: TestDatabase;
+  let db: Db;
+  let other: Db;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    db = await openDatabase(database.config);
+    // Another server process: its own connections to the same database.
+    other = await openDatabase(database.config);
+    await buildAssets(db, [
+      { values: { title: { en: 'Harbour at dawn' }, category: 'Sea' }, access: ['public'] },
+      { values: { title: { en: 'Harbour crane' }, category: 'Industry' }, access: ['public'] },
+    ]);
+  });
+
+  afterAll(async () => {
+    await other.close();
+    await db.close();
+    await database.drop();
+  });
+
+  const find = (engine: SearchEngine, q: string) =>
+    engine.search(['public'], { q, rows: 100, facetFields: ['category'] });
+
+  it('a change committed after a later change is still seen, whatever the clock of its writer says', async () => {
+    const engine = createSearchEngine(db, []);
+    const [first] = await buildAssets(db, [{ values: { title: { en: 'Lighthouse' } }, access: ['public'] }]);
+    expect((await find(engine, 'lighthouse')).ids).toEqual([first]);
+    // A process whose clock lags an hour commits after the change above: its time stamp is older.
+    const [late] = await buildAssets(
+      db,
+      [{ values: { title: { en: 'Lighthouse keeper' } }, access: ['public'] }],
+      Date.now() - HOUR,
+    );
+    await editAsset(db, first, { access: ['staff'] }, Date.now() - 2 * HOUR);
+    expect((await find(engine, 'lighthouse')).ids).toEqual([late]);
+  });
+
+  it('a change made by another process is seen by the next search', async () => {
+    const engine = createSearchEngine(db, []);
+    expect((await find(engine, 'zeppelin')).numFound).toBe(0);
+    const [added] = await buildAssets(other, [
+      { values: { title: { en: 'Zeppelin' }, category: 'Air' }, access: ['public'] },
+    ]);
+    const found = await find(engine, 'zeppelin');
+    expect(found.ids).toEqual([added]);
+    expect(found.facetFields.category).toEqual([{ value: 'Air', count: 1 }]);
+    await new CatalogueRepository(other.kysely).markGone([added]);
+    expect((await find(engine, 'zeppelin')).numFound).toBe(0);
+  });
+
+  it('transactions waiting on each other are all seen, in the order they commit', async () => {
+    const engine = createSearchEngine(db, []);
+    await engine.refresh();
+    // On SQLite one thread cannot wait for a lock its other connection holds: there, one writer.
+    const writer = (i: number): Db => (dialect === 'postgres' && i % 2 === 1 ? other : db);
+    const writes = Array.from({ length: 6 }, (_, i) =>
+      buildAssets(writer(i), [{ values: { title: { en: `Glider ${i}` } }, access: ['public'] }]),
+    );
+    const searches = Array.from({ length: 6 }, () => find(engine, 'glider'));
+    const ids = (await Promise.all(writes)).flat();
+    await Promise.all(searches);
+    expect((await find(engine, 'glider')).ids.sort((a, b) => a - b)).toEqual(ids.sort((a, b) => a - b));
+  });
+
+  it('an index changed or rebuilt during a search does not mix versions', async () => {
+    const text = new HeldTextIndex(db.dialect === 'postgres' ? new PostgresTextIndex(db) : new SqliteTextIndex(db));
+    const engine = new SearchEngine(new SearchRepository(db), text, new FieldRegistry([]));
+    const before = await find(engine, 'harbour');
+    expect(before.numFound).toBe(2);
+
+    // Changed in place: the held search answers from the version it started on.
+    engine.clearTextCache();
+    text.hold();
+    const held = find(engine, 'harbour');
+    await text.waiting;
+    const crane = Math.max(...before.ids);
+    await editAsset(db, crane, { access: ['staff'] });
+    await buildAssets(db, [{ values: { title: { en: 'Harbour ferry' }, category: 'Sea' }, access: ['public'] }]);
+    let refreshed = false;
+    const refresh = engine.refresh().then(() => (refreshed = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(refreshed).toBe(false);
+    text.release();
+    expect(await held).toEqual(before);
+    await refresh;
+    const after = await find(engine, 'harbour');
+    expect(after.numFound).toBe(2);
+    expect(after.ids).not.toContain(crane);
+
+    // Rebuilt (a content language seen for the first time): the held search keeps the old index.
+    engine.clearTextCache();
+    text.hold();
+    const heldAgain = find(engine, 'harbour');
+    await text.waiting;
+    await buildAssets(db, [
+      { values: { title: { fr: 'Harbour du nord', en: 'Harbour north' }, category: 'Nord' }, access: ['public'] },
+    ]);
+    const rebuild = engine.refresh();
+    text.release();
+    expect(await heldAgain).toEqual(after);
+    await rebuild;
+    const rebuilt = await find(engine, 'harbour');
+    expect(rebuilt.numFound).toBe(3);
+    expect(rebuilt.facetFields.category.map((v) => v.value)).toContain('Nord');
+  });
+});

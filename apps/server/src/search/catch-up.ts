@@ -1,0 +1,353 @@
+import type { Kysely } from 'kysely';
+import { isLive } from '../access/rule.ts';
+import { ALL_ASSETS } from '../db/catalogue-state.ts';
+import type { Database } from '../db/schema.ts';
+import { pickLanguage } from './asset-presenter.ts';
+import { baseContentLanguages, type Progress } from './engine-types.ts';
+import { FacetIndex, type IndexRow } from './facet-index.ts';
+import { parseNumber } from './facets.ts';
+import type { FieldRegistry } from './fields.ts';
+import { columnOf } from './fields.ts';
+import { IndexView, isPerLanguage, languageColumn } from './index-view.ts';
+import type { AssetBatch, ChangeRun, SearchRepository } from './search.repository.ts';
+import { indexText } from './text.ts';
+import type { TextDocument, TextIndex } from './text-index.ts';
+
+const BATCH = 5000;
+/** Change runs read at once. */
+const RUNS = 5000;
+
+/** A catalogue change that touched every asset (see ALL_ASSETS): indexes load everything again. */
+const touchesAll = (run: ChangeRun): boolean => run.first === ALL_ASSETS[0] && run.last === ALL_ASSETS[1];
+
+/**
+ * Keeps the in-memory index and the shared full-text index up to date with the catalogue, whichever
+ * process changed it. Every write transaction takes the next change sequence number (the catalogue
+ * generation) before it writes and records the ids it touched under it (db/catalogue-state.ts), so
+ * sequence order is commit order: a refresh reads the generation once and applies the changes
+ * after the last one it applied, none missed whatever the clocks say. Searches read one index
+ * version (a view) from start to end; changes are applied in place only between searches, and a
+ * rebuilt index replaces the old one without touching it.
+ */
+export class CatchUp {
+  private index: FacetIndex;
+  /** The last change sequence applied to the in-memory index; -1 before the first load. */
+  private seq = -1;
+  private refreshing: Promise<void> | undefined;
+  private collectionNames = new Map<number, string>();
+  /** Content languages seen on the catalogue's values. */
+  readonly languages = new Set<string>(baseContentLanguages);
+  /** Languages the current index has columns for (per-language fields keep one column each). */
+  private indexLanguages: readonly string[] = baseContentLanguages;
+  private current: IndexView | undefined;
+  /** Searches reading the index now, and changes waiting for them to end. */
+  private readers = 0;
+  private waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly repository: SearchRepository,
+    private readonly text: TextIndex,
+    private readonly fields: FieldRegistry,
+  ) {
+    this.index = this.emptyIndex();
+  }
+
+  /** True once the index has been loaded. */
+  get loaded(): boolean {
+    return this.seq !== -1;
+  }
+
+  /** The index as it is now. Use it only synchronously, or through read(). */
+  view(): IndexView {
+    if (this.current?.version !== this.index.version || this.current.index !== this.index) {
+      this.current = new IndexView(this.index, this.fields, this.indexLanguages, this.collectionNames);
+    }
+    return this.current;
+  }
+
+  /** Runs a search on the current view; changes wait until it ends, so it sees one version. */
+  async read<T>(fn: (view: IndexView) => Promise<T>): Promise<T> {
+    this.readers++;
+    try {
+      return await fn(this.view());
+    } finally {
+      this.readers--;
+      if (this.readers === 0) for (const wake of this.waiting.splice(0)) wake();
+    }
+  }
+
+  private async noReaders(): Promise<void> {
+    if (this.readers > 0) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Brings the index up to date with the catalogue; cheap when nothing changed. */
+  async refresh(progress?: Progress): Promise<void> {
+    this.refreshing ??= this.catchUp(progress).finally(() => {
+      this.refreshing = undefined;
+    });
+    await this.refreshing;
+  }
+
+  private emptyIndex(): FacetIndex {
+    return new FacetIndex(
+      this.fields.coded.flatMap((f) =>
+        isPerLanguage(f) ? this.indexLanguages.map((l) => languageColumn(f.field_name, l)) : [f.field_name],
+      ),
+      this.fields.numeric.map((f) => f.field_name),
+      ['filename'],
+    );
+  }
+
+  private get indexValueFields(): string[] {
+    return this.fields.all
+      .filter((f) => (f.coded || f.numeric) && f.storage === 'value' && f.field_name !== 'meta_collections')
+      .map((f) => f.field_name);
+  }
+
+  private get textValueFields(): string[] {
+    return this.fields.searchable.filter((f) => f.storage === 'value').map((f) => f.field_name);
+  }
+
+  private async catchUp(progress?: Progress): Promise<void> {
+    const generation = await this.repository.generation();
+    if (generation === this.seq) return;
+    await this.catchUpText(generation, progress);
+    const collectionNames = new Map((await this.repository.collections()).map((c) => [c.id, c.name]));
+    if (this.seq === -1 || !(await this.applyChanges(generation))) await this.loadAll(progress);
+    this.collectionNames = collectionNames;
+    this.current = undefined;
+    this.seq = generation;
+  }
+
+  /**
+   * Loads every asset into a new index that then replaces the old one (searches still reading the
+   * old one finish on it). Reads happen after the generation was read, so they hold every change up
+   * to it; later changes are applied again by the next refresh, which is harmless.
+   */
+  private async loadAll(progress?: Progress): Promise<void> {
+    this.indexLanguages = [...this.languages].sort();
+    await this.loadAllOnce(progress);
+    // A language first seen during the load needs its own columns, filled for every asset.
+    if (this.languages.size !== this.indexLanguages.length) {
+      this.indexLanguages = [...this.languages].sort();
+      await this.loadAllOnce(progress);
+    }
+  }
+
+  private async loadAllOnce(progress?: Progress): Promise<void> {
+    const total = progress ? await this.repository.countAssets() : 0;
+    const index = this.emptyIndex();
+    let after = 0;
+    let done = 0;
+    for (;;) {
+      const ids = await this.repository.activeIdsAfter(after, BATCH);
+      if (ids.length === 0) break;
+      const batch = await this.repository.batch(ids, this.indexValueFields);
+      for (const row of this.indexRows(batch)) index.put(row);
+      after = ids[ids.length - 1]!;
+      done += ids.length;
+      progress?.('facet index', done, total);
+    }
+    index.pack();
+    // Versions only grow, also across rebuilds, so no cache mistakes the new index for the old.
+    index.version += this.index.version + 1;
+    this.index = index;
+  }
+
+  /**
+   * Applies the changes after the last applied sequence up to `upTo`, batch by batch, each while no
+   * search reads the index. Answers false when the index must be rebuilt instead (every asset
+   * changed, a language appeared, or a new id lies below the highest indexed one).
+   */
+  private async applyChanges(upTo: number): Promise<boolean> {
+    for await (const ids of this.changedIds(this.repository, this.seq, upTo)) {
+      if (ids === 'all') return false;
+      const batch = await this.repository.batch(ids, this.indexValueFields);
+      const rows = this.indexRows(batch);
+      if (this.languages.size !== this.indexLanguages.length) return false;
+      const present = new Set(batch.assets.map((a) => a.id));
+      await this.noReaders();
+      const index = this.index;
+      if (rows.some((r) => index.docOf(r.id) === -1 && index.size > 0 && r.id < index.ids[index.size - 1])) {
+        return false;
+      }
+      for (const row of rows) index.put(row);
+      for (const id of ids) if (!present.has(id)) index.deactivate(id);
+      index.pack();
+    }
+    return true;
+  }
+
+  /**
+   * The ids that changes after sequence `after` up to `upTo` touched (deleted assets included), in
+   * batches of about BATCH ids, or 'all' when a change touched every asset.
+   */
+  private async *changedIds(
+    repository: SearchRepository,
+    after: number,
+    upTo: number,
+  ): AsyncGenerator<number[] | 'all'> {
+    let cursor = { seq: after, first: Number.MAX_SAFE_INTEGER };
+    let pending: number[] = [];
+    for (;;) {
+      const runs = await repository.changesAfter(cursor, upTo, RUNS);
+      if (runs.some(touchesAll)) {
+        yield 'all';
+        return;
+      }
+      for (const run of runs) {
+        for (let id = run.first; id <= run.last; id++) {
+          pending.push(id);
+          if (pending.length >= BATCH) {
+            yield pending;
+            pending = [];
+          }
+        }
+      }
+      if (runs.length < RUNS) break;
+      cursor = runs[runs.length - 1];
+    }
+    if (pending.length > 0) yield pending;
+  }
+
+  /**
+   * Feeds the shared full-text index with the changes since its watermark, one batch per
+   * transaction under the lock on its state: whichever process gets the lock reads the assets and
+   * writes them, so a process never overwrites a newer text with an older one. A full load (first
+   * start, or after every asset changed) goes through the assets by id the same way, and any
+   * process may continue it where another left it.
+   */
+  private async catchUpText(upTo: number, progress?: Progress): Promise<void> {
+    const shared = await this.repository.textState();
+    if (shared.watermark >= upTo && shared.loadSeq === -1) return;
+    const total = progress ? await this.repository.countAssets() : 0;
+    let done = 0;
+    for (;;) {
+      const step = await this.repository.inTransaction(async (repository, trx) => {
+        await repository.lockTextState();
+        const state = await repository.textState();
+        if (state.watermark >= upTo && state.loadSeq === -1) return 'done' as const;
+        if (state.watermark === -1 || state.loadSeq !== -1) {
+          if (state.loadSeq === -1) {
+            await this.text.clear(trx);
+            state.loadSeq = await repository.generation();
+            state.loadAfter = 0;
+          }
+          const ids = await repository.activeIdsAfter(state.loadAfter, BATCH);
+          if (ids.length === 0) {
+            await repository.setTextState({ watermark: state.loadSeq, loadSeq: -1, loadAfter: 0 });
+            return 'loaded' as const;
+          }
+          await this.writeText(repository, trx, ids);
+          await repository.setTextState({ ...state, loadAfter: ids[ids.length - 1] });
+          done += ids.length;
+          progress?.('text index', done, total);
+          return 'more' as const;
+        }
+        const runs = await repository.changesAfter(
+          { seq: state.watermark, first: Number.MAX_SAFE_INTEGER },
+          upTo,
+          RUNS,
+        );
+        if (runs.some(touchesAll)) {
+          await repository.setTextState({ watermark: -1, loadSeq: -1, loadAfter: 0 });
+          return 'more' as const;
+        }
+        // Whole changes only: the last one may not have all its runs here (unless it is the only one).
+        const last = runs[runs.length - 1].seq;
+        const complete = runs.length < RUNS || runs[0].seq === last ? last : last - 1;
+        for await (const ids of this.changedIds(repository, state.watermark, complete)) {
+          if (ids !== 'all') await this.writeText(repository, trx, ids);
+        }
+        await repository.setTextState({ ...state, watermark: complete });
+        return 'more' as const;
+      });
+      if (step === 'done') return;
+    }
+  }
+
+  /** Writes the texts of these assets; those gone or no longer live leave the index. */
+  private async writeText(repository: SearchRepository, trx: Kysely<Database>, ids: number[]): Promise<void> {
+    const batch = await repository.batch(ids, this.textValueFields, false);
+    const docs = this.textDocuments(batch);
+    const kept = new Set(docs.map((d) => d.id));
+    await this.text.write(
+      docs,
+      ids.filter((id) => !kept.has(id)),
+      trx,
+    );
+  }
+
+  private indexRows(batch: AssetBatch): IndexRow[] {
+    const values = grouped(batch.values);
+    const access = grouped(batch.access);
+    const collections = grouped(batch.collections);
+    return batch.assets.map((a) => {
+      const own = values.get(a.id) ?? [];
+      for (const v of own) if (v.lang) this.languages.add(v.lang);
+      const row: IndexRow = {
+        id: a.id,
+        active: isLive(a.status),
+        access: (access.get(a.id) ?? []).map((g) => g.group_name),
+        codes: {},
+        numbers: {},
+        strings: { filename: a.filename },
+      };
+      const column = (name: string): string | number | null =>
+        (a as unknown as Record<string, string | number | null>)[columnOf[name] ?? name] ?? null;
+      for (const f of this.fields.coded) {
+        const name = f.field_name;
+        if (name === 'meta_collections') {
+          row.codes[name] = (collections.get(a.id) ?? []).map((c) => String(c.collection_id));
+        } else if (f.storage === 'column') {
+          const v = column(name);
+          row.codes[name] = v == null ? [] : [String(v)];
+        } else if (isPerLanguage(f)) {
+          // Per language the values that language's docs show (asset-presenter), so a value that
+          // exists in one language only still counts once.
+          const mine = own.filter((v) => v.field === name);
+          for (const lang of this.indexLanguages) {
+            row.codes[languageColumn(name, lang)] = pickLanguage(mine, lang).map((v) => v.value);
+          }
+        } else {
+          row.codes[name] = own.filter((v) => v.field === name).map((v) => v.value);
+        }
+      }
+      for (const f of this.fields.numeric) {
+        const name = f.field_name;
+        if (f.storage === 'column') {
+          const v = column(name);
+          row.numbers[name] = v == null ? null : Number(v);
+        } else {
+          const v = own.find((x) => x.field === name);
+          row.numbers[name] = v ? parseNumber(v.value, f.type === 'date') : null;
+        }
+      }
+      return row;
+    });
+  }
+
+  private textDocuments(batch: AssetBatch): TextDocument[] {
+    const values = grouped(batch.values);
+    return batch.assets
+      .filter((a) => isLive(a.status))
+      .map((a) => {
+        const own = values.get(a.id) ?? [];
+        return {
+          id: a.id,
+          title: indexText(own.filter((v) => v.field === 'title').map((v) => v.value)),
+          body: indexText([...own.map((v) => v.value), a.filename]),
+        };
+      });
+  }
+}
+
+function grouped<T extends { asset_id: number }>(rows: T[]): Map<number, T[]> {
+  const acc = new Map<number, T[]>();
+  for (const r of rows) {
+    const list = acc.get(r.asset_id);
+    if (list) list.push(r);
+    else acc.set(r.asset_id, [r]);
+  }
+  return acc;
+}

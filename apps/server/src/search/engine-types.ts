@@ -1,0 +1,66 @@
+import type { FacetSelection, SearchAnswer, SuggestionSelection } from '@vitrine/contract/search';
+
+/** A query or filter the engine cannot answer; `param` names the request parameter at fault. */
+export class SearchInputError extends Error {
+  constructor(
+    readonly param: string,
+    message: string,
+    /** A stable error id when the fault is not plain bad input (a query too costly to answer). */
+    readonly errorId?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Content languages every catalogue offers (admin-spec §3 "Language": de and en). */
+export const baseContentLanguages: readonly string[] = ['de', 'en'];
+
+export interface EngineQuery {
+  q: string;
+  /**
+   * The caller's content language: values of per-language fields (facets, filters, suggestions)
+   * are those the caller's docs show. English when not given.
+   */
+  lang?: string;
+  filter?: FacetSelection[];
+  suggestions?: SuggestionSelection[];
+  facetFields?: string[];
+  sort?: { field: string; dir: 'asc' | 'desc' };
+  start?: number;
+  rows?: number;
+  /** Only these asset ids (shared links). */
+  ids?: number[];
+  /** Only assets of this DAM collection. */
+  collection?: number;
+  facetLimit?: number;
+  facetOffset?: number;
+}
+
+export type FacetValue = SearchAnswer['facetCounts']['facetFields'][string][number];
+
+export interface EngineResult {
+  ids: number[];
+  numFound: number;
+  facetFields: Record<string, FacetValue[]>;
+  facetRanges: Record<string, { min: number | null; max: number | null }>;
+}
+
+export type Progress = (phase: string, done: number, total: number) => void;
+
+export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Documents of `docs` that `keep` accepts, in order. */
+export function filterDocs(docs: Int32Array, keep: (doc: number) => boolean): Int32Array {
+  const acc = new Int32Array(docs.length);
+  let n = 0;
+  for (let i = 0; i < docs.length; i++) if (keep(docs[i])) acc[n++] = docs[i]!;
+  return acc.subarray(0, n);
+}
+
+/** Documents of `docs` whose position `keep` accepts, in order. */
+export function filterIndexed(docs: Int32Array, keep: (i: number) => boolean): Int32Array {
+  const acc = new Int32Array(docs.length);
+  let n = 0;
+  for (let i = 0; i < docs.length; i++) if (keep(i)) acc[n++] = docs[i]!;
+  return acc.subarray(0, n);
+}

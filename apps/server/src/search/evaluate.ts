@@ -1,0 +1,137 @@
+import { LruCache } from './cache.ts';
+import { filterDocs } from './engine-types.ts';
+import { intersect, subtract, union } from './facet-index.ts';
+import type { IndexView } from './index-view.ts';
+import { parseNumber } from './facets.ts';
+import type { QueryNode, TextAtom } from './query.ts';
+import { tokenize } from './text.ts';
+import type { TextIndex } from './text-index.ts';
+
+/** Bounds of the text cache: entries and the bytes of the document lists held. */
+export const TEXT_CACHE = { entries: 4096, bytes: 32 * 1024 * 1024 };
+
+/**
+ * Text matches of the full-text index as document numbers of an index version. Kept until the
+ * index changes: paging through a result (infinite scroll) and refining it with facets repeat the
+ * same words, and fetching the ids of a common word is the dearest part of a search.
+ */
+export class TextMatches {
+  private readonly cache: LruCache<string, Int32Array>;
+
+  constructor(
+    private readonly text: TextIndex,
+    limits: { entries: number; bytes: number } = TEXT_CACHE,
+  ) {
+    this.cache = new LruCache(limits);
+  }
+
+  async match(view: IndexView, atom: TextAtom): Promise<Int32Array> {
+    const key = `${view.version}|${atomKey(atom)}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const docs = view.index.docsOf(await this.text.match(atom));
+    this.cache.set(key, docs);
+    return docs;
+  }
+
+  /** Entries and bytes held. */
+  get held(): { entries: number; bytes: number } {
+    return { entries: this.cache.size, bytes: this.cache.bytes };
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+}
+
+const atomKey = (atom: TextAtom): string => `${atom.scope}|${atom.prefix ? 1 : 0}|${atom.tokens.join(' ')}`;
+
+/** Evaluates one query tree over one index view; each atom is fetched once per search. */
+export class QueryEvaluator {
+  private readonly atoms = new Map<string, Promise<Int32Array>>();
+
+  constructor(
+    private readonly view: IndexView,
+    private readonly text: TextMatches,
+  ) {}
+
+  async evaluate(node: QueryNode): Promise<Int32Array> {
+    switch (node.kind) {
+      case 'all':
+        return this.view.allDocs();
+      case 'text':
+        return this.matchText(node);
+      case 'field':
+        return this.matchField(node.field, node.tokens, node.prefix, node.raw);
+      case 'not':
+        return subtract(this.view.allDocs(), await this.evaluate(node.item));
+      case 'or': {
+        let acc: Int32Array = new Int32Array(0);
+        for (const item of node.items) acc = union(acc, await this.evaluate(item));
+        return acc;
+      }
+      case 'and': {
+        const positives = node.items.filter((n) => n.kind !== 'not');
+        const negatives = node.items.flatMap((n) => (n.kind === 'not' ? [n.item] : []));
+        const sets = await Promise.all(positives.map((n) => this.evaluate(n)));
+        sets.sort((a, b) => a.length - b.length);
+        let acc = sets.length > 0 ? sets[0] : this.view.allDocs();
+        for (const s of sets.slice(1)) acc = intersect(acc, s);
+        for (const n of negatives) if (acc.length > 0) acc = subtract(acc, await this.evaluate(n));
+        return acc;
+      }
+    }
+  }
+
+  matchText(atom: TextAtom): Promise<Int32Array> {
+    const key = atomKey(atom);
+    let found = this.atoms.get(key);
+    if (!found) {
+      found = this.text.match(this.view, atom);
+      this.atoms.set(key, found);
+    }
+    return found;
+  }
+
+  private matchField(name: string, tokens: string[], prefix: boolean, raw: string): Int32Array {
+    const view = this.view;
+    const field = view.fields.get(name)!;
+    if (!field.coded) {
+      const value = parseNumber(raw, field.type === 'date');
+      const col = view.index.numbers.get(name)!;
+      return filterDocs(view.allDocs(), (d) => col.get(d) === value);
+    }
+    // field:value is text search: it matches a value in any content language.
+    let acc: Int32Array = new Int32Array(0);
+    for (const col of view.columns(name)) {
+      const wanted = new Uint8Array(col.values.length);
+      let any = false;
+      col.values.forEach((value, code) => {
+        if (containsTokens(tokenize(value), tokens, prefix)) {
+          wanted[code] = 1;
+          any = true;
+        }
+      });
+      if (any)
+        acc = union(
+          acc,
+          filterDocs(view.allDocs(), (d) => col.has(d, wanted)),
+        );
+    }
+    return acc;
+  }
+}
+
+/** True when `words` holds `wanted` as a consecutive run (the last one as a prefix if asked). */
+function containsTokens(words: readonly string[], wanted: readonly string[], prefix: boolean): boolean {
+  const last = wanted.length - 1;
+  for (let i = 0; i + wanted.length <= words.length; i++) {
+    let ok = true;
+    for (let j = 0; j <= last && ok; j++) {
+      const w = words[i + j];
+      ok = prefix && j === last ? w.startsWith(wanted[j]) : w === wanted[j];
+    }
+    if (ok) return true;
+  }
+  return false;
+}

@@ -1,0 +1,163 @@
+import type { FacetSelection } from '@vitrine/contract/search';
+import { compareText, filterDocs, SearchInputError, type FacetValue } from './engine-types.ts';
+import type { CodeColumn } from './facet-index.ts';
+import type { SearchField } from './fields.ts';
+import type { IndexView } from './index-view.ts';
+import { fold } from './text.ts';
+
+/** One filtered field of a search: its bit in the per-document failure mask and its test. */
+export interface Selection {
+  field: SearchField;
+  bit: number;
+  pass: (doc: number) => boolean;
+}
+
+/** The facet filters of a search, merged per field (values of one field are ORed). */
+export function selections(view: IndexView, filter: FacetSelection[], lang: string | undefined): Selection[] {
+  const merged = new Map<string, { values: string[]; range: boolean }>();
+  for (const s of filter) {
+    const m = merged.get(s.key) ?? { values: [], range: false };
+    m.values.push(...s.values);
+    m.range ||= s.range === true;
+    merged.set(s.key, m);
+  }
+  const acc: Selection[] = [];
+  for (const [key, sel] of merged) {
+    if (sel.values.length === 0) continue;
+    const field = view.fields.get(key);
+    if (!field) throw new SearchInputError('filter', `The filter names the field '${key}', which does not exist.`);
+    if (acc.length >= 31) throw new SearchInputError('filter', 'At most 31 fields can be filtered at once.');
+    const bit = 1 << acc.length;
+    const isRange = sel.range || (!field.coded && field.numeric);
+    if (isRange) {
+      if (!field.numeric) {
+        throw new SearchInputError('filter', `The field '${key}' has no numbers or dates, so it cannot be a range.`);
+      }
+      const ranges = sel.values.map((v) => parseRange(key, v, field.type === 'date'));
+      const col = view.index.numbers.get(key)!;
+      acc.push({
+        field,
+        bit,
+        pass: (d) => {
+          const v = col.get(d);
+          return ranges.some(([lo, hi]) => v >= lo && v <= hi);
+        },
+      });
+    } else {
+      if (!field.coded) throw new SearchInputError('filter', `The field '${key}' cannot be filtered by value.`);
+      const col = view.column(key, lang);
+      const wanted = new Uint8Array(col.values.length);
+      for (const v of sel.values) {
+        const code = col.dict.get(v);
+        if (code !== undefined) wanted[code] = 1;
+      }
+      acc.push({ field, bit, pass: (d) => col.has(d, wanted) });
+    }
+  }
+  return acc;
+}
+
+/** Documents (all when `docs` is not given) having one of `values` in a column. */
+export function matchCodes(
+  view: IndexView,
+  docs: Int32Array | undefined,
+  col: CodeColumn,
+  values: readonly string[],
+): Int32Array {
+  const wanted = new Uint8Array(col.values.length);
+  for (const v of values) {
+    const c = col.dict.get(v);
+    if (c !== undefined) wanted[c] = 1;
+  }
+  return filterDocs(docs ?? view.allDocs(), (d) => col.has(d, wanted));
+}
+
+export function minMax(view: IndexView, field: string, docs: Int32Array): { min: number | null; max: number | null } {
+  const col = view.index.numbers.get(field)!.data;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < docs.length; i++) {
+    const v = col[docs[i]];
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return min <= max ? { min, max } : { min: null, max: null };
+}
+
+/**
+ * Counts of a column's values over documents. Counts over a caller's whole visible catalogue (the
+ * dashboard and an empty search) are kept with the view.
+ */
+export function countValues(view: IndexView, columnName: string, col: CodeColumn, docs: Int32Array): Int32Array {
+  const count = (): Int32Array => {
+    const counts = new Int32Array(col.values.length);
+    col.count(docs, counts);
+    return counts;
+  };
+  const whole = view.wholeCatalogueOf(docs);
+  return whole === undefined ? count() : view.cached(`counts ${columnName} ${whole}`, count);
+}
+
+/** A facet's values with counts over `docs`, in the field's configured order, one page of them. */
+export function facetValues(
+  view: IndexView,
+  field: SearchField,
+  lang: string | undefined,
+  docs: Int32Array,
+  offset: number,
+  limit: number,
+): FacetValue[] {
+  const name = view.columnName(field.field_name, lang);
+  const col = view.column(field.field_name, lang);
+  const counts = countValues(view, name, col, docs);
+  const codes: number[] = [];
+  for (let c = 0; c < counts.length; c++) if (counts[c] > 0) codes.push(c);
+  const byCount = field.options.sort === 'count';
+  const dir = field.options.sort_orientation ?? (byCount ? 'desc' : 'asc');
+  const sign = dir === 'asc' ? 1 : -1;
+  const rank = view.cached(`ranks ${name}`, () => alphabeticalRanks(field, col));
+  const byValue = (a: number, b: number): number => rank[a] - rank[b];
+  codes.sort((a, b) => (byCount ? sign * (counts[a] - counts[b]) || byValue(a, b) : sign * byValue(a, b) || a - b));
+  return codes.slice(offset, offset + limit).map((c) => {
+    const value = col.values[c];
+    const label = view.label(field.field_name, value);
+    return label === undefined ? { value, count: counts[c] } : { value, label, count: counts[c] };
+  });
+}
+
+/** Position of every value of a field in alphabetical order (folded, then exact; numbers by value). */
+function alphabeticalRanks(field: SearchField, col: CodeColumn): Int32Array {
+  const numeric = field.numeric;
+  const folded = col.values.map((v) => (numeric ? '' : fold(v)));
+  const order = col.values.map((_, i) => i);
+  order.sort((a, b) =>
+    numeric
+      ? Number(col.values[a]) - Number(col.values[b])
+      : compareText(folded[a], folded[b]) || compareText(col.values[a], col.values[b]),
+  );
+  const rank = new Int32Array(order.length);
+  order.forEach((code, i) => (rank[code] = i));
+  return rank;
+}
+
+/** A number, or for dates also an ISO date; NaN when it is neither. */
+export function parseNumber(text: string, date: boolean): number {
+  const t = text.trim();
+  if (t !== '' && Number.isFinite(Number(t))) return Number(t);
+  return date ? Date.parse(t) : NaN;
+}
+
+/** Parses 'from TO to' ('*' for an open end) into an inclusive interval. */
+export function parseRange(field: string, text: string, date: boolean): [number, number] {
+  const m = /^\s*(\S+)\s+TO\s+(\S+)\s*$/.exec(text);
+  const bad = () =>
+    new SearchInputError('filter', `The range '${text}' of '${field}' must be written 'from TO to' with numbers.`);
+  if (!m) throw bad();
+  const lo = m[1] === '*' ? -Infinity : parseNumber(m[1], date);
+  const hi = m[2] === '*' ? Infinity : parseNumber(m[2], date);
+  if (Number.isNaN(lo) || Number.isNaN(hi)) throw bad();
+  if (lo > hi) {
+    throw new SearchInputError('filter', `The range '${text}' of '${field}' starts after it ends.`);
+  }
+  return [lo, hi];
+}

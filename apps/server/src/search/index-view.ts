@@ -1,0 +1,91 @@
+import { colorCodes } from '@vitrine/contract/fields';
+import { LruCache } from './cache.ts';
+import type { CodeColumn, FacetIndex } from './facet-index.ts';
+import type { FieldRegistry, SearchField } from './fields.ts';
+
+/** What is computed from one index version is kept up to this many entries and bytes. */
+const VIEW_CACHE = { entries: 512, bytes: 128 * 1024 * 1024 };
+
+export const languageColumn = (field: string, lang: string): string => `${field}@${lang}`;
+
+/** Value fields of the index that keep one column per content language. */
+export function isPerLanguage(field: SearchField): boolean {
+  return field.coded && field.storage === 'value' && field.localized === true;
+}
+
+/**
+ * One version of the in-memory index as a search sees it: the index, the collection names and the
+ * content languages of that version, and everything computed from them (document lists, sort
+ * orders, counts), kept in one bounded cache that dies with the view. A search takes the current
+ * view once and answers from it alone, so it never mixes two versions.
+ */
+export class IndexView {
+  readonly version: number;
+  private readonly cache = new LruCache<string, unknown>(VIEW_CACHE);
+  /** Arrays visibleAll() answered, with the caller's groups key. */
+  private readonly wholeCatalogues = new WeakMap<Int32Array, string>();
+
+  constructor(
+    readonly index: FacetIndex,
+    readonly fields: FieldRegistry,
+    /** Languages the index has columns for (per-language fields keep one column each). */
+    readonly languages: readonly string[],
+    readonly collectionNames: ReadonlyMap<number, string>,
+  ) {
+    this.version = index.version;
+  }
+
+  /** A value computed from this version, kept while the bound allows. */
+  cached<T>(key: string, make: () => T): T {
+    return this.cache.getOrSet<T>(key, make);
+  }
+
+  /** The name of the index column holding a coded field's values in a content language. */
+  columnName(name: string, lang = 'en'): string {
+    const field = this.fields.get(name);
+    if (!field || !isPerLanguage(field)) return name;
+    return languageColumn(name, this.languages.includes(lang) ? lang : 'en');
+  }
+
+  column(name: string, lang = 'en'): CodeColumn {
+    return this.index.codes.get(this.columnName(name, lang))!;
+  }
+
+  /** Every column of a coded field: one, or one per content language. */
+  columns(name: string): CodeColumn[] {
+    const field = this.fields.get(name)!;
+    if (!isPerLanguage(field)) return [this.index.codes.get(name)!];
+    return this.languages.map((l) => this.index.codes.get(languageColumn(name, l))!);
+  }
+
+  allDocs(): Int32Array {
+    return this.cached('all', () => {
+      const docs = new Int32Array(this.index.size);
+      for (let i = 0; i < docs.length; i++) docs[i] = i;
+      return docs;
+    });
+  }
+
+  /** Active documents a caller sees in the whole catalogue. */
+  visibleAll(groups: readonly string[]): Int32Array {
+    const key = groupsKey(groups);
+    return this.cached(`visible ${key}`, () => {
+      const docs = this.index.visibleDocs(this.index.callerMasks(groups));
+      this.wholeCatalogues.set(docs, key);
+      return docs;
+    });
+  }
+
+  /** The groups key when `docs` is a caller's whole visible catalogue (visibleAll's answer). */
+  wholeCatalogueOf(docs: Int32Array): string | undefined {
+    return this.wholeCatalogues.get(docs);
+  }
+
+  label(field: string, value: string): string | undefined {
+    if (field === 'color_code') return colorCodes[Number(value)];
+    if (field === 'meta_collections') return this.collectionNames.get(Number(value));
+    return undefined;
+  }
+}
+
+export const groupsKey = (groups: readonly string[]): string => [...groups].sort().join('\n');

@@ -1,0 +1,75 @@
+import type { SuggestionGroup } from '@vitrine/contract/search';
+import { compareText, SearchInputError } from './engine-types.ts';
+import type { CodeColumn } from './facet-index.ts';
+import { groupsKey, type IndexView } from './index-view.ts';
+import { fold, tokenize } from './text.ts';
+
+const SUGGESTION_DOCS = 50;
+
+/** Values of the given fields that contain words starting with the typed text. */
+export function suggest(
+  view: IndexView,
+  groups: readonly string[],
+  text: string,
+  fields: readonly string[],
+  preview: number,
+  lang?: string,
+): SuggestionGroup[] {
+  for (const name of fields) {
+    if (!view.fields.get(name)?.coded) {
+      throw new SearchInputError('fields', `The field '${name}' has no values to suggest.`);
+    }
+  }
+  const typed = tokenize(text);
+  if (typed.length === 0) return [];
+  const key = groupsKey(groups);
+  return fields.map((name) => {
+    const columnName = view.columnName(name, lang);
+    const col = view.column(name, lang);
+    const counts = view.cached(`visible counts ${columnName} ${key}`, () => {
+      const acc = new Int32Array(col.values.length);
+      col.count(view.visibleAll(groups), acc);
+      return acc;
+    });
+    const { tokens, codes } = view.cached(`tokens ${columnName}`, () => tokenList(col));
+    const first = typed[0];
+    let lo = lowerBound(tokens, first);
+    const candidates = new Set<number>();
+    for (; lo < tokens.length && tokens[lo].startsWith(first); lo++) candidates.add(codes[lo]);
+    const matches = [...candidates].filter(
+      (c) => counts[c] > 0 && typed.slice(1).every((t) => tokenize(col.values[c]).some((v) => v.startsWith(t))),
+    );
+    matches.sort(
+      (a, b) =>
+        counts[b] - counts[a] ||
+        compareText(fold(col.values[a]), fold(col.values[b])) ||
+        compareText(col.values[a], col.values[b]),
+    );
+    const docs = matches.slice(0, SUGGESTION_DOCS).map((c) => {
+      const value = col.values[c];
+      return { value, label: view.label(name, value) ?? value };
+    });
+    return { field_name: name, docs, preview: Math.min(preview, docs.length), total: matches.length };
+  });
+}
+
+/** Every word of every value of a column, sorted, with the value's code beside it. */
+function tokenList(col: CodeColumn): { tokens: string[]; codes: Int32Array } {
+  const pairs: [string, number][] = [];
+  col.values.forEach((v, code) => {
+    for (const t of new Set(tokenize(v))) pairs.push([t, code]);
+  });
+  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+  return { tokens: pairs.map((p) => p[0]), codes: Int32Array.from(pairs, (p) => p[1]) };
+}
+
+function lowerBound(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
