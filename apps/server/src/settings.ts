@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { assetGroups } from '@vitrine/contract/fields';
@@ -306,9 +306,18 @@ function readSecret(dataDir: string): string {
     }
     return secret;
   }
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  // Processes starting at once on a shared DATA_DIR must end up with one secret: each writes its
+  // own candidate aside and links it into place, which only the first can do; all read the winner.
+  const candidate = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(candidate, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  try {
+    linkSync(candidate, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    unlinkSync(candidate);
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
