@@ -265,6 +265,11 @@ const envSchema = z.object({
     .positive()
     .default(60)
     .describe('A job whose process stopped answering for this long is taken over by another process'),
+  SHUTDOWN_GRACE_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .default(25)
+    .describe('On SIGTERM, running requests and jobs get this long to finish; jobs still running are handed back'),
 });
 
 export interface Settings {
@@ -277,6 +282,8 @@ export interface Settings {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   webDist: string;
   jobLeaseMs: number;
+  /** How long a stopping process waits for running requests and jobs (SIGTERM). */
+  shutdownGraceMs: number;
   /** Fastify's trustProxy: off unless the portal runs behind proxies that set X-Forwarded-For. */
   trustProxy: boolean | string;
   file: FileSettings;
@@ -359,6 +366,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
     jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     file: e.SMTP_URL ? { ...file.data, mail: { ...file.data.mail, smtpUrl: e.SMTP_URL } } : file.data,
   };
