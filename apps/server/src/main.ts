@@ -19,10 +19,24 @@ async function main(): Promise<void> {
       if (outcome !== 'done') app.log.warn({ job: job.key, outcome, error }, 'job did not succeed');
     },
   });
+  // SIGTERM (a balancer draining this process, a deploy): stop taking requests at once, let running
+  // ones finish, hand jobs that do not finish within the grace time back to the queue, then exit.
+  // Connections still open after the grace time are cut; their clients see an incomplete answer.
+  let stoppingJobs: Promise<void> | undefined;
+  const stopJobs = () => (stoppingJobs ??= worker.stop({ handBackAfterMs: settings.shutdownGraceMs }));
+  // Runs after the listener closed and before the services (the database) close.
+  app.addHook('onClose', async () => stopJobs());
   const stop = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await worker.stop();
-    await app.close();
+    app.log.info({ signal, graceMs: settings.shutdownGraceMs }, 'shutting down');
+    void stopJobs();
+    const cut = setTimeout(() => app.server.closeAllConnections(), settings.shutdownGraceMs);
+    cut.unref();
+    try {
+      await app.close();
+    } catch (err) {
+      app.log.error({ err }, 'shutdown did not complete cleanly');
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));

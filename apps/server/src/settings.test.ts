@@ -1,8 +1,16 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type * as nodeFs from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadSettings, SettingsError } from './settings.ts';
+
+let secretFileLooksMissing = false;
+vi.mock('node:fs', async (original) => {
+  const fs = await original<typeof nodeFs>();
+  const existsSync = (file: string) => !(secretFileLooksMissing && file.endsWith('secret')) && fs.existsSync(file);
+  return { ...fs, existsSync, default: { ...fs, existsSync } };
+});
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'vitrine-settings-'));
 
@@ -22,6 +30,21 @@ describe('settings', () => {
     expect(first.length).toBeGreaterThanOrEqual(32);
     expect(readFileSync(path.join(dir, 'secret'), 'utf8')).toBe(first);
     expect(loadSettings({ DATA_DIR: dir }).secret).toBe(first);
+  });
+
+  it('a process that lost the race to create the secret takes the one already written', () => {
+    const dir = tempDir();
+    const winner = 'w'.repeat(40);
+    writeFileSync(path.join(dir, 'secret'), winner, { mode: 0o600 });
+    // As if this process looked before the other one wrote its secret.
+    secretFileLooksMissing = true;
+    try {
+      expect(loadSettings({ DATA_DIR: dir }).secret).toBe(winner);
+    } finally {
+      secretFileLooksMissing = false;
+    }
+    expect(readFileSync(path.join(dir, 'secret'), 'utf8')).toBe(winner);
+    expect(readdirSync(dir)).toEqual(['secret']);
   });
 
   it('refuses to start with a secret file that is empty or short', () => {

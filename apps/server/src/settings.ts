@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { assetGroups } from '@vitrine/contract/fields';
@@ -269,6 +269,11 @@ const envSchema = z.object({
     .positive()
     .default(60)
     .describe('A job whose process stopped answering for this long is taken over by another process'),
+  SHUTDOWN_GRACE_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .default(25)
+    .describe('On SIGTERM, running requests and jobs get this long to finish; jobs still running are handed back'),
 });
 
 export interface Settings {
@@ -281,6 +286,8 @@ export interface Settings {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   webDist: string;
   jobLeaseMs: number;
+  /** How long a stopping process waits for running requests and jobs (SIGTERM). */
+  shutdownGraceMs: number;
   /** Fastify's trustProxy: off unless the portal runs behind proxies that set X-Forwarded-For. */
   trustProxy: boolean | string;
   file: FileSettings;
@@ -310,9 +317,18 @@ function readSecret(dataDir: string): string {
     }
     return secret;
   }
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  // Processes starting at once on a shared DATA_DIR must end up with one secret: each writes its
+  // own candidate aside and links it into place, which only the first can do; all read the winner.
+  const candidate = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(candidate, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  try {
+    linkSync(candidate, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    unlinkSync(candidate);
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
@@ -354,6 +370,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
     jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     file: e.SMTP_URL ? { ...file.data, mail: { ...file.data.mail, smtpUrl: e.SMTP_URL } } : file.data,
   };

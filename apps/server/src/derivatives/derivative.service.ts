@@ -1,7 +1,8 @@
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Insertable } from 'kysely';
 import { makeImageDerivatives, PREVIEW_BOX } from '../adapters/media.ts';
+import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng, pdfPagesJpeg } from '../adapters/pdf.ts';
 import { audioWaveform, decodeImageWithFfmpeg, probeAv, videoPoster, webMp4 } from '../adapters/video.ts';
 import type { DerivativeTable } from '../db/schema.ts';
@@ -42,12 +43,14 @@ async function pictureOf(src: DerivativeSource): Promise<string | Buffer> {
  */
 export class DerivativeService {
   private readonly root: string;
+  private readonly store: MediaStore;
 
   constructor(
     private readonly repo: DerivativeRepository,
     dataDir: string,
   ) {
     this.root = derivativeRoot(dataDir);
+    this.store = new SharedFolderStore(this.root);
   }
 
   /** The asset if work for it is still wanted: not gone, and its content is the one the work was for. */
@@ -64,19 +67,18 @@ export class DerivativeService {
     if (['thumb', 'preview'].every((k) => have.some((d) => d.kind === k && d.sha256 === src.sha256))) return;
 
     const rel = derivativeFolder(src.sha256);
-    await mkdir(path.join(this.root, rel), { recursive: true });
     const out = { thumb: path.join(rel, 'thumb.webp'), preview: path.join(rel, 'preview.webp') };
-    const abs = { thumb: path.join(this.root, out.thumb), preview: path.join(this.root, out.preview) };
-    let picture = await pictureOf(src);
-    let made;
-    try {
-      made = await makeImageDerivatives(picture, abs);
-    } catch (err) {
-      // Files the image library cannot read (BMP, TGA, some TIFF layouts) go through ffmpeg's decoders.
-      if (src.asset_group !== 'image') throw err;
-      picture = await decodeImageWithFfmpeg(src.source_path).catch(() => Promise.reject(err as Error));
-      made = await makeImageDerivatives(picture, abs);
-    }
+    const made = await this.store.write([out.thumb, out.preview], async ([thumb, preview]) => {
+      const abs = { thumb: thumb, preview: preview };
+      try {
+        return await makeImageDerivatives(await pictureOf(src), abs);
+      } catch (err) {
+        // Files the image library cannot read (BMP, TGA, some TIFF layouts) go through ffmpeg's decoders.
+        if (src.asset_group !== 'image') throw err;
+        const decoded = await decodeImageWithFfmpeg(src.source_path).catch(() => Promise.reject(err as Error));
+        return makeImageDerivatives(decoded, abs);
+      }
+    });
     const now = Date.now();
     const row = (
       kind: string,
@@ -131,16 +133,8 @@ export class DerivativeService {
     const probe = await probeAv(src.source_path);
     if (!probe.hasVideo) return;
     const rel = path.join(derivativeFolder(src.sha256), 'video.mp4');
-    const target = path.join(this.root, rel);
-    await mkdir(path.dirname(target), { recursive: true });
-    const tmp = `${target}.${process.pid}.tmp.mp4`;
-    try {
-      await webMp4(src.source_path, tmp, probe);
-      await rename(tmp, target);
-    } finally {
-      await rm(tmp, { force: true });
-    }
-    const size = await stat(target);
+    await this.store.write([rel], ([tmp]) => webMp4(src.source_path, tmp, probe));
+    const size = await stat(this.store.path(rel));
     await this.repo.replace(
       src.id,
       ['video'],
@@ -201,6 +195,6 @@ export class DerivativeService {
 
   /** Where a derivative's file lies on disk. */
   filePath(row: DerivativeRow): string {
-    return path.join(this.root, row.path);
+    return this.store.path(row.path);
   }
 }

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { convertImage } from '../adapters/media.ts';
+import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng } from '../adapters/pdf.ts';
 import { convertAv, decodeImageWithFfmpeg } from '../adapters/video.ts';
 import { crc32OfFile } from '../adapters/zip.ts';
@@ -50,13 +49,13 @@ export function conversionKey(set: ConversionSet): string {
  */
 export class ConversionCache {
   private readonly inFlight = new Map<string, Promise<DownloadFile>>();
-  private readonly root: string;
+  private readonly store: MediaStore;
 
   constructor(
     private readonly repository: DownloadRepository,
     dataDir: string,
   ) {
-    this.root = path.join(dataDir, 'conversions');
+    this.store = new SharedFolderStore(path.join(dataDir, 'conversions'));
   }
 
   /** The original (set 0, and PDF passthrough of a PDF) needs no conversion, only its checksum. */
@@ -73,7 +72,7 @@ export class ConversionCache {
   async isReady(src: DownloadSource, set: ConversionSet | undefined): Promise<boolean> {
     if (!set || this.passesThrough(src, set)) return true;
     const row = await this.repository.conversion(src.sha256, conversionKey(set));
-    return row?.status === 'done' && row.path !== null && existsSync(path.join(this.root, row.path));
+    return row?.status === 'done' && row.path !== null && (await this.store.exists(row.path));
   }
 
   async file(src: DownloadSource, set: ConversionSet | undefined): Promise<DownloadFile> {
@@ -96,9 +95,9 @@ export class ConversionCache {
     const { mime, ext } = output[set.format];
     for (;;) {
       const row = await this.repository.conversion(src.sha256, key);
-      const ready = row?.status === 'done' && row.path && existsSync(path.join(this.root, row.path));
+      const ready = row?.status === 'done' && row.path && (await this.store.exists(row.path));
       if (row && ready && row.path && row.bytes !== null && row.crc32 !== null) {
-        return { path: path.join(this.root, row.path), mime, bytes: row.bytes, crc32: row.crc32, ext };
+        return { path: this.store.path(row.path), mime, bytes: row.bytes, crc32: row.crc32, ext };
       }
       if (await this.repository.claimConversion(src.sha256, key, Date.now(), LEASE_MS, row?.status === 'done')) {
         return this.convert(src, set, key);
@@ -110,29 +109,25 @@ export class ConversionCache {
   private async convert(src: DownloadSource, set: ConversionSet, key: string): Promise<DownloadFile> {
     const { mime, ext } = output[set.format];
     const rel = path.join(src.sha256.slice(0, 2), src.sha256, `${key}.${ext}`);
-    const target = path.join(this.root, rel);
-    const tmp = `${target}.${process.pid}.${Date.now()}.tmp.${ext}`;
-    await mkdir(path.dirname(target), { recursive: true });
     try {
-      let size: { width: number | null; height: number | null } = { width: null, height: null };
-      if (set.format === 'mp4' || set.format === 'm4a') {
-        if (src.asset_group !== 'video' && src.asset_group !== 'audio') throw cannotConvert(src, set);
-        await convertAv(src.source_path, tmp, {
-          format: set.format,
-          maxSize: set.maxSize,
-          keepMetadata: set.keepMetadata,
-        });
-      } else if (set.format === 'pdf') {
-        throw cannotConvert(src, set);
-      } else {
-        size = await convertImage(await this.picture(src, set), tmp, { ...set, format: set.format });
-      }
-      await rename(tmp, target);
+      const size = await this.store.write([rel], async ([tmp]) => {
+        if (set.format === 'mp4' || set.format === 'm4a') {
+          if (src.asset_group !== 'video' && src.asset_group !== 'audio') throw cannotConvert(src, set);
+          await convertAv(src.source_path, tmp, {
+            format: set.format,
+            maxSize: set.maxSize,
+            keepMetadata: set.keepMetadata,
+          });
+          return { width: null, height: null };
+        }
+        if (set.format === 'pdf') throw cannotConvert(src, set);
+        return convertImage(await this.picture(src, set), tmp, { ...set, format: set.format });
+      });
+      const target = this.store.path(rel);
       const sum = await crc32OfFile(target);
       await this.repository.finishConversion(src.sha256, key, { path: rel, mime, ...sum, ...size });
       return { path: target, mime, ...sum, ext };
     } catch (err) {
-      await rm(tmp, { force: true });
       await this.repository.dropConversion(src.sha256, key);
       if (err instanceof DomainError) throw err;
       throw unsupportedMediaType(`${src.filename} could not be converted: ${(err as Error).message}`);

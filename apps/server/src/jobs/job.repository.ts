@@ -91,6 +91,27 @@ export class JobRepository {
       .execute();
   }
 
+  /**
+   * Gives a running job back to the queue untouched (this process is stopping): another process
+   * takes it at once instead of after the lease, and the attempt does not count.
+   */
+  async handBack(id: number, worker: string, now = Date.now()): Promise<void> {
+    await this.db
+      .updateTable('job')
+      .set({
+        status: 'queued',
+        attempts: sql`attempts - 1`,
+        run_after: now,
+        locked_by: null,
+        locked_until: null,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .where('locked_by', '=', worker)
+      .where('status', '=', 'running')
+      .execute();
+  }
+
   /** Puts the job back for another attempt at `retryAt`, or marks it failed when `retryAt` is null. */
   async fail(id: number, worker: string, error: string, retryAt: number | null, now = Date.now()): Promise<void> {
     await this.db

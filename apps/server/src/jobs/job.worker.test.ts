@@ -95,6 +95,42 @@ describe.each(dialects)('job worker (%s)', (dialect) => {
     expect(runs).toBe(1);
   });
 
+  it('a stopping worker waits for a running job, and hands one that outlasts the grace time back', async () => {
+    const jobs = new JobRepository(db.kysely);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const started: string[] = [];
+    const slow: JobHandler<{ n: number }> = {
+      name: 'slow',
+      parse: (p) => p as { n: number },
+      run: async ({ n }) => {
+        started.push(`${n}`);
+        if (n === 1) await new Promise((r) => setTimeout(r, 200));
+        if (n === 2) await gate;
+      },
+    };
+    await jobs.enqueue({ name: 'slow', key: 'slow:1', payload: { n: 1 } });
+    const first = new JobWorker(jobs, [slow], { concurrency: 1, pollMs: 20 });
+    first.start();
+    await expect.poll(() => started.includes('1')).toBe(true);
+    await first.stop({ handBackAfterMs: 5_000 });
+    expect((await job('slow:1')).status).toBe('done');
+
+    await jobs.enqueue({ name: 'slow', key: 'slow:2', payload: { n: 2 } });
+    const stopping = new JobWorker(jobs, [slow], { concurrency: 1, pollMs: 20 });
+    stopping.start();
+    await expect.poll(() => started.includes('2')).toBe(true);
+    await stopping.stop({ handBackAfterMs: 100 });
+    // Back in the queue at once, its attempt not counted, for another process to run.
+    expect(await job('slow:2')).toMatchObject({ status: 'queued', attempts: 0, locked_by: null });
+    release();
+
+    const other = new JobWorker(jobs, [slow], { concurrency: 1, pollMs: 20 });
+    await other.drain();
+    await other.stop();
+    expect(await job('slow:2')).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
   it('a restart in the middle of derivative jobs finishes them', async () => {
     const media = path.join(dir, 'media');
     for (let i = 0; i < 4; i++) await makeImage(path.join(media, `photo-${i}.jpg`), { width: 900, height: 600 });

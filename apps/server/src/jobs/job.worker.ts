@@ -37,6 +37,8 @@ export class JobWorker {
   private readonly pollMs: number;
   private running = false;
   private slots: Promise<void>[] = [];
+  /** Jobs running now, so a stopping worker can hand back those that do not finish in time. */
+  private readonly current = new Set<number>();
   private wake: (() => void)[] = [];
 
   constructor(
@@ -57,11 +59,27 @@ export class JobWorker {
     this.slots = Array.from({ length: this.concurrency }, () => this.loop());
   }
 
-  /** Stops taking jobs and waits for the running ones to finish. */
-  async stop(): Promise<void> {
+  /**
+   * Stops taking jobs and waits for the running ones to finish. With `handBackAfterMs`, jobs still
+   * running after that long are handed back to the queue, for another process to run at once (the
+   * handlers are idempotent; what this process's handler does afterwards is no longer recorded).
+   */
+  async stop(options: { handBackAfterMs?: number } = {}): Promise<void> {
     this.running = false;
     this.notify();
-    await Promise.all(this.slots);
+    const finished = Promise.all(this.slots).then(() => true);
+    const { handBackAfterMs } = options;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      if (handBackAfterMs !== undefined) timer = setTimeout(() => resolve(false), handBackAfterMs);
+    });
+    const inTime = await Promise.race([finished, late]);
+    clearTimeout(timer);
+    if (!inTime) {
+      const ids = [...this.current];
+      this.current.clear();
+      await Promise.all(ids.map((id) => this.jobs.handBack(id, this.id)));
+    }
     this.slots = [];
   }
 
@@ -104,6 +122,15 @@ export class JobWorker {
   }
 
   private async execute(job: JobRow): Promise<void> {
+    this.current.add(job.id);
+    try {
+      await this.settle(job);
+    } finally {
+      this.current.delete(job.id);
+    }
+  }
+
+  private async settle(job: JobRow): Promise<void> {
     const handler = this.handlers.get(job.name);
     const heartbeat = setInterval(
       () => void this.jobs.renewLease(job.id, this.id, this.leaseMs).catch(() => undefined),
