@@ -1,9 +1,12 @@
-import type { Auth } from '../auth/caller.ts';
+import type { Auth, ShareGrant } from '../auth/caller.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import type { ConversionSet, FileSettings } from '../settings.ts';
 import type { AccessRepository } from './access.repository.ts';
 import { mediaWindows, signMediaUrl, verifyMediaUrl } from './media-url.ts';
-import { grantingGroups, type Permission } from './rule.ts';
+import { grantingGroups, scopedIds, type Permission } from './rule.ts';
+
+/** How a media URL checks out: `revoked` when the share link it was minted for is no longer live. */
+export type MediaUrlCheck = 'ok' | 'expired' | 'invalid' | 'revoked';
 
 /** The notices of portal-spec §4 "Shared links" (text keys views…open_share.none_visible / part_visible). */
 export type SharedNotice = 'none_visible' | 'part_visible' | null;
@@ -39,8 +42,9 @@ export class AccessService {
 
   /** Of `ids`, those the caller may access with `permission`. */
   async checkAccess(auth: Auth, permission: Permission, ids: readonly number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
-    return this.access.visibleIds(grantingGroups(auth, permission), ids);
+    const scoped = scopedIds(auth, ids);
+    if (scoped.length === 0) return new Set();
+    return this.access.visibleIds(grantingGroups(auth, permission), scoped);
   }
 
   /**
@@ -77,16 +81,48 @@ export class AccessService {
   }
 
   /**
+   * The asset ids a search over `searchGroups` is limited to: for a share link's visitor the link's
+   * assets (of `asked`, when the search names ids), otherwise `asked` as it is (undefined: all).
+   */
+  searchIds(auth: Auth, asked?: readonly number[]): readonly number[] | undefined {
+    return scopedIds(auth, asked);
+  }
+
+  /** What a share link grants while it is live; undefined once it is revoked or expired. */
+  async shareGrant(shareId: number, now = Date.now()): Promise<ShareGrant | undefined> {
+    return this.access.shareGrant(shareId, now);
+  }
+
+  /**
    * A signed URL under /media/ for an asset the caller was found to see (by `checkAccess` or by a
    * search over `searchGroups`): the signature is the permission the media route checks.
    */
-  mediaUrl(path: string, window: keyof typeof mediaWindows = 'view', now?: number): string {
-    return signMediaUrl(this.mediaSecret(), path, mediaWindows[window], now);
+  mediaUrl(auth: Auth, path: string, window: keyof typeof mediaWindows = 'view', now?: number): string {
+    // A URL minted for a share link's visitor names the link, so it stops working with the link.
+    const signed = auth.share ? `${path}${path.includes('?') ? '&' : '?'}share=${auth.share.id}` : path;
+    return signMediaUrl(this.mediaSecret(), signed, mediaWindows[window], now);
   }
 
-  /** Whether a media URL carries a valid signature (`path` is the part after /media/). */
-  verifyMediaUrl(path: string, exp: string | undefined, sig: string | undefined): 'ok' | 'expired' | 'invalid' {
-    return this.secret ? verifyMediaUrl(this.secret, path, exp, sig) : 'invalid';
+  /**
+   * Whether a media URL carries a valid signature (`path` is the part after /media/, `share` its
+   * share parameter) and, when it was minted for a share link, whether the link is still live. A
+   * file downloaded through a link is counted on it.
+   */
+  async verifyMediaUrl(
+    path: string,
+    exp: string | undefined,
+    sig: string | undefined,
+    share?: string,
+  ): Promise<MediaUrlCheck> {
+    if (!this.secret) return 'invalid';
+    if (share !== undefined && !/^[1-9]\d{0,15}$/.test(share)) return 'invalid';
+    const signed = share === undefined ? path : `${path}${path.includes('?') ? '&' : '?'}share=${share}`;
+    const check = verifyMediaUrl(this.secret, signed, exp, sig);
+    if (check !== 'ok' || share === undefined) return check;
+    const shareId = Number(share);
+    if (!(await this.access.shareIsLive(shareId, Date.now()))) return 'revoked';
+    if (/^(download|zip)\//.test(path)) await this.access.countShareDownload(shareId);
+    return 'ok';
   }
 
   /**
@@ -100,7 +136,9 @@ export class AccessService {
     for (const set of this.downloads.conversionSets) {
       if (listed(set.id) || set.userGroups.some((g) => auth.groups.includes(g))) ids.push(set.id);
     }
-    return ids;
+    // A share link's visitor downloads only in the sets the link allows (of those its creator may use).
+    const share = auth.share;
+    return share ? ids.filter((id) => share.downloadSets.includes(id)) : ids;
   }
 
   /** Whether a set applies to an asset of this kind (set 0 applies to all). */
@@ -112,7 +150,9 @@ export class AccessService {
 
   /** The sets the caller may download one asset in; an asset it may not see is not found. */
   async setIdsFor(auth: Auth, assetId: number): Promise<number[]> {
-    const kind = (await this.access.visibleKinds(grantingGroups(auth, 'asset.read'), [assetId])).get(assetId);
+    const kind = (await this.access.visibleKinds(grantingGroups(auth, 'asset.read'), scopedIds(auth, [assetId]))).get(
+      assetId,
+    );
     if (kind === undefined) throw notFound(`The asset ${assetId}`);
     return this.usableSetIds(auth).filter((id) => this.appliesTo(id, kind));
   }
@@ -123,7 +163,10 @@ export class AccessService {
    */
   async downloadableIds(auth: Auth, setId: number, ids: number[]): Promise<number[]> {
     if (!this.usableSetIds(auth).includes(setId)) return [];
-    const kinds = await this.access.visibleKinds(grantingGroups(auth, 'asset.read'), [...new Set(ids)]);
+    const kinds = await this.access.visibleKinds(
+      grantingGroups(auth, 'asset.read'),
+      scopedIds(auth, [...new Set(ids)]),
+    );
     return ids.filter((id) => {
       const kind = kinds.get(id);
       return kind !== undefined && this.appliesTo(setId, kind);

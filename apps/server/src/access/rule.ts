@@ -33,6 +33,29 @@ export function grantingGroups(auth: Auth, permission: Permission): readonly str
   }
 }
 
+/**
+ * The assets a caller is limited to: a share link's visitor (`auth.share`) sees only the link's
+ * assets, and of those only what the groups it holds see; undefined for everyone else (the whole
+ * catalogue under the groups).
+ */
+export function assetScope(auth: Auth): readonly number[] | undefined {
+  return auth.share?.assetIds;
+}
+
+/**
+ * `ids` limited to the caller's scope (`assetScope`), in their order; with `ids` undefined, the
+ * scope itself. Every form of the rule is applied to ids that passed here.
+ */
+export function scopedIds(auth: Auth, ids: readonly number[]): number[];
+export function scopedIds(auth: Auth, ids: readonly number[] | undefined): readonly number[] | undefined;
+export function scopedIds(auth: Auth, ids: readonly number[] | undefined): readonly number[] | undefined {
+  const scope = assetScope(auth);
+  if (!scope) return ids;
+  if (!ids) return scope;
+  const inScope = new Set(scope);
+  return ids.filter((id) => inScope.has(id));
+}
+
 /** The rule over one asset in memory. */
 export function permits(
   groups: readonly string[],

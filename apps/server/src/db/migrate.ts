@@ -9,6 +9,7 @@ import * as download from './migrations/202611231000_download.ts';
 import * as configHistory from './migrations/202611231100_config_history.ts';
 import * as security from './migrations/202611231200_security.ts';
 import * as share from './migrations/202611231300_share.ts';
+import * as shareLinks from './migrations/202611231810_share_links.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '202611231100_config_history': configHistory,
   '202611231200_security': security,
   '202611231300_share': share,
+  '202611231810_share_links': shareLinks,
 };
 
 /**

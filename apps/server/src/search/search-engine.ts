@@ -37,7 +37,7 @@ export interface EngineQuery {
   start?: number;
   rows?: number;
   /** Only these asset ids (shared links). */
-  ids?: number[];
+  ids?: readonly number[];
   /** Only assets of this DAM collection. */
   collection?: number;
   facetLimit?: number;
@@ -407,6 +407,12 @@ export class SearchEngine {
   /** Forgets cached text matches (benchmarks measure the uncached path with it). */
   clearTextCache(): void {
     this.textCache.clear();
+  }
+
+  /** Active documents a caller sees among the assets `ids` (a share link's scope). */
+  private visibleOf(groups: readonly string[], ids: readonly number[]): Int32Array {
+    const docs = this.index.docsOf([...new Set(ids)].sort((a, b) => a - b));
+    return this.index.visibleDocs(this.index.callerMasks(groups), docs);
   }
 
   /** Active documents a caller sees in the whole catalogue, kept until the index changes. */
@@ -794,11 +800,11 @@ export class SearchEngine {
 
   // ---- other answers --------------------------------------------------------------------------
 
-  /** Per DAM collection, the newest asset the caller may see in it. */
-  async collectionThumbnails(groups: readonly string[]): Promise<Map<number, number>> {
+  /** Per DAM collection, the newest asset the caller may see in it (of `only`, when given). */
+  async collectionThumbnails(groups: readonly string[], only?: readonly number[]): Promise<Map<number, number>> {
     await this.refresh();
     const col = this.column('meta_collections');
-    const docs = this.visibleAll(groups);
+    const docs = only ? this.visibleOf(groups, only) : this.visibleAll(groups);
     const acc = new Map<number, number>();
     for (let i = docs.length - 1; i >= 0; i--) {
       for (const code of col.get(docs[i])) {
@@ -827,6 +833,8 @@ export class SearchEngine {
     fields: readonly string[],
     preview: number,
     lang?: string,
+    /** The assets the caller is limited to (a share link's), when it is. */
+    only?: readonly number[],
   ): Promise<SuggestionGroup[]> {
     await this.refresh();
     for (const name of fields) {
@@ -839,7 +847,9 @@ export class SearchEngine {
     const groupsKey = [...groups].sort().join('\n');
     return fields.map((name) => {
       const col = this.column(name, lang);
-      const counts = this.visibleCountsOf(col, groupsKey, groups);
+      const counts = only
+        ? this.countsOf(col, this.visibleOf(groups, only))
+        : this.visibleCountsOf(col, groupsKey, groups);
       const { tokens, codes } = this.tokenList(col);
       const first = typed[0];
       let lo = lowerBound(tokens, first);
@@ -860,6 +870,12 @@ export class SearchEngine {
       });
       return { field_name: name, docs, preview: Math.min(preview, docs.length), total: matches.length };
     });
+  }
+
+  private countsOf(col: CodeColumn, docs: Int32Array): Int32Array {
+    const counts = new Int32Array(col.values.length);
+    col.count(docs, counts);
+    return counts;
   }
 
   private visibleCountsOf(col: CodeColumn, groupsKey: string, groups: readonly string[]): Int32Array {
