@@ -28,6 +28,7 @@ import { searchRoutes } from './search/search.routes.ts';
 import { openServices, type Services } from './services.ts';
 import { sessionRoutes } from './session/session.routes.ts';
 import type { Settings } from './settings.ts';
+import { shareRoutes } from './share/share.routes.ts';
 import { ssoRoutes } from './sso/sso.routes.ts';
 import { userRoutes } from './user/user.routes.ts';
 
@@ -108,6 +109,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   downloadRoutes(app, services.downloads);
   configAdminRoutes(app, services.configAdmin);
   bookmarkRoutes(app, services.bookmarks);
+  shareRoutes(app, services.shares);
 
   await serveWebApp(app, settings.webDist);
   return app;

@@ -29,6 +29,8 @@ import { SessionRepository } from './session/session.repository.ts';
 import { SessionService } from './session/session.service.ts';
 import { mailSettings, type Settings } from './settings.ts';
 import { SsoRepository } from './sso/sso.repository.ts';
+import { ShareRepository } from './share/share.repository.ts';
+import { ShareService } from './share/share.service.ts';
 import { SsoService } from './sso/sso.service.ts';
 import { LoginThrottleRepository } from './user/login-throttle.repository.ts';
 import { UserRepository } from './user/user.repository.ts';
@@ -68,13 +70,14 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     search: new SearchRepository(db),
     sessions: new SessionRepository(db),
     sso: new SsoRepository(db),
+    shares: new ShareRepository(db),
     users: new UserRepository(db),
   };
   const r = repositories;
   const mailer = options.mailer ?? createMailer(mailSettings(settings), log);
 
   const access = new AccessService(r.access, settings.secret, settings.file);
-  const auth = new AuthService(r.sessions, settings);
+  const auth = new AuthService(r.sessions, settings, (shareId) => access.shareGrant(shareId));
   const sso = new SsoService(settings, r.users, r.sso, log);
   const config = new ConfigService(r.config, settings.dataDir, access);
   const derivatives = new DerivativeService(r.derivatives, settings.dataDir);
@@ -87,6 +90,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     };
   });
   const bookmarks = new BookmarkService(r.bookmarks, access);
+  const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso);
   const search = new SearchService(
     createSearchEngine(db, settings.file.fields),
     r.search,
@@ -109,7 +113,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     search,
     bookmarks,
     derivatives,
-    sessions: new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso),
+    sessions,
+    shares: new ShareService(r.shares, access, auth, r.loginThrottle, settings, sessions),
     users,
     info: new InfoService(r.info, config),
     media: new MediaService(access, derivatives),

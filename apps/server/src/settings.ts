@@ -41,6 +41,17 @@ export const conversionSetSchema = z
   .strict();
 export type ConversionSet = z.infer<typeof conversionSetSchema>;
 
+const originalTitles: Record<string, string> = { en: 'Original file', de: 'Originaldatei' };
+
+/** The title of a conversion set (0: the original file) in the first of `langs` it has. */
+export function conversionSetTitle(file: { conversionSets: ConversionSet[] }, id: number, langs: string[]): string {
+  const set = file.conversionSets.find((s) => s.id === id);
+  const title = set ? set.title : originalTitles;
+  if (typeof title === 'string') return title;
+  for (const l of langs) if (title[l]) return title[l];
+  return Object.values(title)[0] ?? '';
+}
+
 /** Sets that make sense for the demo catalogue: web and print pictures, web video, audio for players. */
 const defaultConversionSets: ConversionSet[] = [
   {
@@ -183,6 +194,15 @@ const fileSettingsSchema = z
         }),
       )
       .default(defaultGroups),
+    shareLinks: z
+      .object({
+        groups: z
+          .array(z.string().min(1))
+          .default(['users', 'admins'])
+          .describe('User groups whose members may create share links for people without an account'),
+        maxAssets: z.number().int().min(1).max(10_000).default(1000).describe('Assets one share link may hold'),
+      })
+      .default({ groups: ['users', 'admins'], maxAssets: 1000 }),
     guest: z
       .object({ enabled: z.boolean().default(true), groups: z.array(z.string().min(1)).default(['public']) })
       .default({ enabled: true, groups: ['public'] }),

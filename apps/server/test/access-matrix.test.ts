@@ -66,6 +66,15 @@ const matrix: Record<string, Row> = {
   [`POST ${api}config/bookmarks`]: {
     request: (h) => ({ method: 'POST', url: `${api}config/bookmarks`, payload: [{ id: String(h.id) }] }),
   },
+  // Share links (docs/security.md "Share links"): a link is made only of assets its creator may see.
+  [`POST ${api}share/create`]: {
+    request: (h) => ({ method: 'POST', url: `${api}share/create`, payload: { assetIds: [String(h.id)] } }),
+  },
+  [`GET ${api}share/list`]: { none: "the caller's own share links" },
+  [`POST ${api}share/revoke`]: { none: "the caller's own share links", idNames: 'a share link' },
+  [`POST ${api}share/open`]: { none: 'a session limited to a share link' },
+  [`GET ${api}share/current`]: { none: "the share link of the caller's session" },
+  [`GET ${api}share/settings`]: { none: "the caller's right to share" },
 
   [`GET ${api}health`]: { none: 'server and database state' },
   [`GET ${api}info/check_version`]: { none: 'the version' },

@@ -8,6 +8,7 @@ import { defaultGlobalConfig } from '@vitrine/contract/global-config';
 import * as info from '@vitrine/contract/info';
 import * as search from '@vitrine/contract/search';
 import * as session from '@vitrine/contract/session';
+import * as share from '@vitrine/contract/share';
 import { startTestApp, type TestApp } from './app.ts';
 import { signIn, xsrfHeaders } from './auth.ts';
 import { contractCalls } from './calls.ts';
@@ -149,6 +150,27 @@ const matrix: Row[] = [
   // Bookmarks are per user (portal-spec §6): guests keep theirs in the browser, so they must log in.
   { call: bookmark.getBookmarksCall, status: { ...portal, guest: 401 }, answer: { assetUser: [] } },
   { call: bookmark.saveBookmarksCall, body: [], status: { ...portal, guest: 401 }, answer: { assetUser: [] } },
+  // Share links (docs/security.md "Share links"): groups named in shareLinks.groups (default users,
+  // admins) create them; every logged-in user lists and revokes only their own.
+  {
+    call: share.shareSettingsCall,
+    status: portal,
+    answer: { guest: { mayCreate: false }, assetUser: { mayCreate: true }, otherGroup: { mayCreate: false } },
+  },
+  {
+    call: share.createShareCall,
+    body: { assetIds: ['999'] },
+    status: { ...everyone(403), guest: 401, expired: 401, assetUser: 400, adminAssetUser: 400 },
+  },
+  { call: share.listSharesCall, status: { ...portal, guest: 401 }, answer: { assetUser: { shares: [] } } },
+  {
+    call: share.revokeShareCall,
+    body: { id: 999 },
+    status: { ...portal, guest: 401, assetUser: 404, adminAssetUser: 404, otherGroup: 404 },
+  },
+  // Anyone may try a link; an unknown one is not found.
+  { call: share.openShareCall, body: { token: 'x'.repeat(43) }, status: 404 },
+  { call: share.currentShareCall, status: { ...everyone(404), expired: 401 } },
   // Last, because it ends the session.
   { call: session.logoutCall, status: 200 },
 ];

@@ -6,12 +6,20 @@ import * as download from '@vitrine/contract/download';
 import * as info from '@vitrine/contract/info';
 import * as search from '@vitrine/contract/search';
 import * as session from '@vitrine/contract/session';
+import * as share from '@vitrine/contract/share';
 
 /** Every call the contract describes, registered by the server or not (yet). */
-export const contractCalls: CallDefinition[] = [bookmark, collection, config, download, info, search, session].flatMap(
-  (m) =>
-    Object.values(m).filter(
-      (v): v is CallDefinition =>
-        typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'response' in v,
-    ),
+export const contractCalls: CallDefinition[] = [
+  bookmark,
+  collection,
+  config,
+  download,
+  info,
+  search,
+  session,
+  share,
+].flatMap((m) =>
+  Object.values(m).filter(
+    (v): v is CallDefinition => typeof v === 'object' && v !== null && 'method' in v && 'path' in v && 'response' in v,
+  ),
 );

@@ -1,5 +1,18 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { ShareGrant } from '../auth/caller.ts';
+import type { Database } from '../db/schema.ts';
 import { visibleTo } from './rule.ts';
+
+/** A share link is live while it is not revoked, not expired and its creator's account is enabled. */
+function liveShare(now: number) {
+  return (eb: ExpressionBuilder<Database, 'share_link' | 'user_account'>) =>
+    eb.and([
+      eb('share_link.revoked_at', 'is', null),
+      eb.or([eb('share_link.expires_at', 'is', null), eb('share_link.expires_at', '>', now)]),
+      eb('user_account.disabled', '=', 0),
+    ]);
+}
 
 /** Ids per statement: far below the parameter limits of SQLite (32766) and PostgreSQL (65535). */
 const CHUNK = 10_000;
@@ -41,5 +54,57 @@ export class AccessRepository {
       .where('asset_id', '=', id)
       .execute();
     return { status: asset.status, accessGroups: access.map((a) => a.group_name), assetGroup: asset.asset_group };
+  }
+
+  /** The grant of a share link when it is live (access/rule.ts applies it through `Auth.share`). */
+  async shareGrant(shareId: number, now: number): Promise<ShareGrant | undefined> {
+    const db = this.db.kysely;
+    const link = await db
+      .selectFrom('share_link')
+      .innerJoin('user_account', 'user_account.id', 'share_link.user_id')
+      .select(['share_link.id', 'share_link.user_id', 'share_link.download_sets'])
+      .where('share_link.id', '=', shareId)
+      .where(liveShare(now))
+      .executeTakeFirst();
+    if (!link) return undefined;
+    const assets = await db
+      .selectFrom('share_link_asset')
+      .select('asset_id')
+      .where('share_id', '=', link.id)
+      .orderBy('position')
+      .execute();
+    const groups = await db
+      .selectFrom('user_group')
+      .select('group_name')
+      .where('user_id', '=', link.user_id)
+      .orderBy('group_name')
+      .execute();
+    return {
+      id: Number(link.id),
+      assetIds: assets.map((a) => Number(a.asset_id)),
+      downloadSets: (JSON.parse(link.download_sets) as number[]).map(Number),
+      groups: groups.map((g) => g.group_name),
+    };
+  }
+
+  /** Whether a share link is live (media URLs minted for it are checked with this). */
+  async shareIsLive(shareId: number, now: number): Promise<boolean> {
+    const row = await this.db.kysely
+      .selectFrom('share_link')
+      .innerJoin('user_account', 'user_account.id', 'share_link.user_id')
+      .select('share_link.id')
+      .where('share_link.id', '=', shareId)
+      .where(liveShare(now))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Counts a file downloaded through a share link. */
+  async countShareDownload(shareId: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('share_link')
+      .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
+      .where('id', '=', shareId)
+      .execute();
   }
 }

@@ -100,14 +100,17 @@ describe.each(dialects)('asset access on %s (portal-spec §4 "Shared links", §6
     expect(access.searchGroups(users)).toEqual(['users']);
   });
 
-  it('signs media URLs and checks them', () => {
-    const url = new URL(access.mediaUrl('thumb/7'), 'http://h');
+  it('signs media URLs and checks them', async () => {
+    const users = caller('u', ['users']);
+    const url = new URL(access.mediaUrl(users, 'thumb/7'), 'http://h');
     const [exp, sig] = [url.searchParams.get('exp') ?? '', url.searchParams.get('sig') ?? ''];
-    expect(access.verifyMediaUrl('thumb/7', exp, sig)).toBe('ok');
-    expect(access.verifyMediaUrl('thumb/8', exp, sig)).toBe('invalid');
+    expect(await access.verifyMediaUrl('thumb/7', exp, sig)).toBe('ok');
+    expect(await access.verifyMediaUrl('thumb/8', exp, sig)).toBe('invalid');
+    // A URL signed for everyone does not pass as one minted for a share link, nor the other way.
+    expect(await access.verifyMediaUrl('thumb/7', exp, sig, '1')).toBe('invalid');
     const unsigned = new AccessService(new AccessRepository(db));
-    expect(unsigned.verifyMediaUrl('thumb/7', exp, sig)).toBe('invalid');
-    expect(() => unsigned.mediaUrl('thumb/7')).toThrow(/secret/);
+    expect(await unsigned.verifyMediaUrl('thumb/7', exp, sig)).toBe('invalid');
+    expect(() => unsigned.mediaUrl(users, 'thumb/7')).toThrow(/secret/);
   });
 
   it('answers an asset the caller may not see as not found', async () => {

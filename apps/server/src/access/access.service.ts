@@ -1,8 +1,19 @@
-import type { Auth } from '../auth/caller.ts';
+import type { Auth, ShareGrant } from '../auth/caller.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import type { AccessRepository } from './access.repository.ts';
 import { mediaWindows, signMediaUrl, verifyMediaUrl } from './media-url.ts';
-import { downloadIn, grant, noDownloadRights, permits, type DownloadRights, type Permission } from './rule.ts';
+import {
+  downloadIn,
+  grant,
+  noDownloadRights,
+  permits,
+  scopedIds,
+  type DownloadRights,
+  type Permission,
+} from './rule.ts';
+
+/** How a media URL checks out: `revoked` when the share link it was minted for is no longer live. */
+export type MediaUrlCheck = 'ok' | 'expired' | 'invalid' | 'revoked';
 
 /** The notices of portal-spec §4 "Shared links" (text keys views…open_share.none_visible / part_visible). */
 export type SharedNotice = 'none_visible' | 'part_visible' | null;
@@ -38,9 +49,10 @@ export class AccessService {
 
   /** Of `ids`, those the caller may access with `permission`. */
   async checkAccess(auth: Auth, permission: Permission, ids: readonly number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
+    const scoped = scopedIds(auth, ids);
+    if (scoped.length === 0) return new Set();
     const granted = grant(auth, permission, this.downloads);
-    return this.access.visibleIds(granted.groups, ids, granted.kinds);
+    return this.access.visibleIds(granted.groups, scoped, granted.kinds);
   }
 
   /**
@@ -77,22 +89,62 @@ export class AccessService {
   }
 
   /**
+   * The asset ids a search over `searchGroups` is limited to: for a share link's visitor the link's
+   * assets (of `asked`, when the search names ids), otherwise `asked` as it is (undefined: all).
+   */
+  searchIds(auth: Auth, asked?: readonly number[]): readonly number[] | undefined {
+    return scopedIds(auth, asked);
+  }
+
+  /** What a share link grants while it is live; undefined once it is revoked or expired. */
+  async shareGrant(shareId: number, now = Date.now()): Promise<ShareGrant | undefined> {
+    return this.access.shareGrant(shareId, now);
+  }
+
+  /**
    * A signed URL under /media/ for an asset the caller was found to see (by `checkAccess` or by a
    * search over `searchGroups`): the signature is the permission the media route checks.
    */
-  mediaUrl(path: string, window: keyof typeof mediaWindows = 'view', now?: number): string {
-    return signMediaUrl(this.mediaSecret(), path, mediaWindows[window], now);
+  mediaUrl(auth: Auth, path: string, window: keyof typeof mediaWindows = 'view', now?: number): string {
+    // A URL minted for a share link's visitor names the link, so it stops working with the link.
+    const signed = auth.share ? `${path}${path.includes('?') ? '&' : '?'}share=${auth.share.id}` : path;
+    return signMediaUrl(this.mediaSecret(), signed, mediaWindows[window], now);
   }
 
-  /** Whether a media URL carries a valid signature (`path` is the part after /media/). */
-  verifyMediaUrl(path: string, exp: string | undefined, sig: string | undefined): 'ok' | 'expired' | 'invalid' {
-    return this.secret ? verifyMediaUrl(this.secret, path, exp, sig) : 'invalid';
+  /**
+   * Whether a media URL carries a valid signature (`path` is the part after /media/, `share` its
+   * share parameter) and, when it was minted for a share link, whether the link is still live. A
+   * file downloaded through a link is counted on it.
+   */
+  async verifyMediaUrl(
+    path: string,
+    exp: string | undefined,
+    sig: string | undefined,
+    share?: string,
+  ): Promise<MediaUrlCheck> {
+    if (!this.secret) return 'invalid';
+    if (share !== undefined && !/^[1-9]\d{0,15}$/.test(share)) return 'invalid';
+    const signed = share === undefined ? path : `${path}${path.includes('?') ? '&' : '?'}share=${share}`;
+    const check = verifyMediaUrl(this.secret, signed, exp, sig);
+    if (check !== 'ok' || share === undefined) return check;
+    const shareId = Number(share);
+    if (!(await this.access.shareIsLive(shareId, Date.now()))) return 'revoked';
+    if (/^(download|zip)\//.test(path)) await this.access.countShareDownload(shareId);
+    return 'ok';
+  }
+
+  /** The conversion sets the caller may download in at all (each of the kinds it applies to). */
+  usableSetIds(auth: Auth): number[] {
+    return [0, ...this.downloads.conversionSets.map((s) => s.id)].filter(
+      (setId) => grant(auth, downloadIn(setId), this.downloads).groups.length > 0,
+    );
   }
 
   /** The sets the caller may download one asset in; an asset it may not see is not found. */
   async setIdsFor(auth: Auth, assetId: number): Promise<number[]> {
     const asset = await this.access.ruleFacts(assetId);
-    if (!asset || !permits(grant(auth, 'asset.read').groups, asset)) throw notFound(`The asset ${assetId}`);
+    if (!asset || scopedIds(auth, [assetId]).length === 0 || !permits(grant(auth, 'asset.read').groups, asset))
+      throw notFound(`The asset ${assetId}`);
     return [0, ...this.downloads.conversionSets.map((s) => s.id)].filter((setId) => {
       const granted = grant(auth, downloadIn(setId), this.downloads);
       return permits(granted.groups, asset, granted.kinds);

@@ -66,6 +66,8 @@ export const isLive = (status: string): boolean => status === LIVE_STATUS;
 export function grant(auth: Auth, permission: Permission, rights: DownloadRights = noDownloadRights): Grant {
   if (permission === 'asset.read') return { groups: auth.groups, kinds: null };
   const { setId } = permission;
+  // A share link's visitor downloads only in the sets the link allows (of those its creator may use).
+  if (auth.share && !auth.share.downloadSets.includes(setId)) return nothing;
   const listed = rights.groups.some((g) => auth.groups.includes(g.name) && g.downloadSets.includes(setId));
   if (setId === 0) return listed ? { groups: auth.groups, kinds: null } : nothing;
   const set = rights.conversionSets.find((s) => s.id === setId);
@@ -80,6 +82,29 @@ export function grantingGroups(
   rights: DownloadRights = noDownloadRights,
 ): readonly string[] {
   return grant(auth, permission, rights).groups;
+}
+
+/**
+ * The assets a caller is limited to: a share link's visitor (`auth.share`) sees only the link's
+ * assets, and of those only what the groups it holds see; undefined for everyone else (the whole
+ * catalogue under the groups).
+ */
+export function assetScope(auth: Auth): readonly number[] | undefined {
+  return auth.share?.assetIds;
+}
+
+/**
+ * `ids` limited to the caller's scope (`assetScope`), in their order; with `ids` undefined, the
+ * scope itself. Every form of the rule is applied to ids that passed here.
+ */
+export function scopedIds(auth: Auth, ids: readonly number[]): number[];
+export function scopedIds(auth: Auth, ids: readonly number[] | undefined): readonly number[] | undefined;
+export function scopedIds(auth: Auth, ids: readonly number[] | undefined): readonly number[] | undefined {
+  const scope = assetScope(auth);
+  if (!scope) return ids;
+  if (!ids) return scope;
+  const inScope = new Set(scope);
+  return ids.filter((id) => inScope.has(id));
 }
 
 /** The rule over one asset in memory. */

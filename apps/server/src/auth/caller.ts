@@ -17,6 +17,24 @@ export interface Auth {
   locale: string | null;
   /** The request carried a session token that is unknown, expired or revoked. */
   expired: boolean;
+  /**
+   * For a visitor who opened a share link: the link. Such a caller sees only the link's assets (and
+   * of those only what the link's creator may see: `groups` are the creator's) and downloads only
+   * in the link's conversion sets; access/rule.ts applies it.
+   */
+  share?: ShareScope;
+}
+
+/** What a share link grants (see `Auth.share`). */
+export interface ShareScope {
+  id: number;
+  assetIds: readonly number[];
+  downloadSets: readonly number[];
+}
+
+/** A live share link's scope and the groups of the user who made it (AccessService.shareGrant). */
+export interface ShareGrant extends ShareScope {
+  groups: string[];
 }
 
 /** Resolves the caller of a request; the session domain installs the real resolver. */

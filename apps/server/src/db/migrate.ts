@@ -9,6 +9,7 @@ import * as download from './migrations/202611231000_download.ts';
 import * as configHistory from './migrations/202611231100_config_history.ts';
 import * as security from './migrations/202611231200_security.ts';
 import * as share from './migrations/202611231300_share.ts';
+import * as shareLinks from './migrations/202611231810_share_links.ts';
 import * as ssoCodes from './migrations/202611231820_sso_codes.ts';
 import * as samlReplay from './migrations/202611231821_saml_replay.ts';
 import * as longValues from './migrations/202611231822_long_values.ts';
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '202611231100_config_history': configHistory,
   '202611231200_security': security,
   '202611231300_share': share,
+  '202611231810_share_links': shareLinks,
   '202611231820_sso_codes': ssoCodes,
   '202611231821_saml_replay': samlReplay,
   '202611231822_long_values': longValues,

@@ -27,6 +27,8 @@ export interface Database {
   file_checksum: FileChecksumTable;
   download_log: DownloadLogTable;
   bookmark: BookmarkTable;
+  share_link: ShareLinkTable;
+  share_link_asset: ShareLinkAssetTable;
 }
 
 export interface ConfigDocumentTable {
@@ -145,6 +147,8 @@ export interface SessionTable {
   last_seen: number;
   expires_at: number;
   locale: string | null;
+  /** For a visitor who opened a share link: the link; the session ends with it. */
+  share_id?: number | null;
 }
 
 /** How far the full-text index has caught up with catalogue changes. */
@@ -276,6 +280,27 @@ export interface DownloadLogTable {
 /** One bookmarked asset of a user; `position` keeps the order the list was saved in. */
 export interface BookmarkTable {
   user_id: number;
+  asset_id: number;
+  position: number;
+}
+
+/** `token_hash` is the SHA-256 (hex) of the link's token; `download_sets` a JSON array of set ids. */
+export interface ShareLinkTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  title: string;
+  password_hash: string | null;
+  download_sets: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  views: Generated<number>;
+  downloads: Generated<number>;
+}
+
+export interface ShareLinkAssetTable {
+  share_id: number;
   asset_id: number;
   position: number;
 }

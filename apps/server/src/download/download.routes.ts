@@ -12,6 +12,8 @@ import type { DownloadService } from './download.service.ts';
 interface Signed {
   exp?: string;
   sig?: string;
+  /** The share link the URL was minted for. */
+  share?: string;
 }
 
 const caller = (request: FastifyRequest) => ({

@@ -7,7 +7,7 @@ import { planZip, type ZipEntry, type ZipPlan } from '../adapters/zip.ts';
 import type { ConfigService } from '../config/config.service.ts';
 import { forbidden, notFound, rateLimitReached, validation } from '../http/errors.ts';
 import { requireAssetUser, type Auth } from '../auth/caller.ts';
-import type { ConversionSet, Settings } from '../settings.ts';
+import { conversionSetTitle, type ConversionSet, type Settings } from '../settings.ts';
 import { outputOf, type ConversionCache, type DownloadFile } from './conversion-cache.ts';
 import type { DownloadRepository, DownloadSource } from './download.repository.ts';
 
@@ -31,7 +31,6 @@ export interface SignedZip {
 }
 
 const LOCK_LEASE_MS = 15 * 60_000;
-const originalTitles: Record<string, string> = { en: 'Original file', de: 'Originaldatei' };
 
 /** Asset ids are decimal numbers that fit the catalogue's 32-bit ids; anything else is not found. */
 function assetIdOf(id: string): number {
@@ -45,12 +44,6 @@ function languagesOf(caller: DownloadCaller): string[] {
     .map((part) => part.trim().slice(0, 2).toLowerCase())
     .filter((l) => /^[a-z]{2}$/.test(l));
   return [...accepted, ...(caller.auth.locale ? [caller.auth.locale] : []), 'en', 'de'];
-}
-
-function titleOf(title: ConversionSet['title'], langs: string[]): string {
-  if (typeof title === 'string') return title;
-  for (const l of langs) if (title[l]) return title[l];
-  return Object.values(title)[0] ?? '';
 }
 
 /** A file name that is safe in any file system and inside a zip: no folders, no control characters. */
@@ -115,10 +108,7 @@ export class DownloadService {
     const ids = await this.access.setIdsFor(caller.auth, assetIdOf(assetId));
     const langs = languagesOf(caller);
     return {
-      convert_sets: ids.map((id) => {
-        const set = this.settings.file.conversionSets.find((s) => s.id === id);
-        return { id, title: set ? titleOf(set.title, langs) : titleOf(originalTitles, langs) };
-      }),
+      convert_sets: ids.map((id) => ({ id, title: conversionSetTitle(this.settings.file, id, langs) })),
     };
   }
 
@@ -143,7 +133,7 @@ export class DownloadService {
     if (sets.length === 0) return answer;
     if (pages !== null && input.page > pages) throw notFound(`Page ${input.page}`);
     const media = input.page > 0 ? `preview/${id}/${input.page}` : `preview/${id}`;
-    answer.url = this.access.mediaUrl(media, 'view');
+    answer.url = this.access.mediaUrl(auth, media, 'view');
     return answer;
   }
 
@@ -159,7 +149,7 @@ export class DownloadService {
     if (!src || (src.asset_group !== 'video' && src.asset_group !== 'audio')) throw notFound(`The video ${id}`);
     if (sets.length === 0) throw forbidden('You may not play this asset.');
     const media = src.asset_group === 'video' ? `video/${id}` : `download/${id}/0`;
-    return { url: this.access.mediaUrl(media, 'view') };
+    return { url: this.access.mediaUrl(auth, media, 'view') };
   }
 
   /** One conversion at a time per user, across processes (a lock row in the database). */
@@ -196,7 +186,7 @@ export class DownloadService {
     const sources = await this.repository.sources([id]);
     await this.prepare(auth, sources, set);
     await this.repository.recordDownloads(auth, [id], input.csetid, 'single', Date.now());
-    return { url: this.access.mediaUrl(`download/${id}/${input.csetid}`, 'download') };
+    return { url: this.access.mediaUrl(auth, `download/${id}/${input.csetid}`, 'download') };
   }
 
   async zip(
@@ -219,7 +209,7 @@ export class DownloadService {
     const sources = await this.repository.sources(ids);
     await this.prepare(auth, sources, set);
     await this.repository.recordDownloads(auth, ids, input.csetid, 'zip', Date.now());
-    const url = this.access.mediaUrl(`zip/${input.csetid}/${ids.join('-')}`, 'download');
+    const url = this.access.mediaUrl(auth, `zip/${input.csetid}/${ids.join('-')}`, 'download');
     return { url, rejected_asset_ids: rejected };
   }
 
@@ -254,15 +244,22 @@ export class DownloadService {
     return { ok: true };
   }
 
-  private verify(signed: string, exp: string | undefined, sig: string | undefined): void {
-    const check = this.access.verifyMediaUrl(signed, exp, sig);
+  private async verify(signed: string, input: { exp?: string; sig?: string; share?: string }): Promise<void> {
+    const check = await this.access.verifyMediaUrl(signed, input.exp, input.sig, input.share);
     if (check === 'invalid') throw forbidden('This download link is not valid.');
     if (check === 'expired') throw forbidden('This download link has expired; start the download again.');
+    if (check === 'revoked') throw forbidden('The share link this download came from was revoked or has expired.');
   }
 
   /** The file behind a signed single-download URL (the signature is the permission). */
-  async signedFile(input: { id: string; cset: string; exp?: string; sig?: string }): Promise<SignedFile> {
-    this.verify(`download/${input.id}/${input.cset}`, input.exp, input.sig);
+  async signedFile(input: {
+    id: string;
+    cset: string;
+    exp?: string;
+    sig?: string;
+    share?: string;
+  }): Promise<SignedFile> {
+    await this.verify(`download/${input.id}/${input.cset}`, input);
     const [src] = await this.repository.sources([assetIdOf(input.id)]);
     if (!src) throw notFound('The asset');
     const set = this.set(Number(input.cset));
@@ -276,8 +273,14 @@ export class DownloadService {
   }
 
   /** The layout of the zip behind a signed zip URL; the same selection always gives the same bytes. */
-  async signedZip(input: { cset: string; ids: string; exp?: string; sig?: string }): Promise<SignedZip> {
-    this.verify(`zip/${input.cset}/${input.ids}`, input.exp, input.sig);
+  async signedZip(input: {
+    cset: string;
+    ids: string;
+    exp?: string;
+    sig?: string;
+    share?: string;
+  }): Promise<SignedZip> {
+    await this.verify(`zip/${input.cset}/${input.ids}`, input);
     const ids = input.ids.split('-').map(assetIdOf);
     const set = this.set(Number(input.cset));
     const sources = await this.repository.sources(ids);

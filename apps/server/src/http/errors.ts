@@ -40,6 +40,11 @@ export const validation = (message: string, details?: ErrorBody['details']) =>
   new DomainError('validation', message, { details });
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const wrongCredentials = () => new DomainError('wrong_credentials', 'Incorrect username or password');
+/** 401: a share link with a password was opened without one. */
+export const sharePasswordRequired = () =>
+  new DomainError('share_password_required', 'This share link is protected by a password.');
+/** 401: a share link was opened with a wrong password (counted like a failed login). */
+export const wrongSharePassword = () => new DomainError('wrong_share_password', 'The password is not correct.');
 
 /** 401 login_blocked for whole minutes; also as Retry-After. */
 export function loginBlocked(minutes: number): DomainError {

@@ -9,6 +9,7 @@ interface MediaParams {
 interface MediaQuery {
   exp?: string;
   sig?: string;
+  share?: string;
 }
 
 /** GET and HEAD /media/thumb/:id, /media/preview/:id[/:page], /media/video/:id (signed URLs). */

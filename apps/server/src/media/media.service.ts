@@ -11,6 +11,8 @@ export interface MediaRequest {
   page?: string;
   exp?: string;
   sig?: string;
+  /** The share link the URL was minted for. */
+  share?: string;
 }
 
 export type MediaAnswer =
@@ -29,9 +31,10 @@ export class MediaService {
 
   async resolve(input: MediaRequest): Promise<MediaAnswer> {
     const signed = [input.kind, input.id, ...(input.page === undefined ? [] : [input.page])].join('/');
-    const check = this.access.verifyMediaUrl(signed, input.exp, input.sig);
+    const check = await this.access.verifyMediaUrl(signed, input.exp, input.sig, input.share);
     if (check === 'invalid') throw forbidden('This media link is not valid.');
     if (check === 'expired') throw forbidden('This media link has expired; reload the page to get a new one.');
+    if (check === 'revoked') throw forbidden('The share link this media link came from was revoked or has expired.');
     if (!/^\d+$/.test(input.id) || (input.page !== undefined && !/^[1-9]\d*$/.test(input.page))) {
       throw notFound('The media file');
     }

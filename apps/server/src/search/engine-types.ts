@@ -29,7 +29,7 @@ export interface EngineQuery {
   start?: number;
   rows?: number;
   /** Only these asset ids (shared links). */
-  ids?: number[];
+  ids?: readonly number[];
   /** Only assets of this DAM collection. */
   collection?: number;
   facetLimit?: number;

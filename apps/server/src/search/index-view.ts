@@ -76,6 +76,12 @@ export class IndexView {
     });
   }
 
+  /** Active documents a caller sees among the assets `ids` (a share link's scope). */
+  visibleOf(groups: readonly string[], ids: readonly number[]): Int32Array {
+    const docs = this.index.docsOf([...new Set(ids)].sort((a, b) => a - b));
+    return this.index.visibleDocs(this.index.callerMasks(groups), docs);
+  }
+
   /** The groups key when `docs` is a caller's whole visible catalogue (visibleAll's answer). */
   wholeCatalogueOf(docs: Int32Array): string | undefined {
     return this.wholeCatalogues.get(docs);

@@ -154,12 +154,12 @@ export class SearchEngine {
     };
   }
 
-  /** Per DAM collection, the newest asset the caller may see in it. */
-  async collectionThumbnails(groups: readonly string[]): Promise<Map<number, number>> {
+  /** Per DAM collection, the newest asset the caller may see in it (of `only`, when given). */
+  async collectionThumbnails(groups: readonly string[], only?: readonly number[]): Promise<Map<number, number>> {
     await this.refresh();
     const view = this.catchUp.view();
     const col = view.column('meta_collections');
-    const docs = view.visibleAll(groups);
+    const docs = only ? view.visibleOf(groups, only) : view.visibleAll(groups);
     const acc = new Map<number, number>();
     for (let i = docs.length - 1; i >= 0; i--) {
       for (const code of col.get(docs[i])) {
@@ -188,8 +188,10 @@ export class SearchEngine {
     fields: readonly string[],
     preview: number,
     lang?: string,
+    /** The assets the caller is limited to (a share link's), when it is. */
+    only?: readonly number[],
   ): Promise<SuggestionGroup[]> {
     await this.refresh();
-    return suggest(this.catchUp.view(), groups, text, fields, preview, lang);
+    return suggest(this.catchUp.view(), groups, text, fields, preview, lang, only);
   }
 }

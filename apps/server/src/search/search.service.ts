@@ -63,7 +63,10 @@ export class SearchService {
 
   private async run(auth: Auth, query: EngineQuery): Promise<ReturnType<SearchEngine['search']>> {
     try {
-      return await this.engine.search(this.access.searchGroups(auth), query);
+      return await this.engine.search(this.access.searchGroups(auth), {
+        ...query,
+        ids: this.access.searchIds(auth, query.ids),
+      });
     } catch (err) {
       if (err instanceof SearchInputError) throw validation(err.message, [{ path: err.param, message: err.message }]);
       throw err;
@@ -76,7 +79,7 @@ export class SearchService {
     const bookmarked = (await this.bookmarks?.bookmarkedOf(caller.auth, ids)) ?? new Set<number>();
     return presentAssets(batch, ids, {
       lang: await this.language(caller),
-      mediaUrl: (path) => this.access.mediaUrl(path),
+      mediaUrl: (path) => this.access.mediaUrl(caller.auth, path),
       fields: this.engine.fields,
     }).map((doc) => ({ ...doc, isBookmarked: bookmarked.has(Number(doc.id)) }));
   }
@@ -123,7 +126,8 @@ export class SearchService {
     try {
       const lang = await this.language(caller);
       const groups = this.access.searchGroups(caller.auth);
-      return { suggestions: await this.engine.suggest(groups, input.text, fields, input.preview, lang) };
+      const only = this.access.searchIds(caller.auth);
+      return { suggestions: await this.engine.suggest(groups, input.text, fields, input.preview, lang, only) };
     } catch (err) {
       if (err instanceof SearchInputError) throw validation(err.message, [{ path: err.param, message: err.message }]);
       throw err;
@@ -159,7 +163,10 @@ export class SearchService {
       ...(p.src ? { src: p.src } : {}),
       position: p.position,
     }));
-    const thumbnails = await this.engine.collectionThumbnails(this.access.searchGroups(caller.auth));
+    const thumbnails = await this.engine.collectionThumbnails(
+      this.access.searchGroups(caller.auth),
+      this.access.searchIds(caller.auth),
+    );
     const collections = (await this.repository.collections()).flatMap((c, i): Collection[] => {
       const newest = thumbnails.get(c.id);
       // A collection the caller sees nothing of is not offered.
@@ -194,7 +201,11 @@ export class SearchService {
     const lang = await this.language(caller);
     const { query, errors } = this.preSearchQuery(preSearch, lang);
     try {
-      const result = await this.engine.search(this.access.searchGroups(caller.auth), { ...query, rows: input.rows });
+      const result = await this.engine.search(this.access.searchGroups(caller.auth), {
+        ...query,
+        rows: input.rows,
+        ids: this.access.searchIds(caller.auth),
+      });
       const docs = await this.docs(caller, result.ids);
       return { response: { docs, numFound: result.numFound }, ...(errors.length > 0 ? { errors } : {}) };
     } catch (err) {

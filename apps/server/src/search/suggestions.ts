@@ -14,6 +14,7 @@ export function suggest(
   fields: readonly string[],
   preview: number,
   lang?: string,
+  only?: readonly number[],
 ): SuggestionGroup[] {
   for (const name of fields) {
     if (!view.fields.get(name)?.coded) {
@@ -26,11 +27,14 @@ export function suggest(
   return fields.map((name) => {
     const columnName = view.columnName(name, lang);
     const col = view.column(name, lang);
-    const counts = view.cached(`visible counts ${columnName} ${key}`, () => {
+    const countIn = (docs: Int32Array) => {
       const acc = new Int32Array(col.values.length);
-      col.count(view.visibleAll(groups), acc);
+      col.count(docs, acc);
       return acc;
-    });
+    };
+    const counts = only
+      ? countIn(view.visibleOf(groups, only))
+      : view.cached(`visible counts ${columnName} ${key}`, () => countIn(view.visibleAll(groups)));
     const { tokens, codes } = view.cached(`tokens ${columnName}`, () => tokenList(col));
     const first = typed[0];
     let lo = lowerBound(tokens, first);

@@ -1,14 +1,18 @@
 import type { FastifyRequest } from 'fastify';
-import { anonymous, type Auth } from '../auth/caller.ts';
+import { anonymous, type Auth, type ShareGrant } from '../auth/caller.ts';
 import { hashToken, newToken, tokenOf } from '../auth/tokens.ts';
 import type { Settings } from '../settings.ts';
 import type { SessionRepository, SessionUser } from './session.repository.ts';
+
+/** What a live share link grants (AccessService.shareGrant); undefined once it is revoked or expired. */
+export type ShareGrants = (shareId: number) => Promise<ShareGrant | undefined>;
 
 /** Turns sessions into Auth, applying the group rules of the settings. */
 export class AuthService {
   constructor(
     private readonly sessions: SessionRepository,
     private readonly settings: Settings,
+    private readonly shareGrants: ShareGrants = async () => undefined,
   ) {}
 
   /** Auth for a user (or guest, name null) with the given groups. */
@@ -57,17 +61,38 @@ export class AuthService {
     const session = await this.validSession(token);
     // A token that is no longer valid is answered with 401 so the client logs in again.
     if (!session) return { ...anonymous, expired: true };
-    return this.authForSession(session);
+    return (await this.authForSession(session)) ?? { ...anonymous, expired: true };
   }
 
-  authForSession(session: SessionUser): Auth {
+  /** The caller a session stands for; undefined for a share link's session whose link is gone. */
+  async authForSession(session: SessionUser): Promise<Auth | undefined> {
+    if (session.shareId !== null) {
+      const grant = await this.shareGrants(session.shareId);
+      return grant && this.shareAuth(grant, session.sessionId, session.locale);
+    }
     if (session.userId === null) return this.guestAuth(session.sessionId, session.locale);
     return this.authFor(session, session.sessionId, session.locale);
   }
 
-  async openSession(userId: number | null, locale: string | null = null): Promise<string> {
+  /** A share link's visitor: it sees through the eyes of the link's creator, limited to the link (access/rule.ts). */
+  shareAuth(grant: ShareGrant, sessionId: string | null, locale: string | null): Auth {
+    return {
+      ...anonymous,
+      groups: grant.groups,
+      isAssetUser: true,
+      sessionId,
+      locale,
+      share: { id: grant.id, assetIds: grant.assetIds, downloadSets: grant.downloadSets },
+    };
+  }
+
+  async openSession(
+    userId: number | null,
+    locale: string | null = null,
+    shareId: number | null = null,
+  ): Promise<string> {
     const token = newToken();
-    await this.sessions.createSession(hashToken(token), userId, Date.now() + this.idleMs(), locale);
+    await this.sessions.createSession(hashToken(token), userId, Date.now() + this.idleMs(), locale, shareId);
     return token;
   }
 }

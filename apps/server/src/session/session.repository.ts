@@ -8,6 +8,8 @@ export interface SessionUser {
   expiresAt: number;
   locale: string | null;
   groups: string[];
+  /** The share link a visitor opened, for a session that holds one. */
+  shareId: number | null;
 }
 
 export class SessionRepository {
@@ -18,11 +20,20 @@ export class SessionRepository {
     userId: number | null,
     expiresAt: number,
     locale: string | null = null,
+    shareId: number | null = null,
   ): Promise<void> {
     const now = Date.now();
     await this.db.kysely
       .insertInto('session')
-      .values({ id: idHash, user_id: userId, created_at: now, last_seen: now, expires_at: expiresAt, locale })
+      .values({
+        id: idHash,
+        user_id: userId,
+        created_at: now,
+        last_seen: now,
+        expires_at: expiresAt,
+        locale,
+        ...(shareId === null ? {} : { share_id: shareId }),
+      })
       .execute();
   }
 
@@ -36,6 +47,7 @@ export class SessionRepository {
         'session.user_id',
         'session.expires_at',
         'session.locale',
+        'session.share_id',
         'user_account.name',
         'user_account.disabled',
       ])
@@ -60,6 +72,7 @@ export class SessionRepository {
       expiresAt: row.expires_at,
       locale: row.locale,
       groups,
+      shareId: row.share_id == null ? null : Number(row.share_id),
     };
   }
 

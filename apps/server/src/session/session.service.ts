@@ -1,14 +1,15 @@
 import type { Session } from '@vitrine/contract/session';
 import { API_BASE_PATH } from '@vitrine/contract/call';
-import { PasswordChecksBusy, verifyPassword } from '../adapters/password.ts';
-import { loginBlocked, rateLimited, unauthorized, validation, wrongCredentials } from '../http/errors.ts';
+import { verifyPassword } from '../adapters/password.ts';
+import { unauthorized, validation, wrongCredentials } from '../http/errors.ts';
 import type { Settings } from '../settings.ts';
-import type { UserRepository } from '../user/user.repository.ts';
+import type { UserRecord, UserRepository } from '../user/user.repository.ts';
 import { hashToken } from '../auth/tokens.ts';
 import type { AuthService } from './auth.service.ts';
 import type { Auth } from '../auth/caller.ts';
 import { accountKey, clientKey, type LoginThrottleRepository } from '../user/login-throttle.repository.ts';
 import type { SessionRepository } from './session.repository.ts';
+import { throttledCheck } from './throttled-check.ts';
 
 export interface SessionRequest {
   /** The token the request carried in its Authorization header, valid or not. */
@@ -57,7 +58,8 @@ export class SessionService {
     if (input.sso) return this.redeem(input.sso.code, input.sso.binding, input.token, input.locale);
     if (input.token) {
       const session = await this.auth.validSession(input.token);
-      if (session) return this.present(this.auth.authForSession(session), input.token);
+      const auth = session && (await this.auth.authForSession(session));
+      if (auth) return this.present(auth, input.token);
     }
     return this.guest(input.locale);
   }
@@ -73,9 +75,10 @@ export class SessionService {
     if (userId === undefined) throw unauthorized('The single sign-on login is invalid or has expired.');
     const token = await this.auth.openSession(userId, locale);
     const session = await this.auth.validSession(token);
-    if (!session) throw unauthorized('The single sign-on login is invalid or has expired.');
+    const auth = session && (await this.auth.authForSession(session));
+    if (!auth) throw unauthorized('The single sign-on login is invalid or has expired.');
     if (oldToken && oldToken !== token) await this.sessions.deleteSession(hashToken(oldToken));
-    return this.present(this.auth.authForSession(session), token);
+    return this.present(auth, token);
   }
 
   /** A guest session when guests are allowed; otherwise an answer without session or rights. */
@@ -93,41 +96,22 @@ export class SessionService {
   ) {
     const { maxFailures, maxFailuresPerClient, blockMinutes, native } = this.settings.file.login;
     if (!native) throw validation('Login with user name and password is not offered here.');
-    const now = Date.now();
-    const blockMs = blockMinutes * 60_000;
-    const byClient = clientKey(client);
-    const byAccount = accountKey(credentials.user);
-    // Reserve an attempt per client and per account before the (slow) password check, so that
-    // concurrent attempts cannot check more passwords than the limits allow.
-    const clientBlocked = await this.throttle.reserve(byClient, now, maxFailuresPerClient, blockMs);
-    if (clientBlocked) throw loginBlocked(Math.max(1, Math.ceil((clientBlocked - now) / 60_000)));
-    const accountBlocked = await this.throttle.reserve(byAccount, now, maxFailures, blockMs);
-    if (accountBlocked) {
-      await this.throttle.release(byClient);
-      throw loginBlocked(Math.max(1, Math.ceil((accountBlocked - now) / 60_000)));
-    }
-
-    const user = await this.users.findByName(credentials.user);
-    const usable = user && !user.disabled ? user : undefined;
-    let ok: boolean;
-    try {
-      ok = await verifyPassword(usable?.passwordHash ?? null, credentials.pass);
-    } catch (err) {
-      await this.throttle.release(byClient);
-      await this.throttle.release(byAccount);
-      if (err instanceof PasswordChecksBusy) {
-        throw rateLimited('Too many logins at once. Please try again in a moment.', 5);
-      }
-      throw err;
-    }
-    if (!usable || !ok) {
-      const blockUntil = Date.now() + blockMs;
-      await this.throttle.failed(byClient, maxFailuresPerClient, blockUntil);
-      await this.throttle.failed(byAccount, maxFailures, blockUntil);
-      throw wrongCredentials();
-    }
-    await this.throttle.release(byClient);
-    await this.throttle.clear(byAccount);
+    let usable: UserRecord | undefined;
+    // An attempt per client and per account is reserved before the (slow) password check.
+    const ok = await throttledCheck(
+      this.throttle,
+      [
+        { key: clientKey(client), max: maxFailuresPerClient, onSuccess: 'release' },
+        { key: accountKey(credentials.user), max: maxFailures, onSuccess: 'clear' },
+      ],
+      blockMinutes * 60_000,
+      async () => {
+        const user = await this.users.findByName(credentials.user);
+        usable = user && !user.disabled ? user : undefined;
+        return (await verifyPassword(usable?.passwordHash ?? null, credentials.pass)) && usable !== undefined;
+      },
+    );
+    if (!ok || !usable) throw wrongCredentials();
     if (oldToken) await this.sessions.deleteSession(hashToken(oldToken));
     const token = await this.auth.openSession(usable.id, locale);
     return this.present(

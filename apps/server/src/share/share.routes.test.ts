@@ -1,0 +1,243 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ShareLink } from '@vitrine/contract/share';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import { signIn, xsrfHeaders } from '../../test/auth.ts';
+import { dialects } from '../../test/databases.ts';
+import { buildAssets, buildCollection } from '../../test/factories.ts';
+import { makeImage } from '../../test/media-fixtures.ts';
+
+const API = '/assetportal/api/';
+const PASSWORD = 'open sesame';
+
+describe.each(dialects)('share links on %s (docs/security.md "Share links")', (dialect) => {
+  let t: TestApp;
+  let dir: string;
+  let alice: Record<string, string>;
+  let bob: Record<string, string>;
+  let partner: Record<string, string>;
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      dialect,
+      settings: {
+        catalogue: { defaultAccessGroups: ['users', 'partners'] },
+        groups: [
+          { name: 'public', downloadSets: [0] },
+          { name: 'users', downloadSets: [0] },
+          { name: 'partners', downloadSets: [0] },
+        ],
+        shareLinks: { groups: ['users'] },
+        login: { maxFailures: 3 },
+      },
+    });
+    dir = mkdtempSync(path.join(tmpdir(), 'vitrine-share-'));
+    await makeImage(path.join(dir, 'media', 'shared.jpg'), { width: 320, height: 200 });
+    await makeImage(path.join(dir, 'media', 'unshared.jpg'), { width: 320, height: 200 });
+    await t.app.services.importer().importFolder(path.join(dir, 'media'));
+    const worker = t.app.services.jobWorker({ pollMs: 50 });
+    await worker.drain();
+    await worker.stop();
+    for (const a of await t.app.db.kysely.selectFrom('asset').select(['id', 'filename']).execute()) {
+      ids[a.filename] = Number(a.id);
+    }
+    const collection = await buildCollection(t.app.db, 'Hidden campaign');
+    [ids.anna, ids.bob] = await buildAssets(t.app.db, [
+      { filename: 'anna.jpg', access: ['users'], values: { creator: 'Anna Tulip' } },
+      { filename: 'bob.jpg', access: ['users'], values: { creator: 'Bob Tulip' }, collections: [collection] },
+    ]);
+    alice = (await signIn(t, { groups: ['users'] })).headers;
+    bob = (await signIn(t, { groups: ['users'] })).headers;
+    partner = (await signIn(t, { groups: ['partners'] })).headers;
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const call = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) =>
+    t.app.inject({ method, url: url.startsWith('/') ? url : API + url, headers, payload });
+
+  const create = async (body: object, headers = alice) => {
+    const res = await call('POST', 'share/create', headers, body);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ share: ShareLink; token: string }>();
+  };
+  const shared = () => [ids.anna, ids['shared.jpg']].map(String);
+
+  /** Opens a link as a browser without an account would; answers the visitor's request headers. */
+  const visit = async (token: string, password?: string) => {
+    const res = await call('POST', 'share/open', xsrfHeaders, { token, ...(password ? { password } : {}) });
+    expect(res.statusCode, res.body).toBe(200);
+    return { authorization: `Bearer ${res.json().session.session as string}`, ...xsrfHeaders };
+  };
+  const mine = async (headers = alice) => (await call('GET', 'share/list', headers)).json<{ shares: ShareLink[] }>();
+
+  it('shows its visitor exactly the shared assets: search, facets, suggestions, assets and media', async () => {
+    const { token, share } = await create({ assetIds: shared(), password: PASSWORD, title: 'For the press' });
+    expect(share).toMatchObject({ state: 'active', hasPassword: true, views: 0, assetIds: shared() });
+    const visitor = await visit(token, PASSWORD);
+
+    const session = await call('POST', 'session/get', visitor);
+    expect(session.json()).toMatchObject({ user: null, isAssetUser: true, isGuiAdmin: false });
+    const current = await call('GET', 'share/current', visitor);
+    expect(current.json()).toMatchObject({ title: 'For the press', assetIds: shared(), downloadSets: [] });
+
+    const found = await call('GET', 'search?solr_q=*&solr_rows=50&solr_facetfields=creator', visitor);
+    expect(found.statusCode, found.body).toBe(200);
+    const answer = found.json();
+    expect(answer.response.numFound).toBe(2);
+    expect(answer.response.docs.map((d: { id: string }) => d.id).sort()).toEqual([...shared()].sort());
+    expect(answer.facetCounts.facetFields.creator.map((v: { value: string }) => v.value)).toEqual(['Anna Tulip']);
+    for (const doc of answer.response.docs as { url: string }[]) expect(doc.url).toContain(`share=${share.id}`);
+
+    const asked = await call('GET', `search?solr_q=*&id=${ids.bob},${ids['unshared.jpg']}`, visitor);
+    expect(asked.json().response.numFound).toBe(0);
+    const byId = await call('GET', `assets?assetid=${ids.anna},${ids.bob}`, visitor);
+    expect(byId.json().response.docs.map((d: { id: string }) => d.id)).toEqual([String(ids.anna)]);
+
+    const suggestions = await call('GET', 'search/suggestions?text=tu&fields=creator', visitor);
+    expect(suggestions.statusCode, suggestions.body).toBe(200);
+    expect(suggestions.json().suggestions[0].docs.map((d: { value: string }) => d.value)).toEqual(['Anna Tulip']);
+    const collections = await call('GET', 'collections', visitor);
+    expect(collections.body).not.toContain('Hidden campaign');
+
+    expect((await call('GET', `download/preview?id=${ids['unshared.jpg']}`, visitor)).statusCode).toBe(404);
+    const thumb = (answer.response.docs as { url: string }[])[0]?.url ?? '';
+    expect((await call('GET', thumb, {})).statusCode).toBe(200);
+    // A visitor keeps no bookmarks on the server.
+    expect((await call('GET', 'config/bookmarks', visitor)).statusCode).toBe(401);
+  });
+
+  it('downloads only in the sets the link allows, and counts views and downloads', async () => {
+    const viewOnly = await visit((await create({ assetIds: shared() })).token);
+    expect((await call('GET', `download/?id=${ids['shared.jpg']}&csetid=0`, viewOnly)).statusCode).toBe(403);
+    expect((await call('GET', `download/preview?id=${ids['shared.jpg']}`, viewOnly)).json().url).toBeUndefined();
+
+    const { token, share } = await create({ assetIds: shared(), downloadSets: [0] });
+    const visitor = await visit(token);
+    const sets = await call('GET', `session/csets?asset_id=${ids['shared.jpg']}`, visitor);
+    expect(sets.json().convert_sets.map((s: { id: number }) => s.id)).toEqual([0]);
+    const single = await call('GET', `download/?id=${ids['shared.jpg']}&csetid=0`, visitor);
+    expect(single.statusCode, single.body).toBe(200);
+    const file = await call('GET', single.json().url as string, {});
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/jpeg');
+    const zip = await call(
+      'GET',
+      `download?operation=zip&csetid=0&id=${ids['shared.jpg']}&id=${ids['unshared.jpg']}`,
+      visitor,
+    );
+    expect(zip.json().rejected_asset_ids).toEqual([String(ids['unshared.jpg'])]);
+    const bundle = await call('GET', zip.json().url as string, {});
+    expect(bundle.statusCode).toBe(200);
+    expect(bundle.headers['content-type']).toBe('application/zip');
+
+    const listed = (await mine()).shares.find((s) => s.id === share.id);
+    expect(listed).toMatchObject({ views: 1, downloads: 2, downloadSets: [0] });
+  });
+
+  it('asks for the password and throttles wrong ones like a login', async () => {
+    const { token } = await create({ assetIds: shared(), password: PASSWORD });
+    const open = (password?: string) =>
+      call('POST', 'share/open', { ...xsrfHeaders, 'x-forwarded-for': '10.9.9.9' }, { token, password });
+    const none = await open();
+    expect(none.statusCode).toBe(401);
+    expect(none.json()).toMatchObject({ error: 'share_password_required' });
+    for (let i = 0; i < 3; i++) {
+      const wrong = await open('not the password');
+      expect(wrong.statusCode).toBe(401);
+      expect(wrong.json()).toMatchObject({ error: 'wrong_share_password' });
+    }
+    // The link is blocked now, even for the right password, as a name is after failed logins.
+    const blocked = await open(PASSWORD);
+    expect(blocked.statusCode).toBe(401);
+    expect(blocked.json()).toMatchObject({ error: 'login_blocked' });
+    expect(blocked.headers['retry-after']).toBeDefined();
+    expect(blocked.body).not.toContain('session');
+  });
+
+  it('stops working at revocation, media URLs handed out before included', async () => {
+    const { token, share } = await create({ assetIds: shared(), downloadSets: [0] });
+    const visitor = await visit(token);
+    const thumb = (await call('GET', 'search?solr_q=*', visitor)).json().response.docs[0].url as string;
+    const download = (await call('GET', `download/?id=${ids['shared.jpg']}&csetid=0`, visitor)).json().url as string;
+    expect((await call('GET', thumb, {})).statusCode).toBe(200);
+
+    const revoked = await call('POST', 'share/revoke', alice, { id: share.id });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    expect(revoked.json().share).toMatchObject({ state: 'revoked' });
+
+    expect((await call('GET', 'search?solr_q=*', visitor)).statusCode).toBe(401);
+    expect((await call('GET', thumb, {})).statusCode).toBe(403);
+    expect((await call('GET', download, {})).statusCode).toBe(403);
+    const again = await call('POST', 'share/open', xsrfHeaders, { token });
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toMatchObject({ error: 'not_found' });
+  });
+
+  it('stops working at its expiry, media URLs handed out before included', async () => {
+    const soon = new Date(Date.now() + 3600_000).toISOString();
+    const { token, share } = await create({ assetIds: shared(), expiresAt: soon });
+    const visitor = await visit(token);
+    const thumb = (await call('GET', 'search?solr_q=*', visitor)).json().response.docs[0].url as string;
+    // The hour passes.
+    await t.app.db.kysely
+      .updateTable('share_link')
+      .set({ expires_at: Date.now() - 1000 })
+      .where('id', '=', share.id)
+      .execute();
+    expect((await call('GET', 'search?solr_q=*', visitor)).statusCode).toBe(401);
+    expect((await call('GET', thumb, {})).statusCode).toBe(403);
+    expect((await call('POST', 'share/open', xsrfHeaders, { token })).statusCode).toBe(404);
+    expect((await mine()).shares.find((s) => s.id === share.id)?.state).toBe('expired');
+  });
+
+  it("keeps one user's links out of another's reach", async () => {
+    const { share } = await create({ assetIds: shared() });
+    expect((await mine(bob)).shares.map((s) => s.id)).not.toContain(share.id);
+    const theirs = await call('POST', 'share/revoke', bob, { id: share.id });
+    expect(theirs.statusCode).toBe(404);
+    expect((await mine()).shares.find((s) => s.id === share.id)?.state).toBe('active');
+  });
+
+  it('lets only permitted groups create links (403 otherwise, 401 for guests and visitors)', async () => {
+    const settings = await call('GET', 'share/settings', partner);
+    expect(settings.json()).toMatchObject({ mayCreate: false, downloadSets: [] });
+    const allowed = (await call('GET', 'share/settings', alice)).json();
+    expect(allowed).toMatchObject({ mayCreate: true, maxAssets: 1000 });
+    expect(allowed.downloadSets[0]).toEqual({ id: 0, title: 'Original file' });
+    const refused = await call('POST', 'share/create', partner, { assetIds: shared() });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: 'forbidden' });
+    expect((await call('POST', 'share/create', xsrfHeaders, { assetIds: shared() })).statusCode).toBe(401);
+    const visitor = await visit((await create({ assetIds: shared() })).token);
+    expect((await call('POST', 'share/create', visitor, { assetIds: shared() })).statusCode).toBe(401);
+    expect((await call('GET', 'share/list', visitor)).statusCode).toBe(401);
+  });
+
+  it.each([
+    ['an asset the creator may not see', { assetIds: ['999999'] }],
+    ['an id that is not a number', { assetIds: ['abc'] }],
+    ['no assets', { assetIds: [] }],
+    ['an expiry in the past', { assetIds: ['ANNA'], expiresAt: '2020-01-01T00:00:00Z' }],
+    ['a conversion set the creator may not use', { assetIds: ['ANNA'], downloadSets: [7] }],
+    ['a password too short', { assetIds: ['ANNA'], password: 'abc' }],
+    ['unknown keys', { assetIds: ['ANNA'], everyone: true }],
+  ])('refuses %s with a 400 and makes no link', async (_what, body) => {
+    const before = (await mine()).shares.length;
+    const payload = { ...body, assetIds: body.assetIds.map((id) => (id === 'ANNA' ? String(ids.anna) : id)) };
+    const res = await call('POST', 'share/create', alice, payload);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'validation' });
+    expect((await mine()).shares.length).toBe(before);
+  });
+
+  it('answers an unknown token as not found', async () => {
+    const res = await call('POST', 'share/open', xsrfHeaders, { token: 'x'.repeat(43) });
+    expect(res.statusCode).toBe(404);
+  });
+});
