@@ -45,6 +45,11 @@ test.beforeEach(async ({ page }) => {
   });
 });
 
+const onePixelPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 async function openSection(page: Page, name: string) {
   await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name }).click();
   await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
@@ -137,6 +142,22 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await expect(page.getByRole('heading', { name: 'Harbour picks' })).toBeVisible();
   });
 
+  test('a tile image uploaded for the pre-search shows on its dashboard tile (§1 "dashboard", §7 "thumbnail")', async ({
+    page,
+  }) => {
+    await openSection(page, 'Dashboard');
+    await page
+      .locator('input[type=file][aria-label="Tile image of Harbour picks"]')
+      .setInputFiles({ name: 'tile.png', mimeType: 'image/png', buffer: onePixelPng });
+    await expect(page.getByText('File saved')).toBeVisible({ timeout: 15_000 });
+    await page.getByLabel('Show collections as tiles').check();
+    await saveConfig(page);
+    await page.goto('/#/');
+    const image = page.getByRole('link', { name: 'Harbour picks' }).locator('img');
+    await expect(image).toHaveAttribute('src', /config\/thumbnail\?id=tile_/);
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+  });
+
   test('a facet configured in the search settings is the one the search page offers (§1 "search")', async ({
     page,
   }) => {
@@ -166,13 +187,9 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
 
   test('a logo is uploaded and served (§1 "appearance", §7 "Calls")', async ({ page }) => {
     await openSection(page, 'Appearance');
-    const png = Buffer.from(
-      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-      'base64',
-    );
     await page
       .locator('input[type=file][aria-label="Logo"]')
-      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: onePixelPng });
     await expect(page.getByText('File saved')).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText('The change is visible after reloading the page.').first()).toBeVisible();
     const served = await page.request.get('/assetportal/api/config/logo');

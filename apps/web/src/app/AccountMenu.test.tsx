@@ -1,21 +1,12 @@
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { toast } from '../lib/toast.ts';
+import { describe, expect, it } from 'vitest';
 import { api, sessionAnswer, sessionHandlers, server } from '../test/msw.ts';
 import { renderApp } from '../test/renderApp.tsx';
 import { MENU_CLOSE_DELAY, MENU_OPEN_DELAY } from './headerMenu.ts';
-import { resetSessionState } from './session.ts';
+import { startTestServer } from '../test/testServer.ts';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
-afterEach(() => {
-  // Unmount first, so that the app of a test cannot load a session after the state is reset.
-  cleanup();
-  server.resetHandlers();
-  resetSessionState();
-  act(() => toast.clear());
-});
-afterAll(() => server.close());
+startTestServer(server, 'bypass');
 
 /** The account button; the first render loads the page's code, which takes a while on a busy machine. */
 const findAccount = (name: string) => screen.findByRole('button', { name }, { timeout: 3000 });

@@ -9,17 +9,22 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
+/** The server's German and English sets, the German views holding only the dashboard title `title`. */
+function serveGermanTitle(title: string) {
+  server.use(
+    http.get(api('config/translations'), ({ request }) => {
+      const lang = new URL(request.url).searchParams.get('lang');
+      if (!lang) return HttpResponse.json({ locales: ['de', 'en'] });
+      const set = defaultTranslations[lang as 'de' | 'en'];
+      return HttpResponse.json(lang === 'de' ? { ...set, views: { dashboard: { title } } } : set);
+    }),
+  );
+}
+
 describe('interface texts from the server (admin-spec §3 "Translation set")', () => {
   it('uses the texts an admin edited, in the stored language', async () => {
     localStorage.setItem('locale', 'de');
-    server.use(
-      http.get(api('config/translations'), ({ request }) => {
-        const lang = new URL(request.url).searchParams.get('lang');
-        if (!lang) return HttpResponse.json({ locales: ['de', 'en'] });
-        const set = defaultTranslations[lang as 'de' | 'en'];
-        return HttpResponse.json(lang === 'de' ? { ...set, views: { dashboard: { title: 'Übersicht' } } } : set);
-      }),
-    );
+    serveGermanTitle('Übersicht');
     const i18n = await createI18n({ remote: true });
     expect(i18n.language).toBe('de');
     expect(i18n.t('views.dashboard.title')).toBe('Übersicht');
@@ -29,16 +34,7 @@ describe('interface texts from the server (admin-spec §3 "Translation set")', (
 
   it('shows an escaped at-sign of a migrated text as \'@\' (admin-spec §4 "Config versioning and upgrade")', async () => {
     localStorage.setItem('locale', 'de');
-    server.use(
-      http.get(api('config/translations'), ({ request }) => {
-        const lang = new URL(request.url).searchParams.get('lang');
-        if (!lang) return HttpResponse.json({ locales: ['de', 'en'] });
-        const set = defaultTranslations[lang as 'de' | 'en'];
-        return HttpResponse.json(
-          lang === 'de' ? { ...set, views: { dashboard: { title: `Kontakt: info${ESCAPED_AT}example.org` } } } : set,
-        );
-      }),
-    );
+    serveGermanTitle(`Kontakt: info${ESCAPED_AT}example.org`);
     const i18n = await createI18n({ remote: true });
     expect(i18n.t('views.dashboard.title')).toBe('Kontakt: info@example.org');
     // A bare at-sign, here in an interpolated value of an English fallback text, stays as it is.

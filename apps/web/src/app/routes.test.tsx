@@ -1,17 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, createSessionServer, sessionAnswer } from '../test/sessionServer.ts';
 import { renderApp } from '../test/renderApp.tsx';
-import { resetSessionState } from './session.ts';
+import { startTestServer } from '../test/testServer.ts';
 
 const server = createSessionServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  resetSessionState();
-});
-afterAll(() => server.close());
+startTestServer(server, 'error');
 
 const renderAt = async (path: string) => (await renderApp(path)).router;
 

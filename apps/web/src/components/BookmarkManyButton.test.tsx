@@ -1,20 +1,16 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createI18n } from '../app/i18n.ts';
 import { createQueryClient, Providers } from '../app/Providers.tsx';
-import { loadSession, resetSessionState } from '../app/session.ts';
+import { loadSession } from '../app/session.ts';
 import { GUEST_BOOKMARKS_KEY, needsConfirmation } from '../lib/bookmarks.ts';
 import { api, server } from '../test/msw.ts';
 import { BookmarkManyButton } from './BookmarkManyButton.tsx';
+import { startTestServer } from '../test/testServer.ts';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
-afterEach(() => {
-  server.resetHandlers();
-  resetSessionState();
-});
-afterAll(() => server.close());
+startTestServer(server, 'bypass');
 
 /** The button for `count` found assets as a guest, with info/downloads answering `maxAssets`. */
 async function renderButton(count: number, maxAssets: number) {

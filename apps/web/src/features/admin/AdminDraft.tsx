@@ -7,6 +7,7 @@ import { migrateConfig, migrateTexts } from '@vitrine/contract/config-migrations
 import { defaultGlobalConfig, type GlobalConfig } from '@vitrine/contract/global-config';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { toast } from '../../lib/toast.ts';
+import { setAt } from './fields.tsx';
 import { useSaveConfig, useSaveTexts, useStoredConfig, useStoredTexts } from './queries.ts';
 
 /** Config status values of admin-spec §4. */
@@ -17,6 +18,8 @@ interface AdminDraft {
   status: AdminConfigStatus;
   unsaved: boolean;
   update: (change: (config: GlobalConfig) => GlobalConfig) => void;
+  /** A setter of one value of the draft by dot path ("global.website_title"). */
+  set: (path: string) => (value: unknown) => void;
   save: () => void;
   /** A config the server now holds (after a rollback): it becomes the draft and the backup. */
   adopt: (config: GlobalConfig) => void;
@@ -110,6 +113,7 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
       status: stored.isError ? 'unavailable' : saveCall.isPending ? 'saving' : stored.isPending ? 'loading' : 'success',
       unsaved,
       update: (change) => setEdited((c) => change(c ?? migration?.config ?? defaultGlobalConfig)),
+      set: (path) => (v) => setEdited((c) => setAt(c ?? migration?.config ?? defaultGlobalConfig, path, v)),
       save: () => saveConfig(current),
       adopt: (next) => {
         setEdited(next);

@@ -1,22 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessageSet } from '@vitrine/contract/config';
 import { ESCAPED_AT, TEXTS_VERSION } from '@vitrine/contract/config-migrations';
 import { defaultGlobalConfig, type GlobalConfig } from '@vitrine/contract/global-config';
-import { resetSessionState } from '../../app/session.ts';
-import { toast } from '../../lib/toast.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { api, createSessionServer, sessionAnswer } from '../../test/sessionServer.ts';
+import { startTestServer } from '../../test/testServer.ts';
 
 const server = createSessionServer(sessionAnswer({ user: 'ada', isGuiAdmin: true }));
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  resetSessionState();
-  toast.clear();
-});
-afterAll(() => server.close());
+startTestServer(server, 'error');
 
 /** The admin area is a lazily loaded chunk: its first render waits for the import. */
 const slow = { timeout: 15_000 };

@@ -7,7 +7,11 @@ import {
   DialogTitle,
   FormControl,
   FormControlLabel,
+  IconButton,
   InputLabel,
+  List,
+  ListItem,
+  ListItemText,
   MenuItem,
   Select,
   Stack,
@@ -15,7 +19,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useId, useRef, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConfigFileName } from '@vitrine/contract/config';
 import { useAvailableFiles } from '../../app/config.ts';
@@ -65,29 +69,40 @@ export function Section({ title, children }: { title: string; children: ReactNod
   );
 }
 
+/**
+ * A text field checked against its rules. In a modal the messages wait for the first submit
+ * (`showErrors`); the hint (a text key) shows while there is no message.
+ */
 export function TextSetting({
   label,
   value,
   onChange,
   rules = [],
+  showErrors = true,
+  required: isRequired = rules.includes(required),
+  hint,
   multiline,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   rules?: readonly Rule[];
+  showErrors?: boolean;
+  required?: boolean;
+  hint?: string;
   multiline?: boolean;
 }) {
   const { t } = useTranslation();
-  const error = check(value, rules);
+  const error = showErrors ? check(value, rules) : undefined;
+  const helper = error ?? hint;
   return (
     <TextField
       label={label}
       value={value}
       onChange={(e) => onChange(e.target.value)}
-      required={rules.includes(required)}
+      required={isRequired}
       error={error !== undefined}
-      helperText={error ? t(error) : undefined}
+      helperText={helper ? t(helper) : undefined}
       multiline={multiline}
       minRows={multiline ? 3 : undefined}
       size="small"
@@ -161,6 +176,107 @@ export function SelectSetting<V extends string>({
         ))}
       </Select>
     </FormControl>
+  );
+}
+
+/** One text per language (links, search terms), each labelled with its language code. */
+export function LanguageTextSettings({
+  label,
+  languages,
+  value,
+  onChange,
+}: {
+  label: string;
+  languages: readonly string[];
+  value: (lang: string) => string;
+  onChange: (lang: string, value: string) => void;
+}) {
+  return (
+    <>
+      {languages.map((lang) => (
+        <TextSetting
+          key={lang}
+          label={`${label} (${lang.toUpperCase()})`}
+          value={value(lang)}
+          onChange={(v) => onChange(lang, v)}
+        />
+      ))}
+    </>
+  );
+}
+
+export interface ListEntry {
+  key: string;
+  primary: string;
+  secondary?: string;
+  /** The remove button's accessible name; without it the entry cannot be removed. */
+  removeLabel?: string;
+  onRemove?: () => void;
+  /** Settings of the entry shown below its text. */
+  children?: ReactNode;
+}
+
+/** A named list of entries (pre-searches, languages), each with its remove button. */
+export function EntryList({ label, entries }: { label: string; entries: readonly ListEntry[] }) {
+  return (
+    <List dense aria-label={label}>
+      {entries.map((entry) => (
+        <ListItem
+          key={entry.key}
+          secondaryAction={
+            entry.removeLabel &&
+            entry.onRemove && (
+              <IconButton aria-label={entry.removeLabel} onClick={entry.onRemove}>
+                ×
+              </IconButton>
+            )
+          }
+        >
+          <Stack spacing={1} sx={{ width: '100%' }}>
+            <ListItemText primary={entry.primary} secondary={entry.secondary} />
+            {entry.children}
+          </Stack>
+        </ListItem>
+      ))}
+    </List>
+  );
+}
+
+/** Choose one of `options` and add it (a facet field, a suggestion field). */
+export function AddFromSelect({
+  label,
+  addLabel,
+  options,
+  onAdd,
+  children,
+}: {
+  label: string;
+  addLabel: string;
+  options: readonly { value: string; label: string }[];
+  onAdd: (value: string) => void;
+  /** Further buttons beside the add button. */
+  children?: ReactNode;
+}) {
+  const [chosen, setChosen] = useState('');
+  return (
+    <Stack direction="row" spacing={1}>
+      <SelectSetting
+        label={label}
+        value={chosen}
+        options={[{ value: '', label: '—' }, ...options]}
+        onChange={setChosen}
+      />
+      <Button
+        disabled={!chosen}
+        onClick={() => {
+          onAdd(chosen);
+          setChosen('');
+        }}
+      >
+        {addLabel}
+      </Button>
+      {children}
+    </Stack>
   );
 }
 
@@ -257,7 +373,8 @@ export function FormDialog({
 }: {
   id: string;
   title: string;
-  submitLabel: string;
+  /** "Add" unless told otherwise. */
+  submitLabel?: string;
   submitDisabled?: boolean;
   onClose: () => void;
   onSubmit: () => void;
@@ -276,7 +393,7 @@ export function FormDialog({
       <DialogActions>
         <Button onClick={onClose}>{t('admin.confirm.cancel')}</Button>
         <Button variant="contained" disabled={submitDisabled} onClick={onSubmit}>
-          {submitLabel}
+          {submitLabel ?? t('admin.confirm.add')}
         </Button>
       </DialogActions>
     </Dialog>

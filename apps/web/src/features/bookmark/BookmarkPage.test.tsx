@@ -1,21 +1,12 @@
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resetSessionState } from '../../app/session.ts';
-import { toast } from '../../lib/toast.ts';
+import { describe, expect, it } from 'vitest';
 import { bookmarkBatches, CHARS_PER_ID, GUEST_BOOKMARKS_KEY, URL_LIMIT } from '../../lib/bookmarks.ts';
 import { api, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
+import { startTestServer } from '../../test/testServer.ts';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
-afterEach(() => {
-  // Unmount first, so that the app of a test cannot load a session after the state is reset.
-  cleanup();
-  server.resetHandlers();
-  resetSessionState();
-  act(() => toast.clear());
-});
-afterAll(() => server.close());
+startTestServer(server, 'bypass');
 
 /** A catalogue of `ids` whose asset lookups record their full address; `gone` ids are not answered. */
 function catalogue(gone: Set<string> = new Set()) {

@@ -1,24 +1,19 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configFileNames } from '@vitrine/contract/config';
 import { fillConfigDefaults } from '@vitrine/contract/global-config';
-import { resetSessionState } from '../../app/session.ts';
-import { toast } from '../../lib/toast.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { REDIRECT_HINT_MS, ssoNavigation } from './LoginPage.tsx';
 import { configHandlers } from '../../test/msw.ts';
 import { api, createSessionServer, sessionAnswer } from '../../test/sessionServer.ts';
+import { startTestServer } from '../../test/testServer.ts';
 
 const server = createSessionServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+startTestServer(server, 'error');
 afterEach(() => {
-  server.resetHandlers();
   vi.restoreAllMocks();
-  resetSessionState();
-  toast.clear();
 });
-afterAll(() => server.close());
 
 async function renderLogin(path = '/login') {
   const app = await renderApp(path);

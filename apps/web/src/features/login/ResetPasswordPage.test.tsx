@@ -1,10 +1,10 @@
 import { screen } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resetSessionState } from '../../app/session.ts';
+import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp.tsx';
 import { api, createSessionServer } from '../../test/sessionServer.ts';
+import { startTestServer } from '../../test/testServer.ts';
 
 const server = createSessionServer();
 
@@ -13,12 +13,7 @@ async function fill(user: UserEvent, field: HTMLElement, text: string) {
   await user.click(field);
   await user.paste(text);
 }
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  resetSessionState();
-});
-afterAll(() => server.close());
+startTestServer(server, 'error');
 
 describe('set a new password (the link of portal-spec §7 "POST user/forgot-password")', () => {
   it('checks length and repetition, then saves with the token of the link', async () => {

@@ -16,7 +16,6 @@ import {
   required,
   Section,
   SelectSetting,
-  setAt,
   SwitchSetting,
   TextSetting,
   unique,
@@ -27,12 +26,11 @@ const hex = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 
 export function AppearanceSection() {
   const { t } = useTranslation();
-  const { config, update } = useAdminDraft();
+  const { config, set } = useAdminDraft();
   const [editing, setEditing] = useState<number | null>(null);
   const [newKey, setNewKey] = useState('');
   const [keyTouched, setKeyTouched] = useState(false);
   const themes = config.themes.options;
-  const set = (path: string) => (value: unknown) => update((c) => setAt(c, path, value));
   const themeName = (theme: ThemeConfig) => {
     const name = t(theme.translation);
     return name === theme.translation ? theme.key : name;
@@ -45,13 +43,12 @@ export function AppearanceSection() {
       'admin.validation.key_unique',
     ),
   ];
-  const keyError = keyTouched ? check(newKey, keyRules) : undefined;
 
   const addTheme = () => {
     setKeyTouched(true);
     if (check(newKey, keyRules)) return;
     const base = defaultThemes[0];
-    update((c) => setAt(c, 'themes.options', [...themes, { ...base, key: newKey.trim(), translation: newKey.trim() }]));
+    set('themes.options')([...themes, { ...base, key: newKey.trim(), translation: newKey.trim() }]);
     setNewKey('');
     setKeyTouched(false);
   };
@@ -81,13 +78,12 @@ export function AppearanceSection() {
           ))}
         </Stack>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-          <TextField
-            size="small"
+          <TextSetting
             label={t('admin.appearance.theme_key')}
             value={newKey}
-            onChange={(e) => setNewKey(e.target.value)}
-            error={keyError !== undefined}
-            helperText={keyError ? t(keyError) : undefined}
+            onChange={setNewKey}
+            rules={keyRules}
+            showErrors={keyTouched}
           />
           <Button onClick={addTheme}>{t('admin.appearance.add_theme')}</Button>
         </Stack>
@@ -151,7 +147,7 @@ export function AppearanceSection() {
           title={themeName(themes[editing])}
           onClose={() => setEditing(null)}
           onApply={(appearance) => {
-            update((c) => setAt(c, `themes.options.${editing}.appearance`, appearance));
+            set(`themes.options.${editing}.appearance`)(appearance);
             setEditing(null);
           }}
         />

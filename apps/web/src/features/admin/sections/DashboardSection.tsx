@@ -1,4 +1,4 @@
-import { Alert, Button, IconButton, List, ListItem, ListItemText, Stack } from '@mui/material';
+import { Alert, Button } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PreSearch } from '@vitrine/contract/global-config';
@@ -6,13 +6,14 @@ import { toast } from '../../../lib/toast.ts';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import {
   check,
+  EntryList,
   FileUpload,
   FormDialog,
   keyRequired,
+  LanguageTextSettings,
   NumberSetting,
   Section,
   SelectSetting,
-  setAt,
   SwitchSetting,
   TextSetting,
   unique,
@@ -22,38 +23,25 @@ import { useIndexFields, useUploadFile } from '../queries.ts';
 
 export function DashboardSection() {
   const { t } = useTranslation();
-  const { config, update } = useAdminDraft();
+  const { config, set } = useAdminDraft();
   const [adding, setAdding] = useState(false);
   const collections = config.dashboard.collections;
-  const set = (path: string) => (value: unknown) => update((c) => setAt(c, path, value));
   return (
     <>
       <Section title={t('admin.dashboard.presearches')}>
-        <List dense aria-label={t('admin.dashboard.presearches')}>
-          {collections.data.map((p, index) => (
-            <ListItem
-              key={p.key}
-              secondaryAction={
-                <IconButton
-                  aria-label={t('admin.dashboard.remove', { key: p.key })}
-                  onClick={() => set('dashboard.collections.data')(collections.data.filter((_, i) => i !== index))}
-                >
-                  ×
-                </IconButton>
-              }
-            >
-              <Stack spacing={1} sx={{ width: '100%' }}>
-                <ListItemText
-                  primary={p.key}
-                  secondary={Object.entries(p.search)
-                    .map(([lang, s]) => `${lang}: ${s.text || '*'}`)
-                    .join(' · ')}
-                />
-                <TileImage preSearch={p} onChange={set(`dashboard.collections.data.${index}.src`)} />
-              </Stack>
-            </ListItem>
-          ))}
-        </List>
+        <EntryList
+          label={t('admin.dashboard.presearches')}
+          entries={collections.data.map((p, index) => ({
+            key: p.key,
+            primary: p.key,
+            secondary: Object.entries(p.search)
+              .map(([lang, s]) => `${lang}: ${s.text || '*'}`)
+              .join(' · '),
+            removeLabel: t('admin.dashboard.remove', { key: p.key }),
+            onRemove: () => set('dashboard.collections.data')(collections.data.filter((_, i) => i !== index)),
+            children: <TileImage preSearch={p} onChange={set(`dashboard.collections.data.${index}.src`)} />,
+          }))}
+        />
         <Button variant="outlined" onClick={() => setAdding(true)} sx={{ alignSelf: 'flex-start' }}>
           {t('admin.dashboard.add_presearch')}
         </Button>
@@ -177,27 +165,20 @@ function AddPreSearchDialog({
   };
 
   return (
-    <FormDialog
-      id="add-presearch"
-      title={t('admin.dashboard.add_presearch')}
-      submitLabel={t('admin.confirm.add')}
-      onClose={onClose}
-      onSubmit={submit}
-    >
+    <FormDialog id="add-presearch" title={t('admin.dashboard.add_presearch')} onClose={onClose} onSubmit={submit}>
       <TextSetting
         label={t('admin.dashboard.key')}
         value={key}
         onChange={setKey}
-        rules={submitted || key !== '' ? keyRules : []}
+        rules={keyRules}
+        showErrors={submitted || key !== ''}
       />
-      {languages.map((lang) => (
-        <TextSetting
-          key={lang}
-          label={`${t('admin.dashboard.search_text')} (${lang.toUpperCase()})`}
-          value={texts[lang] ?? ''}
-          onChange={(v) => setTexts({ ...texts, [lang]: v })}
-        />
-      ))}
+      <LanguageTextSettings
+        label={t('admin.dashboard.search_text')}
+        languages={languages}
+        value={(lang) => texts[lang] ?? ''}
+        onChange={(lang, v) => setTexts({ ...texts, [lang]: v })}
+      />
       <SelectSetting
         label={t('admin.dashboard.filter_field')}
         value={facet}

@@ -1,14 +1,13 @@
 import { Button, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useAdminDraft } from '../AdminDraft.tsx';
-import { required, Section, setAt, SwitchSetting, TextSetting } from '../fields.tsx';
+import { LanguageTextSettings, required, Section, SwitchSetting, TextSetting } from '../fields.tsx';
 import { useConfigHistory, useRollback } from '../queries.ts';
 
 export function GeneralSection() {
   const { t } = useTranslation();
-  const { config, update } = useAdminDraft();
+  const { config, set } = useAdminDraft();
   const g = config.global;
-  const set = (path: string) => (value: unknown) => update((c) => setAt(c, path, value));
   return (
     <>
       <Section title={t('admin.general.global')}>
@@ -35,14 +34,12 @@ export function GeneralSection() {
           checked={config.terms_of_use.show}
           onChange={set('terms_of_use.show')}
         />
-        {config.visibleLocales.map(({ lang }) => (
-          <TextSetting
-            key={lang}
-            label={`${t('admin.general.terms_link')} (${lang.toUpperCase()})`}
-            value={config.terms_of_use.links[lang] ?? ''}
-            onChange={set(`terms_of_use.links.${lang}`)}
-          />
-        ))}
+        <LanguageTextSettings
+          label={t('admin.general.terms_link')}
+          languages={config.visibleLocales.map((l) => l.lang)}
+          value={(lang) => config.terms_of_use.links[lang] ?? ''}
+          onChange={(lang, v) => set(`terms_of_use.links.${lang}`)(v)}
+        />
       </Section>
       <Section title={t('admin.general.guide')}>
         <SwitchSetting label={t('admin.general.show_guide')} checked={config.guide.show} onChange={set('guide.show')} />

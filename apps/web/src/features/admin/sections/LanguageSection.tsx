@@ -1,21 +1,11 @@
-import {
-  Button,
-  Checkbox,
-  FormControlLabel,
-  IconButton,
-  List,
-  ListItem,
-  ListItemText,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Button, Checkbox, FormControlLabel, Stack, TextField, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MessageSet } from '@vitrine/contract/config';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import {
   check,
+  EntryList,
   FormDialog,
   keyRequired,
   Section,
@@ -31,7 +21,7 @@ const codeFormat: Rule = (v) => /^[a-z]{2}$/.test(v.trim()) || 'admin.validation
 
 export function LanguageSection() {
   const { t } = useTranslation();
-  const { config, update } = useAdminDraft();
+  const { config, update, set } = useAdminDraft();
   const [adding, setAdding] = useState(false);
   const locales = config.visibleLocales;
   const codes = [...new Set([...locales.map((l) => l.lang), ...config.content_languages])];
@@ -40,41 +30,28 @@ export function LanguageSection() {
   return (
     <>
       <Section title={t('admin.language.languages')}>
-        <List dense aria-label={t('admin.language.languages')}>
-          {codes.map((code) => {
+        <EntryList
+          label={t('admin.language.languages')}
+          entries={codes.map((code) => {
             const locale = locales.find((l) => l.lang === code);
             const roles = [
               locale ? t('admin.language.interface') : undefined,
               config.content_languages.includes(code) ? t('admin.language.content') : undefined,
             ].filter(Boolean);
-            return (
-              <ListItem
-                key={code}
-                secondaryAction={
-                  locales.length > 1 &&
-                  locale && (
-                    <IconButton
-                      aria-label={t('admin.language.remove', { code })}
-                      onClick={() =>
-                        update((c) =>
-                          setAt(
-                            c,
-                            'visibleLocales',
-                            locales.filter((l) => l.lang !== code),
-                          ),
-                        )
-                      }
-                    >
-                      ×
-                    </IconButton>
-                  )
-                }
-              >
-                <ListItemText primary={`${locale?.name ?? code} (${code})`} secondary={roles.join(', ')} />
-              </ListItem>
-            );
+            return {
+              key: code,
+              primary: `${locale?.name ?? code} (${code})`,
+              secondary: roles.join(', '),
+              // The last interface language stays; content-only languages are not removed here.
+              ...(locales.length > 1 && locale
+                ? {
+                    removeLabel: t('admin.language.remove', { code }),
+                    onRemove: () => set('visibleLocales')(locales.filter((l) => l.lang !== code)),
+                  }
+                : {}),
+            };
           })}
-        </List>
+        />
         <Button variant="outlined" sx={{ alignSelf: 'flex-start' }} onClick={() => setAdding(true)}>
           {t('admin.language.add')}
         </Button>
@@ -134,38 +111,29 @@ function AddLanguageDialog({
     unique(taken, 'admin.validation.code_unique'),
     codeFormat,
   ];
-  const nameError = submitted ? check(name, nameRules) : undefined;
-  const codeError = submitted || code !== '' ? check(code, codeRules) : undefined;
   const submit = () => {
     setSubmitted(true);
     if (check(name, nameRules) || check(code, codeRules)) return;
     onAdd({ name: name.trim(), code: code.trim(), ui, content });
   };
   return (
-    <FormDialog
-      id="add-language"
-      title={t('admin.language.add')}
-      submitLabel={t('admin.confirm.add')}
-      onClose={onClose}
-      onSubmit={submit}
-    >
-      <TextField
-        size="small"
+    <FormDialog id="add-language" title={t('admin.language.add')} onClose={onClose} onSubmit={submit}>
+      <TextSetting
         label={t('admin.language.name')}
         value={name}
-        onChange={(e) => setName(e.target.value)}
-        error={nameError !== undefined}
-        helperText={nameError ? t(nameError) : undefined}
+        onChange={setName}
+        rules={nameRules}
+        showErrors={submitted}
         required
       />
-      <TextField
-        size="small"
+      <TextSetting
         label={t('admin.language.code')}
         value={code}
-        onChange={(e) => setCode(e.target.value)}
-        error={codeError !== undefined}
-        helperText={codeError ? t(codeError) : t('admin.language.code_hint')}
+        onChange={setCode}
+        rules={codeRules}
+        showErrors={submitted || code !== ''}
         required
+        hint="admin.language.code_hint"
       />
       <FormControlLabel
         control={<Checkbox checked={ui} onChange={(e) => setUi(e.target.checked)} />}
@@ -296,18 +264,13 @@ function AddTranslationDialog({
     if (!check(key, keyRules)) onAdd(key.trim(), text);
   };
   return (
-    <FormDialog
-      id="add-translation"
-      title={t('admin.language.add_translation')}
-      submitLabel={t('admin.confirm.add')}
-      onClose={onClose}
-      onSubmit={submit}
-    >
+    <FormDialog id="add-translation" title={t('admin.language.add_translation')} onClose={onClose} onSubmit={submit}>
       <TextSetting
         label={t('admin.language.text_key')}
         value={key}
         onChange={setKey}
-        rules={submitted ? keyRules : []}
+        rules={keyRules}
+        showErrors={submitted}
       />
       <TextSetting label={t('admin.language.text')} value={text} onChange={setText} />
     </FormDialog>

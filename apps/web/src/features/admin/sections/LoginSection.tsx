@@ -1,12 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { useAdminDraft } from '../AdminDraft.tsx';
-import { Section, SelectSetting, setAt, SwitchSetting, TextSetting, UploadSetting } from '../fields.tsx';
+import { LanguageTextSettings, Section, SelectSetting, SwitchSetting, TextSetting, UploadSetting } from '../fields.tsx';
 
 export function LoginSection() {
   const { t } = useTranslation();
-  const { config, update } = useAdminDraft();
+  const { config, set } = useAdminDraft();
   const login = config.login;
-  const set = (path: string) => (value: unknown) => update((c) => setAt(c, path, value));
   return (
     <>
       <Section title={t('admin.login.images')}>
@@ -45,14 +44,12 @@ export function LoginSection() {
           checked={login.register.show_button}
           onChange={set('login.register.show_button')}
         />
-        {config.visibleLocales.map(({ lang }) => (
-          <TextSetting
-            key={lang}
-            label={`${t('admin.login.register_link')} (${lang.toUpperCase()})`}
-            value={login.register.links[lang] ?? ''}
-            onChange={set(`login.register.links.${lang}`)}
-          />
-        ))}
+        <LanguageTextSettings
+          label={t('admin.login.register_link')}
+          languages={config.visibleLocales.map((l) => l.lang)}
+          value={(lang) => login.register.links[lang] ?? ''}
+          onChange={(lang, v) => set(`login.register.links.${lang}`)(v)}
+        />
       </Section>
     </>
   );

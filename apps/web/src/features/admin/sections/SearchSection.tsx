@@ -1,9 +1,8 @@
 import { Alert, Button, IconButton, Stack, Typography } from '@mui/material';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { facetConfigSchema, viewKey, type ViewKey } from '@vitrine/contract/global-config';
 import { useAdminDraft } from '../AdminDraft.tsx';
-import { NumberSetting, Section, SelectSetting, setAt, UploadSetting } from '../fields.tsx';
+import { AddFromSelect, NumberSetting, Section, SelectSetting, UploadSetting } from '../fields.tsx';
 import { useIndexFields } from '../queries.ts';
 
 type Multivalue = 'checkbox' | 'radio' | 'slider';
@@ -11,19 +10,16 @@ type FacetSort = 'count' | 'alphabetical';
 
 export function SearchSection() {
   const { t } = useTranslation();
-  const { config, update } = useAdminDraft();
+  const { config, set } = useAdminDraft();
   const fields = useIndexFields().data;
-  const [newFacet, setNewFacet] = useState('');
-  const [newSuggestion, setNewSuggestion] = useState('');
-  const set = (path: string) => (value: unknown) => update((c) => setAt(c, path, value));
   const known = new Set((fields ?? []).map((f) => f.field_name));
   const facetFields = (fields ?? []).filter(
     (f) => f.is_facet && !config.facets.some((c) => c.field_name === f.field_name),
   );
   const suggestionFields = (fields ?? []).filter((f) => !config.suggestions.some((s) => s.field_name === f.field_name));
 
-  const addFacet = () => {
-    const field = fields?.find((f) => f.field_name === newFacet);
+  const addFacet = (name: string) => {
+    const field = fields?.find((f) => f.field_name === name);
     if (!field) return;
     const facet = facetConfigSchema.parse({
       field_name: field.field_name,
@@ -32,7 +28,6 @@ export function SearchSection() {
       options: { multivalue: field.range_facet ? 'slider' : 'checkbox' },
     });
     set('facets')([...config.facets, facet]);
-    setNewFacet('');
   };
 
   return (
@@ -90,46 +85,25 @@ export function SearchSection() {
             )}
           </Stack>
         ))}
-        <Stack direction="row" spacing={1}>
-          <SelectSetting
-            label={t('admin.search.facet_field')}
-            value={newFacet}
-            options={[
-              { value: '', label: '—' },
-              ...facetFields.map((f) => ({ value: f.field_name, label: f.field_name })),
-            ]}
-            onChange={setNewFacet}
-          />
-          <Button onClick={addFacet} disabled={!newFacet}>
-            {t('admin.search.add_facet')}
-          </Button>
-        </Stack>
+        <AddFromSelect
+          label={t('admin.search.facet_field')}
+          addLabel={t('admin.search.add_facet')}
+          options={facetFields.map((f) => ({ value: f.field_name, label: f.field_name }))}
+          onAdd={addFacet}
+        />
       </Section>
       <Section title={t('admin.search.suggestions')}>
         <Typography>{config.suggestions.map((s) => s.field_name).join(', ') || '—'}</Typography>
-        <Stack direction="row" spacing={1}>
-          <SelectSetting
-            label={t('admin.search.suggestion_field')}
-            value={newSuggestion}
-            options={[
-              { value: '', label: '—' },
-              ...suggestionFields.map((f) => ({ value: f.field_name, label: f.field_name })),
-            ]}
-            onChange={setNewSuggestion}
-          />
-          <Button
-            disabled={!newSuggestion}
-            onClick={() => {
-              set('suggestions')([...config.suggestions, { field_name: newSuggestion }]);
-              setNewSuggestion('');
-            }}
-          >
-            {t('admin.search.add_suggestion')}
-          </Button>
+        <AddFromSelect
+          label={t('admin.search.suggestion_field')}
+          addLabel={t('admin.search.add_suggestion')}
+          options={suggestionFields.map((f) => ({ value: f.field_name, label: f.field_name }))}
+          onAdd={(name) => set('suggestions')([...config.suggestions, { field_name: name }])}
+        >
           {config.suggestions.length > 0 && (
             <Button onClick={() => set('suggestions')([])}>{t('admin.search.clear_suggestions')}</Button>
           )}
-        </Stack>
+        </AddFromSelect>
       </Section>
       <Section title={t('admin.search.results')}>
         <SelectSetting<ViewKey>
