@@ -108,7 +108,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     derivatives,
     sessions: new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso),
     users,
-    info: new InfoService(r.info, config),
+    info: new InfoService(r.info, config, search),
     media: new MediaService(access, derivatives),
     downloads: new DownloadService(
       access,
