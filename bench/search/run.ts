@@ -1,18 +1,21 @@
 /**
- * bench/search: generates a synthetic catalogue (`vitrine bench-data`) and measures, per engine,
- * median and p95 of five searches: once inside the process (the engine's own time, the baseline)
- * and once through HTTP against a listening server (the portal's answer, 50 docs presented).
+ * bench/search: per database, generates a synthetic catalogue (`vitrine bench-data`, timed: write +
+ * index), starts a server process (`vitrine serve`) and times it until `GET ready` answers 200,
+ * reads its resident memory, and measures median and p95 of five searches: inside this process
+ * (the engine's own time, also with the text cache cleared before each run: a first search) and
+ * through HTTP against that server (the portal's answer, 50 docs presented).
  *
- *   npx tsx bench/search/run.ts --assets 100000 --dialect sqlite [--data-dir DIR] [--reuse] [--runs 30]
+ *   npx tsx bench/search/run.ts --assets 100000 [--dialect sqlite|postgres|both] [--data-dir DIR] [--reuse] [--runs 30]
  *
- * PostgreSQL runs on a throwaway cluster started here. Results are printed as a Markdown table and
- * written to bench/search/results/<dialect>-<assets>.json.
+ * PostgreSQL runs on a throwaway cluster started here. Each database's results are printed as a
+ * Markdown table and written to bench/search/results/<dialect>-<assets>.json; with both, a table
+ * puts the two side by side against the targets, with the load average of the machine.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp } from '@vitrine/server/src/app.ts';
 import { writeBenchData } from '@vitrine/server/src/cli/bench-data.command.ts';
 import { SyntheticCatalogue } from '@vitrine/server/src/bench-data/synthetic.ts';
 import { openDatabase } from '@vitrine/server/src/db/database.ts';
@@ -24,7 +27,7 @@ import { startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
 const { values: args } = parseArgs({
   options: {
     assets: { type: 'string', default: '100000' },
-    dialect: { type: 'string', default: 'sqlite' },
+    dialect: { type: 'string', default: 'both' },
     'data-dir': { type: 'string' },
     reuse: { type: 'boolean', default: false },
     runs: { type: 'string', default: '30' },
@@ -32,152 +35,243 @@ const { values: args } = parseArgs({
 });
 const assets = Number(args.assets);
 const runs = Number(args.runs);
-const dialect = args.dialect === 'postgres' ? 'postgres' : 'sqlite';
-const dataDir = path.resolve(args['data-dir'] ?? `/tmp/vitrine-bench-${dialect}-${assets}`);
-if (!args.reuse) rmSync(dataDir, { recursive: true, force: true });
-mkdirSync(dataDir, { recursive: true });
+const dialects: ('sqlite' | 'postgres')[] =
+  args.dialect === 'both' ? ['sqlite', 'postgres'] : [args.dialect === 'postgres' ? 'postgres' : 'sqlite'];
+const serverBin = path.resolve(import.meta.dirname, '../../apps/server/bin/vitrine.mjs');
 
-const cluster = dialect === 'postgres' ? await startTestCluster() : undefined;
-const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' };
-if (cluster) env.DATABASE_URL = cluster.url;
-const settings = loadSettings(env);
+/** Resident memory of a process in MB (VmRSS). */
+function residentMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) / 1024;
+}
 
-try {
-  if (!args.reuse || cluster) {
-    const started = Date.now();
-    await writeBenchData(settings, assets);
-    process.stderr.write(`bench data ready after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+/** Starts `vitrine serve` on the catalogue and waits until `GET ready` answers 200. */
+async function startServer(
+  env: Record<string, string>,
+): Promise<{ url: string; pid: number; readySeconds: number; stop: () => void }> {
+  const port = 18_700 + Math.floor(Math.random() * 200);
+  const started = performance.now();
+  const child = spawn(process.execPath, [serverBin, 'serve'], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server ended with ${child.exitCode}`);
+    const res = await fetch(`${url}/assetportal/api/ready`).catch(() => undefined);
+    if (res?.status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
-
-  const db = await openDatabase(settings.database);
-  const engine = createSearchEngine(db, settings.file.fields);
-  let t = performance.now();
-  await engine.refresh();
-  process.stderr.write(`engine loaded its index in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
-
-  const groups = ['public'];
-  const facets = ['keywords', 'category', 'creator', 'asset_groups', 'rating', 'color_code'];
-  const catalogue = new SyntheticCatalogue();
-  const visible = (await engine.search(groups, { q: '*', rows: 0 })).numFound;
-  // The keyword closest to 20 % of the visible assets, and one found in roughly 0.02 %.
-  let common = catalogue.keywords[0];
-  let best = Infinity;
-  for (const word of catalogue.keywords.slice(0, 12)) {
-    const n = (await engine.search(groups, { q: word, rows: 0 })).numFound;
-    if (Math.abs(n / visible - 0.2) < best) {
-      best = Math.abs(n / visible - 0.2);
-      common = word;
-    }
-  }
-  const rare = catalogue.keywords[2000];
-  const commonShare = (100 * (await engine.search(groups, { q: common, rows: 0 })).numFound) / visible;
-  const topCategory = (
-    await engine.search(groups, { q: '*', rows: 0, facetFields: ['category'], facetLimit: 10_000 })
-  ).facetFields.category.sort((a, b) => b.count - a.count)[0].value;
-
-  interface Scenario {
-    name: string;
-    engine: () => Promise<unknown>;
-    url: string;
-    /** Searches words, so the engine's cache of text matches matters. */
-    text?: boolean;
-  }
-  const facetParams = facets.map((f) => `solr_facetfields=${f}`).join('&');
-  const q = (query: EngineQuery) => () => engine.search(groups, { rows: 50, facetFields: facets, ...query });
-  const filters = [
-    { key: 'category', values: [topCategory] },
-    { key: 'asset_groups', values: ['image'] },
-    { key: 'file_size', values: ['1000000 TO 100000000'], range: true },
-  ];
-  const scenarios: Scenario[] = [
-    {
-      name: 'match-all + 6 facets, sorted by date',
-      engine: q({ q: '*', sort: { field: 'imp_date', dir: 'desc' } }),
-      url: `search?solr_q=*&solr_rows=50&solr_sort=imp_date%20desc&${facetParams}`,
-    },
-    {
-      name: `common word (${commonShare.toFixed(0)} % of assets) + 6 facets`,
-      engine: q({ q: common }),
-      text: true,
-      url: `search?solr_q=${common}&solr_rows=50&${facetParams}`,
-    },
-    {
-      name: `rare word (${(await engine.search(groups, { q: rare, rows: 0 })).numFound} hits) + 6 facets`,
-      engine: q({ q: rare }),
-      text: true,
-      url: `search?solr_q=${rare}&solr_rows=50&${facetParams}`,
-    },
-    {
-      name: 'common word + 2 facet filters + size range + 6 facets',
-      engine: q({ q: common, filter: filters }),
-      text: true,
-      url: `search?solr_q=${common}&solr_rows=50&${facetParams}&filter=${encodeURIComponent(JSON.stringify(filters))}`,
-    },
-    {
-      name: "suggestions for a 2-letter prefix ('ka')",
-      engine: () => engine.suggest(groups, 'ka', ['keywords', 'category', 'creator'], 5),
-      url: 'search/suggestions?text=ka',
-    },
-  ];
-
-  const app = await buildApp(settings, { logger: false });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  t = performance.now();
-  await fetch(`${address}/assetportal/api/search?solr_rows=0`);
-  process.stderr.write(`server loaded its index in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
-
-  const measure = async (fn: () => Promise<unknown>): Promise<{ median: number; p95: number }> => {
-    for (let i = 0; i < 3; i++) await fn();
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const s = performance.now();
-      await fn();
-      times.push(performance.now() - s);
-    }
-    times.sort((a, b) => a - b);
-    return {
-      median: times[Math.floor(times.length / 2)],
-      p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)],
-    };
+  return {
+    url,
+    pid: child.pid!,
+    readySeconds: (performance.now() - started) / 1000,
+    stop: () => child.kill('SIGTERM'),
   };
+}
 
-  const results = [];
-  for (const s of scenarios) {
-    const raw = await measure(s.engine);
-    const uncached = s.text
-      ? await measure(async () => {
-          engine.clearTextCache();
-          await s.engine();
-        })
-      : undefined;
-    const http = await measure(async () => {
-      const res = await fetch(`${address}/assetportal/api/${s.url}`);
-      if (res.status !== 200) throw new Error(`${s.url} answered ${res.status}: ${await res.text()}`);
-      await res.arrayBuffer();
-    });
-    results.push({ scenario: s.name, engine: raw, uncached, http, ratio: http.median / raw.median });
+interface DialectResult {
+  dialect: string;
+  writeIndexSeconds: number | undefined;
+  readySeconds: number;
+  rssReadyMb: number;
+  rssAfterMb: number;
+  visible: number;
+  results: { scenario: string; engine: Timing; uncached?: Timing; http: Timing; ratio: number }[];
+}
+interface Timing {
+  median: number;
+  p95: number;
+}
+
+const all: DialectResult[] = [];
+for (const dialect of dialects) all.push(await benchDialect(dialect));
+if (all.length === 2) printSideBySide(all);
+
+async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResult> {
+  const dataDir = path.resolve(args['data-dir'] ?? `/tmp/vitrine-bench-${dialect}-${assets}`);
+  if (!args.reuse) rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+
+  const cluster = dialect === 'postgres' ? await startTestCluster() : undefined;
+  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' };
+  if (cluster) env.DATABASE_URL = cluster.url;
+  const settings = loadSettings(env);
+
+  try {
+    let writeIndexSeconds: number | undefined;
+    if (!args.reuse || cluster) {
+      const started = Date.now();
+      await writeBenchData(settings, assets);
+      writeIndexSeconds = (Date.now() - started) / 1000;
+      process.stderr.write(`bench data written and indexed after ${writeIndexSeconds.toFixed(1)} s\n`);
+    }
+
+    const server = await startServer(env);
+    const rssReadyMb = residentMb(server.pid);
+    process.stderr.write(
+      `server ready after ${server.readySeconds.toFixed(1)} s, ${rssReadyMb.toFixed(0)} MB resident\n`,
+    );
+
+    const db = await openDatabase(settings.database);
+    const engine = createSearchEngine(db, settings.file.fields);
+    const t = performance.now();
+    await engine.refresh();
+    process.stderr.write(`engine loaded its index in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+
+    const groups = ['public'];
+    const facets = ['keywords', 'category', 'creator', 'asset_groups', 'rating', 'color_code'];
+    const catalogue = new SyntheticCatalogue();
+    const visible = (await engine.search(groups, { q: '*', rows: 0 })).numFound;
+    // The keyword closest to 20 % of the visible assets, and one found in roughly 0.02 %.
+    let common = catalogue.keywords[0];
+    let best = Infinity;
+    for (const word of catalogue.keywords.slice(0, 12)) {
+      const n = (await engine.search(groups, { q: word, rows: 0 })).numFound;
+      if (Math.abs(n / visible - 0.2) < best) {
+        best = Math.abs(n / visible - 0.2);
+        common = word;
+      }
+    }
+    const rare = catalogue.keywords[2000];
+    const commonShare = (100 * (await engine.search(groups, { q: common, rows: 0 })).numFound) / visible;
+    const topCategory = (
+      await engine.search(groups, { q: '*', rows: 0, facetFields: ['category'], facetLimit: 10_000 })
+    ).facetFields.category.sort((a, b) => b.count - a.count)[0].value;
+
+    interface Scenario {
+      name: string;
+      engine: () => Promise<unknown>;
+      url: string;
+      /** Searches words, so the engine's cache of text matches matters. */
+      text?: boolean;
+    }
+    const facetParams = facets.map((f) => `solr_facetfields=${f}`).join('&');
+    const q = (query: EngineQuery) => () => engine.search(groups, { rows: 50, facetFields: facets, ...query });
+    const filters = [
+      { key: 'category', values: [topCategory] },
+      { key: 'asset_groups', values: ['image'] },
+      { key: 'file_size', values: ['1000000 TO 100000000'], range: true },
+    ];
+    const scenarios: Scenario[] = [
+      {
+        name: 'match-all + 6 facets, sorted by date',
+        engine: q({ q: '*', sort: { field: 'imp_date', dir: 'desc' } }),
+        url: `search?solr_q=*&solr_rows=50&solr_sort=imp_date%20desc&${facetParams}`,
+      },
+      {
+        name: `common word (${commonShare.toFixed(0)} % of assets) + 6 facets`,
+        engine: q({ q: common }),
+        text: true,
+        url: `search?solr_q=${common}&solr_rows=50&${facetParams}`,
+      },
+      {
+        name: `rare word (${(await engine.search(groups, { q: rare, rows: 0 })).numFound} hits) + 6 facets`,
+        engine: q({ q: rare }),
+        text: true,
+        url: `search?solr_q=${rare}&solr_rows=50&${facetParams}`,
+      },
+      {
+        name: 'common word + 2 facet filters + size range + 6 facets',
+        engine: q({ q: common, filter: filters }),
+        text: true,
+        url: `search?solr_q=${common}&solr_rows=50&${facetParams}&filter=${encodeURIComponent(JSON.stringify(filters))}`,
+      },
+      {
+        name: "suggestions for a 2-letter prefix ('ka')",
+        engine: () => engine.suggest(groups, 'ka', ['keywords', 'category', 'creator'], 5),
+        url: 'search/suggestions?text=ka',
+      },
+    ];
+
+    const address = server.url;
+
+    const measure = async (fn: () => Promise<unknown>): Promise<{ median: number; p95: number }> => {
+      for (let i = 0; i < 3; i++) await fn();
+      const times: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const s = performance.now();
+        await fn();
+        times.push(performance.now() - s);
+      }
+      times.sort((a, b) => a - b);
+      return {
+        median: times[Math.floor(times.length / 2)],
+        p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)],
+      };
+    };
+
+    const results = [];
+    for (const s of scenarios) {
+      const raw = await measure(s.engine);
+      const uncached = s.text
+        ? await measure(async () => {
+            engine.clearTextCache();
+            await s.engine();
+          })
+        : undefined;
+      const http = await measure(async () => {
+        const res = await fetch(`${address}/assetportal/api/${s.url}`);
+        if (res.status !== 200) throw new Error(`${s.url} answered ${res.status}: ${await res.text()}`);
+        await res.arrayBuffer();
+      });
+      results.push({ scenario: s.name, engine: raw, uncached, http, ratio: http.median / raw.median });
+    }
+    const rssAfterMb = residentMb(server.pid);
+    server.stop();
+    await db.close();
+
+    const ms = (v: number) => v.toFixed(1);
+    const lines = [
+      `### ${dialect}, ${assets.toLocaleString('en')} assets (${visible.toLocaleString('en')} visible to a guest), ${runs} runs`,
+      '',
+      '| search | engine median ms | engine p95 ms | engine median, text not cached | HTTP median ms | HTTP p95 ms | HTTP / engine |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+      ...results.map(
+        (r) =>
+          `| ${r.scenario} | ${ms(r.engine.median)} | ${ms(r.engine.p95)} | ${r.uncached ? ms(r.uncached.median) : '–'} | ${ms(r.http.median)} | ${ms(r.http.p95)} | ${r.ratio.toFixed(2)} |`,
+      ),
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    const out = path.join(import.meta.dirname, 'results');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(
+      path.join(out, `${dialect}-${assets}.json`),
+      `${JSON.stringify({ dialect, assets, visible, runs, common, rare, writeIndexSeconds, readySeconds: server.readySeconds, rssReadyMb, rssAfterMb, loadAverage: loadavg(), results }, null, 2)}\n`,
+    );
+    return { dialect, writeIndexSeconds, readySeconds: server.readySeconds, rssReadyMb, rssAfterMb, visible, results };
+  } finally {
+    cluster?.stop();
   }
-  await app.close();
-  await db.close();
+}
 
-  const ms = (v: number) => v.toFixed(1);
+/** Both databases side by side, against the targets of a 1M catalogue. */
+function printSideBySide(rows: DialectResult[]): void {
+  const [a, b] = rows;
+  const ms = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(1));
   const lines = [
-    `### ${dialect}, ${assets.toLocaleString('en')} assets (${visible.toLocaleString('en')} visible to a guest), ${runs} runs`,
+    `### ${assets.toLocaleString('en')} assets, both databases (load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')})`,
     '',
-    '| search | engine median ms | engine p95 ms | engine median, text not cached | HTTP median ms | HTTP p95 ms | HTTP / engine |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    ...results.map(
-      (r) =>
-        `| ${r.scenario} | ${ms(r.engine.median)} | ${ms(r.engine.p95)} | ${r.uncached ? ms(r.uncached.median) : '–'} | ${ms(r.http.median)} | ${ms(r.http.p95)} | ${r.ratio.toFixed(2)} |`,
-    ),
+    `| measure | ${a.dialect} | ${b.dialect} | target at 1M |`,
+    '|---|---:|---:|---:|',
+    `| write + index (s) | ${ms(a.writeIndexSeconds)} | ${ms(b.writeIndexSeconds)} | ≤ 150 |`,
+    `| server start until ready (s) | ${ms(a.readySeconds)} | ${ms(b.readySeconds)} | ≤ 5 |`,
+    `| resident memory when ready (MB) | ${a.rssReadyMb.toFixed(0)} | ${b.rssReadyMb.toFixed(0)} | ≤ 400 |`,
+    `| resident memory after the searches (MB) | ${a.rssAfterMb.toFixed(0)} | ${b.rssAfterMb.toFixed(0)} | ≤ 400 |`,
+    ...a.results.flatMap((r, i) => {
+      const o = b.results[i];
+      return [
+        `| ${r.scenario}: engine median ms | ${ms(r.engine.median)} | ${ms(o.engine.median)} | |`,
+        ...(r.uncached
+          ? [
+              `| ${r.scenario}: first search (text not cached) ms | ${ms(r.uncached.median)} | ${ms(o.uncached?.median)} | ≤ 100 |`,
+            ]
+          : []),
+        `| ${r.scenario}: HTTP median ms | ${ms(r.http.median)} | ${ms(o.http.median)} | |`,
+      ];
+    }),
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
-  const out = path.join(import.meta.dirname, 'results');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(
-    path.join(out, `${dialect}-${assets}.json`),
-    `${JSON.stringify({ dialect, assets, visible, runs, common, rare, results }, null, 2)}\n`,
-  );
-} finally {
-  cluster?.stop();
+  process.stdout.write(`\n${lines.join('\n')}\n`);
 }

@@ -43,6 +43,12 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   await app.listen({ port: settings.port, host: settings.host });
   worker.start();
+  // The search index loads now, not on the first search; `ready` answers 200 once it is loaded.
+  const loading = performance.now();
+  app.services.search.refresh().then(
+    () => app.log.info(`search index loaded in ${((performance.now() - loading) / 1000).toFixed(1)} s`),
+    (err: unknown) => app.log.error({ err }, 'the search index did not load; searches will try again'),
+  );
   app.log.info(`Vitrine is serving ${settings.publicUrl}/ (data in ${settings.dataDir}, ${settings.database.dialect})`);
 }
 

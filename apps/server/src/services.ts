@@ -116,7 +116,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     sessions,
     shares: new ShareService(r.shares, access, auth, r.loginThrottle, settings, sessions),
     users,
-    info: new InfoService(r.info, config),
+    info: new InfoService(r.info, config, search),
     media: new MediaService(access, derivatives),
     downloads: new DownloadService(
       access,

@@ -77,6 +77,7 @@ const matrix: Record<string, Row> = {
   [`GET ${api}share/settings`]: { none: "the caller's right to share" },
 
   [`GET ${api}health`]: { none: 'server and database state' },
+  [`GET ${api}ready`]: { none: 'readiness of search index and database' },
   [`GET ${api}info/check_version`]: { none: 'the version' },
   [`GET ${api}info/all_languages`]: { none: 'language names' },
   [`POST ${api}session/get`]: { none: 'sessions' },

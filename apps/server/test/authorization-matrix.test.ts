@@ -67,6 +67,8 @@ const adminOnly = (status: number): Record<Role, number> => ({
 
 const matrix: Row[] = [
   { call: info.healthCall, status: 200 },
+  // Open to everyone; this app has not loaded its search index, so everyone hears 503 unavailable.
+  { call: info.readyCall, status: 503 },
   { call: info.checkVersionCall, status: 200 },
   { call: info.allLanguagesCall, query: { lang: 'en' }, status: 200 },
   {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 /** Stable error ids: clients branch on these, never on messages. */
 export const errorIds = [
   'validation',
+  'query_too_costly',
   'unauthorized',
   'forbidden',
   'not_found',
@@ -25,6 +26,7 @@ export type ErrorId = z.infer<typeof errorIdSchema>;
 
 export const errorStatus: Record<ErrorId, number> = {
   validation: 400,
+  query_too_costly: 400,
   unauthorized: 401,
   wrong_credentials: 401,
   login_blocked: 401,

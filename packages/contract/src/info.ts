@@ -12,6 +12,18 @@ export const healthCall = defineCall({
   response: z.object({ status: z.literal('ok'), database: z.enum(['sqlite', 'postgres']), version: z.string() }),
 });
 
+/**
+ * Readiness for load balancers: 200 only when this process has its search index loaded and its
+ * database answers within a short time; otherwise 503 with the error id `unavailable` and one detail
+ * per part not ready (`search`, `database`). `health` stays the liveness check.
+ */
+export const readyCall = defineCall({
+  method: 'GET',
+  path: 'ready',
+  summary: 'Readiness: 200 when the search index is loaded and the database answers, else 503 unavailable',
+  response: z.object({ status: z.literal('ready'), database: z.enum(['sqlite', 'postgres']), version: z.string() }),
+});
+
 export const checkVersionCall = defineCall({
   method: 'GET',
   path: 'info/check_version',

@@ -38,6 +38,12 @@ export const forbidden = (message = 'You are not allowed to do this.') => new Do
 export const unauthorized = (message = 'Please log in first.') => new DomainError('unauthorized', message);
 export const validation = (message: string, details?: ErrorBody['details']) =>
   new DomainError('validation', message, { details });
+/** 503 unavailable: this process cannot serve yet (readiness); `details` name the parts not ready. */
+export const notReady = (message: string, details: ErrorBody['details']) =>
+  new DomainError('unavailable', message, { details });
+/** 400 query_too_costly: a search with more words or prefixes than one request may cost. */
+export const queryTooCostly = (message: string, details?: ErrorBody['details']) =>
+  new DomainError('query_too_costly', message, { details });
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const wrongCredentials = () => new DomainError('wrong_credentials', 'Incorrect username or password');
 /** 401: a share link with a password was opened without one. */

@@ -20,6 +20,25 @@ describe('info calls (portal-spec §7 "Calls")', () => {
     expect(res.json()).toMatchObject({ status: 'ok', database: 'sqlite' });
   });
 
+  it('GET ready is 503 unavailable until the search index is loaded, then 200; health answers meanwhile', async () => {
+    const fresh = await startTestApp();
+    try {
+      const before = await fresh.app.inject('/assetportal/api/ready');
+      expect(before.statusCode).toBe(503);
+      expect(before.json()).toMatchObject({
+        error: 'unavailable',
+        details: [{ path: 'search', message: expect.stringContaining('loading') }],
+      });
+      expect((await fresh.app.inject('/assetportal/api/health')).statusCode).toBe(200);
+      await fresh.app.services.search.refresh();
+      const after = await fresh.app.inject('/assetportal/api/ready');
+      expect(after.statusCode).toBe(200);
+      expect(after.json()).toEqual({ status: 'ready', database: 'sqlite', version: BACKEND_VERSION });
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('GET info/all_languages names languages in the requested language', async () => {
     const de = await t.app.inject('/assetportal/api/info/all_languages?lang=de');
     expect(de.json().languages).toContainEqual({ code: 'en', name: 'Englisch', ui: true, content: true });

@@ -12,6 +12,16 @@ export class SearchInputError extends Error {
   }
 }
 
+/** Most words and phrases one query may hold (each is a lookup in the full-text index). */
+export const MAX_QUERY_TERMS = 32;
+/**
+ * Most prefix words (word*) one query may hold: each expands to every indexed word it starts, and
+ * short ones to thousands, which is what makes a query costly.
+ */
+export const MAX_QUERY_PREFIXES = 8;
+/** The error id of a query refused for its cost (contract errors.ts). */
+export const QUERY_TOO_COSTLY = 'query_too_costly';
+
 /** Content languages every catalogue offers (admin-spec §3 "Language": de and en). */
 export const baseContentLanguages: readonly string[] = ['de', 'en'];
 

@@ -170,3 +170,24 @@ export function positiveTextAtoms(node: QueryNode): TextAtom[] {
       return [];
   }
 }
+
+/** Words and phrases of a query (text and field:value), and how many of them are prefixes. */
+export function queryTerms(node: QueryNode): { terms: number; prefixes: number } {
+  switch (node.kind) {
+    case 'text':
+    case 'field':
+      return { terms: 1, prefixes: node.prefix ? 1 : 0 };
+    case 'and':
+    case 'or':
+      return node.items
+        .map(queryTerms)
+        .reduce((a, b) => ({ terms: a.terms + b.terms, prefixes: a.prefixes + b.prefixes }), {
+          terms: 0,
+          prefixes: 0,
+        });
+    case 'not':
+      return queryTerms(node.item);
+    case 'all':
+      return { terms: 0, prefixes: 0 };
+  }
+}

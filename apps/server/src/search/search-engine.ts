@@ -1,13 +1,22 @@
 import type { SuggestionGroup } from '@vitrine/contract/search';
 import { CatchUp } from './catch-up.ts';
-import { filterIndexed, SearchInputError, type EngineQuery, type EngineResult, type Progress } from './engine-types.ts';
+import {
+  filterIndexed,
+  MAX_QUERY_PREFIXES,
+  MAX_QUERY_TERMS,
+  QUERY_TOO_COSTLY,
+  SearchInputError,
+  type EngineQuery,
+  type EngineResult,
+  type Progress,
+} from './engine-types.ts';
 import { QueryEvaluator, TextMatches } from './evaluate.ts';
 import { intersect } from './facet-index.ts';
 import { facetValues, matchCodes, minMax, selections } from './facets.ts';
 import type { FieldRegistry } from './fields.ts';
 import type { IndexView } from './index-view.ts';
 import { page, scores } from './paging.ts';
-import { parseQuery, QuerySyntaxError, type QueryNode } from './query.ts';
+import { parseQuery, QuerySyntaxError, queryTerms, type QueryNode } from './query.ts';
 import type { SearchRepository } from './search.repository.ts';
 import { suggest } from './suggestions.ts';
 import type { TextIndex } from './text-index.ts';
@@ -45,6 +54,11 @@ export class SearchEngine {
   /** Brings the index up to date with the catalogue; cheap when nothing changed. */
   async refresh(progress?: Progress): Promise<void> {
     await this.catchUp.refresh(progress);
+  }
+
+  /** Entries and bytes the text cache holds (it is bounded by TEXT_CACHE). */
+  get textCacheHeld(): { entries: number; bytes: number } {
+    return this.textMatches.held;
   }
 
   /** Forgets cached text matches (benchmarks measure the uncached path with it). */
@@ -90,6 +104,21 @@ export class SearchEngine {
     } catch (err) {
       if (err instanceof QuerySyntaxError) throw new SearchInputError('solr_q', err.message);
       throw err;
+    }
+    const { terms, prefixes } = queryTerms(tree);
+    if (terms > MAX_QUERY_TERMS) {
+      throw new SearchInputError(
+        'solr_q',
+        `The query has ${terms} words; at most ${MAX_QUERY_TERMS} can be searched at once.`,
+        QUERY_TOO_COSTLY,
+      );
+    }
+    if (prefixes > MAX_QUERY_PREFIXES) {
+      throw new SearchInputError(
+        'solr_q',
+        `The query has ${prefixes} words ending in '*'; at most ${MAX_QUERY_PREFIXES} can be searched at once.`,
+        QUERY_TOO_COSTLY,
+      );
     }
     const evaluator = new QueryEvaluator(view, this.textMatches);
     let docs = tree.kind === 'all' ? undefined : await evaluator.evaluate(tree);

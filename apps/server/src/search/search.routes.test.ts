@@ -172,6 +172,23 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
     expect(JSON.stringify(res.body.details)).toContain(param);
   });
 
+  it.each([
+    ['too many words', Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ')],
+    [
+      'too many prefixes',
+      Array.from(
+        { length: 120 },
+        (_, i) => `${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}*`,
+      ).join(' OR '),
+    ],
+  ])('§2 Search: a query with %s is a 400 query_too_costly error naming solr_q', async (_what, q) => {
+    const res = await get(`search?solr_q=${encodeURIComponent(q)}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('query_too_costly');
+    expect(res.body.message).toMatch(/at most \d+/);
+    expect(JSON.stringify(res.body.details)).toContain('solr_q');
+  });
+
   it('refuses callers without portal access (401 for a stale token)', async () => {
     const res = await get('search', { authorization: 'Bearer not-a-session' });
     expect(res.status).toBe(401);

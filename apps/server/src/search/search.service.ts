@@ -11,10 +11,11 @@ import {
 } from '@vitrine/contract/search';
 import type { AccessService } from '../access/access.service.ts';
 import type { ConfigService } from '../config/config.service.ts';
-import { notFound, validation } from '../http/errors.ts';
+import { notFound, queryTooCostly, validation } from '../http/errors.ts';
 import { requireAssetUser, type Auth } from '../auth/caller.ts';
 import type { Settings } from '../settings.ts';
 import { presentAssets } from './asset-presenter.ts';
+import { QUERY_TOO_COSTLY } from './engine-types.ts';
 import {
   baseContentLanguages,
   SearchInputError,
@@ -43,6 +44,11 @@ export class SearchService {
   ) {}
 
   /** Brings the search index up to date with the catalogue (after a bulk write), telling its progress. */
+  /** True once the search index has been loaded (readiness). */
+  get loaded(): boolean {
+    return this.engine.loaded;
+  }
+
   async refresh(progress?: Progress): Promise<void> {
     await this.engine.refresh(progress);
   }
@@ -68,7 +74,7 @@ export class SearchService {
         ids: this.access.searchIds(auth, query.ids),
       });
     } catch (err) {
-      if (err instanceof SearchInputError) throw validation(err.message, [{ path: err.param, message: err.message }]);
+      if (err instanceof SearchInputError) throw inputError(err);
       throw err;
     }
   }
@@ -129,7 +135,7 @@ export class SearchService {
       const only = this.access.searchIds(caller.auth);
       return { suggestions: await this.engine.suggest(groups, input.text, fields, input.preview, lang, only) };
     } catch (err) {
-      if (err instanceof SearchInputError) throw validation(err.message, [{ path: err.param, message: err.message }]);
+      if (err instanceof SearchInputError) throw inputError(err);
       throw err;
     }
   }
@@ -274,4 +280,10 @@ export function parseIds(text: string, param: string): number[] {
     }
     return n;
   });
+}
+
+/** The 400 of a search the engine refused: too costly, or plain bad input. */
+function inputError(err: SearchInputError): Error {
+  const details = [{ path: err.param, message: err.message }];
+  return err.errorId === QUERY_TOO_COSTLY ? queryTooCostly(err.message, details) : validation(err.message, details);
 }
