@@ -39,21 +39,24 @@ test.beforeEach(async ({ page }) => {
 });
 
 test.describe('asset detail (portal-spec §2 "Asset detail")', () => {
-  test('opens an asset from a dashboard collection, shows title and metadata, and goes back one step', async ({
+  test('opens an asset from the search page, shows title and metadata, and goes back one step to the search', async ({
     page,
   }) => {
-    await page.goto('/');
-    const poster = page.getByRole('main').locator('section[aria-labelledby^="collection-"] a[href*="/asset/"]').first();
-    await expect(poster).toBeVisible({ timeout: 15_000 });
-    await poster.click();
-    await expect(page).toHaveURL(/#\/asset\/\d+$/);
+    test.setTimeout(120_000);
+    await page.goto('/#/search/*');
+    const result = page.locator('[data-asset-id]').first();
+    // The first search after the server starts loads the search index, slow on a busy machine.
+    await expect(result).toBeVisible({ timeout: 60_000 });
+    const id = await result.getAttribute('data-asset-id');
+    await result.getByRole('link', { name: 'Open asset page' }).click();
+    await expect(page).toHaveURL(new RegExp(`#/asset/${id}$`));
     await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('Asset');
     const metadata = page.getByRole('region', { name: 'Metadata' });
     await expect(metadata.getByText('File name')).toBeVisible();
     await expect(metadata.getByText('File size')).toBeVisible();
     await page.getByRole('button', { name: 'Back' }).click();
-    await expect(page).toHaveURL(/:\d+\/(#\/)?$/);
-    await expect(page.getByTestId('dashboard-hero')).toBeVisible();
+    await expect(page).toHaveURL(/#\/search\/\*$/);
+    await expect(page.locator(`[data-asset-id="${id}"]`)).toBeVisible();
   });
 
   test('plays the demo video in the player', async ({ page, request }) => {
@@ -138,6 +141,57 @@ test.describe('download flow (portal-spec §4 "Download flow", §8 "Download")',
       const outbox = path.join(process.env.E2E_DATA_DIR ?? '', 'outbox');
       const mails = readdirSync(outbox).map((f) => readFileSync(path.join(outbox, f), 'utf8'));
       expect(mails.some((m) => m.includes('For the annual report') && m.includes(`#/asset/${image?.id}`))).toBe(true);
+    } finally {
+      restore();
+    }
+  });
+});
+
+test.describe('zip downloads from the search page (portal-spec §4 "Selection", "Download flow")', () => {
+  test('zips three selected assets in a set one of them is not made for; the order dialog offers that one', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    // Web JPEG (conversion set 1) is made of pictures, documents and 3D models, not of videos.
+    const name = `zipper${Date.now()}`;
+    addUser(name, 'users');
+    const restore = storeGlobalConfig({ global: { run_order_process: true } });
+    try {
+      const images = await find(request, [{ key: 'asset_groups', values: ['image'] }]);
+      const [video] = await find(request, [{ key: 'asset_groups', values: ['video'] }]);
+      const chosen = [images[0]?.id, images[1]?.id, video?.id].map(String);
+      await logIn(page, name);
+      // The login lands on the dashboard; going on before it has would race its navigation.
+      await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible({ timeout: 15_000 });
+      await page.goto(`/#/search/*?id=${chosen.join(',')}`);
+      const button = (id: string) => page.locator(`[data-asset-id="${id}"] [data-result-button]`);
+      await expect(button(chosen[0])).toBeVisible({ timeout: 15_000 });
+      // Ctrl/meta click adds one to the selection; unlike a plain click it opens no details panel,
+      // which would move the results under the pointer.
+      for (const id of chosen) {
+        await button(id).click({ modifiers: ['ControlOrMeta'] });
+        await expect(button(id)).toHaveAttribute('aria-pressed', 'true');
+      }
+      await expect(page.getByText('3 selected', { exact: true })).toBeVisible();
+
+      await page.getByRole('button', { name: 'Download selection' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Download options' });
+      await dialog.getByRole('radio', { name: 'Web JPEG (2048 px)' }).check();
+      const downloading = page.waitForEvent('download');
+      await dialog.getByRole('button', { name: 'Download' }).click();
+      const download = await downloading;
+      expect(download.suggestedFilename()).toMatch(/\.zip$/);
+      const zip = readFileSync(await download.path());
+      // A zip: local file headers, two of them (the pictures), and the end record.
+      expect([...zip.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
+      expect(zip.toString('latin1').split('PK\x01\x02')).toHaveLength(3);
+      // The modal order dialog hides the rest of the page (the toast too) from the accessibility tree.
+      await expect(page.getByText('Some assets cannot be downloaded.', { exact: true })).toBeVisible();
+
+      const order = page.getByRole('dialog', { name: 'Download not available' });
+      await expect(order.getByRole('link', { name: chosen[2] })).toBeVisible();
+      await expect(order.getByRole('link')).toHaveCount(1);
     } finally {
       restore();
     }

@@ -143,6 +143,7 @@ export const defaultTranslations: Record<'de' | 'en', MessageSet> = {
         bookmark_selection: 'Bookmark selection',
         share_found: 'Share found assets',
         share_selection: 'Share selection',
+        download_selection: 'Download selection',
         columns: { image: 'Image', title: 'Title', details: 'Details' },
         colors: {
           '0': 'None',
@@ -674,6 +675,7 @@ export const defaultTranslations: Record<'de' | 'en', MessageSet> = {
         bookmark_selection: 'Auswahl merken',
         share_found: 'Gefundene Assets teilen',
         share_selection: 'Auswahl teilen',
+        download_selection: 'Auswahl herunterladen',
         columns: { image: 'Bild', title: 'Titel', details: 'Details' },
         colors: {
           '0': 'Keine',

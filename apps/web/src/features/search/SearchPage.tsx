@@ -14,6 +14,7 @@ import { pickContentLanguage } from '@vitrine/contract/global-config';
 import type { AssetDoc, FacetSelection } from '@vitrine/contract/search';
 import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
 import { configImageUrl } from '../../app/customAssets.ts';
+import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
 import { FilterIcon } from '../../components/icons.tsx';
 import { SuggestionInput } from '../../components/SuggestionInput.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
@@ -26,6 +27,7 @@ import {
   useSuggestions,
   type SuggestionOption,
 } from '../../lib/searchInput.ts';
+import { startDownload } from '../../lib/downloadFlow.ts';
 import { toast } from '../../lib/toast.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { facetDefs, formatDate, formatFileSize, type FacetDef } from './facets.ts';
@@ -117,6 +119,7 @@ export function SearchPage() {
   );
   const [activeId, setActiveId] = useState<string | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
+  const downloadOptions = useDownloadOptions();
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const [sidebarWidth, setSidebarWidth] = useState(() => storedSidebarWidth(config.search.sidebar.width));
 
@@ -374,6 +377,13 @@ export function SearchPage() {
         <Button size="small" onClick={shareFound} disabled={total === 0}>
           {t(selected.length > 0 ? 'views.search.share_selection' : 'views.search.share_found')}
         </Button>
+        <Button
+          size="small"
+          disabled={selected.length === 0}
+          onClick={() => void startDownload(selected, downloadOptions)}
+        >
+          {t('views.search.download_selection')}
+        </Button>
         <SortMenu
           sorting={config.sorting}
           sort={sort}
@@ -498,6 +508,7 @@ export function SearchPage() {
           )}
         </Box>
       </Box>
+      <DownloadFlowHost />
     </Box>
   );
 }
