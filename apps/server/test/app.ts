@@ -22,6 +22,8 @@ export async function startTestApp(
     env?: Record<string, string>;
     settings?: object;
     onRoute?: BuildOptions['onRoute'];
+    /** pino options, to read what the server logs; none by default. */
+    logger?: BuildOptions['logger'];
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vitrine-data-'));
@@ -29,7 +31,7 @@ export async function startTestApp(
   const database = await createTestDatabase(options.dialect ?? 'sqlite');
   const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
   settings.database = database.config;
-  const app = await buildApp(settings, { logger: false, onRoute: options.onRoute });
+  const app = await buildApp(settings, { logger: options.logger ?? false, onRoute: options.onRoute });
   return {
     app,
     settings,
