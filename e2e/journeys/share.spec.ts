@@ -21,7 +21,7 @@ async function logIn(page: Page, user: string): Promise<void> {
   await page.getByLabel('Username').fill(user);
   await page.getByLabel('Password').fill('journey secret');
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await expect(page).not.toHaveURL(/#\/login/);
+  await expect(page).not.toHaveURL(/#\/login/, { timeout: 15_000 });
 }
 
 test.beforeEach(async ({ page }) => {
