@@ -42,7 +42,10 @@ test.describe('share links (docs/security.md "Share links")', () => {
     const id = await image(request);
     await logIn(page, 'sharer');
     await page.goto(`/#/asset/${id}`);
-    await page.getByRole('toolbar', { name: 'Asset actions' }).getByRole('button', { name: 'Copy share link' }).click();
+    await page
+      .getByRole('toolbar', { name: 'Asset actions' })
+      .getByRole('button', { name: 'Share', exact: true })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Create a share link' });
     await dialog.getByLabel('Name (optional)').fill('Journey share');
     await dialog.getByLabel('Password (optional, at least 4 characters)').fill('open sesame');

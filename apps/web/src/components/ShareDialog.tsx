@@ -155,7 +155,12 @@ function ShareForm({ ids, onClose, plainCopy }: { ids: string[]; onClose: () => 
  * The share action of the asset, bookmark and search pages: users whose group may create share links
  * get the dialog that makes one; everyone else copies the spec's plain link (portal-spec §2).
  */
-export function useShareDialog(): { share: (ids: string[], plainCopy: () => void) => void; dialog: ReactNode } {
+export function useShareDialog(): {
+  share: (ids: string[], plainCopy: () => void) => void;
+  dialog: ReactNode;
+  /** Whether `share` opens the dialog (the caller may create links) rather than copying the plain link. */
+  canCreate: boolean;
+} {
   const settings = useShareSettings();
   const [open, setOpen] = useState<{ ids: string[]; plainCopy: () => void } | null>(null);
   const share = (ids: string[], plainCopy: () => void) => {
@@ -172,5 +177,5 @@ export function useShareDialog(): { share: (ids: string[], plainCopy: () => void
       }}
     />
   );
-  return { share, dialog };
+  return { share, dialog, canCreate: settings.data?.mayCreate === true };
 }

@@ -41,6 +41,7 @@ export function AssetPage() {
   const fields = useIndexFields();
   const options = useDownloadOptions();
   const shareDialog = useShareDialog();
+  const shareLabel = shareDialog.canCreate ? t('views.share.open') : t('views.asset.share');
   const noticeShown = useRef(false);
 
   const missing = asset.isSuccess && asset.data === null;
@@ -117,9 +118,9 @@ export function AssetPage() {
             <DownloadIcon />
           </IconButton>
         </Tooltip>
-        <Tooltip title={t('views.asset.share')}>
+        <Tooltip title={shareLabel}>
           <IconButton
-            aria-label={t('views.asset.share')}
+            aria-label={shareLabel}
             onClick={() => shareDialog.share([doc.id], () => void copyShareLink(doc.id))}
           >
             <ShareIcon />
