@@ -22,7 +22,7 @@ export async function startTestApp(
     env?: Record<string, string>;
     settings?: object;
     onRoute?: BuildOptions['onRoute'];
-    /** pino options (a test that reads the log); none by default. */
+    /** pino options, to read what the server logs; none by default. */
     logger?: BuildOptions['logger'];
   } = {},
 ): Promise<TestApp> {

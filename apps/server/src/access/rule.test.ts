@@ -64,12 +64,25 @@ describe.each(dialects)('the access rule on %s: its SQL, bit-mask and in-memory 
   it('for every caller, the same assets are visible', async () => {
     const access = new AccessService(new AccessRepository(db), 'x'.repeat(32));
     const engine = createSearchEngine(db, []);
-    for (const auth of callers) {
+    // Visitors of share links: the link's assets only, seen with its creator's groups.
+    const shared = ids.filter((_, i) => i % 3 === 0);
+    const visitors: Auth[] = callers.slice(0, 3).map((c, i) => ({
+      ...c,
+      share: { id: i + 1, assetIds: i === 2 ? [] : shared.slice(i * 20), downloadSets: [] },
+    }));
+    for (const auth of [...callers, ...visitors]) {
+      const scope = auth.share ? new Set(auth.share.assetIds) : undefined;
       const expected = assets.flatMap((a, i) =>
-        permits(auth.groups, { status: a.status, accessGroups: a.access }) ? [ids[i]] : [],
+        permits(auth.groups, { status: a.status, accessGroups: a.access }) && (!scope || scope.has(ids[i] ?? 0))
+          ? [ids[i]]
+          : [],
       );
       const sql = await access.checkAccess(auth, 'asset.read', ids);
-      const search = await engine.search(access.searchGroups(auth), { q: '*', rows: 1000 });
+      const search = await engine.search(access.searchGroups(auth), {
+        q: '*',
+        rows: 1000,
+        ids: access.searchIds(auth),
+      });
       expect(
         [...sql].sort((a, b) => a - b),
         auth.groups.join(),

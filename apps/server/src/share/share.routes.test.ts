@@ -241,3 +241,39 @@ describe.each(dialects)('share links on %s (docs/security.md "Share links")', (d
     expect(res.statusCode).toBe(404);
   });
 });
+
+describe('share link tokens in the request log (docs/security.md "Share links")', () => {
+  it('never appear, from making a link to loading its media', async () => {
+    const lines: string[] = [];
+    const t = await startTestApp({
+      settings: { shareLinks: { groups: ['users'] } },
+      logger: { level: 'trace', stream: { write: (line: string) => lines.push(line) } },
+    });
+    try {
+      const [id] = await buildAssets(t.app.db, [{ filename: 'logged.jpg', access: ['users'] }]);
+      const alice = (await signIn(t, { groups: ['users'] })).headers;
+      const made = await t.app.inject({
+        method: 'POST',
+        url: `${API}share/create`,
+        headers: alice,
+        payload: { assetIds: [String(id)], password: PASSWORD },
+      });
+      const { token } = made.json<{ token: string }>();
+      const opened = await t.app.inject({
+        method: 'POST',
+        url: `${API}share/open`,
+        headers: xsrfHeaders,
+        payload: { token, password: PASSWORD },
+      });
+      const visitor = { authorization: `Bearer ${opened.json().session.session as string}` };
+      const found = await t.app.inject({ url: `${API}search?solr_q=*`, headers: visitor });
+      await t.app.inject({ url: found.json().response.docs[0].url as string });
+      const log = lines.join('');
+      expect(log).toContain('share/open');
+      expect(log).not.toContain(token);
+      expect(log).not.toContain(PASSWORD);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -53,6 +53,8 @@ describe('account entry in the header (portal-spec §2 "Navigation rules", "Logi
     expect(account).toHaveAttribute('aria-controls', menu.id);
     expect(menu).toHaveTextContent('Logged in as anna');
     expect(within(menu).queryByRole('menuitem', { name: 'Administration' })).not.toBeInTheDocument();
+    await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'My shares' })).toHaveFocus());
+    await user.keyboard('{ArrowDown}');
     const logout = within(menu).getByRole('menuitem', { name: 'Log out' });
     await waitFor(() => expect(logout).toHaveFocus());
     await user.keyboard('{Enter}');
@@ -100,7 +102,7 @@ describe('account entry in the header (portal-spec §2 "Navigation rules", "Logi
       within(menu)
         .getAllByRole('menuitem')
         .map((i) => i.textContent),
-    ).toEqual(['Administration', 'Abmelden']);
+    ).toEqual(['Administration', 'Meine Freigaben', 'Abmelden']);
   });
 });
 
@@ -134,7 +136,7 @@ describe('header menus (portal-spec §9: menu open delay 300 ms, close delay 250
     await user.hover(account);
     await screen.findByRole('menu', {}, { timeout: 1000 });
     await user.click(account);
-    await waitFor(() => expect(screen.getByRole('menuitem', { name: 'Log out' })).toHaveFocus());
+    await waitFor(() => expect(screen.getByRole('menuitem', { name: 'My shares' })).toHaveFocus());
     await sleep(MENU_CLOSE_DELAY + 100);
     expect(screen.getByRole('menu')).toBeInTheDocument();
   });

@@ -2,7 +2,7 @@ import { Button, IconButton } from '@mui/material';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import { AccountIcon, HomeIcon, LoginIcon, LogoutIcon, SettingsIcon } from '../components/icons.tsx';
+import { AccountIcon, HomeIcon, LoginIcon, LogoutIcon, SettingsIcon, ShareIcon } from '../components/icons.tsx';
 import { IconTooltip } from '../components/IconTooltip.tsx';
 import { useHeaderMenu } from './headerMenu.ts';
 import { useSession } from './session.ts';
@@ -58,6 +58,14 @@ export function AccountMenu({ compact, hideDashboard }: { compact: boolean; hide
       label: t('global.account.portal'),
       icon: HomeIcon,
       run: () => void navigate(hideDashboard ? '/search/*' : '/'),
+    });
+  }
+  if (session.isAssetUser && !inAdmin) {
+    actions.push({
+      key: 'shares',
+      label: t('global.account.shares'),
+      icon: ShareIcon,
+      run: () => void navigate('/shares'),
     });
   }
   actions.push({

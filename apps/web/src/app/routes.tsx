@@ -59,6 +59,12 @@ export const routes: RouteObject[] = [
       screen('/bookmark', 'views.bookmark.title', () =>
         import('../features/bookmark/BookmarkPage.tsx').then((m) => m.BookmarkPage),
       ),
+      screen('/shares', 'views.shares.title', () =>
+        import('../features/share/MySharesPage.tsx').then((m) => m.MySharesPage),
+      ),
+      screen('/share/:token', 'views.share_landing.title', () =>
+        import('../features/share/ShareLandingPage.tsx').then((m) => m.ShareLandingPage),
+      ),
       screen('/custom', 'views.custom.title', () =>
         import('../features/custom/CustomPage.tsx').then((m) => m.CustomPage),
       ),

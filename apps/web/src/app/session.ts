@@ -48,6 +48,11 @@ function clear(): void {
 
 onSessionLost(clear);
 
+/** Takes over the session of a share link a visitor opened (features/share/ShareLandingPage). */
+export function enterShare(session: Session): void {
+  store(session);
+}
+
 /** Keeps the `id` parameter of the first address (its query string) as cached shared ids. */
 export function captureSharedIds(search: string): void {
   const ids = new URLSearchParams(search).get('id');
@@ -124,7 +129,8 @@ export function guardTarget(path: string, s: SessionState): string | undefined {
   return undefined;
 }
 
-export const globalAccess = (path: string) => ['/login', '/logout', '/reset-password'].includes(path);
+export const globalAccess = (path: string) =>
+  ['/login', '/logout', '/reset-password'].includes(path) || path.startsWith('/share/');
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);

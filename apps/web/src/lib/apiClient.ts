@@ -65,8 +65,8 @@ function buildUrl(call: CallDefinition, query: unknown, params: Record<string, s
   return `${API_BASE_PATH}${path}${qs ? `?${qs}` : ''}`;
 }
 
-/** Calls whose 401 or 403 the caller handles itself (portal-spec §7: login and convert-set calls). */
-const ownsUnauthorized = new Set(['session/get']);
+/** Calls whose 401 or 403 the caller handles itself (portal-spec §7: login and convert-set calls; a share link's password). */
+const ownsUnauthorized = new Set(['session/get', 'share/open']);
 const ownsForbidden = new Set(['session/get', 'session/csets']);
 
 type SessionLostListener = () => void;

@@ -33,11 +33,12 @@ export const sessionAnswer = (over: Partial<Session> = {}): Session => ({
   ...over,
 });
 
-/** session/get and the version check as a fresh portal answers them. */
+/** session/get, the version check and the right to share as a fresh portal answers them (no share links). */
 export function sessionHandlers(session: Session = sessionAnswer()): RequestHandler[] {
   return [
     http.post(api('session/get'), () => HttpResponse.json(session)),
     http.get(api('info/check_version'), () => HttpResponse.json({ version: '7.0.6' })),
+    http.get(api('share/settings'), () => HttpResponse.json({ mayCreate: false, maxAssets: 1000, downloadSets: [] })),
   ];
 }
 

@@ -12,6 +12,7 @@ import { AssetMetadata, fallbackLeft, fallbackRight } from './AssetMetadata.tsx'
 import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
 import { closeDownloadDialog, startDownload } from '../../lib/downloadFlow.ts';
 import { ArrowBackIcon, DownloadIcon, ShareIcon } from '../../components/icons.tsx';
+import { copyLink, useShareDialog } from '../../components/ShareDialog.tsx';
 import { BookmarkToggle } from '../../components/BookmarkToggle.tsx';
 import { useAssetDoc, useIndexFields } from './queries.ts';
 
@@ -20,14 +21,7 @@ export function assetShareLink(id: string, location: Pick<Location, 'origin' | '
   return `${location.origin}${location.pathname}#/asset/${encodeURIComponent(id)}`;
 }
 
-async function copyShareLink(id: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(assetShareLink(id));
-    toast.show('toast.share.success', 'success');
-  } catch {
-    toast.show('toast.share.error', 'info');
-  }
-}
+const copyShareLink = (id: string) => copyLink(assetShareLink(id), false);
 
 function textOf(value: unknown): string | undefined {
   if (typeof value === 'string' && value.trim()) return value;
@@ -46,6 +40,8 @@ export function AssetPage() {
   const asset = useAssetDoc(lang, id);
   const fields = useIndexFields();
   const options = useDownloadOptions();
+  const shareDialog = useShareDialog();
+  const shareLabel = shareDialog.canCreate ? t('views.share.open') : t('views.asset.share');
   const noticeShown = useRef(false);
 
   const missing = asset.isSuccess && asset.data === null;
@@ -122,8 +118,11 @@ export function AssetPage() {
             <DownloadIcon />
           </IconButton>
         </Tooltip>
-        <Tooltip title={t('views.asset.share')}>
-          <IconButton aria-label={t('views.asset.share')} onClick={() => void copyShareLink(doc.id)}>
+        <Tooltip title={shareLabel}>
+          <IconButton
+            aria-label={shareLabel}
+            onClick={() => shareDialog.share([doc.id], () => void copyShareLink(doc.id))}
+          >
             <ShareIcon />
           </IconButton>
         </Tooltip>
@@ -136,6 +135,7 @@ export function AssetPage() {
         hideEmpty={config.global.hide_empty_metadata_fields}
       />
       <DownloadFlowHost />
+      {shareDialog.dialog}
     </Box>
   );
 }

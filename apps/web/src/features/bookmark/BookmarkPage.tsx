@@ -7,24 +7,17 @@ import { useGlobalConfig } from '../../app/config.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
 import { ArrowBackIcon, DeleteIcon, DownloadIcon, ShareIcon } from '../../components/icons.tsx';
+import { copyLink, useShareDialog } from '../../components/ShareDialog.tsx';
 import { useBookmarkDocs, useBookmarks } from '../../lib/bookmarks.ts';
 import { startDownload } from '../../lib/downloadFlow.ts';
 import { nextSelection } from '../../lib/selection.ts';
-import { toast } from '../../lib/toast.ts';
 import { BookmarkCard } from './BookmarkCard.tsx';
 
 /** The address of one asset, as the asset page's share link makes it (portal-spec §2). */
 const assetLink = (id: string) =>
   `${window.location.origin}${window.location.pathname}#/asset/${encodeURIComponent(id)}`;
 
-async function copyLinks(ids: string[]): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(ids.map(assetLink).join('\n'));
-    toast.show(ids.length > 1 ? 'toast.share.successAll' : 'toast.share.success', 'success');
-  } catch {
-    toast.show('toast.share.error', 'info');
-  }
-}
+const copyLinks = (ids: string[]) => copyLink(ids.map(assetLink).join('\n'), ids.length > 1);
 
 /**
  * The bookmark list (portal-spec §2 "Bookmark list"): a count, a card per bookmarked asset, and
@@ -37,6 +30,7 @@ export function BookmarkPage() {
   const bookmarks = useBookmarks();
   const docs = useBookmarkDocs(bookmarks, pickContentLanguage(i18n.language, config.content_languages));
   const options = useDownloadOptions();
+  const shareDialog = useShareDialog();
   const [selection, setSelection] = useState<string[]>([]);
   const [askDeleteAll, setAskDeleteAll] = useState(false);
 
@@ -83,7 +77,11 @@ export function BookmarkPage() {
             <Button startIcon={<DeleteIcon />} disabled={order.length === 0} onClick={remove}>
               {t(some ? 'views.bookmark.delete' : 'views.bookmark.deleteAll')}
             </Button>
-            <Button startIcon={<ShareIcon />} disabled={order.length === 0} onClick={() => void copyLinks(target)}>
+            <Button
+              startIcon={<ShareIcon />}
+              disabled={order.length === 0}
+              onClick={() => shareDialog.share(target, () => void copyLinks(target))}
+            >
               {t(some ? 'views.bookmark.share' : 'views.bookmark.shareAll')}
             </Button>
             <Button
@@ -126,6 +124,7 @@ export function BookmarkPage() {
         }}
       />
       <DownloadFlowHost />
+      {shareDialog.dialog}
     </Box>
   );
 }

@@ -13,6 +13,7 @@ import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'rea
 import { pickContentLanguage } from '@vitrine/contract/global-config';
 import type { AssetDoc, FacetSelection } from '@vitrine/contract/search';
 import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
+import { useShareDialog } from '../../components/ShareDialog.tsx';
 import { configImageUrl } from '../../app/customAssets.ts';
 import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
 import { FilterIcon } from '../../components/icons.tsx';
@@ -120,6 +121,7 @@ export function SearchPage() {
   const [activeId, setActiveId] = useState<string | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const downloadOptions = useDownloadOptions();
+  const shareDialog = useShareDialog();
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const [sidebarWidth, setSidebarWidth] = useState(() => storedSidebarWidth(config.search.sidebar.width));
 
@@ -225,10 +227,12 @@ export function SearchPage() {
       () => toast.show('toast.share.error', 'info'),
     );
   };
-  const shareFound = () => {
-    if (selected.length > 0) shareLink(`/search/*?id=${selected.join(',')}`, true);
-    else shareLink(routePath, true);
-  };
+  // A governed share link holds the selection, or else the results loaded so far.
+  const shareFound = () =>
+    shareDialog.share(selected.length > 0 ? selected : docs.map((d) => d.id), () => {
+      if (selected.length > 0) shareLink(`/search/*?id=${selected.join(',')}`, true);
+      else shareLink(routePath, true);
+    });
 
   const titleField = config.infoView.title || 'title';
   const titleOf = (doc: AssetDoc) =>
@@ -500,7 +504,7 @@ export function SearchPage() {
                   }}
                 />
               )}
-              actions={{ share: (doc) => shareLink(`/asset/${doc.id}`, false) }}
+              actions={{ share: (doc) => shareDialog.share([doc.id], () => shareLink(`/asset/${doc.id}`, false)) }}
               scrollKey={`${routePath}|${sort.key}|${sort.orientation}|${view}`}
               onWidth={onWidth}
               height={resultsHeight}
@@ -509,6 +513,7 @@ export function SearchPage() {
         </Box>
       </Box>
       <DownloadFlowHost />
+      {shareDialog.dialog}
     </Box>
   );
 }

@@ -1,0 +1,102 @@
+import { Button } from '@mui/material';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createI18n } from '../app/i18n.ts';
+import { createQueryClient, Providers } from '../app/Providers.tsx';
+import { enterShare, resetSessionState } from '../app/session.ts';
+import { useShareSettings } from '../lib/shares.ts';
+import { toast } from '../lib/toast.ts';
+import { api, configHandlers, server, sessionAnswer } from '../test/msw.ts';
+import { useShareDialog } from './ShareDialog.tsx';
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+vi.setConfig({ testTimeout: 15_000 });
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+  resetSessionState();
+  act(() => toast.clear());
+});
+afterAll(() => server.close());
+
+function Harness({ plainCopy }: { plainCopy: () => void }) {
+  const { share, dialog } = useShareDialog();
+  const settings = useShareSettings();
+  return (
+    <>
+      {settings.data && <p>rights known</p>}
+      <Button onClick={() => share(['7', '8'], plainCopy)}>Share</Button>
+      {dialog}
+    </>
+  );
+}
+
+async function renderHarness(mayCreate: boolean) {
+  localStorage.setItem('locale', 'en');
+  const created: unknown[] = [];
+  server.use(
+    ...configHandlers(),
+    http.get(api('share/settings'), () =>
+      HttpResponse.json({
+        mayCreate,
+        maxAssets: 1000,
+        downloadSets: mayCreate ? [{ id: 0, title: 'Original file' }] : [],
+      }),
+    ),
+    http.post(api('share/create'), async ({ request }) => {
+      created.push(await request.json());
+      return HttpResponse.json({
+        token: 'T'.repeat(43),
+        share: {
+          id: 1,
+          title: 'Press',
+          assetIds: ['7', '8'],
+          createdAt: '2026-11-23T10:00:00.000Z',
+          expiresAt: null,
+          revokedAt: null,
+          hasPassword: true,
+          downloadSets: [0],
+          views: 0,
+          downloads: 0,
+          state: 'active',
+        },
+      });
+    }),
+  );
+  act(() => enterShare(sessionAnswer({ user: 'anna', session: 'anna-token' })));
+  const plainCopy = vi.fn();
+  render(
+    <Providers i18n={await createI18n()} queryClient={createQueryClient()}>
+      <Harness plainCopy={plainCopy} />
+    </Providers>,
+  );
+  return { created, plainCopy, user: userEvent.setup() };
+}
+
+describe('share dialog (docs/security.md "Share links")', () => {
+  it('makes a link with a password and the chosen sets for a user who may share, and shows it once', async () => {
+    const { created, plainCopy, user } = await renderHarness(true);
+    // The right to share arrives with the settings call.
+    await screen.findByText('rights known');
+    await user.click(screen.getByRole('button', { name: 'Share' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create a share link' });
+    expect(dialog).toHaveTextContent('see the 2 chosen assets');
+    await user.type(within(dialog).getByLabelText('Password (optional, at least 4 characters)'), 'open sesame');
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Original file' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create link' }));
+    const link = await within(dialog).findByRole('textbox', { name: 'Share link' });
+    expect(link).toHaveValue(`${window.location.origin}${window.location.pathname}#/share/${'T'.repeat(43)}`);
+    expect(created).toEqual([{ assetIds: ['7', '8'], password: 'open sesame', downloadSets: [0] }]);
+    expect(plainCopy).not.toHaveBeenCalled();
+  });
+
+  it('copies the plain link for a user whose group may not share', async () => {
+    const { plainCopy, user } = await renderHarness(false);
+    await screen.findByText('rights known');
+    await user.click(screen.getByRole('button', { name: 'Share' }));
+    expect(plainCopy).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
