@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { purgeSchedule } from './jobs/purge.jobs.ts';
 import { loadSettings, SettingsError } from './settings.ts';
 
 async function main(): Promise<void> {
@@ -13,11 +14,14 @@ async function main(): Promise<void> {
     throw err;
   }
   const app = await buildApp(settings);
-  // Derivatives, web videos and other background work run in every server process.
+  // Derivatives, web videos and other background work run in every server process; each asks for
+  // the purge of expired rows (one run is queued however many ask).
   const worker = app.services.jobWorker({
+    recurring: [purgeSchedule()],
     onSettled: (job, outcome, error) => {
       if (outcome !== 'done') app.log.warn({ job: job.key, outcome, error }, 'job did not succeed');
     },
+    onScheduleFailed: (name, err) => app.log.warn({ job: name, err }, 'recurring job could not be queued'),
   });
   const stop = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
