@@ -27,4 +27,23 @@ describe('serving the built web app', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
+
+  it('sends a Content-Security-Policy with frame-ancestors and no script source but its own (docs/security.md "Other measures")', async () => {
+    for (const url of ['/', '/assets/index-abc123.js']) {
+      const res = await t.app.inject(url);
+      const csp = String(res.headers['content-security-policy']);
+      const directives = new Map(
+        csp.split(';').map((d) => {
+          const [name = '', ...values] = d.trim().split(/\s+/);
+          return [name, values] as const;
+        }),
+      );
+      expect(directives.get('script-src'), url).toEqual(["'self'"]);
+      expect(directives.get('frame-ancestors'), url).toEqual(["'self'"]);
+      expect(directives.get('object-src'), url).toEqual(["'none'"]);
+      expect(directives.get('default-src'), url).toEqual(["'self'"]);
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+    }
+  });
 });

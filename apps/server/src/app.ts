@@ -20,6 +20,7 @@ import { bookmarkRoutes } from './bookmark/bookmark.routes.ts';
 import type { Db } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { logRedaction } from './http/log-redaction.ts';
+import { webAppSecurityHeaders } from './http/security-headers.ts';
 import { installXsrf } from './http/xsrf.ts';
 import { downloadRoutes } from './download/download.routes.ts';
 import { infoRoutes } from './info/info.routes.ts';
@@ -115,11 +116,17 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   return app;
 }
 
-/** The built single-page app: hashed assets are immutable, index.html is always revalidated. */
+/**
+ * The built single-page app: hashed assets are immutable, index.html is always revalidated; every
+ * file carries the web app's Content-Security-Policy and framing rules (http/security-headers.ts).
+ */
 async function serveWebApp(app: FastifyInstance, dist: string): Promise<void> {
   if (!existsSync(path.join(dist, 'index.html'))) {
     app.get('/', async (_req, reply) =>
-      reply.type('text/plain').send('The web app is not built yet: run `npm run build` (npm run setup does it).'),
+      reply
+        .headers(webAppSecurityHeaders)
+        .type('text/plain')
+        .send('The web app is not built yet: run `npm run build` (npm run setup does it).'),
     );
     return;
   }
@@ -132,6 +139,7 @@ async function serveWebApp(app: FastifyInstance, dist: string): Promise<void> {
     setHeaders: (res, filePath) => {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      for (const [name, value] of Object.entries(webAppSecurityHeaders)) res.setHeader(name, value);
     },
   });
 }

@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { purgeSchedule } from './jobs/purge.jobs.ts';
 import { loadSettings, SettingsError } from './settings.ts';
 
 async function main(): Promise<void> {
@@ -13,11 +14,14 @@ async function main(): Promise<void> {
     throw err;
   }
   const app = await buildApp(settings);
-  // Derivatives, web videos and other background work run in every server process.
+  // Derivatives, web videos and other background work run in every server process; each asks for
+  // the purge of expired rows (one run is queued however many ask).
   const worker = app.services.jobWorker({
+    recurring: [purgeSchedule()],
     onSettled: (job, outcome, error) => {
       if (outcome !== 'done') app.log.warn({ job: job.key, outcome, error }, 'job did not succeed');
     },
+    onScheduleFailed: (name, err) => app.log.warn({ job: name, err }, 'recurring job could not be queued'),
   });
   // SIGTERM (a balancer draining this process, a deploy): stop taking requests at once, let running
   // ones finish, hand jobs that do not finish within the grace time back to the queue, then exit.

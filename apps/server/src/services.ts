@@ -28,6 +28,7 @@ import { AuthService } from './session/auth.service.ts';
 import { SessionRepository } from './session/session.repository.ts';
 import { SessionService } from './session/session.service.ts';
 import { mailSettings, type Settings } from './settings.ts';
+import { DONE_JOBS_KEPT_MS, FAILED_JOBS_KEPT_MS, purgeJobHandler, type PurgeTarget } from './jobs/purge.jobs.ts';
 import { SsoRepository } from './sso/sso.repository.ts';
 import { ShareRepository } from './share/share.repository.ts';
 import { ShareService } from './share/share.service.ts';
@@ -89,6 +90,15 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
       body: messageAt(set, 'views.login.reset.mail_body'),
     };
   });
+  // Login attempts count for the block time, reset-mail requests for an hour.
+  const attemptWindowMs = Math.max(settings.file.login.blockMinutes * 60_000, 3600_000);
+  const purgeTargets: PurgeTarget[] = [
+    { what: 'sessions', purge: (now) => r.sessions.purgeExpired(now) },
+    { what: 'login attempts', purge: (now) => r.loginThrottle.purge(now, attemptWindowMs) },
+    { what: 'reset links', purge: (now) => r.users.purgeResets(now) },
+    { what: 'single sign-on', purge: (now) => r.sso.purgeExpired(now) },
+    { what: 'jobs', purge: (now) => r.jobs.purgeFinished(now - DONE_JOBS_KEPT_MS, now - FAILED_JOBS_KEPT_MS) },
+  ];
   const bookmarks = new BookmarkService(r.bookmarks, access);
   const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso);
   const search = new SearchService(
@@ -130,10 +140,11 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     importer: () => new ImportService(r.catalogue, settings),
     /** The worker every Vitrine process runs: all job handlers the server knows. */
     jobWorker: (workerOptions: WorkerOptions = {}) =>
-      new JobWorker(r.jobs, [...derivativeJobHandlers(derivatives), ...userJobHandlers(users)], {
-        leaseMs: settings.jobLeaseMs,
-        ...workerOptions,
-      }),
+      new JobWorker(
+        r.jobs,
+        [...derivativeJobHandlers(derivatives), ...userJobHandlers(users), purgeJobHandler(purgeTargets, log)],
+        { leaseMs: settings.jobLeaseMs, ...workerOptions },
+      ),
     /** Ends the child processes the services started (exiftool) and closes the database. */
     close: async () => {
       await endHelpers();

@@ -141,6 +141,20 @@ export class JobRepository {
     return { count: Number(row.count), nextDue: row.next === null ? null : Number(row.next) };
   }
 
+  /** Removes jobs that finished before `doneBefore` (done) or `failedBefore` (failed); answers how many. */
+  async purgeFinished(doneBefore: number, failedBefore: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('job')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'done'), eb('updated_at', '<', doneBefore)]),
+          eb.and([eb('status', '=', 'failed'), eb('updated_at', '<', failedBefore)]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async counts(): Promise<JobCounts> {
     const rows = await this.db
       .selectFrom('job')

@@ -1,5 +1,5 @@
 import { availableParallelism, hostname } from 'node:os';
-import type { JobRepository, JobRow } from './job.repository.ts';
+import type { JobRepository, JobRow, NewJob } from './job.repository.ts';
 
 /**
  * A named, idempotent piece of background work. `run` may be called again for the same payload
@@ -19,6 +19,13 @@ export interface WorkerOptions {
   /** First retry after this long, doubling with each attempt. */
   backoffMs?: number;
   pollMs?: number;
+  /**
+   * Jobs asked for when the worker starts and again every `everyMs` while it runs. Each has a fixed
+   * key, so however many processes ask, one run is queued at a time.
+   */
+  recurring?: { job: NewJob; everyMs: number }[];
+  /** Told when a recurring job could not be asked for (it is asked for again at its next time). */
+  onScheduleFailed?: (name: string, error: unknown) => void;
   onSettled?: (job: JobRow, outcome: 'done' | 'retry' | 'failed', error?: string) => void;
 }
 
@@ -40,6 +47,7 @@ export class JobWorker {
   /** Jobs running now, so a stopping worker can hand back those that do not finish in time. */
   private readonly current = new Set<number>();
   private wake: (() => void)[] = [];
+  private timers: NodeJS.Timeout[] = [];
 
   constructor(
     private readonly jobs: JobRepository,
@@ -57,6 +65,17 @@ export class JobWorker {
     if (this.running) return;
     this.running = true;
     this.slots = Array.from({ length: this.concurrency }, () => this.loop());
+    for (const { job, everyMs } of this.options.recurring ?? []) {
+      const ask = () =>
+        void this.jobs.enqueue(job).then(
+          () => this.notify(),
+          (err: unknown) => this.options.onScheduleFailed?.(job.name, err),
+        );
+      ask();
+      const timer = setInterval(ask, everyMs);
+      timer.unref();
+      this.timers.push(timer);
+    }
   }
 
   /**
@@ -65,6 +84,7 @@ export class JobWorker {
    * handlers are idempotent; what this process's handler does afterwards is no longer recorded).
    */
   async stop(options: { handBackAfterMs?: number } = {}): Promise<void> {
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
     this.running = false;
     this.notify();
     const finished = Promise.all(this.slots).then(() => true);

@@ -91,4 +91,10 @@ export class SessionRepository {
   async setLocale(idHash: string, locale: string): Promise<void> {
     await this.db.kysely.updateTable('session').set({ locale }).where('id', '=', idHash).execute();
   }
+
+  /** Removes sessions that expired; answers how many. */
+  async purgeExpired(now: number): Promise<number> {
+    const result = await this.db.kysely.deleteFrom('session').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

@@ -52,4 +52,14 @@ export class SsoRepository {
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   }
+
+  /** Removes expired codes, requests and remembered assertions; answers how many. */
+  async purgeExpired(now: number): Promise<number> {
+    let removed = 0;
+    for (const table of ['sso_code', 'saml_request', 'saml_assertion'] as const) {
+      const result = await this.db.kysely.deleteFrom(table).where('expires_at', '<=', now).executeTakeFirst();
+      removed += Number(result.numDeletedRows);
+    }
+    return removed;
+  }
 }

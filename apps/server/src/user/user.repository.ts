@@ -172,8 +172,9 @@ export class UserRepository {
   }
 
   /** Removes reset links that expired. */
-  async purgeResets(now: number): Promise<void> {
-    await this.db.kysely.deleteFrom('password_reset').where('expires_at', '<=', now).execute();
+  async purgeResets(now: number): Promise<number> {
+    const result = await this.db.kysely.deleteFrom('password_reset').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** The user of an unexpired reset link; the link is used up either way. */

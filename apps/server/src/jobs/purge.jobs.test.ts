@@ -1,0 +1,126 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import { dialects } from '../../test/databases.ts';
+import { PURGE_JOB } from './purge.jobs.ts';
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+
+describe.each(dialects)(
+  'scheduled purge of expired rows on %s (docs/security.md "What is rate-limited")',
+  (dialect) => {
+    let t: TestApp;
+    beforeEach(async () => {
+      t = await startTestApp({ dialect });
+    });
+    afterEach(async () => t.close());
+
+    /** One expired and one live row in every table the purge looks after. */
+    async function seed(tag: string): Promise<void> {
+      const k = t.app.db.kysely;
+      const now = Date.now();
+      const userId = await t.app.services.repositories.users.createUser({ name: `user-${tag}`, groups: [] });
+      for (const [id, expires] of [
+        [`old-${tag}`, now - 1],
+        [`live-${tag}`, now + HOUR],
+      ] as const) {
+        await k
+          .insertInto('session')
+          .values({ id, user_id: userId, created_at: now, last_seen: now, expires_at: expires, locale: null })
+          .execute();
+        await k
+          .insertInto('password_reset')
+          .values({ id, user_id: userId, created_at: now, expires_at: expires })
+          .execute();
+        await k.insertInto('sso_code').values({ id, user_id: userId, binding: 'b', expires_at: expires }).execute();
+        await k
+          .insertInto('saml_request')
+          .values({ id, provider: 'corp', binding: 'b', expires_at: expires })
+          .execute();
+        await k.insertInto('saml_assertion').values({ id, expires_at: expires }).execute();
+      }
+      await k
+        .insertInto('login_attempt')
+        .values([
+          { name: `account:old-${tag}`, failures: 5, blocked_until: now - 1, updated_at: now - 2 * HOUR },
+          { name: `account:live-${tag}`, failures: 5, blocked_until: now + HOUR, updated_at: now - 2 * HOUR },
+        ])
+        .execute();
+      const job = (key: string, status: 'done' | 'failed' | 'queued', age: number) => ({
+        name: 'thumbnail',
+        key,
+        payload: '{}',
+        status,
+        run_after: now + DAY,
+        created_at: now - age,
+        updated_at: now - age,
+      });
+      await k
+        .insertInto('job')
+        .values([
+          job(`old-done-${tag}`, 'done', 2 * DAY),
+          job(`live-done-${tag}`, 'done', HOUR),
+          job(`old-failed-${tag}`, 'failed', 31 * DAY),
+          job(`live-failed-${tag}`, 'failed', 2 * DAY),
+          job(`queued-${tag}`, 'queued', 40 * DAY),
+        ])
+        .execute();
+    }
+
+    /** What is left of the rows `seed(tag)` made, per table. */
+    async function left(tag: string): Promise<Record<string, string[]>> {
+      const k = t.app.db.kysely;
+      const ids = async (table: 'session' | 'password_reset' | 'sso_code' | 'saml_request' | 'saml_assertion') =>
+        (await k.selectFrom(table).select('id').where('id', 'like', `%-${tag}`).orderBy('id').execute()).map(
+          (r) => r.id,
+        );
+      return {
+        session: await ids('session'),
+        password_reset: await ids('password_reset'),
+        sso_code: await ids('sso_code'),
+        saml_request: await ids('saml_request'),
+        saml_assertion: await ids('saml_assertion'),
+        login_attempt: (
+          await k.selectFrom('login_attempt').select('name').where('name', 'like', `%-${tag}`).orderBy('name').execute()
+        ).map((r) => r.name),
+        job: (await k.selectFrom('job').select('key').where('key', 'like', `%-${tag}`).orderBy('key').execute()).map(
+          (r) => r.key,
+        ),
+      };
+    }
+
+    const kept = (tag: string) => ({
+      session: [`live-${tag}`],
+      password_reset: [`live-${tag}`],
+      sso_code: [`live-${tag}`],
+      saml_request: [`live-${tag}`],
+      saml_assertion: [`live-${tag}`],
+      login_attempt: [`account:live-${tag}`],
+      job: [`live-done-${tag}`, `live-failed-${tag}`, `queued-${tag}`],
+    });
+
+    it('the job worker purges expired sessions, login attempts, reset links, sign-on ids and finished jobs, and again on schedule', async () => {
+      await seed('a');
+      const worker = t.app.services.jobWorker({ pollMs: 20 });
+      const scheduled = t.app.services.jobWorker({
+        pollMs: 20,
+        concurrency: 1,
+        recurring: [{ job: { name: PURGE_JOB, key: PURGE_JOB, payload: {} }, everyMs: 150 }],
+      });
+      // A worker without the schedule leaves everything in place.
+      worker.start();
+      await worker.drain();
+      await worker.stop();
+      expect(await left('a')).toMatchObject({ session: [`live-a`, `old-a`] });
+
+      scheduled.start();
+      await vi.waitFor(async () => expect(await left('a')).toEqual(kept('a')), { timeout: 10_000, interval: 50 });
+      // Rows that expire later are removed by a later run of the schedule.
+      await seed('b');
+      await vi.waitFor(async () => expect(await left('b')).toEqual(kept('b')), { timeout: 10_000, interval: 50 });
+      await scheduled.drain();
+      await scheduled.stop();
+      expect(await left('a')).toEqual(kept('a'));
+    });
+  },
+);
