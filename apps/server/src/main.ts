@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     onSettled: (job, outcome, error) => {
       if (outcome !== 'done') app.log.warn({ job: job.key, outcome, error }, 'job did not succeed');
     },
+    onUnavailable: (error) => app.log.warn({ error: error.message }, 'the job queue is unreachable; trying again'),
   });
   // SIGTERM (a balancer draining this process, a deploy): stop taking requests at once, let running
   // ones finish, hand jobs that do not finish within the grace time back to the queue, then exit.

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import http from 'node:http';
 import path from 'node:path';
 
 const cli = path.resolve(import.meta.dirname, '../bin/vitrine.mjs');
@@ -24,7 +25,8 @@ export interface ServerProcess {
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [cli, 'serve'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    // Info level at least: the line that names the port is an info line.
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -66,4 +68,56 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
 export function tempDataDir(): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-proc-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface SlowDownload {
+  announced: number;
+  received(): number;
+  /** The bytes received so far. */
+  body(): Buffer;
+  /** Starts reading again (the download was paused after its first bytes). */
+  resume(): void;
+  /** Resolves when the connection ended, telling whether the whole answer arrived. */
+  ended: Promise<{ complete: boolean; bytes: number }>;
+}
+
+/** A download that reads its first bytes and then stops reading, as a slow client does. */
+export async function slowDownload(url: string): Promise<SlowDownload> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, (res) => {
+      let bytes = 0;
+      const chunks: Buffer[] = [];
+      const ended = new Promise<{ complete: boolean; bytes: number }>((done) => {
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          chunks.push(chunk);
+        });
+        res.on('end', () => done({ complete: res.complete, bytes }));
+        res.on('error', () => done({ complete: false, bytes }));
+        res.on('close', () => done({ complete: res.complete, bytes }));
+      });
+      res.once('data', () => {
+        res.pause();
+        resolve({
+          announced: Number(res.headers['content-length']),
+          received: () => bytes,
+          body: () => Buffer.concat(chunks),
+          resume: () => res.resume(),
+          ended,
+        });
+      });
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Whether a fresh connection is still accepted. */
+export async function acceptsConnections(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get(`${url}/assetportal/api/health`, { agent: false }, (res) => {
+      res.resume();
+      resolve(true);
+    });
+    req.on('error', () => resolve(false));
+  });
 }
