@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
+import { freePort } from './postgres-cluster.ts';
 
 const cli = path.resolve(import.meta.dirname, '../bin/vitrine.mjs');
 
@@ -24,9 +25,9 @@ export interface ServerProcess {
  * database pool and job worker. `env` sets DATABASE_URL, DATA_DIR and the rest.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
   const child = spawn(process.execPath, [cli, 'serve'], {
-    // Info level at least: the line that names the port is an info line.
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env, LOG_LEVEL: 'info' },
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -35,22 +36,19 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const exited = new Promise<number | string>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start in 60 s:\n${output}`)), 60_000);
-    const look = () => {
-      const m = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout.off('data', look);
-        resolve(Number(m[1]));
-      }
-    };
-    child.stdout.on('data', look);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code}) before it listened:\n${output}`));
-    });
-  });
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const started = Date.now();
+  for (;;) {
+    if (gone) throw new Error(`the server exited before it listened:\n${output}`);
+    if (Date.now() - started > 90_000) throw new Error(`the server did not start in 90 s:\n${output}`);
+    const up = await fetch(`http://127.0.0.1:${port}/assetportal/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     port,
