@@ -186,7 +186,7 @@ async function drive(
     c.call = name;
     return req;
   };
-  const facets = encodeURIComponent(JSON.stringify([{ key: 'asset_group', values: ['image'] }]));
+  const facets = encodeURIComponent(JSON.stringify([{ key: 'format', values: ['jpg'] }]));
   const round: Request[] = [
     {
       // A visitor arrives: a real password login, unless many are logging in right now (then the
@@ -216,7 +216,7 @@ async function drive(
         if (c.loggingIn && status === 200) c.token = (JSON.parse(body) as { session: string }).session;
       },
     },
-    ...Array.from({ length: 4 }, (): Request[] => [
+    ...Array.from({ length: 2 }, (): Request[] => [
       {
         setupRequest: (req, c) =>
           named(
@@ -231,7 +231,7 @@ async function drive(
             'search with facets',
             {
               ...req,
-              path: `${api}search?solr_q=*&solr_rows=50&filter=${facets}&solr_facetfields=asset_group&solr_facetfields=keywords&solr_facetfields=creator`,
+              path: `${api}search?solr_q=*&solr_rows=50&filter=${facets}&solr_facetfields=format&solr_facetfields=category&solr_facetfields=creator`,
               headers: auth(c),
             },
             c,
