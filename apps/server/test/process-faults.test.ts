@@ -244,9 +244,13 @@ describe('faults with two server processes on PostgreSQL (docs/scale-out.md "Fau
     await Promise.all(running.flatMap((p) => [hit(p, 'search?solr_q=*'), hit(p, 'session/check'), ready(p)]));
 
     cluster.halt();
-    await Promise.all(running.flatMap((p) => [hit(p, 'search?solr_q=*'), hit(p, 'config/bookmarks'), ready(p)]));
-    for (const p of running) expect(await ready(p)).toBe(503);
-    cluster.resume();
+    try {
+      await Promise.all(running.flatMap((p) => [hit(p, 'search?solr_q=*'), hit(p, 'config/bookmarks'), ready(p)]));
+      for (const p of running) expect(await ready(p)).toBe(503);
+    } finally {
+      // Also when a check above failed: the tests after this one need the database.
+      cluster.resume();
+    }
 
     for (const p of running) {
       await expect.poll(() => ready(p), { timeout: 30_000, interval: 250 }).toBe(200);
