@@ -71,6 +71,16 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   const app = Fastify({
     logger: loggerFor(settings, options.logger),
     bodyLimit: 2 * 1024 * 1024,
+    // Slow or stalled clients must not hold connections forever (Fastify's defaults wait without end):
+    // the request must arrive in time (408), a connection idle that long is closed, and headers
+    // beyond 16 KiB are refused with 431.
+    requestTimeout: settings.requestTimeoutMs,
+    connectionTimeout: settings.requestTimeoutMs * 2,
+    http: {
+      headersTimeout: settings.requestTimeoutMs,
+      maxHeaderSize: 16 * 1024,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(500, settings.requestTimeoutMs / 4)),
+    },
     trustProxy: settings.trustProxy,
     routerOptions: { maxParamLength: 500 },
   });

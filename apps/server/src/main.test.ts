@@ -1,59 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServerProcess, tempDataDir, type ServerProcess } from '../test/server-process.ts';
+import {
+  acceptsConnections,
+  slowDownload,
+  startServerProcess,
+  tempDataDir,
+  type ServerProcess,
+} from '../test/server-process.ts';
 
 const HERO = '/assetportal/api/config/loginHero';
 // Far more than loopback socket buffers hold, so the answer is still being sent when the signal comes.
 const HERO_BYTES = 48 * 1024 * 1024;
-
-interface SlowDownload {
-  announced: number;
-  received(): number;
-  /** Starts reading again (the download was paused after its first bytes). */
-  resume(): void;
-  /** Resolves when the connection ended, telling whether the whole answer arrived. */
-  ended: Promise<{ complete: boolean; bytes: number }>;
-}
-
-/** A download that reads its first bytes and then stops reading, as a slow client does. */
-async function slowDownload(url: string): Promise<SlowDownload> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, (res) => {
-      let bytes = 0;
-      const ended = new Promise<{ complete: boolean; bytes: number }>((done) => {
-        res.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-        });
-        res.on('end', () => done({ complete: res.complete, bytes }));
-        res.on('error', () => done({ complete: false, bytes }));
-        res.on('close', () => done({ complete: res.complete, bytes }));
-      });
-      res.once('data', () => {
-        res.pause();
-        resolve({
-          announced: Number(res.headers['content-length']),
-          received: () => bytes,
-          resume: () => res.resume(),
-          ended,
-        });
-      });
-    });
-    req.on('error', reject);
-  });
-}
-
-/** Whether a fresh connection is still accepted. */
-async function acceptsConnections(url: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = http.get(`${url}/assetportal/api/health`, { agent: false }, (res) => {
-      res.resume();
-      resolve(true);
-    });
-    req.on('error', () => resolve(false));
-  });
-}
 
 describe('graceful shutdown of a server process (docs/scale-out.md "Stopping a process")', () => {
   let server: ServerProcess | undefined;

@@ -22,6 +22,7 @@ async function main(): Promise<void> {
       if (outcome !== 'done') app.log.warn({ job: job.key, outcome, error }, 'job did not succeed');
     },
     onScheduleFailed: (name, err) => app.log.warn({ job: name, err }, 'recurring job could not be queued'),
+    onUnavailable: (error) => app.log.warn({ error: error.message }, 'the job queue is unreachable; trying again'),
   });
   // SIGTERM (a balancer draining this process, a deploy): stop taking requests at once, let running
   // ones finish, hand jobs that do not finish within the grace time back to the queue, then exit.

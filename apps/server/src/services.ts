@@ -157,7 +157,9 @@ export type Services = ReturnType<typeof buildServices>;
 
 /** Opens the configured database (migrating it) and builds the services over it. */
 export async function openServices(settings: Settings, options: ServiceOptions = {}): Promise<Services> {
-  return buildServices(await openDatabase(settings.database), settings, options);
+  const lost = (err: Error) =>
+    options.log?.warn({ error: err.message }, 'a database connection was lost; the next query opens a new one');
+  return buildServices(await openDatabase(settings.database, lost), settings, options);
 }
 
 /** Opens the services, runs a task (a command) over them and ends them again. */

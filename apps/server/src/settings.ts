@@ -294,6 +294,11 @@ const envSchema = z.object({
     .min(0)
     .default(25)
     .describe('On SIGTERM, running requests and jobs get this long to finish; jobs still running are handed back'),
+  REQUEST_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive()
+    .default(60)
+    .describe('A client must send its whole request (headers and body) within this time, or it gets 408'),
 });
 
 export interface Settings {
@@ -308,6 +313,8 @@ export interface Settings {
   jobLeaseMs: number;
   /** How long a stopping process waits for running requests and jobs (SIGTERM). */
   shutdownGraceMs: number;
+  /** Time a client has to send a whole request; also how long a connection may sit idle. */
+  requestTimeoutMs: number;
   /** Fastify's trustProxy: off unless the portal runs behind proxies that set X-Forwarded-For. */
   trustProxy: boolean | string;
   file: FileSettings;
@@ -391,6 +398,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : defaultWebDist,
     jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     file: e.SMTP_URL ? { ...file.data, mail: { ...file.data.mail, smtpUrl: e.SMTP_URL } } : file.data,
   };

@@ -11,6 +11,10 @@ import path from 'node:path';
  */
 export interface TestCluster {
   url: string;
+  /** Shuts the database server down (fast: open sessions are ended), keeping its data. */
+  halt(): void;
+  /** Starts it again after halt(). */
+  resume(): void;
   stop(): void;
 }
 
@@ -28,7 +32,8 @@ function findBinDir(): string {
   );
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -58,18 +63,22 @@ export async function startTestCluster(): Promise<TestCluster> {
   const data = path.join(dir, 'data');
   const port = await freePort();
   run('initdb', ['-D', data, '--auth=trust', '-U', 'postgres', '--encoding=UTF8', '--locale=C.UTF-8']);
-  run('pg_ctl', [
-    '-D',
-    data,
-    '-l',
-    path.join(dir, 'server.log'),
-    '-w',
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
-    'start',
-  ]);
+  const start = () =>
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      path.join(dir, 'server.log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+      'start',
+    ]);
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    halt: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    resume: start,
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import http from 'node:http';
 import path from 'node:path';
+import { freePort } from './postgres-cluster.ts';
 
 const cli = path.resolve(import.meta.dirname, '../bin/vitrine.mjs');
 
@@ -23,8 +25,9 @@ export interface ServerProcess {
  * database pool and job worker. `env` sets DATABASE_URL, DATA_DIR and the rest.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
   const child = spawn(process.execPath, [cli, 'serve'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -33,22 +36,19 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const exited = new Promise<number | string>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start in 60 s:\n${output}`)), 60_000);
-    const look = () => {
-      const m = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout.off('data', look);
-        resolve(Number(m[1]));
-      }
-    };
-    child.stdout.on('data', look);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code}) before it listened:\n${output}`));
-    });
-  });
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const started = Date.now();
+  for (;;) {
+    if (gone) throw new Error(`the server exited before it listened:\n${output}`);
+    if (Date.now() - started > 90_000) throw new Error(`the server did not start in 90 s:\n${output}`);
+    const up = await fetch(`http://127.0.0.1:${port}/assetportal/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -66,4 +66,56 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
 export function tempDataDir(): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-proc-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface SlowDownload {
+  announced: number;
+  received(): number;
+  /** The bytes received so far. */
+  body(): Buffer;
+  /** Starts reading again (the download was paused after its first bytes). */
+  resume(): void;
+  /** Resolves when the connection ended, telling whether the whole answer arrived. */
+  ended: Promise<{ complete: boolean; bytes: number }>;
+}
+
+/** A download that reads its first bytes and then stops reading, as a slow client does. */
+export async function slowDownload(url: string): Promise<SlowDownload> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, (res) => {
+      let bytes = 0;
+      const chunks: Buffer[] = [];
+      const ended = new Promise<{ complete: boolean; bytes: number }>((done) => {
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          chunks.push(chunk);
+        });
+        res.on('end', () => done({ complete: res.complete, bytes }));
+        res.on('error', () => done({ complete: false, bytes }));
+        res.on('close', () => done({ complete: res.complete, bytes }));
+      });
+      res.once('data', () => {
+        res.pause();
+        resolve({
+          announced: Number(res.headers['content-length']),
+          received: () => bytes,
+          body: () => Buffer.concat(chunks),
+          resume: () => res.resume(),
+          ended,
+        });
+      });
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Whether a fresh connection is still accepted. */
+export async function acceptsConnections(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get(`${url}/assetportal/api/health`, { agent: false }, (res) => {
+      res.resume();
+      resolve(true);
+    });
+    req.on('error', () => resolve(false));
+  });
 }

@@ -16,7 +16,7 @@ export interface Db {
 // PostgreSQL returns BIGINT (count(*), sums) as text by default; our counts fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export async function openDatabase(config: Settings['database']): Promise<Db> {
+export async function openDatabase(config: Settings['database'], onIdleError?: (err: Error) => void): Promise<Db> {
   let kysely: Kysely<Database>;
   if (config.dialect === 'sqlite') {
     const sqlite = new SQLite(config.file);
@@ -26,9 +26,21 @@ export async function openDatabase(config: Settings['database']): Promise<Db> {
     sqlite.pragma('busy_timeout = 5000');
     kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   } else {
-    kysely = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: config.url, max: 10 }) }),
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: 10,
+      // No request may wait forever on a database that is away: connecting gives up after 5 s, a
+      // statement after 30 s (the server cancels it), and the client stops waiting soon after.
+      connectionTimeoutMillis: 5_000,
+      statement_timeout: 30_000,
+      query_timeout: 35_000,
+      idle_in_transaction_session_timeout: 60_000,
+      idleTimeoutMillis: 30_000,
     });
+    // An idle connection the server ended (a restart, a failover) is dropped from the pool and the
+    // next query opens a new one; without a listener the 'error' event would end the process.
+    pool.on('error', (err) => onIdleError?.(err));
+    kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   try {
     await migrateToLatest(kysely);

@@ -27,6 +27,8 @@ export interface WorkerOptions {
   /** Told when a recurring job could not be asked for (it is asked for again at its next time). */
   onScheduleFailed?: (name: string, error: unknown) => void;
   onSettled?: (job: JobRow, outcome: 'done' | 'retry' | 'failed', error?: string) => void;
+  /** Told when the job table could not be reached; the worker keeps trying. */
+  onUnavailable?: (error: Error) => void;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -132,12 +134,19 @@ export class JobWorker {
   private async loop(): Promise<void> {
     const names = [...this.handlers.keys()];
     while (this.running) {
-      const job = await this.jobs.claim(this.id, names, this.leaseMs);
-      if (!job) {
-        await this.idle(this.pollMs);
-        continue;
+      try {
+        const job = await this.jobs.claim(this.id, names, this.leaseMs);
+        if (!job) {
+          await this.idle(this.pollMs);
+          continue;
+        }
+        await this.execute(job);
+      } catch (err) {
+        // The database is away (a restart, a failover): keep the worker, try again after a pause.
+        // A job whose outcome could not be written is taken over when its lease runs out.
+        this.options.onUnavailable?.(err as Error);
+        await this.idle(Math.max(this.pollMs, 1_000));
       }
-      await this.execute(job);
     }
   }
 
