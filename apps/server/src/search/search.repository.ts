@@ -187,7 +187,7 @@ export class SearchRepository {
     const rows = await this.db.kysely
       .selectFrom('collection')
       .select(['id', 'name', 'thumbnail_asset_id'])
-      .orderBy('name')
+      // In the order the catalogue made them, so an import (the demo's curated rows) decides it.
       .orderBy('id')
       .execute();
     return rows.map((r) => ({
