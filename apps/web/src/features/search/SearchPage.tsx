@@ -14,6 +14,7 @@ import { pickContentLanguage } from '@vitrine/contract/global-config';
 import type { AssetDoc, FacetSelection } from '@vitrine/contract/search';
 import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
 import { configImageUrl } from '../../app/customAssets.ts';
+import { GuidedTour } from '../../components/GuidedTour.tsx';
 import { FilterIcon } from '../../components/icons.tsx';
 import { SuggestionInput } from '../../components/SuggestionInput.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
@@ -498,6 +499,8 @@ export function SearchPage() {
           )}
         </Box>
       </Box>
+      {/* On search the tour starts when the total changes (portal-spec §2 "Guided tour"). */}
+      <GuidedTour page="search" ready={status === 'success' && total > 0} startKey={total} />
     </Box>
   );
 }
