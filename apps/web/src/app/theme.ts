@@ -45,6 +45,13 @@ export function buildTheme(config: ThemeConfig, options: { customFont?: boolean 
           body: { backgroundColor: c.background, color: c.on_background },
         },
       },
+      // A visible keyboard focus on every button, link button, menu item and chip: the ripple alone
+      // is too faint. The page's text colour contrasts with the page in every theme.
+      MuiButtonBase: {
+        styleOverrides: {
+          root: { '&.Mui-focusVisible': { outline: `2px solid ${c.on_background}`, outlineOffset: 2 } },
+        },
+      },
       MuiAppBar: { styleOverrides: { root: { backgroundColor: c.navigation, color: c.on_navigation } } },
       MuiDrawer: { styleOverrides: { paper: { backgroundColor: c.navigation, color: c.on_navigation } } },
       MuiPopover: { styleOverrides: { paper: { backgroundColor: c.popup_background, color: c.popup_on_background } } },
