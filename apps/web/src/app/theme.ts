@@ -2,6 +2,8 @@ import { alpha, createTheme, darken, lighten, type Theme } from '@mui/material/s
 import type { ThemeConfig } from '@vitrine/contract/global-config';
 
 const THEME_KEY = 'theme';
+/** Visitors who ask their system for less motion get no animations or transitions (drawers, menus, ripples). */
+export const REDUCED_MOTION = '@media (prefers-reduced-motion: reduce)';
 
 /** The font stack; a custom font uploaded by an admin goes first once it has loaded. */
 const baseFonts = '"Roboto", "Helvetica Neue", Arial, sans-serif';
@@ -43,6 +45,14 @@ export function buildTheme(config: ThemeConfig, options: { customFont?: boolean 
             ...cssVariables,
           },
           body: { backgroundColor: c.background, color: c.on_background },
+          [REDUCED_MOTION]: {
+            '*, *::before, *::after': {
+              animationDuration: '0.01ms !important',
+              animationIterationCount: '1 !important',
+              transitionDuration: '0.01ms !important',
+              scrollBehavior: 'auto !important',
+            },
+          },
         },
       },
       // A visible keyboard focus on every button, link button, menu item and chip: the ripple alone
