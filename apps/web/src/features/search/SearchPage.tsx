@@ -367,7 +367,9 @@ export function SearchPage() {
           {suggestionLabels.length > 0 && ` ${t('views.search.results.suggestions')} ${suggestionLabels.join(', ')}`}
         </Typography>
         {selected.length > 0 && (
-          <Typography variant="body2">{t('views.search.selected', { count: selected.length })}</Typography>
+          <Typography variant="body2" role="status">
+            {t('views.search.selected', { count: selected.length })}
+          </Typography>
         )}
         <Button size="small" disabled>
           {t(selected.length > 0 ? 'views.search.bookmark_selection' : 'views.search.bookmark_found')}
