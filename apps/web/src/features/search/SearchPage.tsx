@@ -396,6 +396,8 @@ export function SearchPage() {
             <Drawer
               open={sidebarOpen}
               onClose={() => setSidebarOpen(false)}
+              // Above the sticky header, which would otherwise cover the drawer's close button.
+              sx={{ zIndex: (th) => th.zIndex.modal }}
               slotProps={{ paper: { sx: { width: '100%', p: 2 } } }}
             >
               <Button onClick={() => setSidebarOpen(false)} sx={{ alignSelf: 'end' }}>
