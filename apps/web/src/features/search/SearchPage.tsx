@@ -398,7 +398,7 @@ export function SearchPage() {
               onClose={() => setSidebarOpen(false)}
               // Above the sticky header, which would otherwise cover the drawer's close button.
               sx={{ zIndex: (th) => th.zIndex.modal }}
-              slotProps={{ paper: { sx: { width: '100%', p: 2 } } }}
+              slotProps={{ paper: { 'aria-label': t('views.search.facets'), sx: { width: '100%', p: 2 } } }}
             >
               <Button onClick={() => setSidebarOpen(false)} sx={{ alignSelf: 'end' }}>
                 {t('views.search.hide_facets')}
