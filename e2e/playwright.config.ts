@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { toursSeen } from './support/tour.ts';
 
 // The config is read by the runner and again by each worker; the data folder is made once and
 // handed to the workers through the environment.
@@ -21,6 +22,7 @@ export default defineConfig({
   reporter: process.env.E2E_JSON ? [['list'], ['json', { outputFile: process.env.E2E_JSON }]] : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    storageState: toursSeen(`http://127.0.0.1:${port}`),
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import base from './playwright.config.ts';
+import { toursSeen } from './support/tour.ts';
 
 // Journeys on a synthetic catalogue of 10,000 assets (`vitrine bench-data`), in a data folder of
 // their own and on a port 50 above the demo journeys', so both can run side by side.
@@ -16,7 +17,7 @@ export default defineConfig({
   testMatch: '**/*.large.spec.ts',
   testIgnore: [],
   timeout: 120_000,
-  use: { ...base.use, baseURL: `http://127.0.0.1:${port}` },
+  use: { ...base.use, baseURL: `http://127.0.0.1:${port}`, storageState: toursSeen(`http://127.0.0.1:${port}`) },
   webServer: {
     command: 'node apps/server/bin/vitrine.mjs bench-data --assets 10000 && node apps/server/bin/vitrine.mjs serve',
     cwd: root,

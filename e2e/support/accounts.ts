@@ -1,3 +1,4 @@
+import { expect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -25,4 +26,13 @@ export function addUser(name: string, groups: string, password = 'journey secret
     const stderr = (error as { stderr?: Buffer | string }).stderr?.toString() ?? '';
     if (!stderr.includes('exists already')) throw error;
   }
+}
+
+/** Logs in through the login page with the password `addUser` gives by default. */
+export async function logIn(page: Page, user: string, password = 'journey secret'): Promise<void> {
+  await page.goto('/#/login');
+  await page.getByLabel('Username').fill(user);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await expect(page).not.toHaveURL(/#\/login/, { timeout: 15_000 });
 }

@@ -48,6 +48,14 @@ export const defaultTranslations: Record<'de' | 'en', MessageSet> = {
         imprint: 'Imprint',
         copyright: '© {{range}} {{title}}',
       },
+      tour_guide: {
+        title: 'Guided tour',
+        progress: 'Step {{n}} of {{m}}',
+        next: 'Next',
+        back: 'Back',
+        finish: 'Done',
+        skip: 'End tour',
+      },
     },
     views: {
       dashboard: {
@@ -628,6 +636,14 @@ export const defaultTranslations: Record<'de' | 'en', MessageSet> = {
         terms: 'Nutzungsbedingungen',
         imprint: 'Impressum',
         copyright: '© {{range}} {{title}}',
+      },
+      tour_guide: {
+        title: 'Rundgang',
+        progress: 'Schritt {{n}} von {{m}}',
+        next: 'Weiter',
+        back: 'Zurück',
+        finish: 'Fertig',
+        skip: 'Rundgang beenden',
       },
     },
     views: {

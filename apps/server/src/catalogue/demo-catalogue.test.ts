@@ -47,13 +47,15 @@ describe('demo catalogue metadata', () => {
       title: { en: 'Sunset', de: 'Sunset' },
       category: { en: 'Photography', de: 'Fotografie' },
       keywords: { en: ['photo', 'sunset', 'sky'], de: ['Foto', 'Sonnenuntergang', 'Himmel'] },
-      collections: ['Wallpapers', 'Nature & landscapes'],
+      collections: ['Highlights', 'Photography', 'Nature & landscapes'],
     });
     expect(sunset?.rating).toBeGreaterThanOrEqual(3);
     expect((sunset?.description as Record<string, string>).en).toContain('lomiri-wallpapers-16.04 20.04.0-2');
 
     const tiff = await readManifest(path.join(dir, 'tiff'), 'manifest.json');
     expect(tiff.get('video-001.tiff')?.access_groups).toEqual(['users', 'admins']);
+    // The same picture in many formats is kept apart from the curated rows.
+    expect(tiff.get('video-001.tiff')?.collections).toEqual(['Format test files']);
     // Materials of OBJ models are not assets, so they get no entry.
     expect(() => readFileSync(path.join(dir, 'models/spider/manifest.json'))).toThrow();
   });

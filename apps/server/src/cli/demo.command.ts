@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEMO_MANIFEST, writeDemoSidecars } from '../catalogue/demo-catalogue.ts';
+import { convertImage } from '../adapters/media.ts';
+import type { Auth } from '../auth/caller.ts';
+import { DEMO_COLLECTIONS, DEMO_HERO, DEMO_MANIFEST, writeDemoSidecars } from '../catalogue/demo-catalogue.ts';
 import { derivativeRoot } from '../derivatives/storage.ts';
 import type { Settings } from '../settings.ts';
-import { withServices } from '../services.ts';
+import { withServices, type Services } from '../services.ts';
 import { importWithProgress, makeDerivatives, printSummary } from './import.command.ts';
 
 const buildScript = path.resolve(import.meta.dirname, '../../../../scripts/demo-media.sh');
@@ -33,6 +36,60 @@ function runScript(out: string): Promise<void> {
   });
 }
 
+/**
+ * Creates the demo's collections before the import, so the dashboard (which lists collections in
+ * the order they were made) shows the curated ones first, then one per folder, and the format
+ * test files last.
+ */
+async function prepareCollections(services: Services, media: string): Promise<void> {
+  const repo = services.repositories.catalogue;
+  const named = async (name: string) => repo.ensureCollection(`#${name}`, name, null);
+  for (const name of DEMO_COLLECTIONS.slice(0, -1)) await named(name);
+  const lines = (await readFile(path.join(media, DEMO_MANIFEST), 'utf8')).trim().split('\n').slice(1);
+  const base = path.basename(media);
+  const folders = [...new Set(lines.map((l) => path.posix.dirname(l.split('\t')[0] ?? '')))].sort();
+  for (const folder of folders) {
+    let parent: number | null = null;
+    let acc = '';
+    for (const part of [base, ...folder.split('/').filter((p) => p !== '.')]) {
+      acc = acc ? `${acc}/${part}` : part;
+      parent = await repo.ensureCollection(acc, part, parent);
+    }
+  }
+  await named(DEMO_COLLECTIONS[DEMO_COLLECTIONS.length - 1]);
+}
+
+/** An administrator acting for the command line. */
+const commandLine: Auth = {
+  userId: null,
+  name: 'vitrine demo',
+  groups: [],
+  isAssetUser: false,
+  isGuiAdmin: true,
+  sessionId: null,
+  locale: null,
+  expired: false,
+};
+
+/** Puts one of the demo's best photos into the dashboard's hero, unless an admin chose one. */
+async function heroImage(services: Services, media: string): Promise<void> {
+  if ((await services.config.availableFiles()).dashboardHero) return;
+  const dir = await mkdtemp(path.join(tmpdir(), 'vitrine-hero-'));
+  try {
+    const out = path.join(dir, 'hero.webp');
+    await convertImage(path.join(media, DEMO_HERO), out, {
+      format: 'webp',
+      maxSize: 1920,
+      quality: 70,
+      colourSpace: 'srgb',
+      keepMetadata: false,
+    });
+    await services.configAdmin.upload(commandLine, 'dashboardHero', () => readFile(out));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** `vitrine demo [--reset] [--if-empty]`: builds the demo files under DATA_DIR/demo and imports them. */
 export async function runDemo(settings: Settings, opts: { reset: boolean; ifEmpty: boolean }): Promise<number> {
   const media = path.join(settings.dataDir, 'demo');
@@ -54,6 +111,8 @@ export async function runDemo(settings: Settings, opts: { reset: boolean; ifEmpt
     }
     const files = await writeDemoSidecars(media);
     console.log(`Demo media: ${files} files in ${media}`);
+    await prepareCollections(services, media);
+    await heroImage(services, media);
     const summary = await importWithProgress(services, media);
     printSummary(summary);
     const jobs = await makeDerivatives(services);

@@ -234,7 +234,7 @@ export class SearchRepository {
     const rows = await this.k
       .selectFrom('collection')
       .select(['id', 'name', 'thumbnail_asset_id'])
-      .orderBy('name')
+      // In the order the catalogue made them, so an import (the demo's curated rows) decides it.
       .orderBy('id')
       .execute();
     return rows.map((r) => ({

@@ -333,4 +333,17 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
       await repo.remove('global');
     }
   });
+  it('§2 Dashboard: lists the DAM collections in the order the catalogue made them, not by name', async () => {
+    const archive = await buildCollection(t.app.db, 'Archive');
+    await buildAsset(t.app.db, {
+      filename: 'archive.jpg',
+      values: { title: { en: 'Old map' } },
+      collections: [archive],
+    });
+    const list = await get('collection?operation=list');
+    const dam = (list.body.collections as { indicator: string; label: string }[]).filter((c) =>
+      c.indicator.startsWith('collection_'),
+    );
+    expect(dam.map((c) => c.label)).toEqual(['Spring campaign', 'Archive']);
+  });
 });

@@ -72,6 +72,8 @@ export function MobileNavDrawer({
       disableDiscovery
       // The drawer keeps its own paper ref for swiping, so the paper is styled from outside.
       sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
+      // The open drawer is a dialog; it is named after the navigation it holds.
+      slotProps={{ paper: { 'aria-label': t('global.navigation') } }}
     >
       {/* The header stays above the drawer, so the entries start below it. */}
       <Toolbar />

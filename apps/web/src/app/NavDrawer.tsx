@@ -47,6 +47,7 @@ export function NavList({ rail, hideDashboard }: { rail: boolean; hideDashboard:
             selected={current}
             aria-current={current ? 'page' : undefined}
             aria-label={rail ? label : undefined}
+            data-tour={to === '/bookmark' ? 'bookmark' : undefined}
             sx={{ minHeight: 48, px: 2, justifyContent: rail ? 'center' : 'flex-start' }}
           >
             <ListItemIcon sx={{ minWidth: 0, mr: rail ? 0 : 2, color: 'inherit' }}>

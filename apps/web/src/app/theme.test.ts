@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultThemes, type ThemeConfig } from '@vitrine/contract/global-config';
-import { buildTheme, CUSTOM_FONT_FAMILY } from './theme.ts';
+import { buildTheme, COARSE_POINTER, CUSTOM_FONT_FAMILY, REDUCED_MOTION, TAP_TARGET } from './theme.ts';
 
 const light = defaultThemes.find((t) => t.key === 'light') as ThemeConfig;
 const dark = defaultThemes.find((t) => t.key === 'dark') as ThemeConfig;
@@ -46,5 +46,33 @@ describe('theme from the config (admin-spec §3 "Theme")', () => {
     expect(buildTheme(light, { customFont: true }).typography.fontFamily).toMatch(
       new RegExp(`^"${CUSTOM_FONT_FAMILY}"`),
     );
+  });
+});
+
+describe('motion and focus (accessible by default)', () => {
+  it('switches animations and transitions off for visitors who prefer reduced motion', () => {
+    const overrides = buildTheme(light).components?.MuiCssBaseline?.styleOverrides as Record<string, unknown>;
+    expect(overrides[REDUCED_MOTION]).toEqual({
+      '*, *::before, *::after': expect.objectContaining({
+        animationDuration: '0.01ms !important',
+        transitionDuration: '0.01ms !important',
+      }),
+    });
+  });
+
+  it('outlines the keyboard focus of every button in the page text colour', () => {
+    for (const theme of [light, dark]) {
+      const root = buildTheme(theme).components?.MuiButtonBase?.styleOverrides?.root;
+      expect(root).toEqual({
+        '&.Mui-focusVisible': { outline: `2px solid ${theme.appearance.on_background}`, outlineOffset: 2 },
+      });
+    }
+  });
+
+  it('makes buttons at least 44 × 44 px on touch screens', () => {
+    const overrides = buildTheme(light).components?.MuiCssBaseline?.styleOverrides as Record<string, unknown>;
+    const rules = Object.values(overrides[COARSE_POINTER] as Record<string, unknown>);
+    expect(rules).toEqual([{ minWidth: TAP_TARGET, minHeight: TAP_TARGET }]);
+    expect(TAP_TARGET).toBe(44);
   });
 });

@@ -2,6 +2,10 @@ import { alpha, createTheme, darken, lighten, type Theme } from '@mui/material/s
 import type { ThemeConfig } from '@vitrine/contract/global-config';
 
 const THEME_KEY = 'theme';
+/** Visitors who ask their system for less motion get no animations or transitions (drawers, menus, ripples). */
+export const REDUCED_MOTION = '@media (prefers-reduced-motion: reduce)';
+export const COARSE_POINTER = '@media (pointer: coarse)';
+export const TAP_TARGET = 44;
 
 /** The font stack; a custom font uploaded by an admin goes first once it has loaded. */
 const baseFonts = '"Roboto", "Helvetica Neue", Arial, sans-serif';
@@ -43,6 +47,28 @@ export function buildTheme(config: ThemeConfig, options: { customFont?: boolean 
             ...cssVariables,
           },
           body: { backgroundColor: c.background, color: c.on_background },
+          // Fingers need tap targets of at least 44 × 44 px.
+          [COARSE_POINTER]: {
+            '.MuiIconButton-root, .MuiButton-root, .MuiToggleButton-root, .MuiListItemButton-root': {
+              minWidth: TAP_TARGET,
+              minHeight: TAP_TARGET,
+            },
+          },
+          [REDUCED_MOTION]: {
+            '*, *::before, *::after': {
+              animationDuration: '0.01ms !important',
+              animationIterationCount: '1 !important',
+              transitionDuration: '0.01ms !important',
+              scrollBehavior: 'auto !important',
+            },
+          },
+        },
+      },
+      // A visible keyboard focus on every button, link button, menu item and chip: the ripple alone
+      // is too faint. The page's text colour contrasts with the page in every theme.
+      MuiButtonBase: {
+        styleOverrides: {
+          root: { '&.Mui-focusVisible': { outline: `2px solid ${c.on_background}`, outlineOffset: 2 } },
         },
       },
       MuiAppBar: { styleOverrides: { root: { backgroundColor: c.navigation, color: c.on_navigation } } },

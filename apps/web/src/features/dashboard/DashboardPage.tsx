@@ -7,6 +7,7 @@ import { pickContentLanguage, type GlobalConfig } from '@vitrine/contract/global
 import type { AssetDoc } from '@vitrine/contract/search';
 import { logoVisible, useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
 import { configImageUrl } from '../../app/customAssets.ts';
+import { GuidedTour } from '../../components/GuidedTour.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { callUrl } from '../../lib/apiClient.ts';
 import { CollectionRow } from './CollectionRow.tsx';
@@ -107,6 +108,7 @@ export function DashboardPage() {
           list.map((c) => <PosterCollection key={c.indicator} collection={c} lang={lang} config={config} />)
         )}
       </Box>
+      <GuidedTour page="dashboard" ready={!collections.isPending} />
     </>
   );
 }

@@ -12,6 +12,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AssetDoc } from '@vitrine/contract/search';
+import { gridKeyHandler } from '../../lib/gridKeys.ts';
 import { aspectOf, gridRows, posterRows, type ResultRow } from './layout.ts';
 import { ItemCaption, ResultItem, type ItemActions } from './ResultItem.tsx';
 import { loadDistance, type ViewKey, type ViewSizes } from './searchState.ts';
@@ -131,6 +132,7 @@ export function ResultList(props: ResultListProps) {
     <Box
       ref={scrollRef}
       onScroll={checkNearEnd}
+      onKeyDown={gridKeyHandler('[data-result-button]')}
       role="region"
       aria-label={t('views.search.results_label')}
       data-tour="result_view"

@@ -16,6 +16,7 @@ import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
 import { useShareDialog } from '../../components/ShareDialog.tsx';
 import { configImageUrl } from '../../app/customAssets.ts';
 import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
+import { GuidedTour } from '../../components/GuidedTour.tsx';
 import { FilterIcon } from '../../components/icons.tsx';
 import { SuggestionInput } from '../../components/SuggestionInput.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
@@ -373,7 +374,9 @@ export function SearchPage() {
           {suggestionLabels.length > 0 && ` ${t('views.search.results.suggestions')} ${suggestionLabels.join(', ')}`}
         </Typography>
         {selected.length > 0 && (
-          <Typography variant="body2">{t('views.search.selected', { count: selected.length })}</Typography>
+          <Typography variant="body2" role="status">
+            {t('views.search.selected', { count: selected.length })}
+          </Typography>
         )}
         <Button size="small" disabled>
           {t(selected.length > 0 ? 'views.search.bookmark_selection' : 'views.search.bookmark_found')}
@@ -407,7 +410,9 @@ export function SearchPage() {
             <Drawer
               open={sidebarOpen}
               onClose={() => setSidebarOpen(false)}
-              slotProps={{ paper: { sx: { width: '100%', p: 2 } } }}
+              // Above the sticky header, which would otherwise cover the drawer's close button.
+              sx={{ zIndex: (th) => th.zIndex.modal }}
+              slotProps={{ paper: { 'aria-label': t('views.search.facets'), sx: { width: '100%', p: 2 } } }}
             >
               <Button onClick={() => setSidebarOpen(false)} sx={{ alignSelf: 'end' }}>
                 {t('views.search.hide_facets')}
@@ -514,6 +519,8 @@ export function SearchPage() {
       </Box>
       <DownloadFlowHost />
       {shareDialog.dialog}
+      {/* On search the tour starts when the total changes (portal-spec §2 "Guided tour"). */}
+      <GuidedTour page="search" ready={status === 'success' && total > 0} startKey={total} />
     </Box>
   );
 }

@@ -1,0 +1,120 @@
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { addUser, logIn } from '../support/accounts.ts';
+import { seriousViolations } from '../support/axe.ts';
+
+// The first visit of a page waits for its content on a machine that may be busy.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.use({ locale: 'en-GB' });
+test.describe.configure({ timeout: 240_000 });
+
+const viewports = { desktop: { width: 1280, height: 900 }, phone: { width: 375, height: 667 } } as const;
+
+/** Checks the page as it is now and files any serious or critical violation under `what`. */
+async function check(page: Page, found: string[], what: string): Promise<void> {
+  for (const v of await seriousViolations(page)) found.push(`${what}: ${v}`);
+}
+
+/**
+ * Opens a header menu from the keyboard: a mouse resting on its button would open it again as a
+ * hover menu right after Escape closed it (portal-spec §9 menu delays).
+ */
+async function openMenu(page: Page, name: string | RegExp): Promise<void> {
+  await page.getByRole('button', { name }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menu')).toBeVisible();
+}
+
+test.describe('axe-core on every screen, both default themes, desktop and 375×667 (WCAG 2.2 AA)', () => {
+  test.beforeAll(() => addUser('inspector', 'users'));
+
+  for (const theme of ['light', 'dark'] as const) {
+    for (const [device, viewport] of Object.entries(viewports)) {
+      test(`${theme} theme, ${device}: screens, dialogs, menus, drawer and info panel`, async ({ page, request }) => {
+        await page.setViewportSize(viewport);
+        await page.addInitScript((key) => {
+          localStorage.setItem('theme', key);
+          if (!localStorage.getItem('locale')) localStorage.setItem('locale', 'en');
+        }, theme);
+        const phone = device === 'phone';
+        const found: string[] = [];
+
+        // Login, with the theme menu open.
+        await page.goto('/#/login');
+        await expect(page.getByLabel('Username')).toBeVisible();
+        await check(page, found, 'login');
+        // The theme menu (a dialog-like popup of the header).
+        await openMenu(page, 'Theme');
+        await check(page, found, 'theme menu');
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('menu')).toBeHidden();
+
+        // Dashboard, with the language menu and (on phones) the navigation drawer open.
+        await page.goto('/');
+        await expect(page.getByTestId('dashboard-hero')).toBeVisible();
+        await expect(page.locator('section[aria-labelledby^="collection-"]').first()).toBeVisible();
+        await check(page, found, 'dashboard');
+        await openMenu(page, /^Language/);
+        await check(page, found, 'language menu');
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('menu')).toBeHidden();
+        if (phone) {
+          await page.getByRole('button', { name: 'Open menu' }).click();
+          await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+          await check(page, found, 'navigation drawer');
+          await page.keyboard.press('Escape');
+        }
+        // No horizontal scrolling of the page.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+
+        // Search, with the info panel and (on phones) the filter drawer open.
+        await page.goto('/#/search/*');
+        const results = page.getByRole('region', { name: 'Results', exact: true });
+        await expect(results.locator('[data-result-button]').first()).toBeVisible();
+        await check(page, found, 'search');
+        await results.locator('[data-result-button]').first().click();
+        await expect(results.getByRole('region', { name: /^Details of/ })).toBeVisible();
+        await check(page, found, 'info panel');
+        await page.keyboard.press('Escape');
+        if (phone) {
+          await page.getByRole('button', { name: 'Show filters' }).click();
+          await expect(page.getByRole('button', { name: 'Hide filters' })).toBeVisible();
+          await check(page, found, 'filter drawer');
+          await page.getByRole('button', { name: 'Hide filters' }).click();
+        }
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+
+        // Asset detail.
+        const res = await request.get('/assetportal/api/search', { params: { solr_q: 'sunset', solr_rows: '1' } });
+        const id = ((await res.json()) as { response: { docs: { id: string }[] } }).response.docs[0]?.id;
+        await page.goto(`/#/asset/${id}`);
+        await expect(page.getByRole('toolbar', { name: 'Asset actions' })).toBeVisible();
+        await check(page, found, 'asset');
+
+        // Bookmarks (empty, then with one) and the custom page.
+        await page.goto('/#/bookmark');
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await check(page, found, 'bookmarks, empty');
+        await page.goto('/#/custom');
+        await expect(page.getByRole('heading', { level: 1 })).toBeAttached();
+        await check(page, found, 'custom page');
+
+        // Signed in: the account menu, the bookmark list with a card, logout page.
+        await logIn(page, 'inspector');
+        await page.goto(`/#/asset/${id}`);
+        const actions = page.getByRole('toolbar', { name: 'Asset actions' });
+        const add = actions.getByRole('button', { name: 'Add to bookmarks' });
+        if (await add.isVisible()) await add.click();
+        await page.goto('/#/bookmark');
+        await expect(page.getByRole('list', { name: 'Bookmarked assets' }).getByRole('listitem').first()).toBeVisible();
+        await check(page, found, 'bookmarks');
+        await openMenu(page, /Account of inspector/);
+        await check(page, found, 'account menu');
+        await page.getByRole('menuitem', { name: 'Log out' }).click();
+        await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible();
+        await check(page, found, 'after logout');
+
+        expect(found).toEqual([]);
+      });
+    }
+  }
+});

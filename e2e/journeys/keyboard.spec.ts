@@ -1,0 +1,163 @@
+import { expect as baseExpect, test, type Locator, type Page } from '@playwright/test';
+import { addUser } from '../support/accounts.ts';
+
+// The first visit of a page waits for its content on a machine that may be busy.
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+test.use({ locale: 'en-GB' });
+test.describe.configure({ timeout: 120_000 });
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => {
+    if (!localStorage.getItem('locale')) localStorage.setItem('locale', 'en');
+  });
+});
+
+/** Presses Tab (or Shift+Tab) until `target` has the focus; fails after `max` presses. */
+async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {}): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  await expect(target).toBeFocused();
+}
+
+/** The focused element shows a visible focus indicator (an outline or a box shadow). */
+async function expectVisibleFocus(page: Page): Promise<void> {
+  const style = await page.evaluate(() => {
+    const el = document.activeElement as HTMLElement;
+    const s = getComputedStyle(el);
+    return { outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0, shadow: s.boxShadow !== 'none' };
+  });
+  expect(style.outline || style.shadow, 'visible focus').toBe(true);
+}
+
+test.describe('keyboard only (portal-spec §2, §4; accessible by default)', () => {
+  test.beforeAll(() => addUser('keyboarder', 'users'));
+
+  test('skip link, search, filter, open an asset with arrow keys and Enter, and download it', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('dashboard-hero')).toBeVisible();
+    // The first Tab reaches the skip link; Enter moves the focus to the content.
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#main')).toBeFocused();
+
+    // Search from the hero.
+    const heroSearch = page.getByRole('search').getByRole('combobox', { name: 'Search' });
+    await tabTo(page, heroSearch);
+    await page.keyboard.type('photo');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/#\/search\/photo/);
+    const heading = page.getByRole('heading', { level: 2, name: /results? for/ });
+    await expect(heading).toBeVisible();
+    const unfiltered = await heading.textContent();
+
+    // Filter: the first value of the first checkbox facet, with Space.
+    const facets = page.getByRole('complementary', { name: 'Filters' });
+    const firstValue = facets.getByRole('checkbox').first();
+    await tabTo(page, firstValue);
+    await expectVisibleFocus(page);
+    await page.keyboard.press('Space');
+    await expect(page).toHaveURL(/%2B|\+/);
+    await expect(firstValue).toBeChecked();
+    await expect(heading).not.toHaveText(unfiltered ?? '');
+
+    // Results: Tab reaches the first, arrow keys move between them, Enter opens the info panel.
+    const results = page.getByRole('region', { name: 'Results', exact: true });
+    const buttons = results.locator('[data-result-button]');
+    await tabTo(page, buttons.first());
+    await expectVisibleFocus(page);
+    if ((await buttons.count()) > 1) {
+      await page.keyboard.press('ArrowRight');
+      await expect(buttons.nth(1)).toBeFocused();
+      await page.keyboard.press('ArrowLeft');
+      await expect(buttons.first()).toBeFocused();
+    }
+    await page.keyboard.press('Enter');
+    await expect(buttons.first()).toHaveAttribute('aria-expanded', 'true');
+    const panel = results.getByRole('region', { name: /^Details of/ });
+    await expect(panel).toBeVisible();
+    // Escape closes the panel and the focus goes back to the result.
+    await expect(panel).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+    await expect(buttons.first()).toBeFocused();
+    await page.keyboard.press('Enter');
+    await tabTo(page, panel.getByRole('link', { name: 'Open' }));
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/#\/asset\/\d+/);
+
+    // Download with the keyboard: the button, then the dialog if one asks for a conversion.
+    const download = page.getByRole('toolbar', { name: 'Asset actions' }).getByRole('button', { name: 'Download' });
+    await tabTo(page, download);
+    const file = page.waitForEvent('download');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    if (await dialog.isVisible().catch(() => false)) {
+      await tabTo(page, dialog.getByRole('button', { name: 'Download' }));
+      await page.keyboard.press('Enter');
+    }
+    expect((await file).suggestedFilename()).toMatch(/\.\w+$/);
+  });
+
+  test('bookmark an asset and view the bookmarks', async ({ page, request }) => {
+    const res = await request.get('/assetportal/api/search', { params: { solr_q: 'sunset', solr_rows: '1' } });
+    const id = ((await res.json()) as { response: { docs: { id: string }[] } }).response.docs[0]?.id;
+    expect(id).toBeTruthy();
+    await page.goto(`/#/asset/${id}`);
+    const actions = page.getByRole('toolbar', { name: 'Asset actions' });
+    await tabTo(page, actions.getByRole('button', { name: 'Add to bookmarks' }));
+    await expectVisibleFocus(page);
+    await page.keyboard.press('Enter');
+    await expect(actions.getByRole('button', { name: 'Remove from bookmarks' })).toBeFocused();
+
+    await tabTo(
+      page,
+      page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Bookmarks' }),
+      {
+        back: true,
+      },
+    );
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/#\/bookmark$/);
+    await expect(page.getByText('1 bookmarked asset')).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Bookmarked assets' }).getByRole('listitem')).toHaveCount(1);
+  });
+
+  test('log in and log out', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('dashboard-hero')).toBeVisible();
+    await tabTo(page, page.getByRole('link', { name: 'Log in' }));
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/#\/login/);
+    await tabTo(page, page.getByLabel('Username'));
+    await page.keyboard.type('keyboarder');
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Password')).toBeFocused();
+    await page.keyboard.type('journey secret');
+    await page.keyboard.press('Enter');
+    await expect(page).not.toHaveURL(/#\/login/);
+
+    // The account menu opens with Enter, closes with Escape returning the focus, and logs out.
+    const account = page.getByRole('button', { name: /Account of keyboarder/ });
+    await tabTo(page, account);
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu');
+    await expect(menu).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(account).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(menu).toBeVisible();
+    const logout = menu.getByRole('menuitem', { name: 'Log out' });
+    for (let i = 0; i < 10 && !(await logout.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press('ArrowDown');
+    await expect(logout).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible();
+  });
+});
