@@ -170,6 +170,8 @@ test.describe('search page accessibility (axe-core)', () => {
       { name: 'phone', viewport: { width: 390, height: 844 } },
     ]) {
       test(`no serious or critical violation with the info panel open: ${theme}, ${device.name}`, async ({ page }) => {
+        // axe walks every element of a full results page: on a busy 2-core machine that alone can take 30 s.
+        test.slow();
         await page.setViewportSize(device.viewport);
         await page.emulateMedia({ colorScheme: theme });
         await page.goto('/#/search/*');

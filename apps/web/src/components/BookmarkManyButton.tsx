@@ -1,8 +1,10 @@
 import { Button } from '@mui/material';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { needsConfirmation, useBookmarks, useMaxAssets } from '../lib/bookmarks.ts';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
+
+// The dialog's code loads only when a confirmation is needed.
+const ConfirmDialog = lazy(() => import('./ConfirmDialog.tsx').then((m) => ({ default: m.ConfirmDialog })));
 
 /**
  * Bookmarks many assets at once (the found assets or a selection, portal-spec §4 "Bookmark
@@ -34,12 +36,16 @@ export function BookmarkManyButton({
       >
         {children}
       </Button>
-      <ConfirmDialog
-        open={asking}
-        text={t('views.search.modal.add_bookmarks', { 0: count })}
-        onConfirm={() => void run()}
-        onCancel={() => setAsking(false)}
-      />
+      {asking && (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open
+            text={t('views.search.modal.add_bookmarks', { 0: count })}
+            onConfirm={() => void run()}
+            onCancel={() => setAsking(false)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

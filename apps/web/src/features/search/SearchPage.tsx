@@ -1,5 +1,7 @@
 import { Alert, Box, Button, CircularProgress, Drawer, Link, Typography, useMediaQuery, useTheme } from '@mui/material';
 import {
+  lazy,
+  Suspense,
   useCallback,
   useEffect,
   useMemo,
@@ -14,10 +16,12 @@ import { pickContentLanguage } from '@vitrine/contract/global-config';
 import type { AssetDoc, FacetSelection } from '@vitrine/contract/search';
 import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
 import { configImageUrl } from '../../app/customAssets.ts';
+import { BookmarkManyButton } from '../../components/BookmarkManyButton.tsx';
 import { FilterIcon } from '../../components/icons.tsx';
 import { SuggestionInput } from '../../components/SuggestionInput.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { altText } from '../../lib/assetText.ts';
+import { useBookmarks } from '../../lib/bookmarks.ts';
 import {
   fieldLabel,
   useDebounced,
@@ -29,8 +33,8 @@ import {
 import { toast } from '../../lib/toast.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { facetDefs, formatDate, formatFileSize, type FacetDef } from './facets.ts';
-import { InfoPanel, fieldText, type InfoField } from './InfoPanel.tsx';
-import { useSearchResults } from './queries.ts';
+import { fieldText, type InfoField } from './infoFields.ts';
+import { fetchFoundIds, useSearchResults } from './queries.ts';
 import { ResultList } from './ResultList.tsx';
 import {
   applySelectionClick,
@@ -47,6 +51,9 @@ import {
   type ViewSizes,
 } from './searchState.ts';
 import { FilterTags, SortMenu, ViewSwitch, type Tag } from './SearchToolbar.tsx';
+
+// The info panel (focus trap, metadata, bookmark toggle) loads when an asset is first made active.
+const InfoPanel = lazy(() => import('./InfoPanel.tsx').then((m) => ({ default: m.InfoPanel })));
 
 const DEBOUNCE_MS = 200;
 /** Results area height is the window height minus 250 (portal-spec §2 "Search"). */
@@ -118,6 +125,7 @@ export function SearchPage() {
   const [activeId, setActiveId] = useState<string | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const bookmarks = useBookmarks();
   const [sidebarWidth, setSidebarWidth] = useState(() => storedSidebarWidth(config.search.sidebar.width));
 
   const sizes: ViewSizes = {
@@ -146,11 +154,8 @@ export function SearchPage() {
     [view, routePath, sort.key, sort.orientation],
   );
   const facetFields = useMemo(() => defs.map((d) => d.field), [defs]);
-  const results = useSearchResults(
-    { lang, route, sort, facetFields, firstRows },
-    () => nextPageSize(view, widthRef.current, sizes),
-    !fieldsQuery.isPending,
-  );
+  const request = { lang, route, sort, facetFields, firstRows };
+  const results = useSearchResults(request, () => nextPageSize(view, widthRef.current, sizes), !fieldsQuery.isPending);
   const docs = useMemo(() => results.data?.pages.flatMap((p) => p.docs) ?? [], [results.data]);
   const firstPage = results.data?.pages[0];
   const total = firstPage?.numFound ?? 0;
@@ -368,9 +373,12 @@ export function SearchPage() {
         {selected.length > 0 && (
           <Typography variant="body2">{t('views.search.selected', { count: selected.length })}</Typography>
         )}
-        <Button size="small" disabled>
+        <BookmarkManyButton
+          count={selected.length > 0 ? selected.length : total}
+          fetchIds={() => (selected.length > 0 ? Promise.resolve(selected) : fetchFoundIds(request))}
+        >
           {t(selected.length > 0 ? 'views.search.bookmark_selection' : 'views.search.bookmark_found')}
-        </Button>
+        </BookmarkManyButton>
         <Button size="small" onClick={shareFound} disabled={total === 0}>
           {t(selected.length > 0 ? 'views.search.share_selection' : 'views.search.share_found')}
         </Button>
@@ -476,21 +484,27 @@ export function SearchPage() {
               altOf={(doc) => altText(doc, alt, alt_fallback.field_name)}
               detailsOf={detailsOf}
               renderInfo={(doc, panelId) => (
-                <InfoPanel
-                  key={doc.id}
-                  id={panelId}
-                  doc={doc}
-                  title={titleOf(doc)}
-                  left={left}
-                  right={right}
-                  format={format}
-                  onClose={() => {
-                    setActiveId(null);
-                    document.querySelector<HTMLElement>(`[data-asset-id="${doc.id}"] [data-result-button]`)?.focus();
-                  }}
-                />
+                <Suspense key={doc.id} fallback={null}>
+                  <InfoPanel
+                    id={panelId}
+                    doc={doc}
+                    title={titleOf(doc)}
+                    left={left}
+                    right={right}
+                    format={format}
+                    onClose={() => {
+                      setActiveId(null);
+                      document.querySelector<HTMLElement>(`[data-asset-id="${doc.id}"] [data-result-button]`)?.focus();
+                    }}
+                  />
+                </Suspense>
               )}
-              actions={{ share: (doc) => shareLink(`/asset/${doc.id}`, false) }}
+              actions={{
+                share: (doc) => shareLink(`/asset/${doc.id}`, false),
+                toggleBookmark: (id) => bookmarks.toggle(id),
+              }}
+              isBookmarked={(id) => bookmarks.isBookmarked(id)}
+              bookmarksLoading={bookmarks.isLoading}
               scrollKey={`${routePath}|${sort.key}|${sort.orientation}|${view}`}
               onWidth={onWidth}
               height={resultsHeight}
