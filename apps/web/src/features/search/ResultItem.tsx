@@ -2,6 +2,7 @@ import { Menu, MenuItem } from '@mui/material';
 import { memo, useEffect, useRef, useState, type MouseEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import { thumbHashToDataURL } from 'thumbhash';
 import type { AssetDoc } from '@vitrine/contract/search';
 import {
   BookmarkBorderIcon,
@@ -168,13 +169,41 @@ export function IconSet({
   );
 }
 
+/** Decoded placeholders by hash: an item scrolled past and back does not decode again. */
+const placeholders = new Map<string, string>();
+const PLACEHOLDER_CACHE = 5000;
+
+/** The ThumbHash (base64) as an image URL; undefined when it cannot be decoded. */
+export function placeholderUrl(hash: string | undefined): string | undefined {
+  if (!hash) return undefined;
+  let url = placeholders.get(hash);
+  if (url === undefined) {
+    try {
+      url = thumbHashToDataURL(Uint8Array.from(atob(hash), (c) => c.charCodeAt(0)));
+    } catch {
+      // A malformed hash leaves the plain skeleton colour.
+      url = '';
+    }
+    if (placeholders.size >= PLACEHOLDER_CACHE) placeholders.clear();
+    placeholders.set(hash, url);
+  }
+  return url || undefined;
+}
+
 /**
- * The picture of an asset: its placeholder until it has been in view once, then the thumbnail.
+ * The picture of an asset: its ThumbHash placeholder (or a plain skeleton without one) until it has
+ * been in view once, then the thumbnail over the placeholder while it loads.
  */
 export function AssetImage({ doc, alt, width, height }: { doc: AssetDoc; alt: string; width: number; height: number }) {
   const [ref, seen] = useSeenOnce<HTMLDivElement>();
+  const placeholder = placeholderUrl(doc.thumbhash);
   return (
-    <div ref={ref} className="vt-image" style={{ width, height }}>
+    <div
+      ref={ref}
+      className="vt-image"
+      data-placeholder={placeholder ? 'thumbhash' : 'skeleton'}
+      style={{ width, height, backgroundImage: placeholder ? `url(${placeholder})` : undefined }}
+    >
       {seen && doc.url ? (
         <img src={doc.url} alt={alt} loading="lazy" decoding="async" />
       ) : (
