@@ -22,14 +22,7 @@ import { SuggestionInput } from '../../components/SuggestionInput.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { altText } from '../../lib/assetText.ts';
 import { useBookmarks } from '../../lib/bookmarks.ts';
-import {
-  fieldLabel,
-  useDebounced,
-  useIndexFields,
-  toSelections,
-  useSuggestions,
-  type SuggestionOption,
-} from '../../lib/searchInput.ts';
+import { fieldLabel, useIndexFields, useSearchInput, type SuggestionOption } from '../../lib/searchInput.ts';
 import { toast } from '../../lib/toast.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { facetDefs, formatDate, formatFileSize, type FacetDef } from './facets.ts';
@@ -55,7 +48,6 @@ import { FilterTags, SortMenu, ViewSwitch, type Tag } from './SearchToolbar.tsx'
 // The info panel (focus trap, metadata, bookmark toggle) loads when an asset is first made active.
 const InfoPanel = lazy(() => import('./InfoPanel.tsx').then((m) => ({ default: m.InfoPanel })));
 
-const DEBOUNCE_MS = 200;
 /** Results area height is the window height minus 250 (portal-spec §2 "Search"). */
 const CHROME_HEIGHT = 250;
 const MIN_RESULTS_HEIGHT = 320;
@@ -163,8 +155,15 @@ export function SearchPage() {
   // The search input: text and chosen suggestions follow the route.
   const routeChips = (r: SearchRoute): SuggestionOption[] =>
     r.suggestions.flatMap((s) => s.values.map((v) => ({ field: s.field_name, value: v, label: v })));
-  const [text, setText] = useState(route.text);
-  const [chosen, setChosen] = useState<SuggestionOption[]>(() => routeChips(route));
+  const input = useSearchInput({
+    t,
+    lang,
+    fallbackLang: config.fallback_locale,
+    configuredFields: config.suggestions,
+    initialText: route.text,
+    initialChosen: () => routeChips(route),
+  });
+  const { setText, setChosen } = input;
 
   // A new search, sort or filter clears the active asset; the selection is about this result.
   const searchKey = `${routePath}|${sort.key}|${sort.orientation}`;
@@ -178,22 +177,15 @@ export function SearchPage() {
       setChosen(routeChips(route));
     }
   }
-  const suggestionFields = useMemo(() => config.suggestions.map((s) => s.field_name), [config.suggestions]);
-  const { data: groups = [] } = useSuggestions(lang, useDebounced(text, DEBOUNCE_MS), suggestionFields);
   const labelOfField = (field: string, translation?: string) =>
     fieldLabel(t, fields, field, lang, config.fallback_locale, translation);
 
   const go = (next: SearchRoute) => void navigate(searchRoutePath(next));
   const setFilters = (filters: FacetSelection[]) => go({ ...route, filters });
+  // Submitting rewrites the route from text and suggestions alone and resets sort (portal-spec §4).
   const submit = () => {
     setSort(defaultSort);
-    go({
-      text,
-      filters: [],
-      suggestions: toSelections(chosen),
-      ids: [],
-      collection: undefined,
-    });
+    void navigate(input.submitPath());
   };
   const reset = () => {
     setSort(defaultSort);
@@ -356,13 +348,13 @@ export function SearchPage() {
           ))}
         <SuggestionInput
           id="search-input"
-          groups={groups}
-          text={text}
+          groups={input.groups}
+          text={input.text}
           onTextChange={setText}
-          chosen={chosen}
+          chosen={input.chosen}
           onChosenChange={setChosen}
           onSubmit={submit}
-          labelOf={(f) => labelOfField(f, config.suggestions.find((s) => s.field_name === f)?.translation)}
+          labelOf={input.labelOf}
         />
       </Box>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
