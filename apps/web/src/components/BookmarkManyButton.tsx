@@ -1,10 +1,8 @@
 import { Button } from '@mui/material';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { needsConfirmation, useBookmarks, useMaxAssets } from '../lib/bookmarks.ts';
-
-// The dialog's code loads only when a confirmation is needed.
-const ConfirmDialog = lazy(() => import('./ConfirmDialog.tsx').then((m) => ({ default: m.ConfirmDialog })));
+import { ConfirmDialog } from './ConfirmDialog.tsx';
 
 /**
  * Bookmarks many assets at once (the found assets or a selection, portal-spec §4 "Bookmark
@@ -36,16 +34,12 @@ export function BookmarkManyButton({
       >
         {children}
       </Button>
-      {asking && (
-        <Suspense fallback={null}>
-          <ConfirmDialog
-            open
-            text={t('views.search.modal.add_bookmarks', { 0: count })}
-            onConfirm={() => void run()}
-            onCancel={() => setAsking(false)}
-          />
-        </Suspense>
-      )}
+      <ConfirmDialog
+        open={asking}
+        text={t('views.search.modal.add_bookmarks', { 0: count })}
+        onConfirm={() => void run()}
+        onCancel={() => setAsking(false)}
+      />
     </>
   );
 }

@@ -10,14 +10,12 @@ import {
   RadioGroup,
   Typography,
 } from '@mui/material';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FacetSelection, SearchAnswer } from '@vitrine/contract/search';
 import type { FacetDef } from './facets.ts';
+import { RangeFacet } from './RangeFacet.tsx';
 import { resetFacet, setRadioValue, toggleFacetValue } from './searchState.ts';
-
-// The slider and its styles load only when a range facet is shown.
-const RangeFacet = lazy(() => import('./RangeFacet.tsx').then((m) => ({ default: m.RangeFacet })));
 
 type FacetValue = SearchAnswer['facetCounts']['facetFields'][string][number];
 
@@ -182,16 +180,15 @@ export function FacetSidebar({
           const r = answer.facetRanges[def.field];
           if (!r || r.min === null || r.max === null) return null;
           return (
-            <Suspense key={def.field} fallback={null}>
-              <RangeFacet
-                def={def}
-                label={labelOf(def)}
-                bounds={[r.min, r.max]}
-                filters={filters}
-                onChange={onChange}
-                lang={lang}
-              />
-            </Suspense>
+            <RangeFacet
+              key={def.field}
+              def={def}
+              label={labelOf(def)}
+              bounds={[r.min, r.max]}
+              filters={filters}
+              onChange={onChange}
+              lang={lang}
+            />
           );
         }
         return (

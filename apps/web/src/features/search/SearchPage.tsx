@@ -1,7 +1,5 @@
 import { Alert, Box, Button, CircularProgress, Drawer, Link, Typography, useMediaQuery, useTheme } from '@mui/material';
 import {
-  lazy,
-  Suspense,
   useCallback,
   useEffect,
   useMemo,
@@ -27,6 +25,7 @@ import { toast } from '../../lib/toast.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { facetDefs, formatDate, formatFileSize, type FacetDef } from './facets.ts';
 import { fieldText, type InfoField } from './infoFields.ts';
+import { InfoPanel } from './InfoPanel.tsx';
 import { fetchFoundIds, useSearchResults } from './queries.ts';
 import { ResultList } from './ResultList.tsx';
 import {
@@ -44,9 +43,6 @@ import {
   type ViewSizes,
 } from './searchState.ts';
 import { FilterTags, SortMenu, ViewSwitch, type Tag } from './SearchToolbar.tsx';
-
-// The info panel (focus trap, metadata, bookmark toggle) loads when an asset is first made active.
-const InfoPanel = lazy(() => import('./InfoPanel.tsx').then((m) => ({ default: m.InfoPanel })));
 
 /** Results area height is the window height minus 250 (portal-spec §2 "Search"). */
 const CHROME_HEIGHT = 250;
@@ -476,20 +472,19 @@ export function SearchPage() {
               altOf={(doc) => altText(doc, alt, alt_fallback.field_name)}
               detailsOf={detailsOf}
               renderInfo={(doc, panelId) => (
-                <Suspense key={doc.id} fallback={null}>
-                  <InfoPanel
-                    id={panelId}
-                    doc={doc}
-                    title={titleOf(doc)}
-                    left={left}
-                    right={right}
-                    format={format}
-                    onClose={() => {
-                      setActiveId(null);
-                      document.querySelector<HTMLElement>(`[data-asset-id="${doc.id}"] [data-result-button]`)?.focus();
-                    }}
-                  />
-                </Suspense>
+                <InfoPanel
+                  key={doc.id}
+                  id={panelId}
+                  doc={doc}
+                  title={titleOf(doc)}
+                  left={left}
+                  right={right}
+                  format={format}
+                  onClose={() => {
+                    setActiveId(null);
+                    document.querySelector<HTMLElement>(`[data-asset-id="${doc.id}"] [data-result-button]`)?.focus();
+                  }}
+                />
               )}
               actions={{
                 share: (doc) => shareLink(`/asset/${doc.id}`, false),
