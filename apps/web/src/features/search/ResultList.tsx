@@ -121,12 +121,12 @@ export function ResultList(props: ResultListProps) {
       clearTimeout(timer);
     };
   }, [scrollKey]);
-  useEffect(() => {
+  // Kept while scrolling: once the page has left, its detached element reads a scroll position of 0.
+  const onScroll = () => {
     const el = scrollRef.current;
-    return () => {
-      if (el) scrollPositions.set(scrollKey, el.scrollTop);
-    };
-  }, [scrollKey]);
+    if (el) scrollPositions.set(scrollKey, el.scrollTop);
+    checkNearEnd();
+  };
 
   const panelId = 'search-info-panel';
   const items = virtualizer.getVirtualItems();
@@ -162,7 +162,7 @@ export function ResultList(props: ResultListProps) {
   return (
     <Box
       ref={scrollRef}
-      onScroll={checkNearEnd}
+      onScroll={onScroll}
       role="region"
       aria-label={t('views.search.results_label')}
       data-tour="result_view"
