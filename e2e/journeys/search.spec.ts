@@ -203,7 +203,7 @@ test.describe('scroll position (portal-spec §2 "Search": kept when going to an 
     const item = results(page).filter({ has: page.getByRole('link', { name: 'Open asset page' }) });
     const visible = item.filter({ visible: true }).last();
     const id = await visible.getAttribute('data-asset-id');
-    const open = visible.getByRole('link', { name: 'Open asset page' });
+    const open = page.locator(`[data-asset-id="${id}"]`).getByRole('link', { name: 'Open asset page' });
     // Clicking brings the link fully into view first; that is where the visitor leaves from.
     await open.scrollIntoViewIfNeeded();
     const left = await region.evaluate((el) => el.scrollTop);
