@@ -128,3 +128,61 @@ test.describe('bookmarks (portal-spec §2 "Bookmark list", §4 "Bookmark toggle"
     expect(await page.evaluate(() => localStorage.getItem('bookmarks'))).toBe(JSON.stringify([doc?.id]));
   });
 });
+
+test.describe('bookmarking from the search page (portal-spec §4 "Bookmark toggle", "Selection")', () => {
+  test.use({ viewport: { width: 1400, height: 1000 } });
+  test.beforeAll(() => addUser('searchmarker', 'users'));
+
+  /** The results heading once it names the total (the page left before may still show its own). */
+  const heading = (page: Page, total: RegExp) => page.getByRole('heading', { level: 2, name: total });
+  const item = (page: Page, i: number) => page.locator('[data-asset-id]').nth(i);
+  const idOf = async (page: Page, i: number) => (await item(page, i).getAttribute('data-asset-id')) ?? '';
+
+  test('a poster, the info panel, the selection and the found assets are bookmarked; the bookmark page lists them', async ({
+    page,
+  }) => {
+    await logIn(page, 'searchmarker');
+    await page.goto('/#/search/*');
+    await expect(heading(page, /^\d+ results/)).toBeVisible({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Posters', exact: true }).click();
+
+    // The icon set of a poster: the toggle's label switches to remove.
+    const first = item(page, 0);
+    await first.getByRole('button', { name: 'Add to bookmarks' }).click();
+    await expect(first.getByRole('button', { name: 'Remove from bookmarks' })).toHaveAttribute('aria-pressed', 'true');
+
+    // The info panel of another asset; its poster shows the same state.
+    await item(page, 1).locator('[data-result-button]').click();
+    const panel = page.getByRole('region', { name: /^Details of / });
+    await panel.getByRole('button', { name: 'Add to bookmarks' }).click();
+    await expect(panel.getByRole('button', { name: 'Remove from bookmarks' })).toBeVisible();
+    await expect(item(page, 1).getByRole('button', { name: 'Remove from bookmarks' })).toBeVisible();
+    await panel.getByRole('button', { name: 'Close details' }).click();
+
+    // A selection of two further assets: the heading's button acts on the selection.
+    await item(page, 2).locator('[data-result-button]').click();
+    await item(page, 3)
+      .locator('[data-result-button]')
+      .click({ modifiers: ['ControlOrMeta'] });
+    await expect(page.getByText('2 selected', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Bookmark selection' }).click();
+    await expect(item(page, 3).getByRole('button', { name: 'Remove from bookmarks' })).toBeVisible();
+    const ids = [await idOf(page, 0), await idOf(page, 1), await idOf(page, 2), await idOf(page, 3)];
+
+    await page.goto('/#/bookmark');
+    await expect(page.getByText('4 bookmarked assets')).toBeVisible({ timeout: 15_000 });
+    await expect(cards(page)).toHaveCount(4);
+
+    // The found assets of a search: all of them, fetched beyond the loaded page, join the list.
+    const found = await page.request.get(`${API}search`, { params: { solr_q: 'rose', solr_rows: '1000' } });
+    const foundIds = ((await found.json()) as { response: { docs: Doc[] } }).response.docs.map((d) => d.id);
+    expect(foundIds.length).toBeGreaterThan(0);
+    await page.goto('/#/search/rose');
+    await expect(heading(page, new RegExp(`^${foundIds.length} results`))).toBeVisible({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Bookmark found assets' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Added to bookmarks' })).toBeVisible();
+    const expected = new Set([...ids, ...foundIds]).size;
+    await page.goto('/#/bookmark');
+    await expect(page.getByText(`${expected} bookmarked assets`)).toBeVisible({ timeout: 15_000 });
+  });
+});

@@ -170,6 +170,8 @@ test.describe('search page accessibility (axe-core)', () => {
       { name: 'phone', viewport: { width: 390, height: 844 } },
     ]) {
       test(`no serious or critical violation with the info panel open: ${theme}, ${device.name}`, async ({ page }) => {
+        // axe walks every element of a full results page: on a busy 2-core machine that alone can take 30 s.
+        test.slow();
         await page.setViewportSize(device.viewport);
         await page.emulateMedia({ colorScheme: theme });
         await page.goto('/#/search/*');
@@ -182,4 +184,35 @@ test.describe('search page accessibility (axe-core)', () => {
       });
     }
   }
+});
+
+test.describe('scroll position (portal-spec §2 "Search": kept when going to an asset, restored after 250 ms)', () => {
+  test.use({ locale: 'en-GB', viewport: { width: 1400, height: 1000 } });
+
+  test('going to an asset and back restores where the visitor was in the results', async ({ page }) => {
+    // The first page of a server just started can take most of a minute on a busy 2-core machine.
+    test.slow();
+    await page.goto('/#/search/*');
+    // The first search after the server started may still be building its index.
+    await expect(page.getByRole('heading', { level: 2, name: /^\d+ results/ })).toBeVisible({ timeout: 60_000 });
+    const region = page.getByRole('region', { name: 'Results' });
+    await expect(results(page).first()).toBeVisible();
+    await region.evaluate((el) => el.scrollTo(0, 1200));
+    await expect.poll(() => region.evaluate((el) => el.scrollTop)).toBe(1200);
+    // An asset far down the list, visible only because of the scroll.
+    const item = results(page).filter({ has: page.getByRole('link', { name: 'Open asset page' }) });
+    const visible = item.filter({ visible: true }).last();
+    const id = await visible.getAttribute('data-asset-id');
+    const open = page.locator(`[data-asset-id="${id}"]`).getByRole('link', { name: 'Open asset page' });
+    // Clicking brings the link fully into view first; that is where the visitor leaves from.
+    await open.scrollIntoViewIfNeeded();
+    const left = await region.evaluate((el) => el.scrollTop);
+    expect(left).toBeGreaterThanOrEqual(1200);
+    await open.click();
+    await expect(page).toHaveURL(new RegExp(`#/asset/${id}$`));
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await expect(page).toHaveURL(/#\/search\/\*$/);
+    await expect.poll(() => region.evaluate((el) => el.scrollTop), { timeout: 10_000 }).toBe(left);
+    await expect(page.locator(`[data-asset-id="${id}"]`)).toBeInViewport();
+  });
 });

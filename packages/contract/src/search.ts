@@ -47,6 +47,10 @@ export const assetDocSchema = z
   .object({
     id: z.string(),
     url: z.string().optional().describe('Signed thumbnail URL'),
+    thumbhash: z
+      .string()
+      .optional()
+      .describe('ThumbHash (base64) of the thumbnail: a placeholder to draw until the picture is shown'),
     width: z.number().optional(),
     height: z.number().optional(),
     pixel_x: z.number().optional(),

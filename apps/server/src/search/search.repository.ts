@@ -175,6 +175,20 @@ export class SearchRepository {
     return Number(row?.n ?? 0);
   }
 
+  /** The ThumbHash placeholders of the assets' thumbnails, for those that have one. */
+  async thumbhashes(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.kysely
+      .selectFrom('derivative')
+      .select(['asset_id', 'placeholder'])
+      .where('kind', '=', 'thumb')
+      .where('page', '=', 0)
+      .where('asset_id', 'in', [...ids])
+      .where('placeholder', 'is not', null)
+      .execute();
+    return new Map(rows.map((r) => [Number(r.asset_id), r.placeholder ?? '']));
+  }
+
   /** Assets by id with the values of the given fields, their access groups and collections. */
   async batch(ids: readonly number[], fields: readonly string[] | 'all', withAccess = true): Promise<AssetBatch> {
     if (ids.length === 0) return { assets: [], values: [], access: [], collections: [] };

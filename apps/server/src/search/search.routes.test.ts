@@ -122,6 +122,30 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
     expect(en.response.docs[0]).toMatchObject({ title: 'Tulip field', keywords: ['tulip', 'spring'] });
   });
 
+  it('§2 Poster, thumbnail and list rows: docs carry the ThumbHash of their thumbnail as placeholder, when it has one', async () => {
+    await t.app.db.kysely
+      .insertInto('derivative')
+      .values({
+        asset_id: ids[0],
+        kind: 'thumb',
+        page: 0,
+        sha256: 'x',
+        path: 'thumb.webp',
+        mime: 'image/webp',
+        width: 400,
+        height: 300,
+        bytes: 1,
+        placeholder: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==',
+        created_at: 1,
+      })
+      .execute();
+    const answer = await search('solr_q=*&solr_rows=10');
+    const byId = new Map(answer.response.docs.map((d) => [d.id, d]));
+    expect(byId.get(String(ids[0]))?.thumbhash).toBe('YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==');
+    expect(byId.get(String(ids[1]))).toBeDefined();
+    expect(byId.get(String(ids[1]))).not.toHaveProperty('thumbhash');
+  });
+
   it('§3 Facet value: facet values and filters are in the caller content language, like the docs', async () => {
     const en = await search('solr_facetfields=keywords');
     expect(en.facetCounts.facetFields.keywords).toEqual([

@@ -81,13 +81,19 @@ export class SearchService {
 
   private async docs(caller: Caller, ids: number[]): Promise<AssetDoc[]> {
     // Only ids the access rule let through come here; the presenter does not show access groups.
-    const batch = await this.repository.batch(ids, 'all', false);
+    const [batch, thumbhashes] = await Promise.all([
+      this.repository.batch(ids, 'all', false),
+      this.repository.thumbhashes(ids),
+    ]);
     const bookmarked = (await this.bookmarks?.bookmarkedOf(caller.auth, ids)) ?? new Set<number>();
     return presentAssets(batch, ids, {
       lang: await this.language(caller),
       mediaUrl: (path) => this.access.mediaUrl(caller.auth, path),
       fields: this.engine.fields,
-    }).map((doc) => ({ ...doc, isBookmarked: bookmarked.has(Number(doc.id)) }));
+    }).map((doc) => {
+      const thumbhash = thumbhashes.get(Number(doc.id));
+      return { ...doc, ...(thumbhash ? { thumbhash } : {}), isBookmarked: bookmarked.has(Number(doc.id)) };
+    });
   }
 
   async search(caller: Caller, input: SearchQuery): Promise<SearchAnswer> {

@@ -2,13 +2,26 @@ import { SvgIcon, type SvgIconProps } from '@mui/material';
 
 /** The few Material icons the shell needs, inlined so no icon package weighs on the bundle. */
 const icon = (path: string) =>
-  function Icon(props: SvgIconProps) {
-    return (
-      <SvgIcon {...props}>
-        <path d={path} />
-      </SvgIcon>
-    );
-  };
+  Object.assign(
+    function Icon(props: SvgIconProps) {
+      return (
+        <SvgIcon {...props}>
+          <path d={path} />
+        </SvgIcon>
+      );
+    },
+    // The bare path, for places that draw many icons and keep MUI styling out (search results).
+    { path },
+  );
+
+/** An icon as a plain SVG in the current colour: no styling work per icon. */
+export function PlainIcon({ path }: { path: string }) {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor" aria-hidden="true" focusable="false">
+      <path d={path} />
+    </svg>
+  );
+}
 
 export const MenuIcon = icon('M3 18h18v-2H3v2zm0-5h18v-2H3v2zm0-7v2h18V6H3z');
 export const ChevronLeftIcon = icon('M15.41 7.41 14 6l-6 6 6 6 1.41-1.41L10.83 12z');

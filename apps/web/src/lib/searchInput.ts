@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   indexFieldsCall,
   suggestionsCall,
@@ -15,6 +15,8 @@ export const SUGGESTION_MIN_CHARS = 2;
 const TAG_MAX = 50;
 
 const staleTime = 60_000;
+/** The typing debounce before suggestions are asked for. */
+const SUGGESTION_DEBOUNCE_MS = 200;
 
 /** Index fields and suggestions serve the dashboard and the search page alike. */
 export const searchInputKeys = {
@@ -103,6 +105,45 @@ export function fieldLabel(
   if (translation) return t(translation);
   const labels = fields?.find((f) => f.field_name === field)?.default_labels;
   return labels?.[lang] ?? labels?.[fallbackLang] ?? t('views.search.tags.error');
+}
+
+/** A field configured for suggestions, with its optional text key. */
+export interface SuggestionFieldConfig {
+  field_name: string;
+  translation?: string;
+}
+
+/**
+ * The search input as the dashboard and the search page share it (portal-spec §2 "Search"): the
+ * typed text and the chosen suggestions, the suggestion groups for the debounced text, the labels
+ * of the fields, and the route a submit goes to.
+ */
+export function useSearchInput(options: {
+  t: (key: string) => string;
+  lang: string;
+  fallbackLang: string;
+  configuredFields: readonly SuggestionFieldConfig[];
+  initialText?: string;
+  initialChosen?: () => SuggestionOption[];
+}) {
+  const { t, lang, fallbackLang, configuredFields } = options;
+  const [text, setText] = useState(options.initialText ?? '');
+  const [chosen, setChosen] = useState<SuggestionOption[]>(options.initialChosen ?? []);
+  const fieldNames = useMemo(() => configuredFields.map((f) => f.field_name), [configuredFields]);
+  const { data: groups = [] } = useSuggestions(lang, useDebounced(text, SUGGESTION_DEBOUNCE_MS), fieldNames);
+  const { data: fields } = useIndexFields();
+  const labelOf = (field: string) =>
+    fieldLabel(t, fields, field, lang, fallbackLang, configuredFields.find((c) => c.field_name === field)?.translation);
+  return {
+    text,
+    setText,
+    chosen,
+    setChosen,
+    groups,
+    labelOf,
+    /** Where submitting goes: the trimmed text and the chosen suggestions, nothing else. */
+    submitPath: () => textSearchPath(text, toSelections(chosen)),
+  };
 }
 
 /** A search route: the trimmed text (empty becomes *) and the query string. */

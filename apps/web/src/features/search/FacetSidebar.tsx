@@ -8,23 +8,14 @@ import {
   FormLabel,
   Radio,
   RadioGroup,
-  Slider,
   Typography,
 } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FacetSelection, SearchAnswer } from '@vitrine/contract/search';
 import type { FacetDef } from './facets.ts';
-import { formatDate, formatRangeValue } from './facets.ts';
-import {
-  resetFacet,
-  selectedRange,
-  setRadioValue,
-  setSliderRange,
-  sliderShown,
-  sliderStep,
-  toggleFacetValue,
-} from './searchState.ts';
+import { RangeFacet } from './RangeFacet.tsx';
+import { resetFacet, setRadioValue, toggleFacetValue } from './searchState.ts';
 
 type FacetValue = SearchAnswer['facetCounts']['facetFields'][string][number];
 
@@ -161,60 +152,6 @@ function ValuesFacet({
           </Button>
         )}
       </Box>
-    </FormControl>
-  );
-}
-
-function RangeFacet({
-  def,
-  label,
-  bounds,
-  filters,
-  onChange,
-  lang,
-}: {
-  def: FacetDef;
-  label: string;
-  bounds: [number, number];
-  filters: FacetSelection[];
-  onChange: (filters: FacetSelection[]) => void;
-  lang: string;
-}) {
-  const { t } = useTranslation();
-  const chosen = selectedRange(filters, def.field) ?? bounds;
-  const [dragging, setDragging] = useState<[number, number] | null>(null);
-  if (!sliderShown(bounds, def.range, (ms) => formatDate(ms, lang))) return null;
-  const value = dragging ?? chosen;
-  const format = (v: number) => formatRangeValue(v, def.range, lang);
-  const labelId = `facet-${def.field}`;
-  return (
-    <FormControl component="fieldset" sx={{ mb: 2, width: '100%', px: 1 }} data-facet={def.field}>
-      <FormLabel component="legend" id={labelId} sx={{ fontWeight: 600 }}>
-        {label}
-      </FormLabel>
-      <Typography variant="body2" aria-live="polite">
-        {t('views.search.range', { from: format(value[0]), to: format(value[1]) })}
-      </Typography>
-      <Slider
-        size="small"
-        min={bounds[0]}
-        max={bounds[1]}
-        step={sliderStep(def.range)}
-        value={[Math.max(bounds[0], value[0]), Math.min(bounds[1], value[1])]}
-        getAriaLabel={(i) => `${label}: ${t(i === 0 ? 'views.search.range_from' : 'views.search.range_to')}`}
-        getAriaValueText={format}
-        onChange={(_e, v) => setDragging(v as [number, number])}
-        onChangeCommitted={(_e, v) => {
-          setDragging(null);
-          onChange(setSliderRange(filters, def.field, v as [number, number], bounds, def.range));
-        }}
-        aria-labelledby={labelId}
-      />
-      {selectedRange(filters, def.field) && (
-        <Button size="small" onClick={() => onChange(resetFacet(filters, def.field))} sx={{ alignSelf: 'start' }}>
-          {t('views.search.reset_facet', { facet: label })}
-        </Button>
-      )}
     </FormControl>
   );
 }

@@ -4,22 +4,12 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { AssetDoc } from '@vitrine/contract/search';
+import { fieldText, type InfoField } from './infoFields.ts';
+import { BookmarkToggle } from '../../components/BookmarkToggle.tsx';
 import { CloseIcon } from '../../components/icons.tsx';
 
 /** The info panel takes focus 350 ms after it opens (portal-spec §9). */
 export const INFO_FOCUS_DELAY_MS = 350;
-
-export interface InfoField {
-  field: string;
-  label: string;
-}
-
-/** Field values as text: lists joined with commas (portal-spec §3 "Asset"). */
-export function fieldText(doc: AssetDoc, field: string, format: (field: string, value: unknown) => string): string {
-  const raw = doc[field];
-  if (raw === undefined || raw === null || raw === '') return '';
-  return (Array.isArray(raw) ? raw : [raw]).map((v) => format(field, v)).join(', ');
-}
 
 function FieldColumn({
   doc,
@@ -106,6 +96,7 @@ export function InfoPanel({
           <Typography component="h3" variant="h6" sx={{ flex: 1, overflowWrap: 'anywhere' }}>
             {title}
           </Typography>
+          <BookmarkToggle id={doc.id} />
           <IconButton aria-label={t('views.search.info.close')} onClick={onClose}>
             <CloseIcon />
           </IconButton>

@@ -1,10 +1,43 @@
-import { Box, ButtonBase, IconButton, Menu, MenuItem, Skeleton, Tooltip, Typography } from '@mui/material';
-import { useEffect, useRef, useState, type MouseEvent, type ReactNode, type RefObject } from 'react';
+import { Menu, MenuItem } from '@mui/material';
+import { memo, useEffect, useRef, useState, type MouseEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import { thumbHashToDataURL } from 'thumbhash';
 import type { AssetDoc } from '@vitrine/contract/search';
-import { BookmarkIcon, DownloadIcon, MoreVertIcon, OpenInNewIcon, ShareIcon } from '../../components/icons.tsx';
+import {
+  BookmarkBorderIcon,
+  BookmarkIcon,
+  DownloadIcon,
+  MoreVertIcon,
+  OpenInNewIcon,
+  PlainIcon,
+  ShareIcon,
+} from '../../components/icons.tsx';
 import { posterIconSlots } from './searchState.ts';
+import './results.css';
+
+/**
+ * One observer for every result picture: thousands of items scrolled past would otherwise each
+ * hold an IntersectionObserver of their own.
+ */
+const seenCallbacks = new WeakMap<Element, () => void>();
+let sharedObserver: IntersectionObserver | undefined;
+function observeOnce(el: Element, onSeen: () => void): () => void {
+  sharedObserver ??= new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      seenCallbacks.get(e.target)?.();
+      seenCallbacks.delete(e.target);
+      sharedObserver?.unobserve(e.target);
+    }
+  });
+  seenCallbacks.set(el, onSeen);
+  sharedObserver.observe(el);
+  return () => {
+    seenCallbacks.delete(el);
+    sharedObserver?.unobserve(el);
+  };
+}
 
 /** True from the first time the element came into view (portal-spec §2: skeleton until then, once). */
 export function useSeenOnce<T extends Element>(): [RefObject<T | null>, boolean] {
@@ -13,146 +46,174 @@ export function useSeenOnce<T extends Element>(): [RefObject<T | null>, boolean]
   useEffect(() => {
     const el = ref.current;
     if (seen || !el) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) {
-        setSeen(true);
-        observer.disconnect();
-      }
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
+    return observeOnce(el, () => setSeen(true));
   }, [seen]);
   return [ref, seen];
 }
 
+/** What an item's icon set does; one object for all items, so items can skip re-rendering. */
 export interface ItemActions {
   share: (doc: AssetDoc) => void;
+  toggleBookmark: (id: string) => void;
 }
 
 interface Action {
   key: string;
   label: string;
-  icon: ReactNode;
+  path: string;
   disabled?: boolean;
+  pressed?: boolean;
   href?: string;
   run?: () => void;
 }
 
 /**
  * The poster icon set (portal-spec §2 "Poster, thumbnail and list rows"): shown when the width minus
- * 19.2 is at least 40; each slot 40 px; what does not fit goes into a 'more' menu. Bookmarking and
- * downloading from here come with the bookmark and download calls; until then they are disabled.
+ * 19.2 is at least 40; each slot 40 px; what does not fit goes into a 'more' menu. The bookmark
+ * toggle's label switches to remove when the asset is bookmarked (§4 "Bookmark toggle"); downloading
+ * from here comes with the download flow and is disabled until then. Plain elements with static CSS
+ * and the label as a CSS tooltip: posters are drawn by the thousand while scrolling.
  */
-export function IconSet({ doc, width, actions }: { doc: AssetDoc; width: number; actions: ItemActions }) {
+export function IconSet({
+  doc,
+  width,
+  actions,
+  bookmarked,
+  bookmarksLoading,
+}: {
+  doc: AssetDoc;
+  width: number;
+  actions: ItemActions;
+  bookmarked: boolean;
+  bookmarksLoading: boolean;
+}) {
   const { t } = useTranslation();
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const slots = posterIconSlots(width);
   if (slots === 0) return null;
   const all: Action[] = [
-    { key: 'open', label: t('views.search.actions.open'), icon: <OpenInNewIcon />, href: `/asset/${doc.id}` },
-    { key: 'share', label: t('views.search.actions.share'), icon: <ShareIcon />, run: () => actions.share(doc) },
-    { key: 'bookmark', label: t('views.search.actions.bookmark'), icon: <BookmarkIcon />, disabled: true },
-    { key: 'download', label: t('views.search.actions.download'), icon: <DownloadIcon />, disabled: true },
+    { key: 'open', label: t('views.search.actions.open'), path: OpenInNewIcon.path, href: `#/asset/${doc.id}` },
+    { key: 'share', label: t('views.search.actions.share'), path: ShareIcon.path, run: () => actions.share(doc) },
+    {
+      key: 'bookmark',
+      label: t(bookmarked ? 'views.bookmark.remove' : 'views.bookmark.add'),
+      path: bookmarked ? BookmarkIcon.path : BookmarkBorderIcon.path,
+      pressed: bookmarked,
+      disabled: bookmarksLoading,
+      run: () => actions.toggleBookmark(doc.id),
+    },
+    { key: 'download', label: t('views.search.actions.download'), path: DownloadIcon.path, disabled: true },
   ];
   const inline = slots >= all.length ? all : all.slice(0, slots - 1);
   const overflow = all.slice(inline.length);
-  const stop = (e: MouseEvent) => e.stopPropagation();
   return (
-    <Box
-      data-tour="icon_set"
-      onClick={stop}
-      sx={{ display: 'flex', bgcolor: 'background.paper', opacity: 0.92, borderRadius: 1, width: 'fit-content' }}
-    >
-      {inline.map((a) => (
-        <Tooltip key={a.key} title={a.label} placement="top">
-          <span>
-            {a.href ? (
-              <IconButton size="small" component={RouterLink} to={a.href} aria-label={a.label} sx={{ width: 40 }}>
-                {a.icon}
-              </IconButton>
-            ) : (
-              <IconButton size="small" aria-label={a.label} disabled={a.disabled} onClick={a.run} sx={{ width: 40 }}>
-                {a.icon}
-              </IconButton>
-            )}
-          </span>
-        </Tooltip>
-      ))}
+    <div className="vt-iconset" data-tour="icon_set" onClick={(e) => e.stopPropagation()}>
+      {inline.map((a) =>
+        a.href ? (
+          <a key={a.key} className="vt-icon" href={a.href} aria-label={a.label} data-tip={a.label}>
+            <PlainIcon path={a.path} />
+          </a>
+        ) : (
+          <button
+            key={a.key}
+            type="button"
+            className="vt-icon"
+            aria-label={a.label}
+            aria-pressed={a.pressed}
+            data-tip={a.label}
+            disabled={a.disabled}
+            onClick={a.run}
+          >
+            <PlainIcon path={a.path} />
+          </button>
+        ),
+      )}
       {overflow.length > 0 && (
         <>
-          <IconButton
-            size="small"
+          <button
+            type="button"
+            className="vt-icon"
             aria-label={t('views.search.actions.more')}
+            data-tip={t('views.search.actions.more')}
             aria-haspopup="menu"
             onClick={(e) => setMenu(e.currentTarget)}
-            sx={{ width: 40 }}
           >
-            <MoreVertIcon />
-          </IconButton>
-          <Menu anchorEl={menu} open={menu !== null} onClose={() => setMenu(null)}>
-            {overflow.map((a) =>
-              a.href ? (
-                <MenuItem key={a.key} component={RouterLink} to={a.href}>
-                  {a.label}
-                </MenuItem>
-              ) : (
-                <MenuItem
-                  key={a.key}
-                  disabled={a.disabled}
-                  onClick={() => {
-                    setMenu(null);
-                    a.run?.();
-                  }}
-                >
-                  {a.label}
-                </MenuItem>
-              ),
-            )}
-          </Menu>
+            <PlainIcon path={MoreVertIcon.path} />
+          </button>
+          {menu && (
+            <Menu anchorEl={menu} open onClose={() => setMenu(null)}>
+              {overflow.map((a) =>
+                a.href ? (
+                  <MenuItem key={a.key} component={RouterLink} to={a.href.slice(1)}>
+                    {a.label}
+                  </MenuItem>
+                ) : (
+                  <MenuItem
+                    key={a.key}
+                    disabled={a.disabled}
+                    aria-checked={a.pressed}
+                    onClick={() => {
+                      setMenu(null);
+                      a.run?.();
+                    }}
+                  >
+                    {a.label}
+                  </MenuItem>
+                ),
+              )}
+            </Menu>
+          )}
         </>
       )}
-    </Box>
+    </div>
   );
 }
 
-/** The picture of an asset: a skeleton until it has been in view once, then the thumbnail. */
-export function AssetImage({ doc, alt, width, height }: { doc: AssetDoc; alt: string; width: number; height: number }) {
-  const [ref, seen] = useSeenOnce<HTMLDivElement>();
-  return (
-    <Box ref={ref} style={{ width, height }} sx={{ overflow: 'hidden', bgcolor: 'action.hover' }}>
-      {seen && doc.url ? (
-        <Box
-          component="img"
-          src={doc.url}
-          alt={alt}
-          loading="lazy"
-          decoding="async"
-          sx={{ width: '100%', height: '100%', objectFit: 'cover', display: 'block' }}
-        />
-      ) : (
-        <Skeleton variant="rectangular" width={width} height={height} animation={false} />
-      )}
-    </Box>
-  );
+/** Decoded placeholders by hash: an item scrolled past and back does not decode again. */
+const placeholders = new Map<string, string>();
+const PLACEHOLDER_CACHE = 5000;
+
+/** The ThumbHash (base64) as an image URL; undefined when it cannot be decoded. */
+export function placeholderUrl(hash: string | undefined): string | undefined {
+  if (!hash) return undefined;
+  let url = placeholders.get(hash);
+  if (url === undefined) {
+    try {
+      url = thumbHashToDataURL(Uint8Array.from(atob(hash), (c) => c.charCodeAt(0)));
+    } catch {
+      // A malformed hash leaves the plain skeleton colour.
+      url = '';
+    }
+    if (placeholders.size >= PLACEHOLDER_CACHE) placeholders.clear();
+    placeholders.set(hash, url);
+  }
+  return url || undefined;
 }
 
 /**
- * One result: a button that selects it (click, ctrl/meta click, shift click) and makes it active,
- * the picture, and for posters and thumbnails the icon set.
+ * The picture of an asset: its ThumbHash placeholder (or a plain skeleton without one) until it has
+ * been in view once, then the thumbnail over the placeholder while it loads.
  */
-export function ResultItem({
-  doc,
-  title,
-  alt,
-  width,
-  height,
-  selected,
-  active,
-  onClick,
-  actions,
-  caption,
-  panelId,
-}: {
+export function AssetImage({ doc, alt, width, height }: { doc: AssetDoc; alt: string; width: number; height: number }) {
+  const [ref, seen] = useSeenOnce<HTMLDivElement>();
+  const placeholder = placeholderUrl(doc.thumbhash);
+  return (
+    <div
+      ref={ref}
+      className="vt-image"
+      data-placeholder={placeholder ? 'thumbhash' : 'skeleton'}
+      style={{ width, height, backgroundImage: placeholder ? `url(${placeholder})` : undefined }}
+    >
+      {seen && doc.url ? (
+        <img src={doc.url} alt={alt} loading="lazy" decoding="async" />
+      ) : (
+        <div className="vt-skeleton" role="presentation" />
+      )}
+    </div>
+  );
+}
+
+export interface ResultItemProps {
   doc: AssetDoc;
   title: string;
   alt: string;
@@ -160,49 +221,58 @@ export function ResultItem({
   height: number;
   selected: boolean;
   active: boolean;
-  onClick: (event: MouseEvent) => void;
+  bookmarked: boolean;
+  bookmarksLoading: boolean;
+  onClick: (doc: AssetDoc, event: MouseEvent) => void;
   actions: ItemActions;
-  caption?: ReactNode;
+  caption?: string;
   panelId: string;
-}) {
+}
+
+/**
+ * One result: a button that selects it (click, ctrl/meta click, shift click) and makes it active,
+ * the picture, and the icon set. Memoised: scrolling re-renders only the items that come into view.
+ */
+export const ResultItem = memo(function ResultItem({
+  doc,
+  title,
+  alt,
+  width,
+  height,
+  selected,
+  active,
+  bookmarked,
+  bookmarksLoading,
+  onClick,
+  actions,
+  caption,
+  panelId,
+}: ResultItemProps) {
   return (
-    <Box
-      data-asset-id={doc.id}
-      style={{ width }}
-      sx={{
-        position: 'relative',
-        flex: 'none',
-        outline: selected ? 3 : 0,
-        outlineColor: 'primary.main',
-        outlineStyle: 'solid',
-        outlineOffset: -3,
-      }}
-    >
-      <ButtonBase
-        focusRipple
+    <div className="vt-item" data-asset-id={doc.id} data-selected={selected || undefined} style={{ width }}>
+      <button
+        type="button"
+        className="vt-item-button"
         aria-pressed={selected}
         aria-expanded={active}
         aria-controls={active ? panelId : undefined}
         aria-label={title}
-        onClick={onClick}
+        onClick={(e) => onClick(doc, e)}
         data-result-button
         style={{ width }}
-        sx={{ display: 'block', textAlign: 'left' }}
       >
         <AssetImage doc={doc} alt={alt} width={width} height={height} />
-        {caption}
-      </ButtonBase>
-      <Box sx={{ position: 'absolute', left: 4, bottom: caption ? 36 : 4 }}>
-        <IconSet doc={doc} width={width} actions={actions} />
-      </Box>
-    </Box>
+        {caption !== undefined && <span className="vt-caption">{caption}</span>}
+      </button>
+      <div className={caption !== undefined ? 'vt-iconset-place vt-iconset-place-caption' : 'vt-iconset-place'}>
+        <IconSet
+          doc={doc}
+          width={width}
+          actions={actions}
+          bookmarked={bookmarked}
+          bookmarksLoading={bookmarksLoading}
+        />
+      </div>
+    </div>
   );
-}
-
-export function ItemCaption({ text }: { text: string }) {
-  return (
-    <Typography variant="body2" noWrap sx={{ px: 1, height: 32, lineHeight: '32px' }}>
-      {text}
-    </Typography>
-  );
-}
+});

@@ -1,4 +1,4 @@
-import { Box, CircularProgress, Typography } from '@mui/material';
+import { Box, CircularProgress, useTheme } from '@mui/material';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   useCallback,
@@ -7,6 +7,7 @@ import {
   useMemo,
   useRef,
   useState,
+  type CSSProperties,
   type MouseEvent,
   type ReactNode,
 } from 'react';
@@ -14,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { gridKeyHandler } from '../../lib/gridKeys.ts';
 import { aspectOf, gridRows, posterRows, type ResultRow } from './layout.ts';
-import { ItemCaption, ResultItem, type ItemActions } from './ResultItem.tsx';
+import { ResultItem, type ItemActions } from './ResultItem.tsx';
 import { loadDistance, type ViewKey, type ViewSizes } from './searchState.ts';
 
 /** Gaps between posters and between thumbnails (portal-spec §9). */
@@ -42,6 +43,8 @@ export interface ResultListProps {
   detailsOf: (doc: AssetDoc) => string;
   renderInfo: (doc: AssetDoc, panelId: string) => ReactNode;
   actions: ItemActions;
+  isBookmarked: (id: string) => boolean;
+  bookmarksLoading: boolean;
   scrollKey: string;
   onWidth: (width: number) => void;
   height: number;
@@ -119,53 +122,89 @@ export function ResultList(props: ResultListProps) {
       clearTimeout(timer);
     };
   }, [scrollKey]);
-  useEffect(() => {
+  // Kept while scrolling: once the page has left, its detached element reads a scroll position of 0.
+  const onScroll = () => {
     const el = scrollRef.current;
-    return () => {
-      if (el) scrollPositions.set(scrollKey, el.scrollTop);
-    };
-  }, [scrollKey]);
+    if (el) scrollPositions.set(scrollKey, el.scrollTop);
+    checkNearEnd();
+  };
 
   const panelId = 'search-info-panel';
   const items = virtualizer.getVirtualItems();
+  const theme = useTheme();
+  const colours = useMemo(
+    () =>
+      ({
+        '--vt-primary': theme.palette.primary.main,
+        '--vt-on-primary': theme.palette.primary.contrastText,
+        '--vt-paper': theme.palette.background.paper,
+        '--vt-text': theme.palette.text.primary,
+        '--vt-text-secondary': theme.palette.text.secondary,
+        '--vt-disabled': theme.palette.action.disabled,
+        '--vt-hover': theme.palette.action.hover,
+        '--vt-divider': theme.palette.divider,
+      }) as CSSProperties,
+    [theme],
+  );
+  // Items get only values that change with them; the handlers stay the same object, so the memoised
+  // items re-render only when their own state changes.
+  const latest = useRef(props);
+  useLayoutEffect(() => {
+    latest.current = props;
+  });
+  const onClick = useCallback((doc: AssetDoc, e: MouseEvent) => latest.current.onItemClick(doc, e), []);
+  const actions = useMemo<ItemActions>(
+    () => ({
+      share: (doc) => latest.current.actions.share(doc),
+      toggleBookmark: (id) => latest.current.actions.toggleBookmark(id),
+    }),
+    [],
+  );
   return (
     <Box
       ref={scrollRef}
-      onScroll={checkNearEnd}
+      onScroll={onScroll}
       onKeyDown={gridKeyHandler('[data-result-button]')}
       role="region"
       aria-label={t('views.search.results_label')}
       data-tour="result_view"
       data-view={view}
       // Sizes and positions that change per row go in style: as sx they would add a CSS rule per value.
-      style={{ height }}
+      style={{ height, ...colours }}
       sx={{ overflowY: 'auto', overflowX: 'hidden', position: 'relative', contain: 'strict' }}
     >
-      <Box style={{ height: virtualizer.getTotalSize() }} sx={{ position: 'relative', width: '100%' }}>
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
         {items.map((item) => {
           const row = rows[item.index];
           const rowDocs = docs.slice(row.start, row.start + row.widths.length);
           return (
-            <Box
+            <div
               key={item.key}
-
               data-index={item.index}
               ref={virtualizer.measureElement}
-              style={{ transform: `translateY(${item.start}px)` }}
-              sx={{ position: 'absolute', top: 0, left: 0, width: '100%' }}
+              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}
             >
-              <Box sx={{ display: 'flex', gap: `${gap}px`, pb: `${gap}px` }}>
+              <div className="vt-row" style={{ gap, paddingBottom: gap }}>
                 {rowDocs.map((doc, i) => (
-                  <Row key={doc.id} {...props} doc={doc} width={row.widths[i]} height={row.height} panelId={panelId} />
+                  <Row
+                    key={doc.id}
+                    {...props}
+                    doc={doc}
+                    width={row.widths[i]}
+                    height={row.height}
+                    panelId={panelId}
+                    onClick={onClick}
+                    itemActions={actions}
+                  />
                 ))}
-              </Box>
+              </div>
               {item.index === activeRow && activeIndex !== -1 && (
-                <Box>{props.renderInfo(docs[activeIndex], panelId)}</Box>
+                <div>{props.renderInfo(docs[activeIndex], panelId)}</div>
               )}
-            </Box>
+            </div>
           );
         })}
-      </Box>
+      </div>
       {loadingMore && (
         <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
           <CircularProgress size={24} aria-label={t('views.search.loading_more')} />
@@ -175,22 +214,17 @@ export function ResultList(props: ResultListProps) {
   );
 }
 
-function Row(props: ResultListProps & { doc: AssetDoc; width: number; height: number; panelId: string }) {
-  const {
-    view,
-    doc,
-    width,
-    height,
-    sizes,
-    selected,
-    activeId,
-    onItemClick,
-    titleOf,
-    altOf,
-    detailsOf,
-    actions,
-    panelId,
-  } = props;
+function Row(
+  props: ResultListProps & {
+    doc: AssetDoc;
+    width: number;
+    height: number;
+    panelId: string;
+    onClick: (doc: AssetDoc, e: MouseEvent) => void;
+    itemActions: ItemActions;
+  },
+) {
+  const { view, doc, width, height, sizes, selected, activeId, titleOf, altOf, detailsOf, panelId } = props;
   const title = titleOf(doc);
   const common = {
     doc,
@@ -198,31 +232,22 @@ function Row(props: ResultListProps & { doc: AssetDoc; width: number; height: nu
     alt: altOf(doc),
     selected: selected.has(doc.id),
     active: activeId === doc.id,
-    onClick: (e: MouseEvent) => onItemClick(doc, e),
-    actions,
+    bookmarked: props.isBookmarked(doc.id),
+    bookmarksLoading: props.bookmarksLoading,
+    onClick: props.onClick,
+    actions: props.itemActions,
     panelId,
   };
   if (view === 'grid') return <ResultItem {...common} width={width} height={height} />;
   if (view === 'thumbnail')
-    return (
-      <ResultItem
-        {...common}
-        width={sizes.thumbWidth}
-        height={sizes.thumbHeight}
-        caption={<ItemCaption text={title} />}
-      />
-    );
+    return <ResultItem {...common} width={sizes.thumbWidth} height={sizes.thumbHeight} caption={title} />;
   return (
-    <Box style={{ width, height }} sx={{ display: 'flex', borderBottom: 1, borderColor: 'divider', gap: 2 }}>
+    <div className="vt-list-row" style={{ width, height }}>
       <ResultItem {...common} width={sizes.listImageWidth} height={height - 1} />
-      <Box sx={{ flex: 1, minWidth: 0, py: 1 }}>
-        <Typography component="p" variant="subtitle1" noWrap>
-          {title}
-        </Typography>
-        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {detailsOf(doc)}
-        </Typography>
-      </Box>
-    </Box>
+      <div className="vt-list-text">
+        <p className="vt-list-title">{title}</p>
+        <p className="vt-list-details">{detailsOf(doc)}</p>
+      </div>
+    </div>
   );
 }

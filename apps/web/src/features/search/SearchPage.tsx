@@ -17,24 +17,20 @@ import { useShareDialog } from '../../components/ShareDialog.tsx';
 import { configImageUrl } from '../../app/customAssets.ts';
 import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
 import { GuidedTour } from '../../components/GuidedTour.tsx';
+import { BookmarkManyButton } from '../../components/BookmarkManyButton.tsx';
 import { FilterIcon } from '../../components/icons.tsx';
 import { SuggestionInput } from '../../components/SuggestionInput.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { altText } from '../../lib/assetText.ts';
-import {
-  fieldLabel,
-  useDebounced,
-  useIndexFields,
-  toSelections,
-  useSuggestions,
-  type SuggestionOption,
-} from '../../lib/searchInput.ts';
+import { useBookmarks } from '../../lib/bookmarks.ts';
+import { fieldLabel, useIndexFields, useSearchInput, type SuggestionOption } from '../../lib/searchInput.ts';
 import { startDownload } from '../../lib/downloadFlow.ts';
 import { toast } from '../../lib/toast.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { facetDefs, formatDate, formatFileSize, type FacetDef } from './facets.ts';
-import { InfoPanel, fieldText, type InfoField } from './InfoPanel.tsx';
-import { useSearchResults } from './queries.ts';
+import { fieldText, type InfoField } from './infoFields.ts';
+import { InfoPanel } from './InfoPanel.tsx';
+import { fetchFoundIds, useSearchResults } from './queries.ts';
 import { ResultList } from './ResultList.tsx';
 import {
   applySelectionClick,
@@ -52,7 +48,6 @@ import {
 } from './searchState.ts';
 import { FilterTags, SortMenu, ViewSwitch, type Tag } from './SearchToolbar.tsx';
 
-const DEBOUNCE_MS = 200;
 /** Results area height is the window height minus 250 (portal-spec §2 "Search"). */
 const CHROME_HEIGHT = 250;
 const MIN_RESULTS_HEIGHT = 320;
@@ -124,6 +119,7 @@ export function SearchPage() {
   const downloadOptions = useDownloadOptions();
   const shareDialog = useShareDialog();
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const bookmarks = useBookmarks();
   const [sidebarWidth, setSidebarWidth] = useState(() => storedSidebarWidth(config.search.sidebar.width));
 
   const sizes: ViewSizes = {
@@ -152,11 +148,8 @@ export function SearchPage() {
     [view, routePath, sort.key, sort.orientation],
   );
   const facetFields = useMemo(() => defs.map((d) => d.field), [defs]);
-  const results = useSearchResults(
-    { lang, route, sort, facetFields, firstRows },
-    () => nextPageSize(view, widthRef.current, sizes),
-    !fieldsQuery.isPending,
-  );
+  const request = { lang, route, sort, facetFields, firstRows };
+  const results = useSearchResults(request, () => nextPageSize(view, widthRef.current, sizes), !fieldsQuery.isPending);
   const docs = useMemo(() => results.data?.pages.flatMap((p) => p.docs) ?? [], [results.data]);
   const firstPage = results.data?.pages[0];
   const total = firstPage?.numFound ?? 0;
@@ -164,8 +157,15 @@ export function SearchPage() {
   // The search input: text and chosen suggestions follow the route.
   const routeChips = (r: SearchRoute): SuggestionOption[] =>
     r.suggestions.flatMap((s) => s.values.map((v) => ({ field: s.field_name, value: v, label: v })));
-  const [text, setText] = useState(route.text);
-  const [chosen, setChosen] = useState<SuggestionOption[]>(() => routeChips(route));
+  const input = useSearchInput({
+    t,
+    lang,
+    fallbackLang: config.fallback_locale,
+    configuredFields: config.suggestions,
+    initialText: route.text,
+    initialChosen: () => routeChips(route),
+  });
+  const { setText, setChosen } = input;
 
   // A new search, sort or filter clears the active asset; the selection is about this result.
   const searchKey = `${routePath}|${sort.key}|${sort.orientation}`;
@@ -179,22 +179,15 @@ export function SearchPage() {
       setChosen(routeChips(route));
     }
   }
-  const suggestionFields = useMemo(() => config.suggestions.map((s) => s.field_name), [config.suggestions]);
-  const { data: groups = [] } = useSuggestions(lang, useDebounced(text, DEBOUNCE_MS), suggestionFields);
   const labelOfField = (field: string, translation?: string) =>
     fieldLabel(t, fields, field, lang, config.fallback_locale, translation);
 
   const go = (next: SearchRoute) => void navigate(searchRoutePath(next));
   const setFilters = (filters: FacetSelection[]) => go({ ...route, filters });
+  // Submitting rewrites the route from text and suggestions alone and resets sort (portal-spec §4).
   const submit = () => {
     setSort(defaultSort);
-    go({
-      text,
-      filters: [],
-      suggestions: toSelections(chosen),
-      ids: [],
-      collection: undefined,
-    });
+    void navigate(input.submitPath());
   };
   const reset = () => {
     setSort(defaultSort);
@@ -359,13 +352,13 @@ export function SearchPage() {
           ))}
         <SuggestionInput
           id="search-input"
-          groups={groups}
-          text={text}
+          groups={input.groups}
+          text={input.text}
           onTextChange={setText}
-          chosen={chosen}
+          chosen={input.chosen}
           onChosenChange={setChosen}
           onSubmit={submit}
-          labelOf={(f) => labelOfField(f, config.suggestions.find((s) => s.field_name === f)?.translation)}
+          labelOf={input.labelOf}
         />
       </Box>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
@@ -378,9 +371,12 @@ export function SearchPage() {
             {t('views.search.selected', { count: selected.length })}
           </Typography>
         )}
-        <Button size="small" disabled>
+        <BookmarkManyButton
+          count={selected.length > 0 ? selected.length : total}
+          fetchIds={() => (selected.length > 0 ? Promise.resolve(selected) : fetchFoundIds(request))}
+        >
           {t(selected.length > 0 ? 'views.search.bookmark_selection' : 'views.search.bookmark_found')}
-        </Button>
+        </BookmarkManyButton>
         <Button size="small" onClick={shareFound} disabled={total === 0}>
           {t(selected.length > 0 ? 'views.search.share_selection' : 'views.search.share_found')}
         </Button>
@@ -509,7 +505,12 @@ export function SearchPage() {
                   }}
                 />
               )}
-              actions={{ share: (doc) => shareDialog.share([doc.id], () => shareLink(`/asset/${doc.id}`, false)) }}
+              actions={{
+                share: (doc) => shareDialog.share([doc.id], () => shareLink(`/asset/${doc.id}`, false)),
+                toggleBookmark: (id) => bookmarks.toggle(id),
+              }}
+              isBookmarked={(id) => bookmarks.isBookmarked(id)}
+              bookmarksLoading={bookmarks.isLoading}
               scrollKey={`${routePath}|${sort.key}|${sort.orientation}|${view}`}
               onWidth={onWidth}
               height={resultsHeight}

@@ -1,5 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
+  MAX_SEARCH_ROWS,
   searchCall,
   type AssetDoc,
   type FacetSelection,
@@ -38,7 +39,7 @@ async function fetchPage(
   facetFields: string[],
   start: number,
   rows: number,
-  signal: AbortSignal,
+  signal?: AbortSignal,
 ): Promise<SearchPage> {
   const { route, sort } = request;
   const filter: FacetSelection[] = route.filters;
@@ -86,6 +87,19 @@ async function withRetries(
       const known = new Set(fields.map((f) => f.field_name));
       facetFields = facetFields.filter((f) => known.has(f));
     }
+  }
+}
+
+/**
+ * The ids of every asset the search finds, for bookmarking the found assets (portal-spec §4
+ * "Bookmark toggle"): fetched page by page at the largest page size, without facets.
+ */
+export async function fetchFoundIds(request: SearchRequest): Promise<string[]> {
+  const ids: string[] = [];
+  for (;;) {
+    const page = await fetchPage(request, [], ids.length, MAX_SEARCH_ROWS);
+    ids.push(...page.docs.map((d) => d.id));
+    if (page.docs.length === 0 || ids.length >= page.numFound) return ids;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { FacetSelection, SuggestionSelection } from '@vitrine/contract/search';
+import { searchPath } from '../../lib/searchInput.ts';
 
 /**
  * The search page's state as its route carries it (portal-spec §2 "Search"): the text ('*' = none),
@@ -50,9 +51,7 @@ export function searchRoutePath(state: SearchRoute): string {
   for (const s of state.suggestions) if (s.values.length > 0) params.set(`+${s.field_name}`, s.values.join(','));
   if (state.ids.length > 0) params.set('id', state.ids.join(','));
   if (state.collection !== undefined) params.set('meta_collections', String(state.collection));
-  const text = state.text.trim();
-  const qs = params.toString();
-  return `/search/${text ? encodeURIComponent(text) : '*'}${qs ? `?${qs}` : ''}`;
+  return searchPath(state.text, params);
 }
 
 export function hasQuery(state: SearchRoute): boolean {

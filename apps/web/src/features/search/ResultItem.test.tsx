@@ -1,0 +1,36 @@
+import { render } from '@testing-library/react';
+import { rgbaToThumbHash } from 'thumbhash';
+import { describe, expect, it } from 'vitest';
+import { AssetImage, placeholderUrl } from './ResultItem.tsx';
+
+/** A real ThumbHash of a 4×4 picture, red on the left and blue on the right, as the server stores it. */
+function hashOfPicture(): string {
+  const rgba = new Uint8Array(4 * 4 * 4);
+  for (let i = 0; i < 16; i++) rgba.set(i % 4 < 2 ? [220, 20, 20, 255] : [20, 20, 220, 255], i * 4);
+  return btoa(String.fromCharCode(...rgbaToThumbHash(4, 4, rgba)));
+}
+
+describe('result placeholders (portal-spec §2 "Poster, thumbnail and list rows": the ThumbHash as skeleton)', () => {
+  it('draws the ThumbHash of an asset under its picture; an asset without one keeps the plain skeleton', () => {
+    const hash = hashOfPicture();
+    const { container } = render(
+      <>
+        <AssetImage doc={{ id: '1', url: '/media/thumb/1', thumbhash: hash }} alt="Tulips" width={300} height={200} />
+        <AssetImage doc={{ id: '2', url: '/media/thumb/2' }} alt="Harbour" width={300} height={200} />
+      </>,
+    );
+    const [withHash, without] = [...container.querySelectorAll<HTMLElement>('.vt-image')];
+    expect(withHash.dataset.placeholder).toBe('thumbhash');
+    expect(withHash.style.backgroundImage).toMatch(/^url\("?data:image\/png;base64,/);
+    expect(withHash.querySelector('img')?.getAttribute('src')).toBe('/media/thumb/1');
+    expect(without.dataset.placeholder).toBe('skeleton');
+    expect(without.style.backgroundImage).toBe('');
+  });
+
+  it('answers the same image for the same hash and nothing for a hash that cannot be decoded', () => {
+    const hash = hashOfPicture();
+    expect(placeholderUrl(hash)).toBe(placeholderUrl(hash));
+    expect(placeholderUrl('!!not base64!!')).toBeUndefined();
+    expect(placeholderUrl(undefined)).toBeUndefined();
+  });
+});
