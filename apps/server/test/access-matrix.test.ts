@@ -105,7 +105,7 @@ const matrix: Record<string, Row> = {
   [`POST ${api}config/translations`]: { none: 'texts (admins)' },
   [`GET ${api}config/custom_html`]: { none: 'custom pages' },
   [`POST ${api}config/custom_html`]: { none: 'custom pages (admins)' },
-  [`POST ${api}config/:name`]: { none: 'uploaded files (admins)' },
+  [`POST ${api}config/:name`]: { none: 'uploaded files (admins)', idNames: 'a collection tile image' },
   [`GET ${api}info/downloads`]: { none: "the caller's download settings" },
 };
 
