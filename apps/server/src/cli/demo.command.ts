@@ -84,7 +84,7 @@ async function heroImage(services: Services, media: string): Promise<void> {
       colourSpace: 'srgb',
       keepMetadata: false,
     });
-    await services.configAdmin.upload(commandLine, 'dashboardHero', () => readFile(out));
+    await services.configAdmin.upload(commandLine, { name: 'dashboardHero' }, () => readFile(out));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

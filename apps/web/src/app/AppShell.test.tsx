@@ -206,6 +206,8 @@ describe('page-loading flag (portal-spec §2 "Navigation rules")', () => {
       '/search/:query',
       '/asset/:id',
       '/bookmark',
+      '/shares',
+      '/share/:token',
       '/custom',
       '/admin',
     ]);

@@ -129,7 +129,7 @@ describe(
       const { user } = await renderApp('/admin/dashboard');
       const tile = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'tile.png', { type: 'image/png' });
       await user.upload(await screen.findByLabelText('Tile image of Harbour picks', {}, slow), tile);
-      expect(await screen.findByText('File saved')).toBeInTheDocument();
+      expect(await screen.findByText('File saved', {}, slow)).toBeInTheDocument();
       expect(uploads).toHaveLength(1);
       expect(uploads[0]?.id).toMatch(/^tile_[a-z0-9_]+$/);
       expect(uploads[0]?.file).toMatchObject({ size: 4, type: 'image/png' });
