@@ -48,22 +48,24 @@ export class ConfigRepository {
 
   /**
    * Replaces a document and records the new version in the history, in one transaction: concurrent
-   * saves each leave one whole document, the later one wins.
+   * saves each leave one whole document, the later one wins. The document is written first: its row
+   * lock makes concurrent saves of one document take turns, so the newest history entry is always
+   * the document as stored (history ids are taken in commit order).
    */
   async save(name: string, lang: string, value: unknown, savedBy: string, restoredFrom: number | null = null) {
     const body = JSON.stringify(value);
     const saved_at = new Date().toISOString();
     return this.db.kysely.transaction().execute(async (trx) => {
-      const entry = await trx
-        .insertInto('config_history')
-        .values({ name, lang, body, saved_by: savedBy, saved_at, restored_from: restoredFrom })
-        .returning('id')
-        .executeTakeFirstOrThrow();
       await trx
         .insertInto('config_document')
         .values({ name, lang, body, updated_at: saved_at })
         .onConflict((oc) => oc.columns(['name', 'lang']).doUpdateSet({ body, updated_at: saved_at }))
         .execute();
+      const entry = await trx
+        .insertInto('config_history')
+        .values({ name, lang, body, saved_by: savedBy, saved_at, restored_from: restoredFrom })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return Number(entry.id);
     });
   }
