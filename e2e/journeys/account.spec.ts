@@ -60,7 +60,7 @@ test.describe('account entry (portal-spec §2 "Navigation rules", "Login", §4 "
     await account.click();
     const menu = page.getByRole('menu', { name: 'Logged in as visitor' });
     await expect(menu).toBeVisible();
-    await expect(menu.getByRole('menuitem')).toHaveText(['Log out']);
+    await expect(menu.getByRole('menuitem')).toHaveText(['My shares', 'Log out']);
     await menu.getByRole('menuitem', { name: 'Log out' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Logged out' })).toBeVisible();
     await expect(page.getByRole('banner').getByRole('link', { name: 'Log in' })).toBeVisible();
@@ -92,7 +92,8 @@ test.describe('account entry (portal-spec §2 "Navigation rules", "Login", §4 "
     const account = page.getByRole('button', { name: 'Account of visitor' });
     await account.focus();
     await page.keyboard.press('Enter');
-    await expect(page.getByRole('menuitem', { name: 'Log out' })).toBeFocused();
+    // The menu opens with its first item focused.
+    await expect(page.getByRole('menuitem', { name: 'My shares' })).toBeFocused();
     // While the menu is open the page behind it is hidden from assistive technology, so the button
     // is found by what it controls.
     await expect(page.locator('header [aria-controls="account-menu"]')).toHaveAttribute('aria-expanded', 'true');

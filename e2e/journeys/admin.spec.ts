@@ -57,7 +57,8 @@ async function openSection(page: Page, name: string) {
 
 async function saveConfig(page: Page) {
   await page.getByRole('button', { name: 'Save configuration' }).click();
-  await expect(page.getByText('Configuration saved')).toBeVisible();
+  // Notices show one at a time: the entry notice may still stand in front of this one.
+  await expect(page.getByText('Configuration saved')).toBeVisible({ timeout: 15_000 });
 }
 
 test.describe('admin area (admin-spec §1 "What the product does", §4 "States and transitions")', () => {
