@@ -96,8 +96,13 @@ test.describe('keyboard only (portal-spec §2, §4; accessible by default)', () 
     await tabTo(page, download);
     const file = page.waitForEvent('download');
     await page.keyboard.press('Enter');
+    // Either the file comes at once (one conversion set) or the dialog asks first: wait for whichever.
     const dialog = page.getByRole('dialog');
-    if (await dialog.isVisible().catch(() => false)) {
+    const first = await Promise.race([
+      file.then(() => 'file' as const),
+      dialog.waitFor({ state: 'visible' }).then(() => 'dialog' as const),
+    ]);
+    if (first === 'dialog') {
       await tabTo(page, dialog.getByRole('button', { name: 'Download' }));
       await page.keyboard.press('Enter');
     }
@@ -131,7 +136,7 @@ test.describe('keyboard only (portal-spec §2, §4; accessible by default)', () 
   test('log in and log out', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByTestId('dashboard-hero')).toBeVisible();
-    await tabTo(page, page.getByRole('link', { name: 'Log in' }));
+    await tabTo(page, page.getByRole('link', { name: 'Log in', exact: true }));
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/#\/login/);
     await tabTo(page, page.getByLabel('Username'));
