@@ -1,25 +1,18 @@
 import { Button } from '@mui/material';
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../app/i18n.ts';
 import { createQueryClient, Providers } from '../app/Providers.tsx';
-import { enterShare, resetSessionState } from '../app/session.ts';
+import { enterShare } from '../app/session.ts';
 import { useShareSettings } from '../lib/shares.ts';
-import { toast } from '../lib/toast.ts';
 import { api, configHandlers, server, sessionAnswer } from '../test/msw.ts';
+import { startTestServer } from '../test/testServer.ts';
 import { useShareDialog } from './ShareDialog.tsx';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+startTestServer(server, 'bypass');
 vi.setConfig({ testTimeout: 15_000 });
-afterEach(() => {
-  cleanup();
-  server.resetHandlers();
-  resetSessionState();
-  act(() => toast.clear());
-});
-afterAll(() => server.close());
 
 function Harness({ plainCopy }: { plainCopy: () => void }) {
   const { share, dialog } = useShareDialog();

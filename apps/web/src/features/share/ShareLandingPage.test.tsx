@@ -1,19 +1,11 @@
-import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resetSessionState } from '../../app/session.ts';
-import { toast } from '../../lib/toast.ts';
+import { describe, expect, it } from 'vitest';
 import { api, sessionAnswer, server } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
+import { startTestServer } from '../../test/testServer.ts';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
-afterEach(() => {
-  cleanup();
-  server.resetHandlers();
-  resetSessionState();
-  act(() => toast.clear());
-});
-afterAll(() => server.close());
+startTestServer(server, 'bypass');
 
 const TOKEN = 'a'.repeat(43);
 const visit = { title: 'Press kit', assetIds: ['7'], downloadSets: [0], expiresAt: null };
