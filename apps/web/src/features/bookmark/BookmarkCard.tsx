@@ -1,8 +1,10 @@
 import { Box, Card, CardActionArea, Skeleton, Stack, Typography } from '@mui/material';
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { BookmarkToggle } from '../../components/BookmarkToggle.tsx';
+import { useLongPress } from '../../lib/longPress.ts';
+import type { ClickModifiers } from '../../lib/selection.ts';
 
 /** portal-spec §9: cards load when they come within 400 px of the viewport. */
 export const LAZY_MARGIN = '400px';
@@ -35,7 +37,10 @@ function titleOf(doc: AssetDoc): string {
   return doc.id;
 }
 
-/** One bookmarked asset: a skeleton until it nears the viewport, then its thumbnail and title. */
+/**
+ * One bookmarked asset: a skeleton until it nears the viewport, then its thumbnail and title. A click
+ * selects it (ctrl/meta and shift as on search); Space and a long press toggle it.
+ */
 export function BookmarkCard({
   doc,
   selected,
@@ -43,9 +48,10 @@ export function BookmarkCard({
 }: {
   doc: AssetDoc;
   selected: boolean;
-  onSelect: (event: MouseEvent | { shiftKey: boolean; ctrlKey: boolean; metaKey: boolean }) => void;
+  onSelect: (click: ClickModifiers) => void;
 }) {
   const { ref, near } = useNearViewport();
+  const longPress = useLongPress(() => onSelect({ shiftKey: false, ctrlKey: true, metaKey: false }));
   const title = titleOf(doc);
   return (
     <Card
@@ -59,6 +65,8 @@ export function BookmarkCard({
         aria-checked={selected}
         aria-label={title}
         onClick={(event) => onSelect(event)}
+        {...longPress}
+        sx={{ userSelect: 'none', WebkitTouchCallout: 'none', '& img': { WebkitUserDrag: 'none' } }}
         onKeyDown={(event) => {
           if (event.key === ' ') {
             event.preventDefault();

@@ -5,6 +5,7 @@ import { bookmarkBatches, CHARS_PER_ID, GUEST_BOOKMARKS_KEY, URL_LIMIT } from '.
 import { api, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { startTestServer } from '../../test/testServer.ts';
+import { touch } from '../../test/touch.ts';
 
 startTestServer(server, 'bypass');
 
@@ -123,6 +124,26 @@ describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(saved).toEqual([['4'], []]));
     expect(await screen.findByText('Your bookmark list is empty.')).toBeInTheDocument();
+  }, 40_000);
+
+  it('§4 Selection on phones: a long press on a card toggles it like ctrl click, and says how many are selected', async () => {
+    signedInWith(['1', '2', '3']);
+    catalogue();
+    const { user } = await renderApp('/bookmark');
+    await screen.findAllByTestId('bookmark-card', {}, { timeout: 15_000 });
+    const card = (name: string) => screen.getByRole('checkbox', { name });
+    await touch(user, card('Asset 1'));
+    await touch(user, card('Asset 3'));
+    expect(screen.getAllByRole('checkbox', { checked: true }).map((c) => c.getAttribute('aria-label'))).toEqual([
+      'Asset 1',
+      'Asset 3',
+    ]);
+    expect(screen.getByText(/3 bookmarked assets · 2 selected/)).toHaveAttribute('role', 'status');
+    await touch(user, card('Asset 1'));
+    expect(card('Asset 1')).not.toBeChecked();
+    expect(card('Asset 3')).toBeChecked();
+    // A finger that moves more than 10 px adds nothing.
+    await touch(user, card('Asset 2'), { moveX: 12, whileHeld: () => expect(card('Asset 2')).not.toBeChecked() });
   }, 40_000);
 
   it('rolls a removal back and says so when the save fails (portal-spec §8 "Bookmarks": error)', async () => {

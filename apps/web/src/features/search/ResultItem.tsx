@@ -1,5 +1,5 @@
 import { Menu, MenuItem } from '@mui/material';
-import { memo, useEffect, useRef, useState, type MouseEvent, type RefObject } from 'react';
+import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { thumbHashToDataURL } from 'thumbhash';
@@ -13,6 +13,8 @@ import {
   PlainIcon,
   ShareIcon,
 } from '../../components/icons.tsx';
+import { useLongPress } from '../../lib/longPress.ts';
+import type { ClickModifiers } from '../../lib/selection.ts';
 import { posterIconSlots } from './searchState.ts';
 import './results.css';
 
@@ -223,15 +225,16 @@ export interface ResultItemProps {
   active: boolean;
   bookmarked: boolean;
   bookmarksLoading: boolean;
-  onClick: (doc: AssetDoc, event: MouseEvent) => void;
+  /** A click, or a long press as ctrl-click (the touch way to add to or take from the selection). */
+  onClick: (doc: AssetDoc, click: ClickModifiers) => void;
   actions: ItemActions;
   caption?: string;
   panelId: string;
 }
 
 /**
- * One result: a button that selects it (click, ctrl/meta click, shift click) and makes it active,
- * the picture, and the icon set. Memoised: scrolling re-renders only the items that come into view.
+ * One result: a button that selects it (click, ctrl/meta click, shift click, long press) and makes it
+ * active, the picture, and the icon set. Memoised: scrolling re-renders only the items that come into view.
  */
 export const ResultItem = memo(function ResultItem({
   doc,
@@ -248,6 +251,7 @@ export const ResultItem = memo(function ResultItem({
   caption,
   panelId,
 }: ResultItemProps) {
+  const longPress = useLongPress(() => onClick(doc, { ctrlKey: true, metaKey: false, shiftKey: false }));
   return (
     <div className="vt-item" data-asset-id={doc.id} data-selected={selected || undefined} style={{ width }}>
       <button
@@ -258,6 +262,7 @@ export const ResultItem = memo(function ResultItem({
         aria-controls={active ? panelId : undefined}
         aria-label={title}
         onClick={(e) => onClick(doc, e)}
+        {...longPress}
         data-result-button
         style={{ width }}
       >

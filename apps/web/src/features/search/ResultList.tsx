@@ -8,12 +8,12 @@ import {
   useRef,
   useState,
   type CSSProperties,
-  type MouseEvent,
   type ReactNode,
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { gridKeyHandler } from '../../lib/gridKeys.ts';
+import type { ClickModifiers } from '../../lib/selection.ts';
 import { aspectOf, gridRows, posterRows, type ResultRow } from './layout.ts';
 import { ResultItem, type ItemActions } from './ResultItem.tsx';
 import { loadDistance, type ViewKey, type ViewSizes } from './searchState.ts';
@@ -37,7 +37,7 @@ export interface ResultListProps {
   loadMore: () => void;
   selected: ReadonlySet<string>;
   activeId: string | null;
-  onItemClick: (doc: AssetDoc, event: MouseEvent) => void;
+  onItemClick: (doc: AssetDoc, click: ClickModifiers) => void;
   titleOf: (doc: AssetDoc) => string;
   altOf: (doc: AssetDoc) => string;
   detailsOf: (doc: AssetDoc) => string;
@@ -152,7 +152,7 @@ export function ResultList(props: ResultListProps) {
   useLayoutEffect(() => {
     latest.current = props;
   });
-  const onClick = useCallback((doc: AssetDoc, e: MouseEvent) => latest.current.onItemClick(doc, e), []);
+  const onClick = useCallback((doc: AssetDoc, click: ClickModifiers) => latest.current.onItemClick(doc, click), []);
   const actions = useMemo<ItemActions>(
     () => ({
       share: (doc) => latest.current.actions.share(doc),
@@ -220,7 +220,7 @@ function Row(
     width: number;
     height: number;
     panelId: string;
-    onClick: (doc: AssetDoc, e: MouseEvent) => void;
+    onClick: (doc: AssetDoc, click: ClickModifiers) => void;
     itemActions: ItemActions;
   },
 ) {

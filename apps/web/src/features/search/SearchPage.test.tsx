@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AssetDoc, FacetSelection, IndexField } from '@vitrine/contract/search';
 import { api, server } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
+import { touch } from '../../test/touch.ts';
 
 /**
  * jsdom lays nothing out: the results area gets the size a browser would give it, so the virtual
@@ -168,6 +169,41 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
     expect(result('Blue boat')).toHaveAttribute('aria-pressed', 'false');
     await user.click(result('Penguin'));
     expect(screen.getByText('1 selected')).toBeInTheDocument();
+  });
+
+  it('§4 Selection on phones: a long press (500 ms, moving at most 10 px) toggles like ctrl click and opens nothing', async () => {
+    network();
+    const { user } = await renderApp('/search/*');
+    await heading('4 results');
+    // The item is selected while the finger still rests on it, and lifting it opens nothing.
+    await touch(user, result('Red car'), {
+      whileHeld: () => expect(result('Red car')).toHaveAttribute('aria-pressed', 'true'),
+    });
+    expect(result('Red car')).toHaveAttribute('aria-pressed', 'true');
+    expect(result('Red car')).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('region', { name: /^Details of/ })).not.toBeInTheDocument();
+    // Announced as a click's selection is: in the selection's live region.
+    const status = screen.getByText('1 selected');
+    expect(status).toHaveAttribute('role', 'status');
+    await touch(user, result('Penguin'));
+    expect(status).toHaveTextContent('2 selected');
+    await touch(user, result('Red car'));
+    expect(result('Red car')).toHaveAttribute('aria-pressed', 'false');
+    expect(status).toHaveTextContent('1 selected');
+
+    // A finger that moves further than 10 px is scrolling: nothing is added.
+    await touch(user, result('Blue boat'), {
+      moveX: 11,
+      whileHeld: () => {
+        expect(result('Blue boat')).toHaveAttribute('aria-pressed', 'false');
+        expect(status).toHaveTextContent('1 selected');
+      },
+    });
+    // A short tap is a plain click: it replaces the selection and opens the info panel.
+    await touch(user, result('Teapot'), { holdMs: 50 });
+    expect(result('Teapot')).toHaveAttribute('aria-pressed', 'true');
+    expect(result('Penguin')).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.getByRole('region', { name: 'Details of Teapot' })).toBeInTheDocument();
   });
 
   it('§4 a server 500 is retried twice, then the failure state offers a retry', async () => {

@@ -1,16 +1,8 @@
 import { Alert, Box, Button, CircularProgress, Drawer, Link, Typography, useMediaQuery, useTheme } from '@mui/material';
-import {
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type MouseEvent,
-  type PointerEvent as ReactPointerEvent,
-} from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
-import { pickContentLanguage } from '@vitrine/contract/global-config';
+import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { AssetDoc, FacetSelection } from '@vitrine/contract/search';
 import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
 import { useShareDialog } from '../../components/ShareDialog.tsx';
@@ -25,6 +17,7 @@ import { altText } from '../../lib/assetText.ts';
 import { useBookmarks } from '../../lib/bookmarks.ts';
 import { fieldLabel, useIndexFields, useSearchInput, type SuggestionOption } from '../../lib/searchInput.ts';
 import { startDownload } from '../../lib/downloadFlow.ts';
+import type { ClickModifiers } from '../../lib/selection.ts';
 import { toast } from '../../lib/toast.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { facetDefs, formatDate, formatFileSize, type FacetDef } from './facets.ts';
@@ -201,8 +194,8 @@ export function SearchPage() {
     setActiveId(null);
   };
 
-  const onItemClick = (doc: AssetDoc, event: MouseEvent) => {
-    const modifiers = { ctrl: event.ctrlKey || event.metaKey, shift: event.shiftKey };
+  const onItemClick = (doc: AssetDoc, click: ClickModifiers) => {
+    const modifiers = { ctrl: click.ctrlKey || click.metaKey, shift: click.shiftKey };
     setSelected((s) =>
       applySelectionClick(
         s,
@@ -366,11 +359,10 @@ export function SearchPage() {
           {headingText}
           {suggestionLabels.length > 0 && ` ${t('views.search.results.suggestions')} ${suggestionLabels.join(', ')}`}
         </Typography>
-        {selected.length > 0 && (
-          <Typography variant="body2" role="status">
-            {t('views.search.selected', { count: selected.length })}
-          </Typography>
-        )}
+        {/* Always there, so the first change of the selection (a click or a long press) is announced too. */}
+        <Typography variant="body2" role="status" sx={selected.length > 0 ? undefined : visuallyHidden}>
+          {selected.length > 0 ? t('views.search.selected', { count: selected.length }) : ''}
+        </Typography>
         <BookmarkManyButton
           count={selected.length > 0 ? selected.length : total}
           fetchIds={() => (selected.length > 0 ? Promise.resolve(selected) : fetchFoundIds(request))}

@@ -1,0 +1,101 @@
+import { expect as baseExpect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+
+// The first visit of a page waits for its content on a machine that may be busy.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.use({ locale: 'en-GB' });
+test.describe.configure({ timeout: 180_000 });
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => {
+    if (!localStorage.getItem('locale')) localStorage.setItem('locale', 'en');
+  });
+});
+
+/** The id of the first image the search finds for `text`. */
+async function imageId(request: APIRequestContext, text: string): Promise<string> {
+  const res = await request.get('/assetportal/api/search', {
+    params: { solr_q: text, solr_rows: '1', filter: JSON.stringify([{ key: 'asset_groups', values: ['image'] }]) },
+  });
+  const id = ((await res.json()) as { response: { docs: { id: string }[] } }).response.docs[0]?.id;
+  expect(id).toBeTruthy();
+  return id ?? '';
+}
+
+/**
+ * A finger on the middle of `target`, sent as real touch events (Chrome DevTools protocol): Playwright's
+ * touchscreen only taps. It rests `holdMs`, moving `moveY` px first if asked; `whileHeld` runs before
+ * it lifts.
+ */
+async function touch(
+  page: Page,
+  target: Locator,
+  { holdMs, moveY = 0, whileHeld }: { holdMs: number; moveY?: number; whileHeld?: () => Promise<void> },
+): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  const height = page.viewportSize()?.height ?? 0;
+  if (!box) throw new Error('the element to touch is not laid out');
+  // The middle of the part of it that is on the screen.
+  const x = box.x + box.width / 2;
+  const y = (Math.max(box.y, 0) + Math.min(box.y + box.height, height)) / 2;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+  for (let step = 1; step <= 3 && moveY !== 0; step++)
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y + (moveY * step) / 3 }] });
+  await page.waitForTimeout(holdMs);
+  await whileHeld?.();
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+test.describe('phones: long-press selection (portal-spec §4 "Selection", the touch counterpart of ctrl-click)', () => {
+  test.use({ viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true });
+
+  test('a long press on a result selects it without opening it; a tap still opens the info panel', async ({ page }) => {
+    await page.goto('/#/search/*');
+    const results = page.getByRole('region', { name: 'Results', exact: true });
+    const buttons = results.locator('[data-result-button]');
+    await expect(buttons.nth(1)).toBeVisible();
+    const url = page.url();
+
+    // Held 700 ms: the item is selected while the finger still rests on it.
+    await touch(page, buttons.first(), {
+      holdMs: 700,
+      whileHeld: () => expect(buttons.first()).toHaveAttribute('aria-pressed', 'true', { timeout: 2000 }),
+    });
+    await page.waitForTimeout(300);
+    await expect(buttons.first()).toHaveAttribute('aria-pressed', 'true');
+    await expect(buttons.first()).toHaveAttribute('aria-expanded', 'false');
+    await expect(results.getByRole('region', { name: /^Details of/ })).toHaveCount(0);
+    expect(page.url()).toBe(url);
+    await expect(page.getByRole('status').filter({ hasText: '1 selected' })).toBeVisible();
+
+    // A second long press adds the next one, a third takes the first out again.
+    await touch(page, buttons.nth(1), { holdMs: 700 });
+    await expect(page.getByRole('status').filter({ hasText: '2 selected' })).toBeVisible();
+    await touch(page, buttons.first(), { holdMs: 700 });
+    await expect(buttons.first()).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByRole('status').filter({ hasText: '1 selected' })).toBeVisible();
+
+    // A tap is a click: it makes the item the selection and opens its info panel.
+    await touch(page, buttons.first(), { holdMs: 50 });
+    await expect(buttons.first()).toHaveAttribute('aria-expanded', 'true');
+    await expect(results.getByRole('region', { name: /^Details of/ })).toBeVisible();
+    await expect(buttons.nth(1)).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  test('a bookmark card is selected by a long press, and not while the finger moves', async ({ page, request }) => {
+    await page.goto(`/#/asset/${await imageId(request, 'photo')}`);
+    await page.getByRole('toolbar', { name: 'Asset actions' }).getByRole('button', { name: 'Add to bookmarks' }).tap();
+    await page.goto('/#/bookmark');
+    const card = page.getByRole('list', { name: 'Bookmarked assets' }).getByRole('checkbox').first();
+    await expect(card).toBeVisible();
+    // A finger that moves 30 px is scrolling, however long it rests.
+    await touch(page, card, { holdMs: 700, moveY: 30 });
+    await expect(card).toHaveAttribute('aria-checked', 'false');
+    await touch(page, card, { holdMs: 700 });
+    await expect(card).toHaveAttribute('aria-checked', 'true');
+    await expect(page.getByRole('status').filter({ hasText: '1 selected' })).toBeVisible();
+    await expect(page).toHaveURL(/#\/bookmark$/);
+  });
+});
