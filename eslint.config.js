@@ -49,6 +49,36 @@ export default tseslint.config(
   },
   { files: ['apps/web/src/lib/apiClient.ts'], rules: { 'no-restricted-globals': 'off' } },
   {
+    // The browser carries no schema library (docs/decisions.md, "Route JavaScript"): outside the
+    // admin area the web app takes only endpoints, config defaults and plain helpers from the
+    // contract at run time, and types from the rest.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/features/admin/**', 'apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/test/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', message: 'The web app does not parse with zod; the server validates.' }],
+          patterns: [
+            {
+              group: [
+                '@vitrine/contract/*',
+                '!@vitrine/contract/endpoints',
+                '!@vitrine/contract/config-defaults',
+                '!@vitrine/contract/at-signs',
+                '!@vitrine/contract/version',
+                '!@vitrine/contract/translations',
+              ],
+              allowTypeImports: true,
+              message:
+                'Contract schemas stay out of the browser: import calls from @vitrine/contract/endpoints, defaults from config-defaults, types with `import type`.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/server/**/*.ts'],
     ignores: ['apps/server/src/http/errors.ts'],
     rules: {

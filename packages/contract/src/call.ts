@@ -17,7 +17,7 @@ export interface CallDefinition<
   response: R;
 }
 
-export const API_BASE_PATH = '/assetportal/api/';
+export { API_BASE_PATH } from './endpoints.ts';
 
 export function defineCall<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   call: CallDefinition<Q, B, R>,

@@ -1,6 +1,9 @@
 import type { MessageSet } from './config.ts';
 import { defaultGlobalConfig, defaultThemes, fillConfigDefaults, type GlobalConfig } from './global-config.ts';
 import { FRONTEND_VERSION, parseVersion } from './version.ts';
+import { escapeAtSigns } from './at-signs.ts';
+
+export { ESCAPED_AT, escapeAtSigns, unescapeAtSigns } from './at-signs.ts';
 
 /**
  * Config and text versioning (admin-spec §4 "Config versioning and upgrade"). A stored document
@@ -76,24 +79,6 @@ function applySteps(doc: JsonObject, from: string, steps: readonly MigrationStep
     ran = true;
   }
   return ran;
-}
-
-/** A literal at-sign in a text, in the message syntax where a bare `@` starts a linked message. */
-export const ESCAPED_AT = "{'@'}";
-
-/** Escapes bare at-signs in every text (texts below 6.0.0 were written when `@` was not special). */
-export function escapeAtSigns(texts: MessageSet): MessageSet {
-  return Object.fromEntries(
-    Object.entries(texts).map(([k, v]) => [
-      k,
-      typeof v === 'string' ? v.replace(/\{'@'\}|@/g, ESCAPED_AT) : escapeAtSigns(v),
-    ]),
-  );
-}
-
-/** Shows escaped at-signs as the at-signs they stand for. */
-export function unescapeAtSigns(text: string): string {
-  return text.split(ESCAPED_AT).join('@');
 }
 
 /** Pre-search filters stored with `values: null` (before 6.0.0) become empty value lists. */

@@ -1,20 +1,12 @@
 import { z } from 'zod';
 import { defineCall } from './call.ts';
+import { configFileNames } from './config-defaults.ts';
 import { globalConfigModel } from './global-config.ts';
 import { languageCode } from './info.ts';
 
 /** Files an admin can upload (admin-spec §3 "Available-files flags", §7 image names). */
-export const configFileNames = [
-  'custom_font',
-  'dashboardHero',
-  'dashboardLogo',
-  'loginHero',
-  'loginLogo',
-  'logo',
-  'style',
-  'searchLogo',
-  'favicon',
-] as const;
+export { configFileNames };
+
 export const configFileName = z.enum(configFileNames);
 export type ConfigFileName = z.infer<typeof configFileName>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_SEARCH_ROWS } from './endpoints.ts';
 import { defineCall, queryInt, queryJson, queryList } from './call.ts';
 
 /** Field names as declared in the index field schema. */
@@ -25,7 +26,7 @@ export const sortParam = z
   .string()
   .regex(/^[A-Za-z][A-Za-z0-9_]{0,63} (asc|desc)$/, "must be 'field asc' or 'field desc'");
 
-export const MAX_SEARCH_ROWS = 1000;
+export { MAX_SEARCH_ROWS } from './endpoints.ts';
 
 export const searchQuerySchema = z.object({
   solr_q: z.string().max(2000).default('*'),

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { configFileNames } from '@vitrine/contract/config';
+import { configFileNames } from '@vitrine/contract/config-defaults';
 import { toast } from '../lib/toast.ts';
 import { api, configHandlers, server } from '../test/msw.ts';
 import { renderApp } from '../test/renderApp.tsx';

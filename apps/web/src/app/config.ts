@@ -1,12 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import {
-  availableFilesCall,
-  configFileNames,
-  getGlobalConfigCall,
-  type ConfigFileName,
-} from '@vitrine/contract/config';
-import { defaultGlobalConfig, type GlobalConfig } from '@vitrine/contract/global-config';
+import { availableFilesCall, getGlobalConfigCall } from '@vitrine/contract/endpoints';
+import { configFileNames, defaultGlobalConfig } from '@vitrine/contract/config-defaults';
+import type { ConfigFileName } from '@vitrine/contract/config';
+import type { GlobalConfig } from '@vitrine/contract/global-config';
 import { callApi } from '../lib/apiClient.ts';
 import { toast } from '../lib/toast.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultThemes, type ThemeConfig } from '@vitrine/contract/global-config';
+import { defaultThemes } from '@vitrine/contract/config-defaults';
+import type { ThemeConfig } from '@vitrine/contract/global-config';
 import { buildTheme } from './theme.ts';
 
 /** WCAG 2.2 relative luminance of an sRGB colour (#rrggbb or rgba(r, g, b, a) over `under`). */

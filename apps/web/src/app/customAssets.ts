@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { configFontCall, configImageCall, configStyleCall, type ConfigImageName } from '@vitrine/contract/config';
+import { configFontCall, configImageCall, configStyleCall } from '@vitrine/contract/endpoints';
+import type { ConfigImageName } from '@vitrine/contract/config';
 import { callUrl } from '../lib/apiClient.ts';
 import { toast } from '../lib/toast.ts';
 import { useAvailableFiles } from './config.ts';

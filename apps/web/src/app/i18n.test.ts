@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ESCAPED_AT } from '@vitrine/contract/config-migrations';
+import { ESCAPED_AT } from '@vitrine/contract/at-signs';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { api, server } from '../test/msw.ts';
 import { createI18n } from './i18n.ts';

@@ -1,8 +1,8 @@
 import i18next, { type i18n, type PostProcessorModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { listTranslationsCall, type MessageSet } from '@vitrine/contract/config';
-import { unescapeAtSigns } from '@vitrine/contract/config-migrations';
-import { setLocaleCall } from '@vitrine/contract/session';
+import { listTranslationsCall, setLocaleCall } from '@vitrine/contract/endpoints';
+import { unescapeAtSigns } from '@vitrine/contract/at-signs';
+import type { MessageSet } from '@vitrine/contract/config';
 import { callApi, getSessionToken, setRequestLanguage } from '../lib/apiClient.ts';
 import { toast } from '../lib/toast.ts';
 import { FALLBACK_LOCALE, pickLocale, storeLocale } from './locale.ts';

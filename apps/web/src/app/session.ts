@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { checkVersionCall } from '@vitrine/contract/info';
-import { getSessionCall, logoutCall, type Session } from '@vitrine/contract/session';
+import { checkVersionCall, getSessionCall, logoutCall } from '@vitrine/contract/endpoints';
+import type { Session } from '@vitrine/contract/session';
 import { FRONTEND_VERSION, versionsMismatch } from '@vitrine/contract/version';
 import { ApiError, callApi, onSessionLost, setSessionToken } from '../lib/apiClient.ts';
 

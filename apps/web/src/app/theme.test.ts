@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultThemes, type ThemeConfig } from '@vitrine/contract/global-config';
+import { defaultThemes } from '@vitrine/contract/config-defaults';
+import type { ThemeConfig } from '@vitrine/contract/global-config';
 import { buildTheme, COARSE_POINTER, CUSTOM_FONT_FAMILY, REDUCED_MOTION, TAP_TARGET } from './theme.ts';
 
 const light = defaultThemes.find((t) => t.key === 'light') as ThemeConfig;

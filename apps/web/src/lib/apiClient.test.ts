@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkSessionCall, convertSetsCall, getSessionCall } from '@vitrine/contract/session';
+import { checkSessionCall, convertSetsCall, getSessionCall } from '@vitrine/contract/endpoints';
 import { api, createSessionServer } from '../test/sessionServer.ts';
 import { ApiError, callApi, page, RELOAD_KEY, setSessionToken } from './apiClient.ts';
 

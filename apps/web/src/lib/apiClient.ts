@@ -1,8 +1,12 @@
-import type { z } from 'zod';
-import { API_BASE_PATH, type CallDefinition, type SchemaInput } from '@vitrine/contract/call';
-import { errorBodySchema, type ErrorBody } from '@vitrine/contract/errors';
+import type { CallAnswer, CallDefinition, SchemaInput } from '@vitrine/contract/call';
+import { API_BASE_PATH, type Endpoint } from '@vitrine/contract/endpoints';
+import type { ErrorBody } from '@vitrine/contract/errors';
 
-/** The only place in the web app that talks HTTP (ARCHITECTURE §2). */
+/**
+ * The only place in the web app that talks HTTP (ARCHITECTURE §2). Answers are not parsed again
+ * here: the server validates and serialises each one with the call's contract schema (defaults
+ * filled), so the browser carries only the calls' types and no schema library.
+ */
 
 const TOKEN_KEY = 'token';
 /** The local reload counter of the 403 interceptor (portal-spec §7). */
@@ -52,7 +56,7 @@ export interface CallOptions<C extends CallDefinition> {
   form?: FormData;
 }
 
-function buildUrl(call: CallDefinition, query: unknown, params: Record<string, string> = {}): string {
+function buildUrl(call: Endpoint, query: unknown, params: Record<string, string> = {}): string {
   const path = call.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
@@ -90,7 +94,7 @@ function goToLogin(): void {
  * The interceptor of portal-spec §7: 401 sends to login; 403 reloads the page once (counted in
  * local storage so the count survives the reload), and a second 403 in a row goes to login.
  */
-function intercept(call: CallDefinition, status: number): void {
+function intercept(call: Endpoint, status: number): void {
   if (status === 401 && !ownsUnauthorized.has(call.path)) {
     goToLogin();
   } else if (status === 403 && !ownsForbidden.has(call.path)) {
@@ -107,17 +111,24 @@ function intercept(call: CallDefinition, status: number): void {
 
 /** The address of a call, for what the browser loads itself (<img>, <link>, fonts). */
 export function callUrl<C extends CallDefinition>(
-  call: C,
+  call: Endpoint<C>,
   options: Omit<CallOptions<C>, 'body' | 'signal'> = {},
 ): string {
   return buildUrl(call, options.query, options.params);
 }
 
-/** Performs one contract call and parses the answer with the contract's schema. */
+/** An error answer as the contract's error body describes it; anything else is no body. */
+function errorBody(json: unknown): ErrorBody | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const body = json as Partial<Record<keyof ErrorBody, unknown>>;
+  return typeof body.error === 'string' && typeof body.message === 'string' ? (json as ErrorBody) : undefined;
+}
+
+/** Performs one contract call; the answer has the call's answer type. */
 export async function callApi<C extends CallDefinition>(
-  call: C,
+  call: Endpoint<C>,
   options: CallOptions<C> = {},
-): Promise<z.output<C['response']>> {
+): Promise<CallAnswer<C>> {
   const headers: Record<string, string> = { 'Accept-Language': currentLanguage, Accept: 'application/json' };
   const token = getSessionToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -138,11 +149,10 @@ export async function callApi<C extends CallDefinition>(
   const text = await res.text();
   const json: unknown = text ? JSON.parse(text) : undefined;
   if (!res.ok) {
-    const parsed = errorBodySchema.safeParse(json);
     intercept(call, res.status);
-    throw new ApiError(res.status, parsed.success ? parsed.data : undefined);
+    throw new ApiError(res.status, errorBody(json));
   }
-  return call.response.parse(json) as z.output<C['response']>;
+  return json as CallAnswer<C>;
 }
 
 /** The file name of a `Content-Disposition` header: the UTF-8 `filename*` when given (RFC 6266). */

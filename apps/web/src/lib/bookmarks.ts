@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getBookmarksCall, saveBookmarksCall } from '@vitrine/contract/bookmark';
-import { downloadInfoCall } from '@vitrine/contract/info';
-import { assetsCall, type AssetDoc } from '@vitrine/contract/search';
+import { assetsCall, downloadInfoCall, getBookmarksCall, saveBookmarksCall } from '@vitrine/contract/endpoints';
+import type { AssetDoc } from '@vitrine/contract/search';
 import { useSession } from '../app/session.ts';
 import { callApi, callUrl } from './apiClient.ts';
 import { toast } from './toast.ts';

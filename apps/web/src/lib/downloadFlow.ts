@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { downloadCall, orderCall, zipDownloadCall } from '@vitrine/contract/download';
-import { convertSetsCall, type ConvertSet } from '@vitrine/contract/session';
+import { convertSetsCall, downloadCall, orderCall, zipDownloadCall } from '@vitrine/contract/endpoints';
+import type { ConvertSet } from '@vitrine/contract/session';
 import { ApiError, callApi, fetchFile } from './apiClient.ts';
 import { toast } from './toast.ts';
 

@@ -1,12 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import {
-  indexFieldsCall,
-  suggestionsCall,
-  type IndexField,
-  type SuggestionGroup,
-  type SuggestionSelection,
-} from '@vitrine/contract/search';
+import { indexFieldsCall, suggestionsCall } from '@vitrine/contract/endpoints';
+import type { IndexField, SuggestionGroup, SuggestionSelection } from '@vitrine/contract/search';
 import { callApi } from './apiClient.ts';
 
 /** Suggestions are asked for from this many typed characters on. */

@@ -5,8 +5,8 @@ import {
   openShareCall,
   revokeShareCall,
   shareSettingsCall,
-  type CreateShareBody,
-} from '@vitrine/contract/share';
+} from '@vitrine/contract/endpoints';
+import type { CreateShareBody } from '@vitrine/contract/share';
 import { useSession } from '../app/session.ts';
 import { callApi } from './apiClient.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { tourSteps } from '@vitrine/contract/global-config';
+import { tourSteps } from '@vitrine/contract/config-defaults';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { finishedTours, markTourFinished, presentSteps, TOUR_STORAGE_KEY } from './tour.ts';
 

@@ -1,8 +1,8 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
-import { API_BASE_PATH } from '@vitrine/contract/call';
-import { configFileNames } from '@vitrine/contract/config';
-import { defaultGlobalConfig, fillConfigDefaults } from '@vitrine/contract/global-config';
+import { API_BASE_PATH } from '@vitrine/contract/endpoints';
+import { configFileNames, defaultGlobalConfig } from '@vitrine/contract/config-defaults';
+import { fillConfigDefaults } from '@vitrine/contract/global-config';
 import type { Session } from '@vitrine/contract/session';
 import { defaultTranslations } from '@vitrine/contract/translations';
 

@@ -2,9 +2,10 @@ import { Button, Dialog, DialogActions, DialogContent, DialogContentText, Dialog
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
+import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
 import type { MessageSet } from '@vitrine/contract/config';
 import { migrateConfig, migrateTexts } from '@vitrine/contract/config-migrations';
-import { defaultGlobalConfig, type GlobalConfig } from '@vitrine/contract/global-config';
+import type { GlobalConfig } from '@vitrine/contract/global-config';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { toast } from '../../lib/toast.ts';
 import { setAt } from './fields.tsx';

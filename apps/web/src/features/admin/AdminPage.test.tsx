@@ -1,9 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { ESCAPED_AT } from '@vitrine/contract/at-signs';
+import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
 import type { MessageSet } from '@vitrine/contract/config';
-import { ESCAPED_AT, TEXTS_VERSION } from '@vitrine/contract/config-migrations';
-import { defaultGlobalConfig, type GlobalConfig } from '@vitrine/contract/global-config';
+import { TEXTS_VERSION } from '@vitrine/contract/config-migrations';
+import type { GlobalConfig } from '@vitrine/contract/global-config';
 import { renderApp } from '../../test/renderApp.tsx';
 import { api, createSessionServer, sessionAnswer } from '../../test/sessionServer.ts';
 import { startTestServer } from '../../test/testServer.ts';

@@ -3,7 +3,7 @@ import {
   configHistoryCall,
   configRollbackCall,
   customPageCall,
-  IMAGE_WARNING_BYTES,
+  indexFieldsCall,
   listTranslationsCall,
   saveCustomPageCall,
   saveGlobalConfigCall,
@@ -11,12 +11,10 @@ import {
   storedConfigCall,
   storedTranslationsCall,
   uploadConfigFileCall,
-  type ConfigFileName,
-  type MessageSet,
-} from '@vitrine/contract/config';
+} from '@vitrine/contract/endpoints';
+import { IMAGE_WARNING_BYTES, type ConfigFileName, type MessageSet } from '@vitrine/contract/config';
 import { TEXTS_VERSION } from '@vitrine/contract/config-migrations';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
-import { indexFieldsCall } from '@vitrine/contract/search';
 import { configKeys } from '../../app/config.ts';
 import { callApi, nullIfNotFound } from '../../lib/apiClient.ts';
 import { toast } from '../../lib/toast.ts';

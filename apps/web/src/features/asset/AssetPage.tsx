@@ -2,7 +2,7 @@ import { Box, Button, IconButton, Skeleton, Stack, Tooltip, Typography } from '@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { pickContentLanguage } from '@vitrine/contract/global-config';
+import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { useGlobalConfig } from '../../app/config.ts';
 import { useSession } from '../../app/session.ts';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { previewCall, videoCall } from '@vitrine/contract/download';
-import { assetsCall, indexFieldsCall, type AssetDoc, type IndexField } from '@vitrine/contract/search';
+import { assetsCall, indexFieldsCall, previewCall, videoCall } from '@vitrine/contract/endpoints';
+import type { AssetDoc, IndexField } from '@vitrine/contract/search';
 import { callApi } from '../../lib/apiClient.ts';
 
 /** Query keys of the asset page; docs depend on the content language. */

@@ -2,7 +2,7 @@ import { Box, Button, Skeleton, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { pickContentLanguage } from '@vitrine/contract/global-config';
+import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import { useGlobalConfig } from '../../app/config.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { customPageCall } from '@vitrine/contract/config';
+import { customPageCall } from '@vitrine/contract/endpoints';
 import { callApi, nullIfNotFound } from '../../lib/apiClient.ts';
 
 export const customKeys = {

@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { configFileNames } from '@vitrine/contract/config-defaults';
 import type { Collection } from '@vitrine/contract/collection';
-import { configFileNames } from '@vitrine/contract/config';
 import { api, configHandlers, server } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 

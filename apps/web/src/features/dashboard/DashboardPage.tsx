@@ -1,9 +1,10 @@
 import { Box, CircularProgress, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
+import { configThumbnailCall } from '@vitrine/contract/endpoints';
+import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { Collection } from '@vitrine/contract/collection';
-import { configThumbnailCall } from '@vitrine/contract/config';
-import { pickContentLanguage, type GlobalConfig } from '@vitrine/contract/global-config';
+import type { GlobalConfig } from '@vitrine/contract/global-config';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { logoVisible, useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
 import { configImageUrl } from '../../app/customAssets.ts';

@@ -1,5 +1,5 @@
-import { preSearchSchema } from '@vitrine/contract/global-config';
 import type { Collection } from '@vitrine/contract/collection';
+import type { PreSearch } from '@vitrine/contract/global-config';
 import { searchPath } from '../../lib/searchInput.ts';
 
 const damCollection = /^collection_(\d+)$/;
@@ -13,15 +13,48 @@ export function collectionSearchPath(collection: Collection, lang: string, fallb
   const dam = damCollection.exec(collection.indicator);
   if (dam) return searchPath('', sorted(collection, new URLSearchParams({ meta_collections: dam[1] ?? '' })));
   if (typeof collection.search === 'string') return searchPath(collection.search, sorted(collection));
-  const parsed = preSearchSchema.shape.search.safeParse(collection.search);
-  if (!parsed.success) return searchPath('', sorted(collection));
-  const perLang = parsed.data[lang] ?? parsed.data[fallbackLang] ?? Object.values(parsed.data)[0];
+  const queries = preSearchQueries(collection.search);
+  if (!queries) return searchPath('', sorted(collection));
+  const perLang = queries[lang] ?? queries[fallbackLang] ?? Object.values(queries)[0];
   const params = new URLSearchParams();
   for (const facet of perLang?.facets ?? []) {
     const value = facet.range ? `${facet.range.from} TO ${facet.range.to}` : facet.values.join(',');
     if (value) params.set(`+${facet.key}`, value);
   }
   return searchPath(perLang?.text ?? '', sorted(collection, params));
+}
+
+type PreSearchQuery = PreSearch['search'][string];
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+
+/**
+ * A pre-search's queries per language, read as the contract's `preSearchSchema` reads them (text
+ * defaults to '', facets to none), or undefined when any of them has another shape.
+ */
+function preSearchQueries(search: unknown): Record<string, PreSearchQuery> | undefined {
+  if (!isObject(search)) return undefined;
+  const queries: Record<string, PreSearchQuery> = {};
+  for (const [lang, query] of Object.entries(search)) {
+    if (!isObject(query)) return undefined;
+    const { text = '', facets = [] } = query;
+    if (typeof text !== 'string' || !Array.isArray(facets)) return undefined;
+    const read: PreSearchQuery['facets'] = [];
+    for (const facet of facets as unknown[]) {
+      if (!isObject(facet) || typeof facet.key !== 'string' || !isStringList(facet.values)) return undefined;
+      const { range } = facet;
+      if (range === undefined) {
+        read.push({ key: facet.key, values: facet.values });
+      } else if (isObject(range) && typeof range.from === 'string' && typeof range.to === 'string') {
+        read.push({ key: facet.key, values: facet.values, range: { from: range.from, to: range.to } });
+      } else {
+        return undefined;
+      }
+    }
+    queries[lang] = { text, facets: read };
+  }
+  return queries;
 }
 
 /**

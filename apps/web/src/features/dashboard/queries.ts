@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { getCollectionCall, listCollectionsCall, type Collection } from '@vitrine/contract/collection';
+import { getCollectionCall, listCollectionsCall } from '@vitrine/contract/endpoints';
+import type { Collection } from '@vitrine/contract/collection';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { callApi } from '../../lib/apiClient.ts';
 

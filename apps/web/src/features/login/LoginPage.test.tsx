@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { configFileNames } from '@vitrine/contract/config';
+import { configFileNames } from '@vitrine/contract/config-defaults';
 import { fillConfigDefaults } from '@vitrine/contract/global-config';
 import { renderApp } from '../../test/renderApp.tsx';
 import { REDIRECT_HINT_MS, ssoNavigation } from './LoginPage.tsx';

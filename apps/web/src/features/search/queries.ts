@@ -1,12 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import {
-  MAX_SEARCH_ROWS,
-  searchCall,
-  type AssetDoc,
-  type FacetSelection,
-  type IndexField,
-  type SearchAnswer,
-} from '@vitrine/contract/search';
+import { MAX_SEARCH_ROWS, searchCall } from '@vitrine/contract/endpoints';
+import type { AssetDoc, FacetSelection, IndexField, SearchAnswer } from '@vitrine/contract/search';
 import { ApiError, callApi } from '../../lib/apiClient.ts';
 import { searchInputKeys } from '../../lib/searchInput.ts';
 import type { SearchRoute, SortState } from './searchState.ts';

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import * as bookmark from './bookmark.ts';
+import type { CallDefinition } from './call.ts';
+import * as collection from './collection.ts';
+import * as config from './config.ts';
+import * as download from './download.ts';
+import * as endpoints from './endpoints.ts';
+import * as info from './info.ts';
+import * as search from './search.ts';
+import * as session from './session.ts';
+import * as share from './share.ts';
+
+const calls = new Map<string, CallDefinition>(
+  [bookmark, collection, config, download, info, search, session, share].flatMap((mod) =>
+    Object.entries(mod).filter((e): e is [string, CallDefinition] => e[0].endsWith('Call')),
+  ),
+);
+
+describe('endpoints', () => {
+  const entries = Object.entries(endpoints as Record<string, unknown>).filter(
+    (e): e is [string, { method: string; path: string }] => e[0].endsWith('Call'),
+  );
+
+  it('name every call of the contract', () => {
+    expect(entries.map(([name]) => name).sort()).toEqual([...calls.keys()].sort());
+  });
+
+  it.each(entries)('%s has the method and path of its call', (name, endpoint) => {
+    const call = calls.get(name);
+    expect(call).toBeDefined();
+    expect({ method: endpoint.method, path: endpoint.path }).toEqual({ method: call?.method, path: call?.path });
+  });
+});

@@ -1,0 +1,83 @@
+import type { CallDefinition } from './call.ts';
+import type * as bookmark from './bookmark.ts';
+import type * as collection from './collection.ts';
+import type * as config from './config.ts';
+import type * as download from './download.ts';
+import type * as info from './info.ts';
+import type * as search from './search.ts';
+import type * as session from './session.ts';
+import type * as share from './share.ts';
+
+/**
+ * Where each call of the portal API lives (method and path), without its schemas, for the browser.
+ * The web app reads only these at run time and takes the request and answer types from the calls
+ * (`import type`), so zod is not part of its JavaScript; the server validates every request and
+ * serialises every answer with the calls' schemas. `endpoints.test.ts` checks each entry against
+ * its call.
+ */
+export interface Endpoint<C extends CallDefinition = CallDefinition> {
+  readonly method: C['method'];
+  readonly path: string;
+  /** Never set: carries the call's types to the web client. */
+  readonly call?: C;
+}
+
+/** Calls' paths are relative to this. */
+export const API_BASE_PATH = '/assetportal/api/';
+
+/** The most rows one search call answers. */
+export const MAX_SEARCH_ROWS = 1000;
+
+const endpoint = <C extends CallDefinition>(method: C['method'], path: string): Endpoint<C> => ({ method, path });
+
+export const getBookmarksCall = endpoint<typeof bookmark.getBookmarksCall>('GET', 'config/bookmarks');
+export const saveBookmarksCall = endpoint<typeof bookmark.saveBookmarksCall>('POST', 'config/bookmarks');
+export const getCollectionCall = endpoint<typeof collection.getCollectionCall>('GET', 'collection/get');
+export const listCollectionsCall = endpoint<typeof collection.listCollectionsCall>('GET', 'collection');
+export const availableFilesCall = endpoint<typeof config.availableFilesCall>('GET', 'config');
+export const configFontCall = endpoint<typeof config.configFontCall>('GET', 'config/custom_font');
+export const configHistoryCall = endpoint<typeof config.configHistoryCall>('GET', 'config/history');
+export const configImageCall = endpoint<typeof config.configImageCall>('GET', 'config/:name');
+export const configRollbackCall = endpoint<typeof config.configRollbackCall>('POST', 'config/history/rollback');
+export const configStyleCall = endpoint<typeof config.configStyleCall>('GET', 'config/style');
+export const configThumbnailCall = endpoint<typeof config.configThumbnailCall>('GET', 'config/thumbnail');
+export const customPageCall = endpoint<typeof config.customPageCall>('GET', 'config/custom_html');
+export const getGlobalConfigCall = endpoint<typeof config.getGlobalConfigCall>('GET', 'config/global');
+export const listTranslationsCall = endpoint<typeof config.listTranslationsCall>('GET', 'config/translations');
+export const saveCustomPageCall = endpoint<typeof config.saveCustomPageCall>('POST', 'config/custom_html');
+export const saveGlobalConfigCall = endpoint<typeof config.saveGlobalConfigCall>('POST', 'config/global');
+export const saveTranslationsCall = endpoint<typeof config.saveTranslationsCall>('POST', 'config/translations');
+export const storedConfigCall = endpoint<typeof config.storedConfigCall>('GET', 'config/global/stored');
+export const storedTranslationsCall = endpoint<typeof config.storedTranslationsCall>(
+  'GET',
+  'config/translations/stored',
+);
+export const uploadConfigFileCall = endpoint<typeof config.uploadConfigFileCall>('POST', 'config/:name');
+export const downloadCall = endpoint<typeof download.downloadCall>('GET', 'download/');
+export const orderCall = endpoint<typeof download.orderCall>('POST', 'download/order');
+export const previewCall = endpoint<typeof download.previewCall>('GET', 'download/preview');
+export const videoCall = endpoint<typeof download.videoCall>('GET', 'download/video/:id');
+export const zipDownloadCall = endpoint<typeof download.zipDownloadCall>('GET', 'download');
+export const allLanguagesCall = endpoint<typeof info.allLanguagesCall>('GET', 'info/all_languages');
+export const checkVersionCall = endpoint<typeof info.checkVersionCall>('GET', 'info/check_version');
+export const downloadInfoCall = endpoint<typeof info.downloadInfoCall>('GET', 'info/downloads');
+export const healthCall = endpoint<typeof info.healthCall>('GET', 'health');
+export const readyCall = endpoint<typeof info.readyCall>('GET', 'ready');
+export const assetsCall = endpoint<typeof search.assetsCall>('GET', 'assets');
+export const contentLocalesCall = endpoint<typeof search.contentLocalesCall>('GET', 'index/content_locales');
+export const indexFieldsCall = endpoint<typeof search.indexFieldsCall>('GET', 'index/fields');
+export const searchCall = endpoint<typeof search.searchCall>('GET', 'search');
+export const suggestionsCall = endpoint<typeof search.suggestionsCall>('GET', 'search/suggestions');
+export const checkSessionCall = endpoint<typeof session.checkSessionCall>('GET', 'session/check');
+export const convertSetsCall = endpoint<typeof session.convertSetsCall>('GET', 'session/csets');
+export const forgotPasswordCall = endpoint<typeof session.forgotPasswordCall>('POST', 'user/forgot-password');
+export const getSessionCall = endpoint<typeof session.getSessionCall>('POST', 'session/get');
+export const logoutCall = endpoint<typeof session.logoutCall>('GET', 'session/logout');
+export const resetPasswordCall = endpoint<typeof session.resetPasswordCall>('POST', 'user/reset-password');
+export const setLocaleCall = endpoint<typeof session.setLocaleCall>('GET', 'session/set_locale');
+export const createShareCall = endpoint<typeof share.createShareCall>('POST', 'share/create');
+export const currentShareCall = endpoint<typeof share.currentShareCall>('GET', 'share/current');
+export const listSharesCall = endpoint<typeof share.listSharesCall>('GET', 'share/list');
+export const openShareCall = endpoint<typeof share.openShareCall>('POST', 'share/open');
+export const revokeShareCall = endpoint<typeof share.revokeShareCall>('POST', 'share/revoke');
+export const shareSettingsCall = endpoint<typeof share.shareSettingsCall>('GET', 'share/settings');
