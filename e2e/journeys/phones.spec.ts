@@ -99,3 +99,47 @@ test.describe('phones: long-press selection (portal-spec §4 "Selection", the to
     await expect(page).toHaveURL(/#\/bookmark$/);
   });
 });
+
+/**
+ * A swipe across the screen at the height of the page's middle, sent as touch events with their own
+ * times: it moves from `from` to `to` in 10 ms steps of `stepPx`, rests `restMs`, then lifts.
+ */
+async function swipe(page: Page, from: number, to: number, stepPx: number, restMs = 0): Promise<void> {
+  const y = (page.viewportSize()?.height ?? 0) / 2;
+  const cdp = await page.context().newCDPSession(page);
+  let time = Date.now() / 1000;
+  const send = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number) =>
+    cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }], timestamp: time });
+  await send('touchStart', from);
+  for (let x = from + stepPx; x <= to; x += stepPx) {
+    time += 0.01;
+    await send('touchMove', x);
+  }
+  time += restMs / 1000 + 0.01;
+  await send('touchEnd', to);
+  await cdp.detach();
+}
+
+test.describe('phones: the navigation drawer follows swipes (portal-spec §9: edge 25 px, sampling 100 ms, 20 samples)', () => {
+  test.use({ viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true });
+
+  test('a short fling from the 25 px edge opens the drawer; from further in, or one that stopped first, does not', async ({
+    page,
+  }) => {
+    await page.goto('/#/custom');
+    await expect(page.getByRole('heading', { level: 1 })).toBeAttached();
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await expect(nav).toBeHidden();
+    // 80 px in 40 ms (2000 px/s): far less than half the drawer's 256 px, so only its speed can open it.
+    await swipe(page, 40, 120, 20);
+    await page.waitForTimeout(500);
+    await expect(nav).toBeHidden();
+    await swipe(page, 10, 90, 20, 200);
+    await page.waitForTimeout(500);
+    await expect(nav).toBeHidden();
+    await swipe(page, 10, 90, 20);
+    await expect(nav).toBeVisible();
+    const paper = await nav.evaluate((el) => el.closest('.MuiDrawer-paper')?.getBoundingClientRect().width);
+    expect(paper).toBe(256);
+  });
+});

@@ -2,7 +2,7 @@ import { Box, SwipeableDrawer, Toolbar } from '@mui/material';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DRAWER_WIDTH, NavList, SWIPE_EDGE } from './NavDrawer.tsx';
-import { flingDecision, VelocityTracker } from './touchVelocity.ts';
+import { DrawerSwipe } from './touchVelocity.ts';
 
 /**
  * Flings decided by the velocity of the last 100 ms of a swipe (portal-spec §9): one from the screen
@@ -11,28 +11,23 @@ import { flingDecision, VelocityTracker } from './touchVelocity.ts';
  */
 function useFlings(open: boolean, onOpenChange: (open: boolean) => void): void {
   useEffect(() => {
-    const tracker = new VelocityTracker();
-    let tracking = false;
+    const swipe = new DrawerSwipe(SWIPE_EDGE);
+    const at = (list: TouchList) => list[0]?.clientX;
     const start = (e: TouchEvent) => {
-      const x = e.touches[0]?.clientX;
-      tracker.reset();
-      tracking = x !== undefined && (open || x <= SWIPE_EDGE);
-      if (tracking && x !== undefined) tracker.add(performance.now(), x);
+      const x = at(e.touches);
+      if (x === undefined) swipe.cancel();
+      else swipe.start(e.timeStamp, x, open);
     };
     const move = (e: TouchEvent) => {
-      const x = e.touches[0]?.clientX;
-      if (tracking && x !== undefined) tracker.add(performance.now(), x);
+      const x = at(e.touches);
+      if (x !== undefined) swipe.move(e.timeStamp, x);
     };
-    const end = () => {
-      if (!tracking) return;
-      tracking = false;
-      const decision = flingDecision(tracker.velocity());
-      if (decision === 'open' && !open) onOpenChange(true);
-      if (decision === 'close' && open) onOpenChange(false);
+    const end = (e: TouchEvent) => {
+      const x = at(e.changedTouches);
+      const decision = x === undefined ? undefined : swipe.end(e.timeStamp, x, open);
+      if (decision) onOpenChange(decision === 'open');
     };
-    const cancel = () => {
-      tracking = false;
-    };
+    const cancel = () => swipe.cancel();
     const options = { passive: true, capture: true };
     document.addEventListener('touchstart', start, options);
     document.addEventListener('touchmove', move, options);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DRAWER_WIDTH, RAIL_WIDTH, SWIPE_EDGE } from './NavDrawer.tsx';
 import {
+  DrawerSwipe,
   FLING_VELOCITY,
   flingDecision,
   VELOCITY_HORIZON_MS,
@@ -43,5 +45,69 @@ describe('touch velocity sampling (portal-spec §9: 100 ms, 20 samples)', () => 
     expect(flingDecision(-FLING_VELOCITY - 1)).toBe('close');
     expect(flingDecision(FLING_VELOCITY - 1)).toBeUndefined();
     expect(flingDecision(0)).toBeUndefined();
+  });
+});
+
+/** A finger moving from `from` to `to` at `pxPerMs` in 10 ms steps, starting at `t0`; ends at the time it arrives. */
+function drag(swipe: DrawerSwipe, t0: number, from: number, to: number, pxPerMs: number): number {
+  const step = Math.sign(to - from) * pxPerMs * 10;
+  let t = t0;
+  for (let x = from + step; step > 0 ? x <= to : x >= to; x += step) swipe.move((t += 10), x);
+  return t;
+}
+
+describe('drawer swipes (portal-spec §9: swipe edge 25 px, drawer 256, rail 56, sampling 100 ms, 20 samples)', () => {
+  it('has the sizes of the spec', () => {
+    expect(SWIPE_EDGE).toBe(25);
+    expect(DRAWER_WIDTH).toBe(256);
+    expect(RAIL_WIDTH).toBe(56);
+  });
+
+  it('opens the closed drawer on a fling that starts within 25 px of the screen edge, not one from further in', () => {
+    for (const [startX, expected] of [
+      [0, 'open'],
+      [SWIPE_EDGE, 'open'],
+      [SWIPE_EDGE + 1, undefined],
+      [120, undefined],
+    ] as const) {
+      const swipe = new DrawerSwipe(SWIPE_EDGE);
+      swipe.start(0, startX, false);
+      const t = drag(swipe, 0, startX, startX + DRAWER_WIDTH / 2, 2);
+      expect(swipe.end(t, startX + DRAWER_WIDTH / 2, false), `from x = ${startX}`).toBe(expected);
+    }
+  });
+
+  it('closes the open drawer on a fling back from anywhere, and leaves slow swipes to the distance pulled', () => {
+    const back = new DrawerSwipe(SWIPE_EDGE);
+    back.start(0, 200, true);
+    expect(back.end(drag(back, 0, 200, 40, 1), 40, true)).toBe('close');
+    // 0.3 px/ms = 300 px/s, under the fling speed of 450 px/s.
+    const slow = new DrawerSwipe(SWIPE_EDGE);
+    slow.start(0, 10, false);
+    expect(slow.end(drag(slow, 0, 10, 190, 0.3), 190, false)).toBeUndefined();
+    // A fling the way the drawer already is changes nothing.
+    const again = new DrawerSwipe(SWIPE_EDGE);
+    again.start(0, 10, true);
+    expect(again.end(drag(again, 0, 10, 200, 2), 200, true)).toBeUndefined();
+  });
+
+  it('judges the speed of the last 100 ms before the finger lifted: one that stopped first flung nothing', () => {
+    const stopped = new DrawerSwipe(SWIPE_EDGE);
+    stopped.start(0, 5, false);
+    const arrived = drag(stopped, 0, 5, 205, 2);
+    // The finger rests 150 ms at x 205 without a move event, then lifts there.
+    expect(stopped.end(arrived + 150, 205, false)).toBeUndefined();
+    // The same swipe lifted at once is a fling.
+    const flung = new DrawerSwipe(SWIPE_EDGE);
+    flung.start(0, 5, false);
+    expect(flung.end(drag(flung, 0, 5, 205, 2) + 5, 205, false)).toBe('open');
+  });
+
+  it('forgets a touch that was cancelled', () => {
+    const swipe = new DrawerSwipe(SWIPE_EDGE);
+    swipe.start(0, 5, false);
+    const t = drag(swipe, 0, 5, 205, 2);
+    swipe.cancel();
+    expect(swipe.end(t, 205, false)).toBeUndefined();
   });
 });

@@ -42,3 +42,41 @@ export function flingDecision(velocity: number): 'open' | 'close' | undefined {
   if (velocity <= -FLING_VELOCITY) return 'close';
   return undefined;
 }
+
+/**
+ * One finger on the screen, as the drawer sees it: a touch that starts within `edge` px of the left
+ * screen edge (or anywhere while the drawer is open) is followed, and when it lifts, the speed of its
+ * last 100 ms decides. Times are the events' own (`event.timeStamp`), not when a busy page got round to
+ * handling them, and the lift is a sample too: a finger that stopped before lifting flung nothing.
+ */
+export class DrawerSwipe {
+  private readonly tracker = new VelocityTracker();
+  private tracking = false;
+
+  constructor(private readonly edge: number) {}
+
+  start(time: number, x: number, open: boolean): void {
+    this.tracker.reset();
+    this.tracking = open || x <= this.edge;
+    if (this.tracking) this.tracker.add(time, x);
+  }
+
+  move(time: number, x: number): void {
+    if (this.tracking) this.tracker.add(time, x);
+  }
+
+  /** The finger lifted at `x`: whether the drawer, open or not, should now open or close. */
+  end(time: number, x: number, open: boolean): 'open' | 'close' | undefined {
+    if (!this.tracking) return undefined;
+    this.tracking = false;
+    this.tracker.add(time, x);
+    const decision = flingDecision(this.tracker.velocity());
+    if (decision === 'open' && !open) return 'open';
+    if (decision === 'close' && open) return 'close';
+    return undefined;
+  }
+
+  cancel(): void {
+    this.tracking = false;
+  }
+}
