@@ -240,6 +240,16 @@ describe.each(dialects)('downloads on %s (portal-spec §4 "Download flow", §7 d
       expect(part.rawPayload.equals(first.rawPayload.subarray(from, to + 1))).toBe(true);
     });
 
+    it('answers HEAD with the length and ETag of the zip, and no body', async () => {
+      const names = ['chart.png', 'clip.mp4'];
+      const whole = await get((await zipOf('0', names)).url ?? '', {});
+      const head = await t.app.inject({ method: 'HEAD', url: (await zipOf('0', names)).url ?? '' });
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-length']).toBe(String(whole.rawPayload.length));
+      expect(head.headers.etag).toBe(whole.headers.etag);
+      expect(head.rawPayload.length).toBe(0);
+    });
+
     it('refuses more assets than info/downloads allows', async () => {
       const many = Array.from({ length: 11 }, (_, i) => String(i + 1));
       const res = await get('download', user, { operation: 'zip', csetid: '0', id: many });

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { downloadCall, orderCall, previewCall, videoCall, zipDownloadCall } from '@vitrine/contract/download';
 import { downloadInfoCall } from '@vitrine/contract/info';
 import { convertSetsCall } from '@vitrine/contract/session';
-import { zipStream } from '../adapters/zip.ts';
+import { writeZip } from '../adapters/zip.ts';
 import { parseByteRange } from '../http/byte-range.ts';
 import { attachment } from '../http/content-disposition.ts';
 import { registerCall } from '../http/route.ts';
@@ -51,12 +51,17 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
   );
 }
 
-/** Streams a planned zip (or the asked byte range of it) with its length known up front. */
-function sendZip(
+/**
+ * Streams a planned zip (or the asked byte range of it) with its length known up front. The bytes
+ * are written straight into the response rather than handed to Fastify as a stream, so that the zip
+ * writer can read into the same few blocks again once the socket has taken them (adapters/zip.ts);
+ * the response's own headers go out with the first bytes. HEAD answers the headers without reading.
+ */
+async function sendZip(
   request: FastifyRequest,
   reply: FastifyReply,
   zip: Awaited<ReturnType<DownloadService['signedZip']>>,
-): FastifyReply {
+): Promise<FastifyReply> {
   const size = zip.plan.size;
   void reply
     .header('Content-Type', 'application/zip')
@@ -77,5 +82,22 @@ function sendZip(
   const { start, end } = range ?? { start: 0, end: size - 1 };
   if (range) void reply.code(206).header('Content-Range', `bytes ${start}-${end}/${size}`);
   void reply.header('Content-Length', end - start + 1);
-  return reply.send(zipStream(zip.plan, start, end));
+  reply.hijack();
+  const res = reply.raw;
+  res.statusCode = reply.statusCode;
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value);
+  if (request.method === 'HEAD') {
+    res.end();
+    return reply;
+  }
+  try {
+    await writeZip(zip.plan, res, start, end);
+    res.end();
+  } catch (err) {
+    // The client sees a body shorter than its Content-Length, so it knows the download is broken.
+    if (res.destroyed) request.log.info({ err }, 'zip download ended by the client');
+    else request.log.warn({ err }, 'zip download stopped');
+    res.destroy();
+  }
+  return reply;
 }
