@@ -1,11 +1,12 @@
 // The JavaScript a route of the web app loads, gzipped, from the build's chunk graph
 // (apps/web/dist/.vite/manifest.json): the entry with its static imports plus the route's lazy chunk
 // with its static imports. Run `npm run build` first. Usage: node bench/web-bundle.mjs [route-src…]
+// WEB_DIST=<folder> reads another build (e.g. `npx vite build --outDir <folder>` in apps/web).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const dist = path.resolve(import.meta.dirname, '../apps/web/dist');
+const dist = path.resolve(process.env.WEB_DIST ?? path.join(import.meta.dirname, '../apps/web/dist'));
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
 /** Targets per route: the dashboard ≤ 200 KB, the search page ≤ 280 KB gzipped. */
 const targets = { dashboard: 200, search: 280 };

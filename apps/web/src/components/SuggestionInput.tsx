@@ -2,10 +2,12 @@ import {
   Autocomplete,
   Box,
   Chip,
+  FormControl,
   IconButton,
   InputAdornment,
+  InputLabel,
   ListSubheader,
-  TextField,
+  OutlinedInput,
   Typography,
 } from '@mui/material';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
@@ -134,27 +136,31 @@ export function SuggestionInput({
             return <Chip key={key} size="small" label={label} title={option.label} {...itemProps} />;
           })
         }
+        // The outlined input TextField would draw, without TextField: it also brings Select and its
+        // menu into the first screen's JavaScript.
         renderInput={(params) => (
-          <TextField
-            {...params}
-            label={t('views.search.input.label')}
-            placeholder={chosen.length === 0 ? t('views.search.input.placeholder') : undefined}
+          <FormControl
+            fullWidth={params.fullWidth}
+            disabled={params.disabled}
+            size={params.size}
             sx={{ bgcolor: 'background.paper', borderRadius: 1 }}
-            slotProps={{
-              ...params.slotProps,
-              htmlInput: { ...params.slotProps.htmlInput, 'data-tour': 'search_input' },
-              input: {
-                ...params.slotProps.input,
-                endAdornment: (
-                  <InputAdornment position="end">
-                    <IconButton type="submit" edge="end" aria-label={t('views.search.input.submit')}>
-                      <SearchIcon />
-                    </IconButton>
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
+          >
+            <InputLabel {...params.slotProps.inputLabel}>{t('views.search.input.label')}</InputLabel>
+            <OutlinedInput
+              {...params.slotProps.input}
+              id={params.id}
+              label={t('views.search.input.label')}
+              placeholder={chosen.length === 0 ? t('views.search.input.placeholder') : undefined}
+              inputProps={{ ...params.slotProps.htmlInput, 'data-tour': 'search_input' }}
+              endAdornment={
+                <InputAdornment position="end">
+                  <IconButton type="submit" edge="end" aria-label={t('views.search.input.submit')}>
+                    <SearchIcon />
+                  </IconButton>
+                </InputAdornment>
+              }
+            />
+          </FormControl>
         )}
       />
       <Box role="status" sx={visuallyHidden}>
