@@ -1,4 +1,5 @@
 import { expect as baseExpect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { addUser, logIn } from '../support/accounts.ts';
 
 // The first visit of a page waits for its content on a machine that may be busy.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -141,5 +142,107 @@ test.describe('phones: the navigation drawer follows swipes (portal-spec §9: ed
     await expect(nav).toBeVisible();
     const paper = await nav.evaluate((el) => el.closest('.MuiDrawer-paper')?.getBoundingClientRect().width);
     expect(paper).toBe(256);
+  });
+});
+
+/**
+ * Whether the page scrolls sideways; when it does, the outermost elements that stick out past the
+ * right edge, to say what to fix.
+ */
+async function sideways(page: Page): Promise<string | undefined> {
+  return page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    if (root.scrollWidth <= root.clientWidth) return undefined;
+    const out = Array.from(document.body.querySelectorAll<HTMLElement>('*')).filter((el) => {
+      if (el.getBoundingClientRect().right <= root.clientWidth + 0.5) return false;
+      const parent = el.parentElement;
+      return !parent || parent.getBoundingClientRect().right <= root.clientWidth + 0.5;
+    });
+    const name = (el: HTMLElement) =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${Array.from(el.classList).slice(0, 2).join('.')} "${(el.textContent ?? '').trim().slice(0, 30)}"`;
+    return `${root.scrollWidth} > ${root.clientWidth}: ${out.slice(0, 5).map(name).join('; ')}`;
+  });
+}
+
+test.describe('no sideways scrolling of the page at 320 px width (issue #13 "Phones")', () => {
+  test.use({ viewport: { width: 320, height: 568 } });
+  test.beforeAll(() => {
+    addUser('narrow', 'users');
+    addUser('narrow-admin', 'admins');
+  });
+
+  test('login, dashboard, search with and without filters, asset, bookmarks, shares, custom page, admin', async ({
+    page,
+    request,
+  }) => {
+    const found: string[] = [];
+    const check = async (what: string) => {
+      const wide = await sideways(page);
+      if (wide) found.push(`${what}: ${wide}`);
+    };
+
+    await page.goto('/#/login');
+    await expect(page.getByLabel('Username')).toBeVisible();
+    await check('login');
+    await page.goto('/');
+    await expect(page.getByTestId('dashboard-hero')).toBeVisible();
+    await expect(page.locator('section[aria-labelledby^="collection-"]').first()).toBeVisible();
+    await check('dashboard');
+    await page.goto('/#/search/*');
+    const results = page.getByRole('region', { name: 'Results', exact: true });
+    await expect(results.locator('[data-result-button]').first()).toBeVisible();
+    await check('search');
+    for (const view of ['Thumbnails', 'List']) {
+      await page.getByRole('button', { name: view, exact: true }).click();
+      await expect(results.locator('[data-result-button]').first()).toBeVisible();
+      await check(`search, ${view}`);
+    }
+    await results.locator('[data-result-button]').first().click();
+    await expect(results.getByRole('region', { name: /^Details of/ })).toBeVisible();
+    await check('search, info panel');
+    await page.getByRole('button', { name: 'Show filters' }).click();
+    await expect(page.getByRole('button', { name: 'Hide filters' })).toBeVisible();
+    await check('search, filter drawer');
+    await page.getByRole('button', { name: 'Hide filters' }).click();
+
+    const id = await imageId(request, 'photo');
+    await page.goto(`/#/asset/${id}`);
+    await expect(page.getByRole('toolbar', { name: 'Asset actions' })).toBeVisible();
+    await check('asset');
+    await page.goto('/#/custom');
+    await expect(page.getByRole('heading', { level: 1 })).toBeAttached();
+    await check('custom page');
+
+    await logIn(page, 'narrow');
+    await page.goto(`/#/asset/${id}`);
+    const add = page.getByRole('toolbar', { name: 'Asset actions' }).getByRole('button', { name: 'Add to bookmarks' });
+    if (await add.isVisible()) await add.click();
+    await page.goto('/#/bookmark');
+    await expect(page.getByRole('list', { name: 'Bookmarked assets' }).getByRole('listitem').first()).toBeVisible();
+    await check('bookmarks');
+    await page.goto('/#/shares');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await check('shares');
+
+    await logIn(page, 'narrow-admin');
+    await page.goto('/#/admin/general');
+    await expect(page.getByRole('heading', { level: 2, name: 'General', includeHidden: true })).toBeAttached();
+    // A first visit may ask to store the factory settings; this journey leaves the config as it is.
+    const question = page.getByRole('dialog', { name: 'Please confirm' });
+    if (
+      await question.waitFor({ timeout: 2000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      await question.getByRole('button', { name: 'No' }).click();
+    for (const section of ['general', 'appearance', 'dashboard', 'search', 'language', 'login', 'editor']) {
+      await page.goto(`/#/admin/${section}`);
+      await expect(page.getByRole('heading', { level: 2 })).toBeVisible();
+      await expect(page.getByRole('progressbar')).toHaveCount(0);
+      await check(`admin ${section}`);
+    }
+
+    expect(found).toEqual([]);
   });
 });
