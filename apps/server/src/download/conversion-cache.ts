@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { convertImage } from '../adapters/media.ts';
 import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng } from '../adapters/pdf.ts';
 import { convertAv, decodeImageWithFfmpeg } from '../adapters/video.ts';
 import { crc32OfFile } from '../adapters/zip.ts';
-import { DomainError, unsupportedMediaType } from '../http/errors.ts';
+import { DomainError, fileMissing, unsupportedMediaType } from '../http/errors.ts';
 import type { ConversionSet } from '../settings.ts';
 import type { DownloadRepository, DownloadSource } from './download.repository.ts';
 
@@ -60,12 +61,22 @@ export class ConversionCache {
 
   /** The original (set 0, and PDF passthrough of a PDF) needs no conversion, only its checksum. */
   async original(src: DownloadSource): Promise<DownloadFile> {
+    await requireSource(src);
     let sum = (await this.repository.checksums([src.sha256])).get(src.sha256);
     if (!sum) {
       sum = await crc32OfFile(src.source_path);
       await this.repository.addChecksum(src.sha256, sum);
     }
     return { path: src.source_path, mime: src.mime, bytes: sum.bytes, crc32: sum.crc32, ext: '' };
+  }
+
+  /** Splits sources into those whose file is in its folder and those whose file went away. */
+  async onDisk(sources: readonly DownloadSource[]): Promise<{ present: DownloadSource[]; missing: DownloadSource[] }> {
+    const found = await Promise.all(sources.map((src) => hasSource(src)));
+    return {
+      present: sources.filter((_src, i) => found[i]),
+      missing: sources.filter((_src, i) => !found[i]),
+    };
   }
 
   /** Whether the set's output is already there, so no conversion work (and no lock) is needed. */
@@ -77,6 +88,8 @@ export class ConversionCache {
 
   async file(src: DownloadSource, set: ConversionSet | undefined): Promise<DownloadFile> {
     if (!set || this.passesThrough(src, set)) return this.original(src);
+    // A finished conversion outlives its source, but the asset is on its way out of the portal.
+    await requireSource(src);
     const key = conversionKey(set);
     const id = `${src.sha256}:${key}`;
     let work = this.inFlight.get(id);
@@ -140,6 +153,20 @@ export class ConversionCache {
     if (src.asset_group !== 'image') throw cannotConvert(src, set);
     return ffmpegImages.has(src.format) ? decodeImageWithFfmpeg(src.source_path) : src.source_path;
   }
+}
+
+/** Whether the asset's file is still in its folder (until the next import marks the asset gone). */
+async function hasSource(src: DownloadSource): Promise<boolean> {
+  try {
+    await access(src.source_path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function requireSource(src: DownloadSource): Promise<void> {
+  if (!(await hasSource(src))) throw fileMissing(src.filename);
 }
 
 function cannotConvert(src: DownloadSource, set: ConversionSet): DomainError {

@@ -206,10 +206,14 @@ export class DownloadService {
     const ids = numeric.filter((id) => allowed.has(id));
     const rejected = asked.filter((id) => !allowed.has(Number(id)) || !/^\d+$/.test(id));
     if (ids.length === 0) return { rejected_asset_ids: rejected };
-    const sources = await this.repository.sources(ids);
+    // An asset whose file went away (until the next import marks it gone) is left out like a refused one.
+    const { present: sources, missing } = await this.cache.onDisk(await this.repository.sources(ids));
+    rejected.push(...missing.map((src) => String(src.id)));
+    if (sources.length === 0) return { rejected_asset_ids: rejected };
+    const zipped = sources.map((src) => src.id);
     await this.prepare(auth, sources, set);
-    await this.repository.recordDownloads(auth, ids, input.csetid, 'zip', Date.now());
-    const url = this.access.mediaUrl(auth, `zip/${input.csetid}/${ids.join('-')}`, 'download');
+    await this.repository.recordDownloads(auth, zipped, input.csetid, 'zip', Date.now());
+    const url = this.access.mediaUrl(auth, `zip/${input.csetid}/${zipped.join('-')}`, 'download');
     return { url, rejected_asset_ids: rejected };
   }
 

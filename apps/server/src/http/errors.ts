@@ -32,6 +32,9 @@ export class DomainError extends Error {
 
 /** 404: `what` (a phrase such as "The asset 7") was not found. */
 export const notFound = (what: string) => new DomainError('not_found', `${what} was not found.`);
+/** 404: the file of an asset left its folder (the next import marks the asset gone). */
+export const fileMissing = (filename: string) =>
+  new DomainError('not_found', `The file of ${filename} is no longer available.`);
 /** 404 for something that is not there yet, in a sentence of its own. */
 export const notYetAvailable = (message: string) => new DomainError('not_found', message);
 export const forbidden = (message = 'You are not allowed to do this.') => new DomainError('forbidden', message);
