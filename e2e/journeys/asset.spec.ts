@@ -187,7 +187,10 @@ test.describe('zip downloads from the search page (portal-spec §4 "Selection", 
       expect([...zip.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
       expect(zip.toString('latin1').split('PK\x01\x02')).toHaveLength(3);
       // The modal order dialog hides the rest of the page (the toast too) from the accessibility tree.
-      await expect(page.getByText('Some assets cannot be downloaded.', { exact: true })).toBeVisible();
+      // Notices queue, five seconds each: this one waits behind "Your download starts soon."
+      await expect(page.getByText('Some assets cannot be downloaded.', { exact: true })).toBeVisible({
+        timeout: 15_000,
+      });
 
       const order = page.getByRole('dialog', { name: 'Download not available' });
       await expect(order.getByRole('link', { name: chosen[2] })).toBeVisible();
