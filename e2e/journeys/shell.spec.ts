@@ -176,3 +176,16 @@ test.describe('uploaded style sheet and font (portal-spec §8 "Error catalogue")
     }
   });
 });
+
+test.describe('an upgrade while the portal is open', () => {
+  test('a screen whose code chunk is gone loads the new version instead of failing', async ({ page }) => {
+    await openDashboard(page);
+    // The portal was upgraded since the page loaded: the login screen's chunk of that build is gone.
+    await page.route(/\/assets\/LoginPage-[\w-]+\.js$/, (route) => route.fulfill({ status: 404, body: 'Not found' }), {
+      times: 1,
+    });
+    await page.getByRole('link', { name: 'Anmelden', exact: true }).click();
+    await expect(page).toHaveURL(/#\/login/);
+    await expect(page.getByLabel('Benutzername')).toBeVisible({ timeout: 15_000 });
+  });
+});

@@ -2,11 +2,16 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createHashRouter, RouterProvider } from 'react-router';
 import { createI18n } from './app/i18n.ts';
+import { reloadOnStaleChunks } from './app/newVersion.ts';
 import { createQueryClient, Providers } from './app/Providers.tsx';
 import { routes } from './app/routes.tsx';
 
 const i18n = await createI18n({ remote: true });
 const router = createHashRouter(routes);
+reloadOnStaleChunks(() => {
+  const to = router.state.navigation.location;
+  return to ? `${to.pathname}${to.search}` : undefined;
+});
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
 
