@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { AccessRepository } from './access/access.repository.ts';
 import { AccessService } from './access/access.service.ts';
 import { BookmarkRepository } from './bookmark/bookmark.repository.ts';
@@ -21,7 +22,8 @@ import { InfoService } from './info/info.service.ts';
 import { JobRepository } from './jobs/job.repository.ts';
 import { JobWorker, type WorkerOptions } from './jobs/job.worker.ts';
 import { MediaService } from './media/media.service.ts';
-import { createSearchEngine } from './search/create-engine.ts';
+import { CHANGE_READER_TTL_MS } from './search/catch-up.ts';
+import { createSearchEngine, SNAPSHOT_FILE } from './search/create-engine.ts';
 import { SearchRepository } from './search/search.repository.ts';
 import { SearchService } from './search/search.service.ts';
 import { AuthService } from './session/auth.service.ts';
@@ -98,11 +100,15 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     { what: 'reset links', purge: (now) => r.users.purgeResets(now) },
     { what: 'single sign-on', purge: (now) => r.sso.purgeExpired(now) },
     { what: 'jobs', purge: (now) => r.jobs.purgeFinished(now - DONE_JOBS_KEPT_MS, now - FAILED_JOBS_KEPT_MS) },
+    { what: 'catalogue changes', purge: (now) => r.search.pruneChanges(now - CHANGE_READER_TTL_MS) },
   ];
   const bookmarks = new BookmarkService(r.bookmarks, access);
   const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso);
   const search = new SearchService(
-    createSearchEngine(db, settings.file.fields),
+    createSearchEngine(db, settings.file.fields, {
+      snapshotFile: path.join(settings.dataDir, SNAPSHOT_FILE),
+      log: (message) => log.info({}, message),
+    }),
     r.search,
     access,
     config,
@@ -147,6 +153,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
       ),
     /** Ends the child processes the services started (exiftool) and closes the database. */
     close: async () => {
+      await search
+        .saveSnapshot()
+        .catch((err: unknown) => log.warn({ err }, 'the search index snapshot was not written'));
       await endHelpers();
       await db.close();
     },

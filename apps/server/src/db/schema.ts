@@ -11,6 +11,7 @@ export interface Database {
   asset_access: AssetAccessTable;
   catalogue_state: CatalogueStateTable;
   catalogue_change: CatalogueChangeTable;
+  catalogue_reader: CatalogueReaderTable;
   user_account: UserAccountTable;
   user_group: UserGroupTable;
   session: SessionTable;
@@ -110,6 +111,18 @@ export interface CatalogueStateTable {
   id: number;
   /** The change sequence: the number of the last catalogue change, taken by each write transaction. */
   generation: number;
+  /** The catalogue's identity, so an index snapshot of another database is not used. */
+  instance: string | null;
+  /** Changes up to this sequence were pruned from catalogue_change. */
+  pruned_through: Generated<number>;
+}
+
+/** A reader of the change log (a server process or an index snapshot) and the last change it holds. */
+export interface CatalogueReaderTable {
+  reader: string;
+  seq: number;
+  /** When it last said so (ms); readers not seen for a day no longer hold changes back. */
+  seen_at: number;
 }
 
 /** Assets (a run of ids) a catalogue change touched; `seq` is the change's catalogue generation. */

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import { isLive } from '../access/rule.ts';
 import { ALL_ASSETS } from '../db/catalogue-state.ts';
@@ -9,13 +11,31 @@ import { parseNumber } from './facets.ts';
 import type { FieldRegistry } from './fields.ts';
 import { columnOf } from './fields.ts';
 import { IndexView, isPerLanguage, languageColumn } from './index-view.ts';
-import type { AssetBatch, ChangeRun, SearchRepository } from './search.repository.ts';
+import type { AssetBatch, CatalogueState, ChangeRun, SearchRepository } from './search.repository.ts';
+import { readSnapshot, writeSnapshot, type SnapshotShape } from './snapshot.ts';
 import { indexText } from './text.ts';
 import type { TextDocument, TextIndex } from './text-index.ts';
 
 const BATCH = 5000;
 /** Change runs read at once. */
 const RUNS = 5000;
+
+/** A process tells the change log which changes it holds at most this often. */
+const READER_MARK_MS = 60_000;
+/** Readers of the change log not heard of for this long no longer hold changes back from the purge. */
+export const CHANGE_READER_TTL_MS = 24 * 3600_000;
+/** A process that applied changes writes a new snapshot at most this often. */
+const SNAPSHOT_EVERY_MS = 10 * 60_000;
+
+export interface CatchUpOptions {
+  /** The index snapshot file (in DATA_DIR); without it no snapshot is read or written. */
+  snapshotFile?: string;
+  /** Notes on loading and writing snapshots. */
+  log?: (message: string) => void;
+}
+
+/** Lets other work (requests) run between long steps. */
+const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A catalogue change that touched every asset (see ALL_ASSETS): indexes load everything again. */
 const touchesAll = (run: ChangeRun): boolean => run.first === ALL_ASSETS[0] && run.last === ALL_ASSETS[1];
@@ -43,11 +63,20 @@ export class CatchUp {
   /** Searches reading the index now, and changes waiting for them to end. */
   private readers = 0;
   private waiting: (() => void)[] = [];
+  /** This process as a reader of the change log. */
+  private readonly readerName = `process ${hostname()} ${process.pid} ${randomUUID().slice(0, 8)}`;
+  private markedAt = 0;
+  private instance = '';
+  /** The generation of the last snapshot this process wrote or read, and when it wrote one. */
+  private snapshotSeq = -1;
+  private snapshotAt = 0;
+  private writing: Promise<void> | undefined;
 
   constructor(
     private readonly repository: SearchRepository,
     private readonly text: TextIndex,
     private readonly fields: FieldRegistry,
+    private readonly options: CatchUpOptions = {},
   ) {
     this.index = this.emptyIndex();
   }
@@ -88,14 +117,21 @@ export class CatchUp {
     await this.refreshing;
   }
 
-  private emptyIndex(): FacetIndex {
-    return new FacetIndex(
-      this.fields.coded.flatMap((f) =>
-        isPerLanguage(f) ? this.indexLanguages.map((l) => languageColumn(f.field_name, l)) : [f.field_name],
+  /** The columns of an index with columns for these content languages. */
+  private shape(languages: readonly string[] = this.indexLanguages): SnapshotShape {
+    return {
+      coded: this.fields.coded.flatMap((f) =>
+        isPerLanguage(f) ? languages.map((l) => languageColumn(f.field_name, l)) : [f.field_name],
       ),
-      this.fields.numeric.map((f) => f.field_name),
-      ['filename'],
-    );
+      numeric: this.fields.numeric.map((f) => f.field_name),
+      strings: ['filename'],
+      sort: this.fields.all.filter((f) => this.fields.isSortable(f.field_name)).map((f) => f.field_name),
+    };
+  }
+
+  private emptyIndex(): FacetIndex {
+    const shape = this.shape();
+    return new FacetIndex(shape.coded, shape.numeric, shape.strings, shape.sort);
   }
 
   private get indexValueFields(): string[] {
@@ -109,14 +145,99 @@ export class CatchUp {
   }
 
   private async catchUp(progress?: Progress): Promise<void> {
-    const generation = await this.repository.generation();
-    if (generation === this.seq) return;
+    const state = await this.repository.catalogueState();
+    const generation = state.generation;
+    this.instance = state.instance;
+    if (generation === this.seq) return this.markReader();
     await this.catchUpText(generation, progress);
     const collectionNames = new Map((await this.repository.collections()).map((c) => [c.id, c.name]));
-    if (this.seq === -1 || !(await this.applyChanges(generation))) await this.loadAll(progress);
+    if (this.seq === -1) await this.loadSnapshot(state);
+    const applied = this.seq;
+    const rebuild = this.seq === -1 || this.seq < state.prunedThrough || !(await this.applyChanges(generation));
+    if (rebuild) await this.loadAll(progress);
     this.collectionNames = collectionNames;
     this.current = undefined;
     this.seq = generation;
+    await this.markReader(true);
+    // A rebuilt index is worth keeping at once; caught-up changes now and then.
+    if (rebuild || (applied !== generation && Date.now() - this.snapshotAt > SNAPSHOT_EVERY_MS)) {
+      void this.saveSnapshot().catch((err: unknown) =>
+        this.options.log?.(`index snapshot not written: ${String(err)}`),
+      );
+    }
+  }
+
+  /** Tells the change log which changes this process holds (so the purge keeps later ones). */
+  private async markReader(changed = false): Promise<void> {
+    const now = Date.now();
+    if (!changed && now - this.markedAt < READER_MARK_MS) return;
+    this.markedAt = now;
+    await this.repository.markReader(this.readerName, this.seq, now);
+  }
+
+  /** Starts from the snapshot when there is a usable one (it is then caught up like any index). */
+  private async loadSnapshot(state: CatalogueState): Promise<void> {
+    const file = this.options.snapshotFile;
+    if (!file) return;
+    const started = performance.now();
+    const read = await readSnapshot(file, (languages) => this.shape(languages));
+    const log = this.options.log;
+    if (read.status === 'missing') return log?.('no index snapshot yet: loading every asset');
+    if (read.status === 'unusable') return log?.(`index snapshot not used (${read.reason}): loading every asset`);
+    const { meta, index } = read;
+    const why =
+      meta.instance !== state.instance
+        ? 'it is of another catalogue'
+        : meta.generation > state.generation
+          ? 'it is ahead of the catalogue'
+          : meta.generation < state.prunedThrough
+            ? 'the changes since it were pruned'
+            : undefined;
+    if (why) return log?.(`index snapshot not used (${why}): loading every asset`);
+    if (!index.sorted) await index.sortOrders(pause);
+    index.version = this.index.version + 1;
+    this.index = index;
+    this.indexLanguages = meta.languages;
+    for (const l of meta.catalogueLanguages) this.languages.add(l);
+    this.seq = meta.generation;
+    this.snapshotSeq = meta.generation;
+    log?.(
+      `index snapshot of change ${meta.generation} read in ${((performance.now() - started) / 1000).toFixed(1)} s (${(read.bytes / 1e6).toFixed(0)} MB, ${index.size} assets)`,
+    );
+  }
+
+  /**
+   * Writes the current index to the snapshot file, unless the file already holds this generation.
+   * One write at a time per process; other processes may write theirs meanwhile (each renames a
+   * whole file into place).
+   */
+  async saveSnapshot(): Promise<void> {
+    const file = this.options.snapshotFile;
+    if (!file || this.seq === -1) return;
+    while (this.writing) await this.writing;
+    if (this.snapshotSeq === this.seq) return;
+    const seq = this.seq;
+    const index = this.index;
+    const meta = {
+      instance: this.instance,
+      generation: seq,
+      languages: [...this.indexLanguages],
+      catalogueLanguages: [...this.languages],
+    };
+    this.writing = (async () => {
+      const started = performance.now();
+      // The snapshot holds these changes back from the purge before anyone can read it.
+      await this.repository.markReader(`snapshot ${hostname()} ${file}`, seq, Date.now());
+      const bytes = await writeSnapshot(file, index, this.shape(meta.languages), meta);
+      this.snapshotSeq = seq;
+      this.snapshotAt = Date.now();
+      this.options.log?.(
+        `index snapshot of change ${seq} written in ${((performance.now() - started) / 1000).toFixed(1)} s (${(bytes / 1e6).toFixed(0)} MB)`,
+      );
+    })().finally(() => {
+      this.writing = undefined;
+    });
+    await this.writing;
   }
 
   /**
@@ -149,6 +270,9 @@ export class CatchUp {
       progress?.('facet index', done, total);
     }
     index.pack();
+    progress?.('sort orders', 0, index.sortFields.length);
+    await index.sortOrders(pause);
+    progress?.('sort orders', index.sortFields.length, index.sortFields.length);
     // Versions only grow, also across rebuilds, so no cache mistakes the new index for the old.
     index.version += this.index.version + 1;
     this.index = index;
@@ -160,7 +284,8 @@ export class CatchUp {
    * changed, a language appeared, or a new id lies below the highest indexed one).
    */
   private async applyChanges(upTo: number): Promise<boolean> {
-    for await (const ids of this.changedIds(this.repository, this.seq, upTo)) {
+    const from = this.seq;
+    for await (const ids of this.changedIds(this.repository, from, upTo)) {
       if (ids === 'all') return false;
       const batch = await this.repository.batch(ids, this.indexValueFields);
       const rows = this.indexRows(batch);
@@ -175,7 +300,8 @@ export class CatchUp {
       for (const id of ids) if (!present.has(id)) index.deactivate(id);
       index.pack();
     }
-    return true;
+    // Changes pruned while they were read may be missing: then start anew.
+    return (await this.repository.catalogueState()).prunedThrough <= from;
   }
 
   /**

@@ -6,6 +6,9 @@ import { SearchEngine } from './search-engine.ts';
 import { SearchRepository } from './search.repository.ts';
 import { SqliteTextIndex } from './sqlite-text.repository.ts';
 
+/** The index snapshot's file name in DATA_DIR. */
+export const SNAPSHOT_FILE = 'search-index.snapshot';
+
 /** The engine for the configured database: FTS5 on SQLite, tsvector/GIN on PostgreSQL. */
 export function createSearchEngine(
   db: Db,

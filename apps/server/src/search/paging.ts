@@ -48,26 +48,29 @@ export function page(
   if (sort.field === 'score') return pageByScore(result, sort, relevance, start, end);
   const cmp = comparator(view, sort);
   if (result.length <= directSortLimit) return result.slice().sort(cmp).slice(start, end);
-  const order = view.cached(`order ${sort.field} ${sort.dir}`, () => view.allDocs().slice().sort(cmp));
   const acc = new Int32Array(end - start);
   let seen = 0;
   let n = 0;
+  let keep: (d: number) => boolean;
   if (view.wholeCatalogueOf(result) !== undefined) {
     // The whole visible catalogue: walk the order and test visibility, no membership array.
     const caller = view.index.callerMasks(groups);
-    for (let i = 0; i < order.length && n < acc.length; i++) {
-      const d = order[i];
-      if (view.index.visible(d, caller) && seen++ >= start) acc[n++] = d;
-    }
-    return acc;
+    keep = (d) => view.index.visible(d, caller);
+  } else {
+    const member = new Uint8Array(view.index.size);
+    for (let i = 0; i < result.length; i++) member[result[i]] = 1;
+    keep = (d) => member[d] === 1;
   }
-  const member = new Uint8Array(view.index.size);
-  for (let i = 0; i < result.length; i++) member[result[i]] = 1;
-  for (let i = 0; i < order.length && n < acc.length; i++) {
-    const d = order[i];
-    if (member[d] && seen++ >= start) acc[n++] = d;
+  const visit = (d: number): boolean => {
+    if (keep(d) && seen++ >= start) acc[n++] = d;
+    return n < acc.length;
+  };
+  // The index keeps every sort order up to date; sorting here is only for an index without one.
+  if (!view.index.walkOrder(sort.field, sort.dir, visit)) {
+    const order = view.cached(`order ${sort.field} ${sort.dir}`, () => view.allDocs().slice().sort(cmp));
+    for (let i = 0; i < order.length && visit(order[i]); i++);
   }
-  return acc;
+  return acc.subarray(0, n);
 }
 
 function pageByScore(

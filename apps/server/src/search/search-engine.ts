@@ -1,5 +1,5 @@
 import type { SuggestionGroup } from '@vitrine/contract/search';
-import { CatchUp } from './catch-up.ts';
+import { CatchUp, type CatchUpOptions } from './catch-up.ts';
 import {
   filterIndexed,
   MAX_QUERY_PREFIXES,
@@ -45,15 +45,23 @@ export class SearchEngine {
     repository: SearchRepository,
     text: TextIndex,
     readonly fields: FieldRegistry,
-    private readonly options: { directSortLimit?: number } = {},
+    private readonly options: { directSortLimit?: number } & CatchUpOptions = {},
   ) {
-    this.catchUp = new CatchUp(repository, text, fields);
+    this.catchUp = new CatchUp(repository, text, fields, options);
     this.textMatches = new TextMatches(text);
   }
 
   /** Brings the index up to date with the catalogue; cheap when nothing changed. */
   async refresh(progress?: Progress): Promise<void> {
     await this.catchUp.refresh(progress);
+  }
+
+  /**
+   * Writes the index snapshot (when the engine keeps one) unless it already holds this generation:
+   * after an import, and at shutdown.
+   */
+  async saveSnapshot(): Promise<void> {
+    await this.catchUp.saveSnapshot();
   }
 
   /** Entries and bytes the text cache holds (it is bounded by TEXT_CACHE). */

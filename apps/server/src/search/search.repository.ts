@@ -27,6 +27,12 @@ export interface TextState {
   loadAfter: number;
 }
 
+export interface CatalogueState {
+  generation: number;
+  instance: string;
+  prunedThrough: number;
+}
+
 /** Assets first..last were touched by catalogue change `seq`. */
 export interface ChangeRun {
   seq: number;
@@ -82,6 +88,55 @@ export class SearchRepository {
   async generation(): Promise<number> {
     const row = await this.k.selectFrom('catalogue_state').select('generation').where('id', '=', 1).executeTakeFirst();
     return Number(row?.generation ?? 0);
+  }
+
+  /** The generation, the catalogue's identity and the sequence up to which changes were pruned. */
+  async catalogueState(): Promise<CatalogueState> {
+    const row = await this.k
+      .selectFrom('catalogue_state')
+      .select(['generation', 'instance', 'pruned_through'])
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    return {
+      generation: Number(row?.generation ?? 0),
+      instance: row?.instance ?? '',
+      prunedThrough: Number(row?.pruned_through ?? 0),
+    };
+  }
+
+  /** Records that a reader of the change log (a process, a snapshot) holds every change up to `seq`. */
+  async markReader(reader: string, seq: number, now: number): Promise<void> {
+    await this.k
+      .insertInto('catalogue_reader')
+      .values({ reader, seq, seen_at: now })
+      .onConflict((oc) => oc.column('reader').doUpdateSet({ seq, seen_at: now }))
+      .execute();
+  }
+
+  /**
+   * Removes the changes that no reader needs any more: those the full-text index and every reader
+   * seen since `liveSince` hold. Readers not seen since then are forgotten; should they come back,
+   * they find their changes pruned and rebuild. Answers how many change rows went.
+   */
+  async pruneChanges(liveSince: number): Promise<number> {
+    return this.k.transaction().execute(async (trx) => {
+      const repository = new SearchRepository(this.db, trx);
+      await repository.lockTextState();
+      const text = await repository.textState();
+      const state = await repository.catalogueState();
+      await trx.deleteFrom('catalogue_reader').where('seen_at', '<', liveSince).execute();
+      const oldest = await trx
+        .selectFrom('catalogue_reader')
+        .select((eb) => eb.fn.min<number>('seq').as('seq'))
+        .executeTakeFirst();
+      // The full-text index needs the changes after its watermark, or after where its load began.
+      const textHolds = text.loadSeq !== -1 ? text.loadSeq : text.watermark;
+      const floor = Math.min(textHolds, oldest?.seq == null ? state.generation : Number(oldest.seq));
+      if (floor <= state.prunedThrough) return 0;
+      const gone = await trx.deleteFrom('catalogue_change').where('seq', '<=', floor).executeTakeFirst();
+      await trx.updateTable('catalogue_state').set({ pruned_through: floor }).where('id', '=', 1).execute();
+      return Number(gone.numDeletedRows);
+    });
   }
 
   /** The full-text index's shared state (search_state). */

@@ -43,14 +43,19 @@ export class SearchService {
     private readonly bookmarks?: { bookmarkedOf(auth: Auth, ids: readonly number[]): Promise<Set<number>> },
   ) {}
 
-  /** Brings the search index up to date with the catalogue (after a bulk write), telling its progress. */
   /** True once the search index has been loaded (readiness). */
   get loaded(): boolean {
     return this.engine.loaded;
   }
 
+  /** Brings the search index up to date with the catalogue (after a bulk write), telling its progress. */
   async refresh(progress?: Progress): Promise<void> {
     await this.engine.refresh(progress);
+  }
+
+  /** Writes the search index snapshot when it is behind the index (after an import, at shutdown). */
+  async saveSnapshot(): Promise<void> {
+    await this.engine.saveSnapshot();
   }
 
   private async language(caller: Caller): Promise<string> {

@@ -1,0 +1,236 @@
+/**
+ * A snapshot of the in-memory facet index in one binary file in DATA_DIR, so a process starts from
+ * it in seconds instead of reading every asset from the database. The file holds the index's typed
+ * arrays as they are in memory, behind a JSON header with the catalogue generation (change
+ * sequence) it reflects, the catalogue it belongs to, the fields it was made with and a checksum.
+ * A process loads it and catches up from its generation through the change log; a snapshot of
+ * another catalogue, other fields, a generation ahead of the catalogue or a damaged file is not
+ * used. Writers write a file of their own and rename it over the old one, so several processes may
+ * write and read it at the same time: a reader sees a whole old or a whole new snapshot.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import { FacetIndex, type FacetIndexParts } from './facet-index.ts';
+
+const MAGIC = 'VTRIDX01';
+const FORMAT = 1;
+/** Magic (8 bytes), header length (4), reserved (4), SHA-1 of the data (20), padding (4). */
+const PREFIX_BYTES = 40;
+/** Sections are copied, hashed and written in pieces of this many bytes. */
+const PIECE = 8 * 1024 * 1024;
+
+/** The fields an index was made with: a snapshot is only used by an index of the same fields. */
+export interface SnapshotShape {
+  coded: readonly string[];
+  numeric: readonly string[];
+  strings: readonly string[];
+  sort: readonly string[];
+}
+
+/** What a snapshot says about the catalogue it was taken of. */
+export interface SnapshotMeta {
+  /** The catalogue's identity (catalogue_state.instance): another database's snapshot is not used. */
+  instance: string;
+  /** The last catalogue change the index holds. */
+  generation: number;
+  /** Content languages the index has columns for. */
+  languages: string[];
+  /** Content languages seen on the catalogue's values. */
+  catalogueLanguages: string[];
+}
+
+type ArrayKind = 'i32' | 'u32' | 'u8' | 'f64';
+type Section = { name: string; kind: ArrayKind; offset: number; length: number };
+
+interface Header extends SnapshotMeta {
+  format: number;
+  shape: SnapshotShape;
+  size: number;
+  groups: [string, number][];
+  dictionaries: Record<string, readonly string[]>;
+  strings: Record<string, string[]>;
+  sections: Section[];
+  dataBytes: number;
+}
+
+export type SnapshotRead =
+  | { status: 'missing' }
+  | { status: 'unusable'; reason: string }
+  | { status: 'loaded'; index: FacetIndex; meta: SnapshotMeta; bytes: number };
+
+const kindOf = (a: ArrayBufferView): ArrayKind =>
+  a instanceof Int32Array ? 'i32' : a instanceof Uint32Array ? 'u32' : a instanceof Uint8Array ? 'u8' : 'f64';
+
+const align8 = (n: number): number => (n + 7) & ~7;
+
+/**
+ * Writes the index to `file` (through a temporary file renamed over it) and answers the bytes
+ * written. Assets may change while it writes: the snapshot then holds some changes after its
+ * generation, which the catch-up of whoever loads it applies again (applying a change twice is
+ * harmless). The checksum covers the bytes as written.
+ */
+export async function writeSnapshot(
+  file: string,
+  index: FacetIndex,
+  shape: SnapshotShape,
+  meta: SnapshotMeta,
+): Promise<number> {
+  const parts = index.parts();
+  const arrays: [string, ArrayBufferView][] = [
+    ['ids', parts.ids],
+    ['active', parts.active],
+    ...parts.masks.map((m, i): [string, ArrayBufferView] => [`mask ${i}`, m]),
+    ...[...parts.codes].flatMap(([f, c]): [string, ArrayBufferView][] => [
+      [`offsets ${f}`, c.offsets],
+      [`codes ${f}`, c.codes],
+    ]),
+    ...[...parts.numbers].map(([f, data]): [string, ArrayBufferView] => [`number ${f}`, data]),
+    ...[...parts.orders].map(([f, order]): [string, ArrayBufferView] => [`order ${f}`, order]),
+  ];
+  const sections: Section[] = [];
+  let offset = 0;
+  for (const [name, a] of arrays) {
+    sections.push({ name, kind: kindOf(a), offset, length: (a as Int32Array).length });
+    offset += align8(a.byteLength);
+  }
+  const header: Header = {
+    format: FORMAT,
+    ...meta,
+    shape,
+    size: parts.size,
+    groups: parts.groups,
+    dictionaries: Object.fromEntries([...parts.codes].map(([f, c]) => [f, c.values])),
+    strings: Object.fromEntries(parts.strings),
+    sections,
+    dataBytes: offset,
+  };
+  const json = Buffer.from(JSON.stringify(header));
+  const start = align8(PREFIX_BYTES + json.length);
+  const head = Buffer.alloc(start);
+  head.write(MAGIC, 0, 'latin1');
+  head.writeUInt32LE(json.length, 8);
+  json.copy(head, PREFIX_BYTES);
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(temp, 'w');
+  try {
+    await handle.write(head, 0, head.length, 0);
+    const hash = createHash('sha1');
+    const piece = Buffer.alloc(PIECE);
+    let at = start;
+    for (const [, a] of arrays) {
+      const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      const total = align8(a.byteLength);
+      for (let done = 0; done < total; done += PIECE) {
+        const n = Math.min(PIECE, total - done);
+        piece.fill(0, 0, n);
+        piece.set(bytes.subarray(done, Math.min(done + n, bytes.length)));
+        hash.update(piece.subarray(0, n));
+        await handle.write(piece, 0, n, at);
+        at += n;
+      }
+    }
+    await handle.write(hash.digest(), 0, 20, 16);
+    await handle.close();
+    await rename(temp, file);
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw err;
+  }
+  return start + offset;
+}
+
+/** Reads a snapshot made with the same fields; says why when it cannot be used. */
+export async function readSnapshot(
+  file: string,
+  /** The fields an index with columns for these content languages has. */
+  shapeFor: (languages: readonly string[]) => SnapshotShape,
+): Promise<SnapshotRead> {
+  let buf: Buffer;
+  try {
+    buf = await readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' };
+    return { status: 'unusable', reason: (err as Error).message };
+  }
+  try {
+    return { status: 'loaded', ...parse(buf, shapeFor), bytes: buf.length };
+  } catch (err) {
+    return { status: 'unusable', reason: (err as Error).message };
+  }
+}
+
+function parse(
+  buf: Buffer,
+  shapeFor: (languages: readonly string[]) => SnapshotShape,
+): { index: FacetIndex; meta: SnapshotMeta } {
+  if (buf.length < PREFIX_BYTES || buf.toString('latin1', 0, 8) !== MAGIC) throw new Error('not a snapshot');
+  const jsonBytes = buf.readUInt32LE(8);
+  if (PREFIX_BYTES + jsonBytes > buf.length) throw new Error('truncated header');
+  const header = JSON.parse(buf.toString('utf8', PREFIX_BYTES, PREFIX_BYTES + jsonBytes)) as Header;
+  if (header.format !== FORMAT) throw new Error(`format ${header.format}, not ${FORMAT}`);
+  const shape = shapeFor(header.languages);
+  if (JSON.stringify(header.shape) !== JSON.stringify(shape)) throw new Error('made with other fields');
+  const start = align8(PREFIX_BYTES + jsonBytes);
+  if (start + header.dataBytes !== buf.length) throw new Error('truncated or overlong');
+  // Typed arrays need aligned offsets: a buffer of its own starts at 0, a pooled one may not.
+  const data = buf.byteOffset % 8 === 0 ? buf : Buffer.from(buf);
+  const memory = data.buffer as ArrayBuffer;
+  const hash = createHash('sha1')
+    .update(data.subarray(start, start + header.dataBytes))
+    .digest();
+  if (!hash.equals(data.subarray(16, 36))) throw new Error('checksum mismatch');
+  const arrays = new Map<
+    string,
+    Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Float64Array<ArrayBuffer>
+  >();
+  for (const s of header.sections) {
+    const at = data.byteOffset + start + s.offset;
+    const a =
+      s.kind === 'i32'
+        ? new Int32Array(memory, at, s.length)
+        : s.kind === 'u32'
+          ? new Uint32Array(memory, at, s.length)
+          : s.kind === 'u8'
+            ? new Uint8Array(memory, at, s.length)
+            : new Float64Array(memory, at, s.length);
+    arrays.set(s.name, a);
+  }
+  const get = <T>(name: string, length?: number): T => {
+    const a = arrays.get(name);
+    if (!a || (length !== undefined && a.length !== length)) throw new Error(`section '${name}' is missing or wrong`);
+    return a as T;
+  };
+  const size = header.size;
+  const parts: FacetIndexParts = {
+    size,
+    ids: get('ids', size),
+    active: get('active', size),
+    groups: header.groups,
+    masks: header.sections.filter((s) => s.name.startsWith('mask ')).map((s) => get(s.name, size)),
+    codes: new Map(
+      shape.coded.map((f) => {
+        const offsets = get<Int32Array<ArrayBuffer>>(`offsets ${f}`, size + 1);
+        const codes = get<Int32Array<ArrayBuffer>>(`codes ${f}`, offsets[size]);
+        const values = header.dictionaries[f] ?? [];
+        return [f, { values, offsets, codes }];
+      }),
+    ),
+    numbers: new Map(shape.numeric.map((f) => [f, get<Float64Array<ArrayBuffer>>(`number ${f}`, size)])),
+    strings: new Map(
+      shape.strings.map((f) => {
+        const col = header.strings[f];
+        if (col?.length !== size) throw new Error(`strings '${f}' are missing or wrong`);
+        return [f, col];
+      }),
+    ),
+    orders: new Map(
+      shape.sort
+        .filter((f) => arrays.has(`order ${f}`))
+        .map((f) => [f, get<Int32Array<ArrayBuffer>>(`order ${f}`, size)]),
+    ),
+  };
+  const index = FacetIndex.fromParts(parts, shape.coded, shape.numeric, shape.strings, shape.sort);
+  const { instance, generation, languages, catalogueLanguages } = header;
+  return { index, meta: { instance, generation, languages, catalogueLanguages } };
+}
