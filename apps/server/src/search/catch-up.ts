@@ -154,7 +154,7 @@ export class CatchUp {
     if (this.seq === -1) await this.loadSnapshot(state);
     const applied = this.seq;
     const rebuild = this.seq === -1 || this.seq < state.prunedThrough || !(await this.applyChanges(generation));
-    if (rebuild) await this.loadAll(progress);
+    if (rebuild) await this.repository.withBulkCache(() => this.loadAll(progress));
     this.collectionNames = collectionNames;
     this.current = undefined;
     this.seq = generation;
@@ -346,6 +346,12 @@ export class CatchUp {
   private async catchUpText(upTo: number, progress?: Progress): Promise<void> {
     const shared = await this.repository.textState();
     if (shared.watermark >= upTo && shared.loadSeq === -1) return;
+    if (shared.watermark === -1 || shared.loadSeq !== -1) {
+      await this.repository.withBulkCache(() => this.catchUpTextSteps(upTo, progress));
+    } else await this.catchUpTextSteps(upTo, progress);
+  }
+
+  private async catchUpTextSteps(upTo: number, progress?: Progress): Promise<void> {
     const total = progress ? await this.repository.countAssets() : 0;
     let done = 0;
     for (;;) {
@@ -364,7 +370,7 @@ export class CatchUp {
             await repository.setTextState({ watermark: state.loadSeq, loadSeq: -1, loadAfter: 0 });
             return 'loaded' as const;
           }
-          await this.writeText(repository, trx, ids);
+          await this.writeText(repository, trx, ids, true);
           await repository.setTextState({ ...state, loadAfter: ids[ids.length - 1] });
           done += ids.length;
           progress?.('text index', done, total);
@@ -392,8 +398,16 @@ export class CatchUp {
     }
   }
 
-  /** Writes the texts of these assets; those gone or no longer live leave the index. */
-  private async writeText(repository: SearchRepository, trx: Kysely<Database>, ids: number[]): Promise<void> {
+  /**
+   * Writes the texts of these assets; those gone or no longer live leave the index. `fresh`: none of
+   * them is in the index yet (a full load past its last written id).
+   */
+  private async writeText(
+    repository: SearchRepository,
+    trx: Kysely<Database>,
+    ids: number[],
+    fresh = false,
+  ): Promise<void> {
     const batch = await repository.batch(ids, this.textValueFields, false);
     const docs = this.textDocuments(batch);
     const kept = new Set(docs.map((d) => d.id));
@@ -401,6 +415,7 @@ export class CatchUp {
       docs,
       ids.filter((id) => !kept.has(id)),
       trx,
+      fresh,
     );
   }
 

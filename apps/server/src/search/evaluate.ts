@@ -29,6 +29,14 @@ export class TextMatches {
     const key = `${view.version}|${atomKey(atom)}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
+    if (atom.scope === 'all' && this.text.matchWithTitle) {
+      // Relevance asks for the title matches next: both come from one read.
+      const { all, title } = await this.text.matchWithTitle(atom);
+      const docs = view.index.docsOf(all);
+      this.cache.set(key, docs);
+      this.cache.set(`${view.version}|${atomKey({ ...atom, scope: 'title' })}`, view.index.docsOf(title));
+      return docs;
+    }
     const docs = view.index.docsOf(await this.text.match(atom));
     this.cache.set(key, docs);
     return docs;

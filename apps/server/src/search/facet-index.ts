@@ -48,11 +48,18 @@ export class CodeColumn {
   }
 
   pack(): void {
+    if (this.pendingOffsets.length > 1) this.packPending();
+    if (this.loose.size > Math.max(4096, this.packedCount >> 6)) this.merge();
+    this.dropEmptyOffsets();
+  }
+
+  private packPending(): void {
     const base = this.codes.length;
     const codes = new Int32Array(base + this.pending.length);
     codes.set(this.codes);
     codes.set(this.pending, base);
     const offsets = new Int32Array(this.packedCount + this.pendingOffsets.length);
+    // Offsets dropped for an empty column are all 0, as the new array starts.
     offsets.set(this.offsets.subarray(0, this.packedCount + 1));
     for (let i = 1; i < this.pendingOffsets.length; i++) offsets[this.packedCount + i] = base + this.pendingOffsets[i];
     this.codes = codes;
@@ -60,7 +67,11 @@ export class CodeColumn {
     this.packedCount += this.pendingOffsets.length - 1;
     this.pending = [];
     this.pendingOffsets = [0];
-    if (this.loose.size > Math.max(4096, this.packedCount >> 6)) this.merge();
+  }
+
+  /** A column without any value (a field no asset fills) keeps no per-document offsets. */
+  private dropEmptyOffsets(): void {
+    if (this.codes.length === 0 && this.offsets.length > 1) this.offsets = new Int32Array(1);
   }
 
   /** Folds documents set after packing back into the packed arrays, so counting stays on the fast path. */
@@ -79,6 +90,7 @@ export class CodeColumn {
     this.codes = codes;
     this.offsets = offsets;
     this.loose.clear();
+    this.dropEmptyOffsets();
   }
 
   set(doc: number, values: readonly string[]): void {
@@ -89,23 +101,24 @@ export class CodeColumn {
   parts(): CodeColumnParts {
     if (this.pending.length > 0 || this.pendingOffsets.length > 1) this.pack();
     if (this.loose.size > 0) this.merge();
-    return { values: this.values, offsets: this.offsets.subarray(0, this.packedCount + 1), codes: this.codes };
+    const offsets = this.codes.length === 0 ? this.offsets : this.offsets.subarray(0, this.packedCount + 1);
+    return { values: this.values, offsets, codes: this.codes };
   }
 
   /** A column from parts() of another one (a snapshot). */
-  static fromParts(parts: CodeColumnParts): CodeColumn {
+  static fromParts(parts: CodeColumnParts, packedCount: number): CodeColumn {
     const col = new CodeColumn();
     for (const v of parts.values) col.code(v);
     col.offsets = parts.offsets;
     col.codes = parts.codes;
-    col.packedCount = parts.offsets.length - 1;
+    col.packedCount = packedCount;
     return col;
   }
 
   get(doc: number): Int32Array {
     const l = this.loose.size > 0 ? this.loose.get(doc) : undefined;
     if (l) return l;
-    if (doc >= this.packedCount) return EMPTY;
+    if (doc >= this.packedCount || this.codes.length === 0) return EMPTY;
     return this.codes.subarray(this.offsets[doc], this.offsets[doc + 1]);
   }
 
@@ -113,6 +126,7 @@ export class CodeColumn {
   count(docs: Int32Array, counts: Int32Array): void {
     const { offsets, codes, packedCount } = this;
     if (this.loose.size === 0) {
+      if (codes.length === 0) return;
       for (let i = 0; i < docs.length; i++) {
         const d = docs[i];
         if (d >= packedCount) continue;
@@ -129,7 +143,7 @@ export class CodeColumn {
   has(doc: number, wanted: Uint8Array): boolean {
     if (this.loose.size === 0 || !this.loose.has(doc)) {
       // Hot path of filtering: read the packed codes without making a subarray per document.
-      if (doc >= this.packedCount) return false;
+      if (doc >= this.packedCount || this.codes.length === 0) return false;
       const { offsets, codes } = this;
       for (let k = offsets[doc], end = offsets[doc + 1]; k < end; k++) if (wanted[codes[k]]) return true;
       return false;
@@ -142,22 +156,33 @@ export class CodeColumn {
 
 export interface CodeColumnParts {
   values: readonly string[];
-  /** Per document the start of its codes; one more entry than documents. */
+  /** Per document the start of its codes, one more entry than documents; just [0] when there are no codes. */
   offsets: Int32Array<ArrayBuffer>;
   codes: Int32Array<ArrayBuffer>;
 }
 
-/** A growable Float64Array; NaN stands for no value. */
+/** Numbers of a column: 32-bit floats while every value is one exactly (half the memory), else 64-bit. */
+export type Numbers = Float64Array<ArrayBuffer> | Float32Array<ArrayBuffer>;
+
+/**
+ * A growable array of numbers, NaN for no value. It starts with 32-bit floats (small integers,
+ * ratings, pixel sizes, codes are exact in them) and turns to 64-bit ones at the first value a
+ * 32-bit float does not hold exactly (dates, large sizes, coordinates).
+ */
 export class NumberColumn {
-  data: Float64Array<ArrayBuffer> = new Float64Array(1024).fill(NaN);
+  data: Numbers = new Float32Array(1024).fill(NaN);
 
   set(doc: number, value: number | null): void {
-    if (doc >= this.data.length) {
-      const next = new Float64Array(Math.max(doc + 1, this.data.length * 2)).fill(NaN);
+    const v = value ?? NaN;
+    const wide = this.data instanceof Float32Array && Math.fround(v) !== v && !Number.isNaN(v);
+    if (doc >= this.data.length || wide) {
+      const length = doc >= this.data.length ? Math.max(doc + 1, this.data.length * 2) : this.data.length;
+      const next = wide || this.data instanceof Float64Array ? new Float64Array(length) : new Float32Array(length);
+      next.fill(NaN);
       next.set(this.data);
       this.data = next;
     }
-    this.data[doc] = value ?? NaN;
+    this.data[doc] = v;
   }
 
   get(doc: number): number {
@@ -183,7 +208,7 @@ export interface FacetIndexParts {
   groups: [string, number][];
   masks: Uint32Array<ArrayBuffer>[];
   codes: Map<string, CodeColumnParts>;
-  numbers: Map<string, Float64Array<ArrayBuffer>>;
+  numbers: Map<string, Numbers>;
   strings: Map<string, string[]>;
   /** Per sort field the documents in sort order (see sortOrder); absent ones are made anew. */
   orders: Map<string, Int32Array<ArrayBuffer>>;
@@ -252,7 +277,7 @@ export class FacetIndex {
     index.active = parts.active;
     for (const [g, bit] of parts.groups) index.groupBits.set(g, bit);
     index.masks = parts.masks;
-    for (const f of codedFields) index.codes.set(f, CodeColumn.fromParts(parts.codes.get(f)!));
+    for (const f of codedFields) index.codes.set(f, CodeColumn.fromParts(parts.codes.get(f)!, parts.size));
     for (const f of numericFields) {
       const col = new NumberColumn();
       col.data = parts.numbers.get(f)!;
@@ -535,9 +560,9 @@ export class FacetIndex {
 }
 
 /** `data` with at least `n` entries (NaN for those it lacked). */
-function grown(data: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuffer> {
+function grown(data: Numbers, n: number): Numbers {
   if (data.length >= n) return data;
-  const next = new Float64Array(n).fill(NaN);
+  const next = data instanceof Float32Array ? new Float32Array(n).fill(NaN) : new Float64Array(n).fill(NaN);
   next.set(data);
   return next;
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { AssetTable, Database } from '../db/schema.ts';
 
@@ -172,6 +172,24 @@ export class SearchRepository {
       .set({ text_watermark: state.watermark, text_load_seq: state.loadSeq, text_load_after: state.loadAfter })
       .where('id', '=', 1)
       .execute();
+  }
+
+  /**
+   * Runs a bulk read or write (a full index load, writing many assets) with a page cache of
+   * `megabytes` on SQLite: with the default 2 MB, a catalogue of a million assets and its full-text
+   * index spend most of a bulk load reading the same pages again. PostgreSQL has its own buffers.
+   */
+  async withBulkCache<T>(fn: () => Promise<T>, megabytes = 256): Promise<T> {
+    if (this.db.dialect !== 'sqlite') return fn();
+    const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(this.k);
+    const before = Number(rows[0]?.cache_size ?? -2000);
+    if (before < 0 && -before >= megabytes * 1024) return fn();
+    await sql.raw(`pragma cache_size = ${-megabytes * 1024}`).execute(this.k);
+    try {
+      return await fn();
+    } finally {
+      await sql.raw(`pragma cache_size = ${before}`).execute(this.k);
+    }
   }
 
   /** Runs `fn` in one transaction, with a repository that reads and writes in it. */

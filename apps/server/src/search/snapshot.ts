@@ -10,10 +10,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm } from 'node:fs/promises';
-import { FacetIndex, type FacetIndexParts } from './facet-index.ts';
+import { FacetIndex, type FacetIndexParts, type Numbers } from './facet-index.ts';
 
 const MAGIC = 'VTRIDX01';
-const FORMAT = 1;
+const FORMAT = 2;
 /** Magic (8 bytes), header length (4), reserved (4), SHA-1 of the data (20), padding (4). */
 const PREFIX_BYTES = 40;
 /** Sections are copied, hashed and written in pieces of this many bytes. */
@@ -39,7 +39,7 @@ export interface SnapshotMeta {
   catalogueLanguages: string[];
 }
 
-type ArrayKind = 'i32' | 'u32' | 'u8' | 'f64';
+type ArrayKind = 'i32' | 'u32' | 'u8' | 'f32' | 'f64';
 type Section = { name: string; kind: ArrayKind; offset: number; length: number };
 
 interface Header extends SnapshotMeta {
@@ -59,7 +59,15 @@ export type SnapshotRead =
   | { status: 'loaded'; index: FacetIndex; meta: SnapshotMeta; bytes: number };
 
 const kindOf = (a: ArrayBufferView): ArrayKind =>
-  a instanceof Int32Array ? 'i32' : a instanceof Uint32Array ? 'u32' : a instanceof Uint8Array ? 'u8' : 'f64';
+  a instanceof Int32Array
+    ? 'i32'
+    : a instanceof Uint32Array
+      ? 'u32'
+      : a instanceof Uint8Array
+        ? 'u8'
+        : a instanceof Float32Array
+          ? 'f32'
+          : 'f64';
 
 const align8 = (n: number): number => (n + 7) & ~7;
 
@@ -182,7 +190,7 @@ function parse(
   if (!hash.equals(data.subarray(16, 36))) throw new Error('checksum mismatch');
   const arrays = new Map<
     string,
-    Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Float64Array<ArrayBuffer>
+    Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Numbers
   >();
   for (const s of header.sections) {
     const at = data.byteOffset + start + s.offset;
@@ -193,7 +201,9 @@ function parse(
           ? new Uint32Array(memory, at, s.length)
           : s.kind === 'u8'
             ? new Uint8Array(memory, at, s.length)
-            : new Float64Array(memory, at, s.length);
+            : s.kind === 'f32'
+              ? new Float32Array(memory, at, s.length)
+              : new Float64Array(memory, at, s.length);
     arrays.set(s.name, a);
   }
   const get = <T>(name: string, length?: number): T => {
@@ -210,13 +220,15 @@ function parse(
     masks: header.sections.filter((s) => s.name.startsWith('mask ')).map((s) => get(s.name, size)),
     codes: new Map(
       shape.coded.map((f) => {
-        const offsets = get<Int32Array<ArrayBuffer>>(`offsets ${f}`, size + 1);
-        const codes = get<Int32Array<ArrayBuffer>>(`codes ${f}`, offsets[size]);
+        // A column without values keeps the offsets [0] only.
+        const offsets = get<Int32Array<ArrayBuffer>>(`offsets ${f}`);
+        if (offsets.length !== size + 1 && offsets.length !== 1) throw new Error(`offsets of '${f}' are wrong`);
+        const codes = get<Int32Array<ArrayBuffer>>(`codes ${f}`, offsets.length === 1 ? 0 : offsets[size]);
         const values = header.dictionaries[f] ?? [];
         return [f, { values, offsets, codes }];
       }),
     ),
-    numbers: new Map(shape.numeric.map((f) => [f, get<Float64Array<ArrayBuffer>>(`number ${f}`, size)])),
+    numbers: new Map(shape.numeric.map((f) => [f, get<Numbers>(`number ${f}`, size)])),
     strings: new Map(
       shape.strings.map((f) => {
         const col = header.strings[f];

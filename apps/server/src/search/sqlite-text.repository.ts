@@ -14,8 +14,13 @@ export function fts5Expression(atom: TextAtom): string {
 export class SqliteTextIndex implements TextIndex {
   constructor(private readonly db: Db) {}
 
-  async write(docs: readonly TextDocument[], removed: readonly number[], executor: Kysely<Database>): Promise<void> {
-    const ids = [...docs.map((d) => d.id), ...removed];
+  async write(
+    docs: readonly TextDocument[],
+    removed: readonly number[],
+    executor: Kysely<Database>,
+    fresh = false,
+  ): Promise<void> {
+    const ids = fresh ? removed : [...docs.map((d) => d.id), ...removed];
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
       await sql`delete from search_fts where rowid in (${sql.join(chunk)})`.execute(executor);

@@ -15,12 +15,25 @@ export interface TextDocument {
  * visibility, sorting) happens in memory on those answers, identically for both databases.
  */
 export interface TextIndex {
-  /** Writes and removes documents with `executor` (the caller's transaction). */
-  write(docs: readonly TextDocument[], removed: readonly number[], executor: Kysely<Database>): Promise<void>;
+  /**
+   * Writes and removes documents with `executor` (the caller's transaction); `fresh`: none of `docs`
+   * is in the index yet, so there is nothing of them to replace.
+   */
+  write(
+    docs: readonly TextDocument[],
+    removed: readonly number[],
+    executor: Kysely<Database>,
+    fresh?: boolean,
+  ): Promise<void>;
   /** Removes every document (before a full load). */
   clear(executor: Kysely<Database>): Promise<void>;
   /** Ascending ids of the assets matching one atom. */
   match(atom: TextAtom): Promise<Int32Array>;
+  /**
+   * For an atom searched everywhere, its matches and among them those in the title (relevance
+   * needs both) in one read, where the database can do that cheaper than two.
+   */
+  matchWithTitle?(atom: TextAtom): Promise<{ all: Int32Array; title: Int32Array }>;
 }
 
 /** Parses the comma-joined id list both databases aggregate matches into, ascending. */
