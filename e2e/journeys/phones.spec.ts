@@ -221,11 +221,23 @@ test.describe('no sideways scrolling of the page at 320 px width (issue #13 "Pho
       .getByRole('button', { name: /^(Add to|Remove from) bookmarks$/ });
     await expect(toggle).toBeEnabled();
     if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+    // A share link, so its list has a row.
+    await page
+      .getByRole('toolbar', { name: 'Asset actions' })
+      .getByRole('button', { name: 'Share', exact: true })
+      .click();
+    const share = page.getByRole('dialog', { name: 'Create a share link' });
+    await share.getByLabel('Name (optional)').fill('A share link with a rather long name for a narrow screen');
+    await share.getByRole('checkbox', { name: 'Original file' }).check();
+    await share.getByRole('button', { name: 'Create link' }).click();
+    await expect(share.getByRole('textbox', { name: 'Share link' })).toBeVisible();
+    await check('share dialog');
+    await share.getByRole('button', { name: 'Close' }).click();
     await page.goto('/#/bookmark');
     await expect(page.getByRole('list', { name: 'Bookmarked assets' }).getByRole('listitem').first()).toBeVisible();
     await check('bookmarks');
     await page.goto('/#/shares');
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('row', { name: /A share link with a rather long name/ }).first()).toBeVisible();
     await check('shares');
 
     await logIn(page, 'narrow-admin');

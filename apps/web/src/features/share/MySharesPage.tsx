@@ -39,7 +39,9 @@ export function MySharesPage() {
       ) : list.length === 0 ? (
         <Typography>{t('views.shares.empty')}</Typography>
       ) : (
-        <TableContainer>
+        // A narrow screen scrolls the table, not the page: positioned, so the visually hidden column
+        // heading (absolutely placed) is kept inside it too.
+        <TableContainer sx={{ position: 'relative' }}>
           <Table aria-label={t('views.shares.list')} size="small">
             <TableHead>
               <TableRow>
