@@ -123,6 +123,22 @@ test.describe('axe-core on every screen, both default themes, desktop and 375×6
         const toggle = actions.getByRole('button', { name: /^(Add to|Remove from) bookmarks$/ });
         await expect(toggle).toBeEnabled();
         if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+        // The share dialog, before and after it made a link with a password, and the list of links.
+        await actions.getByRole('button', { name: 'Share', exact: true }).click();
+        const share = page.getByRole('dialog', { name: 'Create a share link' });
+        await share.getByLabel('Password (optional, at least 4 characters)').fill('open sesame');
+        await share.getByRole('checkbox', { name: 'Original file' }).check();
+        await check(page, found, 'share dialog');
+        await share.getByRole('button', { name: 'Create link' }).click();
+        const field = share.getByRole('textbox', { name: 'Share link' });
+        await expect(field).toBeVisible();
+        const link = await field.inputValue();
+        await check(page, found, 'share dialog with its link');
+        await share.getByRole('button', { name: 'Close' }).click();
+        await page.goto('/#/shares');
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expect(page.getByRole('row').nth(1)).toBeVisible();
+        await check(page, found, 'share links');
         await page.goto('/#/bookmark');
         await expect(page.getByRole('list', { name: 'Bookmarked assets' }).getByRole('listitem').first()).toBeVisible();
         await check(page, found, 'bookmarks');
@@ -131,6 +147,10 @@ test.describe('axe-core on every screen, both default themes, desktop and 375×6
         await page.getByRole('menuitem', { name: 'Log out' }).click();
         await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible();
         await check(page, found, 'after logout');
+        // The share link as a visitor without an account sees it: the password question.
+        await page.goto(link);
+        await expect(page.getByText('This share link is protected by a password.')).toBeVisible();
+        await check(page, found, 'share landing');
 
         expect(found).toEqual([]);
       });
