@@ -225,6 +225,10 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
     const lines = [
       `### ${dialect}, ${assets.toLocaleString('en')} assets (${visible.toLocaleString('en')} visible to a guest), ${runs} runs`,
       '',
+      `write + index ${writeIndexSeconds === undefined ? '–' : writeIndexSeconds.toFixed(1)} s; server ready after ${server.readySeconds.toFixed(1)} s with ${rssReadyMb.toFixed(0)} MB resident (${rssAfterMb.toFixed(0)} MB after the searches); load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')}`,
+      '',
       '| search | engine median ms | engine p95 ms | engine median, text not cached | HTTP median ms | HTTP p95 ms | HTTP / engine |',
       '|---|---:|---:|---:|---:|---:|---:|',
       ...results.map(

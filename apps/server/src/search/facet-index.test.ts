@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { CodeColumn, FacetIndex, intersect, subtract, union, type IndexRow } from './facet-index.ts';
+import {
+  CodeColumn,
+  FacetIndex,
+  intersect,
+  NumberColumn,
+  StringColumn,
+  subtract,
+  union,
+  type IndexRow,
+} from './facet-index.ts';
 
 const row = (id: number, access: string[], tags: string[], size: number | null = null): IndexRow => ({
   id,
@@ -44,6 +53,78 @@ describe('facet index (in-memory part of the search engine)', () => {
     expect(Array.from(index.visibleDocs(caller)).map((d) => index.ids[d])).toEqual([2, 35]);
     index.deactivate(35);
     expect(Array.from(index.visibleDocs(caller)).map((d) => index.ids[d])).toEqual([2]);
+  });
+
+  it('keeps numbers exactly, in 32-bit floats until a value needs 64 bits', () => {
+    const col = new NumberColumn();
+    col.set(0, 3);
+    col.set(5, null);
+    expect(col.data).toBeInstanceOf(Float32Array);
+    col.set(2, 1_700_000_000_123);
+    col.set(3, 0.1);
+    expect(col.data).toBeInstanceOf(Float64Array);
+    expect([col.get(0), col.get(2), col.get(3), col.get(5), col.get(99)]).toEqual([
+      3,
+      1_700_000_000_123,
+      0.1,
+      NaN,
+      NaN,
+    ]);
+  });
+
+  it('a facet column without values counts nothing, and counts values set on it later', () => {
+    const col = new CodeColumn();
+    for (let i = 0; i < 5; i++) col.push([]);
+    col.pack();
+    const none = new Int32Array(1);
+    col.count(Int32Array.from([0, 1, 4]), none);
+    expect(col.values).toEqual([]);
+    col.set(3, ['x']);
+    col.push(['y']);
+    col.pack();
+    const counts = new Int32Array(col.values.length);
+    col.count(Int32Array.from([0, 3, 4, 5]), counts);
+    expect(Object.fromEntries(col.values.map((v, i) => [v, counts[i]]))).toEqual({ x: 1, y: 1 });
+    expect(col.has(3, Uint8Array.from([1, 0]))).toBe(true);
+    expect(col.has(2, Uint8Array.from([1, 1]))).toBe(false);
+  });
+
+  it('keeps file names as bytes once packed, and reads later changes over them', () => {
+    const col = new StringColumn();
+    ['a.jpg', 'ü.png', ''].forEach((name, d) => col.set(d, name));
+    const copy = StringColumn.fromParts(col.parts(3));
+    copy.set(1, 'b.jpg');
+    copy.set(4, 'e.jpg');
+    expect(Array.from({ length: 5 }, (_, d) => copy.get(d))).toEqual(['a.jpg', 'b.jpg', '', '', 'e.jpg']);
+    expect(Array.from({ length: 5 }, (_, d) => StringColumn.fromParts(copy.parts(5)).get(d))).toEqual([
+      'a.jpg',
+      'b.jpg',
+      '',
+      '',
+      'e.jpg',
+    ]);
+  });
+
+  it('keeps sort orders right through changes: both directions, no value last, ties newest first', async () => {
+    const walk = (index: FacetIndex, dir: 'asc' | 'desc') => {
+      const acc: number[] = [];
+      index.walkOrder('size', dir, (d) => acc.push(index.ids[d]) > 0);
+      return acc;
+    };
+    const sizes = [5, null, 3, 5, 1, null, 3, 8];
+    const index = new FacetIndex([], ['size'], [], ['size']);
+    sizes.forEach((size, i) => index.put({ ...row(i + 1, ['g'], []), numbers: { size } }));
+    index.pack();
+    expect(walk(index, 'asc')).toEqual([]);
+    await index.sortOrders();
+    expect(walk(index, 'asc')).toEqual([5, 7, 3, 4, 1, 8, 6, 2]);
+    expect(walk(index, 'desc')).toEqual([8, 4, 1, 7, 3, 5, 6, 2]);
+    index.put({ ...row(3, ['g'], []), numbers: { size: null } });
+    index.put({ ...row(2, ['g'], []), numbers: { size: 3 } });
+    index.put({ ...row(9, ['g'], []), numbers: { size: 0 } });
+    index.pack();
+    expect(walk(index, 'asc')).toEqual([9, 5, 7, 2, 4, 1, 8, 6, 3]);
+    expect(walk(index, 'desc')).toEqual([8, 4, 1, 7, 2, 5, 9, 6, 3]);
   });
 
   it('set operations work on ascending document numbers', () => {

@@ -190,6 +190,78 @@ export class NumberColumn {
   }
 }
 
+/** A string column as a snapshot keeps it: UTF-8 bytes and, per document, where its text starts. */
+export interface StringColumnParts {
+  bytes: Uint8Array<ArrayBuffer>;
+  /** One more entry than documents. */
+  offsets: Int32Array<ArrayBuffer>;
+}
+
+/**
+ * Texts per document (file names, for sorting). Read from a snapshot they stay UTF-8 bytes and are
+ * decoded when read: a million file names as JS strings take about twice the memory. Texts set
+ * later (changes, a full load) are kept as strings until the next snapshot packs them.
+ */
+export class StringColumn {
+  private bytes: Buffer = Buffer.alloc(0);
+  private offsets = new Int32Array(1);
+  /** Documents held in `bytes`. */
+  private packed = 0;
+  private readonly changed = new Map<number, string>();
+  private tail: string[] = [];
+
+  get length(): number {
+    return this.packed + this.tail.length;
+  }
+
+  get(doc: number): string {
+    if (doc >= this.packed) return this.tail[doc - this.packed] ?? '';
+    if (this.changed.size > 0) {
+      const c = this.changed.get(doc);
+      if (c !== undefined) return c;
+    }
+    return this.bytes.toString('utf8', this.offsets[doc], this.offsets[doc + 1]);
+  }
+
+  set(doc: number, value: string): void {
+    if (doc < this.packed) this.changed.set(doc, value);
+    else {
+      while (this.tail.length < doc - this.packed) this.tail.push('');
+      this.tail[doc - this.packed] = value;
+    }
+  }
+
+  /** The first `size` documents' texts as bytes (packing texts set later into them). */
+  parts(size: number): StringColumnParts {
+    if (this.changed.size > 0 || this.tail.length > 0 || this.packed !== size) {
+      const offsets = new Int32Array(size + 1);
+      for (let d = 0; d < size; d++) offsets[d + 1] = offsets[d] + Buffer.byteLength(this.get(d));
+      const bytes = Buffer.allocUnsafeSlow(offsets[size]);
+      for (let d = 0; d < size; d++) bytes.write(this.get(d), offsets[d]);
+      const tail = this.tail.slice(size - this.packed);
+      this.bytes = bytes;
+      this.offsets = offsets;
+      this.packed = size;
+      this.changed.clear();
+      this.tail = tail;
+    }
+    const bytes = new Uint8Array(
+      this.bytes.buffer,
+      this.bytes.byteOffset,
+      this.bytes.length,
+    ) as Uint8Array<ArrayBuffer>;
+    return { bytes, offsets: this.offsets.subarray(0, size + 1) };
+  }
+
+  static fromParts(parts: StringColumnParts): StringColumn {
+    const col = new StringColumn();
+    col.bytes = Buffer.from(parts.bytes.buffer, parts.bytes.byteOffset, parts.bytes.length);
+    col.offsets = parts.offsets;
+    col.packed = parts.offsets.length - 1;
+    return col;
+  }
+}
+
 /** One asset as the index keeps it. */
 export interface IndexRow {
   id: number;
@@ -209,7 +281,7 @@ export interface FacetIndexParts {
   masks: Uint32Array<ArrayBuffer>[];
   codes: Map<string, CodeColumnParts>;
   numbers: Map<string, Numbers>;
-  strings: Map<string, string[]>;
+  strings: Map<string, StringColumnParts>;
   /** Per sort field the documents in sort order (see sortOrder); absent ones are made anew. */
   orders: Map<string, Int32Array<ArrayBuffer>>;
 }
@@ -222,7 +294,7 @@ export class FacetIndex {
   version = 0;
   readonly codes = new Map<string, CodeColumn>();
   readonly numbers = new Map<string, NumberColumn>();
-  readonly strings = new Map<string, string[]>();
+  readonly strings = new Map<string, StringColumn>();
   /** Access groups: bit g of masks[g >> 5][doc] is set when the document is visible to group g. */
   private readonly groupBits = new Map<string, number>();
   private masks: Uint32Array<ArrayBuffer>[] = [];
@@ -244,7 +316,7 @@ export class FacetIndex {
   ) {
     for (const f of codedFields) this.codes.set(f, new CodeColumn());
     for (const f of numericFields) this.numbers.set(f, new NumberColumn());
-    for (const f of stringFields) this.strings.set(f, []);
+    for (const f of stringFields) this.strings.set(f, new StringColumn());
   }
 
   /** The index's arrays as they are (for a snapshot): they are not copied, so do not change the index meanwhile. */
@@ -258,7 +330,7 @@ export class FacetIndex {
       masks: this.masks.map((m) => m.subarray(0, size)),
       codes: new Map([...this.codes].map(([f, col]) => [f, col.parts()])),
       numbers: new Map([...this.numbers].map(([f, col]) => [f, grown(col.data, size).subarray(0, size)])),
-      strings: new Map([...this.strings].map(([f, col]) => [f, col.length > size ? col.slice(0, size) : col])),
+      strings: new Map([...this.strings].map(([f, col]) => [f, col.parts(size)])),
       orders: new Map([...this.orders].filter(([f]) => this.sortFields.includes(f))),
     };
   }
@@ -283,7 +355,7 @@ export class FacetIndex {
       col.data = parts.numbers.get(f)!;
       index.numbers.set(f, col);
     }
-    for (const f of stringFields) index.strings.set(f, parts.strings.get(f)!);
+    for (const f of stringFields) index.strings.set(f, StringColumn.fromParts(parts.strings.get(f)!));
     for (const f of sortFields) {
       const order = parts.orders.get(f);
       if (order?.length === parts.size) index.orders.set(f, order);
@@ -356,8 +428,8 @@ export class FacetIndex {
     const strings = this.strings.get(field);
     if (strings) {
       return (a, b) => {
-        const x = strings[a] ?? '';
-        const y = strings[b] ?? '';
+        const x = strings.get(a);
+        const y = strings.get(b);
         return x < y ? -1 : x > y ? 1 : a - b;
       };
     }
@@ -382,16 +454,28 @@ export class FacetIndex {
     for (const [field, order] of this.orders) {
       const cmp = this.orderOf(field);
       const moved = changed.slice().sort(cmp);
-      const next = new Int32Array(this.size);
+      const kept = new Int32Array(order.length);
       let n = 0;
-      let j = 0;
-      for (let i = 0; i < order.length; i++) {
-        const d = order[i];
-        if (d >= mark.length || mark[d]) continue;
-        while (j < moved.length && cmp(moved[j], d) < 0) next[n++] = moved[j++];
-        next[n++] = d;
+      for (let i = 0; i < order.length; i++) if (!mark[order[i]]) kept[n++] = order[i];
+      // Each moved document goes where a binary search puts it: O(log n) comparisons each, so
+      // texts decoded on reading (file names) are read only that often.
+      const next = new Int32Array(this.size);
+      let w = 0;
+      let from = 0;
+      for (const m of moved) {
+        let lo = from;
+        let hi = n;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (cmp(kept[mid], m) < 0) lo = mid + 1;
+          else hi = mid;
+        }
+        next.set(kept.subarray(from, lo), w);
+        w += lo - from;
+        from = lo;
+        next[w++] = m;
       }
-      while (j < moved.length) next[n++] = moved[j++];
+      next.set(kept.subarray(from, n), w);
       this.orders.set(field, next);
     }
   }
@@ -408,7 +492,7 @@ export class FacetIndex {
     const strings = this.strings.get(field);
     const same = numbers
       ? (a: number, b: number) => numbers[a] === numbers[b]
-      : (a: number, b: number) => (strings![a] ?? '') === (strings![b] ?? '');
+      : (a: number, b: number) => strings!.get(a) === strings!.get(b);
     let end = order.length;
     if (numbers) while (end > 0 && !(numbers[order[end - 1]] === numbers[order[end - 1]])) end--;
     if (dir === 'desc') {
@@ -506,7 +590,7 @@ export class FacetIndex {
       this.masks[bit >> 5][doc] |= 1 << (bit & 31);
     }
     for (const [f, col] of this.numbers) col.set(doc, row.numbers[f] ?? null);
-    for (const [f, col] of this.strings) col[doc] = row.strings[f] ?? '';
+    for (const [f, col] of this.strings) col.set(doc, row.strings[f] ?? '');
     if (this.orders.size > 0) this.unsorted.add(doc);
     this.version++;
     return true;

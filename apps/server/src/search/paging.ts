@@ -109,8 +109,8 @@ function comparator(view: IndexView, { field, dir }: SortBy): (a: number, b: num
   const strings = view.index.strings.get(field);
   if (strings) {
     return (a, b) => {
-      const x = strings[a] ?? '';
-      const y = strings[b] ?? '';
+      const x = strings.get(a);
+      const y = strings.get(b);
       return (x < y ? -sign : x > y ? sign : 0) || ids[b] - ids[a];
     };
   }

@@ -13,7 +13,7 @@ import { open, readFile, rename, rm } from 'node:fs/promises';
 import { FacetIndex, type FacetIndexParts, type Numbers } from './facet-index.ts';
 
 const MAGIC = 'VTRIDX01';
-const FORMAT = 2;
+const FORMAT = 3;
 /** Magic (8 bytes), header length (4), reserved (4), SHA-1 of the data (20), padding (4). */
 const PREFIX_BYTES = 40;
 /** Sections are copied, hashed and written in pieces of this many bytes. */
@@ -48,7 +48,6 @@ interface Header extends SnapshotMeta {
   size: number;
   groups: [string, number][];
   dictionaries: Record<string, readonly string[]>;
-  strings: Record<string, string[]>;
   sections: Section[];
   dataBytes: number;
 }
@@ -94,6 +93,10 @@ export async function writeSnapshot(
     ]),
     ...[...parts.numbers].map(([f, data]): [string, ArrayBufferView] => [`number ${f}`, data]),
     ...[...parts.orders].map(([f, order]): [string, ArrayBufferView] => [`order ${f}`, order]),
+    ...[...parts.strings].flatMap(([f, c]): [string, ArrayBufferView][] => [
+      [`text offsets ${f}`, c.offsets],
+      [`text ${f}`, c.bytes],
+    ]),
   ];
   const sections: Section[] = [];
   let offset = 0;
@@ -108,7 +111,6 @@ export async function writeSnapshot(
     size: parts.size,
     groups: parts.groups,
     dictionaries: Object.fromEntries([...parts.codes].map(([f, c]) => [f, c.values])),
-    strings: Object.fromEntries(parts.strings),
     sections,
     dataBytes: offset,
   };
@@ -231,9 +233,8 @@ function parse(
     numbers: new Map(shape.numeric.map((f) => [f, get<Numbers>(`number ${f}`, size)])),
     strings: new Map(
       shape.strings.map((f) => {
-        const col = header.strings[f];
-        if (col?.length !== size) throw new Error(`strings '${f}' are missing or wrong`);
-        return [f, col];
+        const offsets = get<Int32Array<ArrayBuffer>>(`text offsets ${f}`, size + 1);
+        return [f, { offsets, bytes: get<Uint8Array<ArrayBuffer>>(`text ${f}`, offsets[size]) }];
       }),
     ),
     orders: new Map(
