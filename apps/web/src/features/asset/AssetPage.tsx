@@ -1,4 +1,4 @@
-import { Box, Button, IconButton, Skeleton, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
@@ -14,6 +14,7 @@ import { closeDownloadDialog, startDownload } from '../../lib/downloadFlow.ts';
 import { ArrowBackIcon, DownloadIcon, ShareIcon } from '../../components/icons.tsx';
 import { copyLink, useShareDialog } from '../../components/ShareDialog.tsx';
 import { BookmarkToggle } from '../../components/BookmarkToggle.tsx';
+import { LoadingBlock } from '../../components/LoadingBlock.tsx';
 import { useAssetDoc, useIndexFields } from './queries.ts';
 
 /** The share link of one asset (portal-spec §2): origin + path + '#/asset/{id}'. */
@@ -72,7 +73,7 @@ export function AssetPage() {
     return (
       <Box>
         {backButton}
-        <Skeleton variant="rectangular" height={400} aria-label={t('global.loading')} />
+        <LoadingBlock height={400} />
       </Box>
     );
   }

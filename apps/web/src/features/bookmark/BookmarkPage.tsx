@@ -1,4 +1,4 @@
-import { Box, Button, Skeleton, Stack, Typography } from '@mui/material';
+import { Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -6,6 +6,7 @@ import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import { useGlobalConfig } from '../../app/config.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
+import { LoadingBlock } from '../../components/LoadingBlock.tsx';
 import { ArrowBackIcon, DeleteIcon, DownloadIcon, ShareIcon } from '../../components/icons.tsx';
 import { copyLink, useShareDialog } from '../../components/ShareDialog.tsx';
 import { useBookmarkDocs, useBookmarks } from '../../lib/bookmarks.ts';
@@ -99,7 +100,9 @@ export function BookmarkPage() {
           >
             {docs.isPending
               ? bookmarks.ids.map((id) => (
-                  <Skeleton key={id} variant="rectangular" height={240} aria-label={t('global.loading')} />
+                  <Box role="listitem" key={id}>
+                    <LoadingBlock height={240} />
+                  </Box>
                 ))
               : shown.map((doc) => (
                   <Box role="listitem" key={doc.id}>

@@ -1,8 +1,9 @@
-import { Box, Button, Link, Skeleton, Typography } from '@mui/material';
+import { Box, Button, Link, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { AssetDoc } from '@vitrine/contract/search';
 import type { CollectionContent } from './queries.ts';
+import { LoadingBlock } from '../../components/LoadingBlock.tsx';
 
 /** The displayed proportion of an asset; pixel sizes win over width and height (portal-spec §3). */
 function aspect(doc: AssetDoc): number {
@@ -53,7 +54,7 @@ export function CollectionRow({
           </Button>
         )}
       </Box>
-      {loading && <Skeleton variant="rectangular" height={height} aria-label={t('global.loading')} />}
+      {loading && <LoadingBlock height={height} />}
       {!loading && content?.docs.length === 0 && <Typography>{t('views.dashboard.empty')}</Typography>}
       {!loading && content && content.docs.length > 0 && (
         <Box

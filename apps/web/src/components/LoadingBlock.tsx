@@ -1,0 +1,12 @@
+import { Skeleton } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * A grey block in the place of content that is loading (a collection row, a preview, a card). It
+ * is an indeterminate progress bar to assistive technology: a name on a plain element is not
+ * allowed (ARIA) and would not be read.
+ */
+export function LoadingBlock({ height }: { height: number }) {
+  const { t } = useTranslation();
+  return <Skeleton variant="rectangular" height={height} role="progressbar" aria-label={t('global.loading')} />;
+}
