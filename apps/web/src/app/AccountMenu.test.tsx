@@ -114,7 +114,8 @@ describe('header menus (portal-spec §9: menu open delay 300 ms, close delay 250
     await user.hover(account);
     await sleep(MENU_OPEN_DELAY - 150);
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
-    const menu = await screen.findByRole('menu', {}, { timeout: 1000 });
+    // Upper bounds are generous: a busy machine delays timers, never fires them early.
+    const menu = await screen.findByRole('menu', {}, { timeout: 3000 });
     // Opened by the pointer, it leaves the focus where it was and hides nothing from assistive technology.
     expect(account).not.toHaveFocus();
     expect(account.closest('[aria-hidden="true"]')).toBeNull();
@@ -126,7 +127,7 @@ describe('header menus (portal-spec §9: menu open delay 300 ms, close delay 250
     await user.unhover(within(menu).getByRole('menuitem', { name: 'Log out' }));
     await sleep(MENU_CLOSE_DELAY - 150);
     expect(screen.getByRole('menu')).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument(), { timeout: 1000 });
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument(), { timeout: 3000 });
   });
 
   it('stay open, now with the focus in them, when the button is clicked after the pointer opened them', async () => {
@@ -134,7 +135,7 @@ describe('header menus (portal-spec §9: menu open delay 300 ms, close delay 250
     const { user } = await renderApp('/bookmark');
     const account = await findAccount('Account of anna');
     await user.hover(account);
-    await screen.findByRole('menu', {}, { timeout: 1000 });
+    await screen.findByRole('menu', {}, { timeout: 3000 });
     await user.click(account);
     await waitFor(() => expect(screen.getByRole('menuitem', { name: 'My shares' })).toHaveFocus());
     await sleep(MENU_CLOSE_DELAY + 100);
