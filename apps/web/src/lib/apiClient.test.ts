@@ -58,3 +58,18 @@ describe('interceptor (portal-spec §7 "Calls")', () => {
     expect(window.location.hash).toBe('');
   });
 });
+
+describe('answers (the server validates them with the contract; the browser does not parse again)', () => {
+  it('hands over an answer as the server sent it', async () => {
+    server.use(http.get(api('session/check'), () => HttpResponse.json({ isGuiAdmin: true, sessionValid: true })));
+    await expect(callApi(checkSessionCall)).resolves.toEqual({ isGuiAdmin: true, sessionValid: true });
+  });
+
+  it('keeps the error body of an error answer, and none when the answer is not one', async () => {
+    const body = { error: 'validation', message: 'bad', details: [{ path: 'rows', message: 'too big' }] };
+    server.use(http.get(api('session/check'), () => HttpResponse.json(body, { status: 400 })));
+    await expect(callApi(checkSessionCall)).rejects.toMatchObject({ status: 400, body, message: 'bad' });
+    server.use(http.get(api('session/check'), () => HttpResponse.text('upstream down', { status: 502 })));
+    await expect(callApi(checkSessionCall)).rejects.toMatchObject({ status: 502, body: undefined });
+  });
+});

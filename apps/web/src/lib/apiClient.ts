@@ -117,6 +117,15 @@ export function callUrl<C extends CallDefinition>(
   return buildUrl(call, options.query, options.params);
 }
 
+/** An error answer need not be JSON: a proxy in front of the server may answer with a page of its own. */
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An error answer as the contract's error body describes it; anything else is no body. */
 function errorBody(json: unknown): ErrorBody | undefined {
   if (typeof json !== 'object' || json === null) return undefined;
@@ -147,12 +156,11 @@ export async function callApi<C extends CallDefinition>(
     signal: options.signal,
   });
   const text = await res.text();
-  const json: unknown = text ? JSON.parse(text) : undefined;
   if (!res.ok) {
     intercept(call, res.status);
-    throw new ApiError(res.status, errorBody(json));
+    throw new ApiError(res.status, errorBody(jsonOrUndefined(text)));
   }
-  return json as CallAnswer<C>;
+  return (text ? JSON.parse(text) : undefined) as CallAnswer<C>;
 }
 
 /** The file name of a `Content-Disposition` header: the UTF-8 `filename*` when given (RFC 6266). */
