@@ -2,7 +2,10 @@ import { Button, Dialog, DialogActions, DialogContent, DialogContentText } from 
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** A question with confirm and cancel (portal-spec §2 "Dialogs": confirmations). */
+/**
+ * A question with confirm and cancel (portal-spec §2 "Dialogs": confirmations). It has no title, so
+ * the question names the dialog for screen readers.
+ */
 export function ConfirmDialog({
   open,
   text,
@@ -17,7 +20,7 @@ export function ConfirmDialog({
   const { t } = useTranslation();
   const id = useId();
   return (
-    <Dialog open={open} onClose={onCancel} aria-describedby={id} maxWidth="xs">
+    <Dialog open={open} onClose={onCancel} aria-labelledby={id} maxWidth="xs">
       <DialogContent>
         <DialogContentText id={id}>{text}</DialogContentText>
       </DialogContent>
