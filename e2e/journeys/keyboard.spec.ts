@@ -181,6 +181,7 @@ test.describe('keyboard only (portal-spec §2, §4; accessible by default)', () 
       await page.keyboard.press('ArrowDown');
     await expect(logout).toBeFocused();
     await page.keyboard.press('Enter');
-    await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible();
+    // The logout page also offers 'Reload the portal and log in again'.
+    await expect(page.getByRole('link', { name: 'Log in', exact: true })).toBeVisible();
   });
 });
