@@ -40,6 +40,8 @@ export async function writeBenchData(settings: Settings, assets: number, seed = 
           // Metadata only: there are no files to make derivatives of.
           await catalogueRows.saveAssets(writes, { now, queueDerivatives: false });
           writing.update(done + n);
+          // Lets the progress bar's timer run (SQLite answers synchronously).
+          await new Promise((resolve) => setImmediate(resolve));
         }
       });
       await catalogueRows.analyze();

@@ -7,12 +7,14 @@ import type { Database } from '../db/schema.ts';
 import { pickLanguage } from './asset-presenter.ts';
 import { baseContentLanguages, type Progress } from './engine-types.ts';
 import { FacetIndex, type IndexRow } from './facet-index.ts';
+import { documentWords, FrequentWords } from './frequent-words.ts';
 import { parseNumber } from './facets.ts';
 import type { FieldRegistry } from './fields.ts';
 import { columnOf } from './fields.ts';
 import { IndexView, isPerLanguage, languageColumn } from './index-view.ts';
 import type { AssetBatch, CatalogueState, ChangeRun, SearchRepository } from './search.repository.ts';
 import { readSnapshot, writeSnapshot, type SnapshotShape } from './snapshot.ts';
+import type { TextAtom } from './query.ts';
 import { indexText } from './text.ts';
 import type { TextDocument, TextIndex } from './text-index.ts';
 
@@ -32,7 +34,16 @@ export interface CatchUpOptions {
   snapshotFile?: string;
   /** Notes on loading and writing snapshots. */
   log?: (message: string) => void;
+  /**
+   * Words in at least this many documents (and FREQUENT_SHARE of them) have their postings kept in
+   * memory when the text index is dear to ask (frequent-words.ts).
+   */
+  frequentMinDocs?: number;
 }
+
+/** Share of the catalogue a word must be in for its postings to be kept in memory. */
+const FREQUENT_SHARE = 0.02;
+const FREQUENT_MIN_DOCS = 2000;
 
 /** Lets other work (requests) run between long steps. */
 const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -268,14 +279,37 @@ export class CatchUp {
       after = ids[ids.length - 1]!;
       done += ids.length;
       progress?.('facet index', done, total);
+      // better-sqlite3 answers synchronously: without a pause no request, timer or readiness
+      // probe would run until the whole load ends.
+      await pause();
     }
     index.pack();
+    await this.findFrequentWords(index, progress);
     progress?.('sort orders', 0, index.sortFields.length);
     await index.sortOrders(pause);
     progress?.('sort orders', index.sortFields.length, index.sortFields.length);
     // Versions only grow, also across rebuilds, so no cache mistakes the new index for the old.
     index.version += this.index.version + 1;
     this.index = index;
+  }
+
+  /** Fetches the postings of the catalogue's frequent words, when the text index is dear to ask. */
+  private async findFrequentWords(index: FacetIndex, progress?: Progress): Promise<void> {
+    const text = this.text;
+    if (!text.frequentWords) return;
+    const minDocs = Math.max(this.options.frequentMinDocs ?? FREQUENT_MIN_DOCS, Math.ceil(index.size * FREQUENT_SHARE));
+    const words = await text.frequentWords(minDocs);
+    const frequent = new FrequentWords();
+    for (const [i, word] of words.entries()) {
+      progress?.('frequent words', i, words.length);
+      const atom: TextAtom = { kind: 'text', tokens: [word], prefix: false, scope: 'all' };
+      const found = text.matchWithTitle
+        ? await text.matchWithTitle(atom)
+        : { all: await text.match(atom), title: await text.match({ ...atom, scope: 'title' }) };
+      frequent.words.set(word, { all: index.docsOf(found.all).slice(), title: index.docsOf(found.title).slice() });
+    }
+    progress?.('frequent words', words.length, words.length);
+    index.frequent = frequent;
   }
 
   /**
@@ -291,6 +325,15 @@ export class CatchUp {
       const rows = this.indexRows(batch);
       if (this.languages.size !== this.indexLanguages.length) return false;
       const present = new Set(batch.assets.map((a) => a.id));
+      // The words of the changed assets' texts, for the postings of frequent words.
+      const texts = this.index.frequent
+        ? new Map(
+            this.textDocuments(await this.repository.batch(ids, this.textValueFields, false)).map((d) => [
+              d.id,
+              documentWords(d),
+            ]),
+          )
+        : undefined;
       await this.noReaders();
       const index = this.index;
       if (rows.some((r) => index.docOf(r.id) === -1 && index.size > 0 && r.id < index.ids[index.size - 1])) {
@@ -299,6 +342,11 @@ export class CatchUp {
       for (const row of rows) index.put(row);
       for (const id of ids) if (!present.has(id)) index.deactivate(id);
       index.pack();
+      await pause();
+      if (index.frequent && texts) {
+        const changed = index.docsOf([...ids].sort((a, b) => a - b));
+        index.frequent.update(changed, new Map([...texts].map(([id, words]) => [index.docOf(id), words])));
+      }
     }
     // Changes pruned while they were read may be missing: then start anew.
     return (await this.repository.catalogueState()).prunedThrough <= from;
@@ -395,6 +443,7 @@ export class CatchUp {
         return 'more' as const;
       });
       if (step === 'done') return;
+      await pause();
     }
   }
 

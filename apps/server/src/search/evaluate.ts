@@ -26,6 +26,8 @@ export class TextMatches {
   }
 
   async match(view: IndexView, atom: TextAtom): Promise<Int32Array> {
+    const frequent = view.index.frequent?.match(atom);
+    if (frequent) return frequent;
     const key = `${view.version}|${atomKey(atom)}`;
     const hit = this.cache.get(key);
     if (hit) return hit;

@@ -7,6 +7,7 @@
  */
 
 import { groupMask } from '../access/rule.ts';
+import { FrequentWords, type WordPostings } from './frequent-words.ts';
 
 const EMPTY = new Int32Array(0);
 
@@ -282,6 +283,8 @@ export interface FacetIndexParts {
   codes: Map<string, CodeColumnParts>;
   numbers: Map<string, Numbers>;
   strings: Map<string, StringColumnParts>;
+  /** Postings of frequent words (frequent-words.ts), when the index keeps them. */
+  words?: Map<string, WordPostings>;
   /** Per sort field the documents in sort order (see sortOrder); absent ones are made anew. */
   orders: Map<string, Int32Array<ArrayBuffer>>;
 }
@@ -304,6 +307,8 @@ export class FacetIndex {
    * (sortOrders) and kept in order as assets change (pack), so no search sorts the catalogue.
    */
   private readonly orders = new Map<string, Int32Array<ArrayBuffer>>();
+  /** Postings of the catalogue's frequent words, for a text index dear to ask for them. */
+  frequent: FrequentWords | undefined;
   /** Documents changed since the sort orders were last put right. */
   private readonly unsorted = new Set<number>();
 
@@ -332,6 +337,7 @@ export class FacetIndex {
       numbers: new Map([...this.numbers].map(([f, col]) => [f, grown(col.data, size).subarray(0, size)])),
       strings: new Map([...this.strings].map(([f, col]) => [f, col.parts(size)])),
       orders: new Map([...this.orders].filter(([f]) => this.sortFields.includes(f))),
+      words: this.frequent?.words,
     };
   }
 
@@ -360,6 +366,7 @@ export class FacetIndex {
       const order = parts.orders.get(f);
       if (order?.length === parts.size) index.orders.set(f, order);
     }
+    if (parts.words) index.frequent = new FrequentWords(parts.words);
     return index;
   }
 

@@ -59,6 +59,12 @@ export class PostgresTextIndex implements TextIndex {
     return { all: parseIdList(rows[0]?.ids), title: parseIdList(rows[0]?.title) };
   }
 
+  async frequentWords(minDocs: number): Promise<string[]> {
+    const { rows } = await sql<{ word: string }>`
+      select word from ts_stat('select body from search_document') where ndoc >= ${minDocs}`.execute(this.db.kysely);
+    return rows.map((r) => r.word);
+  }
+
   async match(atom: TextAtom): Promise<Int32Array> {
     const column = atom.scope === 'title' ? sql.ref('title') : sql.ref('body');
     const { rows } = await sql<{ ids: string | null }>`

@@ -25,7 +25,7 @@ describe.each(dialects)('search index snapshot and change-log pruning on %s', (d
    * the index's sort orders (as at scale) and the reference engines sort them directly.
    */
   const engine = (snapshotFile = file): SearchEngine =>
-    createSearchEngine(db, [], { snapshotFile, log: (m) => logs.push(m), directSortLimit: 0 });
+    createSearchEngine(db, [], { snapshotFile, log: (m) => logs.push(m), directSortLimit: 0, frequentMinDocs: 1 });
   const reference = (): SearchEngine => createSearchEngine(db, [], { directSortLimit: 1e9 });
   /** What searches answer: ids, counts, facets and every sort order the portal offers. */
   async function answers(e: SearchEngine): Promise<unknown[]> {

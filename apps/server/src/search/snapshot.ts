@@ -49,6 +49,8 @@ interface Header extends SnapshotMeta {
   groups: [string, number][];
   dictionaries: Record<string, readonly string[]>;
   sections: Section[];
+  /** The frequent words whose postings the snapshot holds, if it holds any. */
+  words?: string[];
   dataBytes: number;
 }
 
@@ -93,6 +95,10 @@ export async function writeSnapshot(
     ]),
     ...[...parts.numbers].map(([f, data]): [string, ArrayBufferView] => [`number ${f}`, data]),
     ...[...parts.orders].map(([f, order]): [string, ArrayBufferView] => [`order ${f}`, order]),
+    ...[...(parts.words ?? [])].flatMap(([w, p]): [string, ArrayBufferView][] => [
+      [`word ${w}`, p.all],
+      [`title word ${w}`, p.title],
+    ]),
     ...[...parts.strings].flatMap(([f, c]): [string, ArrayBufferView][] => [
       [`text offsets ${f}`, c.offsets],
       [`text ${f}`, c.bytes],
@@ -112,6 +118,7 @@ export async function writeSnapshot(
     groups: parts.groups,
     dictionaries: Object.fromEntries([...parts.codes].map(([f, c]) => [f, c.values])),
     sections,
+    words: parts.words ? [...parts.words.keys()] : undefined,
     dataBytes: offset,
   };
   const json = Buffer.from(JSON.stringify(header));
@@ -243,6 +250,14 @@ function parse(
         .map((f) => [f, get<Int32Array<ArrayBuffer>>(`order ${f}`, size)]),
     ),
   };
+  if (header.words) {
+    parts.words = new Map(
+      header.words.map((w) => [
+        w,
+        { all: get<Int32Array<ArrayBuffer>>(`word ${w}`), title: get<Int32Array<ArrayBuffer>>(`title word ${w}`) },
+      ]),
+    );
+  }
   const index = FacetIndex.fromParts(parts, shape.coded, shape.numeric, shape.strings, shape.sort);
   const { instance, generation, languages, catalogueLanguages } = header;
   return { index, meta: { instance, generation, languages, catalogueLanguages } };

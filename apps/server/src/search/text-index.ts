@@ -34,6 +34,11 @@ export interface TextIndex {
    * needs both) in one read, where the database can do that cheaper than two.
    */
   matchWithTitle?(atom: TextAtom): Promise<{ all: Int32Array; title: Int32Array }>;
+  /**
+   * Words in at least `minDocs` documents, where fetching their matches is dear enough that the
+   * engine keeps them in memory (see frequent-words.ts).
+   */
+  frequentWords?(minDocs: number): Promise<string[]>;
 }
 
 /** Parses the comma-joined id list both databases aggregate matches into, ascending. */

@@ -1,0 +1,91 @@
+/**
+ * Postings of the catalogue's most frequent words, in memory as sorted document numbers, for the
+ * text index that is dear to ask for them (PostgreSQL: a common word means reading a fifth of the
+ * table's rows for every first search). Made at a full load from the text index itself, kept in the
+ * index snapshot, and kept right as assets change by folding the changed assets' texts the same
+ * way the text index is fed (text.ts), so the answer is the text index's answer. Words that become
+ * frequent later are found in the text index until the next full load.
+ */
+import { TSVECTOR_TEXT_CHARS } from './postgres-text.repository.ts';
+import type { TextAtom } from './query.ts';
+import type { TextDocument } from './text-index.ts';
+
+export interface WordPostings {
+  /** Documents with the word anywhere. */
+  all: Int32Array<ArrayBuffer>;
+  /** Documents with the word in the title. */
+  title: Int32Array<ArrayBuffer>;
+}
+
+/** The words of a document as the PostgreSQL text index holds them (see PostgresTextIndex.write). */
+export function documentWords(doc: TextDocument): { all: Set<string>; title: Set<string> } {
+  const title = doc.title.slice(0, TSVECTOR_TEXT_CHARS);
+  const body = doc.body.slice(0, Math.max(TSVECTOR_TEXT_CHARS - doc.title.length, 0));
+  const titleWords = new Set(title.split(' ').filter(Boolean));
+  const all = new Set(titleWords);
+  for (const w of body.split(' ')) if (w) all.add(w);
+  return { all, title: titleWords };
+}
+
+export class FrequentWords {
+  constructor(readonly words: Map<string, WordPostings> = new Map()) {}
+
+  /** The documents matching an atom, when it is one frequent word. */
+  match(atom: TextAtom): Int32Array | undefined {
+    if (atom.prefix || atom.tokens.length !== 1) return undefined;
+    const p = this.words.get(atom.tokens[0]);
+    return p && (atom.scope === 'title' ? p.title : p.all);
+  }
+
+  /**
+   * Puts changed documents right: `changed` (ascending document numbers) lose every word, then get
+   * those of their current text (`texts`: a live document's words; absent ones left the text index).
+   */
+  update(changed: Int32Array, texts: Map<number, { all: Set<string>; title: Set<string> }>): void {
+    if (changed.length === 0) return;
+    for (const [word, postings] of this.words) {
+      const withAll: number[] = [];
+      const withTitle: number[] = [];
+      for (const d of changed) {
+        const t = texts.get(d);
+        if (t?.all.has(word)) withAll.push(d);
+        if (t?.title.has(word)) withTitle.push(d);
+      }
+      postings.all = replaceDocs(postings.all, changed, withAll);
+      postings.title = replaceDocs(postings.title, changed, withTitle);
+    }
+  }
+}
+
+/** `docs` without the `changed` ones, plus `now` (ascending, a subset of `changed`). */
+function replaceDocs(docs: Int32Array<ArrayBuffer>, changed: Int32Array, now: number[]): Int32Array<ArrayBuffer> {
+  if (now.length === 0 && !holdsAny(docs, changed)) return docs;
+  const acc = new Int32Array(docs.length + now.length);
+  let n = 0;
+  let c = 0;
+  let k = 0;
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i];
+    while (k < now.length && now[k] < d) acc[n++] = now[k++];
+    while (c < changed.length && changed[c] < d) c++;
+    if (c < changed.length && changed[c] === d) continue;
+    acc[n++] = d;
+  }
+  while (k < now.length) acc[n++] = now[k++];
+  return acc.slice(0, n);
+}
+
+/** True when ascending `docs` holds any of `wanted`. */
+function holdsAny(docs: Int32Array, wanted: Int32Array): boolean {
+  for (const w of wanted) {
+    let lo = 0;
+    let hi = docs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (docs[mid] === w) return true;
+      if (docs[mid] < w) lo = mid + 1;
+      else hi = mid - 1;
+    }
+  }
+  return false;
+}
