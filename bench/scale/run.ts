@@ -139,6 +139,8 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`).joi
 interface CallFigures {
   count: number;
   errors: number;
+  /** How many answers of each error status (0: a timeout or a reset, no answer). */
+  statuses: Map<number, number>;
   ms: number[];
 }
 
@@ -263,13 +265,17 @@ async function drive(
             c,
           );
         },
+        // A write that failed is an error the visitor was told of, not a lost write.
+        onResponse: (status, _body, c) => {
+          c.writeOk = status === 200;
+        },
       },
       {
         setupRequest: (req, c) =>
           named('bookmark read', { ...req, method: 'GET', path: `${api}config/bookmarks`, headers: auth(c) }, c),
         onResponse: (status, body, c) => {
           // Read back through the balancer, maybe from another process: it must be the list just written.
-          if (status === 200 && body !== c.written) lost++;
+          if (status === 200 && c.writeOk === true && body !== c.written) lost++;
         },
       },
     ]).flat(),
@@ -300,9 +306,12 @@ async function drive(
   instance.on('response', (client, status, _bytes, ms) => {
     const call = client.requestIterator.context.call;
     const name = typeof call === 'string' ? call : 'other';
-    const f = calls.get(name) ?? { count: 0, errors: 0, ms: [] };
+    const f = calls.get(name) ?? { count: 0, errors: 0, statuses: new Map<number, number>(), ms: [] };
     f.count++;
-    if (status >= 400) f.errors++;
+    if (status >= 400) {
+      f.errors++;
+      f.statuses.set(status, (f.statuses.get(status) ?? 0) + 1);
+    }
     f.ms.push(ms);
     calls.set(name, f);
   });
@@ -396,6 +405,7 @@ async function main(): Promise<void> {
       step(`${VUS} virtual users for ${SECONDS} s`);
       const run = await drive(url, users, assets);
       const used = process.cpuUsage(before.load);
+      reportServerErrors(servers);
       results.push({
         processes: count,
         rps: run.rps,
@@ -423,6 +433,25 @@ async function main(): Promise<void> {
   }
 }
 
+/** The distinct errors the server processes logged so far, so an error count comes with its cause. */
+function reportServerErrors(servers: ServerProcess[]): void {
+  const seen = new Map<string, number>();
+  for (const s of servers) {
+    for (const line of s.log().split('\n')) {
+      if (!line.startsWith('{')) continue;
+      try {
+        const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+        if ((entry.level ?? 0) < 50) continue;
+        const what = `${entry.msg ?? ''}: ${entry.err?.message ?? ''}`.slice(0, 200);
+        seen.set(what, (seen.get(what) ?? 0) + 1);
+      } catch {
+        // a line that is not one log entry
+      }
+    }
+  }
+  for (const [what, n] of seen) step(`server error ×${n}: ${what}`);
+}
+
 function print(results: RunResult[]): void {
   const head = `| | ${results.map((r) => `${r.processes} process${r.processes > 1 ? 'es' : ''}`).join(' | ')} |`;
   const sep = `|---|${results.map(() => '---').join('|')}|`;
@@ -441,7 +470,9 @@ function print(results: RunResult[]): void {
       row(`${name}: n, p50/p95/p99 ms, errors`, (r) => {
         const f = r.calls.get(name);
         if (!f) return '–';
-        return `${f.count}, ${percentile(f.ms, 50)}/${percentile(f.ms, 95)}/${percentile(f.ms, 99)}, ${f.errors}`;
+        const ms = [50, 95, 99].map((p) => percentile(f.ms, p).toFixed(0)).join('/');
+        const statuses = [...f.statuses].map(([status, n]) => `${n}×${status}`).join(' ');
+        return `${f.count}, ${ms}, ${f.errors}${statuses ? ` (${statuses})` : ''}`;
       }),
     );
   }
