@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { dialects } from '../../test/databases.ts';
+import { buildAssets } from '../../test/factories.ts';
+import { createSearchEngine } from '../search/create-engine.ts';
+import { SearchRepository } from '../search/search.repository.ts';
 import { PURGE_JOB } from './purge.jobs.ts';
 
 const HOUR = 3600_000;
@@ -121,6 +124,33 @@ describe.each(dialects)(
       await scheduled.drain();
       await scheduled.stop();
       expect(await left('a')).toEqual(kept('a'));
+    });
+
+    it('the purge prunes the catalogue changes the search index and every live process hold, and keeps later ones', async () => {
+      const db = t.app.db;
+      const search = t.app.services.search;
+      await buildAssets(db, [{ values: { title: { en: 'Pruned lighthouse' } } }]);
+      await search.refresh();
+      const held = await new SearchRepository(db).generation();
+      const [later] = await buildAssets(db, [{ values: { title: { en: 'Later lighthouse' } } }]);
+      const seqs = async () =>
+        (await db.kysely.selectFrom('catalogue_change').select('seq').orderBy('seq').execute()).map((r) =>
+          Number(r.seq),
+        );
+      expect(await seqs()).toEqual(expect.arrayContaining([held, held + 1]));
+      const worker = t.app.services.jobWorker({
+        pollMs: 20,
+        concurrency: 1,
+        recurring: [{ job: { name: PURGE_JOB, key: PURGE_JOB, payload: {} }, everyMs: 150 }],
+      });
+      worker.start();
+      await vi.waitFor(async () => expect(await seqs()).toEqual([held + 1]), { timeout: 10_000, interval: 50 });
+      await worker.stop();
+      expect((await new SearchRepository(db).catalogueState()).prunedThrough).toBe(held);
+      // The change after the pruned ones still reaches a process's index by the log.
+      await search.refresh();
+      const engine = createSearchEngine(db, []);
+      expect((await engine.search(['public'], { q: 'later', rows: 5 })).ids).toEqual([later]);
     });
   },
 );
