@@ -172,6 +172,24 @@ test.describe('no sideways scrolling of the page at 320 px width (issue #13 "Pho
     addUser('narrow-admin', 'admins');
   });
 
+  test('the progress of a running download stays on the screen', async ({ page, request }) => {
+    const id = await imageId(request, 'photo');
+    // The file answers slowly, so the progress is seen while it comes.
+    await page.route('**/media/download/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.continue();
+    });
+    await page.goto(`/#/asset/${id}`);
+    await page.getByRole('toolbar', { name: 'Asset actions' }).getByRole('button', { name: 'Download' }).click();
+    const options = page.getByRole('dialog', { name: 'Download options' });
+    await options.getByRole('button', { name: 'Download' }).click();
+    const progress = page.getByRole('status').filter({ hasText: /^Downloading / });
+    await expect(progress).toBeVisible();
+    const box = await progress.boundingBox();
+    expect(box?.x).toBeGreaterThanOrEqual(0);
+    expect((box?.x ?? 0) + (box?.width ?? Infinity)).toBeLessThanOrEqual(320);
+  });
+
   test('login, dashboard, search with and without filters, asset, bookmarks, shares, custom page, admin', async ({
     page,
     request,

@@ -143,7 +143,15 @@ function ProgressPanel({ progress }: { progress: DownloadProgress }) {
     <Paper
       elevation={6}
       role="status"
-      sx={{ position: 'fixed', bottom: 16, left: 16, width: 320, p: 2, zIndex: (theme) => theme.zIndex.snackbar }}
+      sx={{
+        position: 'fixed',
+        bottom: 16,
+        left: 16,
+        width: 320,
+        maxWidth: 'calc(100vw - 32px)',
+        p: 2,
+        zIndex: (theme) => theme.zIndex.snackbar,
+      }}
     >
       <Typography variant="body2" gutterBottom>
         {label}
