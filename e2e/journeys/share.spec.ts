@@ -69,6 +69,7 @@ test.describe('share links (docs/security.md "Share links")', () => {
     await visitor.getByLabel('Password').fill('open sesame');
     await visitor.getByRole('button', { name: 'Open' }).click();
     await expect(visitor).toHaveURL(/#\/search/, { timeout: 15_000 });
+    await expect(visitor.getByRole('status').filter({ hasText: 'shared with you: Journey share' })).toBeVisible();
     // Exactly the shared asset, nothing else of the catalogue.
     await expect(visitor.locator('[data-asset-id]')).toHaveCount(1, { timeout: 15_000 });
     await expect(visitor.locator(`[data-asset-id="${id}"]`)).toBeVisible();

@@ -14,6 +14,10 @@ export const sessionSchema = z.object({
   workspace: z.string().nullable(),
   session: z.string().nullable().describe('The session token, sent back as Authorization header'),
   login: z.array(loginMethodSchema),
+  shareVisit: z
+    .boolean()
+    .optional()
+    .describe('true for the session of a share link: it sees only the link’s assets (share/current tells which)'),
 });
 export type Session = z.infer<typeof sessionSchema>;
 

@@ -264,6 +264,8 @@ export const defaultTranslations: Record<'de' | 'en', MessageSet> = {
         blocked: 'Too many wrong passwords. Please try again in {{count}} minutes.',
         invalid: 'This share link cannot be opened: it was revoked, has expired or does not exist.',
         banner: 'You are looking at assets shared with you: {{title}}',
+        banner_untitled: 'You are looking at assets shared with you.',
+        banner_expires: 'The link works until {{date}}.',
       },
       bookmark: {
         title: 'Bookmarks',
@@ -854,6 +856,8 @@ export const defaultTranslations: Record<'de' | 'en', MessageSet> = {
         invalid:
           'Dieser Freigabelink kann nicht geöffnet werden: Er wurde widerrufen, ist abgelaufen oder existiert nicht.',
         banner: 'Sie sehen mit Ihnen geteilte Assets: {{title}}',
+        banner_untitled: 'Sie sehen mit Ihnen geteilte Assets.',
+        banner_expires: 'Der Link gilt bis {{date}}.',
       },
       bookmark: {
         title: 'Merkliste',

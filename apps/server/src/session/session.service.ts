@@ -42,7 +42,8 @@ export class SessionService {
     return [...native, ...this.sso.loginMethods()];
   }
 
-  private present(auth: Auth, token: string | null): Session {
+  /** The session answer for `auth` (also a share link's visitor, whose answer says so). */
+  present(auth: Auth, token: string | null): Session {
     return {
       user: auth.name,
       isAssetUser: auth.isAssetUser,
@@ -50,6 +51,7 @@ export class SessionService {
       workspace: null,
       session: token,
       login: this.loginMethods(),
+      ...(auth.share ? { shareVisit: true } : {}),
     };
   }
 

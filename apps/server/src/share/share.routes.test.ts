@@ -72,6 +72,7 @@ describe.each(dialects)('share links on %s (docs/security.md "Share links")', (d
   const visit = async (token: string, password?: string) => {
     const res = await call('POST', 'share/open', xsrfHeaders, { token, ...(password ? { password } : {}) });
     expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().session.shareVisit).toBe(true);
     return { authorization: `Bearer ${res.json().session.session as string}`, ...xsrfHeaders };
   };
   const mine = async (headers = alice) => (await call('GET', 'share/list', headers)).json<{ shares: ShareLink[] }>();
@@ -81,8 +82,11 @@ describe.each(dialects)('share links on %s (docs/security.md "Share links")', (d
     expect(share).toMatchObject({ state: 'active', hasPassword: true, views: 0, assetIds: shared() });
     const visitor = await visit(token, PASSWORD);
 
+    // The session says it is a share link's, when opened and when reused after a reload; a guest's does not.
     const session = await call('POST', 'session/get', visitor);
-    expect(session.json()).toMatchObject({ user: null, isAssetUser: true, isGuiAdmin: false });
+    expect(session.json()).toMatchObject({ user: null, isAssetUser: true, isGuiAdmin: false, shareVisit: true });
+    const guest = await call('POST', 'session/get', xsrfHeaders);
+    expect(guest.json()).not.toHaveProperty('shareVisit');
     const current = await call('GET', 'share/current', visitor);
     expect(current.json()).toMatchObject({ title: 'For the press', assetIds: shared(), downloadSets: [] });
 

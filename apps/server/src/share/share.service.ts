@@ -43,7 +43,7 @@ export class ShareService {
     private readonly auth: AuthService,
     private readonly throttle: LoginThrottleRepository,
     private readonly settings: Settings,
-    private readonly sessions: { loginMethods(): Session['login'] },
+    private readonly sessions: { present(auth: Auth, token: string | null): Session },
   ) {}
 
   /** The account of a logged-in user (not a guest, not a share link's visitor). */
@@ -151,15 +151,8 @@ export class ShareService {
     if (row.passwordHash !== null) await this.checkPassword(row, input);
     await this.shares.countView(row.id);
     const token = await this.auth.openSession(null, input.locale, row.id);
-    const session: Session = {
-      user: null,
-      isAssetUser: true,
-      isGuiAdmin: false,
-      workspace: null,
-      session: token,
-      login: this.sessions.loginMethods(),
-    };
-    return { session, share: await this.visit(this.auth.shareAuth(grant, null, input.locale), row) };
+    const visitor = this.auth.shareAuth(grant, null, input.locale);
+    return { session: this.sessions.present(visitor, token), share: await this.visit(visitor, row) };
   }
 
   private async checkPassword(row: ShareRow, input: OpenShareInput): Promise<void> {

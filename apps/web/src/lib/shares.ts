@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   createShareCall,
+  currentShareCall,
   listSharesCall,
   openShareCall,
   revokeShareCall,
@@ -15,6 +16,7 @@ export const shareKeys = {
   all: ['shares'] as const,
   settings: (user: string) => [...shareKeys.all, 'settings', user] as const,
   mine: (user: string) => [...shareKeys.all, 'mine', user] as const,
+  current: (session: string) => [...shareKeys.all, 'current', session] as const,
 };
 
 /** The address a visitor opens: the token travels after '#', so it never reaches a server log. */
@@ -30,6 +32,17 @@ export function useShareSettings() {
     enabled: user !== null,
     queryKey: shareKeys.settings(user ?? ''),
     queryFn: ({ signal }) => callApi(shareSettingsCall, { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** For a share link's visitor, the link they look through (title, expiry); not fetched otherwise. */
+export function useCurrentShare() {
+  const { session } = useSession();
+  return useQuery({
+    enabled: session?.shareVisit === true,
+    queryKey: shareKeys.current(session?.session ?? ''),
+    queryFn: ({ signal }) => callApi(currentShareCall, { signal }),
     staleTime: 5 * 60_000,
   });
 }

@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AssetDoc, FacetSelection, IndexField } from '@vitrine/contract/search';
-import { api, server } from '../../test/msw.ts';
+import { resetSessionState } from '../../app/session.ts';
+import { api, server, sessionAnswer } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { touch } from '../../test/touch.ts';
 
@@ -213,5 +214,51 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
     expect(asked).toHaveLength(3);
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await heading('4 results')).toBeInTheDocument();
+  });
+});
+
+describe('a share link’s visitor on the search page (docs/security.md "Share links")', () => {
+  // The session is the app's own state: each test starts from none.
+  beforeEach(() => resetSessionState());
+  afterEach(() => resetSessionState());
+
+  function visiting(expiresAt: string | null) {
+    let asked = 0;
+    server.use(
+      http.post(api('session/get'), () => HttpResponse.json(sessionAnswer({ session: 'visit', shareVisit: true }))),
+      http.get(api('share/current'), () => {
+        asked++;
+        return HttpResponse.json({ title: 'For the press', assetIds: ['1', '2'], downloadSets: [0], expiresAt });
+      }),
+    );
+    return () => asked;
+  }
+
+  it.each([
+    ['en', 'You are looking at assets shared with you: For the press The link works until Dec 31, 2026.'],
+    ['de', 'Sie sehen mit Ihnen geteilte Assets: For the press Der Link gilt bis 31.12.2026.'],
+  ])('is told which link they look through and until when, in %s', async (locale, text) => {
+    network();
+    visiting('2026-12-31T12:00:00.000Z');
+    await renderApp('/search/*', { locale });
+    expect(await screen.findByText(text, {}, { timeout: 15_000 })).toBeInTheDocument();
+  });
+
+  it('a link without expiry says nothing of one', async () => {
+    network();
+    visiting(null);
+    await renderApp('/search/*');
+    const notice = await screen.findByText(/^You are looking at assets shared with you/, {}, { timeout: 15_000 });
+    expect(notice).toHaveTextContent(/^You are looking at assets shared with you: For the press$/);
+  });
+
+  it('a guest sees no notice, and the link is not asked for', async () => {
+    network();
+    const asked = visiting(null);
+    server.use(http.post(api('session/get'), () => HttpResponse.json(sessionAnswer())));
+    await renderApp('/search/*');
+    expect(await heading('4 results')).toBeInTheDocument();
+    expect(screen.queryByText(/shared with you/)).not.toBeInTheDocument();
+    expect(asked()).toBe(0);
   });
 });

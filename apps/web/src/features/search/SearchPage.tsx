@@ -25,6 +25,7 @@ import { fieldText, type InfoField } from './infoFields.ts';
 import { InfoPanel } from './InfoPanel.tsx';
 import { fetchFoundIds, useSearchResults } from './queries.ts';
 import { ResultList } from './ResultList.tsx';
+import { ShareVisitBanner } from './ShareVisitBanner.tsx';
 import {
   applySelectionClick,
   chooseSort,
@@ -334,6 +335,7 @@ export function SearchPage() {
       <Typography component="h1" sx={visuallyHidden}>
         {t('views.search.title')}
       </Typography>
+      <ShareVisitBanner />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
         {logoImg &&
           (config.global.hide_dashboard ? (
