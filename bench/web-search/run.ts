@@ -93,12 +93,12 @@ const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) -
 
 // Long tasks while scrolling 2,000 posters. The suggestion menu of the last word must not cover
 // the view buttons.
-await page.keyboard.press('Escape');
-await page.getByRole('search').getByRole('combobox', { name: 'Search' }).blur();
 await page.goto(`${base}/#/search/*`);
 await heading()
   .filter({ hasText: /^\d+ results/ })
   .waitFor({ timeout: 60_000 });
+await page.keyboard.press('Escape');
+await page.getByRole('listbox').waitFor({ state: 'hidden' });
 await page.getByRole('button', { name: 'Posters', exact: true }).click();
 const region = page.getByRole('region', { name: 'Results' });
 await region.locator('[data-asset-id]').first().waitFor();
