@@ -162,7 +162,10 @@ export interface CodeColumnParts {
   codes: Int32Array<ArrayBuffer>;
 }
 
-/** Numbers of a column: 32-bit floats while every value is one exactly (half the memory), else 64-bit. */
+/**
+ * Numbers of a column: 32-bit floats while every value is one exactly (half the memory), else
+ * 64-bit; it ends after the last document with a value (read through NumberColumn.get).
+ */
 export type Numbers = Float64Array<ArrayBuffer> | Float32Array<ArrayBuffer>;
 
 /**
@@ -175,6 +178,8 @@ export class NumberColumn {
 
   set(doc: number, value: number | null): void {
     const v = value ?? NaN;
+    // Past the end every value is NaN already: a column few or no assets fill stays short.
+    if (Number.isNaN(v) && doc >= this.data.length) return;
     const wide = this.data instanceof Float32Array && Math.fround(v) !== v && !Number.isNaN(v);
     if (doc >= this.data.length || wide) {
       const length = doc >= this.data.length ? Math.max(doc + 1, this.data.length * 2) : this.data.length;
@@ -334,7 +339,7 @@ export class FacetIndex {
       groups: [...this.groupBits],
       masks: this.masks.map((m) => m.subarray(0, size)),
       codes: new Map([...this.codes].map(([f, col]) => [f, col.parts()])),
-      numbers: new Map([...this.numbers].map(([f, col]) => [f, grown(col.data, size).subarray(0, size)])),
+      numbers: new Map([...this.numbers].map(([f, col]) => [f, col.data.subarray(0, Math.min(size, col.data.length))])),
       strings: new Map([...this.strings].map(([f, col]) => [f, col.parts(size)])),
       orders: new Map([...this.orders].filter(([f]) => this.sortFields.includes(f))),
       words: this.frequent?.words,
@@ -495,13 +500,13 @@ export class FacetIndex {
   walkOrder(field: string, dir: 'asc' | 'desc', visit: (doc: number) => boolean): boolean {
     const order = this.orders.get(field);
     if (!order || this.unsorted.size > 0) return false;
-    const numbers = this.numbers.get(field)?.data;
+    const numbers = this.numbers.get(field);
     const strings = this.strings.get(field);
     const same = numbers
-      ? (a: number, b: number) => numbers[a] === numbers[b]
+      ? (a: number, b: number) => numbers.get(a) === numbers.get(b)
       : (a: number, b: number) => strings!.get(a) === strings!.get(b);
     let end = order.length;
-    if (numbers) while (end > 0 && !(numbers[order[end - 1]] === numbers[order[end - 1]])) end--;
+    if (numbers) while (end > 0 && Number.isNaN(numbers.get(order[end - 1]))) end--;
     if (dir === 'desc') {
       for (let i = end - 1; i >= 0; i--) if (!visit(order[i])) return true;
     } else {

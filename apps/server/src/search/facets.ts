@@ -73,11 +73,11 @@ export function matchCodes(
 }
 
 export function minMax(view: IndexView, field: string, docs: Int32Array): { min: number | null; max: number | null } {
-  const col = view.index.numbers.get(field)!.data;
+  const col = view.index.numbers.get(field)!;
   let min = Infinity;
   let max = -Infinity;
   for (let i = 0; i < docs.length; i++) {
-    const v = col[docs[i]];
+    const v = col.get(docs[i]);
     if (v < min) min = v;
     if (v > max) max = v;
   }

@@ -114,10 +114,10 @@ function comparator(view: IndexView, { field, dir }: SortBy): (a: number, b: num
       return (x < y ? -sign : x > y ? sign : 0) || ids[b] - ids[a];
     };
   }
-  const values = view.index.numbers.get(field)!.data;
+  const values = view.index.numbers.get(field)!;
   return (a, b) => {
-    const x = values[a];
-    const y = values[b];
+    const x = values.get(a);
+    const y = values.get(b);
     const xn = Number.isNaN(x);
     const yn = Number.isNaN(y);
     if (xn || yn) return xn && yn ? ids[b] - ids[a] : xn ? 1 : -1;

@@ -13,7 +13,7 @@ import { open, readFile, rename, rm } from 'node:fs/promises';
 import { FacetIndex, type FacetIndexParts, type Numbers } from './facet-index.ts';
 
 const MAGIC = 'VTRIDX01';
-const FORMAT = 3;
+const FORMAT = 4;
 /** Magic (8 bytes), header length (4), reserved (4), SHA-1 of the data (20), padding (4). */
 const PREFIX_BYTES = 40;
 /** Sections are copied, hashed and written in pieces of this many bytes. */
@@ -237,7 +237,14 @@ function parse(
         return [f, { values, offsets, codes }];
       }),
     ),
-    numbers: new Map(shape.numeric.map((f) => [f, get<Numbers>(`number ${f}`, size)])),
+    numbers: new Map(
+      shape.numeric.map((f) => {
+        // A column ends after its last value (none at all: empty).
+        const data = get<Numbers>(`number ${f}`);
+        if (data.length > size) throw new Error(`numbers of '${f}' are wrong`);
+        return [f, data];
+      }),
+    ),
     strings: new Map(
       shape.strings.map((f) => {
         const offsets = get<Int32Array<ArrayBuffer>>(`text offsets ${f}`, size + 1);
