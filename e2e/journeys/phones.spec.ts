@@ -113,9 +113,10 @@ async function swipe(page: Page, from: number, to: number, stepPx: number, restM
   const send = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number) =>
     cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }], timestamp: time });
   await send('touchStart', from);
-  for (let x = from + stepPx; x <= to; x += stepPx) {
+  const steps = Math.round(Math.abs(to - from) / stepPx);
+  for (let i = 1; i <= steps; i++) {
     time += 0.01;
-    await send('touchMove', x);
+    await send('touchMove', from + ((to - from) * i) / steps);
   }
   time += restMs / 1000 + 0.01;
   await send('touchEnd', to);
@@ -125,7 +126,7 @@ async function swipe(page: Page, from: number, to: number, stepPx: number, restM
 test.describe('phones: the navigation drawer follows swipes (portal-spec §9: edge 25 px, sampling 100 ms, 20 samples)', () => {
   test.use({ viewport: { width: 375, height: 667 }, hasTouch: true, isMobile: true });
 
-  test('a short fling from the 25 px edge opens the drawer; from further in, or one that stopped first, does not', async ({
+  test('a short fling from the 25 px edge opens the drawer; from further in, or one that stopped first, does not; a fling back closes it', async ({
     page,
   }) => {
     await page.goto('/#/custom');
@@ -143,6 +144,9 @@ test.describe('phones: the navigation drawer follows swipes (portal-spec §9: ed
     await expect(nav).toBeVisible();
     const paper = await nav.evaluate((el) => el.closest('.MuiDrawer-paper')?.getBoundingClientRect().width);
     expect(paper).toBe(256);
+    // While it is open, a fling to the left from anywhere closes it.
+    await swipe(page, 200, 60, 20);
+    await expect(nav).toBeHidden();
   });
 });
 

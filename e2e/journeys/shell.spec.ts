@@ -122,42 +122,6 @@ test.describe('drawer on a phone (portal-spec §4 "Sidebar / drawer")', () => {
     await expect(page).toHaveURL(/#\/bookmark$/);
     await expect(nav).toBeHidden();
   });
-
-  test('opens by a swipe from the left edge and closes by a swipe back', async ({ page }) => {
-    await openDashboard(page);
-    const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
-    // A finger moving across the screen: touch events on the element under the start point, as a
-    // touch screen sends them (Chromium's CDP touch emulation loses the touchend here).
-    const swipe = (from: number, to: number) =>
-      page.evaluate(
-        async ([x0, x1]) => {
-          const y = 400;
-          const target = document.elementFromPoint(x0, y) ?? document.body;
-          const touch = (x: number) => new Touch({ identifier: 1, target, clientX: x, clientY: y, pageX: x, pageY: y });
-          const fire = (type: string, x: number, active: boolean) =>
-            target.dispatchEvent(
-              new TouchEvent(type, {
-                bubbles: true,
-                cancelable: true,
-                touches: active ? [touch(x)] : [],
-                targetTouches: active ? [touch(x)] : [],
-                changedTouches: [touch(x)],
-              }),
-            );
-          fire('touchstart', x0, true);
-          for (let i = 1; i <= 12; i++) {
-            await new Promise((r) => setTimeout(r, 16));
-            fire('touchmove', x0 + ((x1 - x0) * i) / 12, true);
-          }
-          fire('touchend', x1, false);
-        },
-        [from, to] as const,
-      );
-    await swipe(8, 300);
-    await expect(nav).toBeVisible();
-    await swipe(250, 10);
-    await expect(nav).toBeHidden();
-  });
 });
 
 test.describe('uploaded style sheet and font (portal-spec §8 "Error catalogue")', () => {
