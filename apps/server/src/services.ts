@@ -154,8 +154,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     /** Ends the child processes the services started (exiftool) and closes the database. */
     close: async () => {
       await search
-        .saveSnapshot()
-        .catch((err: unknown) => log.warn({ err }, 'the search index snapshot was not written'));
+        .close()
+        .catch((err: unknown) => log.warn({ err }, 'the search index was not closed cleanly (snapshot or reader)'));
       await endHelpers();
       await db.close();
     },

@@ -186,6 +186,11 @@ export class CatchUp {
     await this.repository.markReader(this.readerName, this.seq, now);
   }
 
+  /** This process stops reading the change log: the changes it held go at the next purge, not a day later. */
+  async leave(): Promise<void> {
+    await this.repository.forgetReader(this.readerName);
+  }
+
   /** Starts from the snapshot when there is a usable one (it is then caught up like any index). */
   private async loadSnapshot(state: CatalogueState): Promise<void> {
     const file = this.options.snapshotFile;

@@ -64,6 +64,11 @@ export class SearchEngine {
     await this.catchUp.saveSnapshot();
   }
 
+  /** At shutdown: this process no longer holds catalogue changes back from the purge. */
+  async leave(): Promise<void> {
+    await this.catchUp.leave();
+  }
+
   /** Entries and bytes the text cache holds (it is bounded by TEXT_CACHE). */
   get textCacheHeld(): { entries: number; bytes: number } {
     return this.textMatches.held;

@@ -113,6 +113,11 @@ export class SearchRepository {
       .execute();
   }
 
+  /** A reader that stops (a process shutting down) no longer holds changes back from the purge. */
+  async forgetReader(reader: string): Promise<void> {
+    await this.k.deleteFrom('catalogue_reader').where('reader', '=', reader).execute();
+  }
+
   /**
    * Removes the changes that no reader needs any more: those the full-text index and every reader
    * seen since `liveSince` hold. Readers not seen since then are forgotten; should they come back,

@@ -58,6 +58,15 @@ export class SearchService {
     await this.engine.saveSnapshot();
   }
 
+  /** At shutdown: writes the snapshot when it is behind, and stops holding catalogue changes back. */
+  async close(): Promise<void> {
+    try {
+      await this.engine.saveSnapshot();
+    } finally {
+      await this.engine.leave();
+    }
+  }
+
   private async language(caller: Caller): Promise<string> {
     const known = await this.contentLanguageList();
     const wanted = (caller.acceptLanguage ?? '')

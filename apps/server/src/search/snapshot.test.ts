@@ -150,6 +150,18 @@ describe.each(dialects)('search index snapshot and change-log pruning on %s', (d
     expect(await repository.pruneChanges(Date.now() + 2 * CHANGE_READER_TTL_MS)).toBe(0);
   });
 
+  it('a process that stops leaves the change log: it no longer holds changes back from the purge', async () => {
+    const readers = async () =>
+      (await db.kysely.selectFrom('catalogue_reader').select('reader').execute()).map((r) => r.reader).sort();
+    const before = await readers();
+    const stopping = reference();
+    await stopping.refresh();
+    const added = (await readers()).filter((r) => !before.includes(r));
+    expect(added).toHaveLength(1);
+    await stopping.leave();
+    expect(await readers()).toEqual(before);
+  });
+
   it('an index or snapshot older than the pruned changes is rebuilt and answers like a fresh one', async () => {
     const repository = new SearchRepository(db);
     const old = engine();
