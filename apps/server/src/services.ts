@@ -23,7 +23,7 @@ import { JobRepository } from './jobs/job.repository.ts';
 import { JobWorker, type WorkerOptions } from './jobs/job.worker.ts';
 import { MediaService } from './media/media.service.ts';
 import { CHANGE_READER_TTL_MS } from './search/catch-up.ts';
-import { createSearchEngine, SNAPSHOT_FILE } from './search/create-engine.ts';
+import { createSearchEngine, createTextFeed, SNAPSHOT_FILE } from './search/create-engine.ts';
 import { SearchRepository } from './search/search.repository.ts';
 import { SearchService } from './search/search.service.ts';
 import { AuthService } from './session/auth.service.ts';
@@ -59,7 +59,8 @@ export interface ServiceOptions {
  */
 export function buildServices(db: Db, settings: Settings, options: ServiceOptions = {}) {
   const log = options.log ?? quiet;
-  const catalogue = new CatalogueRepository(db.kysely);
+  // Asset writes feed the full-text index in their own transaction (nothing left to catch up).
+  const catalogue = new CatalogueRepository(db.kysely, createTextFeed(db, settings.file.fields));
   const repositories = {
     access: new AccessRepository(db),
     bookmarks: new BookmarkRepository(db),

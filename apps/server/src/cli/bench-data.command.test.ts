@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.ts';
-import { createSearchEngine } from '../search/create-engine.ts';
+import { createSearchEngine, SNAPSHOT_FILE } from '../search/create-engine.ts';
+import { SearchRepository } from '../search/search.repository.ts';
 import { loadSettings } from '../settings.ts';
 import { writeBenchData } from './bench-data.command.ts';
 import { SyntheticCatalogue } from '../bench-data/synthetic.ts';
@@ -37,7 +38,24 @@ describe('vitrine bench-data', () => {
       const all = await engine.search(['public', 'users', 'admins'], { q: '*', rows: 0 });
       expect(all.numFound).toBe(1200);
       const word = new SyntheticCatalogue().keywords[0];
-      expect((await engine.search(['public', 'users', 'admins'], { q: word, rows: 0 })).numFound).toBeGreaterThan(100);
+      const found = await engine.search(['public', 'users', 'admins'], { q: word, rows: 0, facetFields: ['keywords'] });
+      expect(found.numFound).toBeGreaterThan(100);
+
+      // The index was loaded while the assets were written, and its snapshot holds the last change:
+      // a server starts from it with nothing to catch up, and answers as a load from the database.
+      const notes: string[] = [];
+      const started = createSearchEngine(db, [], {
+        snapshotFile: path.join(dir, SNAPSHOT_FILE),
+        log: (message) => notes.push(message),
+      });
+      const fromSnapshot = await started.search(['public', 'users', 'admins'], {
+        q: word,
+        rows: 0,
+        facetFields: ['keywords'],
+      });
+      const generation = await new SearchRepository(db).generation();
+      expect(notes.join('\n')).toContain(`index snapshot of change ${generation} read`);
+      expect(fromSnapshot).toEqual(found);
     } finally {
       await db.close();
     }

@@ -3,6 +3,23 @@ import type { Database } from './schema.ts';
 
 type Executor = Transaction<Database> | Kysely<Database>;
 
+/** What an asset write tells the full-text index, in the write's own transaction. */
+export interface CatalogueWriteFeed {
+  /** First in the transaction, before the change sequence is taken (the lock order of the purge). */
+  begin(trx: Kysely<Database>): Promise<void>;
+  /**
+   * After the assets of change `seq` were written; `fresh` when none of them existed before. `rows`
+   * are what was written of them: status, file name and every value.
+   */
+  written(trx: Kysely<Database>, seq: number, ids: readonly number[], fresh: boolean, rows: WrittenRows): Promise<void>;
+}
+
+/** The rows an asset write wrote that the full-text index reads. */
+export interface WrittenRows {
+  assets: { id: number; status: string; filename: string }[];
+  values: { asset_id: number; field: string; lang: string; ord: number; value: string }[];
+}
+
 /** The id range a change of every asset (clearing the catalogue) is recorded with. */
 export const ALL_ASSETS: readonly [number, number] = [0, Number.MAX_SAFE_INTEGER];
 

@@ -112,6 +112,31 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
     expect((await find(engine, 'glider')).ids.sort((a, b) => a - b)).toEqual(ids.sort((a, b) => a - b));
   });
 
+  it('an index loaded while assets are written holds the changes another process made meanwhile', async () => {
+    const engine = createSearchEngine(db, []);
+    const [older] = await buildAssets(db, [{ values: { title: { en: 'Windsock' } }, access: ['public'] }]);
+    let ended = false;
+    let wrote: () => void = () => undefined;
+    const writing = {
+      total: 0,
+      ended: () => ended,
+      wrote: () => new Promise<void>((resolve) => (wrote = resolve)),
+    };
+    const loading = engine.loadWhileWritten(writing);
+    const [kite] = await buildAssets(db, [{ values: { title: { en: 'Kite' }, category: 'Air' }, access: ['public'] }]);
+    wrote();
+    // Another process hides an asset that existed before the writing began, and one just written.
+    await editAsset(other, older, { access: ['staff'] });
+    await editAsset(other, kite, { access: ['staff'] });
+    const [balloon] = await buildAssets(db, [{ values: { title: { en: 'Kite balloon' } }, access: ['public'] }]);
+    ended = true;
+    wrote();
+    await loading;
+    expect((await find(engine, 'kite')).ids).toEqual([balloon]);
+    expect((await find(engine, 'windsock')).numFound).toBe(0);
+    expect(await find(engine, '*')).toEqual(await find(createSearchEngine(db, []), '*'));
+  });
+
   it('an index changed or rebuilt during a search does not mix versions', async () => {
     const text = new HeldTextIndex(db.dialect === 'postgres' ? new PostgresTextIndex(db) : new SqliteTextIndex(db));
     const engine = new SearchEngine(new SearchRepository(db), text, new FieldRegistry([]));

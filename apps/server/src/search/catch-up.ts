@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Kysely } from 'kysely';
 import { isLive } from '../access/rule.ts';
 import { ALL_ASSETS } from '../db/catalogue-state.ts';
-import type { Database } from '../db/schema.ts';
 import { pickLanguage } from './asset-presenter.ts';
 import { baseContentLanguages, type Progress } from './engine-types.ts';
 import { FacetIndex, type IndexRow } from './facet-index.ts';
@@ -12,13 +10,21 @@ import { parseNumber } from './facets.ts';
 import type { FieldRegistry } from './fields.ts';
 import { columnOf } from './fields.ts';
 import { IndexView, isPerLanguage, languageColumn } from './index-view.ts';
-import type { AssetBatch, CatalogueState, ChangeRun, SearchRepository } from './search.repository.ts';
+import {
+  rowsByAsset,
+  type AssetBatch,
+  type CatalogueState,
+  type ChangeRun,
+  type SearchRepository,
+} from './search.repository.ts';
 import { readSnapshot, writeSnapshot, type SnapshotShape } from './snapshot.ts';
 import type { TextAtom } from './query.ts';
-import { indexText } from './text.ts';
-import type { TextDocument, TextIndex } from './text-index.ts';
+import { textDocuments, textValueFields, writeTexts } from './text-feed.ts';
+import type { TextIndex } from './text-index.ts';
 
 const BATCH = 5000;
+/** Changed assets read and applied to the in-memory index in one step (the event loop waits for it). */
+const APPLY_BATCH = 1000;
 /** Change runs read at once. */
 const RUNS = 5000;
 
@@ -28,6 +34,16 @@ const READER_MARK_MS = 60_000;
 export const CHANGE_READER_TTL_MS = 24 * 3600_000;
 /** A process that applied changes writes a new snapshot at most this often. */
 const SNAPSHOT_EVERY_MS = 10 * 60_000;
+
+/** A catalogue being written in this process, which a load can follow (CatchUp.loadWhileWritten). */
+export interface CatalogueWriting {
+  /** How many assets the writing will have written in all (for progress). */
+  total: number;
+  /** True once the writing has ended (every write committed). */
+  ended(): boolean;
+  /** Resolves when more assets were written, or the writing ended. */
+  wrote(): Promise<void>;
+}
 
 export interface CatchUpOptions {
   /** The index snapshot file (in DATA_DIR); without it no snapshot is read or written. */
@@ -151,10 +167,6 @@ export class CatchUp {
       .map((f) => f.field_name);
   }
 
-  private get textValueFields(): string[] {
-    return this.fields.searchable.filter((f) => f.storage === 'value').map((f) => f.field_name);
-  }
-
   private async catchUp(progress?: Progress): Promise<void> {
     const state = await this.repository.catalogueState();
     const generation = state.generation;
@@ -271,19 +283,31 @@ export class CatchUp {
     }
   }
 
-  private async loadAllOnce(progress?: Progress): Promise<void> {
-    const total = progress ? await this.repository.countAssets() : 0;
+  /**
+   * Loads every active asset into a new index; while `writing` runs, also those it writes meanwhile,
+   * as their writes commit. Answers how many of the loaded assets have ids above `above`.
+   */
+  private async loadAllOnce(progress?: Progress, writing?: CatalogueWriting, above = 0): Promise<number> {
+    const total = writing?.total ?? (progress ? await this.repository.countAssets() : 0);
     const index = this.emptyIndex();
     let after = 0;
     let done = 0;
+    let newer = 0;
     for (;;) {
+      // Asked before reading: when the writing had ended by then, every write it made is readable.
+      const ended = writing?.ended() ?? true;
       const ids = await this.repository.activeIdsAfter(after, BATCH);
-      if (ids.length === 0) break;
+      if (ids.length === 0) {
+        if (ended) break;
+        await writing?.wrote();
+        continue;
+      }
       const batch = await this.repository.batch(ids, this.indexValueFields);
       for (const row of this.indexRows(batch)) index.put(row);
       after = ids[ids.length - 1]!;
       done += ids.length;
-      progress?.('facet index', done, total);
+      for (const id of ids) if (id > above) newer++;
+      progress?.('facet index', done, Math.max(total, done));
       // better-sqlite3 answers synchronously: without a pause no request, timer or readiness
       // probe would run until the whole load ends.
       await pause();
@@ -296,6 +320,57 @@ export class CatchUp {
     // Versions only grow, also across rebuilds, so no cache mistakes the new index for the old.
     index.version += this.index.version + 1;
     this.index = index;
+    return newer;
+  }
+
+  /**
+   * Builds the index of an index that was never loaded while this process writes the catalogue
+   * (bench data, in a thread of its own): reads the assets in id order as their writes commit, so
+   * loading costs no time after the writing but its last batch. The index then holds the generation
+   * after the writing when the changes since the load began are exactly the creation of the assets
+   * it read above the highest id of that moment (the writes it followed: writers take ids in change
+   * order); otherwise (another process changed assets meanwhile, a language appeared) it holds the
+   * generation of the start and the refresh that follows applies the changes since, as always.
+   */
+  async loadWhileWritten(writing: CatalogueWriting, progress?: Progress): Promise<void> {
+    if (this.seq !== -1) return this.refresh(progress);
+    const start = await this.repository.catalogueState();
+    const highest = await this.repository.highestId();
+    this.instance = start.instance;
+    this.indexLanguages = [...this.languages].sort();
+    const languages = this.indexLanguages.length;
+    const newer = await this.repository.withBulkCache(() => this.loadAllOnce(progress, writing, highest));
+    const end = await this.repository.catalogueState();
+    const followed =
+      this.languages.size === languages && (await this.onlyCreated(start.generation, end.generation, highest, newer));
+    this.collectionNames = new Map((await this.repository.collections()).map((c) => [c.id, c.name]));
+    this.current = undefined;
+    await this.catchUpText(end.generation, progress);
+    this.seq = followed ? end.generation : start.generation;
+    await this.refresh(progress);
+    await this.markReader(true);
+  }
+
+  /** True when the changes after `from` up to `to` created `count` assets above `above` and did nothing else. */
+  private async onlyCreated(from: number, to: number, above: number, count: number): Promise<boolean> {
+    const runs: ChangeRun[] = [];
+    let cursor = { seq: from, first: Number.MAX_SAFE_INTEGER };
+    for (;;) {
+      const page = await this.repository.changesAfter(cursor, to, RUNS);
+      runs.push(...page);
+      if (page.length < RUNS) break;
+      cursor = page[page.length - 1];
+    }
+    runs.sort((a, b) => a.first - b.first);
+    let next = above + 1;
+    let total = 0;
+    for (const run of runs) {
+      // Runs in id order must not overlap (an asset changed twice) nor touch older assets.
+      if (run.first < next) return false;
+      next = run.last + 1;
+      total += run.last - run.first + 1;
+    }
+    return total === count;
   }
 
   /** Fetches the postings of the catalogue's frequent words, when the text index is dear to ask. */
@@ -324,7 +399,7 @@ export class CatchUp {
    */
   private async applyChanges(upTo: number): Promise<boolean> {
     const from = this.seq;
-    for await (const ids of this.changedIds(this.repository, from, upTo)) {
+    for await (const ids of this.changedIds(this.repository, from, upTo, APPLY_BATCH)) {
       if (ids === 'all') return false;
       const batch = await this.repository.batch(ids, this.indexValueFields);
       const rows = this.indexRows(batch);
@@ -333,7 +408,7 @@ export class CatchUp {
       // The words of the changed assets' texts, for the postings of frequent words.
       const texts = this.index.frequent
         ? new Map(
-            this.textDocuments(await this.repository.batch(ids, this.textValueFields, false)).map((d) => [
+            textDocuments(await this.repository.batch(ids, textValueFields(this.fields), false)).map((d) => [
               d.id,
               documentWords(d),
             ]),
@@ -359,12 +434,13 @@ export class CatchUp {
 
   /**
    * The ids that changes after sequence `after` up to `upTo` touched (deleted assets included), in
-   * batches of about BATCH ids, or 'all' when a change touched every asset.
+   * batches of `size` ids, or 'all' when a change touched every asset.
    */
   private async *changedIds(
     repository: SearchRepository,
     after: number,
     upTo: number,
+    size = BATCH,
   ): AsyncGenerator<number[] | 'all'> {
     let cursor = { seq: after, first: Number.MAX_SAFE_INTEGER };
     let pending: number[] = [];
@@ -377,7 +453,7 @@ export class CatchUp {
       for (const run of runs) {
         for (let id = run.first; id <= run.last; id++) {
           pending.push(id);
-          if (pending.length >= BATCH) {
+          if (pending.length >= size) {
             yield pending;
             pending = [];
           }
@@ -423,7 +499,7 @@ export class CatchUp {
             await repository.setTextState({ watermark: state.loadSeq, loadSeq: -1, loadAfter: 0 });
             return 'loaded' as const;
           }
-          await this.writeText(repository, trx, ids, true);
+          await writeTexts(repository, trx, this.text, this.fields, ids, true);
           await repository.setTextState({ ...state, loadAfter: ids[ids.length - 1] });
           done += ids.length;
           progress?.('text index', done, total);
@@ -442,7 +518,7 @@ export class CatchUp {
         const last = runs[runs.length - 1].seq;
         const complete = runs.length < RUNS || runs[0].seq === last ? last : last - 1;
         for await (const ids of this.changedIds(repository, state.watermark, complete)) {
-          if (ids !== 'all') await this.writeText(repository, trx, ids);
+          if (ids !== 'all') await writeTexts(repository, trx, this.text, this.fields, ids);
         }
         await repository.setTextState({ ...state, watermark: complete });
         return 'more' as const;
@@ -452,31 +528,10 @@ export class CatchUp {
     }
   }
 
-  /**
-   * Writes the texts of these assets; those gone or no longer live leave the index. `fresh`: none of
-   * them is in the index yet (a full load past its last written id).
-   */
-  private async writeText(
-    repository: SearchRepository,
-    trx: Kysely<Database>,
-    ids: number[],
-    fresh = false,
-  ): Promise<void> {
-    const batch = await repository.batch(ids, this.textValueFields, false);
-    const docs = this.textDocuments(batch);
-    const kept = new Set(docs.map((d) => d.id));
-    await this.text.write(
-      docs,
-      ids.filter((id) => !kept.has(id)),
-      trx,
-      fresh,
-    );
-  }
-
   private indexRows(batch: AssetBatch): IndexRow[] {
-    const values = grouped(batch.values);
-    const access = grouped(batch.access);
-    const collections = grouped(batch.collections);
+    const values = rowsByAsset(batch.values);
+    const access = rowsByAsset(batch.access);
+    const collections = rowsByAsset(batch.collections);
     return batch.assets.map((a) => {
       const own = values.get(a.id) ?? [];
       for (const v of own) if (v.lang) this.languages.add(v.lang);
@@ -521,28 +576,4 @@ export class CatchUp {
       return row;
     });
   }
-
-  private textDocuments(batch: AssetBatch): TextDocument[] {
-    const values = grouped(batch.values);
-    return batch.assets
-      .filter((a) => isLive(a.status))
-      .map((a) => {
-        const own = values.get(a.id) ?? [];
-        return {
-          id: a.id,
-          title: indexText(own.filter((v) => v.field === 'title').map((v) => v.value)),
-          body: indexText([...own.map((v) => v.value), a.filename]),
-        };
-      });
-  }
-}
-
-function grouped<T extends { asset_id: number }>(rows: T[]): Map<number, T[]> {
-  const acc = new Map<number, T[]>();
-  for (const r of rows) {
-    const list = acc.get(r.asset_id);
-    if (list) list.push(r);
-    else acc.set(r.asset_id, [r]);
-  }
-  return acc;
 }

@@ -5,6 +5,8 @@ import { PostgresTextIndex } from './postgres-text.repository.ts';
 import { SearchEngine } from './search-engine.ts';
 import { SearchRepository } from './search.repository.ts';
 import { SqliteTextIndex } from './sqlite-text.repository.ts';
+import { TextFeed } from './text-feed.ts';
+import type { TextIndex } from './text-index.ts';
 
 /** The index snapshot's file name in DATA_DIR. */
 export const SNAPSHOT_FILE = 'search-index.snapshot';
@@ -15,6 +17,14 @@ export function createSearchEngine(
   declaredFields: Settings['file']['fields'],
   options: ConstructorParameters<typeof SearchEngine>[3] = {},
 ): SearchEngine {
-  const text = db.dialect === 'postgres' ? new PostgresTextIndex(db) : new SqliteTextIndex(db);
-  return new SearchEngine(new SearchRepository(db), text, new FieldRegistry(declaredFields), options);
+  return new SearchEngine(new SearchRepository(db), textIndexOf(db), new FieldRegistry(declaredFields), options);
+}
+
+function textIndexOf(db: Db): TextIndex {
+  return db.dialect === 'postgres' ? new PostgresTextIndex(db) : new SqliteTextIndex(db);
+}
+
+/** The full-text feed of asset writes (CatalogueRepository) for the configured database and fields. */
+export function createTextFeed(db: Db, declaredFields: Settings['file']['fields']): TextFeed {
+  return new TextFeed(db, textIndexOf(db), new FieldRegistry(declaredFields));
 }

@@ -1,5 +1,5 @@
 import type { SuggestionGroup } from '@vitrine/contract/search';
-import { CatchUp, type CatchUpOptions } from './catch-up.ts';
+import { CatchUp, type CatalogueWriting, type CatchUpOptions } from './catch-up.ts';
 import {
   filterIndexed,
   MAX_QUERY_PREFIXES,
@@ -54,6 +54,11 @@ export class SearchEngine {
   /** Brings the index up to date with the catalogue; cheap when nothing changed. */
   async refresh(progress?: Progress): Promise<void> {
     await this.catchUp.refresh(progress);
+  }
+
+  /** Loads the index while this process writes the catalogue (see CatchUp.loadWhileWritten). */
+  async loadWhileWritten(writing: CatalogueWriting, progress?: Progress): Promise<void> {
+    await this.catchUp.loadWhileWritten(writing, progress);
   }
 
   /**

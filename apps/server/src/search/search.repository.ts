@@ -48,6 +48,17 @@ export interface AssetBatch {
   collections: { asset_id: number; collection_id: number }[];
 }
 
+/** Rows of a batch grouped by their asset. */
+export function rowsByAsset<T extends { asset_id: number }>(rows: readonly T[]): Map<number, T[]> {
+  const acc = new Map<number, T[]>();
+  for (const r of rows) {
+    const list = acc.get(r.asset_id);
+    if (list) list.push(r);
+    else acc.set(r.asset_id, [r]);
+  }
+  return acc;
+}
+
 const assetColumns = [
   'id',
   'source_path',
@@ -242,6 +253,15 @@ export class SearchRepository {
       .limit(limit)
       .execute();
     return rows.map((r) => Number(r.id));
+  }
+
+  /** The highest asset id (of any status), 0 in an empty catalogue. */
+  async highestId(): Promise<number> {
+    const row = await this.k
+      .selectFrom('asset')
+      .select((eb) => eb.fn.max<number>('id').as('id'))
+      .executeTakeFirst();
+    return Number(row?.id ?? 0);
   }
 
   async countAssets(): Promise<number> {

@@ -23,6 +23,7 @@ import {
   type Progress,
   type SearchEngine,
 } from './search-engine.ts';
+import type { CatalogueWriting } from './catch-up.ts';
 import type { SearchRepository } from './search.repository.ts';
 
 export interface Caller {
@@ -51,6 +52,11 @@ export class SearchService {
   /** Brings the search index up to date with the catalogue (after a bulk write), telling its progress. */
   async refresh(progress?: Progress): Promise<void> {
     await this.engine.refresh(progress);
+  }
+
+  /** Loads the search index while this process writes the catalogue (bench data), telling its progress. */
+  async loadWhileWritten(writing: CatalogueWriting, progress?: Progress): Promise<void> {
+    await this.engine.loadWhileWritten(writing, progress);
   }
 
   /** Writes the search index snapshot when it is behind the index (after an import, at shutdown). */

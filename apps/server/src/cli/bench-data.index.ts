@@ -1,0 +1,53 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { CatalogueWriting } from '../search/catch-up.ts';
+import { withServices } from '../services.ts';
+import type { Settings } from '../settings.ts';
+
+/**
+ * The indexing thread of `vitrine bench-data` (started by bench-data.command.ts): loads the search
+ * index while the main thread writes the catalogue, told by messages when a chunk was written
+ * ('wrote') and when the writing ended ('ended'); then writes the index snapshot. Reports 'ready'
+ * once its database is open, the progress of each phase, and 'done'.
+ */
+export interface IndexerData {
+  settings: Settings;
+  total: number;
+}
+
+export type IndexerMessage =
+  { ready: true } | { phase: string; done: number; total: number } | { done: true; snapshotSeconds: number };
+
+const port = parentPort!;
+const { settings, total } = workerData as IndexerData;
+const tell = (message: IndexerMessage) => port.postMessage(message);
+
+let ended = false;
+/** A message came since the last wait. */
+let news = false;
+let wake: (() => void) | undefined;
+port.on('message', (message: 'wrote' | 'ended') => {
+  if (message === 'ended') ended = true;
+  news = true;
+  wake?.();
+  wake = undefined;
+});
+
+const writing: CatalogueWriting = {
+  total,
+  ended: () => ended,
+  wrote: () =>
+    new Promise<void>((resolve) => {
+      if (news || ended) resolve();
+      else wake = resolve;
+      news = false;
+    }),
+};
+
+await withServices(settings, async (services) => {
+  tell({ ready: true });
+  await services.search.loadWhileWritten(writing, (phase, done, all) => tell({ phase, done, total: all }));
+  const started = performance.now();
+  await services.search.saveSnapshot();
+  tell({ done: true, snapshotSeconds: (performance.now() - started) / 1000 });
+});
+port.close();
