@@ -256,6 +256,7 @@ export class CatchUp {
       const started = performance.now();
       // The snapshot holds these changes back from the purge before anyone can read it.
       await this.repository.markReader(`snapshot ${hostname()} ${file}`, seq, Date.now());
+      await index.fold(pause);
       const bytes = await writeSnapshot(file, index, this.shape(meta.languages), meta);
       this.snapshotSeq = seq;
       this.snapshotAt = Date.now();
@@ -421,13 +422,14 @@ export class CatchUp {
       }
       for (const row of rows) index.put(row);
       for (const id of ids) if (!present.has(id)) index.deactivate(id);
-      index.pack();
       await pause();
       if (index.frequent && texts) {
         const changed = index.docsOf([...ids].sort((a, b) => a - b));
         index.frequent.update(changed, new Map([...texts].map(([id, words]) => [index.docOf(id), words])));
       }
     }
+    // Packed once for all batches, a step at a time: searches wait for the refresh meanwhile.
+    await this.index.packGradually(pause);
     // Changes pruned while they were read may be missing: then start anew.
     return (await this.repository.catalogueState()).prunedThrough <= from;
   }

@@ -98,10 +98,15 @@ export class CodeColumn {
     this.loose.set(doc, Int32Array.from(this.encode(values)));
   }
 
-  /** The packed arrays and dictionary, with every later-set document folded in (for a snapshot). */
-  parts(): CodeColumnParts {
+  /** Folds every document set after packing into the packed arrays. */
+  fold(): void {
     if (this.pending.length > 0 || this.pendingOffsets.length > 1) this.pack();
     if (this.loose.size > 0) this.merge();
+  }
+
+  /** The packed arrays and dictionary, with every later-set document folded in (for a snapshot). */
+  parts(): CodeColumnParts {
+    this.fold();
     const offsets = this.codes.length === 0 ? this.offsets : this.offsets.subarray(0, this.packedCount + 1);
     return { values: this.values, offsets, codes: this.codes };
   }
@@ -458,12 +463,21 @@ export class FacetIndex {
 
   /** Puts the documents changed since the last call back in their places in every sort order. */
   private resort(): void {
-    if (this.unsorted.size === 0) return;
+    for (const step of this.resortSteps()) step();
+  }
+
+  /**
+   * The steps of resort(), one per sort order: at a million assets each takes milliseconds, all
+   * together over a hundred. The orders are right once every step ran.
+   */
+  private resortSteps(): (() => void)[] {
+    if (this.unsorted.size === 0) return [];
     const changed = Int32Array.from(this.unsorted);
     this.unsorted.clear();
     const mark = new Uint8Array(this.size);
     for (const d of changed) mark[d] = 1;
-    for (const [field, order] of this.orders) {
+    return [...this.orders.keys()].map((field) => () => {
+      const order = this.orders.get(field)!;
       const cmp = this.orderOf(field);
       const moved = changed.slice().sort(cmp);
       const kept = new Int32Array(order.length);
@@ -489,7 +503,7 @@ export class FacetIndex {
       }
       next.set(kept.subarray(from, n), w);
       this.orders.set(field, next);
-    }
+    });
   }
 
   /**
@@ -612,6 +626,29 @@ export class FacetIndex {
   pack(): void {
     for (const col of this.codes.values()) col.pack();
     this.resort();
+  }
+
+  /**
+   * pack() a column and a sort order at a time, with `pause` between them, so that other work (the
+   * event loop) runs meanwhile; no search may read the index until it ends.
+   */
+  async packGradually(pause: () => Promise<void>): Promise<void> {
+    for (const col of this.codes.values()) {
+      col.pack();
+      await pause();
+    }
+    for (const step of this.resortSteps()) {
+      step();
+      await pause();
+    }
+  }
+
+  /** Folds the documents set after packing into every column, a column at a time (before a snapshot). */
+  async fold(pause: () => Promise<void>): Promise<void> {
+    for (const col of this.codes.values()) {
+      col.fold();
+      await pause();
+    }
   }
 
   deactivate(id: number): void {
