@@ -18,8 +18,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeBenchData } from '@vitrine/server/src/cli/bench-data.command.ts';
 import { SyntheticCatalogue } from '@vitrine/server/src/bench-data/synthetic.ts';
+import { CatalogueRepository, type AssetWrite } from '@vitrine/server/src/catalogue/catalogue.repository.ts';
 import { openDatabase } from '@vitrine/server/src/db/database.ts';
-import { createSearchEngine } from '@vitrine/server/src/search/create-engine.ts';
+import { createSearchEngine, createTextFeed } from '@vitrine/server/src/search/create-engine.ts';
 import type { EngineQuery } from '@vitrine/server/src/search/search-engine.ts';
 import { loadSettings } from '@vitrine/server/src/settings.ts';
 import { startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
@@ -34,10 +35,12 @@ const { values: args } = parseArgs({
   },
 });
 const assets = Number(args.assets);
+/** Assets changed at once by another process while the server runs (one catalogue change). */
+const CHANGED = 5000;
 const runs = Number(args.runs);
 const dialects: ('sqlite' | 'postgres')[] =
   args.dialect === 'both' ? ['sqlite', 'postgres'] : [args.dialect === 'postgres' ? 'postgres' : 'sqlite'];
-const serverBin = path.resolve(import.meta.dirname, '../../apps/server/bin/vitrine.mjs');
+const watchedServer = path.resolve(import.meta.dirname, 'serve-watched.mjs');
 
 /** Resident memory of a process in MB (VmRSS). */
 function residentMb(pid: number): number {
@@ -45,16 +48,40 @@ function residentMb(pid: number): number {
   return Number(kb) / 1024;
 }
 
-/** Starts `vitrine serve` on the catalogue and waits until `GET ready` answers 200. */
-async function startServer(
-  env: Record<string, string>,
-): Promise<{ url: string; pid: number; readySeconds: number; stop: () => void }> {
+/** The longest event-loop delay of the server since the last reset (serve-watched.mjs). */
+interface LoopDelay {
+  maxMs: number;
+  p99Ms: number;
+  meanMs: number;
+}
+
+interface Server {
+  url: string;
+  pid: number;
+  readySeconds: number;
+  /** Starts a new measurement of the server's event-loop delay. */
+  resetLoop: () => Promise<void>;
+  /** The event-loop delay since resetLoop. */
+  loop: () => Promise<LoopDelay>;
+  stop: () => void;
+}
+
+/**
+ * Starts `vitrine serve` on the catalogue (with its event loop watched, serve-watched.mjs) and waits
+ * until `GET ready` answers 200.
+ */
+async function startServer(env: Record<string, string>): Promise<Server> {
   const port = 18_700 + Math.floor(Math.random() * 200);
   const started = performance.now();
-  const child = spawn(process.execPath, [serverBin, 'serve'], {
+  const child = spawn(process.execPath, [watchedServer], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
+  const ask = <T>(message: string) =>
+    new Promise<T>((resolve) => {
+      child.once('message', (answer) => resolve(answer as T));
+      child.send(message);
+    });
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server ended with ${child.exitCode}`);
@@ -66,6 +93,10 @@ async function startServer(
     url,
     pid: child.pid!,
     readySeconds: (performance.now() - started) / 1000,
+    resetLoop: async () => {
+      await ask('reset');
+    },
+    loop: () => ask<LoopDelay>('report'),
     stop: () => child.kill('SIGTERM'),
   };
 }
@@ -77,7 +108,10 @@ interface DialectResult {
   rssReadyMb: number;
   rssAfterMb: number;
   visible: number;
-  results: { scenario: string; engine: Timing; uncached?: Timing; http: Timing; ratio: number }[];
+  results: { scenario: string; engine: Timing; uncached?: Timing; http: Timing; ratio: number; loop: LoopDelay }[];
+  /** The server's longest event-loop delay over all searches, and while it applied a change of CHANGED assets. */
+  loopMaxMs: number;
+  changeLoop: LoopDelay & { catchUpMs: number };
 }
 interface Timing {
   median: number;
@@ -185,6 +219,11 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
     ];
 
     const address = server.url;
+    const get = async (url: string) => {
+      const res = await fetch(`${address}/assetportal/api/${url}`);
+      if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
+      await res.arrayBuffer();
+    };
 
     const measure = async (fn: () => Promise<unknown>): Promise<{ median: number; p95: number }> => {
       for (let i = 0; i < 3; i++) await fn();
@@ -210,13 +249,30 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
             await s.engine();
           })
         : undefined;
-      const http = await measure(async () => {
-        const res = await fetch(`${address}/assetportal/api/${s.url}`);
-        if (res.status !== 200) throw new Error(`${s.url} answered ${res.status}: ${await res.text()}`);
-        await res.arrayBuffer();
-      });
-      results.push({ scenario: s.name, engine: raw, uncached, http, ratio: http.median / raw.median });
+      await server.resetLoop();
+      const http = await measure(() => get(s.url));
+      const loop = await server.loop();
+      results.push({ scenario: s.name, engine: raw, uncached, http, ratio: http.median / raw.median, loop });
     }
+    const loopMaxMs = Math.max(...results.map((r) => r.loop.maxMs));
+
+    // A change of CHANGED assets made by another process (this one, writing as the import does, with
+    // their texts), which the server applies to its index at its next search: its event loop then.
+    const catalogueRows = new CatalogueRepository(db.kysely, createTextFeed(db, settings.file.fields));
+    const changed: AssetWrite[] = [];
+    for (let id = 1; changed.length < CHANGED; id++) {
+      const write = await catalogueRows.assetWrite(id);
+      if (write)
+        changed.push({ ...write, columns: { ...write.columns, rating: ((write.columns.rating ?? 0) % 5) + 1 } });
+    }
+    await catalogueRows.saveAssets(changed, { queueDerivatives: false });
+    await server.resetLoop();
+    const catchUpStarted = performance.now();
+    await get(scenarios[0].url);
+    const changeLoop = { ...(await server.loop()), catchUpMs: performance.now() - catchUpStarted };
+    process.stderr.write(
+      `server applied a change of ${CHANGED} assets in ${changeLoop.catchUpMs.toFixed(0)} ms (one search); event loop delayed at most ${changeLoop.maxMs.toFixed(0)} ms\n`,
+    );
     const rssAfterMb = residentMb(server.pid);
     server.stop();
     await db.close();
@@ -229,21 +285,33 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
         .map((l) => l.toFixed(1))
         .join(' / ')}`,
       '',
-      '| search | engine median ms | engine p95 ms | engine median, text not cached | HTTP median ms | HTTP p95 ms | HTTP / engine |',
-      '|---|---:|---:|---:|---:|---:|---:|',
+      '| search | engine median ms | engine p95 ms | engine median, text not cached | HTTP median ms | HTTP p95 ms | HTTP / engine | server event loop max ms |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
       ...results.map(
         (r) =>
-          `| ${r.scenario} | ${ms(r.engine.median)} | ${ms(r.engine.p95)} | ${r.uncached ? ms(r.uncached.median) : '–'} | ${ms(r.http.median)} | ${ms(r.http.p95)} | ${r.ratio.toFixed(2)} |`,
+          `| ${r.scenario} | ${ms(r.engine.median)} | ${ms(r.engine.p95)} | ${r.uncached ? ms(r.uncached.median) : '–'} | ${ms(r.http.median)} | ${ms(r.http.p95)} | ${r.ratio.toFixed(2)} | ${ms(r.loop.maxMs)} |`,
       ),
+      '',
+      `server event loop: longest delay ${ms(loopMaxMs)} ms over all searches; ${ms(changeLoop.maxMs)} ms while applying a change of ${CHANGED} assets (${changeLoop.catchUpMs.toFixed(0)} ms for that search)`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     const out = path.join(import.meta.dirname, 'results');
     mkdirSync(out, { recursive: true });
     writeFileSync(
       path.join(out, `${dialect}-${assets}.json`),
-      `${JSON.stringify({ dialect, assets, visible, runs, common, rare, writeIndexSeconds, readySeconds: server.readySeconds, rssReadyMb, rssAfterMb, loadAverage: loadavg(), results }, null, 2)}\n`,
+      `${JSON.stringify({ dialect, assets, visible, runs, common, rare, writeIndexSeconds, readySeconds: server.readySeconds, rssReadyMb, rssAfterMb, loopMaxMs, changeLoop, loadAverage: loadavg(), results }, null, 2)}\n`,
     );
-    return { dialect, writeIndexSeconds, readySeconds: server.readySeconds, rssReadyMb, rssAfterMb, visible, results };
+    return {
+      dialect,
+      writeIndexSeconds,
+      readySeconds: server.readySeconds,
+      rssReadyMb,
+      rssAfterMb,
+      visible,
+      results,
+      loopMaxMs,
+      changeLoop,
+    };
   } finally {
     cluster?.stop();
   }
@@ -264,6 +332,8 @@ function printSideBySide(rows: DialectResult[]): void {
     `| server start until ready (s) | ${ms(a.readySeconds)} | ${ms(b.readySeconds)} | ≤ 5 |`,
     `| resident memory when ready (MB) | ${a.rssReadyMb.toFixed(0)} | ${b.rssReadyMb.toFixed(0)} | ≤ 400 |`,
     `| resident memory after the searches (MB) | ${a.rssAfterMb.toFixed(0)} | ${b.rssAfterMb.toFixed(0)} | ≤ 400 |`,
+    `| server event loop, longest delay during the searches (ms) | ${ms(a.loopMaxMs)} | ${ms(b.loopMaxMs)} | ≤ 100 |`,
+    `| server event loop, longest delay applying a change of ${CHANGED} assets (ms) | ${ms(a.changeLoop.maxMs)} | ${ms(b.changeLoop.maxMs)} | ≤ 100 |`,
     ...a.results.flatMap((r, i) => {
       const o = b.results[i];
       return [

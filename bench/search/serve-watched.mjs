@@ -1,0 +1,23 @@
+// `vitrine serve` with its event loop watched, for bench/search only (nothing of this is in the
+// product). The bench starts it with an IPC channel and sends 'reset' before a series of requests and
+// 'report' after it; the answer is the longest delay of the event loop in between, in milliseconds
+// (perf_hooks.monitorEventLoopDelay, sampled every 10 ms, so a task of t ms shows as about t).
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { register } from 'tsx/esm/api';
+
+const histogram = monitorEventLoopDelay({ resolution: 10 });
+histogram.enable();
+process.on('message', (message) => {
+  if (message === 'reset') {
+    histogram.reset();
+    process.send?.({ reset: true });
+  } else if (message === 'report') {
+    process.send?.({ maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, meanMs: histogram.mean / 1e6 });
+  }
+});
+// The channel must not keep the server alive after SIGTERM.
+process.channel?.unref();
+
+register();
+process.argv.splice(2, 0, 'serve');
+await import('@vitrine/server/src/cli/main.ts');
