@@ -1,21 +1,9 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
-// react-router's package exports only name its development build; production bundles take the
-// production build it ships beside it (smaller, without dev warnings).
-const reactRouterDir = path.dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
-
-export default defineConfig(({ mode }) => ({
+export default defineConfig({
   plugins: [react()],
   base: './',
-  resolve: {
-    alias:
-      mode === 'production'
-        ? [{ find: /^react-router$/, replacement: path.join(reactRouterDir, 'dist/production/index.mjs') }]
-        : [],
-  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -36,4 +24,4 @@ export default defineConfig(({ mode }) => ({
     // Screens load their code on first visit; on a busy machine that alone can take seconds.
     testTimeout: 15_000,
   },
-}));
+});

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createHashRouter, RouterProvider } from 'react-router';
+import { createHashRouter, RouterProvider } from './lib/router.tsx';
 import { createI18n } from './app/i18n.ts';
 import { reloadOnStaleChunks } from './app/newVersion.ts';
 import { createQueryClient, Providers } from './app/Providers.tsx';

@@ -1,7 +1,7 @@
 import { Button, IconButton } from '@mui/material';
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from '../lib/translate.tsx';
+import { Link as RouterLink, useLocation, useNavigate } from '../lib/router.tsx';
 import { AccountIcon, HomeIcon, LoginIcon, LogoutIcon, SettingsIcon, ShareIcon } from '../components/icons.tsx';
 import { IconTooltip } from '../components/IconTooltip.tsx';
 import { useHeaderMenu } from './headerMenu.ts';

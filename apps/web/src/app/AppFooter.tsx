@@ -1,6 +1,6 @@
 import { Box, Link, Typography } from '@mui/material';
-import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { useTranslation } from '../lib/translate.tsx';
+import { Link as RouterLink } from '../lib/router.tsx';
 import type { FooterEntry, GlobalConfig } from '@vitrine/contract/global-config';
 
 /** The footer's year range starts in 2020 (portal-spec §9). */

@@ -2,7 +2,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider } from '../lib/router.tsx';
 import { configFileNames } from '@vitrine/contract/config-defaults';
 import { toast } from '../lib/toast.ts';
 import { api, configHandlers, server } from '../test/msw.ts';
@@ -11,6 +11,8 @@ import { AppShell } from './AppShell.tsx';
 import { createI18n } from './i18n.ts';
 import { createQueryClient, Providers } from './Providers.tsx';
 import { routes } from './routes.tsx';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => {
@@ -220,13 +222,22 @@ describe('icon-button tooltips (portal-spec §9)', () => {
     const { user } = await renderApp('/bookmark');
     const theme = await screen.findByRole('button', { name: 'Theme' });
     expect(theme).not.toHaveAttribute('title');
+    // The button sits in the header, with room above it for the tooltip.
+    vi.spyOn(theme, 'getBoundingClientRect').mockReturnValue(new DOMRect(600, 60, 40, 40));
     await user.hover(theme);
     const tooltip = await screen.findByRole('tooltip');
     expect(tooltip).toHaveTextContent('Theme');
-    const bubble = tooltip.querySelector('.MuiTooltip-tooltip');
-    expect(bubble).toHaveClass('MuiTooltip-tooltipPlacementTop');
-    expect(getComputedStyle(bubble as Element).maxWidth).toBe('275px');
-    expect(getComputedStyle(bubble as Element).whiteSpace).toBe('pre-line');
+    expect(tooltip).toHaveAttribute('data-placement', 'top');
+    expect(getComputedStyle(tooltip).maxWidth).toBe('275px');
+    expect(getComputedStyle(tooltip).whiteSpace).toBe('pre-line');
+    // The pointer may move onto the tooltip (WCAG 1.4.13 hoverable); Escape dismisses it.
+    await user.unhover(theme);
+    await user.hover(tooltip);
+    await sleep(300);
+    expect(screen.getByRole('tooltip')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument());
+    await user.unhover(tooltip);
     // The rail's entries name themselves the same way.
     await user.click(screen.getByRole('button', { name: 'Close menu' }));
     const rail = screen.getByRole('navigation', { name: 'Main navigation' });

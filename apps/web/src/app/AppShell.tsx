@@ -1,7 +1,7 @@
 import { Alert, AppBar, Box, IconButton, LinearProgress, Link, Toolbar, useMediaQuery, useTheme } from '@mui/material';
 import { Suspense, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
+import { useTranslation } from '../lib/translate.tsx';
+import { Link as RouterLink, Outlet, useLocation, useMatches, useNavigation } from '../lib/router.tsx';
 import { ChevronLeftIcon, MenuIcon } from '../components/icons.tsx';
 import { IconTooltip } from '../components/IconTooltip.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';

@@ -1,6 +1,6 @@
 import { Button } from '@mui/material';
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translate.tsx';
 import { LanguageIcon } from '../components/icons.tsx';
 import { useHeaderMenu } from './headerMenu.ts';
 import { switchLanguage } from './i18n.ts';

@@ -1,6 +1,6 @@
 import { Box, SwipeableDrawer, Toolbar } from '@mui/material';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translate.tsx';
 import { DRAWER_WIDTH, NavList, SWIPE_EDGE } from './NavDrawer.tsx';
 import { DrawerSwipe } from './touchVelocity.ts';
 

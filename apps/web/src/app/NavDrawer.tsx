@@ -1,7 +1,7 @@
 import { Box, List, ListItemButton, ListItemIcon, ListItemText, type SvgIconProps } from '@mui/material';
 import { lazy, Suspense, type ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useLocation } from 'react-router';
+import { useTranslation } from '../lib/translate.tsx';
+import { Link as RouterLink, useLocation } from '../lib/router.tsx';
 import { BookmarkIcon, HomeIcon, InfoIcon, SearchIcon } from '../components/icons.tsx';
 import { IconTooltip } from '../components/IconTooltip.tsx';
 

@@ -1,13 +1,12 @@
 import { CssBaseline, ThemeProvider, useMediaQuery } from '@mui/material';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { i18n } from 'i18next';
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { pickTheme } from '@vitrine/contract/config-defaults';
 import type { ThemeConfig } from '@vitrine/contract/global-config';
 import { useGlobalConfig } from './config.ts';
 import { useCustomFont } from './customAssets.ts';
 import { buildTheme, storedThemeKey, storeThemeKey } from './theme.ts';
+import { TranslationProvider, type Translator } from '../lib/translate.tsx';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } });
@@ -64,15 +63,15 @@ export function Providers({
   queryClient,
   children,
 }: {
-  i18n: i18n;
+  i18n: Translator;
   queryClient: QueryClient;
   children: ReactNode;
 }) {
   return (
-    <I18nextProvider i18n={i18n}>
+    <TranslationProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <ConfiguredTheme>{children}</ConfiguredTheme>
       </QueryClientProvider>
-    </I18nextProvider>
+    </TranslationProvider>
   );
 }

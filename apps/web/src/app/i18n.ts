@@ -1,10 +1,9 @@
-import i18next, { type i18n, type PostProcessorModule } from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { listTranslationsCall, setLocaleCall } from '@vitrine/contract/endpoints';
 import { unescapeAtSigns } from '@vitrine/contract/at-signs';
 import type { MessageSet } from '@vitrine/contract/config';
 import { callApi, getSessionToken, setRequestLanguage } from '../lib/apiClient.ts';
 import { toast } from '../lib/toast.ts';
+import { Translator, type Messages } from '../lib/translate.tsx';
 import { FALLBACK_LOCALE, pickLocale, storeLocale } from './locale.ts';
 
 type Texts = Record<string, MessageSet | undefined>;
@@ -30,9 +29,9 @@ async function fetchLocales(): Promise<string[]> {
 }
 
 /** Adds the server's texts of a language over what is loaded; false when they could not be loaded. */
-export async function loadServerMessages(instance: i18n, lang: string): Promise<boolean> {
+export async function loadServerMessages(instance: Translator, lang: string): Promise<boolean> {
   try {
-    instance.addResourceBundle(lang, 'translation', await fetchMessages(lang), true, true);
+    instance.addMessages(lang, await fetchMessages(lang));
     return true;
   } catch {
     return false;
@@ -43,19 +42,14 @@ export async function loadServerMessages(instance: i18n, lang: string): Promise<
  * Texts written before 6.0.0 had their at-signs escaped by the text migration (`{'@'}`, admin-spec §4);
  * a visitor reads the at-sign. Every text goes through here, so no component has to know.
  */
-const atSigns: PostProcessorModule = {
-  type: 'postProcessor',
-  name: 'atSigns',
-  process: (value) => unescapeAtSigns(value),
-};
+const postProcess = (text: string) => unescapeAtSigns(text);
 
 /**
- * i18next with the server's texts (an admin's edits over the bundled ones), loaded before the first
+ * The translator with the server's texts (an admin's edits over the bundled ones), loaded before the first
  * render so that texts never flash; the bundled German and English sets stand in when the server's
  * cannot be loaded. Without `remote` (component tests) only the bundled sets are used.
  */
-export async function createI18n(options: { remote?: boolean } = {}): Promise<i18n> {
-  const instance = i18next.createInstance();
+export async function createI18n(options: { remote?: boolean } = {}): Promise<Translator> {
   let bundled: Texts | undefined;
   let supported = options.remote ? await fetchLocales().catch(() => undefined) : undefined;
   if (!supported) {
@@ -63,32 +57,27 @@ export async function createI18n(options: { remote?: boolean } = {}): Promise<i1
     supported = Object.keys(bundled);
   }
   const lng = pickLocale(supported);
-  const resources: Record<string, { translation: MessageSet }> = {};
+  const resources: Record<string, Messages> = {};
   for (const lang of new Set([lng, FALLBACK_LOCALE])) {
     let messages = options.remote ? await fetchMessages(lang).catch(() => undefined) : undefined;
     if (!messages) {
       bundled ??= await bundledTexts();
       messages = bundled[lang];
     }
-    if (messages) resources[lang] = { translation: messages };
+    if (messages) resources[lang] = messages;
   }
-  await instance
-    .use(initReactI18next)
-    .use(atSigns)
-    .init({
-      lng,
-      fallbackLng: FALLBACK_LOCALE,
-      resources,
-      interpolation: { escapeValue: false },
-      returnNull: false,
-      postProcess: [atSigns.name],
-    });
-  setRequestLanguage(lng);
-  instance.on('languageChanged', (lang) => {
-    setRequestLanguage(lang);
-    document.documentElement.lang = lang;
+  const instance = new Translator({
+    language: lng,
+    fallbackLanguage: FALLBACK_LOCALE,
+    messages: resources,
+    postProcess,
   });
-  document.documentElement.lang = lng;
+  const applyLanguage = () => {
+    setRequestLanguage(instance.language);
+    document.documentElement.lang = instance.language;
+  };
+  instance.subscribe(applyLanguage);
+  applyLanguage();
   return instance;
 }
 
@@ -96,16 +85,16 @@ export async function createI18n(options: { remote?: boolean } = {}): Promise<i1
  * Switches the interface language: loads its texts, remembers the choice locally and, for a logged-in
  * session, on the server (session/set_locale), then confirms with a notice (portal-spec §8).
  */
-export async function switchLanguage(instance: i18n, lang: string): Promise<void> {
+export async function switchLanguage(instance: Translator, lang: string): Promise<void> {
   if (!(await loadServerMessages(instance, lang))) {
     const messages = (await bundledTexts())[lang];
     if (!messages) {
       toast.show('toast.locale.error', 'error');
       return;
     }
-    instance.addResourceBundle(lang, 'translation', messages, true, true);
+    instance.addMessages(lang, messages);
   }
-  await instance.changeLanguage(lang);
+  instance.changeLanguage(lang);
   storeLocale(lang);
   if (getSessionToken()) {
     try {

@@ -1,11 +1,12 @@
 import type { ComponentType } from 'react';
-import { Navigate, type NonIndexRouteObject, type RouteObject } from 'react-router';
+import { Navigate, type NonIndexRouteObject, type RouteObject } from '../lib/router.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
+import { ScreenLoadError } from '../components/ScreenLoadError.tsx';
 import { AppShell } from './AppShell.tsx';
 import { NavigationGuard } from './NavigationGuard.tsx';
 
 /*
- * Screens load on demand through the router's own `lazy`, not React.lazy: the router then waits for
+ * Screens load on demand through the router's `lazy`, not React.lazy: the router then waits for
  * a screen's code before it switches, so its navigation state is 'loading' meanwhile and the shell
  * shows the page-loading flag (portal-spec §2 "Navigation rules") over the page that is still shown.
  */
@@ -18,6 +19,7 @@ const adminChildren: RouteObject[] = (
     return { element: <AdminSectionPage section={section} /> };
   },
   handle: { titleKey: `views.admin.${section}` },
+  errorElement: <ScreenLoadError />,
 }));
 
 /** A screen at `path`, titled by `titleKey`, whose code loads when it is first visited. */
@@ -25,6 +27,8 @@ const screen = (path: string, titleKey: string, load: () => Promise<ComponentTyp
   path,
   handle: { titleKey },
   lazy: async () => ({ Component: await load() }),
+  // The shell stays; the page says its code could not be loaded.
+  errorElement: <ScreenLoadError />,
 });
 
 /** The route table of portal-spec §2 and admin-spec §2 (hash routes). */

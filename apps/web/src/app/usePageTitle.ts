@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translate.tsx';
 
 /** The announcer waits so screen readers read it after the page content settles (portal-spec §9). */
 const ANNOUNCER_DELAY_MS = 500;

@@ -1,6 +1,6 @@
 import { Button } from '@mui/material';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translate.tsx';
 import { needsConfirmation, useBookmarks, useMaxAssets } from '../lib/bookmarks.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 

@@ -1,5 +1,5 @@
 import { IconButton } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translate.tsx';
 import { useBookmarks } from '../lib/bookmarks.ts';
 import { BookmarkBorderIcon, BookmarkIcon } from './icons.tsx';
 import { IconTooltip } from './IconTooltip.tsx';

@@ -1,6 +1,6 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText } from '@mui/material';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translate.tsx';
 
 /**
  * A question with confirm and cancel (portal-spec §2 "Dialogs": confirmations). It has no title, so

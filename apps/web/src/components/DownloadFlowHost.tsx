@@ -18,7 +18,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translate.tsx';
 import type { ConvertSet } from '@vitrine/contract/session';
 import { useGlobalConfig } from '../app/config.ts';
 import { formatFileSize } from '../lib/format.ts';

@@ -1,7 +1,8 @@
-import { Box, Button, GlobalStyles, Paper, Popper, Typography } from '@mui/material';
+import { Box, Button, GlobalStyles, Paper, Typography } from '@mui/material';
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translate.tsx';
 import { useGlobalConfig } from '../app/config.ts';
+import { Anchored } from './Anchored.tsx';
 import {
   finishedTours,
   markTourFinished,
@@ -59,7 +60,7 @@ export function GuidedTour({ page, ready, startKey }: { page: TourPage; ready: b
     return () => anchor.removeAttribute(ACTIVE_ATTRIBUTE);
   }, [anchor]);
 
-  // Focus goes to the step's main button; the popper mounts its content a moment after the anchor
+  // Focus goes to the step's main button; the dialog mounts its content a moment after the anchor
   // is set, so a button not there yet takes the focus when it mounts.
   const focusPending = useRef(false);
   const primaryRef = useCallback((el: HTMLButtonElement | null) => {
@@ -110,14 +111,9 @@ export function GuidedTour({ page, ready, startKey }: { page: TourPage; ready: b
           },
         })}
       />
-      <Popper
-        open
-        anchorEl={anchor}
+      <Anchored
+        anchor={tour.anchor}
         placement="bottom"
-        modifiers={[
-          { name: 'flip', enabled: true },
-          { name: 'preventOverflow', options: { padding: 8 } },
-        ]}
         sx={{ zIndex: (theme) => theme.zIndex.modal + 1, maxWidth: 'min(360px, calc(100vw - 16px))' }}
       >
         <Paper
@@ -155,7 +151,7 @@ export function GuidedTour({ page, ready, startKey }: { page: TourPage; ready: b
             </Button>
           </Box>
         </Paper>
-      </Popper>
+      </Anchored>
     </>
   );
 }

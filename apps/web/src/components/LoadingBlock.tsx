@@ -1,5 +1,5 @@
 import { Skeleton } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translate.tsx';
 
 /**
  * A grey block in the place of content that is loading (a collection row, a preview, a card). It

@@ -1,6 +1,6 @@
 import { Typography } from '@mui/material';
 import type { CSSProperties } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translate.tsx';
 
 /** The visible page heading, from the same text key as the document title. */
 export function PageHeading({

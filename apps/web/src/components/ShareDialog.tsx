@@ -15,7 +15,7 @@ import {
   TextField,
 } from '@mui/material';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translate.tsx';
 import { toast } from '../lib/toast.ts';
 import { shareUrl, useCreateShare, useShareSettings } from '../lib/shares.ts';
 

@@ -1,5 +1,4 @@
 import {
-  Autocomplete,
   Box,
   Chip,
   FormControl,
@@ -8,10 +7,13 @@ import {
   InputLabel,
   ListSubheader,
   OutlinedInput,
+  Paper,
   Typography,
 } from '@mui/material';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import useAutocomplete from '@mui/material/useAutocomplete';
+import { memo, useRef, useState, type KeyboardEvent } from 'react';
+import { useDelay } from '../lib/delay.ts';
+import { useTranslation } from '../lib/translate.tsx';
 import type { SuggestionGroup } from '@vitrine/contract/search';
 import { matchesSuggestion, suggestionOptions, truncateTag, type SuggestionOption } from '../lib/searchInput.ts';
 import { SearchIcon } from './icons.tsx';
@@ -26,7 +28,7 @@ const CLOSE_DELAY_MS = 250;
  * 250 ms after focus leaves; suggestions filter by substring of their label; chosen suggestions become
  * chips and are disabled in the menu; each group shows its preview count and a 'more' note.
  */
-export function SuggestionInput({
+export const SuggestionInput = memo(function SuggestionInput({
   id,
   groups,
   text,
@@ -47,15 +49,63 @@ export function SuggestionInput({
 }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const closeTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(closeTimer.current), []);
+  const closing = useDelay();
   const options = suggestionOptions(groups);
   const visible = options.filter((o) => matchesSuggestion(o, text));
   const menuOpen = open && visible.length > 0;
+  // The suggestion reached by keyboard, if any (only events read and write it).
   const highlighted = useRef<SuggestionOption | null>(null);
+  const same = (a: SuggestionOption) => (b: SuggestionOption) => a.field === b.field && a.value === b.value;
   // MUI asks about the highlighted option on Enter even when the list has just changed under it.
-  const isChosen = (o: SuggestionOption | undefined) =>
-    o !== undefined && chosen.some((c) => c.field === o.field && c.value === o.value);
+  const isChosen = (o: SuggestionOption | undefined) => o !== undefined && chosen.some(same(o));
+
+  // The headless part of MUI's Autocomplete (keyboard, ARIA, choosing); the menu is drawn below the
+  // input here, without the positioning library the full component brings along.
+  const auto = useAutocomplete<SuggestionOption, true, false, false>({
+    multiple: true,
+    id,
+    componentName: 'SuggestionInput',
+    options,
+    value: chosen,
+    onChange: (_e, value) => onChosenChange(value),
+    inputValue: text,
+    onInputChange: (_e, value, reason) => {
+      // Choosing a suggestion clears the text that found it; blur keeps what was typed.
+      if (reason !== 'blur') onTextChange(value);
+    },
+    open: menuOpen,
+    onOpen: () => {
+      closing.cancel();
+      setOpen(true);
+    },
+    onClose: (_e, reason) => {
+      closing.cancel();
+      if (reason === 'blur') closing.run(CLOSE_DELAY_MS, () => setOpen(false));
+      else setOpen(false);
+    },
+    openOnFocus: true,
+    clearOnBlur: false,
+    disableCloseOnSelect: true,
+    filterSelectedOptions: false,
+    filterOptions: (all, { inputValue }) => all.filter((o) => matchesSuggestion(o, inputValue)),
+    onHighlightChange: (_e, option, reason) => {
+      // Only a suggestion reached by keyboard is chosen by Enter; a hovered one is not.
+      highlighted.current = reason === 'keyboard' ? option : null;
+    },
+    groupBy: (o) => o.field,
+    getOptionLabel: (o) => o.label,
+    getOptionKey: (o) => `${o.field}\u0000${o.value}`,
+    isOptionEqualToValue: (o, v) => o.field === v.field && o.value === v.value,
+    getOptionDisabled: isChosen,
+  });
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement> & { defaultMuiPrevented?: boolean }) => {
+    // Enter without a visible highlighted suggestion submits the form, as a plain input would.
+    const h = highlighted.current;
+    const choosing = menuOpen && h !== null && visible.some(same(h)) && !isChosen(h);
+    if (event.key === 'Enter' && !choosing) event.defaultMuiPrevented = true;
+  };
+  const groupsShown = auto.popupOpen ? auto.groupedOptions : [];
+  const label = t('views.search.input.label');
 
   return (
     <Box
@@ -67,105 +117,120 @@ export function SuggestionInput({
       }}
       sx={{ width: '100%', maxWidth: 640 }}
     >
-      <Autocomplete<SuggestionOption, true, false, false>
-        multiple
-        id={id}
-        options={options}
-        value={chosen}
-        onChange={(_e, value) => onChosenChange(value)}
-        inputValue={text}
-        onInputChange={(_e, value, reason) => {
-          // Choosing a suggestion clears the text that found it; blur keeps what was typed.
-          if (reason !== 'blur') onTextChange(value);
-        }}
-        open={menuOpen}
-        onOpen={() => {
-          clearTimeout(closeTimer.current);
-          setOpen(true);
-        }}
-        onClose={(_e, reason) => {
-          clearTimeout(closeTimer.current);
-          if (reason === 'blur') closeTimer.current = setTimeout(() => setOpen(false), CLOSE_DELAY_MS);
-          else setOpen(false);
-        }}
-        openOnFocus
-        clearOnBlur={false}
-        disableCloseOnSelect
-        filterSelectedOptions={false}
-        filterOptions={(all, { inputValue }) => all.filter((o) => matchesSuggestion(o, inputValue))}
-        onHighlightChange={(_e, option, reason) => {
-          // Only a suggestion reached by keyboard is chosen by Enter; a hovered one is not.
-          highlighted.current = reason === 'keyboard' ? option : null;
-        }}
-        onKeyDown={(event: KeyboardEvent<HTMLDivElement> & { defaultMuiPrevented?: boolean }) => {
-          // Enter without a visible highlighted suggestion submits the form, as a plain input would.
-          const h = highlighted.current;
-          const choosing = menuOpen && h !== null && visible.includes(h) && !isChosen(h);
-          if (event.key === 'Enter' && !choosing) event.defaultMuiPrevented = true;
-        }}
-        groupBy={(o) => o.field}
-        getOptionLabel={(o) => o.label}
-        getOptionKey={(o) => `${o.field}\u0000${o.value}`}
-        isOptionEqualToValue={(o, v) => o.field === v.field && o.value === v.value}
-        getOptionDisabled={isChosen}
-        slotProps={{ listbox: { style: { maxHeight: MENU_MAX_HEIGHT } } }}
-        renderGroup={(params) => {
-          const group = groups.find((g) => g.field_name === params.group);
-          const rest = group ? group.total - Math.min(group.preview, group.docs.length) : 0;
-          const headerId = `${id}-group-${params.key}`;
-          return (
-            <li key={params.key}>
-              <ListSubheader component="div" id={headerId} sx={{ top: -8 }}>
-                {labelOf(params.group)}
-              </ListSubheader>
-              <Box component="ul" role="group" aria-labelledby={headerId} sx={{ p: 0 }}>
-                {params.children}
-              </Box>
-              {rest > 0 && (
-                <Typography variant="caption" color="text.secondary" component="div" sx={{ px: 2, pb: 1 }}>
-                  {t('views.search.suggestions.more', { count: rest })}
-                </Typography>
-              )}
-            </li>
-          );
-        }}
-        renderValue={(value, getItemProps) =>
-          value.map((option, index) => {
-            const { key, ...itemProps } = getItemProps({ index });
-            const label = `${labelOf(option.field)}: ${truncateTag(option.label)}`;
-            return <Chip key={key} size="small" label={label} title={option.label} {...itemProps} />;
-          })
-        }
-        // The outlined input TextField would draw, without TextField: it also brings Select and its
-        // menu into the first screen's JavaScript.
-        renderInput={(params) => (
-          <FormControl
-            fullWidth={params.fullWidth}
-            disabled={params.disabled}
-            size={params.size}
-            sx={{ bgcolor: 'background.paper', borderRadius: 1 }}
+      <Box {...auto.getRootProps({ onKeyDown })} sx={{ position: 'relative' }}>
+        <FormControl fullWidth sx={{ bgcolor: 'background.paper', borderRadius: 1 }}>
+          <InputLabel {...auto.getInputLabelProps()}>{label}</InputLabel>
+          <OutlinedInput
+            ref={auto.setAnchorEl}
+            label={label}
+            placeholder={chosen.length === 0 ? t('views.search.input.placeholder') : undefined}
+            startAdornment={
+              chosen.length > 0
+                ? chosen.map((option, index) => {
+                    const { key, ...itemProps } = auto.getItemProps({ index });
+                    return (
+                      <Chip
+                        key={key}
+                        size="small"
+                        label={`${labelOf(option.field)}: ${truncateTag(option.label)}`}
+                        title={option.label}
+                        sx={{ m: '3px', maxWidth: 'calc(100% - 6px)' }}
+                        {...itemProps}
+                      />
+                    );
+                  })
+                : undefined
+            }
+            inputProps={{ ...auto.getInputProps(), 'data-tour': 'search_input' }}
+            endAdornment={
+              <InputAdornment position="end">
+                <IconButton type="submit" edge="end" aria-label={t('views.search.input.submit')}>
+                  <SearchIcon />
+                </IconButton>
+              </InputAdornment>
+            }
+            // Chips and the text share the field and wrap, as in MUI's Autocomplete.
+            sx={{
+              flexWrap: 'wrap',
+              p: '9px',
+              pr: '14px',
+              '& .MuiOutlinedInput-input': {
+                minWidth: 30,
+                width: 0,
+                flexGrow: 1,
+                textOverflow: 'ellipsis',
+                p: '7.5px 4px 7.5px 5px',
+              },
+            }}
+          />
+        </FormControl>
+        {groupsShown.length > 0 && (
+          <Paper
+            elevation={8}
+            sx={{ position: 'absolute', top: '100%', left: 0, right: 0, mt: 0.5, zIndex: 'modal', overflow: 'hidden' }}
           >
-            <InputLabel {...params.slotProps.inputLabel}>{t('views.search.input.label')}</InputLabel>
-            <OutlinedInput
-              {...params.slotProps.input}
-              id={params.id}
-              label={t('views.search.input.label')}
-              placeholder={chosen.length === 0 ? t('views.search.input.placeholder') : undefined}
-              inputProps={{ ...params.slotProps.htmlInput, 'data-tour': 'search_input' }}
-              endAdornment={
-                <InputAdornment position="end">
-                  <IconButton type="submit" edge="end" aria-label={t('views.search.input.submit')}>
-                    <SearchIcon />
-                  </IconButton>
-                </InputAdornment>
-              }
-            />
-          </FormControl>
+            <Box
+              component="ul"
+              {...auto.getListboxProps()}
+              sx={(theme) => ({
+                listStyle: 'none',
+                m: 0,
+                py: 1,
+                px: 0,
+                maxHeight: MENU_MAX_HEIGHT,
+                overflow: 'auto',
+                '& [role="option"]': {
+                  ...theme.typography.body1,
+                  minHeight: 48,
+                  display: 'flex',
+                  alignItems: 'center',
+                  px: 2,
+                  py: 0.75,
+                  cursor: 'pointer',
+                  [theme.breakpoints.up('sm')]: { minHeight: 'auto' },
+                  '&.Mui-focused': { bgcolor: 'action.hover' },
+                  '&.Mui-focusVisible': { bgcolor: 'action.focus' },
+                  '&[aria-disabled="true"]': { opacity: theme.palette.action.disabledOpacity, pointerEvents: 'none' },
+                  '&[aria-selected="true"]': { bgcolor: theme.alpha(theme.palette.primary.main, 0.12) },
+                },
+              })}
+            >
+              {groupsShown.map((group) => {
+                const suggestions = groups.find((g) => g.field_name === group.group);
+                const rest = suggestions
+                  ? suggestions.total - Math.min(suggestions.preview, suggestions.docs.length)
+                  : 0;
+                const headerId = `${id}-group-${group.key}`;
+                return (
+                  <li key={group.key}>
+                    <ListSubheader component="div" id={headerId} sx={{ top: -8 }}>
+                      {labelOf(group.group)}
+                    </ListSubheader>
+                    <Box component="ul" role="group" aria-labelledby={headerId} sx={{ p: 0 }}>
+                      {group.options.map((option, i) => {
+                        const { key, ...optionProps } = auto.getOptionProps({ option, index: group.index + i });
+                        return (
+                          <li key={key} {...optionProps}>
+                            {option.label}
+                          </li>
+                        );
+                      })}
+                    </Box>
+                    {rest > 0 && (
+                      <Typography variant="caption" color="text.secondary" component="div" sx={{ px: 2, pb: 1 }}>
+                        {t('views.search.suggestions.more', { count: rest })}
+                      </Typography>
+                    )}
+                  </li>
+                );
+              })}
+            </Box>
+          </Paper>
         )}
-      />
+      </Box>
       <Box role="status" sx={visuallyHidden}>
         {menuOpen ? t('views.search.suggestions.available', { count: visible.length }) : ''}
       </Box>
     </Box>
   );
-}
+});

@@ -1,21 +1,20 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { TranslationProvider, Translator } from '../lib/translate.tsx';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toast } from '../lib/toast.ts';
 import { ToastHost } from './ToastHost.tsx';
 
 async function renderHost() {
-  const i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({
-    lng: 'en',
-    resources: { en: { translation: { toast: { a: 'First notice', b: 'Blocked for {{0}}' } } } },
+  const i18n = new Translator({
+    language: 'en',
+    fallbackLanguage: 'en',
+    messages: { en: { toast: { a: 'First notice', b: 'Blocked for {{0}}' } } },
   });
   render(
-    <I18nextProvider i18n={i18n}>
+    <TranslationProvider i18n={i18n}>
       <ToastHost />
-    </I18nextProvider>,
+    </TranslationProvider>,
   );
 }
 

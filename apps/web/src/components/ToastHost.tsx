@@ -1,5 +1,5 @@
 import { Alert, Snackbar } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/translate.tsx';
 import { toast, useToasts } from '../lib/toast.ts';
 
 /** Shows the oldest pending notice; screen readers hear it through the alert's live region. */

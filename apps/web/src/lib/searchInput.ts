@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { indexFieldsCall, suggestionsCall } from '@vitrine/contract/endpoints';
 import type { IndexField, SuggestionGroup, SuggestionSelection } from '@vitrine/contract/search';
 import { callApi } from './apiClient.ts';
@@ -127,8 +127,20 @@ export function useSearchInput(options: {
   const fieldNames = useMemo(() => configuredFields.map((f) => f.field_name), [configuredFields]);
   const { data: groups = [] } = useSuggestions(lang, useDebounced(text, SUGGESTION_DEBOUNCE_MS), fieldNames);
   const { data: fields } = useIndexFields();
-  const labelOf = (field: string) =>
-    fieldLabel(t, fields, field, lang, fallbackLang, configuredFields.find((c) => c.field_name === field)?.translation);
+  // Stable between renders, so the memoised input does not draw again while results load.
+  const labelOf = useCallback(
+    (field: string) =>
+      fieldLabel(
+        t,
+        fields,
+        field,
+        lang,
+        fallbackLang,
+        configuredFields.find((c) => c.field_name === field)?.translation,
+      ),
+    [t, fields, lang, fallbackLang, configuredFields],
+  );
+  const submitPath = useCallback(() => textSearchPath(text, toSelections(chosen)), [text, chosen]);
   return {
     text,
     setText,
@@ -137,7 +149,7 @@ export function useSearchInput(options: {
     groups,
     labelOf,
     /** Where submitting goes: the trimmed text and the chosen suggestions, nothing else. */
-    submitPath: () => textSearchPath(text, toSelections(chosen)),
+    submitPath,
   };
 }
 

@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider } from '../lib/router.tsx';
 import { createI18n } from '../app/i18n.ts';
 import { createQueryClient, Providers } from '../app/Providers.tsx';
 import { routes } from '../app/routes.tsx';

@@ -1,7 +1,7 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useBlocker } from 'react-router';
+import { useTranslation } from '../../lib/translate.tsx';
+import { useBlocker } from '../../lib/router.tsx';
 import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
 import type { MessageSet } from '@vitrine/contract/config';
 import { migrateConfig, migrateTexts } from '@vitrine/contract/config-migrations';

@@ -1,7 +1,7 @@
 import { Alert, Box, Button, List, ListItem, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
 import type { ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet } from 'react-router';
+import { useTranslation } from '../../lib/translate.tsx';
+import { NavLink, Outlet } from '../../lib/router.tsx';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { AdminDraftProvider, useAdminDraft } from './AdminDraft.tsx';

@@ -20,7 +20,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useId, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translate.tsx';
 import type { ConfigFileName } from '@vitrine/contract/config';
 import { useAvailableFiles } from '../../app/config.ts';
 import { useUploadFile } from './queries.ts';

@@ -1,5 +1,5 @@
 import { Box, Grid, Typography } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translate.tsx';
 import type { AssetDoc, IndexField } from '@vitrine/contract/search';
 import { formatValue } from '../../lib/format.ts';
 

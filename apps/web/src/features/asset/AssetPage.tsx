@@ -1,7 +1,7 @@
 import { Box, Button, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { useTranslation } from '../../lib/translate.tsx';
+import { useNavigate, useParams } from '../../lib/router.tsx';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { useGlobalConfig } from '../../app/config.ts';

@@ -1,7 +1,7 @@
 import { Plyr } from 'plyr-react';
 import 'plyr-react/plyr.css';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translate.tsx';
 
 /** The control list of portal-spec §9 "Video controls" (Plyr's names). */
 const controls = [

@@ -1,6 +1,6 @@
 import { Box, Card, CardActionArea, Skeleton, Stack, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { BookmarkToggle } from '../../components/BookmarkToggle.tsx';
 import { useLongPress } from '../../lib/longPress.ts';

@@ -1,7 +1,7 @@
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useTranslation } from '../../lib/translate.tsx';
+import { useNavigate } from '../../lib/router.tsx';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import { useGlobalConfig } from '../../app/config.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';

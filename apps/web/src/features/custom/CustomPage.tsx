@@ -1,5 +1,5 @@
 import { Alert, Box, Typography } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translate.tsx';
 import { useGlobalConfig } from '../../app/config.ts';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';

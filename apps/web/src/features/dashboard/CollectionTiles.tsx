@@ -1,6 +1,6 @@
 import { Box, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from '../../lib/router.tsx';
 
 /** Tiles are at most 400 × 300 (portal-spec §2 "Dashboard"). */
 export const TILE_MAX_WIDTH = 400;

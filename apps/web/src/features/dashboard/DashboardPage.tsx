@@ -1,6 +1,6 @@
 import { Box, CircularProgress, Typography } from '@mui/material';
-import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
+import { useTranslation } from '../../lib/translate.tsx';
+import { Navigate } from '../../lib/router.tsx';
 import { configThumbnailCall } from '@vitrine/contract/endpoints';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { Collection } from '@vitrine/contract/collection';

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useTranslation } from '../../lib/translate.tsx';
+import { useNavigate } from '../../lib/router.tsx';
 import { SuggestionInput } from '../../components/SuggestionInput.tsx';
 import { useSearchInput, type SuggestionFieldConfig } from '../../lib/searchInput.ts';
 

@@ -1,6 +1,6 @@
 import { Box, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translate.tsx';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 
 const flexAlign = { left: 'flex-start', center: 'center', right: 'flex-end' } as const;

@@ -1,7 +1,7 @@
 import { Link, Typography } from '@mui/material';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useTranslation } from '../../lib/translate.tsx';
+import { useSearchParams } from '../../lib/router.tsx';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { logout, useSession } from '../../app/session.ts';
 import { LoginFrame } from './LoginFrame.tsx';

@@ -1,6 +1,6 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translate.tsx';
 import { forgotPasswordCall } from '@vitrine/contract/endpoints';
 import { callApi } from '../../lib/apiClient.ts';
 import { toast } from '../../lib/toast.ts';

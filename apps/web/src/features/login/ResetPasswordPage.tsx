@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Link, Paper, Stack, TextField } from '@mui/material';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useTranslation } from '../../lib/translate.tsx';
+import { useSearchParams } from '../../lib/router.tsx';
 import { resetPasswordCall } from '@vitrine/contract/endpoints';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { ApiError, callApi } from '../../lib/apiClient.ts';

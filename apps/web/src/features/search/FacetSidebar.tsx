@@ -10,9 +10,10 @@ import {
   RadioGroup,
   Typography,
 } from '@mui/material';
-import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { FacetSelection, SearchAnswer } from '@vitrine/contract/search';
+import { memo, useState, type ReactNode } from 'react';
+import { useTranslation } from '../../lib/translate.tsx';
+import type { FacetSelection, IndexField, SearchAnswer } from '@vitrine/contract/search';
+import { fieldLabel } from '../../lib/searchInput.ts';
 import type { FacetDef } from './facets.ts';
 import { RangeFacet } from './RangeFacet.tsx';
 import { resetFacet, setRadioValue, toggleFacetValue } from './searchState.ts';
@@ -156,23 +157,31 @@ function ValuesFacet({
   );
 }
 
-/** The facet sidebar (portal-spec §2 "Search", §3 "Facet config", §5 slider rules). */
-export function FacetSidebar({
+/**
+ * The facet sidebar (portal-spec §2 "Search", §3 "Facet config", §5 slider rules). Memoised: loading
+ * further pages of results does not draw it again.
+ */
+export const FacetSidebar = memo(function FacetSidebar({
   defs,
   answer,
   filters,
   onChange,
-  labelOf,
+  fields,
   lang,
+  fallbackLang,
 }: {
   defs: FacetDef[];
   answer: Pick<SearchAnswer['facetCounts'], 'facetFields' | 'facetRanges'> | undefined;
   filters: FacetSelection[];
   onChange: (filters: FacetSelection[]) => void;
-  labelOf: (def: FacetDef) => string;
+  /** The index fields, whose labels name the facets. */
+  fields: readonly IndexField[];
   lang: string;
+  fallbackLang: string;
 }) {
+  const { t } = useTranslation();
   if (!answer) return null;
+  const labelOf = (def: FacetDef) => fieldLabel(t, fields, def.field, lang, fallbackLang, def.translation);
   return (
     <Box data-tour="facets">
       {defs.map((def) => {
@@ -204,4 +213,4 @@ export function FacetSidebar({
       })}
     </Box>
   );
-}
+});

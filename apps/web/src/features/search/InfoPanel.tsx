@@ -1,8 +1,8 @@
 import { Box, Button, IconButton, Typography } from '@mui/material';
 import FocusTrap from '@mui/material/Unstable_TrapFocus';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { useTranslation } from '../../lib/translate.tsx';
+import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { fieldText, type InfoField } from './infoFields.ts';
 import { BookmarkToggle } from '../../components/BookmarkToggle.tsx';

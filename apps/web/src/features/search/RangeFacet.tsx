@@ -1,6 +1,6 @@
 import { Button, FormControl, FormLabel, Slider, Typography } from '@mui/material';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translate.tsx';
 import type { FacetSelection } from '@vitrine/contract/search';
 import { formatDate, formatRangeValue, type FacetDef } from './facets.ts';
 import { resetFacet, selectedRange, setSliderRange, sliderShown, sliderStep } from './searchState.ts';

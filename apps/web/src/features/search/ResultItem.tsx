@@ -1,7 +1,7 @@
 import { Menu, MenuItem } from '@mui/material';
 import { memo, useEffect, useRef, useState, type RefObject } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { useTranslation } from '../../lib/translate.tsx';
+import { Link as RouterLink } from '../../lib/router.tsx';
 import { thumbHashToDataURL } from 'thumbhash';
 import type { AssetDoc } from '@vitrine/contract/search';
 import {

@@ -10,7 +10,7 @@ import {
   type CSSProperties,
   type ReactNode,
 } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translate.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { gridKeyHandler } from '../../lib/gridKeys.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';

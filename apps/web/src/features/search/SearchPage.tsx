@@ -1,7 +1,7 @@
 import { Alert, Box, Button, CircularProgress, Drawer, Link, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useTranslation } from '../../lib/translate.tsx';
+import { Link as RouterLink, useNavigate, useParams, useSearchParams } from '../../lib/router.tsx';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { AssetDoc, FacetSelection } from '@vitrine/contract/search';
 import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
@@ -20,6 +20,7 @@ import { startDownload } from '../../lib/downloadFlow.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
 import { toast } from '../../lib/toast.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
+import { useStableCallback } from '../../lib/useStableCallback.ts';
 import { facetDefs, formatDate, formatFileSize, type FacetDef } from './facets.ts';
 import { fieldText, type InfoField } from './infoFields.ts';
 import { InfoPanel } from './InfoPanel.tsx';
@@ -177,12 +178,13 @@ export function SearchPage() {
     fieldLabel(t, fields, field, lang, config.fallback_locale, translation);
 
   const go = (next: SearchRoute) => void navigate(searchRoutePath(next));
-  const setFilters = (filters: FacetSelection[]) => go({ ...route, filters });
+  // The sidebar and the input are memoised: their handlers stay the same while results load.
+  const setFilters = useStableCallback((filters: FacetSelection[]) => go({ ...route, filters }));
   // Submitting rewrites the route from text and suggestions alone and resets sort (portal-spec §4).
-  const submit = () => {
+  const submit = useStableCallback(() => {
     setSort(defaultSort);
     void navigate(input.submitPath());
-  };
+  });
   const reset = () => {
     setSort(defaultSort);
     setText('');
@@ -306,8 +308,9 @@ export function SearchPage() {
       answer={firstPage}
       filters={route.filters}
       onChange={setFilters}
-      labelOf={(d) => labelOfField(d.field, d.translation)}
+      fields={fields}
       lang={lang}
+      fallbackLang={config.fallback_locale}
     />
   );
 

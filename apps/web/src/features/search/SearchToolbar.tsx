@@ -1,6 +1,6 @@
 import { Box, Button, Chip, Menu, MenuItem, ToggleButton, ToggleButtonGroup, Tooltip } from '@mui/material';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translate.tsx';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import { SortIcon, ViewAgendaIcon, ViewListIcon, ViewModuleIcon } from '../../components/icons.tsx';
 import { truncateTag } from '../../lib/searchInput.ts';

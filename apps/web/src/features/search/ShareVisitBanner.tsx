@@ -1,5 +1,5 @@
 import { Alert } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translate.tsx';
 import { useCurrentShare } from '../../lib/shares.ts';
 
 /** Tells a share link's visitor that the search shows the link's assets, and until when it works. */

@@ -10,7 +10,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/translate.tsx';
 import type { ShareLink } from '@vitrine/contract/share';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { PageHeading } from '../../components/PageHeading.tsx';

@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { useTranslation } from '../../lib/translate.tsx';
+import { useNavigate, useParams } from '../../lib/router.tsx';
 import { enterShare, useSession } from '../../app/session.ts';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { ApiError } from '../../lib/apiClient.ts';

@@ -1,6 +1,6 @@
 import { Box, Button, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/translate.tsx';
 import { defaultThemes } from '@vitrine/contract/config-defaults';
 import { themeColourKeys, type ThemeAppearance, type ThemeConfig } from '@vitrine/contract/global-config';
 import { useAdminDraft } from '../AdminDraft.tsx';

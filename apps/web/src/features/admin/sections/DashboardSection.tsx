@@ -1,6 +1,6 @@
 import { Alert, Button } from '@mui/material';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/translate.tsx';
 import type { PreSearch } from '@vitrine/contract/global-config';
 import { toast } from '../../../lib/toast.ts';
 import { useAdminDraft } from '../AdminDraft.tsx';

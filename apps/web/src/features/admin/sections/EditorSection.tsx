@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Link, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/translate.tsx';
 import { sanitizeHtml } from '../../../lib/html.ts';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import { Section, TextSetting } from '../fields.tsx';

@@ -1,5 +1,5 @@
 import { Button, List, ListItem, ListItemText, Typography } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/translate.tsx';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import { LanguageTextSettings, required, Section, SwitchSetting, TextSetting } from '../fields.tsx';
 import { useConfigHistory, useRollback } from '../queries.ts';

@@ -1,6 +1,6 @@
 import { Button, Checkbox, FormControlLabel, Stack, TextField, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/translate.tsx';
 import type { MessageSet } from '@vitrine/contract/config';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import {

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/translate.tsx';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import { LanguageTextSettings, Section, SelectSetting, SwitchSetting, TextSetting, UploadSetting } from '../fields.tsx';
 

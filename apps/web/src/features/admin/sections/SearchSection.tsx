@@ -1,5 +1,5 @@
 import { Alert, Button, IconButton, Stack, Typography } from '@mui/material';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/translate.tsx';
 import { facetConfigSchema, viewKey, type ViewKey } from '@vitrine/contract/global-config';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import { AddFromSelect, NumberSetting, Section, SelectSetting, UploadSetting } from '../fields.tsx';

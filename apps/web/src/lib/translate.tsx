@@ -1,0 +1,137 @@
+import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
+
+/*
+ * The portal's texts: message sets per language (the server's, an admin's edits over the bundled
+ * ones), looked up by dot path with `{{name}}` placeholders and a fallback language. The API keeps
+ * the names of react-i18next's (`useTranslation`, `t`, `i18n.language`) but only what the portal
+ * uses, so the first screen's JavaScript stays small.
+ */
+
+export interface Messages {
+  [key: string]: string | Messages | undefined;
+}
+
+export interface TOptions {
+  /** The text when the key has none in either language. */
+  defaultValue?: string;
+  [placeholder: string]: unknown;
+}
+
+export type TFunction = (key: string, options?: TOptions) => string;
+
+const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}/g;
+
+function lookup(messages: Messages | undefined, key: string): string | undefined {
+  let node: string | Messages | undefined = messages;
+  for (const part of key.split('.')) {
+    if (node === undefined || typeof node === 'string') return undefined;
+    node = node[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+/** Puts the options' values into the `{{name}}` placeholders; a placeholder without a value stays. */
+export function interpolate(text: string, values: TOptions | undefined): string {
+  if (!values || !text.includes('{{')) return text;
+  return text.replace(PLACEHOLDER, (match, name: string) => {
+    const value = values[name];
+    if (value === undefined || value === null) return match;
+    // Numbers and booleans read as they are written; objects as JSON.
+    return typeof value === 'string' ? value : JSON.stringify(value);
+  });
+}
+
+function merge(target: Messages, source: Messages): Messages {
+  const out: Messages = { ...target };
+  for (const [key, value] of Object.entries(source)) {
+    const old = out[key];
+    out[key] =
+      value !== null && typeof value === 'object' && old !== null && typeof old === 'object'
+        ? merge(old, value)
+        : value;
+  }
+  return out;
+}
+
+export interface TranslatorOptions {
+  language: string;
+  fallbackLanguage: string;
+  messages: Record<string, Messages>;
+  /** Applied to every text returned. */
+  postProcess?: (text: string) => string;
+}
+
+export class Translator {
+  language: string;
+  readonly fallbackLanguage: string;
+  private messages = new Map<string, Messages>();
+  private readonly listeners = new Set<() => void>();
+  private readonly postProcess: (text: string) => string;
+  /** Translates in the current language; a new function after each language change. */
+  t: TFunction;
+
+  constructor(options: TranslatorOptions) {
+    this.language = options.language;
+    this.fallbackLanguage = options.fallbackLanguage;
+    this.postProcess = options.postProcess ?? ((text) => text);
+    for (const [lang, messages] of Object.entries(options.messages)) this.messages.set(lang, messages);
+    this.t = this.translatorFor();
+  }
+
+  private translatorFor(): TFunction {
+    const lang = this.language;
+    return (key, options) => {
+      const text =
+        lookup(this.messages.get(lang), key) ??
+        lookup(this.messages.get(this.fallbackLanguage), key) ??
+        options?.defaultValue ??
+        key;
+      return this.postProcess(interpolate(text, options));
+    };
+  }
+
+  /** Whether the key has a text in the current or the fallback language. */
+  exists(key: string): boolean {
+    return (
+      lookup(this.messages.get(this.language), key) !== undefined ||
+      lookup(this.messages.get(this.fallbackLanguage), key) !== undefined
+    );
+  }
+
+  /** Adds texts of a language over the ones it has. */
+  addMessages(lang: string, messages: Messages): void {
+    this.messages.set(lang, merge(this.messages.get(lang) ?? {}, messages));
+    if (lang === this.language || lang === this.fallbackLanguage) this.changed();
+  }
+
+  changeLanguage(lang: string): void {
+    if (lang === this.language) return;
+    this.language = lang;
+    this.changed();
+  }
+
+  /** Calls `listener` after each change of the language or its texts; returns the unsubscribe. */
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private changed() {
+    this.t = this.translatorFor();
+    for (const listener of this.listeners) listener();
+  }
+}
+
+const TranslatorContext = createContext<Translator | null>(null);
+
+export function TranslationProvider({ i18n, children }: { i18n: Translator; children: ReactNode }) {
+  return <TranslatorContext.Provider value={i18n}>{children}</TranslatorContext.Provider>;
+}
+
+/** The `t` of the current language (components draw again when it changes) and the translator. */
+export function useTranslation(): { t: TFunction; i18n: Translator } {
+  const i18n = useContext(TranslatorContext);
+  if (!i18n) throw new Error('useTranslation needs a TranslationProvider above it');
+  const t = useSyncExternalStore(i18n.subscribe, () => i18n.t);
+  return { t, i18n };
+}
