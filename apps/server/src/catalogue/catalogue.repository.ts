@@ -36,6 +36,12 @@ export interface SaveOptions {
    * have no files to make pictures of.
    */
   queueDerivatives?: boolean;
+  /**
+   * Write the assets' texts into the full-text index in this transaction (default, when the
+   * repository has a feed). Bench data on PostgreSQL says no after its first write: a second
+   * connection indexes the texts meanwhile, on the database's other core.
+   */
+  feedText?: boolean;
 }
 
 /**
@@ -182,7 +188,8 @@ export class CatalogueRepository {
     const now = options.now ?? Date.now();
     if (writes.length === 0) return [];
     return this.db.transaction().execute(async (trx) => {
-      await this.feed?.begin(trx);
+      const feed = (options.feedText ?? true) ? this.feed : undefined;
+      await feed?.begin(trx);
       const seq = await beginCatalogueChange(trx);
       const known = new Map<string, number>();
       for (const paths of chunks(
@@ -267,13 +274,13 @@ export class CatalogueRepository {
       }
       const ids = saved.map((s) => s.id);
       await recordCatalogueChange(trx, seq, ids);
-      if (this.feed) {
+      if (feed) {
         const assets = writes.map((w, i) => ({
           id: saved[i].id,
           status: w.columns.status ?? 'active',
           filename: w.columns.filename,
         }));
-        await this.feed.written(trx, seq, ids, replaced.length === 0, { assets, values });
+        await feed.written(trx, seq, ids, replaced.length === 0, { assets, values });
       }
       return saved;
     });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, dialects } from '../../test/databases.ts';
 import { openDatabase } from '../db/database.ts';
 import { createSearchEngine, SNAPSHOT_FILE } from '../search/create-engine.ts';
 import { SearchRepository } from '../search/search.repository.ts';
@@ -29,23 +30,32 @@ describe('vitrine bench-data', () => {
     expect(new SyntheticCatalogue(1).next(0, [])).toEqual(new SyntheticCatalogue(1).next(0, []));
   });
 
-  it('writes the assets into the data folder and leaves the search index ready', async () => {
-    const settings = loadSettings({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
-    await writeBenchData(settings, 1200);
+  it.each(dialects)('writes the assets into %s and leaves the search index ready', async (dialect) => {
+    const database = await createTestDatabase(dialect);
+    const dataDir = path.join(dir, dialect);
+    const settings = loadSettings({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      ...(database.config.dialect === 'postgres' ? { DATABASE_URL: database.config.url } : {}),
+    });
+    // Two chunks: on PostgreSQL the second one's texts are written by the indexing thread.
+    await writeBenchData(settings, 6000);
     const db = await openDatabase(settings.database);
     try {
       const engine = createSearchEngine(db, []);
       const all = await engine.search(['public', 'users', 'admins'], { q: '*', rows: 0 });
-      expect(all.numFound).toBe(1200);
+      expect(all.numFound).toBe(6000);
       const word = new SyntheticCatalogue().keywords[0];
       const found = await engine.search(['public', 'users', 'admins'], { q: word, rows: 0, facetFields: ['keywords'] });
       expect(found.numFound).toBeGreaterThan(100);
+      // The last asset's title ends with its number: its text is in the full-text index.
+      expect((await engine.search(['public', 'users', 'admins'], { q: '5999', rows: 0 })).numFound).toBe(1);
 
       // The index was loaded while the assets were written, and its snapshot holds the last change:
       // a server starts from it with nothing to catch up, and answers as a load from the database.
       const notes: string[] = [];
       const started = createSearchEngine(db, [], {
-        snapshotFile: path.join(dir, SNAPSHOT_FILE),
+        snapshotFile: path.join(dataDir, SNAPSHOT_FILE),
         log: (message) => notes.push(message),
       });
       const fromSnapshot = await started.search(['public', 'users', 'admins'], {
@@ -58,6 +68,7 @@ describe('vitrine bench-data', () => {
       expect(fromSnapshot).toEqual(found);
     } finally {
       await db.close();
+      await database.drop();
     }
   });
 });

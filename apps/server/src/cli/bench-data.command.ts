@@ -92,8 +92,11 @@ export async function writeBenchData(settings: Settings, assets: number, seed = 
           const n = Math.min(CHUNK, assets - done);
           const now = Date.now();
           const writes = Array.from({ length: n }, (_, i) => newAssetWrite(catalogue.next(done + i, collections), now));
-          // Metadata only: there are no files to make derivatives of.
-          await catalogueRows.saveAssets(writes, { now, queueDerivatives: false });
+          // Metadata only: there are no files to make derivatives of. The texts go with the assets on
+          // SQLite (one writer at a time); on PostgreSQL the indexing thread writes them meanwhile,
+          // after the first write made the empty catalogue's full-text index current.
+          const feedText = services.db.dialect === 'sqlite' || done === 0;
+          await catalogueRows.saveAssets(writes, { now, queueDerivatives: false, feedText });
           indexer.tell('wrote');
           writing.update(done + n);
           // Lets the progress bar's timer run (SQLite answers synchronously).

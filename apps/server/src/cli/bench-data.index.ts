@@ -22,30 +22,37 @@ const { settings, total } = workerData as IndexerData;
 const tell = (message: IndexerMessage) => port.postMessage(message);
 
 let ended = false;
-/** A message came since the last wait. */
-let news = false;
-let wake: (() => void) | undefined;
+/** Writes told since each waiter last waited (one waiter per loop following the writing). */
+let told = 0;
+const waiting: (() => void)[] = [];
 port.on('message', (message: 'wrote' | 'ended') => {
   if (message === 'ended') ended = true;
-  news = true;
-  wake?.();
-  wake = undefined;
+  told++;
+  for (const wake of waiting.splice(0)) wake();
 });
 
-const writing: CatalogueWriting = {
-  total,
-  ended: () => ended,
-  wrote: () =>
-    new Promise<void>((resolve) => {
-      if (news || ended) resolve();
-      else wake = resolve;
-      news = false;
-    }),
-};
+/** The writing as one loop sees it: `wrote` resolves at once when a write was told since its last wait. */
+function follower(): CatalogueWriting {
+  let seen = 0;
+  return {
+    total,
+    ended: () => ended,
+    wrote: () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          seen = told;
+          resolve();
+        };
+        if (told !== seen || ended) done();
+        else waiting.push(done);
+      }),
+    follower,
+  };
+}
 
 await withServices(settings, async (services) => {
   tell({ ready: true });
-  await services.search.loadWhileWritten(writing, (phase, done, all) => tell({ phase, done, total: all }));
+  await services.search.loadWhileWritten(follower(), (phase, done, all) => tell({ phase, done, total: all }));
   const started = performance.now();
   await services.search.saveSnapshot();
   tell({ done: true, snapshotSeconds: (performance.now() - started) / 1000 });

@@ -43,6 +43,8 @@ export interface CatalogueWriting {
   ended(): boolean;
   /** Resolves when more assets were written, or the writing ended. */
   wrote(): Promise<void>;
+  /** The same writing for another loop following it (each waits on its own). */
+  follower(): CatalogueWriting;
 }
 
 export interface CatchUpOptions {
@@ -340,7 +342,10 @@ export class CatchUp {
     this.instance = start.instance;
     this.indexLanguages = [...this.languages].sort();
     const languages = this.indexLanguages.length;
+    // Texts the writes left to the catch-up are written meanwhile, on a connection of their own.
+    const texts = this.followText(writing.follower(), progress);
     const newer = await this.repository.withBulkCache(() => this.loadAllOnce(progress, writing, highest));
+    await texts;
     const end = await this.repository.catalogueState();
     const followed =
       this.languages.size === languages && (await this.onlyCreated(start.generation, end.generation, highest, newer));
@@ -350,6 +355,16 @@ export class CatchUp {
     this.seq = followed ? end.generation : start.generation;
     await this.refresh(progress);
     await this.markReader(true);
+  }
+
+  /** Catches the full-text index up with each write, until the writing ended. */
+  private async followText(writing: CatalogueWriting, progress?: Progress): Promise<void> {
+    for (;;) {
+      const ended = writing.ended();
+      await this.catchUpText(await this.repository.generation(), progress);
+      if (ended) return;
+      await writing.wrote();
+    }
   }
 
   /** True when the changes after `from` up to `to` created `count` assets above `above` and did nothing else. */
