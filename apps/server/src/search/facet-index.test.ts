@@ -103,6 +103,23 @@ describe('facet index (in-memory part of the search engine)', () => {
       '',
       'e.jpg',
     ]);
+
+    // Names set again unchanged, and new documents only: the packed bytes are kept and extended.
+    const packed = StringColumn.fromParts(copy.parts(5));
+    packed.set(0, 'a.jpg');
+    packed.set(5, 'f.jpg');
+    packed.set(6, 'ö.tif');
+    const { bytes } = packed.parts(7);
+    expect(Buffer.from(bytes).toString()).toBe('a.jpgb.jpge.jpgf.jpgö.tif');
+    expect(Array.from({ length: 7 }, (_, d) => StringColumn.fromParts(packed.parts(7)).get(d))).toEqual([
+      'a.jpg',
+      'b.jpg',
+      '',
+      '',
+      'e.jpg',
+      'f.jpg',
+      'ö.tif',
+    ]);
   });
 
   it('keeps sort orders right through changes: both directions, no value last, ties newest first', async () => {

@@ -235,8 +235,10 @@ export class StringColumn {
   }
 
   set(doc: number, value: string): void {
-    if (doc < this.packed) this.changed.set(doc, value);
-    else {
+    if (doc < this.packed) {
+      // Most changes of an asset keep its file name: setting it again is no change to pack.
+      if (this.get(doc) !== value) this.changed.set(doc, value);
+    } else {
       while (this.tail.length < doc - this.packed) this.tail.push('');
       this.tail[doc - this.packed] = value;
     }
@@ -244,7 +246,22 @@ export class StringColumn {
 
   /** The first `size` documents' texts as bytes (packing texts set later into them). */
   parts(size: number): StringColumnParts {
-    if (this.changed.size > 0 || this.tail.length > 0 || this.packed !== size) {
+    if (this.changed.size === 0 && this.packed < size && this.tail.length >= size - this.packed) {
+      // Only texts of new documents: appended to the bytes, the others are not encoded again.
+      const added = this.tail.slice(0, size - this.packed);
+      const offsets = new Int32Array(size + 1);
+      offsets.set(this.offsets.subarray(0, this.packed + 1));
+      for (const [i, text] of added.entries()) {
+        offsets[this.packed + i + 1] = offsets[this.packed + i] + Buffer.byteLength(text);
+      }
+      const bytes = Buffer.allocUnsafeSlow(offsets[size]);
+      this.bytes.copy(bytes, 0, 0, offsets[this.packed]);
+      for (const [i, text] of added.entries()) bytes.write(text, offsets[this.packed + i]);
+      this.bytes = bytes;
+      this.offsets = offsets;
+      this.tail = this.tail.slice(added.length);
+      this.packed = size;
+    } else if (this.changed.size > 0 || this.tail.length > 0 || this.packed !== size) {
       const offsets = new Int32Array(size + 1);
       for (let d = 0; d < size; d++) offsets[d + 1] = offsets[d] + Buffer.byteLength(this.get(d));
       const bytes = Buffer.allocUnsafeSlow(offsets[size]);
