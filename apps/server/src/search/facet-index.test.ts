@@ -32,6 +32,24 @@ describe('facet index (in-memory part of the search engine)', () => {
     expect(Object.fromEntries(col.values.map((v, i) => [v, counts[i]]))).toEqual({ a: 3, b: 1, c: 1 });
   });
 
+  it('folds later-set values into the packed arrays without changing any document', () => {
+    for (const start of [
+      [['a', 'b'], [], ['c'], ['a'], [], ['b', 'c', 'd']],
+      [[], [], []],
+    ]) {
+      const col = new CodeColumn();
+      for (const values of start) col.push(values);
+      col.pack();
+      col.set(0, []);
+      col.set(2, ['d', 'e', 'a']);
+      col.set(start.length - 1, ['b']);
+      const before = start.map((_, d) => [...col.get(d)].map((c) => col.values[c]));
+      col.fold();
+      expect(start.map((_, d) => [...col.get(d)].map((c) => col.values[c]))).toEqual(before);
+      expect(col.parts().offsets).toHaveLength(start.length + 1);
+    }
+  });
+
   it('keeps documents in id order, finds them by id and refuses out-of-order new ids', () => {
     const index = new FacetIndex(['tags'], ['size'], []);
     for (const id of [3, 7, 9]) expect(index.put(row(id, ['g'], []))).toBe(true);
