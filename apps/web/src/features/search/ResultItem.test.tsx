@@ -1,7 +1,10 @@
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { rgbaToThumbHash } from 'thumbhash';
-import { describe, expect, it } from 'vitest';
-import { AssetImage, placeholderUrl } from './ResultItem.tsx';
+import { describe, expect, it, vi } from 'vitest';
+import { defaultTranslations } from '@vitrine/contract/translations';
+import { TranslationProvider, Translator } from '../../lib/translate.tsx';
+import { AssetImage, IconSet, placeholderUrl } from './ResultItem.tsx';
 
 /** A real ThumbHash of a 4×4 picture, red on the left and blue on the right, as the server stores it. */
 function hashOfPicture(): string {
@@ -32,5 +35,29 @@ describe('result placeholders (portal-spec §2 "Poster, thumbnail and list rows"
     expect(placeholderUrl(hash)).toBe(placeholderUrl(hash));
     expect(placeholderUrl('!!not base64!!')).toBeUndefined();
     expect(placeholderUrl(undefined)).toBeUndefined();
+  });
+});
+
+describe('poster icon set (portal-spec §2 "Poster, thumbnail and list rows")', () => {
+  it.each([
+    ['en', 'Download'],
+    ['de', 'Herunterladen'],
+  ])('downloads the asset through the download flow, in %s', async (language, label) => {
+    const actions = { share: vi.fn(), toggleBookmark: vi.fn(), download: vi.fn() };
+    const i18n = new Translator({
+      language,
+      fallbackLanguage: 'en',
+      messages: defaultTranslations,
+    });
+    const doc = { id: '7', url: '/media/thumb/7' };
+    render(
+      <TranslationProvider i18n={i18n}>
+        <IconSet doc={doc} width={300} actions={actions} bookmarked={false} bookmarksLoading={false} />
+      </TranslationProvider>,
+    );
+    const download = screen.getByRole('button', { name: label });
+    expect(download).toBeEnabled();
+    await userEvent.click(download);
+    expect(actions.download).toHaveBeenCalledWith(doc);
   });
 });

@@ -57,6 +57,8 @@ export function useSeenOnce<T extends Element>(): [RefObject<T | null>, boolean]
 export interface ItemActions {
   share: (doc: AssetDoc) => void;
   toggleBookmark: (id: string) => void;
+  /** Opens the download flow (conversion sets) for the asset. */
+  download: (doc: AssetDoc) => void;
 }
 
 interface Action {
@@ -72,8 +74,8 @@ interface Action {
 /**
  * The poster icon set (portal-spec §2 "Poster, thumbnail and list rows"): shown when the width minus
  * 19.2 is at least 40; each slot 40 px; what does not fit goes into a 'more' menu. The bookmark
- * toggle's label switches to remove when the asset is bookmarked (§4 "Bookmark toggle"); downloading
- * from here comes with the download flow and is disabled until then. Plain elements with static CSS
+ * toggle's label switches to remove when the asset is bookmarked (§4 "Bookmark toggle"); download opens
+ * the download flow with the asset's conversion sets. Plain elements with static CSS
  * and the label as a CSS tooltip: posters are drawn by the thousand while scrolling.
  */
 export function IconSet({
@@ -104,7 +106,12 @@ export function IconSet({
       disabled: bookmarksLoading,
       run: () => actions.toggleBookmark(doc.id),
     },
-    { key: 'download', label: t('views.search.actions.download'), path: DownloadIcon.path, disabled: true },
+    {
+      key: 'download',
+      label: t('views.search.actions.download'),
+      path: DownloadIcon.path,
+      run: () => actions.download(doc),
+    },
   ];
   const inline = slots >= all.length ? all : all.slice(0, slots - 1);
   const overflow = all.slice(inline.length);

@@ -157,6 +157,7 @@ export function ResultList(props: ResultListProps) {
     () => ({
       share: (doc) => latest.current.actions.share(doc),
       toggleBookmark: (id) => latest.current.actions.toggleBookmark(id),
+      download: (doc) => latest.current.actions.download(doc),
     }),
     [],
   );

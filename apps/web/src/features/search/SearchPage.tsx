@@ -9,7 +9,6 @@ import { useShareDialog } from '../../components/ShareDialog.tsx';
 import { configImageUrl } from '../../app/customAssets.ts';
 import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
 import { GuidedTour } from '../../components/GuidedTour.tsx';
-import { BookmarkManyButton } from '../../components/BookmarkManyButton.tsx';
 import { FilterIcon } from '../../components/icons.tsx';
 import { SuggestionInput } from '../../components/SuggestionInput.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
@@ -41,7 +40,7 @@ import {
   type ViewKey,
   type ViewSizes,
 } from './searchState.ts';
-import { FilterTags, SortMenu, ViewSwitch, type Tag } from './SearchToolbar.tsx';
+import { FilterTags, ResultsBar, type Tag } from './SearchToolbar.tsx';
 
 /** Results area height is the window height minus 250 (portal-spec §2 "Search"). */
 const CHROME_HEIGHT = 250;
@@ -185,17 +184,17 @@ export function SearchPage() {
     setSort(defaultSort);
     void navigate(input.submitPath());
   });
-  const reset = () => {
+  const reset = useStableCallback(() => {
     setSort(defaultSort);
     setText('');
     setChosen([]);
     void navigate('/search/*');
-  };
+  });
 
-  const changeView = (next: ViewKey) => {
+  const changeView = useStableCallback((next: ViewKey) => {
     setView(next);
     setActiveId(null);
-  };
+  });
 
   const onItemClick = (doc: AssetDoc, click: ClickModifiers) => {
     const modifiers = { ctrl: click.ctrlKey || click.metaKey, shift: click.shiftKey };
@@ -218,11 +217,18 @@ export function SearchPage() {
     );
   };
   // A governed share link holds the selection, or else the results loaded so far.
-  const shareFound = () =>
+  const shareFound = useStableCallback(() =>
     shareDialog.share(selected.length > 0 ? selected : docs.map((d) => d.id), () => {
       if (selected.length > 0) shareLink(`/search/*?id=${selected.join(',')}`, true);
       else shareLink(routePath, true);
-    });
+    }),
+  );
+  // The results bar is memoised too: its handlers stay the same while further results load.
+  const fetchIds = useStableCallback(() => (selected.length > 0 ? Promise.resolve(selected) : fetchFoundIds(request)));
+  const downloadSelection = useStableCallback(() => void startDownload(selected, downloadOptions));
+  const chooseSortKey = useStableCallback((key: string) =>
+    setSort((s) => chooseSort(s, key, config.sorting.orientation.default)),
+  );
 
   const titleField = config.infoView.title || 'title';
   const titleOf = (doc: AssetDoc) =>
@@ -359,43 +365,21 @@ export function SearchPage() {
           labelOf={input.labelOf}
         />
       </Box>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-        <Typography component="h2" variant="h6" data-tour="result" aria-live="polite" sx={{ mr: 'auto' }}>
-          {headingText}
-          {suggestionLabels.length > 0 && ` ${t('views.search.results.suggestions')} ${suggestionLabels.join(', ')}`}
-        </Typography>
-        {/* Always there, so the first change of the selection (a click or a long press) is announced too. */}
-        <Typography variant="body2" role="status" sx={selected.length > 0 ? undefined : visuallyHidden}>
-          {selected.length > 0 ? t('views.search.selected', { count: selected.length }) : ''}
-        </Typography>
-        <BookmarkManyButton
-          count={selected.length > 0 ? selected.length : total}
-          fetchIds={() => (selected.length > 0 ? Promise.resolve(selected) : fetchFoundIds(request))}
-        >
-          {t(selected.length > 0 ? 'views.search.bookmark_selection' : 'views.search.bookmark_found')}
-        </BookmarkManyButton>
-        <Button size="small" onClick={shareFound} disabled={total === 0}>
-          {t(selected.length > 0 ? 'views.search.share_selection' : 'views.search.share_found')}
-        </Button>
-        <Button
-          size="small"
-          disabled={selected.length === 0}
-          onClick={() => void startDownload(selected, downloadOptions)}
-        >
-          {t('views.search.download_selection')}
-        </Button>
-        <SortMenu
-          sorting={config.sorting}
-          sort={sort}
-          onChoose={(key) => setSort((s) => chooseSort(s, key, config.sorting.orientation.default))}
-        />
-        <ViewSwitch views={config.search.views.options} view={view} onChange={changeView} />
-        {hasQuery(route) && (
-          <Button size="small" variant="outlined" onClick={reset}>
-            {t('views.search.reset')}
-          </Button>
-        )}
-      </Box>
+      <ResultsBar
+        heading={`${headingText}${suggestionLabels.length > 0 ? ` ${t('views.search.results.suggestions')} ${suggestionLabels.join(', ')}` : ''}`}
+        selectedCount={selected.length}
+        total={total}
+        fetchIds={fetchIds}
+        onShare={shareFound}
+        onDownload={downloadSelection}
+        sorting={config.sorting}
+        sort={sort}
+        onChooseSort={chooseSortKey}
+        views={config.search.views.options}
+        view={view}
+        onView={changeView}
+        onReset={hasQuery(route) ? reset : undefined}
+      />
       <FilterTags tags={tags} />
       <Box sx={{ display: 'flex', alignItems: 'stretch', gap: 1 }}>
         {small ? (
@@ -505,6 +489,7 @@ export function SearchPage() {
               actions={{
                 share: (doc) => shareDialog.share([doc.id], () => shareLink(`/asset/${doc.id}`, false)),
                 toggleBookmark: (id) => bookmarks.toggle(id),
+                download: (doc) => void startDownload([doc.id], downloadOptions),
               }}
               isBookmarked={(id) => bookmarks.isBookmarked(id)}
               bookmarksLoading={bookmarks.isLoading}

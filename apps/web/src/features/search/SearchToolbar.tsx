@@ -1,8 +1,10 @@
-import { Box, Button, Chip, Menu, MenuItem, ToggleButton, ToggleButtonGroup, Tooltip } from '@mui/material';
-import { useState, type ReactNode } from 'react';
+import { Box, Button, Chip, Menu, MenuItem, ToggleButton, ToggleButtonGroup, Tooltip, Typography } from '@mui/material';
+import { memo, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import { SortIcon, ViewAgendaIcon, ViewListIcon, ViewModuleIcon } from '../../components/icons.tsx';
+import { BookmarkManyButton } from '../../components/BookmarkManyButton.tsx';
+import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { truncateTag } from '../../lib/searchInput.ts';
 import type { SortState, ViewKey } from './searchState.ts';
 
@@ -118,3 +120,69 @@ export function FilterTags({ tags }: { tags: Tag[] }) {
     </Box>
   );
 }
+
+/**
+ * The bar above the results (portal-spec §2 "Search"): the results heading, the selection count,
+ * bookmarking, sharing and downloading the found or selected assets, sort, views and reset. Memoised:
+ * loading further pages of results does not draw it again.
+ */
+export const ResultsBar = memo(function ResultsBar({
+  heading,
+  selectedCount,
+  total,
+  fetchIds,
+  onShare,
+  onDownload,
+  sorting,
+  sort,
+  onChooseSort,
+  views,
+  view,
+  onView,
+  onReset,
+}: {
+  heading: string;
+  selectedCount: number;
+  total: number;
+  fetchIds: () => Promise<string[]>;
+  onShare: () => void;
+  onDownload: () => void;
+  sorting: GlobalConfig['sorting'];
+  sort: SortState;
+  onChooseSort: (key: string) => void;
+  views: GlobalConfig['search']['views']['options'];
+  view: ViewKey;
+  onView: (view: ViewKey) => void;
+  /** Shown as the reset button when the route has a query. */
+  onReset?: () => void;
+}) {
+  const { t } = useTranslation();
+  const some = selectedCount > 0;
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+      <Typography component="h2" variant="h6" data-tour="result" aria-live="polite" sx={{ mr: 'auto' }}>
+        {heading}
+      </Typography>
+      {/* Always there, so the first change of the selection (a click or a long press) is announced too. */}
+      <Typography variant="body2" role="status" sx={some ? undefined : visuallyHidden}>
+        {some ? t('views.search.selected', { count: selectedCount }) : ''}
+      </Typography>
+      <BookmarkManyButton count={some ? selectedCount : total} fetchIds={fetchIds}>
+        {t(some ? 'views.search.bookmark_selection' : 'views.search.bookmark_found')}
+      </BookmarkManyButton>
+      <Button size="small" onClick={onShare} disabled={total === 0}>
+        {t(some ? 'views.search.share_selection' : 'views.search.share_found')}
+      </Button>
+      <Button size="small" disabled={!some} onClick={onDownload}>
+        {t('views.search.download_selection')}
+      </Button>
+      <SortMenu sorting={sorting} sort={sort} onChoose={onChooseSort} />
+      <ViewSwitch views={views} view={view} onChange={onView} />
+      {onReset && (
+        <Button size="small" variant="outlined" onClick={onReset}>
+          {t('views.search.reset')}
+        </Button>
+      )}
+    </Box>
+  );
+});
