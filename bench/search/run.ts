@@ -255,6 +255,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
       results.push({ scenario: s.name, engine: raw, uncached, http, ratio: http.median / raw.median, loop });
     }
     const loopMaxMs = Math.max(...results.map((r) => r.loop.maxMs));
+    const rssAfterMb = residentMb(server.pid);
 
     // A change of CHANGED assets made by another process (this one, writing as the import does, with
     // their texts), which the server applies to its index at its next search: its event loop then.
@@ -273,7 +274,6 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
     process.stderr.write(
       `server applied a change of ${CHANGED} assets in ${changeLoop.catchUpMs.toFixed(0)} ms (one search); event loop delayed at most ${changeLoop.maxMs.toFixed(0)} ms\n`,
     );
-    const rssAfterMb = residentMb(server.pid);
     server.stop();
     await db.close();
 
