@@ -5,7 +5,7 @@
  *  - long tasks (over 50 ms) while scrolling the poster view through 2,000 posters.
  * The gzipped JavaScript of the routes is `bench/web-bundle.mjs`.
  *
- *   npm run build && npx tsx bench/web-search/run.ts [--assets 10000] [--data-dir DIR] [--reuse] [--port 18599]
+ *   npm run build && npx tsx bench/web-search/run.ts [--assets 10000] [--data-dir DIR] [--reuse] [--port 18599] [--explain]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -19,6 +19,8 @@ const { values: args } = parseArgs({
     assets: { type: 'string', default: '10000' },
     'data-dir': { type: 'string' },
     reuse: { type: 'boolean', default: false },
+    // Prints what the long animation frames while scrolling spent their time on.
+    explain: { type: 'boolean', default: false },
     port: { type: 'string', default: '18599' },
   },
 });
@@ -105,7 +107,23 @@ await region.locator('[data-asset-id]').first().waitFor();
 await page.evaluate(`window.longTasks = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.longTasks.push(e.duration);
-  }).observe({ type: 'longtask', buffered: false });`);
+  }).observe({ type: 'longtask', buffered: false });
+  // Long animation frames say which scripts a slow frame ran and how long style and layout took.
+  window.longFrames = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.duration <= 50) continue;
+      window.longFrames.push({
+        duration: Math.round(e.duration),
+        styleAndLayout: Math.round(e.startTime + e.duration - e.styleAndLayoutStart),
+        scripts: e.scripts.map((s) => ({
+          duration: Math.round(s.duration),
+          invoker: s.invoker,
+          source: (s.sourceFunctionName || '?') + ' ' + (s.sourceURL || '').split('/').pop() + ':' + s.sourceCharPosition,
+        })),
+      });
+    }
+  }).observe({ type: 'long-animation-frame', buffered: false });`);
 // Posters scrolled through: the results loaded so far (infinite scroll loads when near the end).
 let posters = 0;
 page.on('request', (r) => {
@@ -122,6 +140,7 @@ while (posters < 2000 && Date.now() - started < 180_000) {
   steps++;
 }
 const longTasks = await page.evaluate<number[]>('window.longTasks');
+const longFrames = await page.evaluate<unknown[]>('window.longFrames');
 const loaded = await page.evaluate<number>("document.querySelectorAll('[data-asset-id]').length");
 
 await browser.close();
@@ -137,3 +156,4 @@ console.log(
   `| long tasks while scrolling ~${posters} posters (${steps} steps) | ${longTasks.filter((d) => d > 50).length} over 50 ms, longest ${f(Math.max(0, ...longTasks))} ms | none over 50 ms |`,
 );
 console.log(`\nper word (ms): ${times.map(f).join(', ')}; result elements in the DOM at the end: ${loaded}`);
+if (args.explain) console.log(`\nlong animation frames while scrolling:\n${JSON.stringify(longFrames, null, 1)}`);

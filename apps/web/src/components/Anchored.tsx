@@ -79,14 +79,25 @@ export function Anchored({
       setPosition((old) => (same(old, next) ? old : next));
     };
     update();
-    window.addEventListener('scroll', update, true);
-    window.addEventListener('resize', update);
+    // Scrolling anywhere moves it along, once per frame: reading positions in every scroll event
+    // would lay the page out again each time.
+    let frame = 0;
+    const onScroll = () => {
+      if (frame === 0)
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          update();
+        });
+    };
+    window.addEventListener('scroll', onScroll, true);
+    window.addEventListener('resize', onScroll);
     const sizes = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(update);
     sizes?.observe(el);
     sizes?.observe(anchor);
     return () => {
-      window.removeEventListener('scroll', update, true);
-      window.removeEventListener('resize', update);
+      cancelAnimationFrame(frame);
+      window.removeEventListener('scroll', onScroll, true);
+      window.removeEventListener('resize', onScroll);
       sizes?.disconnect();
     };
   }, [anchor, placement, gap]);

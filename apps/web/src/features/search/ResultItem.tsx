@@ -41,16 +41,28 @@ function observeOnce(el: Element, onSeen: () => void): () => void {
   };
 }
 
-/** True from the first time the element came into view (portal-spec §2: skeleton until then, once). */
-export function useSeenOnce<T extends Element>(): [RefObject<T | null>, boolean] {
+/**
+ * Gives the picture its address the first time it comes into view (portal-spec §2: skeleton until
+ * then, once). Done on the element itself, not through React state: a screenful of posters coming
+ * into view at once would otherwise draw them all again in one long task.
+ */
+function useRevealOnce<T extends HTMLElement>(): RefObject<T | null> {
   const ref = useRef<T>(null);
-  const [seen, setSeen] = useState(typeof IntersectionObserver === 'undefined');
   useEffect(() => {
     const el = ref.current;
-    if (seen || !el) return;
-    return observeOnce(el, () => setSeen(true));
-  }, [seen]);
-  return [ref, seen];
+    if (!el) return;
+    const reveal = () => {
+      const img = el.querySelector<HTMLImageElement>('img[data-src]');
+      if (img?.dataset.src) img.src = img.dataset.src;
+      el.dataset.seen = '';
+    };
+    if (typeof IntersectionObserver === 'undefined') {
+      reveal();
+      return;
+    }
+    return observeOnce(el, reveal);
+  }, []);
+  return ref;
 }
 
 /** What an item's icon set does; one object for all items, so items can skip re-rendering. */
@@ -204,7 +216,7 @@ export function placeholderUrl(hash: string | undefined): string | undefined {
  * been in view once, then the thumbnail over the placeholder while it loads.
  */
 export function AssetImage({ doc, alt, width, height }: { doc: AssetDoc; alt: string; width: number; height: number }) {
-  const [ref, seen] = useSeenOnce<HTMLDivElement>();
+  const ref = useRevealOnce<HTMLDivElement>();
   const placeholder = placeholderUrl(doc.thumbhash);
   return (
     <div
@@ -213,11 +225,7 @@ export function AssetImage({ doc, alt, width, height }: { doc: AssetDoc; alt: st
       data-placeholder={placeholder ? 'thumbhash' : 'skeleton'}
       style={{ width, height, backgroundImage: placeholder ? `url(${placeholder})` : undefined }}
     >
-      {seen && doc.url ? (
-        <img src={doc.url} alt={alt} loading="lazy" decoding="async" />
-      ) : (
-        <div className="vt-skeleton" role="presentation" />
-      )}
+      {doc.url && <img data-src={doc.url} alt={alt} decoding="async" />}
     </div>
   );
 }
