@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type MouseEvent, type PointerEvent } from 'react';
+import { useState, type MouseEvent, type PointerEvent } from 'react';
+import { useDelay } from '../lib/delay.ts';
 
 /** Header menus open when the pointer rests on their button and close after it leaves (portal-spec §9). */
 export const MENU_OPEN_DELAY = 300;
@@ -30,20 +31,15 @@ export interface HeaderMenuTrigger {
  */
 export function useHeaderMenu(id: string): { trigger: HeaderMenuTrigger; menu: HeaderMenuState | null } {
   const [open, setOpen] = useState<{ anchor: HTMLElement; hover: boolean } | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const cancel = () => {
-    clearTimeout(timer.current);
-    timer.current = undefined;
-  };
-  useEffect(() => cancel, []);
+  const delay = useDelay();
+  const cancel = () => delay.cancel();
   const close = () => {
     cancel();
     setOpen(null);
   };
   const leave = (e: PointerEvent) => {
     if (e.pointerType !== 'mouse' || !open?.hover) return cancel();
-    cancel();
-    timer.current = setTimeout(close, MENU_CLOSE_DELAY);
+    delay.run(MENU_CLOSE_DELAY, close);
   };
   const trigger: HeaderMenuTrigger = {
     'aria-haspopup': 'menu',
@@ -58,7 +54,7 @@ export function useHeaderMenu(id: string): { trigger: HeaderMenuTrigger; menu: H
       cancel();
       if (e.pointerType !== 'mouse' || open) return;
       const anchor = e.currentTarget;
-      timer.current = setTimeout(() => setOpen({ anchor, hover: true }), MENU_OPEN_DELAY);
+      delay.run(MENU_OPEN_DELAY, () => setOpen({ anchor, hover: true }));
     },
     onPointerLeave: leave,
   };

@@ -627,8 +627,8 @@ export function Link({ to, replace, onClick, ref, ...rest }: LinkProps) {
 /** A link that is marked `aria-current="page"` and class `active` while its route is shown. */
 export function NavLink({ className, ...props }: LinkProps) {
   const { pathname } = useLocation();
-  const { path } = useLinkTarget(props.to);
-  const target = parsePath(path, '').pathname.replace(/\/$/, '') || '/';
+  const { base } = useContext(RouteContext);
+  const target = parsePath(resolvePath(props.to, base), '').pathname.replace(/\/$/, '') || '/';
   const active = pathname === target || (target !== '/' && pathname.startsWith(`${target}/`));
   return (
     <Link

@@ -78,24 +78,20 @@ export class Translator {
     this.t = this.translatorFor();
   }
 
+  /** The key's text in `lang`, else in the fallback language. */
+  private find(lang: string, key: string): string | undefined {
+    return lookup(this.messages.get(lang), key) ?? lookup(this.messages.get(this.fallbackLanguage), key);
+  }
+
   private translatorFor(): TFunction {
     const lang = this.language;
-    return (key, options) => {
-      const text =
-        lookup(this.messages.get(lang), key) ??
-        lookup(this.messages.get(this.fallbackLanguage), key) ??
-        options?.defaultValue ??
-        key;
-      return this.postProcess(interpolate(text, options));
-    };
+    return (key, options) =>
+      this.postProcess(interpolate(this.find(lang, key) ?? options?.defaultValue ?? key, options));
   }
 
   /** Whether the key has a text in the current or the fallback language. */
   exists(key: string): boolean {
-    return (
-      lookup(this.messages.get(this.language), key) !== undefined ||
-      lookup(this.messages.get(this.fallbackLanguage), key) !== undefined
-    );
+    return this.find(this.language, key) !== undefined;
   }
 
   /** Adds texts of a language over the ones it has. */

@@ -13,6 +13,7 @@ import {
 import { useTranslation } from '../../lib/translate.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { gridKeyHandler } from '../../lib/gridKeys.ts';
+import { useStableCallback } from '../../lib/useStableCallback.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
 import { aspectOf, gridRows, posterRows, type ResultRow } from './layout.ts';
 import { ResultItem, type ItemActions } from './ResultItem.tsx';
@@ -148,19 +149,11 @@ export function ResultList(props: ResultListProps) {
   );
   // Items get only values that change with them; the handlers stay the same object, so the memoised
   // items re-render only when their own state changes.
-  const latest = useRef(props);
-  useLayoutEffect(() => {
-    latest.current = props;
-  });
-  const onClick = useCallback((doc: AssetDoc, click: ClickModifiers) => latest.current.onItemClick(doc, click), []);
-  const actions = useMemo<ItemActions>(
-    () => ({
-      share: (doc) => latest.current.actions.share(doc),
-      toggleBookmark: (id) => latest.current.actions.toggleBookmark(id),
-      download: (doc) => latest.current.actions.download(doc),
-    }),
-    [],
-  );
+  const onClick = useStableCallback(props.onItemClick);
+  const share = useStableCallback(props.actions.share);
+  const toggleBookmark = useStableCallback(props.actions.toggleBookmark);
+  const download = useStableCallback(props.actions.download);
+  const actions = useMemo<ItemActions>(() => ({ share, toggleBookmark, download }), [share, toggleBookmark, download]);
   return (
     <Box
       ref={scrollRef}
