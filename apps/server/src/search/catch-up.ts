@@ -24,7 +24,7 @@ import type { TextIndex } from './text-index.ts';
 
 const BATCH = 5000;
 /** Changed assets read and applied to the in-memory index in one step (the event loop waits for it). */
-const APPLY_BATCH = 1000;
+const APPLY_BATCH = 500;
 /** Change runs read at once. */
 const RUNS = 5000;
 
@@ -63,8 +63,13 @@ export interface CatchUpOptions {
 const FREQUENT_SHARE = 0.02;
 const FREQUENT_MIN_DOCS = 2000;
 
-/** Lets other work (requests) run between long steps. */
-const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/**
+ * Lets other work (requests, timers) run between long steps. One setImmediate is not enough: a
+ * step that runs after I/O (a request's database read) is followed by the check phase at once,
+ * so the next step would run before any timer or request; the second one comes after a whole turn
+ * of the event loop.
+ */
+export const pause = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /** A catalogue change that touched every asset (see ALL_ASSETS): indexes load everything again. */
 const touchesAll = (run: ChangeRun): boolean => run.first === ALL_ASSETS[0] && run.last === ALL_ASSETS[1];

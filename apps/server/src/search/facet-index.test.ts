@@ -162,6 +162,61 @@ describe('facet index (in-memory part of the search engine)', () => {
     expect(walk(index, 'desc')).toEqual([8, 4, 1, 7, 2, 5, 9, 6, 3]);
   });
 
+  it('counts later-set values on the packed path too, whatever order the documents are listed in', () => {
+    const col = new CodeColumn();
+    for (let d = 0; d < 300; d++) col.push([`v${d % 7}`, ...(d % 3 === 0 ? ['x'] : [])]);
+    col.pack();
+    for (let d = 5; d < 300; d += 11) col.set(d, d % 2 === 0 ? [] : ['y', `v${d % 5}`]);
+    col.set(299, ['z']);
+    // Counting document by document, as the column reads each one.
+    const expected = (docs: number[]) => {
+      const counts = new Int32Array(col.values.length);
+      for (const d of docs) for (const c of col.get(d)) counts[c]++;
+      return Array.from(counts);
+    };
+    const counted = (docs: number[]) => {
+      const counts = new Int32Array(col.values.length);
+      col.count(Int32Array.from(docs), counts);
+      return Array.from(counts);
+    };
+    const all = Array.from({ length: 300 }, (_, d) => d);
+    const some = all.filter((d) => d % 4 !== 1);
+    const shuffled = [...some].sort((a, b) => ((a * 7919) % 300) - ((b * 7919) % 300));
+    expect(counted(all)).toEqual(expected(all));
+    expect(counted(some)).toEqual(expected(some));
+    expect(counted(shuffled)).toEqual(expected(shuffled));
+    col.set(1, ['w']);
+    expect(counted(all)).toEqual(expected(all));
+  });
+
+  it('keeps a sort order whose keys a change left as they were, and places moved and new documents', async () => {
+    const order = (index: FacetIndex) => index.parts().orders.get('size');
+    const walk = (index: FacetIndex) => {
+      const acc: number[] = [];
+      index.walkOrder('size', 'asc', (d) => acc.push(index.ids[d]) > 0);
+      return acc;
+    };
+    const index = new FacetIndex(['tags'], ['size'], [], ['size']);
+    [4, 2, 9, 1].forEach((size, i) => index.put(row(i + 1, ['g'], ['a'], size)));
+    index.pack();
+    await index.sortOrders();
+    const before = order(index);
+    // A change of the tags keeps every size: the order stays the same array.
+    index.put(row(2, ['g'], ['b'], 2));
+    index.put(row(3, ['g'], ['b'], 9));
+    index.pack();
+    expect(order(index)).toBe(before);
+    expect(walk(index)).toEqual([4, 2, 1, 3]);
+    index.put(row(1, ['g'], ['a'], 10));
+    index.pack();
+    expect(order(index)).not.toBe(before);
+    expect(walk(index)).toEqual([4, 2, 3, 1]);
+    // A new document fits at the end by its key, but it still needs a place in the order.
+    index.put(row(5, ['g'], ['a'], 11));
+    index.pack();
+    expect(walk(index)).toEqual([4, 2, 3, 1, 5]);
+  });
+
   it('set operations work on ascending document numbers', () => {
     const a = Int32Array.from([1, 3, 5, 7]);
     const b = Int32Array.from([3, 4, 7, 9]);

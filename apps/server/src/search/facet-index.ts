@@ -20,6 +20,7 @@ export class CodeColumn {
   private packedCount = 0;
   /** Documents set after the last packing (updates, new assets). */
   private readonly loose = new Map<number, Int32Array>();
+  private looseDocs: Int32Array | undefined;
   private pending: number[] = [];
   private pendingOffsets: number[] = [0];
 
@@ -79,10 +80,10 @@ export class CodeColumn {
   private merge(): void {
     const n = this.packedCount;
     const old = this.codes;
-    const oldOffsets = this.offsets;
     // Offsets dropped for an empty column are all 0.
-    const at = (d: number): number => (old.length === 0 ? 0 : oldOffsets[d]);
-    const changed = [...this.loose.keys()].filter((d) => d < n).sort((a, b) => a - b);
+    const oldOffsets = old.length === 0 ? new Int32Array(n + 1) : this.offsets;
+    const at = (d: number): number => oldOffsets[d];
+    const changed = this.looseSorted().filter((d) => d < n);
     let total = at(n);
     for (const d of changed) total += this.loose.get(d)!.length - (at(d + 1) - at(d));
     const codes = new Int32Array(total);
@@ -91,10 +92,10 @@ export class CodeColumn {
     let from = 0;
     // Runs of unchanged documents are copied in one piece (a million documents in milliseconds).
     const copy = (to: number) => {
-      const shift = k - at(from);
-      codes.set(old.subarray(at(from), at(to)), k);
-      for (let d = from; d < to; d++) offsets[d + 1] = at(d + 1) + shift;
-      k += at(to) - at(from);
+      const shift = k - oldOffsets[from];
+      codes.set(old.subarray(oldOffsets[from], oldOffsets[to]), k);
+      for (let d = from; d < to; d++) offsets[d + 1] = oldOffsets[d + 1] + shift;
+      k += oldOffsets[to] - oldOffsets[from];
     };
     for (const d of changed) {
       copy(d);
@@ -108,10 +109,12 @@ export class CodeColumn {
     this.codes = codes;
     this.offsets = offsets;
     this.loose.clear();
+    this.looseDocs = undefined;
     this.dropEmptyOffsets();
   }
 
   set(doc: number, values: readonly string[]): void {
+    if (!this.loose.has(doc)) this.looseDocs = undefined;
     this.loose.set(doc, Int32Array.from(this.encode(values)));
   }
 
@@ -145,21 +148,41 @@ export class CodeColumn {
     return this.codes.subarray(this.offsets[doc], this.offsets[doc + 1]);
   }
 
-  /** Adds one to counts[code] for every value of every listed document. */
+  /** The documents set after packing, ascending (made again after each set). */
+  private looseSorted(): Int32Array {
+    if (this.looseDocs?.length !== this.loose.size) {
+      this.looseDocs = Int32Array.from(this.loose.keys()).sort();
+    }
+    return this.looseDocs;
+  }
+
+  /**
+   * Adds one to counts[code] for every value of every listed document (ascending, as matches are).
+   * Documents set after packing are found by walking their sorted list alongside, so a change of a
+   * few thousand assets keeps counting on the packed arrays (a lookup per document would cost a
+   * million at a million).
+   */
   count(docs: Int32Array, counts: Int32Array): void {
     const { offsets, codes, packedCount } = this;
-    if (this.loose.size === 0) {
-      if (codes.length === 0) return;
-      for (let i = 0; i < docs.length; i++) {
-        const d = docs[i];
-        if (d >= packedCount) continue;
-        for (let k = offsets[d], end = offsets[d + 1]; k < end; k++) counts[codes[k]]++;
-      }
-      return;
-    }
+    const loose = this.loose.size > 0 ? this.looseSorted() : EMPTY;
+    if (loose.length === 0 && codes.length === 0) return;
+    let j = 0;
+    let last = -1;
     for (let i = 0; i < docs.length; i++) {
-      const vals = this.get(docs[i]);
-      for (let k = 0; k < vals.length; k++) counts[vals[k]]++;
+      const d = docs[i];
+      if (loose.length > 0) {
+        // Out of order (not from a match): find the place again.
+        if (d < last) j = lowerBound(loose, d);
+        last = d;
+        while (j < loose.length && loose[j] < d) j++;
+        if (j < loose.length && loose[j] === d) {
+          const vals = this.loose.get(d)!;
+          for (let k = 0; k < vals.length; k++) counts[vals[k]]++;
+          continue;
+        }
+      }
+      if (d >= packedCount || codes.length === 0) continue;
+      for (let k = offsets[d], end = offsets[d + 1]; k < end; k++) counts[codes[k]]++;
     }
   }
 
@@ -513,6 +536,8 @@ export class FacetIndex {
     return [...this.orders.keys()].map((field) => () => {
       const order = this.orders.get(field)!;
       const cmp = this.orderOf(field);
+      // New documents are not in the order yet: they always need a place.
+      if (order.length === this.size && stillInOrder(order, mark, cmp)) return;
       const moved = changed.slice().sort(cmp);
       const kept = new Int32Array(order.length);
       let n = 0;
@@ -726,6 +751,21 @@ export class FacetIndex {
   }
 }
 
+/**
+ * True when an order is still sorted after the marked documents changed: an array is sorted when
+ * every neighbouring pair is, and pairs of unchanged documents were and still are. Most changes
+ * (keywords, a rating) leave most sort keys (dates, sizes, names) as they were, and then an order
+ * needs no new array.
+ */
+function stillInOrder(order: Int32Array, mark: Uint8Array, cmp: (a: number, b: number) => number): boolean {
+  for (let i = 0; i < order.length; i++) {
+    if (!mark[order[i]]) continue;
+    if (i > 0 && cmp(order[i - 1], order[i]) > 0) return false;
+    if (i + 1 < order.length && cmp(order[i], order[i + 1]) > 0) return false;
+  }
+  return true;
+}
+
 /** `data` with at least `n` entries (NaN for those it lacked). */
 function grown(data: Numbers, n: number): Numbers {
   if (data.length >= n) return data;
@@ -779,4 +819,16 @@ export function subtract(a: Int32Array, b: Int32Array): Int32Array {
     if (j >= b.length || b[j] !== x) acc[k++] = x;
   }
   return acc.subarray(0, k);
+}
+
+/** The first index of an ascending list whose entry is not below `key` (its length when none). */
+export function lowerBound<T extends number | string>(sorted: ArrayLike<T>, key: T): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

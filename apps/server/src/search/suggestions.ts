@@ -1,6 +1,6 @@
 import type { SuggestionGroup } from '@vitrine/contract/search';
 import { compareText, SearchInputError } from './engine-types.ts';
-import type { CodeColumn } from './facet-index.ts';
+import { lowerBound, type CodeColumn } from './facet-index.ts';
 import { groupsKey, type IndexView } from './index-view.ts';
 import { fold, tokenize } from './text.ts';
 
@@ -65,15 +65,4 @@ function tokenList(col: CodeColumn): { tokens: string[]; codes: Int32Array } {
   });
   pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
   return { tokens: pairs.map((p) => p[0]), codes: Int32Array.from(pairs, (p) => p[1]) };
-}
-
-function lowerBound(sorted: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
