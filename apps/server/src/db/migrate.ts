@@ -15,6 +15,7 @@ import * as samlReplay from './migrations/202611231821_saml_replay.ts';
 import * as longValues from './migrations/202611231822_long_values.ts';
 import * as changeSequence from './migrations/202611231830_change_sequence.ts';
 import * as indexReaders from './migrations/202611250310_index_readers.ts';
+import * as activeIds from './migrations/202611251100_active_ids.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '202611231822_long_values': longValues,
   '202611231830_change_sequence': changeSequence,
   '202611250310_index_readers': indexReaders,
+  '202611251100_active_ids': activeIds,
 };
 
 /**

@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/databases.ts';
+import { openDatabase, type Db } from '../db/database.ts';
+import { PostgresTextIndex } from './postgres-text.repository.ts';
+import { SearchRepository } from './search.repository.ts';
+
+/** Every node type of a PostgreSQL plan (EXPLAIN FORMAT JSON). */
+function nodeTypes(plan: { 'Node Type': string; Plans?: unknown[] }): string[] {
+  return [plan['Node Type'], ...(plan.Plans ?? []).flatMap((p) => nodeTypes(p as typeof plan))];
+}
+
+describe('ARCHITECTURE §3 "Search": reading a large catalogue on postgres', () => {
+  let test: TestDatabase;
+  let db: Db;
+
+  beforeAll(async () => {
+    test = await createTestDatabase('postgres');
+    db = await openDatabase(test.config);
+    // Statistics taken while the catalogue was small and hardly active, then a bulk load of active
+    // assets (bench data, an import) before the next analysis: the (status, imp_date) index then
+    // looks selective, and PostgreSQL sorted every active asset for each batch read.
+    const insert = (from: number, to: number, status: string) =>
+      sql`insert into asset (source_path, filename, sha256, file_size, mime, format, asset_group, status, imp_date, updated_at)
+        select '/a/' || i, i || '.jpg', 'x', 1, 'image/jpeg', 'jpg', 'image', ${status}, i, i
+        from generate_series(${from}::int, ${to}::int) as i`.execute(db.kysely);
+    await insert(1, 200, 'deleted');
+    await sql`analyze asset`.execute(db.kysely);
+    await insert(201, 20_000, 'active');
+  }, 60_000);
+  afterAll(async () => {
+    await db.close();
+    await test.drop();
+  });
+
+  it('answers each batch by walking an index in id order, not by sorting every active asset', async () => {
+    expect(await new SearchRepository(db).activeIdsAfter(10_000, 5)).toEqual([10_001, 10_002, 10_003, 10_004, 10_005]);
+    // The statement activeIdsAfter sends (search.repository.ts).
+    const { rows } = await sql<{ 'QUERY PLAN': [{ Plan: { 'Node Type': string } }] }>`
+      explain (format json) select "id" from "asset" where "id" > ${10_000} and "status" = ${'active'} order by "id" limit ${5}`.execute(
+      db.kysely,
+    );
+    const types = nodeTypes(rows[0]['QUERY PLAN'][0].Plan);
+    expect(types).not.toContain('Sort');
+    expect(types).not.toContain('Seq Scan');
+  });
+
+  it('finds the frequent words from a sample of a large text index, and only words near the bound', async () => {
+    const text = new PostgresTextIndex(db, 1000);
+    // 6,000 documents: 'common' in every second one, 'usual' in every fifth, 'scarce' in every 60th.
+    const docs = Array.from({ length: 6000 }, (_, i) => ({
+      id: i + 1,
+      title: 'x',
+      body: [i % 2 === 0 ? 'common' : '', i % 5 === 0 ? 'usual' : '', i % 60 === 0 ? 'scarce' : '', 'x'].join(' '),
+    }));
+    await db.kysely.transaction().execute((trx) => text.write(docs, [], trx));
+    const sampled = await text.frequentWords(1000, docs.length);
+    expect(sampled).toContain('common');
+    expect(sampled).toContain('usual');
+    expect(sampled).not.toContain('scarce');
+    // Read whole, the bound is exact.
+    expect((await text.frequentWords(1500)).sort()).toEqual(['common', 'x']);
+  });
+});
