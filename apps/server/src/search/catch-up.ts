@@ -5,7 +5,7 @@ import { ALL_ASSETS } from '../db/catalogue-state.ts';
 import { pickLanguage } from './asset-presenter.ts';
 import { baseContentLanguages, type Progress } from './engine-types.ts';
 import { FacetIndex, type IndexRow } from './facet-index.ts';
-import { documentWords, FrequentWords } from './frequent-words.ts';
+import { documentWords, FrequentWords, type WordPostings } from './frequent-words.ts';
 import { parseNumber } from './facets.ts';
 import type { FieldRegistry } from './fields.ts';
 import { columnOf } from './fields.ts';
@@ -321,10 +321,15 @@ export class CatchUp {
       await pause();
     }
     index.pack();
-    await this.findFrequentWords(index, progress);
-    progress?.('sort orders', 0, index.sortFields.length);
-    await index.sortOrders(pause);
-    progress?.('sort orders', index.sortFields.length, index.sortFields.length);
+    // The frequent words are the database's work, the sort orders this thread's: both at once.
+    await Promise.all([
+      this.findFrequentWords(index, progress),
+      (async () => {
+        progress?.('sort orders', 0, index.sortFields.length);
+        await index.sortOrders(pause);
+        progress?.('sort orders', index.sortFields.length, index.sortFields.length);
+      })(),
+    ]);
     // Versions only grow, also across rebuilds, so no cache mistakes the new index for the old.
     index.version += this.index.version + 1;
     this.index = index;
@@ -399,18 +404,27 @@ export class CatchUp {
     const text = this.text;
     if (!text.frequentWords) return;
     const minDocs = Math.max(this.options.frequentMinDocs ?? FREQUENT_MIN_DOCS, Math.ceil(index.size * FREQUENT_SHARE));
-    const words = await text.frequentWords(minDocs);
-    const frequent = new FrequentWords();
-    for (const [i, word] of words.entries()) {
-      progress?.('frequent words', i, words.length);
-      const atom: TextAtom = { kind: 'text', tokens: [word], prefix: false, scope: 'all' };
-      const found = text.matchWithTitle
-        ? await text.matchWithTitle(atom)
-        : { all: await text.match(atom), title: await text.match({ ...atom, scope: 'title' }) };
-      frequent.words.set(word, { all: index.docsOf(found.all).slice(), title: index.docsOf(found.title).slice() });
-    }
+    const words = await text.frequentWords(minDocs, index.size);
+    const postings = new Map<string, WordPostings>();
+    let next = 0;
+    let fetched = 0;
+    // Two words asked at a time: the database answers each on a core of its own.
+    const fetchWords = async (): Promise<void> => {
+      for (let i = next++; i < words.length; i = next++) {
+        const atom: TextAtom = { kind: 'text', tokens: [words[i]], prefix: false, scope: 'all' };
+        const found = text.matchWithTitle
+          ? await text.matchWithTitle(atom)
+          : { all: await text.match(atom), title: await text.match({ ...atom, scope: 'title' }) };
+        // A word the text index only guessed to be frequent (from a sample) is left to the index.
+        if (found.all.length >= minDocs) {
+          postings.set(words[i], { all: index.docsOf(found.all).slice(), title: index.docsOf(found.title).slice() });
+        }
+        progress?.('frequent words', ++fetched, words.length);
+      }
+    };
+    await Promise.all([fetchWords(), fetchWords()]);
     progress?.('frequent words', words.length, words.length);
-    index.frequent = frequent;
+    index.frequent = new FrequentWords(new Map(words.filter((w) => postings.has(w)).map((w) => [w, postings.get(w)!])));
   }
 
   /**
@@ -503,7 +517,9 @@ export class CatchUp {
   }
 
   private async catchUpTextSteps(upTo: number, progress?: Progress): Promise<void> {
-    const total = progress ? await this.repository.countAssets() : 0;
+    // Counted only for a full load's progress: changes are caught up after every bulk write, and
+    // counting a million assets each time would cost more than the change.
+    let total: number | undefined;
     let done = 0;
     for (;;) {
       const step = await this.repository.inTransaction(async (repository, trx) => {
@@ -524,7 +540,7 @@ export class CatchUp {
           await writeTexts(repository, trx, this.text, this.fields, ids, true);
           await repository.setTextState({ ...state, loadAfter: ids[ids.length - 1] });
           done += ids.length;
-          progress?.('text index', done, total);
+          if (progress) progress('text index', done, (total ??= await this.repository.countAssets()));
           return 'more' as const;
         }
         const runs = await repository.changesAfter(

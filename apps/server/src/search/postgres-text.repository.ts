@@ -4,6 +4,9 @@ import type { Db } from '../db/database.ts';
 import type { TextAtom } from './query.ts';
 import { parseIdList, type TextDocument, type TextIndex } from './text-index.ts';
 
+/** Documents read to find the frequent words of a large index (a random sample of them). */
+const FREQUENT_SAMPLE = 200_000;
+
 /** tsquery text of one atom ('simple' configuration: the tokens are already folded). */
 export function tsqueryExpression(atom: TextAtom): string {
   const last = atom.tokens.length - 1;
@@ -20,7 +23,11 @@ export const TSVECTOR_TEXT_CHARS = 100_000;
 
 /** Full-text index in PostgreSQL: tsvector columns with GIN indexes (search_document). */
 export class PostgresTextIndex implements TextIndex {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Documents read to find the frequent words of an index larger than that. */
+    private readonly sampleSize = FREQUENT_SAMPLE,
+  ) {}
 
   async write(docs: readonly TextDocument[], removed: readonly number[], trx: Kysely<Database>): Promise<void> {
     if (removed.length > 0) {
@@ -59,9 +66,18 @@ export class PostgresTextIndex implements TextIndex {
     return { all: parseIdList(rows[0]?.ids), title: parseIdList(rows[0]?.title) };
   }
 
-  async frequentWords(minDocs: number): Promise<string[]> {
+  async frequentWords(minDocs: number, documents = 0): Promise<string[]> {
+    // Reading every document's words costs seconds at a million: a large index is read from a
+    // random sample of its rows, with a bound low enough that a word at minDocs is all but never
+    // missed (a missed word is still found, through the index, on its first search).
+    const share = Math.min(1, this.sampleSize / Math.max(1, documents));
+    const source =
+      share < 1
+        ? `select body from search_document tablesample bernoulli (${(share * 100).toFixed(4)}) repeatable (1)`
+        : 'select body from search_document';
+    const bound = share < 1 ? Math.floor(minDocs * share * 0.8) : minDocs;
     const { rows } = await sql<{ word: string }>`
-      select word from ts_stat('select body from search_document') where ndoc >= ${minDocs}`.execute(this.db.kysely);
+      select word from ts_stat(${source}) where ndoc >= ${bound}`.execute(this.db.kysely);
     return rows.map((r) => r.word);
   }
 

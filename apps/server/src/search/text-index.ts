@@ -35,10 +35,12 @@ export interface TextIndex {
    */
   matchWithTitle?(atom: TextAtom): Promise<{ all: Int32Array; title: Int32Array }>;
   /**
-   * Words in at least `minDocs` documents, where fetching their matches is dear enough that the
-   * engine keeps them in memory (see frequent-words.ts).
+   * Words likely in at least `minDocs` documents, where fetching their matches is dear enough that
+   * the engine keeps them in memory (see frequent-words.ts). A large index may answer from a sample
+   * of its documents: the list then holds some words a little below the bound, which the engine
+   * drops once it has their matches. `documents`: about how many documents the index holds.
    */
-  frequentWords?(minDocs: number): Promise<string[]>;
+  frequentWords?(minDocs: number, documents?: number): Promise<string[]>;
 }
 
 /** Parses the comma-joined id list both databases aggregate matches into, ascending. */
