@@ -46,8 +46,51 @@ describe('facet index (in-memory part of the search engine)', () => {
       const before = start.map((_, d) => [...col.get(d)].map((c) => col.values[c]));
       col.fold();
       expect(start.map((_, d) => [...col.get(d)].map((c) => col.values[c]))).toEqual(before);
-      expect(col.parts().offsets).toHaveLength(start.length + 1);
+      const again = CodeColumn.fromParts(col.parts(), start.length);
+      expect(start.map((_, d) => [...again.get(d)].map((c) => again.values[c]))).toEqual(before);
     }
+  });
+
+  it('keeps one code per document and no offsets while no document has two values', () => {
+    const col = new CodeColumn();
+    for (const values of [['a'], [], ['b'], ['a']]) col.push(values);
+    col.pack();
+    const single = col.parts();
+    expect(single.offsets).toHaveLength(0);
+    expect(Array.from(single.codes)).toEqual([0, -1, 1, 0]);
+    const read = (c: CodeColumn) => [0, 1, 2, 3, 4].map((d) => [...c.get(d)].map((code) => c.values[code]));
+    const counted = (c: CodeColumn) => {
+      const counts = new Int32Array(c.values.length);
+      c.count(Int32Array.from([0, 1, 2, 3, 4]), counts);
+      return Array.from(counts);
+    };
+    const wanted = (c: CodeColumn, value: string) => {
+      const w = new Uint8Array(c.values.length);
+      w[c.dict.get(value)!] = 1;
+      return [0, 1, 2, 3, 4].filter((d) => c.has(d, w));
+    };
+    // A new document and a change that keep one value each stay in the small form.
+    col.push(['c']);
+    col.set(1, ['b']);
+    col.fold();
+    expect(col.parts().offsets).toHaveLength(0);
+    expect(read(col)).toEqual([['a'], ['b'], ['b'], ['a'], ['c']]);
+    expect(counted(col)).toEqual([2, 2, 1]);
+    expect(wanted(col, 'b')).toEqual([1, 2]);
+    // A second value turns it into the general form, and back once it is gone.
+    col.set(3, ['a', 'c']);
+    col.fold();
+    expect(col.parts().offsets).toHaveLength(6);
+    expect(read(col)).toEqual([['a'], ['b'], ['b'], ['a', 'c'], ['c']]);
+    expect(counted(col)).toEqual([2, 2, 2]);
+    expect(wanted(col, 'c')).toEqual([3, 4]);
+    const again = CodeColumn.fromParts(col.parts(), 5);
+    expect(read(again)).toEqual(read(col));
+    col.set(3, []);
+    col.fold();
+    expect(col.parts().offsets).toHaveLength(0);
+    expect(read(col)).toEqual([['a'], ['b'], ['b'], [], ['c']]);
+    expect(counted(CodeColumn.fromParts(col.parts(), 5))).toEqual([1, 2, 1]);
   });
 
   it('keeps documents in id order, finds them by id and refuses out-of-order new ids', () => {

@@ -10,12 +10,19 @@ import { groupMask } from '../access/rule.ts';
 import { FrequentWords, type WordPostings } from './frequent-words.ts';
 
 const EMPTY = new Int32Array(0);
+/** The code of no value, in a single-valued column. */
+const NONE = -1;
 
 /** Values of one field as codes into a dictionary; several per document for multi-valued fields. */
 export class CodeColumn {
   readonly dict = new Map<string, number>();
   readonly values: string[] = [];
-  private offsets = new Int32Array(1);
+  /**
+   * Per packed document the start of its codes (one more entry than documents), or null while no
+   * document has more than one value: then `codes` holds one code per document, NONE for none,
+   * and a million documents need no offsets (4 MB less per single-valued field).
+   */
+  private offsets: Int32Array<ArrayBuffer> | null = new Int32Array(1);
   private codes = EMPTY;
   private packedCount = 0;
   /** Documents set after the last packing (updates, new assets). */
@@ -52,65 +59,121 @@ export class CodeColumn {
   pack(): void {
     if (this.pendingOffsets.length > 1) this.packPending();
     if (this.loose.size > Math.max(4096, this.packedCount >> 6)) this.merge();
-    this.dropEmptyOffsets();
+    this.compact();
+  }
+
+  /** True when the pending documents have at most one value each. */
+  private pendingSingle(): boolean {
+    const p = this.pendingOffsets;
+    for (let i = 1; i < p.length; i++) if (p[i] - p[i - 1] > 1) return false;
+    return true;
   }
 
   private packPending(): void {
-    const base = this.codes.length;
-    const codes = new Int32Array(base + this.pending.length);
-    codes.set(this.codes);
-    codes.set(this.pending, base);
-    const offsets = new Int32Array(this.packedCount + this.pendingOffsets.length);
-    // Offsets dropped for an empty column are all 0, as the new array starts.
-    offsets.set(this.offsets.subarray(0, this.packedCount + 1));
-    for (let i = 1; i < this.pendingOffsets.length; i++) offsets[this.packedCount + i] = base + this.pendingOffsets[i];
-    this.codes = codes;
-    this.offsets = offsets;
-    this.packedCount += this.pendingOffsets.length - 1;
+    const added = this.pendingOffsets.length - 1;
+    if (this.offsets === null && this.pendingSingle()) {
+      const codes = new Int32Array(this.packedCount + added);
+      codes.set(this.codes);
+      const p = this.pendingOffsets;
+      for (let i = 0; i < added; i++) codes[this.packedCount + i] = p[i + 1] > p[i] ? this.pending[p[i]] : NONE;
+      this.codes = codes;
+    } else {
+      const offsets = this.multiOffsets();
+      const base = this.codes.length;
+      const codes = new Int32Array(base + this.pending.length);
+      codes.set(this.codes);
+      codes.set(this.pending, base);
+      const next = new Int32Array(this.packedCount + this.pendingOffsets.length);
+      next.set(offsets.subarray(0, this.packedCount + 1));
+      for (let i = 1; i < this.pendingOffsets.length; i++) next[this.packedCount + i] = base + this.pendingOffsets[i];
+      this.codes = codes;
+      this.offsets = next;
+    }
+    this.packedCount += added;
     this.pending = [];
     this.pendingOffsets = [0];
   }
 
-  /** A column without any value (a field no asset fills) keeps no per-document offsets. */
-  private dropEmptyOffsets(): void {
-    if (this.codes.length === 0 && this.offsets.length > 1) this.offsets = new Int32Array(1);
+  /**
+   * The per-document offsets of the packed codes, turning a single-valued column into the general
+   * form (when a document gets a second value). An empty column's are all 0.
+   */
+  private multiOffsets(): Int32Array<ArrayBuffer> {
+    const n = this.packedCount;
+    if (this.offsets !== null) return this.codes.length === 0 ? new Int32Array(n + 1) : this.offsets;
+    const offsets = new Int32Array(n + 1);
+    let k = 0;
+    for (let d = 0; d < n; d++) {
+      if (this.codes[d] !== NONE) this.codes[k++] = this.codes[d];
+      offsets[d + 1] = k;
+    }
+    this.codes = this.codes.slice(0, k);
+    this.offsets = offsets;
+    return offsets;
+  }
+
+  /**
+   * The smallest form of the packed arrays: a column without any value keeps no per-document
+   * offsets, one whose documents have at most one value each keeps one code per document.
+   */
+  private compact(): void {
+    const offsets = this.offsets;
+    if (offsets === null) return;
+    if (this.codes.length === 0) {
+      if (offsets.length > 1) this.offsets = new Int32Array(1);
+      return;
+    }
+    const n = this.packedCount;
+    for (let d = 0; d < n; d++) if (offsets[d + 1] - offsets[d] > 1) return;
+    const codes = new Int32Array(n);
+    for (let d = 0; d < n; d++) codes[d] = offsets[d + 1] > offsets[d] ? this.codes[offsets[d]] : NONE;
+    this.codes = codes;
+    this.offsets = null;
   }
 
   /** Folds documents set after packing back into the packed arrays, so counting stays on the fast path. */
   private merge(): void {
     const n = this.packedCount;
-    const old = this.codes;
-    // Offsets dropped for an empty column are all 0.
-    const oldOffsets = old.length === 0 ? new Int32Array(n + 1) : this.offsets;
-    const at = (d: number): number => oldOffsets[d];
     const changed = this.looseSorted().filter((d) => d < n);
-    let total = at(n);
-    for (const d of changed) total += this.loose.get(d)!.length - (at(d + 1) - at(d));
-    const codes = new Int32Array(total);
-    const offsets = new Int32Array(n + 1);
-    let k = 0;
-    let from = 0;
-    // Runs of unchanged documents are copied in one piece (a million documents in milliseconds).
-    const copy = (to: number) => {
-      const shift = k - oldOffsets[from];
-      codes.set(old.subarray(oldOffsets[from], oldOffsets[to]), k);
-      for (let d = from; d < to; d++) offsets[d + 1] = oldOffsets[d + 1] + shift;
-      k += oldOffsets[to] - oldOffsets[from];
-    };
-    for (const d of changed) {
-      copy(d);
-      const vals = this.loose.get(d)!;
-      codes.set(vals, k);
-      k += vals.length;
-      offsets[d + 1] = k;
-      from = d + 1;
+    if (this.offsets === null && changed.every((d) => this.loose.get(d)!.length <= 1)) {
+      const codes = this.codes.slice();
+      for (const d of changed) {
+        const vals = this.loose.get(d)!;
+        codes[d] = vals.length > 0 ? vals[0] : NONE;
+      }
+      this.codes = codes;
+    } else {
+      const oldOffsets = this.multiOffsets();
+      const source = this.codes;
+      const at = (d: number): number => oldOffsets[d];
+      let total = at(n);
+      for (const d of changed) total += this.loose.get(d)!.length - (at(d + 1) - at(d));
+      const codes = new Int32Array(total);
+      const offsets = new Int32Array(n + 1);
+      let k = 0;
+      let from = 0;
+      // Runs of unchanged documents are copied in one piece (a million documents in milliseconds).
+      const copy = (to: number) => {
+        const shift = k - oldOffsets[from];
+        codes.set(source.subarray(oldOffsets[from], oldOffsets[to]), k);
+        for (let d = from; d < to; d++) offsets[d + 1] = oldOffsets[d + 1] + shift;
+        k += oldOffsets[to] - oldOffsets[from];
+      };
+      for (const d of changed) {
+        copy(d);
+        const vals = this.loose.get(d)!;
+        codes.set(vals, k);
+        k += vals.length;
+        offsets[d + 1] = k;
+        from = d + 1;
+      }
+      copy(n);
+      this.codes = codes;
+      this.offsets = offsets;
     }
-    copy(n);
-    this.codes = codes;
-    this.offsets = offsets;
     this.loose.clear();
     this.looseDocs = undefined;
-    this.dropEmptyOffsets();
+    this.compact();
   }
 
   set(doc: number, values: readonly string[]): void {
@@ -124,10 +187,18 @@ export class CodeColumn {
     if (this.loose.size > 0) this.merge();
   }
 
-  /** The packed arrays and dictionary, with every later-set document folded in (for a snapshot). */
+  /**
+   * The packed arrays and dictionary, with every later-set document folded in (for a snapshot).
+   * A single-valued column has no offsets (an empty array) and one code per document.
+   */
   parts(): CodeColumnParts {
     this.fold();
-    const offsets = this.codes.length === 0 ? this.offsets : this.offsets.subarray(0, this.packedCount + 1);
+    const offsets =
+      this.offsets === null
+        ? EMPTY
+        : this.codes.length === 0
+          ? this.offsets
+          : this.offsets.subarray(0, this.packedCount + 1);
     return { values: this.values, offsets, codes: this.codes };
   }
 
@@ -135,7 +206,7 @@ export class CodeColumn {
   static fromParts(parts: CodeColumnParts, packedCount: number): CodeColumn {
     const col = new CodeColumn();
     for (const v of parts.values) col.code(v);
-    col.offsets = parts.offsets;
+    col.offsets = parts.offsets.length === 0 ? null : parts.offsets;
     col.codes = parts.codes;
     col.packedCount = packedCount;
     return col;
@@ -145,6 +216,7 @@ export class CodeColumn {
     const l = this.loose.size > 0 ? this.loose.get(doc) : undefined;
     if (l) return l;
     if (doc >= this.packedCount || this.codes.length === 0) return EMPTY;
+    if (this.offsets === null) return this.codes[doc] === NONE ? EMPTY : this.codes.subarray(doc, doc + 1);
     return this.codes.subarray(this.offsets[doc], this.offsets[doc + 1]);
   }
 
@@ -182,7 +254,10 @@ export class CodeColumn {
         }
       }
       if (d >= packedCount || codes.length === 0) continue;
-      for (let k = offsets[d], end = offsets[d + 1]; k < end; k++) counts[codes[k]]++;
+      if (offsets === null) {
+        const c = codes[d];
+        if (c !== NONE) counts[c]++;
+      } else for (let k = offsets[d], end = offsets[d + 1]; k < end; k++) counts[codes[k]]++;
     }
   }
 
@@ -191,6 +266,7 @@ export class CodeColumn {
       // Hot path of filtering: read the packed codes without making a subarray per document.
       if (doc >= this.packedCount || this.codes.length === 0) return false;
       const { offsets, codes } = this;
+      if (offsets === null) return codes[doc] !== NONE && wanted[codes[doc]] === 1;
       for (let k = offsets[doc], end = offsets[doc + 1]; k < end; k++) if (wanted[codes[k]]) return true;
       return false;
     }
@@ -202,7 +278,11 @@ export class CodeColumn {
 
 export interface CodeColumnParts {
   values: readonly string[];
-  /** Per document the start of its codes, one more entry than documents; just [0] when there are no codes. */
+  /**
+   * Per document the start of its codes, one more entry than documents; just [0] when there are no
+   * codes; empty when no document has more than one value (then `codes` has one per document, -1
+   * for none).
+   */
   offsets: Int32Array<ArrayBuffer>;
   codes: Int32Array<ArrayBuffer>;
 }

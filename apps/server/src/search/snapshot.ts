@@ -13,7 +13,7 @@ import { open, readFile, rename, rm } from 'node:fs/promises';
 import { FacetIndex, type FacetIndexParts, type Numbers } from './facet-index.ts';
 
 const MAGIC = 'VTRIDX01';
-const FORMAT = 4;
+const FORMAT = 5;
 /** Magic (8 bytes), header length (4), reserved (4), SHA-1 of the data (20), padding (4). */
 const PREFIX_BYTES = 40;
 /** Sections are copied, hashed and written in pieces of this many bytes. */
@@ -229,10 +229,12 @@ function parse(
     masks: header.sections.filter((s) => s.name.startsWith('mask ')).map((s) => get(s.name, size)),
     codes: new Map(
       shape.coded.map((f) => {
-        // A column without values keeps the offsets [0] only.
+        // A column without values keeps the offsets [0] only; a single-valued one none, and one code
+        // per document.
         const offsets = get<Int32Array<ArrayBuffer>>(`offsets ${f}`);
-        if (offsets.length !== size + 1 && offsets.length !== 1) throw new Error(`offsets of '${f}' are wrong`);
-        const codes = get<Int32Array<ArrayBuffer>>(`codes ${f}`, offsets.length === 1 ? 0 : offsets[size]);
+        if (offsets.length !== size + 1 && offsets.length > 1) throw new Error(`offsets of '${f}' are wrong`);
+        const codeCount = offsets.length === 0 ? size : offsets.length === 1 ? 0 : offsets[size];
+        const codes = get<Int32Array<ArrayBuffer>>(`codes ${f}`, codeCount);
         const values = header.dictionaries[f] ?? [];
         return [f, { values, offsets, codes }];
       }),
