@@ -1,5 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 
 /** sharp (libvips) for images: probing, thumbnails, previews and the ThumbHash placeholder. */
@@ -30,12 +30,22 @@ const THUMB_BOX = { width: 800, height: 500 } as const;
 /** Fits the detail page at twice the pixel density of a large screen's content column. */
 export const PREVIEW_BOX = { width: 1600, height: 1600 } as const;
 
-const open = (input: string | Buffer) =>
-  sharp(input, { failOn: 'error', limitInputPixels: 512_000_000, sequentialRead: true });
+/**
+ * sharp, loaded on first use: a process that converts no image (a server answering searches only)
+ * does not map libvips, about 20 MB of its resident memory.
+ */
+let sharpModule: typeof Sharp | undefined;
+async function sharpLib(): Promise<typeof Sharp> {
+  sharpModule ??= (await import('sharp')).default;
+  return sharpModule;
+}
+
+const open = async (input: string | Buffer) =>
+  (await sharpLib())(input, { failOn: 'error', limitInputPixels: 512_000_000, sequentialRead: true });
 
 /** Reads the header of an image; throws for a file the image library cannot read. */
 export async function probeImage(input: string | Buffer): Promise<ImageProbe> {
-  const m = await open(input).metadata();
+  const m = await (await open(input)).metadata();
   if (!m.width || !m.height) throw new Error('the image has no size');
   const rotated = (m.orientation ?? 1) >= 5;
   return {
@@ -62,13 +72,16 @@ export async function makeImageDerivatives(
   input: string | Buffer,
   out: { thumb: string; preview: string },
 ): Promise<ImageDerivativeFiles> {
-  const { data, info } = await open(input)
+  const { data, info } = await (
+    await open(input)
+  )
     .rotate()
     .resize(PREVIEW_BOX.width, PREVIEW_BOX.height, { fit: 'inside', withoutEnlargement: true })
     .toColourspace('srgb')
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  const sharp = await sharpLib();
   // Effort 1 encodes about five times faster than the default at some 20 % more bytes; previews
   // are made for every asset at import, so the time matters more.
   const preview = await sharp(data, raw).webp({ quality: 82, effort: 1 }).toBuffer({ resolveWithObject: true });
@@ -93,7 +106,9 @@ export async function makeImageDerivatives(
 
 /** A single thumbnail written to `out` (the benchmark compares this with vipsthumbnail). */
 export async function makeThumbnail(input: string, out: string, box: number): Promise<void> {
-  await open(input)
+  await (
+    await open(input)
+  )
     .rotate()
     .resize(box, box, { fit: 'inside', withoutEnlargement: true })
     .jpeg({ quality: 80 })
@@ -102,7 +117,7 @@ export async function makeThumbnail(input: string, out: string, box: number): Pr
 
 /** Encodes raw RGBA pixels (e.g. a rendered 3D view) as PNG. */
 export async function rgbaToPng(data: Uint8Array, width: number, height: number): Promise<Buffer> {
-  return sharp(data, { raw: { width, height, channels: 4 } })
+  return (await sharpLib())(data, { raw: { width, height, channels: 4 } })
     .png()
     .toBuffer();
 }
@@ -120,7 +135,7 @@ export interface ImageConversion {
 
 /** Converts a picture for download into `out` (written whole; the caller renames it into place). */
 export async function convertImage(input: string | Buffer, out: string, c: ImageConversion): Promise<SizedFile> {
-  let img = open(input).rotate();
+  let img = (await open(input)).rotate();
   if (c.maxSize) img = img.resize(c.maxSize, c.maxSize, { fit: 'inside', withoutEnlargement: true });
   if (c.keepMetadata) img = img.keepMetadata();
   if (c.iccProfile) img = img.withIccProfile(c.iccProfile);
