@@ -88,15 +88,26 @@ export async function writeBenchData(settings: Settings, assets: number, seed = 
       // A page cache of 2 GB: at a million assets the indexes of asset_value and the full-text index
       // outgrow 256 MB, and every write would read pages again.
       await services.repositories.search.withBulkCache(async () => {
-        for (let done = 0; done < assets; done += CHUNK) {
-          const n = Math.min(CHUNK, assets - done);
+        const chunk = (from: number) => {
           const now = Date.now();
-          const writes = Array.from({ length: n }, (_, i) => newAssetWrite(catalogue.next(done + i, collections), now));
+          const n = Math.min(CHUNK, assets - from);
+          return {
+            now,
+            writes: Array.from({ length: n }, (_, i) => newAssetWrite(catalogue.next(from + i, collections), now)),
+          };
+        };
+        let next = chunk(0);
+        for (let done = 0; done < assets; done += CHUNK) {
+          const { now, writes } = next;
+          const n = writes.length;
           // Metadata only: there are no files to make derivatives of. The texts go with the assets on
           // SQLite (one writer at a time); on PostgreSQL the indexing thread writes them meanwhile,
           // after the first write made the empty catalogue's full-text index current.
           const feedText = services.db.dialect === 'sqlite' || done === 0;
-          await catalogueRows.saveAssets(writes, { now, queueDerivatives: false, feedText });
+          const saving = catalogueRows.saveAssets(writes, { now, queueDerivatives: false, feedText });
+          // The next chunk is made while PostgreSQL writes this one (SQLite has written it already).
+          if (done + n < assets) next = chunk(done + n);
+          await saving;
           indexer.tell('wrote');
           writing.update(done + n);
           // Lets the progress bar's timer run (SQLite answers synchronously).
