@@ -4,7 +4,8 @@ import { createTestDatabase, dialects, type TestDatabase } from '../../test/data
 import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { readFile } from 'node:fs/promises';
-import { pause, type CatalogueWriting } from './catch-up.ts';
+import type { CatalogueWriting } from './catch-up.ts';
+import { pause } from './engine-types.ts';
 import { createSearchEngine } from './create-engine.ts';
 import { FieldRegistry } from './fields.ts';
 import { PostgresTextIndex } from './postgres-text.repository.ts';
@@ -58,6 +59,38 @@ describe('catching up in steps', () => {
     while (performance.now() < due);
     await pause();
     expect(fired).toBe(true);
+  });
+
+  it('lets other requests run between the synchronous text matches of one search on SQLite', async () => {
+    const test = await createTestDatabase('sqlite');
+    const db = await openDatabase(test.config);
+    try {
+      await buildAssets(db, [{ values: { title: { en: 'Harbour crane' } }, access: ['public'] }]);
+      const events: string[] = [];
+      const inner = new SqliteTextIndex(db);
+      const text: TextIndex = {
+        write: (docs, removed, executor) => inner.write(docs, removed, executor),
+        clear: (executor) => inner.clear(executor),
+        match: async (atom) => {
+          events.push(`match ${atom.scope}`);
+          const found = await inner.match(atom);
+          if (events.length === 1) {
+            // A request arriving while the first match runs.
+            setTimeout(() => events.push('timer'), 0);
+            const due = performance.now() + 3;
+            while (performance.now() < due);
+          }
+          return found;
+        },
+      };
+      const engine = new SearchEngine(new SearchRepository(db), text, new FieldRegistry([]));
+      await engine.refresh();
+      expect((await engine.search(['public'], { q: 'harbour' })).numFound).toBe(1);
+      expect(events).toEqual(['match all', 'timer', 'match title']);
+    } finally {
+      await db.close();
+      await test.drop();
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { isLive } from '../access/rule.ts';
 import { ALL_ASSETS } from '../db/catalogue-state.ts';
 import { pickLanguage } from './asset-presenter.ts';
-import { baseContentLanguages, type Progress } from './engine-types.ts';
+import { baseContentLanguages, pause, type Progress } from './engine-types.ts';
 import { FacetIndex, type IndexRow } from './facet-index.ts';
 import { documentWords, FrequentWords, type WordPostings } from './frequent-words.ts';
 import { parseNumber } from './facets.ts';
@@ -62,14 +62,6 @@ export interface CatchUpOptions {
 /** Share of the catalogue a word must be in for its postings to be kept in memory. */
 const FREQUENT_SHARE = 0.02;
 const FREQUENT_MIN_DOCS = 2000;
-
-/**
- * Lets other work (requests, timers) run between long steps. One setImmediate is not enough: a
- * step that runs after I/O (a request's database read) is followed by the check phase at once,
- * so the next step would run before any timer or request; the second one comes after a whole turn
- * of the event loop.
- */
-export const pause = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /** A catalogue change that touched every asset (see ALL_ASSETS): indexes load everything again. */
 const touchesAll = (run: ChangeRun): boolean => run.first === ALL_ASSETS[0] && run.last === ALL_ASSETS[1];

@@ -74,3 +74,11 @@ export function filterIndexed(docs: Int32Array, keep: (i: number) => boolean): I
   for (let i = 0; i < docs.length; i++) if (keep(i)) acc[n++] = docs[i]!;
   return acc.subarray(0, n);
 }
+
+/**
+ * Lets other work (requests, timers) run between long steps. One setImmediate is not enough: a
+ * step that runs after I/O (a request's database read) is followed by the check phase at once,
+ * so the next step would run before any timer or request; the second one comes after a whole turn
+ * of the event loop.
+ */
+export const pause = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));

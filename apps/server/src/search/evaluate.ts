@@ -1,5 +1,5 @@
 import { LruCache } from './cache.ts';
-import { filterDocs } from './engine-types.ts';
+import { filterDocs, pause } from './engine-types.ts';
 import { intersect, subtract, union } from './facet-index.ts';
 import type { IndexView } from './index-view.ts';
 import { parseNumber } from './facets.ts';
@@ -41,6 +41,9 @@ export class TextMatches {
     }
     const docs = view.index.docsOf(await this.text.match(atom));
     this.cache.set(key, docs);
+    // SQLite answers synchronously: a word in a fifth of a million documents takes some 40 ms, and
+    // a search asks for its title matches next. Other requests run in between.
+    await pause();
     return docs;
   }
 
