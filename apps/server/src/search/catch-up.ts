@@ -397,9 +397,10 @@ export class CatchUp {
     if (!text.frequentWords) return;
     const minDocs = Math.max(this.options.frequentMinDocs ?? FREQUENT_MIN_DOCS, Math.ceil(index.size * FREQUENT_SHARE));
     const words = await text.frequentWords(minDocs, index.size);
-    const postings = new Map<string, WordPostings>();
+    const postings: (WordPostings | undefined)[] = [];
     let next = 0;
     let fetched = 0;
+    progress?.('frequent words', 0, words.length);
     // Two words asked at a time: the database answers each on a core of its own.
     const fetchWords = async (): Promise<void> => {
       for (let i = next++; i < words.length; i = next++) {
@@ -409,14 +410,15 @@ export class CatchUp {
           : { all: await text.match(atom), title: await text.match({ ...atom, scope: 'title' }) };
         // A word the text index only guessed to be frequent (from a sample) is left to the index.
         if (found.all.length >= minDocs) {
-          postings.set(words[i], { all: index.docsOf(found.all).slice(), title: index.docsOf(found.title).slice() });
+          postings[i] = { all: index.docsOf(found.all).slice(), title: index.docsOf(found.title).slice() };
         }
         progress?.('frequent words', ++fetched, words.length);
       }
     };
     await Promise.all([fetchWords(), fetchWords()]);
-    progress?.('frequent words', words.length, words.length);
-    index.frequent = new FrequentWords(new Map(words.filter((w) => postings.has(w)).map((w) => [w, postings.get(w)!])));
+    index.frequent = new FrequentWords(
+      new Map(words.flatMap((w, i): [string, WordPostings][] => (postings[i] ? [[w, postings[i]]] : []))),
+    );
   }
 
   /**

@@ -145,9 +145,8 @@ export class CodeColumn {
     } else {
       const oldOffsets = this.multiOffsets();
       const source = this.codes;
-      const at = (d: number): number => oldOffsets[d];
-      let total = at(n);
-      for (const d of changed) total += this.loose.get(d)!.length - (at(d + 1) - at(d));
+      let total = oldOffsets[n];
+      for (const d of changed) total += this.loose.get(d)!.length - (oldOffsets[d + 1] - oldOffsets[d]);
       const codes = new Int32Array(total);
       const offsets = new Int32Array(n + 1);
       let k = 0;
@@ -220,11 +219,9 @@ export class CodeColumn {
     return this.codes.subarray(this.offsets[doc], this.offsets[doc + 1]);
   }
 
-  /** The documents set after packing, ascending (made again after each set). */
+  /** The documents set after packing, ascending (made again after a document is added to them). */
   private looseSorted(): Int32Array {
-    if (this.looseDocs?.length !== this.loose.size) {
-      this.looseDocs = Int32Array.from(this.loose.keys()).sort();
-    }
+    this.looseDocs ??= Int32Array.from(this.loose.keys()).sort();
     return this.looseDocs;
   }
 

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/databases.ts';
 import { openDatabase, type Db } from '../db/database.ts';
@@ -35,10 +35,9 @@ describe('ARCHITECTURE §3 "Search": reading a large catalogue on postgres', () 
 
   it('answers each batch by walking an index in id order, not by sorting every active asset', async () => {
     expect(await new SearchRepository(db).activeIdsAfter(10_000, 5)).toEqual([10_001, 10_002, 10_003, 10_004, 10_005]);
-    // The statement activeIdsAfter sends (search.repository.ts).
-    const { rows } = await sql<{ 'QUERY PLAN': [{ Plan: { 'Node Type': string } }] }>`
-      explain (format json) select "id" from "asset" where "id" > ${10_000} and "status" = ${'active'} order by "id" limit ${5}`.execute(
-      db.kysely,
+    const query = new SearchRepository(db).activeIdsQuery(10_000, 5).compile();
+    const { rows } = await db.kysely.executeQuery<{ 'QUERY PLAN': [{ Plan: { 'Node Type': string } }] }>(
+      CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]),
     );
     const types = nodeTypes(rows[0]['QUERY PLAN'][0].Plan);
     expect(types).not.toContain('Sort');

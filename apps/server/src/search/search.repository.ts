@@ -243,15 +243,19 @@ export class SearchRepository {
   }
 
   /** Active assets with ids above `afterId`, in id order: the pages of a full index load. */
-  async activeIdsAfter(afterId: number, limit: number): Promise<number[]> {
-    const rows = await this.k
+  /** The statement of activeIdsAfter (its plan is tested on PostgreSQL). */
+  activeIdsQuery(afterId: number, limit: number) {
+    return this.k
       .selectFrom('asset')
       .select('id')
       .where('id', '>', afterId)
       .where('status', '=', 'active')
       .orderBy('id')
-      .limit(limit)
-      .execute();
+      .limit(limit);
+  }
+
+  async activeIdsAfter(afterId: number, limit: number): Promise<number[]> {
+    const rows = await this.activeIdsQuery(afterId, limit).execute();
     return rows.map((r) => Number(r.id));
   }
 
