@@ -108,7 +108,10 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   await app.register(fastifySwaggerUi, { routePrefix: `${API_BASE_PATH}docs` });
 
   installAuth(app, (request) => services.auth.resolve(request));
-  installXsrf(app, { exempt: [getSessionCall.path, 'sso/*'], secure: settings.publicUrl.startsWith('https:') });
+  installXsrf(app, {
+    exempt: [getSessionCall.path, 'sso/saml/:name/acs'],
+    secure: settings.publicUrl.startsWith('https:'),
+  });
 
   sessionRoutes(app, services.sessions);
   ssoRoutes(app, services.sso);
