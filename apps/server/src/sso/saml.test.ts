@@ -36,6 +36,8 @@ interface Answer {
   nameId: string;
   groups: string[];
   audience?: string;
+  /** Where the assertion's bearer confirmation says it is to be posted (our assertion consumer). */
+  recipient?: string;
   signAssertion?: boolean;
   /** The id of the request answered; null for an unsolicited (IdP-initiated) answer. */
   inResponseTo: string | null;
@@ -69,7 +71,7 @@ function identityProvider(key: string, cert: string) {
       AssertionID: `_a${randomUUID()}`,
       Destination: ACS,
       Audience: answer.audience ?? SP_ID,
-      SubjectRecipient: ACS,
+      SubjectRecipient: answer.recipient ?? ACS,
       Issuer: IDP_ID,
       IssueInstant: now.toISOString(),
       StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
@@ -216,6 +218,44 @@ describe.each(dialects)(
       expect((await redeem(accepted.headers.location, binding)).json()).toMatchObject({ user: 'carol' });
       const replay = await post(answer);
       expect(replay.headers.location).toBe(failed);
+    });
+
+    /** The answer with its unsigned envelope (the Response element) rewritten as anyone holding it could. */
+    const withEnvelope = (answer: string, inResponseTo: string | null) => {
+      const xml = Buffer.from(answer, 'base64').toString('utf8');
+      const forged = xml.replace(/<samlp:Response\b[^>]*>/, (tag) => {
+        const bare = tag.replace(/\sInResponseTo="[^"]*"/, '');
+        return inResponseTo === null
+          ? bare
+          : bare.replace('<samlp:Response', `<samlp:Response InResponseTo="${inResponseTo}"`);
+      });
+      expect(forged).not.toBe(xml);
+      return Buffer.from(forged).toString('base64');
+    };
+
+    it('takes the request answered from the signed assertion: an envelope naming another request is refused', async () => {
+      const mine = await login();
+      const victim = await login();
+      // A signed answer to one request, its envelope pointed at another browser's request.
+      const answer = await respond({ nameId: 'mallory', groups: ['it'], inResponseTo: mine.requestId });
+      expect((await post(withEnvelope(answer, victim.requestId))).headers.location).toBe(failed);
+      // An unsolicited signed answer, its envelope naming an open request.
+      const unsolicited = await respond({ nameId: 'mallory', groups: ['it'], inResponseTo: null });
+      expect((await post(withEnvelope(unsolicited, victim.requestId))).headers.location).toBe(failed);
+      expect(await t.app.db.kysely.selectFrom('user_account').select('name').execute()).toEqual([]);
+
+      // The signed assertion alone is enough: an envelope without InResponseTo changes nothing.
+      const res = await post(withEnvelope(answer, null));
+      expect((await redeem(res.headers.location, mine.binding)).json()).toMatchObject({ user: 'mallory' });
+    });
+
+    it('refuses an assertion confirmed for another recipient than our assertion consumer', async () => {
+      const { requestId } = await login();
+      for (const recipient of ['https://elsewhere.example.org/acs', `${PORTAL}${API}sso/saml/other/acs`]) {
+        const res = await post(await respond({ nameId: 'eve', groups: ['staff'], recipient, inResponseTo: requestId }));
+        expect(res.headers.location, recipient).toBe(failed);
+      }
+      expect(await t.app.db.kysely.selectFrom('user_account').select('name').execute()).toEqual([]);
     });
 
     it('refuses a tampered assertion, another audience and an unsigned assertion', async () => {
