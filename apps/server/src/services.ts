@@ -10,6 +10,7 @@ import { ImportService } from './catalogue/import.service.ts';
 import { ConfigAdminService } from './config/config-admin.service.ts';
 import { ConfigRepository } from './config/config.repository.ts';
 import { ConfigService } from './config/config.service.ts';
+import { messageAt, RESET_MAIL_KEYS } from './config/reset-mail.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { ConversionCache } from './download/conversion-cache.ts';
 import { DownloadRepository } from './download/download.repository.ts';
@@ -37,7 +38,6 @@ import { ShareService } from './share/share.service.ts';
 import { SsoService } from './sso/sso.service.ts';
 import { LoginThrottleRepository } from './user/login-throttle.repository.ts';
 import { UserRepository } from './user/user.repository.ts';
-import type { MessageSet } from '@vitrine/contract/config';
 import { UserService, userJobHandlers } from './user/user.service.ts';
 
 /** Where services write what an operator should see (pino in the server, a quiet stand-in in commands). */
@@ -89,8 +89,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     const lang = locale === 'de' ? 'de' : 'en';
     const set = await config.translations(lang);
     return {
-      subject: messageAt(set, 'views.login.reset.mail_subject'),
-      body: messageAt(set, 'views.login.reset.mail_body'),
+      subject: messageAt(set, RESET_MAIL_KEYS.subject) ?? RESET_MAIL_KEYS.subject,
+      body: messageAt(set, RESET_MAIL_KEYS.body) ?? RESET_MAIL_KEYS.body,
     };
   });
   // Login attempts count for the block time, reset-mail requests for an hour.
@@ -180,13 +180,6 @@ export async function withServices<T>(settings: Settings, run: (services: Servic
   } finally {
     await services.close();
   }
-}
-
-/** The text at a dotted key of a message set; the key itself when it is missing. */
-function messageAt(set: MessageSet, key: string): string {
-  let node: string | MessageSet | undefined = set;
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  return typeof node === 'string' ? node : key;
 }
 
 const quiet: Log = { info: () => undefined, warn: () => undefined };

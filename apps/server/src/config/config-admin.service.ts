@@ -15,6 +15,8 @@ import { notFound, payloadTooLarge, unsupportedMediaType, validation } from '../
 import { requireGuiAdmin, type Auth } from '../auth/caller.ts';
 import type { ConfigRepository } from './config.repository.ts';
 import { sniffType } from './config.service.ts';
+import { resetMailProblems } from './reset-mail.ts';
+import { styleSheetProblems } from './style-sheet.ts';
 
 export interface CustomPage {
   heading: string;
@@ -87,6 +89,13 @@ export class ConfigAdminService {
 
   async saveTranslations(auth: Auth, lang: string, texts: MessageSet): Promise<{ ok: true }> {
     requireGuiAdmin(auth);
+    const problems = resetMailProblems(texts);
+    if (problems.length > 0) {
+      throw validation(
+        `The password-reset mail: ${problems.map((p) => `${p.path.slice('body.'.length)} ${p.message}`).join('; ')}.`,
+        problems,
+      );
+    }
     await this.repository.save('translations', lang, texts, auth.name ?? '');
     return { ok: true };
   }
@@ -162,6 +171,14 @@ async function checkContent(name: UploadKind, data: Buffer): Promise<void> {
   const type = sniffType(data.subarray(0, 64), name);
   if (name === 'style') {
     if (data.includes(0) || !isUtf8(data)) throw unsupported('The style sheet must be a CSS text file.');
+    const problems = styleSheetProblems(data.toString('utf8'));
+    if (problems.length > 0) {
+      const lines = problems.map((p) => `line ${p.line}: ${p.what.length > 80 ? `${p.what.slice(0, 80)}…` : p.what}`);
+      throw validation(
+        `The style sheet may load only the portal's own files and data: URLs, and may not use @import (${lines.join('; ')}).`,
+        lines.map((message) => ({ path: 'file', message })),
+      );
+    }
     return;
   }
   if (name === 'custom_font') {
