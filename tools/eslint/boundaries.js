@@ -27,7 +27,7 @@ export const serverFolders = {
   http: [],
   adapters: [],
   db: [],
-  jobs: ['db'],
+  jobs: ['db', 'http'],
   auth: ['http'],
   access: ['auth', 'db', 'http'],
   derivatives: ['adapters', 'db', 'jobs'],

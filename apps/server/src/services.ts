@@ -22,6 +22,8 @@ import { InfoRepository } from './info/info.repository.ts';
 import { InfoService } from './info/info.service.ts';
 import { JobRepository } from './jobs/job.repository.ts';
 import { JobWorker, type WorkerOptions } from './jobs/job.worker.ts';
+import { WorkBudget, withinBudget } from './jobs/work-budget.ts';
+import { WorkSlotRepository } from './jobs/work-slot.repository.ts';
 import { MediaService } from './media/media.service.ts';
 import { CHANGE_READER_TTL_MS } from './search/catch-up.ts';
 import { createSearchEngine, createTextFeed, SNAPSHOT_FILE } from './search/create-engine.ts';
@@ -76,9 +78,14 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     sso: new SsoRepository(db),
     shares: new ShareRepository(db),
     users: new UserRepository(db),
+    workSlots: new WorkSlotRepository(db.kysely),
   };
   const r = repositories;
   const mailer = options.mailer ?? createMailer(mailSettings(settings), log);
+  // One budget per process for expensive work; its shared slots are given back when services close.
+  const work = new WorkBudget(r.workSlots, settings.file.work, {
+    onError: (err) => log.warn({ error: err.message }, 'a work slot could not be renewed or given back'),
+  });
 
   const access = new AccessService(r.access, settings.secret, settings.file);
   const auth = new AuthService(r.sessions, settings, (shareId) => access.shareGrant(shareId));
@@ -143,17 +150,27 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
       config,
       mailer,
     ),
+    /** Slots of expensive work (conversions, page renders, …) of this process and across processes. */
+    work,
     /** A new import run (it remembers the collections it made until it ends). */
     importer: () => new ImportService(r.catalogue, settings),
     /** The worker every Vitrine process runs: all job handlers the server knows. */
     jobWorker: (workerOptions: WorkerOptions = {}) =>
       new JobWorker(
         r.jobs,
-        [...derivativeJobHandlers(derivatives), ...userJobHandlers(users), purgeJobHandler(purgeTargets, log)],
+        [
+          // Pictures and web videos of an import share the thumbnail slots of all processes.
+          ...withinBudget(work, 'thumbnail', derivativeJobHandlers(derivatives)),
+          ...userJobHandlers(users),
+          purgeJobHandler(purgeTargets, log),
+        ],
         { leaseMs: settings.jobLeaseMs, ...workerOptions },
       ),
     /** Ends the child processes the services started (exiftool) and closes the database. */
     close: async () => {
+      await work
+        .close()
+        .catch((err: unknown) => log.warn({ err }, 'work slots were not given back; their leases run out'));
       await search
         .close()
         .catch((err: unknown) => log.warn({ err }, 'the search index was not closed cleanly (snapshot or reader)'));

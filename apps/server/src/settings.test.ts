@@ -86,4 +86,18 @@ describe('settings', () => {
     writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ conversionSet: [] }));
     expect(() => loadSettings({ DATA_DIR: dir })).toThrow(/conversionSet/);
   });
+
+  it('sizes the work pools for 2 cores unless told, and names a bad pool setting', () => {
+    const dir = tempDir();
+    expect(loadSettings({ DATA_DIR: dir }).file.work).toMatchObject({
+      convert: { perProcess: 1, total: 2 },
+      queue: 8,
+      waitSeconds: 10,
+    });
+    writeFileSync(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({ work: { convert: { perProcess: 4 }, pdf_page: { perProcess: 0, total: 2 } } }),
+    );
+    expect(() => loadSettings({ DATA_DIR: dir })).toThrow(/work\.convert\.total[\s\S]*work\.pdf_page\.perProcess/);
+  });
 });

@@ -148,6 +148,55 @@ const samlProviderSchema = z.object({
 });
 export type SamlProviderSettings = z.infer<typeof samlProviderSchema>;
 
+/** Kinds of expensive work that run through the work budget (jobs/work-budget.ts). */
+export const workKinds = ['convert', 'pdf_page', 'model_view', 'checksum', 'thumbnail'] as const;
+export type WorkKind = (typeof workKinds)[number];
+
+/**
+ * Slots of one kind of work, sized for 2 cores: a conversion (ffmpeg uses several threads) or a 3D
+ * rasterising fills a core, so one per process and two in all; page renders and checksums are short
+ * and wait on the disk as much as on a core; derivatives of an import are background work.
+ */
+const defaultPools: Record<WorkKind, { perProcess: number; total: number }> = {
+  convert: { perProcess: 1, total: 2 },
+  pdf_page: { perProcess: 2, total: 4 },
+  model_view: { perProcess: 1, total: 2 },
+  checksum: { perProcess: 2, total: 4 },
+  thumbnail: { perProcess: 2, total: 2 },
+};
+const poolSchema = (kind: WorkKind) =>
+  z
+    .object({
+      perProcess: z.number().int().min(1).max(64).describe('Works of this kind one process runs at once'),
+      total: z.number().int().min(1).max(256).describe('Works of this kind all processes together run at once'),
+    })
+    .strict()
+    .default(defaultPools[kind]);
+const workSchema = z
+  .object({
+    convert: poolSchema('convert'),
+    pdf_page: poolSchema('pdf_page'),
+    model_view: poolSchema('model_view'),
+    checksum: poolSchema('checksum'),
+    thumbnail: poolSchema('thumbnail'),
+    queue: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .default(8)
+      .describe('Requests of one kind that may wait in one process for a slot; more get 429 busy'),
+    waitSeconds: z
+      .number()
+      .positive()
+      .max(300)
+      .default(10)
+      .describe('Longest a request waits for a slot before it gets 429 busy'),
+  })
+  .strict()
+  .default({ ...defaultPools, queue: 8, waitSeconds: 10 });
+export type WorkSettings = z.infer<typeof workSchema>;
+
 /**
  * Structured settings live in an optional JSON file (SETTINGS_FILE, else DATA_DIR/settings.json);
  * simple ones come from the environment. Both are validated at start: a bad value stops the start
@@ -261,6 +310,7 @@ const fileSettingsSchema = z
         saml: z.array(samlProviderSchema).default([]),
       })
       .default({ oidc: [], saml: [] }),
+    work: workSchema,
   })
   .strict();
 export type FileSettings = z.infer<typeof fileSettingsSchema>;

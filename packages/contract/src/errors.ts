@@ -10,6 +10,7 @@ export const errorIds = [
   'conflict',
   'rate_limited',
   'rate_limit_reached',
+  'busy',
   'payload_too_large',
   'unsupported_media_type',
   'wrong_credentials',
@@ -40,6 +41,7 @@ export const errorStatus: Record<ErrorId, number> = {
   unsupported_media_type: 415,
   rate_limited: 429,
   rate_limit_reached: 429,
+  busy: 429,
   internal: 500,
   unavailable: 503,
 };

@@ -16,6 +16,7 @@ import * as longValues from './migrations/202611231822_long_values.ts';
 import * as changeSequence from './migrations/202611231830_change_sequence.ts';
 import * as indexReaders from './migrations/202611250310_index_readers.ts';
 import * as activeIds from './migrations/202611251100_active_ids.ts';
+import * as workSlot from './migrations/202611251620_work_slot.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '202611231830_change_sequence': changeSequence,
   '202611250310_index_readers': indexReaders,
   '202611251100_active_ids': activeIds,
+  '202611251620_work_slot': workSlot,
 };
 
 /**

@@ -17,6 +17,7 @@ export interface Database {
   session: SessionTable;
   search_state: SearchStateTable;
   job: JobTable;
+  work_slot: WorkSlotTable;
   derivative: DerivativeTable;
   login_attempt: LoginAttemptTable;
   password_reset: PasswordResetTable;
@@ -192,6 +193,14 @@ export interface JobTable {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/** A slot of expensive work taken by one process (`holder`) until `expires_at`; see jobs/work-budget.ts. */
+export interface WorkSlotTable {
+  kind: string;
+  slot: number;
+  holder: string;
+  expires_at: number;
 }
 
 /** A file made from an asset, under DATA_DIR/derivatives; `sha256` is the source content it was made from. */

@@ -73,6 +73,13 @@ export const rateLimited = (message: string, retryAfterSeconds?: number) =>
 /** 429 rate_limit_reached: one conversion download at a time (portal-spec §4 "Download flow"). */
 export const rateLimitReached = (message: string) => new DomainError('rate_limit_reached', message);
 
+/**
+ * 429 busy: the slots of a kind of expensive work (conversions, page renders, …) are all taken and
+ * the line is full; the caller may try again after `retryAfterSeconds` (also as Retry-After).
+ */
+export const busy = (message: string, retryAfterSeconds: number) =>
+  new DomainError('busy', message, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+
 /** 413: an upload or body larger than allowed. */
 export const payloadTooLarge = (message: string) => new DomainError('payload_too_large', message);
 /** 415: a file that is not of a type the call takes, or that cannot be converted. */
