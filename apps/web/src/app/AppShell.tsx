@@ -74,7 +74,7 @@ export function AppShell() {
   const logoScreen = logoScreens[pathname.split('/')[1] ?? ''];
   const showLogo = files.logo && (logoScreen === undefined || logoVisible(config, logoScreen));
   useConfigErrorNotice(status);
-  useCustomStyleAndFavicon();
+  useCustomStyleAndFavicon(pathname);
   useScrollOnNavigation();
 
   const loading = navigation.state !== 'idle';

@@ -33,11 +33,25 @@ export function useCustomFont(): boolean {
   return loaded;
 }
 
-/** Adds the admin's style sheet and favicon to the page when they are uploaded. */
-export function useCustomStyleAndFavicon(): void {
+/**
+ * The screens where a password is typed (login, setting a new password, a share link's password).
+ * An admin's style sheet is not loaded there: its attribute selectors could read what is typed.
+ */
+const passwordScreens = /^\/(?:login|reset-password|share\/[^/]+)\/?$/;
+
+export function customStyleAllowed(pathname: string): boolean {
+  return !passwordScreens.test(pathname);
+}
+
+/**
+ * Adds the admin's favicon, and their style sheet except on the password screens (removed on the
+ * way to one), when they are uploaded.
+ */
+export function useCustomStyleAndFavicon(pathname: string): void {
   const files = useAvailableFiles();
+  const styled = files.style && customStyleAllowed(pathname);
   useEffect(() => {
-    if (!files.style) return;
+    if (!styled) return;
     const link = document.createElement('link');
     link.rel = 'stylesheet';
     link.href = callUrl(configStyleCall);
@@ -45,7 +59,7 @@ export function useCustomStyleAndFavicon(): void {
     link.addEventListener('error', () => toast.show('toast.style.error', 'error'));
     document.head.appendChild(link);
     return () => link.remove();
-  }, [files.style]);
+  }, [styled]);
   useEffect(() => {
     if (!files.favicon) return;
     const link = document.createElement('link');

@@ -1,4 +1,4 @@
-import { Alert, Snackbar } from '@mui/material';
+import { Alert, Box, Snackbar } from '@mui/material';
 import { useTranslation } from '../lib/translate.tsx';
 import { toast, useToasts } from '../lib/toast.ts';
 
@@ -18,6 +18,11 @@ export function ToastHost() {
     >
       <Alert severity={current.severity} onClose={close} variant="filled" sx={{ width: '100%' }}>
         {t(current.key, current.params)}
+        {current.detail && (
+          <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
+            {current.detail}
+          </Box>
+        )}
       </Alert>
     </Snackbar>
   );

@@ -12,6 +12,8 @@ export interface Toast {
   key: string;
   severity: ToastSeverity;
   params?: Record<string, string | number>;
+  /** The server's own words for a refused change, shown under the notice (they name what is wrong). */
+  detail?: string;
 }
 
 let toasts: Toast[] = [];
@@ -23,9 +25,14 @@ function emit(): void {
 }
 
 export const toast = {
-  show(key: string, severity: ToastSeverity = 'info', params?: Record<string, string | number>): number {
+  show(
+    key: string,
+    severity: ToastSeverity = 'info',
+    params?: Record<string, string | number>,
+    detail?: string,
+  ): number {
     const id = nextId++;
-    toasts = [...toasts, { id, key, severity, params }];
+    toasts = [...toasts, { id, key, severity, params, ...(detail ? { detail } : {}) }];
     emit();
     return id;
   },

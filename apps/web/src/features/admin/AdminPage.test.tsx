@@ -159,5 +159,32 @@ describe(
       expect(screen.getByRole('list', { name: 'Sprachen' })).toHaveTextContent('Französisch (fr)');
       expect(screen.getByText('Es gibt ungespeicherte Änderungen.')).toBeInTheDocument();
     });
+
+    it("shows the server's reason when it refuses the translations (the reset mail's {link})", async () => {
+      adminServer(defaultGlobalConfig);
+      const reason =
+        'The password-reset mail: views.login.reset.mail_body may contain no address but {link} (found "https://").';
+      server.use(
+        http.post(api('config/translations'), () =>
+          HttpResponse.json(
+            {
+              error: 'validation',
+              message: reason,
+              details: [{ path: 'body.views.login.reset.mail_body', message: 'x' }],
+            },
+            { status: 400 },
+          ),
+        ),
+      );
+      const { user } = await renderApp('/admin/language');
+      await user.type(await screen.findByLabelText('Find a text', {}, slow), 'views.login.reset.mail_body');
+      const field = await screen.findByLabelText('views.login.reset.mail_body');
+      await user.clear(field);
+      await user.type(field, 'Write to https://evil.example');
+      await user.click(screen.getByRole('button', { name: 'Save translations' }));
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('The translations could not be saved.');
+      expect(alert).toHaveTextContent(reason);
+    });
   },
 );

@@ -16,7 +16,7 @@ import { IMAGE_WARNING_BYTES, type ConfigFileName, type MessageSet } from '@vitr
 import { TEXTS_VERSION } from '@vitrine/contract/config-migrations';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import { configKeys } from '../../app/config.ts';
-import { callApi, nullIfNotFound } from '../../lib/apiClient.ts';
+import { ApiError, callApi, nullIfNotFound } from '../../lib/apiClient.ts';
 import { toast } from '../../lib/toast.ts';
 
 export const adminKeys = {
@@ -123,6 +123,11 @@ export function useTexts(lang: string) {
   });
 }
 
+/** What the server says is wrong with a refused save (a 400 names the key, line or field). */
+function refusal(error: Error): string | undefined {
+  return error instanceof ApiError && error.status === 400 ? error.body?.message : undefined;
+}
+
 export function useSaveTexts() {
   const client = useQueryClient();
   return useMutation({
@@ -136,7 +141,7 @@ export function useSaveTexts() {
       void client.invalidateQueries({ queryKey: adminKeys.locales() });
       toast.show('toast.translations.saved', 'success');
     },
-    onError: () => toast.show('toast.translations.error', 'error'),
+    onError: (error) => toast.show('toast.translations.error', 'error', undefined, refusal(error)),
   });
 }
 
@@ -194,6 +199,6 @@ export function useUploadFile() {
       void client.invalidateQueries({ queryKey: configKeys.files() });
       toast.show(answer.saved ? 'toast.file.saved' : 'toast.file.deleted', 'success');
     },
-    onError: () => toast.show('toast.file.error', 'error'),
+    onError: (error) => toast.show('toast.file.error', 'error', undefined, refusal(error)),
   });
 }

@@ -1,0 +1,35 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { configFileNames } from '@vitrine/contract/config-defaults';
+import { api, server } from '../test/msw.ts';
+import { renderApp } from '../test/renderApp.tsx';
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+const customStyle = () => document.head.querySelector('link[data-vitrine="custom-style"]');
+
+describe("the admin's style sheet (docs/security.md: not on the password screens)", () => {
+  it('is loaded on the dashboard, never on the login, reset-password and share-password screens', async () => {
+    server.use(
+      http.get(api('config'), () =>
+        HttpResponse.json(Object.fromEntries(configFileNames.map((n) => [n, n === 'style']))),
+      ),
+    );
+    const { router } = await renderApp('/login');
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    expect(customStyle()).toBeNull();
+
+    await act(() => router.navigate('/'));
+    await waitFor(() => expect(customStyle()).not.toBeNull());
+    expect(customStyle()?.getAttribute('href')).toBe(api('config/style'));
+
+    for (const path of ['/login', '/reset-password?token=abc', '/share/some-token', '/bookmark', '/login?code=x']) {
+      await act(() => router.navigate(path));
+      const expected = path === '/bookmark';
+      await waitFor(() => expect(customStyle() !== null, path).toBe(expected));
+    }
+  });
+});
