@@ -39,6 +39,7 @@ import { ShareRepository } from './share/share.repository.ts';
 import { ShareService } from './share/share.service.ts';
 import { SsoService } from './sso/sso.service.ts';
 import { LoginThrottleRepository } from './user/login-throttle.repository.ts';
+import { ClientRateLimits } from './user/rate-limits.ts';
 import { UserRepository } from './user/user.repository.ts';
 import { UserService, userJobHandlers } from './user/user.service.ts';
 
@@ -111,7 +112,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     { what: 'catalogue changes', purge: (now) => r.search.pruneChanges(now - CHANGE_READER_TTL_MS) },
   ];
   const bookmarks = new BookmarkService(r.bookmarks, access);
-  const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso);
+  const limits = new ClientRateLimits(r.loginThrottle, settings);
+  const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso, limits);
   const search = new SearchService(
     createSearchEngine(db, settings.file.fields, {
       snapshotFile: path.join(settings.dataDir, SNAPSHOT_FILE),
@@ -122,6 +124,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     config,
     settings,
     bookmarks,
+    limits,
   );
 
   return {
@@ -138,7 +141,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     bookmarks,
     derivatives,
     sessions,
-    shares: new ShareService(r.shares, access, auth, r.loginThrottle, settings, sessions),
+    shares: new ShareService(r.shares, access, auth, r.loginThrottle, settings, sessions, limits),
     users,
     info: new InfoService(r.info, config, search),
     media: new MediaService(access, derivatives),
@@ -149,6 +152,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
       settings,
       config,
       mailer,
+      limits,
     ),
     /** Slots of expensive work (conversions, page renders, …) of this process and across processes. */
     work,

@@ -55,12 +55,49 @@ describe('settings', () => {
     }
   });
 
-  it('trusts X-Forwarded-For only when TRUST_PROXY says so', () => {
+  it('trusts X-Forwarded-For only from the proxies TRUST_PROXY names (addresses or CIDRs)', () => {
     expect(loadSettings({ DATA_DIR: tempDir() }).trustProxy).toBe(false);
-    expect(loadSettings({ DATA_DIR: tempDir(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(loadSettings({ DATA_DIR: tempDir(), TRUST_PROXY: '10.0.0.1,10.0.0.2' }).trustProxy).toBe(
-      '10.0.0.1,10.0.0.2',
+    expect(loadSettings({ DATA_DIR: tempDir(), TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadSettings({ DATA_DIR: tempDir(), TRUST_PROXY: '10.0.0.1, 10.0.0.2' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '10.0.0.2',
+    ]);
+    expect(loadSettings({ DATA_DIR: tempDir(), TRUST_PROXY: '10.0.0.0/24,2001:db8::/32,::1' }).trustProxy).toEqual([
+      '10.0.0.0/24',
+      '2001:db8::/32',
+      '::1',
+    ]);
+  });
+
+  it('refuses TRUST_PROXY=true at start, asking for the proxies by name', () => {
+    expect(() => loadSettings({ DATA_DIR: tempDir(), TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY: true would believe X-Forwarded-For from any client; name the proxies/,
     );
+    expect(() => loadSettings({ DATA_DIR: tempDir(), TRUST_PROXY: '10.0.0.1,true' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('refuses a TRUST_PROXY entry that is no address or CIDR, naming it', () => {
+    for (const bad of ['proxy.example.org', '10.0.0.0/33', '2001:db8::/129', '10.0.0.1/8/8', '*', '1']) {
+      expect(() => loadSettings({ DATA_DIR: tempDir(), TRUST_PROXY: bad }), bad).toThrow(
+        new RegExp(`TRUST_PROXY: "${bad.replace(/[.*]/g, '\\$&')}" is not an IP address or CIDR range`),
+      );
+    }
+  });
+
+  it('has per-client rate limits with defaults, and refuses windows beyond an hour naming the key', () => {
+    expect(loadSettings({ DATA_DIR: tempDir() }).file.rateLimits).toEqual({
+      guestSessions: { max: 60, minutes: 10 },
+      shareOpens: { max: 60, minutes: 10 },
+      orders: { max: 20, minutes: 60 },
+      search: { max: 1200, minutes: 10 },
+    });
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ rateLimits: { search: { max: 5 } } }));
+    expect(loadSettings({ DATA_DIR: dir }).file.rateLimits.search).toEqual({ max: 5, minutes: 10 });
+    writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ rateLimits: { orders: { minutes: 120 } } }));
+    expect(() => loadSettings({ DATA_DIR: dir })).toThrow(/rateLimits\.orders\.minutes/);
+    writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ rateLimits: { searches: { max: 5 } } }));
+    expect(() => loadSettings({ DATA_DIR: dir })).toThrow(/searches/);
   });
 
   it('selects PostgreSQL from a postgres:// DATABASE_URL', () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -197,6 +198,42 @@ const workSchema = z
   .default({ ...defaultPools, queue: 8, waitSeconds: 10 });
 export type WorkSettings = z.infer<typeof workSchema>;
 
+/** One per-client limit: at most `max` requests of a kind from one client address within `minutes`. */
+function clientLimit(max: number, minutes: number, what: string) {
+  return z
+    .strictObject({
+      max: z.number().int().min(1).default(max).describe(`${what} from one client address within the window`),
+      minutes: z
+        .number()
+        .int()
+        .min(1)
+        // The purge job forgets counts quiet for an hour; a longer window would be cut short.
+        .max(60)
+        .default(minutes)
+        .describe('The window the requests are counted in, in minutes (at most 60)'),
+    })
+    .default({ max, minutes });
+}
+
+/**
+ * Per-client limits on what costs the portal work or mails and needs no account (docs/security.md
+ * "What is rate-limited"); the defaults leave room for a whole office or school behind one address.
+ */
+const rateLimitsSchema = z
+  .strictObject({
+    guestSessions: clientLimit(60, 10, 'New guest sessions'),
+    shareOpens: clientLimit(60, 10, 'Share links opened (each try, with or without a password)'),
+    orders: clientLimit(20, 60, 'Order mails'),
+    search: clientLimit(1200, 10, 'Searches and suggestions of callers without an account'),
+  })
+  .default({
+    guestSessions: { max: 60, minutes: 10 },
+    shareOpens: { max: 60, minutes: 10 },
+    orders: { max: 20, minutes: 60 },
+    search: { max: 1200, minutes: 10 },
+  });
+export type RateLimitName = keyof z.infer<typeof rateLimitsSchema>;
+
 /**
  * Structured settings live in an optional JSON file (SETTINGS_FILE, else DATA_DIR/settings.json);
  * simple ones come from the environment. Both are validated at start: a bad value stops the start
@@ -298,6 +335,7 @@ const fileSettingsSchema = z
         resetMailsPerAccount: 3,
         resetMailsPerClient: 10,
       }),
+    rateLimits: rateLimitsSchema,
     mail: z
       .object({
         from: z.string().min(3).default('Vitrine <noreply@localhost>'),
@@ -331,9 +369,17 @@ const envSchema = z.object({
   SMTP_URL: smtpUrl.optional(),
   TRUST_PROXY: z
     .string()
-    .regex(/^(true|false|[\w.:/,\s-]+)$/)
     .optional()
-    .describe("Take the client address from X-Forwarded-For: true (any proxy), or the proxies' addresses"),
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '' || value.trim() === 'false') return false;
+      const parsed = trustedProxies(value);
+      if ('error' in parsed) {
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed.proxies;
+    })
+    .describe("Take the client address from X-Forwarded-For sent by these proxies' addresses or CIDRs"),
   JOB_LEASE_SECONDS: z.coerce
     .number()
     .positive()
@@ -365,14 +411,39 @@ export interface Settings {
   shutdownGraceMs: number;
   /** Time a client has to send a whole request; also how long a connection may sit idle. */
   requestTimeoutMs: number;
-  /** Fastify's trustProxy: off unless the portal runs behind proxies that set X-Forwarded-For. */
-  trustProxy: boolean | string;
+  /**
+   * Fastify's trustProxy: off, or the proxies (addresses, CIDRs) whose X-Forwarded-For names the
+   * client; never every sender of the header.
+   */
+  trustProxy: false | string[];
   file: FileSettings;
 }
 
-function trustProxyOf(value: string | undefined): boolean | string {
-  if (value === undefined || value === 'false') return false;
-  return value === 'true' ? true : value;
+/**
+ * The proxies of `TRUST_PROXY`: addresses or CIDR ranges, comma-separated; or why they are refused.
+ * `true` (believe whoever sends X-Forwarded-For) is refused: anyone could then claim any address
+ * and escape every per-client limit.
+ */
+function trustedProxies(value: string): { proxies: string[] } | { error: string } {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  if (entries.some((e) => e.toLowerCase() === 'true')) {
+    return {
+      error:
+        'true would believe X-Forwarded-For from any client; name the proxies in front of the portal instead (addresses or CIDRs, comma-separated, e.g. 10.0.0.5 or 10.0.0.0/24)',
+    };
+  }
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+    if (family === 0 || !validBits || extra !== undefined) {
+      return { error: `"${entry}" is not an IP address or CIDR range (e.g. 10.0.0.5 or 10.0.0.0/24)` };
+    }
+  }
+  return { proxies: entries };
 }
 
 export class SettingsError extends Error {}
@@ -449,7 +520,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
-    trustProxy: trustProxyOf(e.TRUST_PROXY),
+    trustProxy: e.TRUST_PROXY,
     file: e.SMTP_URL ? { ...file.data, mail: { ...file.data.mail, smtpUrl: e.SMTP_URL } } : file.data,
   };
 }

@@ -31,7 +31,9 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
   registerCall(app, downloadCall, async ({ request, query }) => downloads.single(request.auth, query));
   registerCall(app, zipDownloadCall, async ({ request, query }) => downloads.zip(request.auth, query));
   registerCall(app, videoCall, async ({ request, params }) => downloads.video(request.auth, params.id ?? ''));
-  registerCall(app, orderCall, async ({ request, body }) => downloads.order(request.auth, body));
+  registerCall(app, orderCall, async ({ request, body }) =>
+    downloads.order(request.auth, { ...body, client: request.ip }),
+  );
 
   app.get(
     '/media/download/:id/:cset',

@@ -10,6 +10,7 @@ import { requireAssetUser, type Auth } from '../auth/caller.ts';
 import { conversionSetTitle, type ConversionSet, type Settings } from '../settings.ts';
 import { outputOf, type ConversionCache, type DownloadFile } from './conversion-cache.ts';
 import type { DownloadRepository, DownloadSource } from './download.repository.ts';
+import type { ClientRateLimits } from '../user/rate-limits.ts';
 
 /** Who asks, and in which language set titles are wanted. */
 export interface DownloadCaller {
@@ -92,6 +93,7 @@ export class DownloadService {
     private readonly settings: Settings,
     private readonly config: ConfigService,
     private readonly mailer: Mailer,
+    private readonly limits: Pick<ClientRateLimits, 'take'>,
   ) {}
 
   private set(csetId: number): ConversionSet | undefined {
@@ -217,7 +219,7 @@ export class DownloadService {
     return { url, rejected_asset_ids: rejected };
   }
 
-  async order(auth: Auth, input: { id: string[]; message: string }): Promise<{ ok: true }> {
+  async order(auth: Auth, input: { id: string[]; message: string; client: string }): Promise<{ ok: true }> {
     requireAssetUser(auth);
     const config = await this.config.globalConfig();
     if (!config.global.run_order_process) throw forbidden('The order process is not enabled.');
@@ -240,6 +242,7 @@ export class DownloadService {
       ...visible.map((id) => `- ${names.get(id) ?? id}: ${base}/#/asset/${id}`),
       '',
     ].join('\n');
+    await this.limits.take('orders', input.client);
     await this.mailer.send({
       to: this.settings.file.download.orderAddress,
       subject: `Order of ${visible.length} asset(s) by ${who}`,

@@ -7,6 +7,7 @@ import type { Caller, SearchService } from './search.service.ts';
 const caller = (request: FastifyRequest): Caller => ({
   auth: request.auth,
   acceptLanguage: request.headers['accept-language'],
+  client: request.ip,
 });
 
 export function searchRoutes(app: FastifyInstance, search: SearchService): void {

@@ -30,6 +30,13 @@ export interface Caller {
   auth: Auth;
   /** The request's Accept-Language header. */
   acceptLanguage: string | undefined;
+  /** The client's address, as the `trustProxy` setting lets the server see it. */
+  client: string;
+}
+
+/** The per-client search limit (`rateLimits.search`): 429 `rate_limited` once it is reached. */
+export interface SearchLimit {
+  take(name: 'search', client: string): Promise<void>;
 }
 
 /** Search, assets by id, index fields and dashboard collections (portal-spec §7). */
@@ -42,7 +49,16 @@ export class SearchService {
     private readonly settings: Settings,
     /** Which of the docs the caller bookmarked (BookmarkService), for `isBookmarked`. */
     private readonly bookmarks?: { bookmarkedOf(auth: Auth, ids: readonly number[]): Promise<Set<number>> },
+    private readonly limit?: SearchLimit,
   ) {}
+
+  /**
+   * Searches of callers without an account (guests, share links' visitors) count against their
+   * client address; accounts are not limited here, so a whole office behind one address is not.
+   */
+  private async countSearch(caller: Caller): Promise<void> {
+    if (caller.auth.userId === null) await this.limit?.take('search', caller.client);
+  }
 
   /** True once the search index has been loaded (readiness). */
   get loaded(): boolean {
@@ -118,6 +134,7 @@ export class SearchService {
 
   async search(caller: Caller, input: SearchQuery): Promise<SearchAnswer> {
     requireAssetUser(caller.auth);
+    await this.countSearch(caller);
     const [field, dir] = (input.solr_sort ?? 'score desc').split(' ') as [string, 'asc' | 'desc'];
     const ids = input.id === undefined ? undefined : parseIds(input.id, 'id');
     const result = await this.run(caller.auth, {
@@ -154,6 +171,7 @@ export class SearchService {
     input: { text: string; fields: string[]; preview: number },
   ): Promise<{ suggestions: SuggestionGroup[] }> {
     requireAssetUser(caller.auth);
+    await this.countSearch(caller);
     const fields = input.fields.length > 0 ? input.fields : defaultSuggestionFields;
     try {
       const lang = await this.language(caller);

@@ -8,6 +8,7 @@ import { hashToken } from '../auth/tokens.ts';
 import type { AuthService } from './auth.service.ts';
 import type { Auth } from '../auth/caller.ts';
 import { accountKey, clientKey, type LoginThrottleRepository } from '../user/login-throttle.repository.ts';
+import type { ClientRateLimits } from '../user/rate-limits.ts';
 import type { SessionRepository } from './session.repository.ts';
 import { throttledCheck } from './throttled-check.ts';
 
@@ -34,6 +35,7 @@ export class SessionService {
       loginMethods(): Session['login'];
       redeem(code: string, binding: string | undefined): Promise<number | undefined>;
     },
+    private readonly limits: Pick<ClientRateLimits, 'take'>,
   ) {}
 
   /** The login methods offered on the login page: native first, then the single sign-on providers. */
@@ -63,7 +65,7 @@ export class SessionService {
       const auth = session && (await this.auth.authForSession(session));
       if (auth) return this.present(auth, input.token);
     }
-    return this.guest(input.locale);
+    return this.guest(input.locale, input.client);
   }
 
   /** A session for the account of a single sign-on login, in exchange for its one-time code. */
@@ -84,8 +86,10 @@ export class SessionService {
   }
 
   /** A guest session when guests are allowed; otherwise an answer without session or rights. */
-  private async guest(locale: string | null): Promise<Session> {
+  private async guest(locale: string | null, client: string): Promise<Session> {
     if (!this.settings.file.guest.enabled) return this.present(this.auth.guestAuth(), null);
+    // Each guest session is a fresh start for what is limited per session, so making them is limited.
+    await this.limits.take('guestSessions', client);
     const token = await this.auth.openSession(null, locale);
     return this.present(this.auth.guestAuth(), token);
   }

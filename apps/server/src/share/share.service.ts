@@ -16,6 +16,7 @@ import type { AuthService } from '../session/auth.service.ts';
 import { throttledCheck } from '../session/throttled-check.ts';
 import { conversionSetTitle, type Settings } from '../settings.ts';
 import { clientKey, type LoginThrottleRepository } from '../user/login-throttle.repository.ts';
+import type { ClientRateLimits } from '../user/rate-limits.ts';
 import type { ShareRepository, ShareRow } from './share.repository.ts';
 
 export interface OpenShareInput {
@@ -44,6 +45,7 @@ export class ShareService {
     private readonly throttle: LoginThrottleRepository,
     private readonly settings: Settings,
     private readonly sessions: { present(auth: Auth, token: string | null): Session },
+    private readonly limits: Pick<ClientRateLimits, 'take'>,
   ) {}
 
   /** The account of a logged-in user (not a guest, not a share link's visitor). */
@@ -144,6 +146,8 @@ export class ShareService {
    * is not found alike; a wrong password counts against the link and the client as a failed login.
    */
   async open(input: OpenShareInput): Promise<{ session: Session; share: ShareVisit }> {
+    // Counted before the link is looked up: each try costs a lookup, and a password check or session.
+    await this.limits.take('shareOpens', input.client);
     const id = await this.shares.idOfToken(hashToken(input.token));
     const grant = id === undefined ? undefined : await this.access.shareGrant(id);
     const row = grant && (await this.shares.byId(grant.id));

@@ -1,10 +1,11 @@
 import type { Db } from '../db/database.ts';
 import { nameKey } from '../db/name-key.ts';
+import { clientGroup } from '../http/client-address.ts';
 
 /** The throttling key of an account name, whether or not such an account exists. */
 export const accountKey = (name: string): string => `account:${nameKey(name)}`;
-/** The throttling key of a client address. */
-export const clientKey = (address: string): string => `client:${address}`;
+/** The throttling key of a client address: IPv6 clients count by their /64 (http/client-address.ts). */
+export const clientKey = (address: string): string => `client:${clientGroup(address)}`;
 
 /**
  * Login attempts per key (an account name or a client address), in the database so every server
@@ -48,6 +49,36 @@ export class LoginThrottleRepository {
     if (reserved) return undefined;
     const row = await db.selectFrom('login_attempt').select('blocked_until').where('name', '=', key).executeTakeFirst();
     return row?.blocked_until ?? now + windowMs;
+  }
+
+  /**
+   * Counts one request on the key within a fixed window of `windowMs` that starts with the first
+   * request after the last window ended, in one statement so concurrent requests of all processes
+   * count alike. Returns undefined while the count is at most `max`; otherwise the end of the
+   * window. The window's start is kept in `updated_at`, so the purge forgets a key an hour after
+   * its window began (windows are at most that long).
+   */
+  async hit(key: string, now: number, max: number, windowMs: number): Promise<number | undefined> {
+    const row = await this.db.kysely
+      .insertInto('login_attempt')
+      .values({ name: key, failures: 1, blocked_until: null, updated_at: now })
+      .onConflict((oc) =>
+        oc.column('name').doUpdateSet((eb) => {
+          const ended = eb('login_attempt.updated_at', '<=', now - windowMs);
+          return {
+            failures: eb
+              .case()
+              .when(ended)
+              .then(1)
+              .else(eb('login_attempt.failures', '+', 1))
+              .end(),
+            updated_at: eb.case().when(ended).then(now).else(eb.ref('login_attempt.updated_at')).end(),
+          };
+        }),
+      )
+      .returning(['failures', 'updated_at'])
+      .executeTakeFirstOrThrow();
+    return Number(row.failures) > max ? Number(row.updated_at) + windowMs : undefined;
   }
 
   /** A reserved attempt failed: when it was the last one allowed, the key is blocked until `blockUntil`. */

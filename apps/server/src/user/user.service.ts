@@ -1,8 +1,9 @@
 import { hashPassword } from '../adapters/password.ts';
 import type { Mailer } from '../adapters/mail.ts';
-import { conflict, notFound, rateLimited, validation } from '../http/errors.ts';
+import { conflict, notFound, validation } from '../http/errors.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
-import { accountKey, type LoginThrottleRepository } from './login-throttle.repository.ts';
+import { accountKey, clientKey, type LoginThrottleRepository } from './login-throttle.repository.ts';
+import { countRequest } from './rate-limits.ts';
 import type { Settings } from '../settings.ts';
 import type { JobRepository } from '../jobs/job.repository.ts';
 import type { JobHandler } from '../jobs/job.worker.ts';
@@ -23,7 +24,7 @@ export interface ResetMailPayload {
   locale: string | null;
 }
 
-/** Reset-mail counts are forgotten after an hour without requests. */
+/** Reset mails are counted per hour. */
 const RESET_WINDOW_MS = 3600_000;
 
 /** Accounts: password reset for everyone, account administration for the `vitrine users` command. */
@@ -44,15 +45,21 @@ export class UserService {
    * learns which accounts exist. The mail's text comes from the portal's translations only.
    */
   async forgotPassword(input: { user: string; locale: string | null; client: string }): Promise<{ ok: true }> {
-    const now = Date.now();
     const { resetMailsPerAccount, resetMailsPerClient } = this.settings.file.login;
-    const limited =
-      (await this.throttle.reserve(`reset-client:${input.client}`, now, resetMailsPerClient, RESET_WINDOW_MS)) ??
-      (await this.throttle.reserve(`reset-${accountKey(input.user)}`, now, resetMailsPerAccount, RESET_WINDOW_MS));
-    if (limited) {
-      const minutes = Math.max(1, Math.ceil((limited - now) / 60_000));
-      throw rateLimited(`Too many password-reset mails. Please try again in ${minutes} minutes.`, minutes * 60);
-    }
+    const what = 'password-reset mails';
+    const windowMs = RESET_WINDOW_MS;
+    await countRequest(this.throttle, {
+      key: `reset-${clientKey(input.client)}`,
+      max: resetMailsPerClient,
+      windowMs,
+      what,
+    });
+    await countRequest(this.throttle, {
+      key: `reset-${accountKey(input.user)}`,
+      max: resetMailsPerAccount,
+      windowMs,
+      what,
+    });
     const payload: ResetMailPayload = { name: input.user, locale: input.locale };
     await this.jobs.enqueue({
       name: PASSWORD_RESET_MAIL_JOB,
