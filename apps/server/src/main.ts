@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { foldDownloadsSchedule } from './download/download.jobs.ts';
 import { purgeSchedule } from './jobs/purge.jobs.ts';
 import { loadSettings, SettingsError } from './settings.ts';
 
@@ -15,9 +16,10 @@ async function main(): Promise<void> {
   }
   const app = await buildApp(settings);
   // Derivatives, web videos and other background work run in every server process; each asks for
-  // the purge of expired rows (one run is queued however many ask).
+  // the purge of expired rows and the counting of delivered downloads (one run of each is queued
+  // however many ask).
   const worker = app.services.jobWorker({
-    recurring: [purgeSchedule()],
+    recurring: [purgeSchedule(), foldDownloadsSchedule()],
     onSettled: (job, outcome, error) => {
       if (outcome !== 'done') app.log.warn({ job: job.key, outcome, error }, 'job did not succeed');
     },

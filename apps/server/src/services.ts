@@ -14,6 +14,7 @@ import { messageAt, RESET_MAIL_KEYS } from './config/reset-mail.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { ConversionCache } from './download/conversion-cache.ts';
 import { DownloadRepository } from './download/download.repository.ts';
+import { downloadJobHandlers } from './download/download.jobs.ts';
 import { DownloadService } from './download/download.service.ts';
 import { derivativeJobHandlers } from './derivatives/derivative.jobs.ts';
 import { DerivativeRepository } from './derivatives/derivative.repository.ts';
@@ -111,8 +112,17 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     { what: 'jobs', purge: (now) => r.jobs.purgeFinished(now - DONE_JOBS_KEPT_MS, now - FAILED_JOBS_KEPT_MS) },
     { what: 'catalogue changes', purge: (now) => r.search.pruneChanges(now - CHANGE_READER_TTL_MS) },
   ];
-  const bookmarks = new BookmarkService(r.bookmarks, access);
   const limits = new ClientRateLimits(r.loginThrottle, settings);
+  const downloads = new DownloadService(
+    access,
+    r.downloads,
+    new ConversionCache(r.downloads, settings.dataDir),
+    settings,
+    config,
+    mailer,
+    limits,
+  );
+  const bookmarks = new BookmarkService(r.bookmarks, access);
   const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso, limits);
   const search = new SearchService(
     createSearchEngine(db, settings.file.fields, {
@@ -145,15 +155,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     users,
     info: new InfoService(r.info, config, search),
     media: new MediaService(access, derivatives),
-    downloads: new DownloadService(
-      access,
-      r.downloads,
-      new ConversionCache(r.downloads, settings.dataDir),
-      settings,
-      config,
-      mailer,
-      limits,
-    ),
+    downloads,
     /** Slots of expensive work (conversions, page renders, …) of this process and across processes. */
     work,
     /** A new import run (it remembers the collections it made until it ends). */
@@ -166,12 +168,14 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
           // Pictures and web videos of an import share the thumbnail slots of all processes.
           ...withinBudget(work, 'thumbnail', derivativeJobHandlers(derivatives)),
           ...userJobHandlers(users),
+          ...downloadJobHandlers(downloads, log),
           purgeJobHandler(purgeTargets, log),
         ],
         { leaseMs: settings.jobLeaseMs, ...workerOptions },
       ),
     /** Ends the child processes the services started (exiftool) and closes the database. */
     close: async () => {
+      await downloads.settled();
       await work
         .close()
         .catch((err: unknown) => log.warn({ err }, 'work slots were not given back; their leases run out'));

@@ -98,13 +98,4 @@ export class AccessRepository {
       .executeTakeFirst();
     return row !== undefined;
   }
-
-  /** Counts a file downloaded through a share link. */
-  async countShareDownload(shareId: number): Promise<void> {
-    await this.db.kysely
-      .updateTable('share_link')
-      .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
-      .where('id', '=', shareId)
-      .execute();
-  }
 }

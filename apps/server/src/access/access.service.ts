@@ -113,8 +113,8 @@ export class AccessService {
 
   /**
    * Whether a media URL carries a valid signature (`path` is the part after /media/, `share` its
-   * share parameter) and, when it was minted for a share link, whether the link is still live. A
-   * file downloaded through a link is counted on it.
+   * share parameter) and, when it was minted for a share link, whether the link is still live.
+   * (A download through a link is counted on it when it was delivered: DownloadRepository.)
    */
   async verifyMediaUrl(
     path: string,
@@ -127,9 +127,7 @@ export class AccessService {
     const signed = share === undefined ? path : `${path}${path.includes('?') ? '&' : '?'}share=${share}`;
     const check = verifyMediaUrl(this.secret, signed, exp, sig);
     if (check !== 'ok' || share === undefined) return check;
-    const shareId = Number(share);
-    if (!(await this.access.shareIsLive(shareId, Date.now()))) return 'revoked';
-    if (/^(download|zip)\//.test(path)) await this.access.countShareDownload(shareId);
+    if (!(await this.access.shareIsLive(Number(share), Date.now()))) return 'revoked';
     return 'ok';
   }
 

@@ -44,3 +44,19 @@ export function verifyMediaUrl(
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'invalid';
   return expires * 1000 < now ? 'expired' : 'ok';
 }
+
+/**
+ * The Cache-Control of a file behind a signed URL that expires at `exp` (checked before): no cache
+ * keeps it past the signature's end, nor at most `maxSeconds`. `private` (only the visitor's own
+ * browser) for a URL minted for a share link, whose revocation a shared cache (a CDN, a proxy) would
+ * not notice, and for downloads; `public` otherwise.
+ */
+export function mediaCacheControl(
+  exp: string | undefined,
+  scope: 'public' | 'private',
+  maxSeconds = Number.POSITIVE_INFINITY,
+  now = Date.now(),
+): string {
+  const remaining = Math.max(0, Math.min(maxSeconds, Math.floor(Number(exp) - now / 1000)));
+  return `${scope}, max-age=${Number.isFinite(remaining) ? remaining : 0}`;
+}

@@ -110,25 +110,35 @@ describe.each(dialects)('catalogue writes on %s', (dialect) => {
     expect(await repo.countAssets()).toBe(3);
   });
 
-  it("counts downloads on the assets with a generation bump, and in the caller's transaction writes nothing when it fails", async () => {
-    const [a, b] = await buildAssets(db, [{ filename: 'a.jpg' }, { filename: 'b.jpg' }]);
+  it("adds download counts in one count-only change, and in the caller's transaction writes nothing when it fails", async () => {
+    const [a, b, c] = await buildAssets(db, [{ filename: 'a.jpg' }, { filename: 'b.jpg' }, { filename: 'c.jpg' }]);
     const counts = async () =>
       (await db.kysely.selectFrom('asset').select(['id', 'obj_dload_cnt']).orderBy('id').execute()).map((r) =>
         Number(r.obj_dload_cnt),
       );
-    const before = await generation();
-    await repo.countDownloads([a, b], 1_000);
-    await repo.countDownloads([b], 2_000);
-    expect(await counts()).toEqual([1, 2]);
-    expect(await generation()).toBe(before + 2);
-
-    await expect(
+    const add = (entries: [number, number][], fail = false) =>
       db.kysely.transaction().execute(async (trx) => {
-        await repo.countDownloads([a], 3_000, trx);
-        throw new Error('the log could not be written');
-      }),
-    ).rejects.toThrow('the log could not be written');
-    expect(await counts()).toEqual([1, 2]);
+        await repo.addDownloadCounts(new Map(entries), trx);
+        if (fail) throw new Error('the downloads could not be marked counted');
+      });
+    const before = await generation();
+    await add([
+      [a, 2],
+      [b, 1],
+      [c, 2],
+    ]);
+    await add([[b, 5]]);
+    expect(await counts()).toEqual([2, 6, 2]);
+    expect(await generation()).toBe(before + 2);
+    const changes = await db.kysely
+      .selectFrom('catalogue_change')
+      .select(['first_id', 'last_id', 'count_only'])
+      .where('seq', '=', before + 1)
+      .execute();
+    expect(changes.map((r) => [Number(r.first_id), Number(r.last_id), Number(r.count_only)])).toEqual([[a, c, 1]]);
+
+    await expect(add([[a, 1]], true)).rejects.toThrow('could not be marked counted');
+    expect(await counts()).toEqual([2, 6, 2]);
     expect(await generation()).toBe(before + 2);
   });
 });

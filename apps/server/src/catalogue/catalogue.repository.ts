@@ -287,23 +287,30 @@ export class CatalogueRepository {
   }
 
   /**
-   * Counts one download of each asset (`obj_dload_cnt`, which search sorts by). An asset write like
-   * `saveAssets`, so it bumps the catalogue generation and every search index catches up. In `trx`
-   * when given, so that the caller's own rows (the download log) are written with it or not at all.
+   * Adds delivered downloads to the assets' `obj_dload_cnt` (which search sorts by): one catalogue
+   * change for the whole batch, marked count-only, so every search index picks the counts up and the
+   * full-text index, whose texts did not change, skips it; `updated_at` stays (a download is no
+   * edit). `counts` maps asset ids to downloads; assets of the same count are written in one
+   * statement. In the caller's transaction, so the downloads are marked counted with it or not at all.
    */
-  async countDownloads(ids: readonly number[], now: number, trx?: Transaction<Database>): Promise<void> {
-    if (ids.length === 0) return;
-    const count = async (t: Transaction<Database>) => {
-      await changeCatalogue(t, ids);
+  async addDownloadCounts(counts: ReadonlyMap<number, number>, trx: Transaction<Database>): Promise<void> {
+    if (counts.size === 0) return;
+    await changeCatalogue(trx, [...counts.keys()], true);
+    const byCount = new Map<number, number[]>();
+    for (const [id, n] of counts) {
+      const ids = byCount.get(n);
+      if (ids) ids.push(id);
+      else byCount.set(n, [id]);
+    }
+    for (const [n, ids] of byCount) {
       for (const part of chunks(ids, 1)) {
-        await t
+        await trx
           .updateTable('asset')
-          .set((eb) => ({ obj_dload_cnt: eb('obj_dload_cnt', '+', 1), updated_at: now }))
+          .set((eb) => ({ obj_dload_cnt: eb('obj_dload_cnt', '+', n) }))
           .where('id', 'in', part)
           .execute();
       }
-    };
-    await (trx ? count(trx) : this.db.transaction().execute(count));
+    }
   }
 
   /** One asset: `saveAssets` for the import, which writes each file in its own transaction. */

@@ -23,7 +23,7 @@ export interface WrittenRows {
 /** The id range a change of every asset (clearing the catalogue) is recorded with. */
 export const ALL_ASSETS: readonly [number, number] = [0, Number.MAX_SAFE_INTEGER];
 
-/** Rows of catalogue_change per statement (three parameters each). */
+/** Rows of catalogue_change per statement (four parameters each). */
 const CHANGE_ROWS = 5000;
 
 /**
@@ -47,20 +47,33 @@ export async function beginCatalogueChange(trx: Executor): Promise<number> {
  * Records which assets change `seq` touched, as runs of consecutive ids (a bulk import is one row
  * per transaction), or every asset.
  */
-export async function recordCatalogueChange(trx: Executor, seq: number, ids: readonly number[] | 'all'): Promise<void> {
+export async function recordCatalogueChange(
+  trx: Executor,
+  seq: number,
+  ids: readonly number[] | 'all',
+  countOnly = false,
+): Promise<void> {
   const runs = ids === 'all' ? [ALL_ASSETS] : idRuns(ids);
+  const count_only = countOnly ? 1 : 0;
   for (let i = 0; i < runs.length; i += CHANGE_ROWS) {
     await trx
       .insertInto('catalogue_change')
-      .values(runs.slice(i, i + CHANGE_ROWS).map(([first_id, last_id]) => ({ seq, first_id, last_id })))
+      .values(runs.slice(i, i + CHANGE_ROWS).map(([first_id, last_id]) => ({ seq, first_id, last_id, count_only })))
       .execute();
   }
 }
 
-/** Begins and records a change whose assets are known up front. */
-export async function changeCatalogue(trx: Executor, ids: readonly number[] | 'all'): Promise<number> {
+/**
+ * Begins and records a change whose assets are known up front. `countOnly`: it changes nothing but
+ * download counts, so the full-text index has nothing to read again (the facet index still does).
+ */
+export async function changeCatalogue(
+  trx: Executor,
+  ids: readonly number[] | 'all',
+  countOnly = false,
+): Promise<number> {
   const seq = await beginCatalogueChange(trx);
-  await recordCatalogueChange(trx, seq, ids);
+  await recordCatalogueChange(trx, seq, ids, countOnly);
   return seq;
 }
 

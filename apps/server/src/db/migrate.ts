@@ -17,6 +17,7 @@ import * as changeSequence from './migrations/202611231830_change_sequence.ts';
 import * as indexReaders from './migrations/202611250310_index_readers.ts';
 import * as activeIds from './migrations/202611251100_active_ids.ts';
 import * as workSlot from './migrations/202611251620_work_slot.ts';
+import * as deliveredDownloads from './migrations/202611251700_delivered_downloads.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '202611250310_index_readers': indexReaders,
   '202611251100_active_ids': activeIds,
   '202611251620_work_slot': workSlot,
+  '202611251700_delivered_downloads': deliveredDownloads,
 };
 
 /**

@@ -27,7 +27,7 @@ export interface Database {
   download_lock: DownloadLockTable;
   conversion: ConversionTable;
   file_checksum: FileChecksumTable;
-  download_log: DownloadLogTable;
+  download: DownloadTable;
   bookmark: BookmarkTable;
   share_link: ShareLinkTable;
   share_link_asset: ShareLinkAssetTable;
@@ -131,6 +131,8 @@ export interface CatalogueChangeTable {
   seq: number;
   first_id: number;
   last_id: number;
+  /** 1 when the change only folded download counts: no text changed, the full-text index skips it. */
+  count_only: Generated<number>;
 }
 
 export interface UserAccountTable {
@@ -289,14 +291,22 @@ export interface FileChecksumTable {
   crc32: number;
 }
 
-export interface DownloadLogTable {
+/**
+ * One delivered file or zip: who (a user, or a guest; `share_id` when it came through a share link),
+ * the set and the assets (`asset_ids`, comma-separated). `counted_at` is set once the download was
+ * folded into the assets' `obj_dload_cnt`.
+ */
+export interface DownloadTable {
   id: Generated<number>;
   user_id: number | null;
   user_name: string | null;
-  asset_id: number;
+  share_id: number | null;
   cset_id: number;
   kind: 'single' | 'zip';
+  asset_ids: string;
+  asset_count: number;
   created_at: number;
+  counted_at: number | null;
 }
 
 /** One bookmarked asset of a user; `position` keeps the order the list was saved in. */

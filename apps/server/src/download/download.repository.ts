@@ -10,11 +10,20 @@ export type DownloadSource = Pick<
 
 export type ConversionRow = Selectable<ConversionTable>;
 
-/** All SQL of downloads: sources, the per-user lock, the conversion cache, checksums, counting and the log. */
+/** One delivered download, as `recordDelivery` logs it. */
+export interface Delivery {
+  userId: number | null;
+  shareId: number | null;
+  csetId: number;
+  kind: 'single' | 'zip';
+  assetIds: readonly number[];
+}
+
+/** All SQL of downloads: sources, the per-user lock, the conversion cache, checksums, the log of delivered downloads and their counting. */
 export class DownloadRepository {
   constructor(
     private readonly db: Db,
-    /** The one asset-write path, which counts downloads on the assets. */
+    /** The one asset-write path, which folds delivered downloads into the assets' counts. */
     private readonly catalogue: CatalogueRepository,
   ) {}
 
@@ -133,30 +142,66 @@ export class DownloadRepository {
       .execute();
   }
 
-  /** Counts a download of each asset (`CatalogueRepository.countDownloads`) and writes the log: who, what, when, which set. */
-  async recordDownloads(
-    who: { userId: number | null; name: string | null },
-    assetIds: readonly number[],
-    csetId: number,
-    kind: 'single' | 'zip',
-    now: number,
-  ): Promise<void> {
-    if (!assetIds.length) return;
+  /**
+   * Logs one delivered file or zip: who (`userId` null for a guest; the user's name is kept with the
+   * row), through which share link, which set and assets. A download through a share link is counted
+   * on the link with it. The assets' download counts follow when the row is folded (`foldDownloads`).
+   */
+  async recordDelivery(delivery: Delivery, now: number): Promise<void> {
+    if (!delivery.assetIds.length) return;
     await this.db.kysely.transaction().execute(async (trx) => {
-      await this.catalogue.countDownloads(assetIds, now, trx);
+      const user =
+        delivery.userId === null
+          ? undefined
+          : await trx.selectFrom('user_account').select('name').where('id', '=', delivery.userId).executeTakeFirst();
       await trx
-        .insertInto('download_log')
-        .values(
-          assetIds.map((asset_id) => ({
-            user_id: who.userId,
-            user_name: who.name,
-            asset_id,
-            cset_id: csetId,
-            kind,
-            created_at: now,
-          })),
-        )
+        .insertInto('download')
+        .values({
+          user_id: delivery.userId,
+          user_name: user?.name ?? null,
+          share_id: delivery.shareId,
+          cset_id: delivery.csetId,
+          kind: delivery.kind,
+          asset_ids: delivery.assetIds.join(','),
+          asset_count: delivery.assetIds.length,
+          created_at: now,
+          counted_at: null,
+        })
         .execute();
+      if (delivery.shareId !== null) {
+        await trx
+          .updateTable('share_link')
+          .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
+          .where('id', '=', delivery.shareId)
+          .execute();
+      }
+    });
+  }
+
+  /**
+   * Folds up to `limit` downloads not yet counted into the assets' download counts, in one
+   * transaction with one catalogue change (`CatalogueRepository.addDownloadCounts`). The rows are
+   * claimed first by marking them counted: a fold running at the same time in another process waits
+   * for those rows and then finds them counted, so every download is counted once. Answers how many
+   * downloads it folded (0: none were left).
+   */
+  async foldDownloads(limit: number, now: number): Promise<number> {
+    return this.db.kysely.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .updateTable('download')
+        .set({ counted_at: now })
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('download').select('id').where('counted_at', 'is', null).orderBy('id').limit(limit),
+        )
+        .where('counted_at', 'is', null)
+        .returning('asset_ids')
+        .execute();
+      const counts = new Map<number, number>();
+      for (const row of claimed) {
+        for (const id of row.asset_ids.split(',')) counts.set(Number(id), (counts.get(Number(id)) ?? 0) + 1);
+      }
+      await this.catalogue.addDownloadCounts(counts, trx);
+      return claimed.length;
     });
   }
 

@@ -6,7 +6,8 @@ import { writeZip } from '../adapters/zip.ts';
 import { parseByteRange } from '../http/byte-range.ts';
 import { attachment } from '../http/content-disposition.ts';
 import { registerCall } from '../http/route.ts';
-import { sendFile } from '../http/send-file.ts';
+import { sendFile, whenDelivered } from '../http/send-file.ts';
+import { mediaCacheControl } from '../access/media-url.ts';
 import type { DownloadService } from './download.service.ts';
 
 interface Signed {
@@ -14,7 +15,12 @@ interface Signed {
   sig?: string;
   /** The share link the URL was minted for. */
   share?: string;
+  /** Who the URL was handed to. */
+  by?: string;
 }
+
+/** Downloads are kept in the downloader's own cache only, at most this long (and not past the signature). */
+const DOWNLOAD_CACHE_SECONDS = 600;
 
 const caller = (request: FastifyRequest) => ({
   auth: request.auth,
@@ -40,7 +46,11 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
     async (request: FastifyRequest<{ Params: { id: string; cset: string }; Querystring: Signed }>, reply) => {
       const file = await downloads.signedFile({ ...request.params, ...request.query });
       void reply.header('Content-Disposition', attachment(file.filename));
-      return sendFile(request, reply, { ...file, cacheControl: 'private, max-age=600' });
+      return sendFile(request, reply, {
+        ...file,
+        cacheControl: mediaCacheControl(request.query.exp, 'private', DOWNLOAD_CACHE_SECONDS),
+        onDelivered: () => downloads.delivered(file.delivery, logFailure(request)),
+      });
     },
   );
 
@@ -48,28 +58,36 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
     '/media/zip/:cset/:ids',
     async (request: FastifyRequest<{ Params: { cset: string; ids: string }; Querystring: Signed }>, reply) => {
       const zip = await downloads.signedZip({ ...request.params, ...request.query });
-      return sendZip(request, reply, zip);
+      return sendZip(request, reply, zip, {
+        cacheControl: mediaCacheControl(request.query.exp, 'private', DOWNLOAD_CACHE_SECONDS),
+        onDelivered: () => downloads.delivered(zip.delivery, logFailure(request)),
+      });
     },
   );
 }
+
+const logFailure = (request: FastifyRequest) => (err: unknown) =>
+  request.log.error({ err }, 'a delivered download could not be logged');
 
 /**
  * Streams a planned zip (or the asked byte range of it) with its length known up front. The bytes
  * are written straight into the response rather than handed to Fastify as a stream, so that the zip
  * writer can read into the same few blocks again once the socket has taken them (adapters/zip.ts);
  * the response's own headers go out with the first bytes. HEAD answers the headers without reading.
+ * `onDelivered` is called once a whole zip went out (see `whenDelivered`).
  */
 async function sendZip(
   request: FastifyRequest,
   reply: FastifyReply,
   zip: Awaited<ReturnType<DownloadService['signedZip']>>,
+  send: { cacheControl: string; onDelivered: () => void },
 ): Promise<FastifyReply> {
   const size = zip.plan.size;
   void reply
     .header('Content-Type', 'application/zip')
     .header('Content-Disposition', attachment(zip.filename))
     .header('ETag', zip.etag)
-    .header('Cache-Control', 'private, max-age=600')
+    .header('Cache-Control', send.cacheControl)
     .header('Accept-Ranges', 'bytes');
   const ifRange = request.headers['if-range'];
   const range = parseByteRange(
@@ -84,6 +102,7 @@ async function sendZip(
   const { start, end } = range ?? { start: 0, end: size - 1 };
   if (range) void reply.code(206).header('Content-Range', `bytes ${start}-${end}/${size}`);
   void reply.header('Content-Length', end - start + 1);
+  whenDelivered(request, reply, { start, end, size }, send.onDelivered);
   reply.hijack();
   const res = reply.raw;
   res.statusCode = reply.statusCode;

@@ -9,7 +9,7 @@ import { forbidden, notFound, rateLimitReached, validation } from '../http/error
 import { requireAssetUser, type Auth } from '../auth/caller.ts';
 import { conversionSetTitle, type ConversionSet, type Settings } from '../settings.ts';
 import { outputOf, type ConversionCache, type DownloadFile } from './conversion-cache.ts';
-import type { DownloadRepository, DownloadSource } from './download.repository.ts';
+import type { Delivery, DownloadRepository, DownloadSource } from './download.repository.ts';
 import type { ClientRateLimits } from '../user/rate-limits.ts';
 
 /** Who asks, and in which language set titles are wanted. */
@@ -23,12 +23,35 @@ export interface SignedFile {
   mime: string;
   etag: string;
   filename: string;
+  /** What to log once the file was delivered; undefined for a URL that is no download (a player's). */
+  delivery?: Delivery;
 }
 
 export interface SignedZip {
   plan: ZipPlan;
   etag: string;
   filename: string;
+  delivery?: Delivery;
+}
+
+/** The query of a signed download or zip URL. */
+interface SignedQuery {
+  exp?: string;
+  sig?: string;
+  share?: string;
+  /** Who the URL was handed to: `u<user id>`, or `guest`. */
+  by?: string;
+}
+
+/** Downloads folded into the assets' counts per transaction. */
+const FOLD_BATCH = 1000;
+
+/**
+ * Who a download URL is handed to, signed into it (`by`): the download is logged as theirs when it is
+ * delivered, without a row written for every URL handed out.
+ */
+function downloaderOf(auth: Auth): string {
+  return auth.userId !== null ? `u${auth.userId}` : 'guest';
 }
 
 const LOCK_LEASE_MS = 15 * 60_000;
@@ -83,9 +106,14 @@ export function uniqueNames(names: readonly string[]): string[] {
  * Previews, conversion sets, single and zip downloads, video and the order process (portal-spec §4
  * "Download flow", §7). Access comes from AccessService: an asset the caller may not see is 404,
  * one it may see but not download 403. Conversions run under a per-user lock (one at a time, 429
- * `rate_limit_reached`) before the signed URL is answered, so the URL serves a finished file.
+ * `rate_limit_reached`) before the signed URL is answered, so the URL serves a finished file. A
+ * download is logged when its file or zip was delivered (the URL names the downloader under its
+ * signature), not when the URL is handed out, and a job folds the log into the assets' counts.
  */
 export class DownloadService {
+  /** Logs of delivered downloads being written. */
+  private readonly writes = new Set<Promise<void>>();
+
   constructor(
     private readonly access: AccessService,
     private readonly repository: DownloadRepository,
@@ -187,8 +215,8 @@ export class DownloadService {
     await this.access.requireDownloadable(auth, input.csetid, id);
     const sources = await this.repository.sources([id]);
     await this.prepare(auth, sources, set);
-    await this.repository.recordDownloads(auth, [id], input.csetid, 'single', Date.now());
-    return { url: this.access.mediaUrl(auth, `download/${id}/${input.csetid}`, 'download') };
+    const signed = `download/${id}/${input.csetid}?by=${downloaderOf(auth)}`;
+    return { url: this.access.mediaUrl(auth, signed, 'download') };
   }
 
   async zip(
@@ -214,8 +242,8 @@ export class DownloadService {
     if (sources.length === 0) return { rejected_asset_ids: rejected };
     const zipped = sources.map((src) => src.id);
     await this.prepare(auth, sources, set);
-    await this.repository.recordDownloads(auth, zipped, input.csetid, 'zip', Date.now());
-    const url = this.access.mediaUrl(auth, `zip/${input.csetid}/${zipped.join('-')}`, 'download');
+    const signed = `zip/${input.csetid}/${zipped.join('-')}?by=${downloaderOf(auth)}`;
+    const url = this.access.mediaUrl(auth, signed, 'download');
     return { url, rejected_asset_ids: rejected };
   }
 
@@ -251,23 +279,62 @@ export class DownloadService {
     return { ok: true };
   }
 
-  private async verify(signed: string, input: { exp?: string; sig?: string; share?: string }): Promise<void> {
+  /**
+   * Checks a signed download or zip URL (`path` without its query) and answers whom to log its
+   * delivery for: the downloader it was handed to (`by`) and the share link; undefined for a URL
+   * handed out for playing, not downloading.
+   */
+  private async verify(path: string, input: SignedQuery): Promise<Pick<Delivery, 'userId' | 'shareId'> | undefined> {
+    if (input.by !== undefined && !/^(u[1-9]\d{0,15}|guest)$/.test(input.by)) {
+      throw forbidden('This download link is not valid.');
+    }
+    const signed = input.by === undefined ? path : `${path}?by=${input.by}`;
     const check = await this.access.verifyMediaUrl(signed, input.exp, input.sig, input.share);
     if (check === 'invalid') throw forbidden('This download link is not valid.');
     if (check === 'expired') throw forbidden('This download link has expired; start the download again.');
     if (check === 'revoked') throw forbidden('The share link this download came from was revoked or has expired.');
+    if (input.by === undefined) return undefined;
+    return {
+      userId: input.by === 'guest' ? null : Number(input.by.slice(1)),
+      shareId: input.share === undefined ? null : Number(input.share),
+    };
+  }
+
+  /**
+   * Logs a download that was delivered (the route calls it once the last byte went out). Failures
+   * are reported to `onError`: the file was sent all the same. `settled` waits for the writes.
+   */
+  delivered(delivery: Delivery | undefined, onError: (err: unknown) => void): void {
+    if (!delivery) return;
+    const write = this.repository.recordDelivery(delivery, Date.now()).catch(onError);
+    this.writes.add(write);
+    void write.finally(() => this.writes.delete(write));
+  }
+
+  /** Resolves once every delivered download seen so far is logged (before the database closes). */
+  async settled(): Promise<void> {
+    while (this.writes.size > 0) await Promise.all([...this.writes]);
+  }
+
+  /**
+   * Folds the delivered downloads not yet counted into the assets' download counts, a batch per
+   * transaction, until none are left; answers how many it counted. Any number of processes may run
+   * it at once: each download is counted by one of them.
+   */
+  async foldDownloads(batch = FOLD_BATCH): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const folded = await this.repository.foldDownloads(batch, Date.now());
+      total += folded;
+      if (folded < batch) return total;
+    }
   }
 
   /** The file behind a signed single-download URL (the signature is the permission). */
-  async signedFile(input: {
-    id: string;
-    cset: string;
-    exp?: string;
-    sig?: string;
-    share?: string;
-  }): Promise<SignedFile> {
-    await this.verify(`download/${input.id}/${input.cset}`, input);
-    const [src] = await this.repository.sources([assetIdOf(input.id)]);
+  async signedFile(input: { id: string; cset: string } & SignedQuery): Promise<SignedFile> {
+    const downloader = await this.verify(`download/${input.id}/${input.cset}`, input);
+    const id = assetIdOf(input.id);
+    const [src] = await this.repository.sources([id]);
     if (!src) throw notFound('The asset');
     const set = this.set(Number(input.cset));
     const file = await this.cache.file(src, set);
@@ -276,22 +343,25 @@ export class DownloadService {
       mime: file.mime,
       etag: `"${src.sha256.slice(0, 16)}-${input.cset}-${file.crc32.toString(16)}"`,
       filename: downloadName(src, set),
+      delivery: downloader && { ...downloader, csetId: Number(input.cset), kind: 'single', assetIds: [id] },
     };
   }
 
   /** The layout of the zip behind a signed zip URL; the same selection always gives the same bytes. */
-  async signedZip(input: {
-    cset: string;
-    ids: string;
-    exp?: string;
-    sig?: string;
-    share?: string;
-  }): Promise<SignedZip> {
-    await this.verify(`zip/${input.cset}/${input.ids}`, input);
+  async signedZip(input: { cset: string; ids: string } & SignedQuery): Promise<SignedZip> {
+    const downloader = await this.verify(`zip/${input.cset}/${input.ids}`, input);
     const ids = input.ids.split('-').map(assetIdOf);
     const set = this.set(Number(input.cset));
     const sources = await this.repository.sources(ids);
     if (sources.length === 0) throw notFound('The assets');
+    // The assets in the zip: one gone since the URL was handed out is neither sent nor counted.
+    const assetIds = sources.map((src) => src.id);
+    const delivery: Delivery | undefined = downloader && {
+      ...downloader,
+      csetId: Number(input.cset),
+      kind: 'zip',
+      assetIds,
+    };
     const files: DownloadFile[] = [];
     for (const src of sources) files.push(await this.cache.file(src, set));
     const names = uniqueNames(sources.map((src) => downloadName(src, set)));
@@ -309,6 +379,7 @@ export class DownloadService {
       plan: planZip(entries),
       etag: `"${digest.digest('hex').slice(0, 32)}"`,
       filename: `assets-${entries.length}${suffix}.zip`,
+      delivery,
     };
   }
 }

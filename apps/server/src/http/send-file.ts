@@ -3,13 +3,29 @@ import { stat } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
+ * Calls `onDelivered` once the response has sent its whole body, when that body is the whole file
+ * (`start` 0, `end` its last byte) and the request a GET: not for HEAD, a part of the file (a
+ * player's or a resumed download's range) or a transfer that broke off (the response closes without
+ * `finish`). A range from byte 0 to the end counts like a plain GET.
+ */
+export function whenDelivered(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  part: { start: number; end: number; size: number },
+  onDelivered: (() => void) | undefined,
+): void {
+  if (!onDelivered || request.method !== 'GET' || part.start !== 0 || part.end !== part.size - 1) return;
+  reply.raw.once('finish', onDelivered);
+}
+
+/**
  * Sends a file with what browsers, video players and CDNs expect: ETag and If-None-Match, a single
- * byte range (206, or 416 when it lies outside the file).
+ * byte range (206, or 416 when it lies outside the file). `onDelivered`: see `whenDelivered`.
  */
 export async function sendFile(
   request: FastifyRequest,
   reply: FastifyReply,
-  file: { path: string; mime: string; etag: string; cacheControl: string },
+  file: { path: string; mime: string; etag: string; cacheControl: string; onDelivered?: () => void },
 ): Promise<FastifyReply> {
   const size = (await stat(file.path)).size;
   void reply
@@ -44,6 +60,7 @@ export async function sendFile(
     }
   }
   void reply.header('Content-Length', end - start + 1);
+  whenDelivered(request, reply, { start, end, size }, file.onDelivered);
   if (end < start) return reply.send();
   // For HEAD, Fastify's automatic HEAD route drops the stream and keeps these headers.
   return reply.send(createReadStream(file.path, { start, end }));

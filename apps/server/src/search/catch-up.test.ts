@@ -135,6 +135,43 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
     expect((await find(engine, 'buoy')).ids).toEqual([buoy]);
   });
 
+  it('a change that only counts downloads is sorted by at once and not written to the full-text index again', async () => {
+    const repository = new SearchRepository(db);
+    const inner = createTextIndex(db);
+    const written: number[] = [];
+    const text: TextIndex = {
+      write: (docs, removed, executor, fresh) => {
+        written.push(...docs.map((d) => d.id), ...removed);
+        return inner.write(docs, removed, executor, fresh);
+      },
+      clear: (executor) => inner.clear(executor),
+      match: (atom) => inner.match(atom),
+    };
+    const engine = new SearchEngine(repository, text, new FieldRegistry([]));
+    const [anchor, rope] = await buildAssets(db, [
+      { values: { title: { en: 'Anchor chain' } }, access: ['public'] },
+      { values: { title: { en: 'Anchor rope' } }, access: ['public'] },
+    ]);
+    await engine.refresh();
+    written.length = 0;
+    await db.kysely.transaction().execute((trx) =>
+      new CatalogueRepository(db.kysely).addDownloadCounts(
+        new Map([
+          [rope, 3],
+          [anchor, 1],
+        ]),
+        trx,
+      ),
+    );
+    const sorted = await engine.search(['public'], { q: 'anchor', sort: { field: 'obj_dload_cnt', dir: 'desc' } });
+    expect(sorted.ids).toEqual([rope, anchor]);
+    expect(written).toEqual([]);
+    expect((await repository.textState()).watermark).toBe(await repository.generation());
+    // A text change after it is written as always.
+    await editAsset(db, anchor, { values: { title: { en: 'Anchor winch' } } });
+    expect((await find(engine, 'winch')).ids).toEqual([anchor]);
+  });
+
   it('a change committed after a later change is still seen, whatever the clock of its writer says', async () => {
     const engine = createSearchEngine(db, []);
     const [first] = await buildAssets(db, [{ values: { title: { en: 'Lighthouse' } }, access: ['public'] }]);

@@ -464,18 +464,20 @@ export class CatchUp {
 
   /**
    * The ids that changes after sequence `after` up to `upTo` touched (deleted assets included), in
-   * batches of `size` ids, or 'all' when a change touched every asset.
+   * batches of `size` ids, or 'all' when a change touched every asset; with `texts`, only those of
+   * changes that may have changed texts.
    */
   private async *changedIds(
     repository: SearchRepository,
     after: number,
     upTo: number,
     size = BATCH,
+    texts = false,
   ): AsyncGenerator<number[] | 'all'> {
     let cursor = { seq: after, first: Number.MAX_SAFE_INTEGER };
     let pending: number[] = [];
     for (;;) {
-      const runs = await repository.changesAfter(cursor, upTo, RUNS);
+      const runs = await repository.changesAfter(cursor, upTo, RUNS, texts);
       if (runs.some(touchesAll)) {
         yield 'all';
         return;
@@ -537,19 +539,22 @@ export class CatchUp {
           if (progress) progress('text index', done, (total ??= await this.repository.countAssets()));
           return 'more' as const;
         }
+        // Changes that only counted downloads changed no text: they are stepped over.
         const runs = await repository.changesAfter(
           { seq: state.watermark, first: Number.MAX_SAFE_INTEGER },
           upTo,
           RUNS,
+          true,
         );
         if (runs.some(touchesAll)) {
           await repository.setTextState({ watermark: -1, loadSeq: -1, loadAfter: 0 });
           return 'more' as const;
         }
-        // Whole changes only: the last one may not have all its runs here (unless it is the only one).
-        const last = runs[runs.length - 1].seq;
-        const complete = runs.length < RUNS || runs[0].seq === last ? last : last - 1;
-        for await (const ids of this.changedIds(repository, state.watermark, complete)) {
+        // Whole changes only: the last one may not have all its runs here (unless it is the only
+        // one). A short page holds every text change up to `upTo`.
+        const last = runs[runs.length - 1]?.seq ?? upTo;
+        const complete = runs.length < RUNS ? upTo : runs[0].seq === last ? last : last - 1;
+        for await (const ids of this.changedIds(repository, state.watermark, complete, BATCH, true)) {
           if (ids !== 'all') await writeTexts(repository, trx, this.text, this.fields, ids);
         }
         await repository.setTextState({ ...state, watermark: complete });

@@ -213,8 +213,17 @@ export class SearchRepository {
     return this.k.transaction().execute((trx) => fn(new SearchRepository(this.db, trx), trx));
   }
 
-  /** Id runs of changes after `after` (a sequence and a first id in it) up to sequence `upTo`, in order. */
-  async changesAfter(after: { seq: number; first: number }, upTo: number, limit: number): Promise<ChangeRun[]> {
+  /**
+   * Id runs of changes after `after` (a sequence and a first id in it) up to sequence `upTo`, in
+   * order; with `texts`, only of changes that may have changed texts (not those that only counted
+   * downloads).
+   */
+  async changesAfter(
+    after: { seq: number; first: number },
+    upTo: number,
+    limit: number,
+    texts = false,
+  ): Promise<ChangeRun[]> {
     const rows = await this.k
       .selectFrom('catalogue_change')
       .select(['seq', 'first_id', 'last_id'])
@@ -222,6 +231,7 @@ export class SearchRepository {
         eb.or([eb('seq', '>', after.seq), eb.and([eb('seq', '=', after.seq), eb('first_id', '>', after.first)])]),
       )
       .where('seq', '<=', upTo)
+      .$if(texts, (qb) => qb.where('count_only', '=', 0))
       .orderBy('seq')
       .orderBy('first_id')
       .limit(limit)

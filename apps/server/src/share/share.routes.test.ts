@@ -127,6 +127,12 @@ describe.each(dialects)('share links on %s (docs/security.md "Share links")', (d
     expect(sets.json().convert_sets.map((s: { id: number }) => s.id)).toEqual([0]);
     const single = await call('GET', `download/?id=${ids['shared.jpg']}&csetid=0`, visitor);
     expect(single.statusCode, single.body).toBe(200);
+    // A HEAD or a part of the file is no download.
+    const head = await t.app.inject({ method: 'HEAD', url: single.json().url as string });
+    expect(head.statusCode).toBe(200);
+    expect((await t.app.inject({ url: single.json().url as string, headers: { range: 'bytes=5-' } })).statusCode).toBe(
+      206,
+    );
     const file = await call('GET', single.json().url as string, {});
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('image/jpeg');
@@ -140,8 +146,20 @@ describe.each(dialects)('share links on %s (docs/security.md "Share links")', (d
     expect(bundle.statusCode).toBe(200);
     expect(bundle.headers['content-type']).toBe('application/zip');
 
+    await t.app.services.downloads.settled();
     const listed = (await mine()).shares.find((s) => s.id === share.id);
     expect(listed).toMatchObject({ views: 1, downloads: 2, downloadSets: [0] });
+    // Logged as the link's downloads, by a visitor without an account.
+    const log = await t.app.db.kysely
+      .selectFrom('download')
+      .select(['user_id', 'kind', 'asset_ids'])
+      .where('share_id', '=', share.id)
+      .orderBy('id')
+      .execute();
+    expect(log).toEqual([
+      { user_id: null, kind: 'single', asset_ids: String(ids['shared.jpg']) },
+      { user_id: null, kind: 'zip', asset_ids: String(ids['shared.jpg']) },
+    ]);
   });
 
   it('asks for the password and throttles wrong ones like a login', async () => {
