@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { mediaCacheControl } from '../access/media-url.ts';
 import { sendFile } from '../http/send-file.ts';
 import type { MediaKind, MediaService } from './media.service.ts';
 
@@ -18,13 +19,13 @@ export function mediaRoutes(app: FastifyInstance, media: MediaService): void {
     (kind: MediaKind) =>
     async (request: FastifyRequest<{ Params: MediaParams; Querystring: MediaQuery }>, reply: FastifyReply) => {
       const answer = await media.resolve({ kind, ...request.params, ...request.query });
+      // A URL minted for a share link is cached by the visitor's browser only: a shared cache would
+      // go on serving it after the link was revoked.
+      const scope = request.query.share === undefined ? 'public' : 'private';
       if (answer.type === 'placeholder') {
-        return reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=60').send(answer.svg);
+        return reply.type('image/svg+xml').header('Cache-Control', `${scope}, max-age=60`).send(answer.svg);
       }
-      // A cache must not serve the file past the signature's end (or keep it after access is
-      // withdrawn for longer than that); `exp` was checked by resolve().
-      const remaining = Math.max(0, Math.floor(Number(request.query.exp) - Date.now() / 1000));
-      return sendFile(request, reply, { ...answer, cacheControl: `public, max-age=${remaining}` });
+      return sendFile(request, reply, { ...answer, cacheControl: mediaCacheControl(request.query.exp, scope) });
     };
   app.get('/media/thumb/:id', handler('thumb'));
   app.get('/media/preview/:id', handler('preview'));

@@ -201,6 +201,33 @@ describe.each(dialects)('share links on %s (docs/security.md "Share links")', (d
     expect(again.json()).toMatchObject({ error: 'not_found' });
   });
 
+  it("lets only the visitor's own browser cache the link's media, for no longer than their signature", async () => {
+    const { token } = await create({ assetIds: shared(), downloadSets: [0] });
+    const visitor = await visit(token);
+    const thumbOf = async (headers: Record<string, string>) =>
+      (await call('GET', `assets?assetid=${ids['shared.jpg']}`, headers)).json().response.docs[0].url as string;
+    const [viaLink, own] = [await thumbOf(visitor), await thumbOf(alice)];
+    const expiry = (url: string) => Number(new URL(url, 'http://portal').searchParams.get('exp'));
+    for (const [url, scope] of [
+      [viaLink, 'private'],
+      [own, 'public'],
+    ] as const) {
+      const res = await call('GET', url, {});
+      expect(res.statusCode).toBe(200);
+      const header = res.headers['cache-control'] as string;
+      const [, given, seconds] = /^(\w+), max-age=(\d+)$/.exec(header) ?? [];
+      expect(given, url).toBe(scope);
+      expect(Number(seconds)).toBeGreaterThan(0);
+      expect(Number(seconds)).toBeLessThanOrEqual(expiry(url) - Math.floor(Date.now() / 1000) + 1);
+    }
+    const download = (await call('GET', `download/?id=${ids['shared.jpg']}&csetid=0`, visitor)).json().url as string;
+    const file = await call('GET', download, {});
+    expect(file.headers['cache-control']).toMatch(/^private, max-age=\d+$/);
+    expect(Number(/\d+$/.exec(file.headers['cache-control'] as string)?.[0])).toBeLessThanOrEqual(
+      Math.min(600, expiry(download) - Math.floor(Date.now() / 1000) + 1),
+    );
+  });
+
   it('stops working at its expiry, media URLs handed out before included', async () => {
     const soon = new Date(Date.now() + 3600_000).toISOString();
     const { token, share } = await create({ assetIds: shared(), expiresAt: soon });
