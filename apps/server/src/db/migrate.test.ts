@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,7 +38,8 @@ describe.each(dialects)('an existing database on %s', (dialect) => {
   let test: TestDatabase;
   afterEach(async () => test.drop());
 
-  const migrateAsBefore = async (list: Record<string, Migration>) => {
+  /** Migrates with these migrations only, then runs `then` on the database as they left it. */
+  const migrateAsBefore = async (list: Record<string, Migration>, then?: (db: Kysely<unknown>) => Promise<void>) => {
     const db =
       test.config.dialect === 'sqlite'
         ? new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(test.config.file) }) })
@@ -48,6 +49,7 @@ describe.each(dialects)('an existing database on %s', (dialect) => {
     try {
       const { error } = await new Migrator({ db, provider: { getMigrations: async () => list } }).migrateToLatest();
       expect(error).toBeUndefined();
+      await then?.(db);
     } finally {
       await db.destroy();
     }
@@ -71,6 +73,45 @@ describe.each(dialects)('an existing database on %s', (dialect) => {
     await migrateAsBefore(oldNames());
     // A second run of any migration would fail: its tables exist.
     expect(await recorded()).toEqual(Object.keys(migrations).sort());
+  });
+
+  it('keeps its download log as counted downloads when downloads become rows per delivery', async () => {
+    test = await createTestDatabase(dialect);
+    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '202611251700'));
+    await migrateAsBefore(before, async (db) => {
+      await sql`insert into download_log (user_id, user_name, asset_id, cset_id, kind, created_at)
+        values (7, 'anna', 41, 0, 'single', 1000), (null, null, 42, 1, 'zip', 2000)`.execute(db);
+    });
+    const db = await openDatabase(test.config);
+    try {
+      const rows = await db.kysely.selectFrom('download').selectAll().orderBy('id').execute();
+      expect(rows.map(({ id: _id, ...row }) => row)).toEqual([
+        {
+          user_id: 7,
+          user_name: 'anna',
+          share_id: null,
+          cset_id: 0,
+          kind: 'single',
+          asset_ids: '41',
+          asset_count: 1,
+          created_at: 1000,
+          counted_at: 1000,
+        },
+        {
+          user_id: null,
+          user_name: null,
+          share_id: null,
+          cset_id: 1,
+          kind: 'zip',
+          asset_ids: '42',
+          asset_count: 1,
+          created_at: 2000,
+          counted_at: 2000,
+        },
+      ]);
+    } finally {
+      await db.close();
+    }
   });
 
   it('migrated between migrations that shared a time starts and gets the missing ones', async () => {
