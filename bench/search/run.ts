@@ -24,6 +24,7 @@ import { createSearchEngine, createTextFeed } from '@vitrine/server/src/search/c
 import type { EngineQuery } from '@vitrine/server/src/search/search-engine.ts';
 import { loadSettings } from '@vitrine/server/src/settings.ts';
 import { startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
+import { writeBenchSettings } from '../settings.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -130,6 +131,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
   const cluster = dialect === 'postgres' ? await startTestCluster() : undefined;
   const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' };
   if (cluster) env.DATABASE_URL = cluster.url;
+  writeBenchSettings(dataDir);
   const settings = loadSettings(env);
 
   try {

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
 import { SyntheticCatalogue } from '@vitrine/server/src/bench-data/synthetic.ts';
+import { writeBenchSettings } from '../settings.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -37,6 +38,7 @@ if (!args.reuse) {
   const made = spawnSync('node', [cli, 'bench-data', '--assets', String(assets)], { env, stdio: 'inherit' });
   if (made.status !== 0) throw new Error('bench-data failed');
 }
+writeBenchSettings(dataDir);
 const server = spawn('node', [cli, 'serve'], { env, stdio: 'inherit' });
 const base = `http://127.0.0.1:${port}`;
 for (let i = 0; ; i++) {

@@ -112,7 +112,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     { what: 'jobs', purge: (now) => r.jobs.purgeFinished(now - DONE_JOBS_KEPT_MS, now - FAILED_JOBS_KEPT_MS) },
     { what: 'catalogue changes', purge: (now) => r.search.pruneChanges(now - CHANGE_READER_TTL_MS) },
   ];
-  const limits = new ClientRateLimits(r.loginThrottle, settings);
+  const limits = new ClientRateLimits(r.loginThrottle, settings, (err) =>
+    log.warn({ error: err.message }, 'searches counted in memory could not be added to the shared count'),
+  );
   const downloads = new DownloadService(
     access,
     r.downloads,
@@ -176,6 +178,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     /** Ends the child processes the services started (exiftool) and closes the database. */
     close: async () => {
       await downloads.settled();
+      await limits.settle().catch(() => undefined);
       await work
         .close()
         .catch((err: unknown) => log.warn({ err }, 'work slots were not given back; their leases run out'));

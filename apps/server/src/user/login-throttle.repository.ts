@@ -59,9 +59,18 @@ export class LoginThrottleRepository {
    * its window began (windows are at most that long).
    */
   async hit(key: string, now: number, max: number, windowMs: number): Promise<number | undefined> {
+    const { count, since } = await this.add(key, now, 1, windowMs);
+    return count > max ? since + windowMs : undefined;
+  }
+
+  /**
+   * Adds `by` requests to the key's count within its window (as `hit` counts one), and answers the
+   * count with the window's start: for counts kept in memory and folded in now and then.
+   */
+  async add(key: string, now: number, by: number, windowMs: number): Promise<{ count: number; since: number }> {
     const row = await this.db.kysely
       .insertInto('login_attempt')
-      .values({ name: key, failures: 1, blocked_until: null, updated_at: now })
+      .values({ name: key, failures: by, blocked_until: null, updated_at: now })
       .onConflict((oc) =>
         oc.column('name').doUpdateSet((eb) => {
           const ended = eb('login_attempt.updated_at', '<=', now - windowMs);
@@ -69,8 +78,8 @@ export class LoginThrottleRepository {
             failures: eb
               .case()
               .when(ended)
-              .then(1)
-              .else(eb('login_attempt.failures', '+', 1))
+              .then(by)
+              .else(eb('login_attempt.failures', '+', by))
               .end(),
             updated_at: eb.case().when(ended).then(now).else(eb.ref('login_attempt.updated_at')).end(),
           };
@@ -78,7 +87,7 @@ export class LoginThrottleRepository {
       )
       .returning(['failures', 'updated_at'])
       .executeTakeFirstOrThrow();
-    return Number(row.failures) > max ? Number(row.updated_at) + windowMs : undefined;
+    return { count: Number(row.failures), since: Number(row.updated_at) };
   }
 
   /** A reserved attempt failed: when it was the last one allowed, the key is blocked until `blockUntil`. */

@@ -7,6 +7,7 @@ import { signIn, xsrfHeaders } from '../../test/auth.ts';
 import { dialects } from '../../test/databases.ts';
 import { buildAsset } from '../../test/factories.ts';
 import { addUser } from '../../test/users.ts';
+import { ClientRateLimits } from './rate-limits.ts';
 
 const API = '/assetportal/api/';
 
@@ -138,6 +139,43 @@ describe.each(dialects)('per-client rate limits on %s (docs/security.md "What is
 
     const { headers } = await signIn(t, { groups: ['users'] });
     for (let i = 0; i < 5; i++) expect((await search('192.0.2.1', headers)).statusCode).toBe(200);
+  });
+
+  it("counts searches of two processes together, folding each one's count in the background", async () => {
+    await start({ search: { max: 4, minutes: 10 } });
+    const { repositories, settings } = t.app.services;
+    const one = new ClientRateLimits(repositories.loginThrottle, settings);
+    const two = new ClientRateLimits(repositories.loginThrottle, settings);
+    for (let i = 0; i < 3; i++) await one.take('search', '192.0.2.9');
+    await one.settle();
+    await two.take('search', '192.0.2.9');
+    await two.settle();
+    // The other process's three searches are known after the fold: the fifth is refused.
+    await expect(two.take('search', '192.0.2.9')).rejects.toMatchObject({ id: 'rate_limited' });
+    const row = await t.app.db.kysely
+      .selectFrom('login_attempt')
+      .select('failures')
+      .where('name', '=', 'search-client:192.0.2.9')
+      .executeTakeFirstOrThrow();
+    expect(Number(row.failures)).toBe(4);
+  });
+
+  it('answers a search without waiting for its count to be written', async () => {
+    await start({ search: { max: 2, minutes: 10 } });
+    const { repositories, settings } = t.app.services;
+    const writes: string[] = [];
+    // A database that takes its time (a bulk import holding SQLite's write lock): the write never ends here.
+    const stalled = Object.assign(Object.create(repositories.loginThrottle) as typeof repositories.loginThrottle, {
+      add: (key: string) => {
+        writes.push(key);
+        return new Promise<never>(() => undefined);
+      },
+    });
+    const limits = new ClientRateLimits(stalled, settings);
+    await limits.take('search', '192.0.2.7');
+    await limits.take('search', '192.0.2.7');
+    expect(writes).toEqual(['search-client:192.0.2.7']);
+    await expect(limits.take('search', '192.0.2.7')).rejects.toMatchObject({ id: 'rate_limited' });
   });
 
   it('limits order mails per client', async () => {
