@@ -19,6 +19,7 @@ import { DownloadService } from './download/download.service.ts';
 import { derivativeJobHandlers } from './derivatives/derivative.jobs.ts';
 import { DerivativeRepository } from './derivatives/derivative.repository.ts';
 import { DerivativeService } from './derivatives/derivative.service.ts';
+import { ModelRenderer } from './derivatives/model-renderer.ts';
 import { InfoRepository } from './info/info.repository.ts';
 import { InfoService } from './info/info.service.ts';
 import { JobRepository } from './jobs/job.repository.ts';
@@ -93,7 +94,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const auth = new AuthService(r.sessions, settings, (shareId) => access.shareGrant(shareId));
   const sso = new SsoService(settings, r.users, r.sso, log);
   const config = new ConfigService(r.config, settings.dataDir, access);
-  const derivatives = new DerivativeService(r.derivatives, settings.dataDir);
+  const models = new ModelRenderer(settings.file.models);
+  const derivatives = new DerivativeService(r.derivatives, settings.dataDir, models, log);
   const users = new UserService(r.users, r.loginThrottle, settings, mailer, log, r.jobs, async (locale) => {
     const lang = locale === 'de' ? 'de' : 'en';
     const set = await config.translations(lang);
@@ -175,7 +177,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
         ],
         { leaseMs: settings.jobLeaseMs, ...workerOptions },
       ),
-    /** Ends the child processes the services started (exiftool) and closes the database. */
+    /** Ends the child processes and threads the services started (exiftool, 3D drawing) and closes the database. */
     close: async () => {
       await downloads.settled();
       await limits.settle().catch(() => undefined);
@@ -186,6 +188,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
         .close()
         .catch((err: unknown) => log.warn({ err }, 'the search index was not closed cleanly (snapshot or reader)'));
       await endHelpers();
+      await models.close();
       await db.close();
     },
   };

@@ -118,6 +118,18 @@ describe('settings', () => {
     expect(() => loadSettings({ DATA_DIR: dir })).toThrow(/conversionSets\.0\.format/);
   });
 
+  it('checks the limits of 3D model drawing at start', () => {
+    const dir = tempDir();
+    expect(loadSettings({ DATA_DIR: dir }).file.models).toEqual({
+      maxFileMb: 64,
+      maxTriangles: 2_000_000,
+      timeoutSeconds: 60,
+      maxMemoryMb: 512,
+    });
+    writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ models: { maxTriangles: 0 } }));
+    expect(() => loadSettings({ DATA_DIR: dir })).toThrow(/models\.maxTriangles/);
+  });
+
   it('refuses unknown top-level keys so that typos do not pass silently', () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ conversionSet: [] }));

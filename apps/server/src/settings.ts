@@ -270,6 +270,29 @@ const fileSettingsSchema = z
           .describe('Groups that see an imported asset when its sidecar names none (access_groups)'),
       })
       .default({ defaultAccessGroups: ['public', 'users', 'admins'] }),
+    models: z
+      .object({
+        maxFileMb: z.number().positive().default(64).describe('3D model files larger than this get the typed icon'),
+        maxTriangles: z
+          .number()
+          .int()
+          .min(1)
+          .default(2_000_000)
+          .describe('3D models with more triangles than this get the typed icon'),
+        timeoutSeconds: z
+          .number()
+          .positive()
+          .default(60)
+          .describe('Drawing a 3D model that takes longer is stopped (the typed icon is shown)'),
+        maxMemoryMb: z
+          .number()
+          .int()
+          .min(64)
+          .default(512)
+          .describe('Heap of the thread that draws one 3D model; a model that needs more gets the typed icon'),
+      })
+      .strict()
+      .default({ maxFileMb: 64, maxTriangles: 2_000_000, timeoutSeconds: 60, maxMemoryMb: 512 }),
     groups: z
       .array(
         z.object({

@@ -101,3 +101,20 @@ export function makeStl(file: string): string {
   writeFileSync(file, `solid t\n${body}\nendsolid t\n`);
   return file;
 }
+
+/**
+ * A binary STL of `triangles` large triangles, each spanning the model's whole width, so that
+ * drawing it is slow for its size (every triangle covers much of the picture).
+ */
+export function makeBigTriangleStl(file: string, triangles: number): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const buf = Buffer.alloc(84 + triangles * 50);
+  buf.writeUInt32LE(triangles, 80);
+  for (let i = 0; i < triangles; i++) {
+    const z = i / triangles;
+    const corners = [-1, -1, z, 1, -1, z, 0, 1, -z];
+    corners.forEach((v, k) => buf.writeFloatLE(v, 84 + i * 50 + 12 + k * 4));
+  }
+  writeFileSync(file, buf);
+  return file;
+}

@@ -7,15 +7,19 @@ import { pdfPagePng, pdfPagesJpeg } from '../adapters/pdf.ts';
 import { audioWaveform, decodeImageWithFfmpeg, probeAv, videoPoster, webMp4 } from '../adapters/video.ts';
 import type { DerivativeTable } from '../db/schema.ts';
 import type { DerivativeRepository, DerivativeRow, DerivativeSource } from './derivative.repository.ts';
-import { renderModelView } from './model-view.ts';
+import type { ModelRenderer } from './model-renderer.ts';
 import { derivativeFolder, derivativeRoot } from './storage.ts';
 import { typeIconSvg } from './type-icon.ts';
 
 /** PDF pages rendered ahead of time; later pages are rendered when first asked for. */
 const MAX_PAGE_PREVIEWS = 10;
 
+interface Log {
+  warn(obj: object, msg: string): void;
+}
+
 /** The picture that stands for an asset: the image itself, a video frame, a PDF page, a waveform, a 3D view. */
-async function pictureOf(src: DerivativeSource): Promise<string | Buffer> {
+async function pictureOf(src: DerivativeSource, models: ModelRenderer, log: Log): Promise<string | Buffer> {
   switch (src.asset_group) {
     case 'image':
       return src.source_path;
@@ -26,9 +30,13 @@ async function pictureOf(src: DerivativeSource): Promise<string | Buffer> {
     case 'document':
       return pdfPagePng(src.source_path, 1, PREVIEW_BOX.width);
     case '3d': {
-      // A model the small renderer cannot draw still gets a clear picture: the typed icon.
-      const view = await renderModelView(src.source_path, src.format).catch(() => undefined);
-      return view ?? Buffer.from(typeIconSvg('3d', src.format));
+      // A model the small renderer cannot (or may not) draw still gets a clear picture: the typed icon.
+      const view = await models.render(src.source_path, src.format).catch((err: unknown) => {
+        log.warn({ assetId: src.id, error: (err as Error).message }, 'the 3D model could not be drawn');
+        return undefined;
+      });
+      if (view?.kind === 'refused') log.warn({ assetId: src.id, reason: view.reason }, 'the 3D model was not drawn');
+      return view?.kind === 'drawn' ? view.png : Buffer.from(typeIconSvg('3d', src.format));
     }
     default:
       return Buffer.from(typeIconSvg('other', src.format));
@@ -48,6 +56,8 @@ export class DerivativeService {
   constructor(
     private readonly repo: DerivativeRepository,
     dataDir: string,
+    private readonly models: ModelRenderer,
+    private readonly log: Log,
   ) {
     this.root = derivativeRoot(dataDir);
     this.store = new SharedFolderStore(this.root);
@@ -71,7 +81,7 @@ export class DerivativeService {
     const made = await this.store.write([out.thumb, out.preview], async ([thumb, preview]) => {
       const abs = { thumb: thumb, preview: preview };
       try {
-        return await makeImageDerivatives(await pictureOf(src), abs);
+        return await makeImageDerivatives(await pictureOf(src, this.models, this.log), abs);
       } catch (err) {
         // Files the image library cannot read (BMP, TGA, some TIFF layouts) go through ffmpeg's decoders.
         if (src.asset_group !== 'image') throw err;

@@ -1,35 +1,55 @@
-import { readFile } from 'node:fs/promises';
-import { rgbaToPng } from '../adapters/media.ts';
-
 /**
  * A shaded view of a 3D model (STL, OBJ, PLY, glTF binary) drawn by a small software rasteriser, so
  * that models get a real picture without a GPU or a 3D library. Formats it cannot read answer
- * undefined (the caller shows a typed icon).
+ * undefined (the caller shows a typed icon). Pure computation on a buffer: it runs in a worker
+ * thread (model-renderer.ts), never in the thread that serves requests.
  */
+
+/** A model the limits refuse; the message says why and names the setting. */
+export class ModelRefused extends Error {}
+
+/** Refuses a model once it is known to have more triangles than allowed. */
+function checkTriangles(count: number, max: number, exact = true): void {
+  if (count > max) {
+    const how = exact ? `${count.toLocaleString('en')} triangles` : `more than ${max.toLocaleString('en')} triangles`;
+    throw new ModelRefused(
+      `The model has ${how}; at most ${max.toLocaleString('en')} are drawn (models.maxTriangles).`,
+    );
+  }
+}
+
 interface Mesh {
   positions: Float32Array;
   /** Three indices per triangle. */
   triangles: Uint32Array;
 }
 
-function parseStl(buf: Buffer): Mesh {
+function parseStl(buf: Buffer, maxTriangles: number): Mesh {
   const count = buf.length >= 84 ? buf.readUInt32LE(80) : 0;
   const isBinary = buf.length === 84 + count * 50;
-  const pos: number[] = [];
+  let positions: Float32Array;
   if (isBinary) {
+    checkTriangles(count, maxTriangles);
+    positions = new Float32Array(count * 9);
     for (let i = 0; i < count; i++) {
       const o = 84 + i * 50 + 12;
-      for (let v = 0; v < 9; v++) pos.push(buf.readFloatLE(o + v * 4));
+      for (let v = 0; v < 9; v++) positions[i * 9 + v] = buf.readFloatLE(o + v * 4);
     }
   } else {
+    const pos: number[] = [];
     for (const m of buf.toString('latin1').matchAll(/vertex\s+(\S+)\s+(\S+)\s+(\S+)/g)) {
       pos.push(Number(m[1]), Number(m[2]), Number(m[3]));
+      if (pos.length % 9 === 0) checkTriangles(pos.length / 9, maxTriangles, false);
     }
+    positions = Float32Array.from(pos);
   }
-  return { positions: Float32Array.from(pos), triangles: Uint32Array.from(pos.keys()).slice(0, pos.length / 3) };
+  const vertices = Math.floor(positions.length / 3);
+  const triangles = new Uint32Array(vertices - (vertices % 3));
+  for (let i = 0; i < triangles.length; i++) triangles[i] = i;
+  return { positions, triangles };
 }
 
-function parseObj(text: string): Mesh {
+function parseObj(text: string, maxTriangles: number): Mesh {
   const pos: number[] = [];
   const tri: number[] = [];
   for (const line of text.split('\n')) {
@@ -46,12 +66,13 @@ function parseObj(text: string): Mesh {
           return n < 0 ? pos.length / 3 + n : n - 1;
         });
       for (let i = 1; i + 1 < idx.length; i++) tri.push(idx[0] ?? 0, idx[i] ?? 0, idx[i + 1] ?? 0);
+      checkTriangles(tri.length / 3, maxTriangles, false);
     }
   }
   return { positions: Float32Array.from(pos), triangles: Uint32Array.from(tri) };
 }
 
-function parsePly(buf: Buffer): Mesh | undefined {
+function parsePly(buf: Buffer, maxTriangles: number): Mesh | undefined {
   const end = buf.indexOf('end_header');
   if (end < 0) return undefined;
   const header = buf.subarray(0, end).toString('latin1');
@@ -62,6 +83,10 @@ function parsePly(buf: Buffer): Mesh | undefined {
   const vertexProps = [
     ...(header.split('element vertex')[1]?.split('element')[0] ?? '').matchAll(/property (\S+) (\S+)/g),
   ];
+  // Every face is at least one triangle; a header claiming more vertices than the file can hold
+  // (one byte each at the least) is not read, rather than sizing arrays by it.
+  checkTriangles(faceCount, maxTriangles);
+  if (vertexCount > buf.length - bodyStart) return undefined;
   const pos = new Float32Array(vertexCount * 3);
   const tri: number[] = [];
   const xyz = ['x', 'y', 'z'].map((n) => vertexProps.findIndex((p) => p[2] === n));
@@ -75,6 +100,7 @@ function parsePly(buf: Buffer): Mesh | undefined {
       const parts = (lines[vertexCount + f] ?? '').trim().split(/\s+/).map(Number);
       const n = parts[0] ?? 0;
       for (let i = 2; i < n; i++) tri.push(parts[1] ?? 0, parts[i] ?? 0, parts[i + 1] ?? 0);
+      checkTriangles(tri.length / 3, maxTriangles, false);
     }
     return { positions: pos, triangles: Uint32Array.from(tri) };
   }
@@ -114,6 +140,7 @@ function parsePly(buf: Buffer): Mesh | undefined {
     const idx: number[] = [];
     for (let i = 0; i < n; i++, o += sizes[list[2] ?? ''] ?? 4) idx.push(read(list[2], o));
     for (let i = 1; i + 1 < n; i++) tri.push(idx[0] ?? 0, idx[i] ?? 0, idx[i + 1] ?? 0);
+    checkTriangles(tri.length / 3, maxTriangles, false);
   }
   return { positions: pos, triangles: Uint32Array.from(tri) };
 }
@@ -124,7 +151,7 @@ interface Gltf {
   bufferViews?: { byteOffset?: number; byteLength: number; byteStride?: number }[];
 }
 
-function parseGlb(buf: Buffer): Mesh | undefined {
+function parseGlb(buf: Buffer, maxTriangles: number): Mesh | undefined {
   if (buf.toString('latin1', 0, 4) !== 'glTF') return undefined;
   const jsonLength = buf.readUInt32LE(12);
   const gltf = JSON.parse(buf.toString('utf8', 20, 20 + jsonLength)) as Gltf;
@@ -140,6 +167,15 @@ function parseGlb(buf: Buffer): Mesh | undefined {
   };
   // glTF 1.0 keeps meshes in objects keyed by name; only glTF 2.0 (arrays) is drawn.
   if (!Array.isArray(gltf.meshes) || !Array.isArray(gltf.accessors)) return undefined;
+  // The accessors say how many triangles there are before any of them is read.
+  let declared = 0;
+  for (const mesh of gltf.meshes) {
+    for (const prim of mesh.primitives) {
+      const counted = prim.indices ?? prim.attributes.POSITION;
+      declared += Math.floor((counted === undefined ? 0 : (gltf.accessors[counted]?.count ?? 0)) / 3);
+    }
+  }
+  checkTriangles(declared, maxTriangles);
   for (const mesh of gltf.meshes) {
     for (const prim of mesh.primitives) {
       const p = prim.attributes.POSITION === undefined ? undefined : view(prim.attributes.POSITION);
@@ -258,19 +294,24 @@ function rasterise(mesh: Mesh, width: number, height: number): Uint8Array {
   return rgba;
 }
 
-export async function renderModelView(file: string, format: string): Promise<Buffer | undefined> {
-  const buf = await readFile(file);
+/** The size of a drawn view, in pixels. */
+export const MODEL_VIEW_SIZE = { width: 1200, height: 800 };
+
+/**
+ * Draws a model of the given format as RGBA pixels (MODEL_VIEW_SIZE); undefined for a format or a
+ * file it cannot read. Throws ModelRefused for a model over `maxTriangles`.
+ */
+export function drawModel(buf: Buffer, format: string, maxTriangles: number): Uint8Array | undefined {
   const mesh =
     format === 'stl'
-      ? parseStl(buf)
+      ? parseStl(buf, maxTriangles)
       : format === 'obj'
-        ? parseObj(buf.toString('utf8'))
+        ? parseObj(buf.toString('utf8'), maxTriangles)
         : format === 'ply'
-          ? parsePly(buf)
+          ? parsePly(buf, maxTriangles)
           : format === 'glb'
-            ? parseGlb(buf)
+            ? parseGlb(buf, maxTriangles)
             : undefined;
   if (!mesh || mesh.triangles.length < 3) return undefined;
-  const [w, h] = [1200, 800];
-  return rgbaToPng(rasterise(mesh, w, h), w, h);
+  return rasterise(mesh, MODEL_VIEW_SIZE.width, MODEL_VIEW_SIZE.height);
 }
