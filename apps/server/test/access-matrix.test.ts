@@ -50,6 +50,7 @@ const matrix: Record<string, Row> = {
   ['GET /media/preview/:id']: { request: (h) => get(`/media/preview/${h.id}`) },
   ['GET /media/preview/:id/:page']: { request: (h) => get(`/media/preview/${h.id}/2`) },
   ['GET /media/video/:id']: { request: (h) => get(`/media/video/${h.id}`) },
+  ['GET /media/audio/:id']: { request: (h) => get(`/media/audio/${h.id}`) },
   // Downloads (portal-spec §4 "Download flow"): the hidden asset is not found, or rejected from a zip.
   [`GET ${api}session/csets`]: { request: (h) => get(`${api}session/csets?asset_id=${h.id}`) },
   [`GET ${api}download/preview`]: { request: (h) => get(`${api}download/preview?id=${h.id}`) },

@@ -128,7 +128,11 @@ export async function convertAv(
     if (!probe.hasAudio) throw new Error('the file has no sound to convert');
     await runTool(
       'ffmpeg',
-      [...quiet, '-y', '-i', file, '-map', '0:a:0', '-c:a', 'aac', '-b:a', '192k', ...meta, '-f', 'ipod', out],
+      [
+        ...[...quiet, '-y', '-i', file, '-map', '0:a:0', '-c:a', 'aac', '-b:a', '192k', ...meta],
+        // The index up front: a player starts before the whole file is loaded.
+        ...['-movflags', '+faststart', '-f', 'ipod', out],
+      ],
       { timeoutMs: 30 * 60_000 },
     );
     return;

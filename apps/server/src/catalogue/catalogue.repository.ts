@@ -1,6 +1,6 @@
 import { CompiledQuery, sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { AssetTable, Database } from '../db/schema.ts';
-import { DERIVATIVES_JOB, derivativeJobsFor, WEB_VIDEO_JOB } from '../derivatives/derivative.jobs.ts';
+import { DERIVATIVE_JOBS, derivativeJobsFor } from '../derivatives/derivative.jobs.ts';
 import { JobRepository } from '../jobs/job.repository.ts';
 import {
   beginCatalogueChange,
@@ -371,7 +371,7 @@ export class CatalogueRepository {
       for (const t of ['derivative', 'asset_value', 'asset_collection', 'asset_access'] as const) {
         await trx.deleteFrom(t).execute();
       }
-      await trx.deleteFrom('job').where('name', 'in', [DERIVATIVES_JOB, WEB_VIDEO_JOB]).execute();
+      await trx.deleteFrom('job').where('name', 'in', DERIVATIVE_JOBS).execute();
       await trx.updateTable('collection').set({ parent_id: null }).execute();
       await trx.deleteFrom('asset').execute();
       await trx.deleteFrom('collection').execute();

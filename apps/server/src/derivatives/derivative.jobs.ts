@@ -3,6 +3,9 @@ import type { DerivativeService } from './derivative.service.ts';
 
 export const DERIVATIVES_JOB = 'derivatives';
 export const WEB_VIDEO_JOB = 'web-video';
+export const WEB_AUDIO_JOB = 'web-audio';
+/** Every job that makes derivatives (removed with the catalogue). */
+export const DERIVATIVE_JOBS = [DERIVATIVES_JOB, WEB_VIDEO_JOB, WEB_AUDIO_JOB];
 
 interface DerivativePayload {
   assetId: number;
@@ -15,6 +18,9 @@ export function derivativeJobsFor(asset: { id: number; sha256: string; asset_gro
   const jobs = [{ name: DERIVATIVES_JOB, key: `${DERIVATIVES_JOB}:${asset.id}:${asset.sha256}`, payload }];
   if (asset.asset_group === 'video') {
     jobs.push({ name: WEB_VIDEO_JOB, key: `${WEB_VIDEO_JOB}:${asset.id}:${asset.sha256}`, payload });
+  }
+  if (asset.asset_group === 'audio') {
+    jobs.push({ name: WEB_AUDIO_JOB, key: `${WEB_AUDIO_JOB}:${asset.id}:${asset.sha256}`, payload });
   }
   return jobs;
 }
@@ -37,5 +43,10 @@ export function derivativeJobHandlers(derivatives: DerivativeService): JobHandle
     parse: parsePayload,
     run: (p) => derivatives.makeWebVideo(p.assetId, p.sha256),
   };
-  return [pictures, webVideo] as JobHandler[];
+  const webAudio: JobHandler<DerivativePayload> = {
+    name: WEB_AUDIO_JOB,
+    parse: parsePayload,
+    run: (p) => derivatives.makeWebAudio(p.assetId, p.sha256),
+  };
+  return [pictures, webVideo, webAudio] as JobHandler[];
 }

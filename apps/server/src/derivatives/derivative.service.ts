@@ -4,7 +4,7 @@ import type { Insertable } from 'kysely';
 import { makeImageDerivatives, PREVIEW_BOX } from '../adapters/media.ts';
 import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng, pdfPagesJpeg } from '../adapters/pdf.ts';
-import { audioWaveform, decodeImageWithFfmpeg, probeAv, videoPoster, webMp4 } from '../adapters/video.ts';
+import { audioWaveform, convertAv, decodeImageWithFfmpeg, probeAv, videoPoster, webMp4 } from '../adapters/video.ts';
 import type { DerivativeTable } from '../db/schema.ts';
 import type { DerivativeRepository, DerivativeRow, DerivativeSource } from './derivative.repository.ts';
 import type { ModelRenderer } from './model-renderer.ts';
@@ -44,7 +44,7 @@ async function pictureOf(src: DerivativeSource, models: ModelRenderer, log: Log)
 }
 
 /**
- * Files made from assets (thumbnails, previews, posters, page previews, web videos): made by the
+ * Files made from assets (thumbnails, previews, posters, page previews, web videos and sounds): made by the
  * derivative jobs (derivative.jobs.ts) and, for PDF pages past the first ten, on demand; found again
  * for the media route. Every method may run again for the same asset (after a crash or a retry), so
  * each checks what is already done.
@@ -136,27 +136,60 @@ export class DerivativeService {
 
   /** The web version of a video (H.264 MP4). */
   async makeWebVideo(assetId: number, sha256: string): Promise<void> {
+    await this.makePlayable(assetId, sha256, { kind: 'video', file: 'video.mp4', mime: 'video/mp4' }, async (src) => {
+      const probe = await probeAv(src.source_path);
+      if (!probe.hasVideo) return undefined;
+      return {
+        width: probe.width === null ? null : Math.min(probe.width, 1280),
+        write: (tmp) => webMp4(src.source_path, tmp, probe),
+      };
+    });
+  }
+
+  /**
+   * What the player of a sound plays: AAC in MP4, so that people who may not download the original
+   * (set 0) can still listen, and every browser plays it.
+   */
+  async makeWebAudio(assetId: number, sha256: string): Promise<void> {
+    await this.makePlayable(assetId, sha256, { kind: 'audio', file: 'audio.m4a', mime: 'audio/mp4' }, (src) =>
+      Promise.resolve(
+        src.asset_group === 'audio'
+          ? { width: null, write: (tmp) => convertAv(src.source_path, tmp, { format: 'm4a', keepMetadata: false }) }
+          : undefined,
+      ),
+    );
+  }
+
+  /** Makes the one file of `kind` a player streams, unless it exists for the asset's content. */
+  private async makePlayable(
+    assetId: number,
+    sha256: string,
+    out: { kind: 'video' | 'audio'; file: string; mime: string },
+    plan: (
+      src: DerivativeSource,
+    ) => Promise<{ width: number | null; write: (tmp: string) => Promise<void> } | undefined>,
+  ): Promise<void> {
     const src = await this.current(assetId, sha256);
     if (!src) return;
-    const have = await this.repo.find(src.id, 'video');
+    const have = await this.repo.find(src.id, out.kind);
     if (have?.sha256 === src.sha256) return;
-    const probe = await probeAv(src.source_path);
-    if (!probe.hasVideo) return;
-    const rel = path.join(derivativeFolder(src.sha256), 'video.mp4');
-    await this.store.write([rel], ([tmp]) => webMp4(src.source_path, tmp, probe));
+    const made = await plan(src);
+    if (!made) return;
+    const rel = path.join(derivativeFolder(src.sha256), out.file);
+    await this.store.write([rel], ([tmp]) => made.write(tmp));
     const size = await stat(this.store.path(rel));
     await this.repo.replace(
       src.id,
-      ['video'],
+      [out.kind],
       [
         {
           asset_id: src.id,
-          kind: 'video',
+          kind: out.kind,
           page: 0,
           sha256: src.sha256,
           path: rel,
-          mime: 'video/mp4',
-          width: probe.width === null ? null : Math.min(probe.width, 1280),
+          mime: out.mime,
+          width: made.width,
           height: null,
           bytes: size.size,
           placeholder: null,

@@ -168,8 +168,8 @@ export class DownloadService {
   }
 
   /**
-   * The source of the player: the web MP4 of a video; for a sound, its original file (browsers play
-   * the common audio formats as they are).
+   * The source of the player: the web MP4 of a video, the AAC preview of a sound. Never the original,
+   * which only callers who may download set 0 get (through a download).
    */
   async video(auth: Auth, assetId: string): Promise<{ url: string }> {
     requireAssetUser(auth);
@@ -178,7 +178,7 @@ export class DownloadService {
     const [src] = await this.repository.sources([id]);
     if (!src || (src.asset_group !== 'video' && src.asset_group !== 'audio')) throw notFound(`The video ${id}`);
     if (sets.length === 0) throw forbidden('You may not play this asset.');
-    const media = src.asset_group === 'video' ? `video/${id}` : `download/${id}/0`;
+    const media = src.asset_group === 'video' ? `video/${id}` : `audio/${id}`;
     return { url: this.access.mediaUrl(auth, media, 'view') };
   }
 

@@ -13,7 +13,7 @@ interface MediaQuery {
   share?: string;
 }
 
-/** GET and HEAD /media/thumb/:id, /media/preview/:id[/:page], /media/video/:id (signed URLs). */
+/** GET and HEAD /media/thumb/:id, /media/preview/:id[/:page], /media/video/:id, /media/audio/:id (signed URLs). */
 export function mediaRoutes(app: FastifyInstance, media: MediaService): void {
   const handler =
     (kind: MediaKind) =>
@@ -31,4 +31,5 @@ export function mediaRoutes(app: FastifyInstance, media: MediaService): void {
   app.get('/media/preview/:id', handler('preview'));
   app.get('/media/preview/:id/:page', handler('preview'));
   app.get('/media/video/:id', handler('video'));
+  app.get('/media/audio/:id', handler('audio'));
 }

@@ -3,7 +3,7 @@ import type { DerivativeService } from '../derivatives/derivative.service.ts';
 import { typeIconSvg } from '../derivatives/type-icon.ts';
 import { forbidden, notFound, notYetAvailable } from '../http/errors.ts';
 
-export type MediaKind = 'thumb' | 'preview' | 'video';
+export type MediaKind = 'thumb' | 'preview' | 'video' | 'audio';
 
 export interface MediaRequest {
   kind: MediaKind;
@@ -54,6 +54,9 @@ export class MediaService {
     if (!asset) throw notFound('The asset');
     if (input.kind === 'video') {
       throw notYetAvailable('The web version of this video is not made yet; try again in a moment.');
+    }
+    if (input.kind === 'audio') {
+      throw notYetAvailable('The playable version of this sound is not made yet; try again in a moment.');
     }
     // Not made yet (or cannot be): a clear picture of the asset's type, never a broken image.
     return { type: 'placeholder', svg: typeIconSvg(asset.asset_group, asset.format) };

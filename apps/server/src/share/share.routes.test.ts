@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { startTestApp, type TestApp } from '../../test/app.ts';
 import { signIn, xsrfHeaders } from '../../test/auth.ts';
 import { dialects } from '../../test/databases.ts';
 import { buildAssets, buildCollection } from '../../test/factories.ts';
-import { makeImage } from '../../test/media-fixtures.ts';
+import { makeClip, makeImage } from '../../test/media-fixtures.ts';
 
 const API = '/assetportal/api/';
 const PASSWORD = 'open sesame';
@@ -37,6 +38,7 @@ describe.each(dialects)('share links on %s (docs/security.md "Share links")', (d
     dir = mkdtempSync(path.join(tmpdir(), 'vitrine-share-'));
     await makeImage(path.join(dir, 'media', 'shared.jpg'), { width: 320, height: 200 });
     await makeImage(path.join(dir, 'media', 'unshared.jpg'), { width: 320, height: 200 });
+    makeClip(path.join(dir, 'media', 'tone.wav'), { seconds: 1, video: false });
     await t.app.services.importer().importFolder(path.join(dir, 'media'));
     const worker = t.app.services.jobWorker({ pollMs: 50 });
     await worker.drain();
@@ -160,6 +162,26 @@ describe.each(dialects)('share links on %s (docs/security.md "Share links")', (d
       { user_id: null, kind: 'single', asset_ids: String(ids['shared.jpg']) },
       { user_id: null, kind: 'zip', asset_ids: String(ids['shared.jpg']) },
     ]);
+  });
+
+  it('plays a sound to a visitor allowed only the AAC set from its preview, never from the original', async () => {
+    const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    const original = sha256(readFileSync(path.join(dir, 'media', 'tone.wav')));
+    const tone = String(ids['tone.wav']);
+    const visitor = await visit((await create({ assetIds: [tone], downloadSets: [4] })).token);
+    expect((await call('GET', `download/?id=${tone}&csetid=0`, visitor)).statusCode).toBe(403);
+
+    const player = await call('GET', `download/video/${tone}`, visitor);
+    expect(player.statusCode, player.body).toBe(200);
+    const played = await call('GET', player.json().url as string, {});
+    expect(played.statusCode).toBe(200);
+    expect(played.headers['content-type']).toBe('audio/mp4');
+    expect(sha256(played.rawPayload)).not.toBe(original);
+
+    // Whoever may download set 0 still gets the original.
+    const single = await call('GET', `download/?id=${tone}&csetid=0`, alice);
+    expect(single.statusCode, single.body).toBe(200);
+    expect(sha256((await call('GET', single.json().url as string, {})).rawPayload)).toBe(original);
   });
 
   it('asks for the password and throttles wrong ones like a login', async () => {
