@@ -95,7 +95,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const sso = new SsoService(settings, r.users, r.sso, log);
   const config = new ConfigService(r.config, settings.dataDir, access);
   const models = new ModelRenderer(settings.file.models);
-  const derivatives = new DerivativeService(r.derivatives, settings.dataDir, models, log);
+  const derivatives = new DerivativeService(r.derivatives, settings.dataDir, models, work, log);
   const users = new UserService(r.users, r.loginThrottle, settings, mailer, log, r.jobs, async (locale) => {
     const lang = locale === 'de' ? 'de' : 'en';
     const set = await config.translations(lang);

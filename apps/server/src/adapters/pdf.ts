@@ -37,6 +37,7 @@ export async function pdfPagesJpeg(
   to: number,
   maxPx: number,
   dir: string,
+  timeoutMs = 10 * 60_000,
 ): Promise<Map<number, string>> {
   await runTool(
     'pdftoppm',
@@ -53,7 +54,7 @@ export async function pdfPagesJpeg(
       file,
       path.join(dir, 'page'),
     ],
-    { timeoutMs: 10 * 60_000 },
+    { timeoutMs },
   );
   const out = new Map<number, string>();
   for (const name of await readdir(dir)) {

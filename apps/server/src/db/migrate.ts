@@ -18,6 +18,7 @@ import * as indexReaders from './migrations/202611250310_index_readers.ts';
 import * as activeIds from './migrations/202611251100_active_ids.ts';
 import * as workSlot from './migrations/202611251620_work_slot.ts';
 import * as deliveredDownloads from './migrations/202611251700_delivered_downloads.ts';
+import * as derivativeClaim from './migrations/202611251705_derivative_claim.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '202611251100_active_ids': activeIds,
   '202611251620_work_slot': workSlot,
   '202611251700_delivered_downloads': deliveredDownloads,
+  '202611251705_derivative_claim': derivativeClaim,
 };
 
 /**

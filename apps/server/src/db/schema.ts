@@ -19,6 +19,7 @@ export interface Database {
   job: JobTable;
   work_slot: WorkSlotTable;
   derivative: DerivativeTable;
+  derivative_claim: DerivativeClaimTable;
   login_attempt: LoginAttemptTable;
   password_reset: PasswordResetTable;
   sso_code: SsoCodeTable;
@@ -201,6 +202,15 @@ export interface JobTable {
 export interface WorkSlotTable {
   kind: string;
   slot: number;
+  holder: string;
+  expires_at: number;
+}
+
+/** A derivative one process is making on request until `expires_at` (PDF pages past the tenth). */
+export interface DerivativeClaimTable {
+  asset_id: number;
+  kind: string;
+  page: number;
   holder: string;
   expires_at: number;
 }

@@ -41,6 +41,39 @@ export class DerivativeRepository {
       .execute();
   }
 
+  /**
+   * Claims the making of one derivative for `holder` until `now + leaseMs`: true when no one holds
+   * it, or its holder let the claim run out (one statement, so two processes cannot both win).
+   */
+  async claim(
+    key: { assetId: number; kind: string; page: number },
+    holder: string,
+    now: number,
+    leaseMs: number,
+  ): Promise<boolean> {
+    const result = await this.db
+      .insertInto('derivative_claim')
+      .values({ asset_id: key.assetId, kind: key.kind, page: key.page, holder, expires_at: now + leaseMs })
+      .onConflict((oc) =>
+        oc
+          .columns(['asset_id', 'kind', 'page'])
+          .doUpdateSet({ holder, expires_at: now + leaseMs })
+          .where('derivative_claim.expires_at', '<', now),
+      )
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async unclaim(key: { assetId: number; kind: string; page: number }, holder: string): Promise<void> {
+    await this.db
+      .deleteFrom('derivative_claim')
+      .where('asset_id', '=', key.assetId)
+      .where('kind', '=', key.kind)
+      .where('page', '=', key.page)
+      .where('holder', '=', holder)
+      .execute();
+  }
+
   /** Replaces an asset's derivatives of the given kinds in one transaction. */
   async replace(assetId: number, kinds: string[], rows: Insertable<DerivativeTable>[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {

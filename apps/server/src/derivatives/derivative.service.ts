@@ -6,6 +6,7 @@ import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng, pdfPagesJpeg } from '../adapters/pdf.ts';
 import { audioWaveform, convertAv, decodeImageWithFfmpeg, probeAv, videoPoster, webMp4 } from '../adapters/video.ts';
 import type { DerivativeTable } from '../db/schema.ts';
+import type { WorkBudget } from '../jobs/work-budget.ts';
 import type { DerivativeRepository, DerivativeRow, DerivativeSource } from './derivative.repository.ts';
 import type { ModelRenderer } from './model-renderer.ts';
 import { derivativeFolder, derivativeRoot } from './storage.ts';
@@ -13,34 +14,15 @@ import { typeIconSvg } from './type-icon.ts';
 
 /** PDF pages rendered ahead of time; later pages are rendered when first asked for. */
 const MAX_PAGE_PREVIEWS = 10;
+/** Longest a page rendered on request may take (pdftoppm is stopped then). */
+const PAGE_TIMEOUT_MS = 60_000;
+/** How long a claim to render a page holds; past it (its process died) another process takes over. */
+const PAGE_CLAIM_MS = PAGE_TIMEOUT_MS + 30_000;
+/** How often a process waiting for another's page looks whether it is there. */
+const PAGE_POLL_MS = 100;
 
 interface Log {
   warn(obj: object, msg: string): void;
-}
-
-/** The picture that stands for an asset: the image itself, a video frame, a PDF page, a waveform, a 3D view. */
-async function pictureOf(src: DerivativeSource, models: ModelRenderer, log: Log): Promise<string | Buffer> {
-  switch (src.asset_group) {
-    case 'image':
-      return src.source_path;
-    case 'video':
-      return videoPoster(src.source_path, src.duration);
-    case 'audio':
-      return audioWaveform(src.source_path);
-    case 'document':
-      return pdfPagePng(src.source_path, 1, PREVIEW_BOX.width);
-    case '3d': {
-      // A model the small renderer cannot (or may not) draw still gets a clear picture: the typed icon.
-      const view = await models.render(src.source_path, src.format).catch((err: unknown) => {
-        log.warn({ assetId: src.id, error: (err as Error).message }, 'the 3D model could not be drawn');
-        return undefined;
-      });
-      if (view?.kind === 'refused') log.warn({ assetId: src.id, reason: view.reason }, 'the 3D model was not drawn');
-      return view?.kind === 'drawn' ? view.png : Buffer.from(typeIconSvg('3d', src.format));
-    }
-    default:
-      return Buffer.from(typeIconSvg('other', src.format));
-  }
 }
 
 /**
@@ -52,15 +34,47 @@ async function pictureOf(src: DerivativeSource, models: ModelRenderer, log: Log)
 export class DerivativeService {
   private readonly root: string;
   private readonly store: MediaStore;
+  /** Pages being rendered on request in this process, by asset and page. */
+  private readonly pageRenders = new Map<string, Promise<DerivativeRow | undefined>>();
 
   constructor(
     private readonly repo: DerivativeRepository,
     dataDir: string,
     private readonly models: ModelRenderer,
+    private readonly work: WorkBudget,
     private readonly log: Log,
   ) {
     this.root = derivativeRoot(dataDir);
     this.store = new SharedFolderStore(this.root);
+  }
+
+  /** The picture that stands for an asset: the image itself, a video frame, a PDF page, a waveform, a 3D view. */
+  private async pictureOf(src: DerivativeSource): Promise<string | Buffer> {
+    switch (src.asset_group) {
+      case 'image':
+        return src.source_path;
+      case 'video':
+        return videoPoster(src.source_path, src.duration);
+      case 'audio':
+        return audioWaveform(src.source_path);
+      case 'document':
+        return this.work.run('pdf_page', 'job', () => pdfPagePng(src.source_path, 1, PREVIEW_BOX.width));
+      case '3d': {
+        // A model the small renderer cannot (or may not) draw still gets a clear picture: the typed icon.
+        const view = await this.work
+          .run('model_view', 'job', () => this.models.render(src.source_path, src.format))
+          .catch((err: unknown) => {
+            this.log.warn({ assetId: src.id, error: (err as Error).message }, 'the 3D model could not be drawn');
+            return undefined;
+          });
+        if (view?.kind === 'refused') {
+          this.log.warn({ assetId: src.id, reason: view.reason }, 'the 3D model was not drawn');
+        }
+        return view?.kind === 'drawn' ? view.png : Buffer.from(typeIconSvg('3d', src.format));
+      }
+      default:
+        return Buffer.from(typeIconSvg('other', src.format));
+    }
   }
 
   /** The asset if work for it is still wanted: not gone, and its content is the one the work was for. */
@@ -81,7 +95,7 @@ export class DerivativeService {
     const made = await this.store.write([out.thumb, out.preview], async ([thumb, preview]) => {
       const abs = { thumb: thumb, preview: preview };
       try {
-        return await makeImageDerivatives(await pictureOf(src, this.models, this.log), abs);
+        return await makeImageDerivatives(await this.pictureOf(src), abs);
       } catch (err) {
         // Files the image library cannot read (BMP, TGA, some TIFF layouts) go through ffmpeg's decoders.
         if (src.asset_group !== 'image') throw err;
@@ -116,7 +130,9 @@ export class DerivativeService {
       rows.push(row('preview', out.preview, made.preview, 1));
       const last = Math.min(src.page_count, MAX_PAGE_PREVIEWS);
       if (last >= 2) {
-        const pages = await pdfPagesJpeg(src.source_path, 2, last, PREVIEW_BOX.width, path.join(this.root, rel));
+        const pages = await this.work.run('pdf_page', 'job', () =>
+          pdfPagesJpeg(src.source_path, 2, last, PREVIEW_BOX.width, path.join(this.root, rel)),
+        );
         for (const [page, file] of pages) {
           const size = await stat(file);
           rows.push(
@@ -201,30 +217,59 @@ export class DerivativeService {
 
   /**
    * A PDF page beyond those made ahead of time, rendered when it is first asked for (the portal pages
-   * through a document one page at a time). Answers undefined when the asset has no such page.
+   * through a document one page at a time). Answers undefined when the asset has no such page. A page
+   * is rendered once however many ask for it at once: callers in this process share one render, and
+   * a process that finds another rendering it (a claim row) waits for that one's file. Renders take a
+   * `pdf_page` slot of the work budget; a caller who finds them all taken gets 429 `busy`.
    */
   async renderPage(assetId: number, page: number): Promise<DerivativeRow | undefined> {
     const src = await this.repo.source(assetId);
     if (!src || src.status !== 'active' || src.asset_group !== 'document' || page > (src.page_count ?? 0))
       return undefined;
-    const folder = path.join(this.root, derivativeFolder(src.sha256));
-    await mkdir(folder, { recursive: true });
-    const file = (await pdfPagesJpeg(src.source_path, page, page, PREVIEW_BOX.width, folder)).get(page);
-    if (!file) return undefined;
-    await this.repo.add({
-      asset_id: src.id,
-      kind: 'preview',
-      page,
-      sha256: src.sha256,
-      path: path.relative(this.root, file),
-      mime: 'image/jpeg',
-      width: null,
-      height: null,
-      bytes: (await stat(file)).size,
-      placeholder: null,
-      created_at: Date.now(),
-    });
-    return this.repo.find(src.id, 'preview', page);
+    const key = `${src.id}:${page}`;
+    let render = this.pageRenders.get(key);
+    if (!render) {
+      render = this.pageOnce(src, page).finally(() => this.pageRenders.delete(key));
+      this.pageRenders.set(key, render);
+    }
+    return render;
+  }
+
+  private async pageOnce(src: DerivativeSource, page: number): Promise<DerivativeRow | undefined> {
+    const claim = { assetId: src.id, kind: 'preview', page };
+    for (;;) {
+      const made = await this.repo.find(src.id, 'preview', page);
+      if (made) return made;
+      if (await this.repo.claim(claim, this.work.holder, Date.now(), PAGE_CLAIM_MS)) break;
+      await new Promise((r) => setTimeout(r, PAGE_POLL_MS));
+    }
+    try {
+      // Another process may have finished between our look and our claim.
+      const made = await this.repo.find(src.id, 'preview', page);
+      if (made) return made;
+      const folder = path.join(this.root, derivativeFolder(src.sha256));
+      await mkdir(folder, { recursive: true });
+      const file = await this.work.run('pdf_page', 'request', async () =>
+        (await pdfPagesJpeg(src.source_path, page, page, PREVIEW_BOX.width, folder, PAGE_TIMEOUT_MS)).get(page),
+      );
+      if (!file) return undefined;
+      await this.repo.add({
+        asset_id: src.id,
+        kind: 'preview',
+        page,
+        sha256: src.sha256,
+        path: path.relative(this.root, file),
+        mime: 'image/jpeg',
+        width: null,
+        height: null,
+        bytes: (await stat(file)).size,
+        placeholder: null,
+        created_at: Date.now(),
+      });
+      return await this.repo.find(src.id, 'preview', page);
+    } finally {
+      await this.repo.unclaim(claim, this.work.holder);
+    }
   }
 
   async find(assetId: number, kind: string, page = 0): Promise<DerivativeRow | undefined> {
