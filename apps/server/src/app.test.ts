@@ -3,15 +3,33 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/app.ts';
+import { signIn } from '../test/auth.ts';
+import { loadSettings } from './settings.ts';
+
+/** The directives of a Content-Security-Policy header, by name. */
+const directivesOf = (csp: unknown) =>
+  new Map(
+    String(csp)
+      .split(';')
+      .map((d) => {
+        const [name = '', ...values] = d.trim().split(/\s+/);
+        return [name, values] as const;
+      }),
+  );
+
+/** A built web app of one page and one hashed asset. */
+function webDist(): string {
+  const dist = mkdtempSync(path.join(tmpdir(), 'vitrine-dist-'));
+  mkdirSync(path.join(dist, 'assets'));
+  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+  return dist;
+}
 
 describe('serving the built web app', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const dist = mkdtempSync(path.join(tmpdir(), 'vitrine-dist-'));
-    mkdirSync(path.join(dist, 'assets'));
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
-    writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
-    t = await startTestApp({ env: { WEB_DIST: dist } });
+    t = await startTestApp({ env: { WEB_DIST: webDist() } });
   });
   afterAll(async () => t.close());
 
@@ -31,19 +49,81 @@ describe('serving the built web app', () => {
   it('sends a Content-Security-Policy with frame-ancestors and no script source but its own (docs/security.md "Other measures")', async () => {
     for (const url of ['/', '/assets/index-abc123.js']) {
       const res = await t.app.inject(url);
-      const csp = String(res.headers['content-security-policy']);
-      const directives = new Map(
-        csp.split(';').map((d) => {
-          const [name = '', ...values] = d.trim().split(/\s+/);
-          return [name, values] as const;
-        }),
-      );
+      const directives = directivesOf(res.headers['content-security-policy']);
       expect(directives.get('script-src'), url).toEqual(["'self'"]);
       expect(directives.get('frame-ancestors'), url).toEqual(["'self'"]);
       expect(directives.get('object-src'), url).toEqual(["'none'"]);
       expect(directives.get('default-src'), url).toEqual(["'self'"]);
       expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+    }
+  });
+
+  it('lets pictures and fonts come only from the portal, data: and blob: (an uploaded style sheet reaches no one else)', async () => {
+    const directives = directivesOf((await t.app.inject('/')).headers['content-security-policy']);
+    expect(directives.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
+    expect(directives.get('font-src')).toEqual(["'self'", 'data:', 'blob:']);
+    expect(directives.get('connect-src')).toEqual(["'self'"]);
+  });
+});
+
+describe('pictures of custom pages from outside the portal (customPages.imageOrigins)', () => {
+  const origins = ['https://images.example.org', 'https://*.cdn.example.org'];
+  let t: TestApp;
+  let admin: Record<string, string>;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { WEB_DIST: webDist() }, settings: { customPages: { imageOrigins: origins } } });
+    admin = (await signIn(t, { groups: ['admins'] })).headers;
+  });
+  afterAll(async () => t.close());
+
+  const save = (html: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/assetportal/api/config/custom_html?lang=en',
+      headers: admin,
+      payload: { heading: 'Imprint', html },
+    });
+
+  it('adds the allowed origins to img-src only', async () => {
+    const directives = directivesOf((await t.app.inject('/')).headers['content-security-policy']);
+    expect(directives.get('img-src')).toEqual(["'self'", 'data:', 'blob:', ...origins]);
+    expect(directives.get('font-src')).toEqual(["'self'", 'data:', 'blob:']);
+  });
+
+  it('saves a page with pictures from the portal, data: and the allowed origins, and refuses any other', async () => {
+    const allowed = [
+      '<img src="/assetportal/api/config/logo" alt="">',
+      '<img src="images/map.png" alt="">',
+      '<img src="data:image/png;base64,iVBORw0KGgo=" alt="">',
+      '<img src="https://images.example.org/team.jpg" alt="">',
+      '<img src="https://eu.cdn.example.org/a.jpg" srcset="https://eu.cdn.example.org/a.jpg 1x, /b.png 2x" alt="">',
+    ];
+    expect((await save(allowed.join(''))).statusCode).toBe(200);
+    const refused = [
+      '<img src="https://evil.example/x.png" alt="">',
+      '<img src="http://images.example.org/team.jpg" alt="">',
+      '<img src="//evil.example/x.png" alt="">',
+      '<img src="https://images.example.org.evil.example/x.png" alt="">',
+      '<img src="https://cdn.example.org.evil.example/x.png" alt="">',
+      '<img src="/a.png" srcset="/a.png 1x,https://evil.example/x.png 2x" alt="">',
+      '<picture><source srcset="https://evil.example/x.webp"><img src="/a.png" alt=""></picture>',
+    ];
+    for (const html of refused) {
+      const res = await save(html);
+      expect(res.statusCode, html).toBe(400);
+      expect(res.json().error).toBe('validation');
+      expect(res.json().message, html).toContain('customPages.imageOrigins');
+    }
+    const page = (await t.app.inject('/assetportal/api/config/custom_html?lang=en')).json();
+    expect(page.html).toContain('https://images.example.org/team.jpg');
+  });
+
+  it('refuses to start with an image origin that is not an https origin, naming the key', () => {
+    for (const origin of ['http://images.example.org', 'https://images.example.org/path', '*', 'https:']) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-data-'));
+      writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ customPages: { imageOrigins: [origin] } }));
+      expect(() => loadSettings({ DATA_DIR: dir }), origin).toThrow(/customPages\.imageOrigins\.0/);
     }
   });
 });

@@ -125,7 +125,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   bookmarkRoutes(app, services.bookmarks);
   shareRoutes(app, services.shares);
 
-  await serveWebApp(app, settings.webDist);
+  await serveWebApp(app, settings.webDist, webAppSecurityHeaders(settings.file.customPages.imageOrigins));
   return app;
 }
 
@@ -133,11 +133,11 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
  * The built single-page app: hashed assets are immutable, index.html is always revalidated; every
  * file carries the web app's Content-Security-Policy and framing rules (http/security-headers.ts).
  */
-async function serveWebApp(app: FastifyInstance, dist: string): Promise<void> {
+async function serveWebApp(app: FastifyInstance, dist: string, headers: Record<string, string>): Promise<void> {
   if (!existsSync(path.join(dist, 'index.html'))) {
     app.get('/', async (_req, reply) =>
       reply
-        .headers(webAppSecurityHeaders)
+        .headers(headers)
         .type('text/plain')
         .send('The web app is not built yet: run `npm run build` (npm run setup does it).'),
     );
@@ -152,7 +152,7 @@ async function serveWebApp(app: FastifyInstance, dist: string): Promise<void> {
     setHeaders: (res, filePath) => {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-      for (const [name, value] of Object.entries(webAppSecurityHeaders)) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     },
   });
 }

@@ -150,7 +150,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     auth,
     sso,
     config,
-    configAdmin: new ConfigAdminService(r.config, settings.dataDir),
+    configAdmin: new ConfigAdminService(r.config, settings.dataDir, settings.file.customPages.imageOrigins),
     search,
     bookmarks,
     derivatives,

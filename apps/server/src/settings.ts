@@ -372,6 +372,21 @@ const fileSettingsSchema = z
       })
       .default({ oidc: [], saml: [] }),
     work: workSchema,
+    customPages: z
+      .object({
+        imageOrigins: z
+          .array(
+            z
+              .string()
+              .regex(
+                /^https:\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i,
+                'must be an https origin without a path, such as https://images.example.org or https://*.example.org',
+              ),
+          )
+          .default([])
+          .describe("Origins outside the portal that custom pages may show pictures from (the pages' CSP img-src)"),
+      })
+      .default({ imageOrigins: [] }),
   })
   .strict();
 export type FileSettings = z.infer<typeof fileSettingsSchema>;

@@ -41,3 +41,29 @@ const options: sanitizeHtml.IOptions = {
 export function sanitizePageHtml(html: string): string {
   return sanitizeHtml(html, options);
 }
+
+/** The URLs of a srcset: each candidate is a URL (no whitespace) and descriptors up to a comma. */
+function srcsetUrls(srcset: string): string[] {
+  const urls: string[] = [];
+  let rest = srcset;
+  for (;;) {
+    rest = rest.replace(/^[\s,]+/, '');
+    const url = /^\S+/.exec(rest)?.[0];
+    if (!url) return urls;
+    urls.push(url.replace(/,+$/, ''));
+    rest = rest.slice(url.length);
+    if (!url.endsWith(',')) rest = rest.replace(/^[^,]*/, '');
+  }
+}
+
+/** The addresses of every picture a page names (img src and srcset, picture sources). */
+export function pageImageSources(html: string): string[] {
+  const found: string[] = [];
+  const collect = (tagName: string, attribs: sanitizeHtml.Attributes) => {
+    if (attribs.src !== undefined) found.push(attribs.src);
+    if (attribs.srcset !== undefined) found.push(...srcsetUrls(attribs.srcset));
+    return { tagName, attribs };
+  };
+  sanitizeHtml(html, { ...options, transformTags: { img: collect, source: collect } });
+  return found;
+}

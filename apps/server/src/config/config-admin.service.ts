@@ -10,11 +10,12 @@ import {
 } from '@vitrine/contract/config';
 import { fillConfigDefaults, type GlobalConfig } from '@vitrine/contract/global-config';
 import { probeImage } from '../adapters/media.ts';
-import { sanitizePageHtml } from '../adapters/html.ts';
+import { pageImageSources, sanitizePageHtml } from '../adapters/html.ts';
 import { notFound, payloadTooLarge, unsupportedMediaType, validation } from '../http/errors.ts';
 import { requireGuiAdmin, type Auth } from '../auth/caller.ts';
 import type { ConfigRepository } from './config.repository.ts';
 import { sniffType } from './config.service.ts';
+import { outsidePictures } from './outside-urls.ts';
 import { resetMailProblems } from './reset-mail.ts';
 import { styleSheetProblems } from './style-sheet.ts';
 
@@ -40,6 +41,8 @@ export class ConfigAdminService {
   constructor(
     private readonly repository: ConfigRepository,
     dataDir: string,
+    /** Where custom pages may show pictures from besides the portal (`customPages.imageOrigins`). */
+    private readonly imageOrigins: readonly string[] = [],
   ) {
     this.filesDir = path.join(dataDir, 'config-files');
   }
@@ -111,8 +114,22 @@ export class ConfigAdminService {
     return { heading: page.heading, html: sanitizePageHtml(page.html) };
   }
 
+  /**
+   * Stores a custom page; one with a picture from an address the web app's Content-Security-Policy
+   * refuses (outside the portal and `customPages.imageOrigins`) is refused, so the admin learns why
+   * it would not show.
+   */
   async saveCustomPage(auth: Auth, lang: string, page: CustomPage): Promise<{ ok: true }> {
     requireGuiAdmin(auth);
+    const outside = outsidePictures(pageImageSources(page.html), this.imageOrigins);
+    if (outside.length > 0) {
+      const allowed = this.imageOrigins.length > 0 ? this.imageOrigins.join(', ') : 'none';
+      throw validation(
+        `Pictures of a page must be files in the portal, data: URLs or on an address the settings allow ` +
+          `(customPages.imageOrigins: ${allowed}): ${outside.join(', ')}`,
+        outside.map((url) => ({ path: 'body.html', message: `shows a picture from ${url}` })),
+      );
+    }
     await this.repository.save('custom_html', lang, page, auth.name ?? '');
     return { ok: true };
   }

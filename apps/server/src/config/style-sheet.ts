@@ -1,3 +1,5 @@
+import { asRead, leavesPortal } from './outside-urls.ts';
+
 /** Something in an uploaded style sheet that would reach outside the portal, with its line (from 1). */
 export interface StyleSheetProblem {
   line: number;
@@ -6,19 +8,7 @@ export interface StyleSheetProblem {
 
 const HEX = /^[0-9a-fA-F]$/;
 const IDENT = /^[-_a-zA-Z0-9\u0080-\uffff]$/;
-// A scheme (`https:`, `javascript:`) or a start a URL parser reads as another host (`//`, `/\`).
-const ABSOLUTE = /^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|[/\\]{2})/;
-// A quoted string that reads as an address (`image-set("…")` fetches strings); `"Note:"` does not.
 const ADDRESS = /^(?:[a-zA-Z][a-zA-Z0-9+.-]*:[/\\]{2}|[/\\]{2}|(?:https?|ftp|blob|file):)/i;
-
-/** A URL as browsers read it: they ignore tabs, line breaks and control characters in it. */
-const asRead = (url: string): string => [...url].filter((c) => c.charCodeAt(0) > 0x20).join('');
-
-/** Whether a URL in a style sheet stays in the portal: a relative path, a path on this host, or `data:`. */
-function staysInPortal(url: string): boolean {
-  const v = asRead(url);
-  return !ABSOLUTE.test(v) || /^data:/i.test(v);
-}
 
 /**
  * Reads a style sheet as CSS tokenises it (comments, strings, escapes, `url(` with or without
@@ -121,7 +111,7 @@ export function styleSheetProblems(css: string): StyleSheetProblem[] {
           i++;
         }
         const value = at() === '"' || at() === "'" ? quoted() : bareUrl();
-        if (!staysInPortal(value)) problems.push({ line: start, what: `url(${value})` });
+        if (leavesPortal(value)) problems.push({ line: start, what: `url(${value})` });
       }
     } else {
       i++;

@@ -1,30 +1,36 @@
 /**
  * The Content-Security-Policy of the web app. Scripts only from the portal's own files (the build
  * has no inline script); styles also inline, because MUI (emotion) writes its styles into the page
- * at run time; pictures also from https (custom pages may show them) and data/blob URLs; media and
- * calls to the portal only. No plugins, no foreign base or form targets, and only the portal itself
- * may frame its pages (clickjacking).
+ * at run time; pictures and fonts only from the portal and data/blob URLs, so that nothing an admin
+ * uploads (a style sheet) can send what a page shows or what is typed to another server. Custom
+ * pages may show pictures from the origins an operator names (`customPages.imageOrigins`); media
+ * and calls to the portal only. No plugins, no foreign base or form targets, and only the portal
+ * itself may frame its pages (clickjacking).
  */
-export const WEB_APP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "media-src 'self' blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'self'",
-].join('; ');
+export function webAppCsp(imageOrigins: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    ["img-src 'self' data: blob:", ...imageOrigins].join(' '),
+    "media-src 'self' blob:",
+    "font-src 'self' data: blob:",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
 
 /** Headers for every file of the web app (and the page that says it is not built). */
-export const webAppSecurityHeaders: Record<string, string> = {
-  'Content-Security-Policy': WEB_APP_CSP,
-  // For browsers that do not know frame-ancestors.
-  'X-Frame-Options': 'SAMEORIGIN',
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'same-origin',
-};
+export function webAppSecurityHeaders(imageOrigins: readonly string[] = []): Record<string, string> {
+  return {
+    'Content-Security-Policy': webAppCsp(imageOrigins),
+    // For browsers that do not know frame-ancestors.
+    'X-Frame-Options': 'SAMEORIGIN',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'same-origin',
+  };
+}
