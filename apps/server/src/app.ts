@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -93,7 +94,8 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  installErrorHandler(app);
+  // Answers never name the server's folders (the details go to the log).
+  installErrorHandler(app, [settings.dataDir, tmpdir(), process.cwd(), path.resolve(import.meta.dirname, '..')]);
   await app.register(fastifyCookie);
 
   await app.register(fastifySwagger, {

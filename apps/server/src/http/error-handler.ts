@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody, ErrorId } from '@vitrine/contract/errors';
@@ -21,12 +22,38 @@ function fastifyErrorId(error: FastifyError): ErrorId | undefined {
   }
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A message without the server's folders: every path below one of `folders`, and any other
+ * absolute path of two or more parts, becomes `…`, and stack frames are dropped. Messages of domain errors are written for people, but some quote what a tool
+ * or the file system said, and those name files on the server.
+ */
+export function withoutServerPaths(message: string, folders: readonly string[]): string {
+  const pattern = folders
+    .map((f) => path.resolve(f))
+    .filter((f) => f !== path.parse(f).root)
+    .map(escapeRegExp)
+    .sort((a, b) => b.length - a.length)
+    .join('|');
+  const known = pattern ? message.replace(new RegExp(`(?:${pattern})(?:[\\/][^\\s'"\`,;)]*)?`, 'g'), '…') : message;
+  return (
+    known
+      .replace(/\n\s*at .*/g, '')
+      .replace(/\s+at (?:[\w.<>]+ )?\(?(?:file:\/\/|node:|\/)\S*:\d+:\d+\)?/g, '')
+      // Any other absolute path of two or more parts (an import folder elsewhere); not `//host`.
+      .replace(/(^|[\s'"(=[])\/(?![/\s])[^\s'"`,;)]*\/[^\s'"`,;)]*/g, '$1…')
+  );
+}
+
 /**
  * One error handler for the whole API: domain errors and request-validation failures answer with
  * their stable id and a readable message; anything else is logged and answered with a generic 500
- * that reveals nothing of the internals.
+ * that reveals nothing of the internals. No answer names a path below `serverFolders` (the data
+ * folder, the temporary folder, the server's own): such a message is logged whole and answered
+ * without them.
  */
-export function installErrorHandler(app: FastifyInstance): void {
+export function installErrorHandler(app: FastifyInstance, serverFolders: readonly string[] = []): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     let status: number;
     let body: ErrorBody;
@@ -67,6 +94,12 @@ export function installErrorHandler(app: FastifyInstance): void {
       request.log.error({ err: error }, 'unhandled error');
       status = 500;
       body = { error: 'internal', message: 'Something went wrong on the server. Please try again.' };
+    }
+    const message = withoutServerPaths(body.message, serverFolders);
+    const details = body.details?.map((d) => ({ ...d, message: withoutServerPaths(d.message, serverFolders) }));
+    if (message !== body.message || JSON.stringify(details) !== JSON.stringify(body.details)) {
+      request.log.warn({ err: error }, 'an error answer named files on the server; answered without them');
+      body = { ...body, message, ...(details ? { details } : {}) };
     }
     return reply.status(status).send(body);
   });
