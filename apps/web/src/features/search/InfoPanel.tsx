@@ -1,12 +1,12 @@
 import { Box, Button, IconButton, Typography } from '@mui/material';
-import FocusTrap from '@mui/material/Unstable_TrapFocus';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { fieldText, type InfoField } from './infoFields.ts';
 import { BookmarkToggle } from '../../components/BookmarkToggle.tsx';
 import { CloseIcon } from '../../components/icons.tsx';
+import { PanelFocusTrap } from '../../components/PanelFocusTrap.tsx';
 
 /** The info panel takes focus 350 ms after it opens (portal-spec §9). */
 export const INFO_FOCUS_DELAY_MS = 350;
@@ -42,8 +42,8 @@ function FieldColumn({
 
 /**
  * The info panel under the active asset's row (portal-spec §4 "Active asset"): title, two columns of
- * metadata, the way to the asset page. Focus moves into it and stays there from 350 ms after it opens;
- * Escape or the close button closes it.
+ * metadata, the way to the asset page. Focus moves into it and stays there from 350 ms after it opens
+ * (until a dialog or the visitor's pointer takes it elsewhere); Escape or the close button closes it.
  */
 export function InfoPanel({
   id,
@@ -63,14 +63,16 @@ export function InfoPanel({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
   const [trapped, setTrapped] = useState(false);
   useEffect(() => {
     const timer = setTimeout(() => setTrapped(true), INFO_FOCUS_DELAY_MS);
     return () => clearTimeout(timer);
   }, []);
   return (
-    <FocusTrap open={trapped} disableAutoFocus={false}>
+    <PanelFocusTrap open={trapped} rootRef={ref}>
       <Box
+        ref={ref}
         id={id}
         role="region"
         tabIndex={-1}
@@ -109,6 +111,6 @@ export function InfoPanel({
           {t('views.search.actions.open')}
         </Button>
       </Box>
-    </FocusTrap>
+    </PanelFocusTrap>
   );
 }
