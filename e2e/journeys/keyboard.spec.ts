@@ -68,7 +68,7 @@ test.describe('keyboard only (portal-spec §2, §4; accessible by default)', () 
     await page.keyboard.press('Space');
     await expect(page).toHaveURL(/%2Basset_groups=image|\+asset_groups=image/);
     await expect(pictures).toBeChecked();
-    await expect(heading).toHaveText(`${count} results for „photo“`);
+    await expect(heading).toHaveText(`${count} results for “photo”`);
 
     // Results: Tab reaches the first, arrow keys move between them, Enter opens the info panel.
     const results = page.getByRole('region', { name: 'Results', exact: true });

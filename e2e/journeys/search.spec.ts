@@ -6,8 +6,8 @@ const languages = [
   {
     locale: 'en-GB',
     search: 'Search',
-    results: (n: number) => new RegExp(`^${n} results`),
-    anyResults: /^(\d+) results/,
+    results: (n: number) => new RegExp(`^${n} results?\\b`),
+    anyResults: /^(\d+) results?\b/,
     category: 'Category',
     photography: 'Photography',
     created: 'Created',
@@ -22,8 +22,8 @@ const languages = [
   {
     locale: 'de-DE',
     search: 'Suche',
-    results: (n: number) => new RegExp(`^${n} Ergebnisse`),
-    anyResults: /^(\d+) Ergebnisse/,
+    results: (n: number) => new RegExp(`^${n} Ergebnis(se)?\\b`),
+    anyResults: /^(\d+) Ergebnis(se)?\b/,
     category: 'Kategorie',
     photography: 'Fotografie',
     created: 'Erstellt',

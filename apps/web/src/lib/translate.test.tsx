@@ -1,5 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { defaultTranslations } from '@vitrine/contract/translations';
 import { interpolate, TranslationProvider, Translator, useTranslation } from './translate.tsx';
 
 const texts = () =>
@@ -57,5 +58,65 @@ describe('texts (portal-spec §8, admin-spec §4 texts)', () => {
     expect(screen.getByText('Welcome')).toBeInTheDocument();
     // Added texts merge: the rest of the language stays.
     expect(i18n.t('views.search.selected', { count: 1 })).toBe('1 selected');
+  });
+});
+
+describe('plural forms (Intl.PluralRules, i18next suffixes)', () => {
+  const plurals = (language: string) =>
+    new Translator({
+      language,
+      fallbackLanguage: 'en',
+      messages: {
+        en: {
+          hits: '{{count}} hits',
+          hits_one: '{{count}} hit',
+          only_en: '{{count}} things',
+          only_en_one: 'one thing',
+        },
+        de: { hits: '{{count}} Treffer', page: '{{count}} Seiten', page_one: '{{count}} Seite' },
+      },
+    });
+
+  it('a count picks the language’s form: _one for 1, the plain key for 0 and many', () => {
+    const en = plurals('en');
+    expect([0, 1, 2, 1000].map((count) => en.t('hits', { count }))).toEqual(['0 hits', '1 hit', '2 hits', '1000 hits']);
+    const de = plurals('de');
+    expect([0, 1, 7].map((count) => de.t('page', { count }))).toEqual(['0 Seiten', '1 Seite', '7 Seiten']);
+  });
+
+  it('a language without the form uses its plain text, not the fallback language’s form', () => {
+    expect(plurals('de').t('hits', { count: 1 })).toBe('1 Treffer');
+    // A text only the fallback language has comes with that language's forms.
+    expect(plurals('de').t('only_en', { count: 1 })).toBe('one thing');
+  });
+
+  it('without a numeric count the plain text is used', () => {
+    expect(plurals('en').t('hits')).toBe('{{count}} hits');
+    expect(plurals('en').t('hits', { count: '1' })).toBe('1 hits');
+  });
+
+  const bundled = (language: 'en' | 'de') =>
+    new Translator({ language, fallbackLanguage: 'en', messages: defaultTranslations });
+  it.each([
+    ['en', 'views.search.results.all', ['0 results', '1 result', '5 results']],
+    ['de', 'views.search.results.all', ['0 Ergebnisse', '1 Ergebnis', '5 Ergebnisse']],
+    ['en', 'views.search.results.query', ['0 results for', '1 result for', '5 results for']],
+    ['de', 'views.search.results.query', ['0 Ergebnisse für', '1 Ergebnis für', '5 Ergebnisse für']],
+    ['en', 'views.search.stars', ['0 stars', '1 star', '5 stars']],
+    ['de', 'views.search.stars', ['0 Sterne', '1 Stern', '5 Sterne']],
+    ['en', 'views.bookmark.count', ['0 bookmarked assets', '1 bookmarked asset', '5 bookmarked assets']],
+    ['de', 'views.bookmark.count', ['0 gemerkte Assets', '1 gemerktes Asset', '5 gemerkte Assets']],
+  ] as const)('the bundled texts in %s: %s for 0, 1 and 5', (language, key, texts) => {
+    const { t } = bundled(language);
+    expect([0, 1, 5].map((count) => t(key, { count }))).toEqual(texts);
+  });
+
+  it('the bundled texts give every singular form in both languages', () => {
+    const forms = (set: object, prefix = ''): string[] =>
+      Object.entries(set).flatMap(([k, v]) =>
+        typeof v === 'string' ? (k.endsWith('_one') ? [`${prefix}${k}`] : []) : forms(v as object, `${prefix}${k}.`),
+      );
+    expect(forms(defaultTranslations.de).sort()).toEqual(forms(defaultTranslations.en).sort());
+    expect(forms(defaultTranslations.en).length).toBeGreaterThan(0);
   });
 });

@@ -2,9 +2,11 @@ import { createContext, useContext, useSyncExternalStore, type ReactNode } from 
 
 /*
  * The portal's texts: message sets per language (the server's, an admin's edits over the bundled
- * ones), looked up by dot path with `{{name}}` placeholders and a fallback language. The API keeps
- * the names of react-i18next's (`useTranslation`, `t`, `i18n.language`) but only what the portal
- * uses, so the first screen's JavaScript stays small.
+ * ones), looked up by dot path with `{{name}}` placeholders and a fallback language. A numeric
+ * `count` picks the language's plural form as i18next does: `key_one`, `key_other` (the categories
+ * of `Intl.PluralRules`), else the plain key. The API keeps the names of react-i18next's
+ * (`useTranslation`, `t`, `i18n.language`) but only what the portal uses, so the first screen's
+ * JavaScript stays small.
  */
 
 export interface Messages {
@@ -61,6 +63,27 @@ export interface TranslatorOptions {
   postProcess?: (text: string) => string;
 }
 
+const pluralRules = new Map<string, Intl.PluralRules>();
+
+/** The plural category of `count` in `lang` ('one', 'other', …). */
+function pluralCategory(lang: string, count: number): Intl.LDMLPluralRule {
+  let rules = pluralRules.get(lang);
+  if (!rules) {
+    rules = new Intl.PluralRules(lang);
+    pluralRules.set(lang, rules);
+  }
+  return rules.select(count);
+}
+
+/** The key's text in one language: its plural form for `count` first, when a count is given. */
+function lookupIn(messages: Messages | undefined, lang: string, key: string, count: unknown): string | undefined {
+  if (typeof count === 'number') {
+    const plural = lookup(messages, `${key}_${pluralCategory(lang, count)}`);
+    if (plural !== undefined) return plural;
+  }
+  return lookup(messages, key);
+}
+
 export class Translator {
   language: string;
   readonly fallbackLanguage: string;
@@ -79,14 +102,17 @@ export class Translator {
   }
 
   /** The key's text in `lang`, else in the fallback language. */
-  private find(lang: string, key: string): string | undefined {
-    return lookup(this.messages.get(lang), key) ?? lookup(this.messages.get(this.fallbackLanguage), key);
+  private find(lang: string, key: string, count?: unknown): string | undefined {
+    const fallback = this.fallbackLanguage;
+    return (
+      lookupIn(this.messages.get(lang), lang, key, count) ?? lookupIn(this.messages.get(fallback), fallback, key, count)
+    );
   }
 
   private translatorFor(): TFunction {
     const lang = this.language;
     return (key, options) =>
-      this.postProcess(interpolate(this.find(lang, key) ?? options?.defaultValue ?? key, options));
+      this.postProcess(interpolate(this.find(lang, key, options?.count) ?? options?.defaultValue ?? key, options));
   }
 
   /** Whether the key has a text in the current or the fallback language. */

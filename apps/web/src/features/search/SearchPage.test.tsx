@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AssetDoc, FacetSelection, IndexField } from '@vitrine/contract/search';
@@ -122,7 +122,7 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
   it('a shared link restores the state: text, facet values and the reset button', async () => {
     const asked = network();
     const { user, router } = await renderApp('/search/boat?%2Bcategory=Photography');
-    expect(await heading(/2 results for „boat“/)).toBeInTheDocument();
+    expect(await heading(/2 results for “boat”/)).toBeInTheDocument();
     expect(
       within(screen.getByRole('group', { name: 'Category' })).getByRole('checkbox', { name: /Photography/ }),
     ).toBeChecked();
@@ -215,6 +215,71 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await heading('4 results')).toBeInTheDocument();
   });
+});
+
+describe('the results heading counts in the visitor’s language (singular and plural)', { timeout: 40_000 }, () => {
+  /** The catalogue searched by title (`*` finds all, a word the titles that contain it) and category. */
+  function byTitle() {
+    network();
+    server.use(
+      http.get(api('search'), ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        const q = (params.get('solr_q') ?? '*').toLowerCase();
+        const cats = (JSON.parse(params.get('filter') ?? '[]') as FacetSelection[]).find((f) => f.key === 'category');
+        const docs = catalogue.filter(
+          (d) =>
+            (q === '*' || String(d.title).toLowerCase().includes(q)) && (!cats || cats.values.includes(d.category)),
+        );
+        return HttpResponse.json({
+          response: { docs, numFound: docs.length, start: 0 },
+          facetCounts: { facetFields: {}, facetRanges: {} },
+        });
+      }),
+    );
+  }
+
+  it.each([
+    {
+      locale: 'en',
+      texts: [
+        '0 results for “zebra”',
+        '1 result for “boat”',
+        '4 results for “e”',
+        '0 results',
+        '1 result',
+        '4 results',
+      ],
+    },
+    {
+      locale: 'de',
+      texts: [
+        '0 Ergebnisse für „zebra“',
+        '1 Ergebnis für „boat“',
+        '4 Ergebnisse für „e“',
+        '0 Ergebnisse',
+        '1 Ergebnis',
+        '4 Ergebnisse',
+      ],
+    },
+  ])(
+    'in $locale: 0, 1 and many, with and without a search text in the language’s quotes',
+    async ({ locale, texts }) => {
+      byTitle();
+      const { router } = await renderApp('/search/zebra', { locale });
+      const routes = [
+        '/search/zebra',
+        '/search/boat',
+        '/search/e',
+        '/search/*?%2Bcategory=None',
+        '/search/*?%2Bcategory=Graphics',
+        '/search/*',
+      ];
+      for (const [i, route] of routes.entries()) {
+        if (i > 0) await act(() => router.navigate(route));
+        expect(await heading(texts[i] ?? '')).toBeInTheDocument();
+      }
+    },
+  );
 });
 
 describe('a share link’s visitor on the search page (docs/security.md "Share links")', () => {

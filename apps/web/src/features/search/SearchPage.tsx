@@ -305,7 +305,7 @@ export function SearchPage() {
 
   const suggestionLabels = route.suggestions.flatMap((s) => s.values.map((v) => `${labelOfField(s.field_name)}: ${v}`));
   const heading = route.text
-    ? `${t('views.search.results.query', { count: total })} „${route.text}“`
+    ? `${t('views.search.results.query', { count: total })} ${t('views.search.results.quoted', { text: route.text })}`
     : t('views.search.results.all', { count: total });
 
   const sidebar = (
