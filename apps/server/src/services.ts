@@ -120,7 +120,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const downloads = new DownloadService(
     access,
     r.downloads,
-    new ConversionCache(r.downloads, settings.dataDir),
+    new ConversionCache(r.downloads, settings.dataDir, work, { log }),
     settings,
     config,
     mailer,

@@ -7,6 +7,7 @@ import { pdfPagePng } from '../adapters/pdf.ts';
 import { convertAv, decodeImageWithFfmpeg } from '../adapters/video.ts';
 import { crc32OfFile } from '../adapters/zip.ts';
 import { DomainError, fileMissing, unsupportedMediaType } from '../http/errors.ts';
+import type { WorkBudget } from '../jobs/work-budget.ts';
 import type { ConversionSet } from '../settings.ts';
 import type { DownloadRepository, DownloadSource } from './download.repository.ts';
 
@@ -34,8 +35,18 @@ const output: Record<ConversionSet['format'], { mime: string; ext: string }> = {
 /** Formats libvips cannot open; ffmpeg decodes them first. */
 const ffmpegImages = new Set(['bmp', 'tga']);
 
-const LEASE_MS = 10 * 60_000;
-const POLL_MS = 200;
+export interface ConversionCacheOptions {
+  /**
+   * How long a conversion's claim holds without renewal. It is renewed while the conversion runs, so
+   * a live one is never taken over and one whose process died is taken over soon.
+   */
+  claimLeaseMs?: number;
+  /** How often a caller looks whether another process finished the conversion it waits for. */
+  pollMs?: number;
+  log?: { info(details: object, message: string): void; warn(details: object, message: string): void };
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Changes when anything that shapes the output changes, so an edited set makes new files. */
 export function conversionKey(set: ConversionSet): string {
@@ -47,27 +58,42 @@ export function conversionKey(set: ConversionSet): string {
  * Conversions for download, made on demand and cached by (content hash, conversion set) under
  * DATA_DIR/conversions. The work is done once: within a process concurrent callers share one
  * promise; across processes the `conversion` row is claimed by one and the others wait for it.
+ * Conversions and checksums of originals take a slot of the work budget first, so a crowd of callers
+ * runs at most its pool of converters and the rest hear 429 `busy`.
  */
 export class ConversionCache {
   private readonly inFlight = new Map<string, Promise<DownloadFile>>();
+  private readonly checksumsInFlight = new Map<string, Promise<{ bytes: number; crc32: number }>>();
   private readonly store: MediaStore;
+  private readonly claimLeaseMs: number;
+  private readonly pollMs: number;
 
   constructor(
     private readonly repository: DownloadRepository,
     dataDir: string,
+    private readonly budget: WorkBudget,
+    private readonly options: ConversionCacheOptions = {},
   ) {
     this.store = new SharedFolderStore(path.join(dataDir, 'conversions'));
+    this.claimLeaseMs = options.claimLeaseMs ?? 60_000;
+    this.pollMs = options.pollMs ?? 200;
   }
 
   /** The original (set 0, and PDF passthrough of a PDF) needs no conversion, only its checksum. */
   async original(src: DownloadSource): Promise<DownloadFile> {
     await requireSource(src);
     let sum = (await this.repository.checksums([src.sha256])).get(src.sha256);
-    if (!sum) {
-      sum = await crc32OfFile(src.source_path);
-      await this.repository.addChecksum(src.sha256, sum);
-    }
+    if (!sum) sum = await once(this.checksumsInFlight, src.sha256, () => this.checksum(src));
     return { path: src.source_path, mime: src.mime, bytes: sum.bytes, crc32: sum.crc32, ext: '' };
+  }
+
+  /** Reads a whole original once to know its CRC-32 (a zip's layout is known before its first byte). */
+  private async checksum(src: DownloadSource): Promise<{ bytes: number; crc32: number }> {
+    return this.budget.run('checksum', 'request', async () => {
+      const sum = await crc32OfFile(src.source_path);
+      await this.repository.addChecksum(src.sha256, sum);
+      return sum;
+    });
   }
 
   /** Splits sources into those whose file is in its folder and those whose file went away. */
@@ -91,13 +117,7 @@ export class ConversionCache {
     // A finished conversion outlives its source, but the asset is on its way out of the portal.
     await requireSource(src);
     const key = conversionKey(set);
-    const id = `${src.sha256}:${key}`;
-    let work = this.inFlight.get(id);
-    if (!work) {
-      work = this.obtain(src, set, key).finally(() => this.inFlight.delete(id));
-      this.inFlight.set(id, work);
-    }
-    return work;
+    return once(this.inFlight, `${src.sha256}:${key}`, () => this.obtain(src, set, key));
   }
 
   private passesThrough(src: DownloadSource, set: ConversionSet): boolean {
@@ -112,16 +132,33 @@ export class ConversionCache {
       if (row && ready && row.path && row.bytes !== null && row.crc32 !== null) {
         return { path: this.store.path(row.path), mime, bytes: row.bytes, crc32: row.crc32, ext };
       }
-      if (await this.repository.claimConversion(src.sha256, key, Date.now(), LEASE_MS, row?.status === 'done')) {
-        return this.convert(src, set, key);
+      // Another process is making it: wait for its file without taking a slot.
+      if (row?.status === 'running' && row.claimed_until >= Date.now()) {
+        await sleep(this.pollMs);
+        continue;
       }
-      await new Promise((r) => setTimeout(r, POLL_MS));
+      const retake = row?.status === 'done';
+      const made = await this.budget.run('convert', 'request', async () => {
+        const claimed = await this.repository.claimConversion(src.sha256, key, Date.now(), this.claimLeaseMs, retake);
+        return claimed ? this.convert(src, set, key) : undefined;
+      });
+      if (made) return made;
     }
   }
 
   private async convert(src: DownloadSource, set: ConversionSet, key: string): Promise<DownloadFile> {
     const { mime, ext } = output[set.format];
     const rel = path.join(src.sha256.slice(0, 2), src.sha256, `${key}.${ext}`);
+    const started = Date.now();
+    const renew = setInterval(
+      () =>
+        void this.repository
+          .renewConversion(src.sha256, key, Date.now() + this.claimLeaseMs)
+          .catch((err: unknown) =>
+            this.options.log?.warn({ error: (err as Error).message }, 'the claim of a conversion could not be renewed'),
+          ),
+      Math.max(20, Math.floor(this.claimLeaseMs / 3)),
+    );
     try {
       const size = await this.store.write([rel], async ([tmp]) => {
         if (set.format === 'mp4' || set.format === 'm4a') {
@@ -139,11 +176,19 @@ export class ConversionCache {
       const target = this.store.path(rel);
       const sum = await crc32OfFile(target);
       await this.repository.finishConversion(src.sha256, key, { path: rel, mime, ...sum, ...size });
+      this.options.log?.info(
+        { asset: src.id, set: set.id, bytes: sum.bytes, ms: Date.now() - started },
+        'conversion made',
+      );
       return { path: target, mime, ...sum, ext };
     } catch (err) {
       await this.repository.dropConversion(src.sha256, key);
       if (err instanceof DomainError) throw err;
-      throw unsupportedMediaType(`${src.filename} could not be converted: ${(err as Error).message}`);
+      // The tool's message names server paths and internals: it goes to the log, not to the caller.
+      this.options.log?.warn({ asset: src.id, set: set.id, error: (err as Error).message }, 'a conversion failed');
+      throw unsupportedMediaType(`${src.filename} could not be converted to ${set.format}.`);
+    } finally {
+      clearInterval(renew);
     }
   }
 
@@ -153,6 +198,16 @@ export class ConversionCache {
     if (src.asset_group !== 'image') throw cannotConvert(src, set);
     return ffmpegImages.has(src.format) ? decodeImageWithFfmpeg(src.source_path) : src.source_path;
   }
+}
+
+/** The running promise of `id`, or a new one from `start`, forgotten once it settles. */
+function once<T>(running: Map<string, Promise<T>>, id: string, start: () => Promise<T>): Promise<T> {
+  let work = running.get(id);
+  if (!work) {
+    work = start().finally(() => running.delete(id));
+    running.set(id, work);
+  }
+  return work;
 }
 
 /** Whether the asset's file is still in its folder (until the next import marks the asset gone). */

@@ -107,6 +107,17 @@ export class DownloadRepository {
     return Number(taken.numUpdatedRows) > 0;
   }
 
+  /** Extends the claim of a conversion that is still running. */
+  async renewConversion(sha256: string, key: string, until: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('conversion')
+      .set({ claimed_until: until })
+      .where('sha256', '=', sha256)
+      .where('cset_key', '=', key)
+      .where('status', '=', 'running')
+      .execute();
+  }
+
   async finishConversion(
     sha256: string,
     key: string,

@@ -106,9 +106,11 @@ export function uniqueNames(names: readonly string[]): string[] {
  * Previews, conversion sets, single and zip downloads, video and the order process (portal-spec §4
  * "Download flow", §7). Access comes from AccessService: an asset the caller may not see is 404,
  * one it may see but not download 403. Conversions run under a per-user lock (one at a time, 429
- * `rate_limit_reached`) before the signed URL is answered, so the URL serves a finished file. A
- * download is logged when its file or zip was delivered (the URL names the downloader under its
- * signature), not when the URL is handed out, and a job folds the log into the assets' counts.
+ * `rate_limit_reached`) before the signed URL is answered, so the URL serves a finished file; the
+ * conversion cache runs them in the work budget's pool (429 `busy` when it is full), which is what
+ * bounds guests, whose sessions cost nothing. A download is logged when its file or zip was
+ * delivered (the URL names the downloader under its signature), not when the URL is handed out, and
+ * a job folds the log into the assets' counts.
  */
 export class DownloadService {
   /** Logs of delivered downloads being written. */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
+import { gate } from '../../test/gate.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { DomainError } from '../http/errors.ts';
 import type { WorkSettings } from '../settings.ts';
@@ -15,13 +16,6 @@ const pools = (convert: { perProcess: number; total: number }): WorkSettings => 
   queue: 8,
   waitSeconds: 10,
 });
-
-/** A promise opened from outside, for works that last until the test lets them end. */
-function gate(): { wait: Promise<void>; open: () => void } {
-  let open = () => undefined as void;
-  const wait = new Promise<void>((resolve) => (open = resolve));
-  return { wait, open };
-}
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
