@@ -134,7 +134,7 @@ test.describe('axe-core on every screen, both default themes, desktop and 375×6
         // The share dialog, before and after it made a link with a password, and the list of links.
         await actions.getByRole('button', { name: 'Share', exact: true }).click();
         const share = page.getByRole('dialog', { name: 'Create a share link' });
-        await share.getByLabel('Password (optional, at least 4 characters)').fill('open sesame');
+        await share.getByLabel('Password (optional, at least 8 characters)').fill('open sesame');
         await share.getByRole('checkbox', { name: 'Original file' }).check();
         await check(page, found, 'share dialog');
         await share.getByRole('button', { name: 'Create link' }).click();

@@ -48,7 +48,7 @@ test.describe('share links (docs/security.md "Share links")', () => {
       .click();
     const dialog = page.getByRole('dialog', { name: 'Create a share link' });
     await dialog.getByLabel('Name (optional)').fill('Journey share');
-    await dialog.getByLabel('Password (optional, at least 4 characters)').fill('open sesame');
+    await dialog.getByLabel('Password (optional, at least 8 characters)').fill('open sesame');
     await dialog.getByRole('checkbox', { name: 'Original file' }).check();
     await dialog.getByRole('button', { name: 'Create link' }).click();
     const field = dialog.getByRole('textbox', { name: 'Share link' });

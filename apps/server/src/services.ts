@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { AccessRepository } from './access/access.repository.ts';
 import { AccessService } from './access/access.service.ts';
+import { shareRulesOf } from './access/share-rule.ts';
 import { BookmarkRepository } from './bookmark/bookmark.repository.ts';
 import { BookmarkService } from './bookmark/bookmark.service.ts';
 import { createMailer, type Mailer } from './adapters/mail.ts';
@@ -66,8 +67,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const log = options.log ?? quiet;
   // Asset writes feed the full-text index in their own transaction (nothing left to catch up).
   const catalogue = new CatalogueRepository(db.kysely, createTextFeed(db, settings.file.fields));
+  const shareRules = shareRulesOf(settings.file);
   const repositories = {
-    access: new AccessRepository(db),
+    access: new AccessRepository(db, shareRules),
     bookmarks: new BookmarkRepository(db),
     catalogue,
     config: new ConfigRepository(db),
@@ -79,7 +81,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     search: new SearchRepository(db),
     sessions: new SessionRepository(db),
     sso: new SsoRepository(db),
-    shares: new ShareRepository(db),
+    shares: new ShareRepository(db, shareRules),
     users: new UserRepository(db),
     workSlots: new WorkSlotRepository(db.kysely),
   };

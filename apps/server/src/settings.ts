@@ -310,8 +310,15 @@ const fileSettingsSchema = z
           .default(['users', 'admins'])
           .describe('User groups whose members may create share links for people without an account'),
         maxAssets: z.number().int().min(1).max(10_000).default(1000).describe('Assets one share link may hold'),
+        maxDays: z
+          .number()
+          .int()
+          .min(1)
+          .max(3650)
+          .default(90)
+          .describe('The longest a share link lives; a link without an expiry gets this, a later expiry is refused'),
       })
-      .default({ groups: ['users', 'admins'], maxAssets: 1000 }),
+      .default({ groups: ['users', 'admins'], maxAssets: 1000, maxDays: 90 }),
     guest: z
       .object({ enabled: z.boolean().default(true), groups: z.array(z.string().min(1)).default(['public']) })
       .default({ enabled: true, groups: ['public'] }),

@@ -28,6 +28,9 @@ export const API_BASE_PATH = '/assetportal/api/';
 /** The most rows one search call answers. */
 export const MAX_SEARCH_ROWS = 1000;
 
+/** The shortest password a share link may have: it guards the link against anyone who learns its address. */
+export const SHARE_PASSWORD_MIN_LENGTH = 8;
+
 const endpoint = <C extends CallDefinition>(method: C['method'], path: string): Endpoint<C> => ({ method, path });
 
 export const getBookmarksCall = endpoint<typeof bookmark.getBookmarksCall>('GET', 'config/bookmarks');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.ts';
+import { SHARE_PASSWORD_MIN_LENGTH } from './endpoints.ts';
 import { convertSetSchema, sessionSchema } from './session.ts';
 
 /**
@@ -11,7 +12,8 @@ import { convertSetSchema, sessionSchema } from './session.ts';
 const assetId = z.string().regex(/^[1-9]\d{0,15}$/, 'an asset id');
 const isoDate = z.iso.datetime({ offset: true });
 
-export const shareStateSchema = z.enum(['active', 'expired', 'revoked']);
+/** `inactive`: the link's creator no longer has the right to share (or the account is disabled); it works again if they regain it. */
+export const shareStateSchema = z.enum(['active', 'expired', 'revoked', 'inactive']);
 export type ShareState = z.infer<typeof shareStateSchema>;
 
 export const shareLinkSchema = z.object({
@@ -32,8 +34,14 @@ export type ShareLink = z.infer<typeof shareLinkSchema>;
 export const createShareBodySchema = z.strictObject({
   assetIds: z.array(assetId).min(1).max(10_000),
   title: z.string().trim().max(200).optional(),
-  expiresAt: isoDate.optional().describe('The link stops working at this moment'),
-  password: z.string().min(4).max(1024).optional(),
+  expiresAt: isoDate
+    .optional()
+    .describe('The link stops working at this moment: at most maxDays (share/settings) ahead; none: maxDays ahead'),
+  password: z
+    .string()
+    .min(SHARE_PASSWORD_MIN_LENGTH, `at least ${SHARE_PASSWORD_MIN_LENGTH} characters`)
+    .max(1024)
+    .optional(),
   downloadSets: z.array(z.number().int().min(0)).max(100).default([]),
 });
 export type CreateShareBody = z.input<typeof createShareBodySchema>;
@@ -95,6 +103,10 @@ export const shareSettingsCall = defineCall({
   response: z.object({
     mayCreate: z.boolean(),
     maxAssets: z.number().int(),
+    maxDays: z
+      .number()
+      .int()
+      .describe('The longest a link may live, in days; a link without an expiry lives this long'),
     downloadSets: z.array(convertSetSchema).describe('The sets the caller may download in, which a link may allow'),
   }),
 });

@@ -3,22 +3,22 @@ import type { Db } from '../db/database.ts';
 import type { ShareGrant } from '../auth/caller.ts';
 import type { Database } from '../db/schema.ts';
 import { visibleTo } from './rule.ts';
-
-/** A share link is live while it is not revoked, not expired and its creator's account is enabled. */
-function liveShare(now: number) {
-  return (eb: ExpressionBuilder<Database, 'share_link' | 'user_account'>) =>
-    eb.and([
-      eb('share_link.revoked_at', 'is', null),
-      eb.or([eb('share_link.expires_at', 'is', null), eb('share_link.expires_at', '>', now)]),
-      eb('user_account.disabled', '=', 0),
-    ]);
-}
+import { shareState, type ShareRules } from './share-rule.ts';
 
 /** Ids per statement: far below the parameter limits of SQLite (32766) and PostgreSQL (65535). */
 const CHUNK = 10_000;
 
 export class AccessRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Who may share and how long links live (share-rule.ts), for whether a link is live. */
+    private readonly shareRules: ShareRules,
+  ) {}
+
+  /** A share link is live while the share-link rule calls it active (share-rule.ts). */
+  private live(now: number) {
+    return (eb: ExpressionBuilder<Database, 'share_link'>) => eb(shareState(eb, now, this.shareRules), '=', 'active');
+  }
 
   /** Of `ids`, those the groups may see under the access rule (access/rule.ts), of `kinds` only unless null. */
   async visibleIds(
@@ -61,10 +61,9 @@ export class AccessRepository {
     const db = this.db.kysely;
     const link = await db
       .selectFrom('share_link')
-      .innerJoin('user_account', 'user_account.id', 'share_link.user_id')
       .select(['share_link.id', 'share_link.user_id', 'share_link.download_sets'])
       .where('share_link.id', '=', shareId)
-      .where(liveShare(now))
+      .where(this.live(now))
       .executeTakeFirst();
     if (!link) return undefined;
     const assets = await db
@@ -91,10 +90,9 @@ export class AccessRepository {
   async shareIsLive(shareId: number, now: number): Promise<boolean> {
     const row = await this.db.kysely
       .selectFrom('share_link')
-      .innerJoin('user_account', 'user_account.id', 'share_link.user_id')
       .select('share_link.id')
       .where('share_link.id', '=', shareId)
-      .where(liveShare(now))
+      .where(this.live(now))
       .executeTakeFirst();
     return row !== undefined;
   }

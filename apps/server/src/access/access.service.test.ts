@@ -16,7 +16,10 @@ describe.each(dialects)('asset access on %s (portal-spec §4 "Shared links", §6
   beforeEach(async () => {
     test = await createTestDatabase(dialect);
     db = await openDatabase(test.config);
-    access = new AccessService(new AccessRepository(db), 'x'.repeat(32));
+    access = new AccessService(
+      new AccessRepository(db, { sharerGroups: [], maxLifetimeMs: 86_400_000 }),
+      'x'.repeat(32),
+    );
     const assets: [string, string[], 'active' | 'gone'][] = [
       ['open', ['public', 'users'], 'active'],
       ['staff', ['users'], 'active'],
@@ -108,7 +111,7 @@ describe.each(dialects)('asset access on %s (portal-spec §4 "Shared links", §6
     expect(await access.verifyMediaUrl('thumb/8', exp, sig)).toBe('invalid');
     // A URL signed for everyone does not pass as one minted for a share link, nor the other way.
     expect(await access.verifyMediaUrl('thumb/7', exp, sig, '1')).toBe('invalid');
-    const unsigned = new AccessService(new AccessRepository(db));
+    const unsigned = new AccessService(new AccessRepository(db, { sharerGroups: [], maxLifetimeMs: 86_400_000 }));
     expect(await unsigned.verifyMediaUrl('thumb/7', exp, sig)).toBe('invalid');
     expect(() => unsigned.mediaUrl(users, 'thumb/7')).toThrow(/secret/);
   });

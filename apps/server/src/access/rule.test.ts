@@ -62,7 +62,10 @@ describe.each(dialects)('the access rule on %s: its SQL, bit-mask and in-memory 
   });
 
   it('for every caller, the same assets are visible', async () => {
-    const access = new AccessService(new AccessRepository(db), 'x'.repeat(32));
+    const access = new AccessService(
+      new AccessRepository(db, { sharerGroups: [], maxLifetimeMs: 86_400_000 }),
+      'x'.repeat(32),
+    );
     const engine = createSearchEngine(db, []);
     // Visitors of share links: the link's assets only, seen with its creator's groups.
     const shared = ids.filter((_, i) => i % 3 === 0);
@@ -96,7 +99,11 @@ describe.each(dialects)('the access rule on %s: its SQL, bit-mask and in-memory 
   });
 
   it('for every caller and conversion set, the same assets are downloadable (asset.download)', async () => {
-    const access = new AccessService(new AccessRepository(db), 'x'.repeat(32), rights);
+    const access = new AccessService(
+      new AccessRepository(db, { sharerGroups: [], maxLifetimeMs: 86_400_000 }),
+      'x'.repeat(32),
+      rights,
+    );
     let downloadable = 0;
     for (const auth of callers) {
       for (const setId of setIds) {

@@ -1,6 +1,7 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
+import { shareExpiry, shareState, type ShareLinkState, type ShareRules } from '../access/share-rule.ts';
 import type { Db } from '../db/database.ts';
-import type { ShareLinkTable } from '../db/schema.ts';
+import type { Database, ShareLinkTable } from '../db/schema.ts';
 
 export interface ShareRow {
   id: number;
@@ -9,14 +10,17 @@ export interface ShareRow {
   passwordHash: string | null;
   downloadSets: number[];
   createdAt: number;
-  expiresAt: number | null;
+  /** When the link stops (its own expiry, capped by the longest lifetime: share-rule.ts). */
+  expiresAt: number;
   revokedAt: number | null;
+  /** As the share-link rule decides it at the moment of reading. */
+  state: ShareLinkState;
   views: number;
   downloads: number;
   assetIds: number[];
 }
 
-export type NewShare = Omit<ShareRow, 'id' | 'revokedAt' | 'views' | 'downloads'> & { tokenHash: string };
+export type NewShare = Omit<ShareRow, 'id' | 'revokedAt' | 'views' | 'downloads' | 'state'> & { tokenHash: string };
 
 const columns = [
   'id',
@@ -25,15 +29,26 @@ const columns = [
   'password_hash',
   'download_sets',
   'created_at',
-  'expires_at',
   'revoked_at',
   'views',
   'downloads',
 ] as const;
 
-/** Share links and their assets. Whether a link is live is the access rule's (AccessRepository). */
+/** Share links and their assets, each with its state under the share-link rule (access/share-rule.ts). */
 export class ShareRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly rules: ShareRules,
+  ) {}
+
+  /** The columns of a link, with its expiry and state as the share-link rule decides them now. */
+  private columns(now: number) {
+    return (eb: ExpressionBuilder<Database, 'share_link'>) => [
+      ...columns,
+      shareExpiry(eb, this.rules).as('expires_at'),
+      shareState(eb, now, this.rules).as('state'),
+    ];
+  }
 
   async create(share: NewShare): Promise<number> {
     return this.db.kysely.transaction().execute(async (trx) => {
@@ -65,15 +80,19 @@ export class ShareRepository {
   }
 
   /** The user's links, newest first (with `id`: that one link, when it is the user's). */
-  async ofUser(userId: number, id?: number): Promise<ShareRow[]> {
-    let query = this.db.kysely.selectFrom('share_link').select(columns).where('user_id', '=', userId);
+  async ofUser(userId: number, id?: number, now = Date.now()): Promise<ShareRow[]> {
+    let query = this.db.kysely.selectFrom('share_link').select(this.columns(now)).where('user_id', '=', userId);
     if (id !== undefined) query = query.where('id', '=', id);
     const links = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
     return this.withAssets(links);
   }
 
-  async byId(id: number): Promise<ShareRow | undefined> {
-    const links = await this.db.kysely.selectFrom('share_link').select(columns).where('id', '=', id).execute();
+  async byId(id: number, now = Date.now()): Promise<ShareRow | undefined> {
+    const links = await this.db.kysely
+      .selectFrom('share_link')
+      .select(this.columns(now))
+      .where('id', '=', id)
+      .execute();
     return (await this.withAssets(links))[0];
   }
 
@@ -107,7 +126,12 @@ export class ShareRepository {
       .execute();
   }
 
-  private async withAssets(links: Pick<Selectable<ShareLinkTable>, (typeof columns)[number]>[]): Promise<ShareRow[]> {
+  private async withAssets(
+    links: (Pick<Selectable<ShareLinkTable>, (typeof columns)[number]> & {
+      expires_at: number;
+      state: ShareLinkState;
+    })[],
+  ): Promise<ShareRow[]> {
     if (links.length === 0) return [];
     const ids = links.map((l) => Number(l.id));
     const assets = await this.db.kysely
@@ -132,8 +156,9 @@ export class ShareRepository {
       passwordHash: l.password_hash,
       downloadSets: (JSON.parse(l.download_sets) as unknown[]).map(Number),
       createdAt: Number(l.created_at),
-      expiresAt: num(l.expires_at),
+      expiresAt: Number(l.expires_at),
       revokedAt: num(l.revoked_at),
+      state: l.state,
       views: Number(l.views),
       downloads: Number(l.downloads),
       assetIds: byShare.get(Number(l.id)) ?? [],

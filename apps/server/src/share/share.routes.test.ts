@@ -267,6 +267,76 @@ describe.each(dialects)('share links on %s (docs/security.md "Share links")', (d
     expect((await mine()).shares.find((s) => s.id === share.id)?.state).toBe('expired');
   });
 
+  it('refuses a password shorter than 8 characters with 400 validation naming it, and takes one of 8', async () => {
+    const short = await call('POST', 'share/create', alice, { assetIds: shared(), password: 'seven77' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json()).toMatchObject({ error: 'validation', details: [{ path: 'body.password' }] });
+    expect((await create({ assetIds: shared(), password: 'eight888' })).share.hasPassword).toBe(true);
+  });
+
+  it('gives a link without an expiry the longest lifetime and refuses a later expiry naming expiresAt', async () => {
+    const day = 86_400_000;
+    const before = Date.now();
+    const { share } = await create({ assetIds: shared() });
+    const expiry = Date.parse(share.expiresAt ?? '');
+    expect(expiry).toBeGreaterThanOrEqual(before + 90 * day);
+    expect(expiry).toBeLessThanOrEqual(Date.now() + 90 * day);
+    expect((await call('GET', 'share/settings', alice)).json()).toMatchObject({ maxDays: 90 });
+
+    const later = new Date(Date.now() + 91 * day).toISOString();
+    const refused = await call('POST', 'share/create', alice, { assetIds: shared(), expiresAt: later });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: 'validation', details: [{ path: 'expiresAt' }] });
+    expect(refused.json().message).toContain('at most 90 days');
+    const inTime = new Date(Date.now() + 89 * day).toISOString();
+    expect((await create({ assetIds: shared(), expiresAt: inTime })).share.expiresAt).toBe(inTime);
+  });
+
+  it('stops a link made without an expiry once it is older than the longest lifetime', async () => {
+    const { token, share } = await create({ assetIds: shared() });
+    const visitor = await visit(token);
+    // As links were made before there was a longest lifetime, and 91 days ago.
+    const created = Date.now() - 91 * 86_400_000;
+    await t.app.db.kysely
+      .updateTable('share_link')
+      .set({ expires_at: null, created_at: created })
+      .where('id', '=', share.id)
+      .execute();
+    expect((await call('GET', 'search?solr_q=*', visitor)).statusCode).toBe(401);
+    expect((await call('POST', 'share/open', xsrfHeaders, { token })).statusCode).toBe(404);
+    const listed = (await mine()).shares.find((s) => s.id === share.id);
+    expect(listed).toMatchObject({ state: 'expired', expiresAt: new Date(created + 90 * 86_400_000).toISOString() });
+  });
+
+  it('stops the links of a creator who lost the right to share, for visitors and in My shares alike', async () => {
+    const carla = await signIn(t, { groups: ['users'] });
+    const { token, share } = await create({ assetIds: shared(), downloadSets: [0] }, carla.headers);
+    const visitor = await visit(token);
+    const thumb = (await call('GET', 'search?solr_q=*', visitor)).json().response.docs[0].url as string;
+    const state = async () => (await mine(carla.headers)).shares.find((s) => s.id === share.id)?.state;
+    const users = t.app.services.repositories.users;
+
+    // Moved to a group that sees the assets but may not share.
+    await users.setGroups(carla.userId, ['partners']);
+    expect((await call('GET', 'search?solr_q=*', visitor)).statusCode).toBe(401);
+    expect((await call('GET', thumb, {})).statusCode).toBe(403);
+    expect((await call('POST', 'share/open', xsrfHeaders, { token })).statusCode).toBe(404);
+    expect(await state()).toBe('inactive');
+
+    // Back in a sharing group: the link works again.
+    await users.setGroups(carla.userId, ['users']);
+    expect(await state()).toBe('active');
+    expect((await call('GET', thumb, {})).statusCode).toBe(200);
+
+    // A disabled account: its links stop, and its list says so as the visitor finds it.
+    await users.setDisabled(carla.userId, true);
+    expect((await call('POST', 'share/open', xsrfHeaders, { token })).statusCode).toBe(404);
+    const auth = t.app.services.auth.authFor({ userId: carla.userId, name: 'carla', groups: ['users'] }, null, null);
+    expect((await t.app.services.shares.list(auth)).shares.find((s) => s.id === share.id)?.state).toBe('inactive');
+    await users.setDisabled(carla.userId, false);
+    await visit(token);
+  });
+
   it("keeps one user's links out of another's reach", async () => {
     const { share } = await create({ assetIds: shared() });
     expect((await mine(bob)).shares.map((s) => s.id)).not.toContain(share.id);

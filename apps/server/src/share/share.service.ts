@@ -14,6 +14,7 @@ import {
 } from '../http/errors.ts';
 import type { AuthService } from '../session/auth.service.ts';
 import { throttledCheck } from '../session/throttled-check.ts';
+import { mayShare, shareRulesOf, type ShareRules } from '../access/share-rule.ts';
 import { conversionSetTitle, type Settings } from '../settings.ts';
 import { clientKey, type LoginThrottleRepository } from '../user/login-throttle.repository.ts';
 import type { ClientRateLimits } from '../user/rate-limits.ts';
@@ -55,25 +56,26 @@ export class ShareService {
     return auth.userId;
   }
 
+  /** Who has the right to share and how long links live (the share-link rule, access/share-rule.ts). */
+  private get rules(): ShareRules {
+    return shareRulesOf(this.settings.file);
+  }
+
   private mayCreate(auth: Auth): boolean {
-    return (
-      auth.isAssetUser &&
-      auth.userId !== null &&
-      !auth.share &&
-      auth.groups.some((g) => this.settings.file.shareLinks.groups.includes(g))
-    );
+    return auth.isAssetUser && auth.userId !== null && !auth.share && mayShare(auth.groups, this.rules);
   }
 
   settingsFor(
     auth: Auth,
     locale: string | null,
-  ): { mayCreate: boolean; maxAssets: number; downloadSets: { id: number; title: string }[] } {
+  ): { mayCreate: boolean; maxAssets: number; maxDays: number; downloadSets: { id: number; title: string }[] } {
     requireAssetUser(auth);
     const may = this.mayCreate(auth);
     const langs = [locale, auth.locale, 'en', 'de'].filter((l): l is string => l !== null);
     return {
       mayCreate: may,
       maxAssets: this.settings.file.shareLinks.maxAssets,
+      maxDays: this.settings.file.shareLinks.maxDays,
       downloadSets: may
         ? this.access.usableSetIds(auth).map((id) => ({ id, title: conversionSetTitle(this.settings.file, id, langs) }))
         : [],
@@ -107,9 +109,18 @@ export class ShareService {
         unusable.map((id) => ({ path: 'downloadSets', message: `the set ${id} is not yours to give` })),
       );
     }
-    const expiresAt = body.expiresAt === undefined ? null : Date.parse(body.expiresAt);
-    if (expiresAt !== null && expiresAt <= now) {
+    // A link without an expiry gets the longest lifetime; a later expiry is refused rather than
+    // cut short, so that nobody hands out a link believing it lasts longer than it will.
+    const latest = now + this.rules.maxLifetimeMs;
+    const expiresAt = body.expiresAt === undefined ? latest : Date.parse(body.expiresAt);
+    if (expiresAt <= now) {
       throw validation('The expiry must lie in the future.', [{ path: 'expiresAt', message: 'in the past' }]);
+    }
+    if (expiresAt > latest) {
+      const { maxDays } = this.settings.file.shareLinks;
+      throw validation(`A share link may last at most ${maxDays} days.`, [
+        { path: 'expiresAt', message: `at most ${maxDays} days from now (${new Date(latest).toISOString()})` },
+      ]);
     }
     const token = newToken();
     const id = await this.shares.create({
@@ -122,23 +133,23 @@ export class ShareService {
       expiresAt,
       assetIds: ids,
     });
-    const [row] = await this.shares.ofUser(userId, id);
+    const [row] = await this.shares.ofUser(userId, id, now);
     if (!row) throw notFound('The new share link');
-    return { share: present(row, now), token };
+    return { share: present(row), token };
   }
 
   async list(auth: Auth, now = Date.now()): Promise<{ shares: ShareLink[] }> {
     const userId = this.owner(auth);
-    return { shares: (await this.shares.ofUser(userId)).map((row) => present(row, now)) };
+    return { shares: (await this.shares.ofUser(userId, undefined, now)).map(present) };
   }
 
   /** Revokes one of the caller's links; another user's link is not found. */
   async revoke(auth: Auth, input: { id: number }, now = Date.now()): Promise<{ share: ShareLink }> {
     const userId = this.owner(auth);
     if (!(await this.shares.revoke(input.id, userId, now))) throw notFound(`The share link ${input.id}`);
-    const [row] = await this.shares.ofUser(userId, input.id);
+    const [row] = await this.shares.ofUser(userId, input.id, now);
     if (!row) throw notFound(`The share link ${input.id}`);
-    return { share: present(row, now) };
+    return { share: present(row) };
   }
 
   /**
@@ -197,7 +208,7 @@ export class ShareService {
   }
 }
 
-function present(row: ShareRow, now: number): ShareLink {
+function present(row: ShareRow): ShareLink {
   return {
     id: row.id,
     title: row.title,
@@ -209,6 +220,6 @@ function present(row: ShareRow, now: number): ShareLink {
     downloadSets: row.downloadSets,
     views: row.views,
     downloads: row.downloads,
-    state: row.revokedAt !== null ? 'revoked' : row.expiresAt !== null && row.expiresAt <= now ? 'expired' : 'active',
+    state: row.state,
   };
 }

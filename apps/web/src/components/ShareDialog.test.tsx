@@ -35,6 +35,7 @@ async function renderHarness(mayCreate: boolean) {
       HttpResponse.json({
         mayCreate,
         maxAssets: 1000,
+        maxDays: 90,
         downloadSets: mayCreate ? [{ id: 0, title: 'Original file' }] : [],
       }),
     ),
@@ -76,13 +77,35 @@ describe('share dialog (docs/security.md "Share links")', () => {
     await user.click(screen.getByRole('button', { name: 'Share' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create a share link' });
     expect(dialog).toHaveTextContent('see the 2 chosen assets');
-    await user.type(within(dialog).getByLabelText('Password (optional, at least 4 characters)'), 'open sesame');
+    await user.type(within(dialog).getByLabelText('Password (optional, at least 8 characters)'), 'open sesame');
     await user.click(within(dialog).getByRole('checkbox', { name: 'Original file' }));
     await user.click(within(dialog).getByRole('button', { name: 'Create link' }));
     const link = await within(dialog).findByRole('textbox', { name: 'Share link' });
     expect(link).toHaveValue(`${window.location.origin}${window.location.pathname}#/share/${'T'.repeat(43)}`);
     expect(created).toEqual([{ assetIds: ['7', '8'], password: 'open sesame', downloadSets: [0] }]);
     expect(plainCopy).not.toHaveBeenCalled();
+  });
+
+  it('sends no password shorter than 8 characters, and offers expiry days up to the longest lifetime', async () => {
+    const { created, user } = await renderHarness(true);
+    await screen.findByText('rights known');
+    await user.click(screen.getByRole('button', { name: 'Share' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create a share link' });
+    const password = within(dialog).getByLabelText('Password (optional, at least 8 characters)');
+    await user.type(password, 'seven77');
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).getByRole('button', { name: 'Create link' })).toBeDisabled();
+    await user.type(password, '8');
+    expect(password).toHaveAttribute('aria-invalid', 'false');
+    expect(within(dialog).getByRole('button', { name: 'Create link' })).toBeEnabled();
+    expect(created).toEqual([]);
+
+    const last = Date.parse(
+      within(dialog).getByLabelText('Expires on (optional, at most 90 days ahead)').getAttribute('max') ?? '',
+    );
+    const day = 86_400_000;
+    expect(last).toBeGreaterThan(Date.now() + 88 * day);
+    expect(last).toBeLessThanOrEqual(Date.now() + 90 * day);
   });
 
   it('copies the plain link for a user whose group may not share', async () => {

@@ -15,6 +15,7 @@ import {
   TextField,
 } from '@mui/material';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { SHARE_PASSWORD_MIN_LENGTH } from '@vitrine/contract/endpoints';
 import { useTranslation } from '../lib/translate.tsx';
 import { toast } from '../lib/toast.ts';
 import { shareUrl, useCreateShare, useShareSettings } from '../lib/shares.ts';
@@ -32,6 +33,18 @@ export async function copyLink(text: string, all: boolean): Promise<void> {
 /** The end of the chosen day in the browser's time zone, as the server wants it. */
 const endOfDay = (date: string) => new Date(`${date}T23:59:59`).toISOString();
 
+/** A day as the date input takes it (yyyy-mm-dd), in the browser's time zone. */
+const dayOf = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+/** The last day whose end the server still takes as an expiry: at most `maxDays` from now. */
+function lastDay(maxDays: number): string {
+  const latest = Date.now() + maxDays * 86_400_000;
+  const day = new Date(latest);
+  if (Date.parse(endOfDay(dayOf(day))) > latest) day.setDate(day.getDate() - 1);
+  return dayOf(day);
+}
+
 function ShareForm({ ids, onClose, plainCopy }: { ids: string[]; onClose: () => void; plainCopy: () => void }) {
   const { t } = useTranslation();
   const settings = useShareSettings();
@@ -42,7 +55,9 @@ function ShareForm({ ids, onClose, plainCopy }: { ids: string[]; onClose: () => 
   const [sets, setSets] = useState<number[]>([]);
   const [link, setLink] = useState<string | null>(null);
   const titleId = useId();
-  const today = new Date().toISOString().slice(0, 10);
+  const today = dayOf(new Date());
+  const maxDays = settings.data?.maxDays;
+  const tooShort = password.length > 0 && password.length < SHARE_PASSWORD_MIN_LENGTH;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -91,11 +106,14 @@ function ShareForm({ ids, onClose, plainCopy }: { ids: string[]; onClose: () => 
               <DialogContentText>{t('views.share.intro', { count: ids.length })}</DialogContentText>
               <TextField label={t('views.share.name')} value={title} onChange={(e) => setTitle(e.target.value)} />
               <TextField
-                label={t('views.share.expires')}
+                label={t('views.share.expires', { days: maxDays ?? '' })}
                 type="date"
                 value={expires}
                 onChange={(e) => setExpires(e.target.value)}
-                slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: today } }}
+                slotProps={{
+                  inputLabel: { shrink: true },
+                  htmlInput: { min: today, ...(maxDays ? { max: lastDay(maxDays) } : {}) },
+                }}
               />
               <TextField
                 label={t('views.share.password')}
@@ -103,7 +121,7 @@ function ShareForm({ ids, onClose, plainCopy }: { ids: string[]; onClose: () => 
                 autoComplete="new-password"
                 value={password}
                 onChange={(e) => setPassword(e.target.value)}
-                error={password.length > 0 && password.length < 4}
+                error={tooShort}
               />
               {(settings.data?.downloadSets.length ?? 0) > 0 && (
                 <FormControl component="fieldset">
@@ -137,11 +155,7 @@ function ShareForm({ ids, onClose, plainCopy }: { ids: string[]; onClose: () => 
           <DialogActions>
             <Button onClick={plainCopy}>{t('views.share.plain')}</Button>
             <Button onClick={onClose}>{t('global.cancel')}</Button>
-            <Button
-              type="submit"
-              variant="contained"
-              disabled={create.isPending || (password.length > 0 && password.length < 4)}
-            >
+            <Button type="submit" variant="contained" disabled={create.isPending || tooShort}>
               {t('views.share.create')}
             </Button>
           </DialogActions>

@@ -18,7 +18,7 @@ import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { toast } from '../../lib/toast.ts';
 import { useMyShares, useRevokeShare } from '../../lib/shares.ts';
 
-/** "My shares": the caller's share links with their counts and expiry, each revocable while active. */
+/** "My shares": the caller's share links with their counts and expiry, each revocable until it is revoked or expired. */
 export function MySharesPage() {
   const { t, i18n } = useTranslation();
   const shares = useMyShares();
@@ -73,7 +73,7 @@ export function MySharesPage() {
                   <TableCell align="right">{s.views}</TableCell>
                   <TableCell align="right">{s.downloads}</TableCell>
                   <TableCell>
-                    {s.state === 'active' && (
+                    {(s.state === 'active' || s.state === 'inactive') && (
                       <Button
                         size="small"
                         color="error"
