@@ -39,6 +39,10 @@ test.describe('Content-Security-Policy (docs/security.md "Other measures")', () 
     const csp = res.headers()['content-security-policy'] ?? '';
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'self'");
+    // Pictures and fonts from the portal only: an uploaded style sheet reaches no other server.
+    expect(csp).toContain("img-src 'self' data: blob:;");
+    expect(csp).toContain("font-src 'self' data: blob:;");
+    expect(csp).not.toContain('https:');
   });
 
   test('the dashboard, the search page and its views run without a refused resource', async ({ page }) => {
