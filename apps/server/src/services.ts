@@ -21,6 +21,7 @@ import { derivativeJobHandlers } from './derivatives/derivative.jobs.ts';
 import { DerivativeRepository } from './derivatives/derivative.repository.ts';
 import { DerivativeService } from './derivatives/derivative.service.ts';
 import { ModelRenderer } from './derivatives/model-renderer.ts';
+import { logSourceRefusalsTo } from './derivatives/source-file.ts';
 import { InfoRepository } from './info/info.repository.ts';
 import { InfoService } from './info/info.service.ts';
 import { JobRepository } from './jobs/job.repository.ts';
@@ -96,6 +97,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const auth = new AuthService(r.sessions, settings, (shareId) => access.shareGrant(shareId));
   const sso = new SsoService(settings, r.users, r.sso, log);
   const config = new ConfigService(r.config, settings.dataDir, access);
+  logSourceRefusalsTo(log);
   const models = new ModelRenderer(settings.file.models);
   const derivatives = new DerivativeService(r.derivatives, settings.dataDir, models, work, log);
   const users = new UserService(r.users, r.loginThrottle, settings, mailer, log, r.jobs, async (locale) => {

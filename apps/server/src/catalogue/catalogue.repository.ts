@@ -74,6 +74,7 @@ function assetRow(c: AssetColumns, now: number): Insertable<AssetTable> {
     obj_dload_cnt: c.obj_dload_cnt ?? 0,
     metadata: c.metadata ?? '{}',
     fingerprint: c.fingerprint ?? null,
+    import_root: c.import_root ?? null,
   };
 }
 
@@ -137,6 +138,7 @@ export interface KnownAsset {
   source_path: string;
   status: string;
   fingerprint: string | null;
+  import_root: string | null;
 }
 
 /** Rows of the catalogue the import writes: assets with their values, collections and access. */
@@ -151,7 +153,7 @@ export class CatalogueRepository {
   async assetsUnder(prefix: string): Promise<KnownAsset[]> {
     return this.db
       .selectFrom('asset')
-      .select(['id', 'source_path', 'status', 'fingerprint'])
+      .select(['id', 'source_path', 'status', 'fingerprint', 'import_root'])
       .where('source_path', '>=', prefix)
       .where('source_path', '<', `${prefix}\uffff`)
       .execute();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { readEmbeddedMetadata, type EmbeddedMetadata } from '../adapters/metadata.ts';
@@ -184,7 +184,7 @@ export class ImportService {
   private toWrite(
     f: Found,
     type: FileType,
-    info: { sha: string; size: number; mtime: number; fingerprint: string },
+    info: { sha: string; size: number; mtime: number; fingerprint: string; root: string },
     probed: Probed,
     embedded: EmbeddedMetadata | null,
     sc: Sidecar,
@@ -227,6 +227,7 @@ export class ImportService {
     const createdIso = sc.created ? Date.parse(sc.created) : null;
     const columns: AssetColumns = {
       source_path: f.file,
+      import_root: info.root,
       filename: path.basename(f.file),
       sha256: info.sha,
       fingerprint: info.fingerprint,
@@ -263,6 +264,8 @@ export class ImportService {
       warnings: [],
       seconds: 0,
     };
+    // Files are served only while they stay inside the folder as it is now (docs/security.md).
+    const importRoot = await realpath(root);
     const found: Found[] = [];
     await this.walk(root, found);
     const known = new Map((await this.repo.assetsUnder(root + path.sep)).map((a) => [a.source_path, a]));
@@ -303,7 +306,8 @@ export class ImportService {
           .update(JSON.stringify([IMPORT_VERSION, sha, sc, this.settings.file.catalogue.defaultAccessGroups]))
           .digest('hex');
         const before = known.get(f.file);
-        if (before && before.status === 'active' && before.fingerprint === fingerprint) {
+        const same = before?.fingerprint === fingerprint && before.import_root === importRoot;
+        if (before && before.status === 'active' && same) {
           summary.unchanged++;
           return;
         }
@@ -317,7 +321,7 @@ export class ImportService {
         const write = this.toWrite(
           f,
           type,
-          { sha, size: st.size, mtime: Math.round(st.mtimeMs), fingerprint },
+          { sha, size: st.size, mtime: Math.round(st.mtimeMs), fingerprint, root: importRoot },
           probed,
           embedded,
           sc,

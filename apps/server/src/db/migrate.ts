@@ -19,6 +19,7 @@ import * as activeIds from './migrations/202611251100_active_ids.ts';
 import * as workSlot from './migrations/202611251620_work_slot.ts';
 import * as deliveredDownloads from './migrations/202611251700_delivered_downloads.ts';
 import * as derivativeClaim from './migrations/202611251705_derivative_claim.ts';
+import * as importRoot from './migrations/202611251740_import_root.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '202611251620_work_slot': workSlot,
   '202611251700_delivered_downloads': deliveredDownloads,
   '202611251705_derivative_claim': derivativeClaim,
+  '202611251740_import_root': importRoot,
 };
 
 /**

@@ -79,6 +79,8 @@ export interface AssetTable {
   metadata: Generated<string>;
   /** Hash of the file's content and its sidecar metadata at the last import (added by the jobs migration). */
   fingerprint: string | null;
+  /** The imported folder, symlinks resolved; the file is used only while it lies inside (null: imported before this was kept). */
+  import_root: string | null;
 }
 
 /** Multi-valued and per-language field values; lang '' when the value has no language. */

@@ -4,7 +4,7 @@ import type { AssetTable, Database, DerivativeTable } from '../db/schema.ts';
 export type DerivativeRow = Selectable<DerivativeTable>;
 export type DerivativeSource = Pick<
   Selectable<AssetTable>,
-  'id' | 'source_path' | 'sha256' | 'format' | 'asset_group' | 'status' | 'duration' | 'page_count'
+  'id' | 'source_path' | 'import_root' | 'sha256' | 'format' | 'asset_group' | 'status' | 'duration' | 'page_count'
 >;
 
 export class DerivativeRepository {
@@ -13,7 +13,17 @@ export class DerivativeRepository {
   async source(assetId: number): Promise<DerivativeSource | undefined> {
     return this.db
       .selectFrom('asset')
-      .select(['id', 'source_path', 'sha256', 'format', 'asset_group', 'status', 'duration', 'page_count'])
+      .select([
+        'id',
+        'source_path',
+        'import_root',
+        'sha256',
+        'format',
+        'asset_group',
+        'status',
+        'duration',
+        'page_count',
+      ])
       .where('id', '=', assetId)
       .executeTakeFirst();
   }

@@ -9,6 +9,7 @@ import type { DerivativeTable } from '../db/schema.ts';
 import type { WorkBudget } from '../jobs/work-budget.ts';
 import type { DerivativeRepository, DerivativeRow, DerivativeSource } from './derivative.repository.ts';
 import type { ModelRenderer } from './model-renderer.ts';
+import { sourceFileUsable } from './source-file.ts';
 import { derivativeFolder, derivativeRoot } from './storage.ts';
 import { typeIconSvg } from './type-icon.ts';
 
@@ -77,10 +78,14 @@ export class DerivativeService {
     }
   }
 
-  /** The asset if work for it is still wanted: not gone, and its content is the one the work was for. */
+  /**
+   * The asset if work for it is still wanted: not gone, its content the one the work was for, and
+   * its file still inside its import folder.
+   */
   private async current(assetId: number, sha256: string): Promise<DerivativeSource | undefined> {
     const src = await this.repo.source(assetId);
-    return src && src.status === 'active' && src.sha256 === sha256 ? src : undefined;
+    if (!src || src.status !== 'active' || src.sha256 !== sha256) return undefined;
+    return (await sourceFileUsable(src)) ? src : undefined;
   }
 
   /** Thumbnail and preview of an asset, and page previews of a PDF up to MAX_PAGE_PREVIEWS. */
@@ -226,6 +231,7 @@ export class DerivativeService {
     const src = await this.repo.source(assetId);
     if (!src || src.status !== 'active' || src.asset_group !== 'document' || page > (src.page_count ?? 0))
       return undefined;
+    if (!(await sourceFileUsable(src))) return undefined;
     const key = `${src.id}:${page}`;
     let render = this.pageRenders.get(key);
     if (!render) {

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { convertImage } from '../adapters/media.ts';
 import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng } from '../adapters/pdf.ts';
 import { convertAv, decodeImageWithFfmpeg } from '../adapters/video.ts';
 import { crc32OfFile } from '../adapters/zip.ts';
+import { sourceFileUsable } from '../derivatives/source-file.ts';
 import { DomainError, fileMissing, unsupportedMediaType } from '../http/errors.ts';
 import type { WorkBudget } from '../jobs/work-budget.ts';
 import type { ConversionSet } from '../settings.ts';
@@ -212,12 +212,7 @@ function once<T>(running: Map<string, Promise<T>>, id: string, start: () => Prom
 
 /** Whether the asset's file is still in its folder (until the next import marks the asset gone). */
 async function hasSource(src: DownloadSource): Promise<boolean> {
-  try {
-    await access(src.source_path);
-    return true;
-  } catch {
-    return false;
-  }
+  return sourceFileUsable(src);
 }
 
 async function requireSource(src: DownloadSource): Promise<void> {

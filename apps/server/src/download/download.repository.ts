@@ -5,7 +5,16 @@ import type { AssetTable, ConversionTable } from '../db/schema.ts';
 
 export type DownloadSource = Pick<
   Selectable<AssetTable>,
-  'id' | 'filename' | 'source_path' | 'sha256' | 'file_size' | 'mime' | 'format' | 'asset_group' | 'imp_date'
+  | 'id'
+  | 'filename'
+  | 'source_path'
+  | 'import_root'
+  | 'sha256'
+  | 'file_size'
+  | 'mime'
+  | 'format'
+  | 'asset_group'
+  | 'imp_date'
 >;
 
 export type ConversionRow = Selectable<ConversionTable>;
@@ -32,7 +41,18 @@ export class DownloadRepository {
     if (!ids.length) return [];
     const rows = await this.db.kysely
       .selectFrom('asset')
-      .select(['id', 'filename', 'source_path', 'sha256', 'file_size', 'mime', 'format', 'asset_group', 'imp_date'])
+      .select([
+        'id',
+        'filename',
+        'source_path',
+        'import_root',
+        'sha256',
+        'file_size',
+        'mime',
+        'format',
+        'asset_group',
+        'imp_date',
+      ])
       .where('id', 'in', [...ids])
       .where('status', '=', 'active')
       .execute();
