@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { trimConversionsSchedule } from './download/conversion-trim.jobs.ts';
 import { foldDownloadsSchedule } from './download/download.jobs.ts';
 import { purgeSchedule } from './jobs/purge.jobs.ts';
 import { loadSettings, SettingsError } from './settings.ts';
@@ -16,10 +17,10 @@ async function main(): Promise<void> {
   }
   const app = await buildApp(settings);
   // Derivatives, web videos and other background work run in every server process; each asks for
-  // the purge of expired rows and the counting of delivered downloads (one run of each is queued
-  // however many ask).
+  // the purge of expired rows, the counting of delivered downloads and the trim of the conversion
+  // cache (one run of each is queued however many ask).
   const worker = app.services.jobWorker({
-    recurring: [purgeSchedule(), foldDownloadsSchedule()],
+    recurring: [purgeSchedule(), foldDownloadsSchedule(), trimConversionsSchedule()],
     onSettled: (job, outcome, error) => {
       if (outcome !== 'done') app.log.warn({ job: job.key, outcome, error }, 'job did not succeed');
     },

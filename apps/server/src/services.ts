@@ -15,6 +15,7 @@ import { messageAt, RESET_MAIL_KEYS } from './config/reset-mail.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { ConversionCache } from './download/conversion-cache.ts';
 import { DownloadRepository } from './download/download.repository.ts';
+import { trimConversionsJobHandler } from './download/conversion-trim.jobs.ts';
 import { downloadJobHandlers } from './download/download.jobs.ts';
 import { DownloadService } from './download/download.service.ts';
 import { derivativeJobHandlers } from './derivatives/derivative.jobs.ts';
@@ -121,15 +122,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const limits = new ClientRateLimits(r.loginThrottle, settings, (err) =>
     log.warn({ error: err.message }, 'searches counted in memory could not be added to the shared count'),
   );
-  const downloads = new DownloadService(
-    access,
-    r.downloads,
-    new ConversionCache(r.downloads, settings.dataDir, work, { log }),
-    settings,
-    config,
-    mailer,
-    limits,
-  );
+  const conversions = new ConversionCache(r.downloads, settings.dataDir, work, { log });
+  const downloads = new DownloadService(access, r.downloads, conversions, settings, config, mailer, limits);
   const bookmarks = new BookmarkService(r.bookmarks, access);
   const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso, limits);
   const search = new SearchService(
@@ -164,6 +158,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     info: new InfoService(r.info, config, search),
     media: new MediaService(access, derivatives),
     downloads,
+    /** The cache of converted downloads (its size, trimming, clearing: `vitrine cache`). */
+    conversions,
     /** Slots of expensive work (conversions, page renders, …) of this process and across processes. */
     work,
     /** A new import run (it remembers the collections it made until it ends). */
@@ -177,6 +173,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
           ...withinBudget(work, 'thumbnail', derivativeJobHandlers(derivatives)),
           ...userJobHandlers(users),
           ...downloadJobHandlers(downloads, log),
+          trimConversionsJobHandler(conversions, settings.file.conversionCache.maxGB, log),
           purgeJobHandler(purgeTargets, log),
         ],
         { leaseMs: settings.jobLeaseMs, ...workerOptions },

@@ -379,6 +379,18 @@ const fileSettingsSchema = z
       })
       .default({ oidc: [], saml: [] }),
     work: workSchema,
+    conversionCache: z
+      .object({
+        maxGB: z
+          .number()
+          .positive()
+          .optional()
+          .describe(
+            "Size the cache of converted downloads is trimmed to (least recently used first); default 10 % of the data folder's file system, at most 20 GB",
+          ),
+      })
+      .strict()
+      .default({}),
     customPages: z
       .object({
         imageOrigins: z

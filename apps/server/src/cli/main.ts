@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
 import { endHelpers } from '../adapters/process.ts';
 import { loadSettings, SettingsError, type Settings } from '../settings.ts';
+import { cacheCommand } from './cache.ts';
 import { usersCommand } from './users.ts';
 
 function settingsOrExit(): Settings {
@@ -90,6 +91,7 @@ function buildCli(): Command {
     });
 
   usersCommand(program);
+  cacheCommand(program);
 
   program
     .command('bench-data')

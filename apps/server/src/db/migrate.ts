@@ -20,6 +20,7 @@ import * as workSlot from './migrations/202611251620_work_slot.ts';
 import * as deliveredDownloads from './migrations/202611251700_delivered_downloads.ts';
 import * as derivativeClaim from './migrations/202611251705_derivative_claim.ts';
 import * as importRoot from './migrations/202611251740_import_root.ts';
+import * as conversionLastUsed from './migrations/202611251750_conversion_last_used.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '202611251700_delivered_downloads': deliveredDownloads,
   '202611251705_derivative_claim': derivativeClaim,
   '202611251740_import_root': importRoot,
+  '202611251750_conversion_last_used': conversionLastUsed,
 };
 
 /**

@@ -294,6 +294,8 @@ export interface ConversionTable {
   height: number | null;
   claimed_until: number;
   created_at: number;
+  /** When the file was last served, touched at most hourly (the cache is trimmed oldest first). */
+  last_used: number;
 }
 
 /** CRC-32 of an original file by content, so a zip's bytes are known before its first byte. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { convertImage } from '../adapters/media.ts';
 import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
@@ -46,6 +47,14 @@ export interface ConversionCacheOptions {
   log?: { info(details: object, message: string): void; warn(details: object, message: string): void };
 }
 
+/** A served conversion's `last_used` is written at most this often, so serving is not a write per request. */
+const TOUCH_EVERY_MS = 3600_000;
+/** Without a configured size: this share of the data folder's file system, and at most CAP bytes. */
+const DISK_SHARE = 0.1;
+const CAP_BYTES = 20 * 1024 ** 3;
+/** Conversions removed per read of the least recently used. */
+const TRIM_BATCH = 200;
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Changes when anything that shapes the output changes, so an edited set makes new files. */
@@ -70,7 +79,7 @@ export class ConversionCache {
 
   constructor(
     private readonly repository: DownloadRepository,
-    dataDir: string,
+    private readonly dataDir: string,
     private readonly budget: WorkBudget,
     private readonly options: ConversionCacheOptions = {},
   ) {
@@ -130,6 +139,8 @@ export class ConversionCache {
       const row = await this.repository.conversion(src.sha256, key);
       const ready = row?.status === 'done' && row.path && (await this.store.exists(row.path));
       if (row && ready && row.path && row.bytes !== null && row.crc32 !== null) {
+        const now = Date.now();
+        if (row.last_used < now - TOUCH_EVERY_MS) await this.repository.touchConversion(src.sha256, key, now);
         return { path: this.store.path(row.path), mime, bytes: row.bytes, crc32: row.crc32, ext };
       }
       // Another process is making it: wait for its file without taking a slot.
@@ -190,6 +201,49 @@ export class ConversionCache {
     } finally {
       clearInterval(renew);
     }
+  }
+
+  /** Finished conversions in the cache: files and bytes. */
+  async usage(): Promise<{ files: number; bytes: number }> {
+    return this.repository.conversionUsage();
+  }
+
+  /** The size the cache is trimmed to: the configured one, else a share of the data folder's disk. */
+  async limit(maxGB: number | undefined): Promise<number> {
+    if (maxGB !== undefined) return Math.floor(maxGB * 1024 ** 3);
+    const disk = await statfs(this.dataDir);
+    return Math.min(CAP_BYTES, Math.floor(disk.blocks * disk.bsize * DISK_SHARE));
+  }
+
+  /**
+   * Removes finished conversions, least recently used first, until their bytes are at most
+   * `limitBytes` (0: all). Each row goes before its file, so no caller is handed a file that is
+   * about to vanish; a conversion that is running, or was served since it was picked, stays.
+   */
+  async trim(
+    limitBytes: number,
+    onProgress?: (done: { files: number; bytes: number }, total: { files: number; bytes: number }) => void,
+  ): Promise<{ files: number; bytes: number }> {
+    const total = await this.usage();
+    const removed = { files: 0, bytes: 0 };
+    let excess = total.bytes - limitBytes;
+    const clearAll = limitBytes <= 0;
+    while (excess > 0 || (clearAll && removed.files < total.files)) {
+      const batch = await this.repository.leastRecentlyUsed(TRIM_BATCH);
+      let progressed = false;
+      for (const row of batch) {
+        if (excess <= 0 && !clearAll) break;
+        if (!(await this.repository.evictConversion(row.sha256, row.cset_key, row.last_used))) continue;
+        if (row.path) await this.store.remove(row.path);
+        progressed = true;
+        removed.files++;
+        removed.bytes += row.bytes ?? 0;
+        excess -= row.bytes ?? 0;
+        onProgress?.(removed, total);
+      }
+      if (!progressed) break;
+    }
+    return removed;
   }
 
   /** The picture a set converts: the image itself, or the first page of a document. */

@@ -108,6 +108,7 @@ export class DownloadRepository {
         height: null,
         claimed_until: now + leaseMs,
         created_at: now,
+        last_used: now,
       })
       .onConflict((oc) => oc.columns(['sha256', 'cset_key']).doNothing())
       .executeTakeFirst();
@@ -149,6 +150,56 @@ export class DownloadRepository {
       .where('sha256', '=', sha256)
       .where('cset_key', '=', key)
       .execute();
+  }
+
+  /** Notes that a finished conversion was served now. */
+  async touchConversion(sha256: string, key: string, now: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('conversion')
+      .set({ last_used: now })
+      .where('sha256', '=', sha256)
+      .where('cset_key', '=', key)
+      .execute();
+  }
+
+  /** Finished conversions: how many and their bytes. */
+  async conversionUsage(): Promise<{ files: number; bytes: number }> {
+    const row = await this.db.kysely
+      .selectFrom('conversion')
+      .select((eb) => [eb.fn.countAll<number>().as('files'), eb.fn.sum<number>('bytes').as('bytes')])
+      .where('status', '=', 'done')
+      .executeTakeFirstOrThrow();
+    return { files: Number(row.files), bytes: Number(row.bytes ?? 0) };
+  }
+
+  /** The finished conversions served longest ago, first. */
+  async leastRecentlyUsed(
+    limit: number,
+  ): Promise<Pick<ConversionRow, 'sha256' | 'cset_key' | 'path' | 'bytes' | 'last_used'>[]> {
+    return this.db.kysely
+      .selectFrom('conversion')
+      .select(['sha256', 'cset_key', 'path', 'bytes', 'last_used'])
+      .where('status', '=', 'done')
+      .orderBy('last_used')
+      .orderBy('sha256')
+      .orderBy('cset_key')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Removes a finished conversion's row unless it was served or taken up again since it was read
+   * (`lastUsed`); answers whether it did, so its file may go.
+   */
+  async evictConversion(sha256: string, key: string, lastUsed: number): Promise<boolean> {
+    const result = await this.db.kysely
+      .deleteFrom('conversion')
+      .where('sha256', '=', sha256)
+      .where('cset_key', '=', key)
+      .where('status', '=', 'done')
+      .where('last_used', '=', lastUsed)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   async dropConversion(sha256: string, key: string): Promise<void> {
