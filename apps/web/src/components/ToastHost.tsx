@@ -16,7 +16,13 @@ export function ToastHost() {
       onClose={(_e, reason) => reason !== 'clickaway' && close()}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
     >
-      <Alert severity={current.severity} onClose={close} variant="filled" sx={{ width: '100%' }}>
+      <Alert
+        severity={current.severity}
+        role={current.polite ? 'status' : 'alert'}
+        onClose={close}
+        variant="filled"
+        sx={{ width: '100%' }}
+      >
         {t(current.key, current.params)}
         {current.detail && (
           <Box component="span" sx={{ display: 'block', mt: 0.5 }}>

@@ -39,12 +39,20 @@ function readCookie(name: string): string | undefined {
 export class ApiError extends Error {
   readonly status: number;
   readonly body: ErrorBody | undefined;
+  /** The answer's Retry-After in seconds (429 `busy`, `rate_limited`), when it gave one. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: number, body: ErrorBody | undefined) {
+  constructor(status: number, body: ErrorBody | undefined, retryAfterSeconds?: number) {
     super(body?.message ?? `Request failed with status ${status}`);
     this.status = status;
     this.body = body;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
+}
+
+function retryAfterOf(res: Response): number | undefined {
+  const seconds = Number(res.headers.get('retry-after') ?? Number.NaN);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
 export interface CallOptions<C extends CallDefinition> {
@@ -158,7 +166,7 @@ export async function callApi<C extends CallDefinition>(
   const text = await res.text();
   if (!res.ok) {
     intercept(call, res.status);
-    throw new ApiError(res.status, errorBody(jsonOrUndefined(text)));
+    throw new ApiError(res.status, errorBody(jsonOrUndefined(text)), retryAfterOf(res));
   }
   return (text ? JSON.parse(text) : undefined) as CallAnswer<C>;
 }

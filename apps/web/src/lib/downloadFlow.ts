@@ -65,9 +65,35 @@ function save(blob: Blob, filename: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+/** A busy media server (429 `busy`) is asked again after its Retry-After, this many times at most. */
+const BUSY_RETRIES = 3;
+const isBusy = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status === 429 && error.body?.error === 'busy';
+
+/**
+ * Asks until the media server has room: while its pools are full it answers 429 `busy`, and the
+ * "try later" notice is shown (politely announced) until the next try, a few times before giving up.
+ */
+async function whenNotBusy<T>(ask: () => Promise<T>, onBusy: () => void): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await ask();
+    } catch (error) {
+      if (!isBusy(error) || attempt >= BUSY_RETRIES) throw error;
+      onBusy();
+      const notice = toast.show('toast.download.backend_rate_limit_reached', 'info', undefined, undefined, true);
+      const seconds = Math.min(60, Math.max(1, error.retryAfterSeconds ?? 10));
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      toast.dismiss(notice);
+    }
+  }
+}
+
 /** Maps a failed call to the toasts of portal-spec §8 "Download". */
 function failed(error: unknown): void {
-  if (error instanceof ApiError && error.status === 429) toast.show('toast.download.rate_limit_reached', 'warning');
+  if (isBusy(error)) toast.show('toast.download.backend_rate_limit_reached', 'warning', undefined, undefined, true);
+  else if (error instanceof ApiError && error.status === 429)
+    toast.show('toast.download.rate_limit_reached', 'warning');
   else if (error instanceof ApiError && error.status === 403) toast.show('toast.download.unauthorized', 'warning');
   else toast.show('toast.download.error', 'error');
 }
@@ -90,13 +116,18 @@ export async function runDownload(ids: string[], csetid: number, options: Downlo
   set({ status: 'downloading', dialog: null });
   const startsSoon = toast.show('toast.download.starts_soon', 'info');
   let rejected: string[] = [];
+  // While the server is busy, its notice takes the place of "starts soon".
+  const busy = () => toast.dismiss(startsSoon);
   try {
     if (ids.length === 1) {
       const id = ids[0] ?? '';
-      const { url } = await callApi(downloadCall, { query: { id, csetid, target: 'down' } });
+      const { url } = await whenNotBusy(() => callApi(downloadCall, { query: { id, csetid, target: 'down' } }), busy);
       await fetchAndSave(url, `asset-${id}`);
     } else {
-      const answer = await callApi(zipDownloadCall, { query: { operation: 'zip', csetid, id: ids } });
+      const answer = await whenNotBusy(
+        () => callApi(zipDownloadCall, { query: { operation: 'zip', csetid, id: ids } }),
+        busy,
+      );
       rejected = answer.rejected_asset_ids;
       if (rejected.length > 0) toast.show('toast.download.some_unauthorized', 'warning');
       if (answer.url) await fetchAndSave(answer.url, 'assets.zip');

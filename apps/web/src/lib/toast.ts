@@ -14,6 +14,8 @@ export interface Toast {
   params?: Record<string, string | number>;
   /** The server's own words for a refused change, shown under the notice (they name what is wrong). */
   detail?: string;
+  /** Read out when the screen reader is free (a status), not at once (an alert). */
+  polite?: boolean;
 }
 
 let toasts: Toast[] = [];
@@ -30,9 +32,10 @@ export const toast = {
     severity: ToastSeverity = 'info',
     params?: Record<string, string | number>,
     detail?: string,
+    polite?: boolean,
   ): number {
     const id = nextId++;
-    toasts = [...toasts, { id, key, severity, params, ...(detail ? { detail } : {}) }];
+    toasts = [...toasts, { id, key, severity, params, ...(detail ? { detail } : {}), ...(polite ? { polite } : {}) }];
     emit();
     return id;
   },

@@ -1,0 +1,80 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defaultTranslations } from '@vitrine/contract/translations';
+import { ToastHost } from '../components/ToastHost.tsx';
+import { api, createSessionServer } from '../test/sessionServer.ts';
+import { runDownload } from './downloadFlow.ts';
+import { toast } from './toast.ts';
+import { TranslationProvider, Translator } from './translate.tsx';
+
+const server = createSessionServer();
+const media = `${window.location.origin}/media/download/7/3`;
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  // jsdom has no object URLs; the browser hands the blob to the user through one.
+  URL.createObjectURL = () => 'blob:saved';
+  URL.revokeObjectURL = () => undefined;
+});
+afterEach(() => {
+  server.resetHandlers();
+  act(() => toast.clear());
+});
+afterAll(() => server.close());
+
+const BUSY_TEXT = 'The media server is busy. Please try again later.';
+
+function renderToasts() {
+  const i18n = new Translator({ language: 'en', fallbackLanguage: 'en', messages: { en: defaultTranslations.en } });
+  render(
+    <TranslationProvider i18n={i18n}>
+      <ToastHost />
+    </TranslationProvider>,
+  );
+}
+
+/** download/ answers busy `busyTimes` times with Retry-After: 1, then the signed URL. */
+function mediaServer(busyTimes: number): { asked: () => number; fetched: () => number } {
+  let asked = 0;
+  let fetched = 0;
+  server.use(
+    http.get(api('download/'), () => {
+      asked++;
+      if (asked <= busyTimes) {
+        return HttpResponse.json(
+          { error: 'busy', message: 'The server is busy with other conversions; please try again in 1 seconds.' },
+          { status: 429, headers: { 'Retry-After': '1' } },
+        );
+      }
+      return HttpResponse.json({ url: media });
+    }),
+    http.get(media, () => {
+      fetched++;
+      return new HttpResponse('converted', { headers: { 'Content-Type': 'video/mp4' } });
+    }),
+  );
+  return { asked: () => asked, fetched: () => fetched };
+}
+
+describe('a busy media server (portal-spec §8 "Download": backend_rate_limit_reached)', () => {
+  it('shows the try-later notice as a polite status and asks again after Retry-After', async () => {
+    renderToasts();
+    const calls = mediaServer(1);
+    const done = runDownload(['7'], 3, { orderProcess: false, termsShown: false });
+    expect(await screen.findByRole('status')).toHaveTextContent(BUSY_TEXT);
+    expect(screen.queryByRole('alert', { name: BUSY_TEXT })).toBeNull();
+    await act(() => done);
+    expect(calls.asked()).toBe(2);
+    expect(calls.fetched()).toBe(1);
+    await waitFor(() => expect(screen.queryByText(BUSY_TEXT)).toBeNull());
+  });
+
+  it('gives up after three more tries and leaves the notice', async () => {
+    renderToasts();
+    const calls = mediaServer(10);
+    await act(() => runDownload(['7'], 3, { orderProcess: false, termsShown: false }));
+    expect(calls.asked()).toBe(4);
+    expect(calls.fetched()).toBe(0);
+    expect(await screen.findByText(BUSY_TEXT)).toBeInTheDocument();
+  }, 15_000);
+});
