@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 
 /**
  * Child processes that outlive one call (exiftool -stay_open), each with the function that ends it.
@@ -23,10 +24,23 @@ export async function endHelpers(): Promise<void> {
   await Promise.all(ends.map((end) => end()));
 }
 
+/**
+ * The CPU priority (nice value) of the tools: conversions, page renders and posters are batch work,
+ * so the portal's own answers (searches, pages) go first when the cores are busy with them.
+ */
+export const TOOL_NICE = 10;
+
 /** Runs a command line tool and answers its stdout; a non-zero exit becomes an error with its stderr. */
 export function runTool(cmd: string, args: string[], options: { timeoutMs?: number } = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, TOOL_NICE);
+      } catch {
+        // Ended already, or the system refuses: the tool runs at the server's priority.
+      }
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let timedOut = false;
