@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 interface Log {
@@ -15,7 +15,8 @@ export function logSourceRefusalsTo(target: Log): void {
 /**
  * Whether an asset's file may be served or converted: it is still there and, followed through any
  * symlinks, still inside the folder it was imported from. A file replaced by a symlink to somewhere
- * else (or a folder swapped for one) counts as missing, and the refusal is logged. Assets imported
+ * else (or a folder swapped for one) counts as missing, and the refusal is logged; so does a file
+ * that became a folder. Assets imported
  * before import folders were kept have their file's own folder as the root: the file itself may
  * not lead elsewhere.
  */
@@ -29,6 +30,13 @@ export async function sourceFileUsable(src: {
     src.import_root ?? realpath(path.dirname(src.source_path)).catch(() => undefined),
   ]);
   if (real === undefined || root === undefined) return false;
+  if (
+    !(await stat(real).then(
+      (st) => st.isFile(),
+      () => false,
+    ))
+  )
+    return false;
   if (real.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) return true;
   log.warn(
     { assetId: src.id, sourcePath: src.source_path, resolvedTo: real, importRoot: root },

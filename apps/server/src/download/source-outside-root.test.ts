@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,7 @@ describe.each(dialects)('files that lead outside their import folder, on %s', (d
     await makeImage(path.join(media, 'inside.jpg'), { width: 400, height: 300 });
     await makeImage(path.join(media, 'swapped.jpg'), { width: 400, height: 300 });
     await makeImage(path.join(media, 'old.jpg'), { width: 400, height: 300 });
+    await makeImage(path.join(media, 'folder.jpg'), { width: 400, height: 300 });
     await makeImage(path.join(dir, 'elsewhere', 'private.jpg'), { width: 200, height: 100 });
     // The portal imports through a symlinked folder, as a mount point often is: that stays allowed.
     symlinkSync(media, path.join(dir, 'media'));
@@ -85,5 +86,15 @@ describe.each(dialects)('files that lead outside their import folder, on %s', (d
     expect((await get('download/', { id: ids['old.jpg'] ?? '', csetid: '0' })).statusCode).toBe(200);
     swap('old.jpg');
     expect((await get('download/', { id: ids['old.jpg'] ?? '', csetid: '0' })).statusCode).toBe(404);
+  });
+
+  it('answers a file that became a folder like a missing file', async () => {
+    rmSync(path.join(dir, 'disk', 'media', 'folder.jpg'));
+    mkdirSync(path.join(dir, 'disk', 'media', 'folder.jpg'));
+    for (const csetid of ['0', '1']) {
+      const res = await get('download/', { id: ids['folder.jpg'] ?? '', csetid });
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json()).toEqual({ error: 'not_found', message: 'The file of folder.jpg is no longer available.' });
+    }
   });
 });
