@@ -449,8 +449,9 @@ interface RunFigures {
 }
 
 async function resetWork(pool: pg.Pool, dataDir: string): Promise<void> {
-  // Every run starts with nothing converted and no page after the tenth rendered.
+  // Every run starts with nothing converted, no page after the tenth rendered and no client counted.
   await pool.query('DELETE FROM conversion');
+  await pool.query('DELETE FROM login_attempt');
   await pool.query("DELETE FROM derivative WHERE kind = 'preview' AND page > 10");
   rmSync(path.join(dataDir, 'conversions'), { recursive: true, force: true });
 }
