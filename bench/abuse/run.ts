@@ -32,7 +32,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
-import { makeImage, makePdf } from '@vitrine/server/test/media-fixtures.ts';
+import { makeClip, makeImage, makePdf } from '@vitrine/server/test/media-fixtures.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -70,32 +70,6 @@ const percentile = (xs: readonly number[], p: number) => {
 // The catalogue: every file distinct (its own content hash), so that nothing is converted once
 // for all.
 
-function makeVideo(file: string, i: number): void {
-  execFileSync('ffmpeg', [
-    '-nostdin',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=640x360:rate=25:duration=${6 + (i % 4)}`,
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=${200 + i * 7}:duration=${6 + (i % 4)}`,
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    file,
-  ]);
-}
-
 /** A binary STL sphere of about `triangles` triangles. */
 function stlSphere(triangles: number, seed: number): Buffer {
   const rings = Math.max(4, Math.round(Math.sqrt(triangles / 2)));
@@ -132,7 +106,14 @@ function stlSphere(triangles: number, seed: number): Buffer {
 
 async function makeCatalogue(dir: string): Promise<void> {
   mkdirSync(path.join(dir, 'videos'), { recursive: true });
-  for (let i = 0; i < VIDEOS; i++) makeVideo(path.join(dir, 'videos', `clip-${i}.mp4`), i);
+  // Each clip's tone differs, so each has its own content hash.
+  for (let i = 0; i < VIDEOS; i++) {
+    makeClip(path.join(dir, 'videos', `clip-${i}.mp4`), {
+      seconds: 6 + (i % 4),
+      size: '640x360',
+      frequency: 200 + i * 7,
+    });
+  }
   mkdirSync(path.join(dir, 'documents'), { recursive: true });
   for (let d = 0; d < PDFS; d++) {
     makePdf(

@@ -35,12 +35,15 @@ export async function makeImage(
   return file;
 }
 
-export function makeClip(file: string, options: { seconds?: number; video?: boolean; audio?: boolean } = {}): string {
+export function makeClip(
+  file: string,
+  options: { seconds?: number; video?: boolean; audio?: boolean; size?: string; frequency?: number } = {},
+): string {
   mkdirSync(path.dirname(file), { recursive: true });
-  const { seconds = 2, video = true, audio = true } = options;
+  const { seconds = 2, video = true, audio = true, size = '320x240', frequency = 440 } = options;
   const args = ['-nostdin', '-loglevel', 'error', '-y'];
-  if (video) args.push('-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=25:duration=${seconds}`);
-  if (audio) args.push('-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`);
+  if (video) args.push('-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=25:duration=${seconds}`);
+  if (audio) args.push('-f', 'lavfi', '-i', `sine=frequency=${frequency}:duration=${seconds}`);
   const mp4 = file.endsWith('.mp4');
   if (video && mp4) args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p');
   else if (video) args.push('-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '200k');
