@@ -91,6 +91,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const mailer = options.mailer ?? createMailer(mailSettings(settings), log);
   // One budget per process for expensive work; its shared slots are given back when services close.
   const work = new WorkBudget(r.workSlots, settings.file.work, {
+    // A dead process's slots are free when its jobs are (JOB_LEASE_SECONDS), after 30 s at most.
+    leaseMs: Math.min(30_000, settings.jobLeaseMs),
     onError: (err) => log.warn({ error: err.message }, 'a work slot could not be renewed or given back'),
   });
 

@@ -441,7 +441,9 @@ const envSchema = z.object({
     .number()
     .positive()
     .default(60)
-    .describe('A job whose process stopped answering for this long is taken over by another process'),
+    .describe(
+      'A job whose process stopped answering for this long is taken over by another process; its work slots are free after this or 30 s, whichever is shorter',
+    ),
   SHUTDOWN_GRACE_SECONDS: z.coerce
     .number()
     .min(0)
