@@ -11,7 +11,7 @@
  * conversion cache's size, the answers by status (5xx must be none), and a check of every converted
  * file against its database row (none lost, none half-written).
  *
- *   npm run abuse --workspace bench [-- --seconds 60 --abusers 50 --processes 1,3]
+ *   npm run abuse --workspace bench [-- --seconds 60 --abusers 50 --processes 1,3 --cpu-prof <folder>]
  *
  * Bounded to a few minutes; CI does not run it. Figures and how to read them: bench/README.md.
  */
@@ -29,7 +29,9 @@ import {
 import http from 'node:http';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import pg from 'pg';
 import { freePort, startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
 import { makeClip, makeImage, makePdf } from '@vitrine/server/test/media-fixtures.ts';
@@ -40,6 +42,8 @@ const { values: args } = parseArgs({
     quiet: { type: 'string', default: '20' },
     abusers: { type: 'string', default: '50' },
     processes: { type: 'string', default: '1,3' },
+    // A folder for a CPU profile of each server process (written when it stops).
+    'cpu-prof': { type: 'string' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -53,7 +57,6 @@ const PHOTOS = 60;
 const root = path.resolve(import.meta.dirname, '../..');
 const cli = path.join(root, 'apps/server/bin/vitrine.mjs');
 const watched = path.join(root, 'bench/search/serve-watched.mjs');
-const work = mkdtempSync(path.join(tmpdir(), 'vitrine-abuse-'));
 const SECRET = 'abuse bench secret of more than thirty-two characters';
 const API = '/assetportal/api/';
 
@@ -204,7 +207,8 @@ interface Server {
 
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [watched], {
+  const profile = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
+  const child = spawn(process.execPath, [...profile, watched], {
     cwd: path.join(root, 'apps/server'),
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -301,7 +305,7 @@ async function visitor(
   servers: Server[],
   catalogue: Catalogue,
   until: number,
-): Promise<{ search: number[]; preview: number[]; statuses: Map<number, number> }> {
+): Promise<{ search: number[]; preview: number[]; floor: number[]; statuses: Map<number, number> }> {
   const statuses = new Map<number, number>();
   const seen = (a: Answer) => statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
   const base = servers[0]?.url ?? '';
@@ -309,11 +313,16 @@ async function visitor(
   seen(session);
   const token = json<{ session: string }>(session).session;
   const search: number[] = [];
+  // The portal's page, a static file without database or session: the floor any answer stands on.
+  const floor: number[] = [];
   const preview: number[] = [];
   const assets = [...catalogue.photos, ...catalogue.pdfs, ...catalogue.videos];
   for (let n = 0; Date.now() < until; n++) {
     const server = servers[n % servers.length]?.url ?? base;
     const q = encodeURIComponent(words[n % words.length] ?? '*');
+    const page = await request(server, '/', {});
+    seen(page);
+    if (page.status === 200) floor.push(page.ms);
     const s = await request(server, `${API}search?solr_q=${q}&solr_rows=50`, { token });
     seen(s);
     if (s.status === 200) search.push(s.ms);
@@ -331,7 +340,7 @@ async function visitor(
     }
     await new Promise((r) => setTimeout(r, 150));
   }
-  return { search, preview, statuses };
+  return { search, preview, floor, statuses };
 }
 
 interface AbuseFigures {
@@ -342,7 +351,7 @@ interface AbuseFigures {
 
 /** One hostile client: a fresh guest session for every request, always asking for expensive work. */
 async function abuser(
-  servers: Server[],
+  servers: readonly { url: string }[],
   catalogue: Catalogue,
   from: string,
   seed: number,
@@ -386,6 +395,29 @@ async function abuser(
   }
 }
 
+/**
+ * The abusers run in a thread of their own: their answers (megabytes of video, zips) must not hold
+ * up the visitor's client, whose times are what is measured. They are other people's computers.
+ */
+function attackFrom(urls: string[], catalogue: Catalogue, until: number): Promise<AbuseFigures> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('thread.mjs', import.meta.url), { workerData: { urls, catalogue, until } });
+    worker.once('message', (figures: AbuseFigures) => resolve(figures));
+    worker.once('error', reject);
+  });
+}
+
+async function attack(data: { urls: string[]; catalogue: Catalogue; until: number }): Promise<void> {
+  const servers = data.urls.map((url) => ({ url }));
+  const figures: AbuseFigures = { requests: 0, statuses: new Map(), broken: 0 };
+  await Promise.all(
+    Array.from({ length: ABUSERS }, (_, i) =>
+      abuser(servers, data.catalogue, `127.0.1.${i + 1}`, i + 1, data.until, figures),
+    ),
+  );
+  parentPort?.postMessage(figures);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Integrity: every finished conversion's file is whole; no stray file in the cache.
 
@@ -417,13 +449,15 @@ async function checkFiles(pool: pg.Pool, dataDir: string): Promise<{ rows: numbe
 
 interface RunFigures {
   processes: number;
-  quiet: { search: number[]; preview: number[] };
-  abused: { search: number[]; preview: number[] };
+  quiet: { search: number[]; preview: number[]; floor: number[] };
+  abused: { search: number[]; preview: number[]; floor: number[] };
   visitorStatuses: Map<number, number>;
   abuse: AbuseFigures;
   maxAlive: Record<string, number>;
   rssMb: number;
   loopMaxMs: number;
+  /** The visitor's own client: how long its event loop was held up (it must not measure itself). */
+  visitorLoopMaxMs: number;
   cacheMb: number;
   files: { rows: number; bad: string[] };
   load: number[];
@@ -462,12 +496,16 @@ async function oneRun(
       for (const s of servers) if (s.child.pid) maxRss = Math.max(maxRss, rssMb(s.child.pid));
     }, 50);
     const until = Date.now() + SECONDS * 1000;
-    const abuse: AbuseFigures = { requests: 0, statuses: new Map(), broken: 0 };
-    const attackers = Array.from({ length: ABUSERS }, (_, i) =>
-      abuser(servers, catalogue, `127.0.1.${i + 1}`, i + 1, until, abuse),
+    const attack = attackFrom(
+      servers.map((s) => s.url),
+      catalogue,
+      until,
     );
+    const clientLoop = monitorEventLoopDelay({ resolution: 10 });
+    clientLoop.enable();
     const abused = await visitor(servers, catalogue, until);
-    await Promise.all(attackers);
+    clientLoop.disable();
+    const abuse = await attack;
     clearInterval(sampler);
     const loops = await Promise.all(servers.map((s) => s.report()));
     // Work still running when the clients stopped finishes before the files are checked.
@@ -484,6 +522,7 @@ async function oneRun(
       maxAlive,
       rssMb: maxRss,
       loopMaxMs: Math.max(...loops.map((l) => l.maxMs)),
+      visitorLoopMaxMs: clientLoop.max / 1e6,
       cacheMb: folderBytes(path.join(dataDir, 'conversions')) / 1e6,
       files,
       load: loadavg(),
@@ -525,11 +564,16 @@ function report(runs: RunFigures[]): void {
     console.log(
       `  visitor's answers ${statusList(r.visitorStatuses)}; samples quiet ${r.quiet.search.length}, abused ${r.abused.search.length}`,
     );
+    console.log(
+      `  the portal page (static, no database) p50 / p95 ms: ${ms(percentile(r.quiet.floor, 50))} / ${ms(percentile(r.quiet.floor, 95))} → ` +
+        `${ms(percentile(r.abused.floor, 50))} / ${ms(percentile(r.abused.floor, 95))}; the visitor's client event loop max: ${r.visitorLoopMaxMs.toFixed(1)} ms`,
+    );
     if (r.files.bad.length) console.log(`  bad files: ${r.files.bad.slice(0, 10).join('; ')}`);
   }
 }
 
 async function main(): Promise<void> {
+  const work = mkdtempSync(path.join(tmpdir(), 'vitrine-abuse-'));
   step(`work folder ${work}`);
   // The files are the same every time, so they are made once and kept outside the clone.
   const media = path.join(homedir(), '.cache', 'vitrine', 'abuse-media-1');
@@ -569,4 +613,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (isMainThread) await main();
+else await attack(workerData as Parameters<typeof attack>[0]);

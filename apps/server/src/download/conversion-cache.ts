@@ -10,7 +10,7 @@ import { sourceFileUsable } from '../derivatives/source-file.ts';
 import { DomainError, fileMissing, unsupportedMediaType } from '../http/errors.ts';
 import type { WorkBudget } from '../jobs/work-budget.ts';
 import type { ConversionSet } from '../settings.ts';
-import type { DownloadRepository, DownloadSource } from './download.repository.ts';
+import type { ConversionRow, DownloadRepository, DownloadSource } from './download.repository.ts';
 
 /** A file ready for download: the original or a cached conversion. */
 export interface DownloadFile {
@@ -52,6 +52,12 @@ const TOUCH_EVERY_MS = 3600_000;
 /** Without a configured size: this share of the data folder's file system, and at most CAP bytes. */
 const DISK_SHARE = 0.1;
 const CAP_BYTES = 20 * 1024 ** 3;
+/**
+ * How long a finished conversion's row is taken from memory (its file is still looked for each
+ * time): a popular conversion costs no query per request.
+ */
+const RECENT_MS = 10_000;
+const RECENT_MAX = 10_000;
 /** Conversions removed per read of the least recently used. */
 const TRIM_BATCH = 200;
 
@@ -72,6 +78,8 @@ export function conversionKey(set: ConversionSet): string {
  */
 export class ConversionCache {
   private readonly inFlight = new Map<string, Promise<DownloadFile>>();
+  /** Finished conversions read lately, by `sha256:key`, with when they were read. */
+  private readonly recent = new Map<string, { row: ConversionRow; readAt: number }>();
   private readonly checksumsInFlight = new Map<string, Promise<{ bytes: number; crc32: number }>>();
   private readonly store: MediaStore;
   private readonly claimLeaseMs: number;
@@ -117,8 +125,27 @@ export class ConversionCache {
   /** Whether the set's output is already there, so no conversion work (and no lock) is needed. */
   async isReady(src: DownloadSource, set: ConversionSet | undefined): Promise<boolean> {
     if (!set || this.passesThrough(src, set)) return true;
-    const row = await this.repository.conversion(src.sha256, conversionKey(set));
-    return row?.status === 'done' && row.path !== null && (await this.store.exists(row.path));
+    return (await this.lookUp(src.sha256, conversionKey(set))).ready;
+  }
+
+  /**
+   * The conversion's row and whether its file is there: a finished one from memory when it was read
+   * in the last RECENT_MS and its file is still there, otherwise from the database.
+   */
+  private async lookUp(sha256: string, key: string): Promise<{ row: ConversionRow | undefined; ready: boolean }> {
+    const id = `${sha256}:${key}`;
+    const known = this.recent.get(id);
+    if (known && Date.now() - known.readAt < RECENT_MS && known.row.path && (await this.store.exists(known.row.path))) {
+      return { row: known.row, ready: true };
+    }
+    this.recent.delete(id);
+    const row = await this.repository.conversion(sha256, key);
+    const ready = row?.status === 'done' && row.path !== null && (await this.store.exists(row.path));
+    if (row && ready) {
+      if (this.recent.size >= RECENT_MAX) this.recent.clear();
+      this.recent.set(id, { row, readAt: Date.now() });
+    }
+    return { row, ready };
   }
 
   async file(src: DownloadSource, set: ConversionSet | undefined): Promise<DownloadFile> {
@@ -136,11 +163,13 @@ export class ConversionCache {
   private async obtain(src: DownloadSource, set: ConversionSet, key: string): Promise<DownloadFile> {
     const { mime, ext } = output[set.format];
     for (;;) {
-      const row = await this.repository.conversion(src.sha256, key);
-      const ready = row?.status === 'done' && row.path && (await this.store.exists(row.path));
+      const { row, ready } = await this.lookUp(src.sha256, key);
       if (row && ready && row.path && row.bytes !== null && row.crc32 !== null) {
         const now = Date.now();
-        if (row.last_used < now - TOUCH_EVERY_MS) await this.repository.touchConversion(src.sha256, key, now);
+        if (row.last_used < now - TOUCH_EVERY_MS) {
+          await this.repository.touchConversion(src.sha256, key, now);
+          row.last_used = now;
+        }
         return { path: this.store.path(row.path), mime, bytes: row.bytes, crc32: row.crc32, ext };
       }
       // Another process is making it: wait for its file without taking a slot.
@@ -193,6 +222,7 @@ export class ConversionCache {
       );
       return { path: target, mime, ...sum, ext };
     } catch (err) {
+      this.recent.delete(`${src.sha256}:${key}`);
       await this.repository.dropConversion(src.sha256, key);
       if (err instanceof DomainError) throw err;
       // The tool's message names server paths and internals: it goes to the log, not to the caller.
@@ -234,6 +264,7 @@ export class ConversionCache {
       for (const row of batch) {
         if (excess <= 0 && !clearAll) break;
         if (!(await this.repository.evictConversion(row.sha256, row.cset_key, row.last_used))) continue;
+        this.recent.delete(`${row.sha256}:${row.cset_key}`);
         if (row.path) await this.store.remove(row.path);
         progressed = true;
         removed.files++;

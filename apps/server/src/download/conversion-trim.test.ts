@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 import { makeImage } from '../../test/media-fixtures.ts';
 import { openDatabase, type Db } from '../db/database.ts';
@@ -79,6 +79,19 @@ describe.each(dialects)('the conversion cache is bounded (%s)', (dialect) => {
     // Served three hours ago: now noted; served half an hour ago: left as it is, no write.
     expect(lastUsed(after, oldSha)).toBeGreaterThan(Date.now() - 60_000);
     expect(lastUsed(after, newSha)).toBe(lastUsed(before, newSha));
+  });
+
+  it('serves a conversion asked again soon without reading its row, and reads it again once its file is gone', async () => {
+    const lookups = vi.spyOn(services.repositories.downloads, 'conversion');
+    await convert('new.jpg');
+    expect(lookups).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 3; i++) expect((await convert('new.jpg')).path).toBe(files['new.jpg']?.path);
+    expect(lookups).toHaveBeenCalledTimes(1);
+    // Removed by another process's trim (row, then file): looked up again and made again.
+    await db.kysely.deleteFrom('conversion').execute();
+    rmSync(files['new.jpg']?.path ?? '');
+    expect(existsSync((await convert('new.jpg')).path)).toBe(true);
+    expect(lookups.mock.calls.length).toBeGreaterThan(1);
   });
 
   it('removes the least recently used conversions until the cache is within its size, row and file', async () => {

@@ -1,7 +1,7 @@
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import type { Db } from '../db/database.ts';
-import type { AssetTable, ConversionTable } from '../db/schema.ts';
+import type { AssetTable, ConversionTable, Database } from '../db/schema.ts';
 
 export type DownloadSource = Pick<
   Selectable<AssetTable>,
@@ -19,7 +19,7 @@ export type DownloadSource = Pick<
 
 export type ConversionRow = Selectable<ConversionTable>;
 
-/** One delivered download, as `recordDelivery` logs it. */
+/** One delivered download, as `recordDeliveries` logs it. */
 export interface Delivery {
   userId: number | null;
   shareId: number | null;
@@ -225,39 +225,54 @@ export class DownloadRepository {
   }
 
   /**
-   * Logs one delivered file or zip: who (`userId` null for a guest; the user's name is kept with the
-   * row), through which share link, which set and assets. A download through a share link is counted
-   * on the link with it. The assets' download counts follow when the row is folded (`foldDownloads`).
+   * Logs delivered files and zips (`DeliveryLog` gathers them): who (`userId` null for a guest; the
+   * user's name is kept with the row), through which share link, which set and assets, in one
+   * statement for the lot. A download through a share link is counted on the link with it. The
+   * assets' download counts follow when the rows are folded (`foldDownloads`).
    */
-  async recordDelivery(delivery: Delivery, now: number): Promise<void> {
-    if (!delivery.assetIds.length) return;
-    await this.db.kysely.transaction().execute(async (trx) => {
-      const user =
-        delivery.userId === null
-          ? undefined
-          : await trx.selectFrom('user_account').select('name').where('id', '=', delivery.userId).executeTakeFirst();
-      await trx
+  async recordDeliveries(deliveries: readonly { delivery: Delivery; at: number }[]): Promise<void> {
+    const rows = deliveries.filter((d) => d.delivery.assetIds.length > 0);
+    if (!rows.length) return;
+    const userIds = [...new Set(rows.flatMap((d) => (d.delivery.userId === null ? [] : [d.delivery.userId])))];
+    const perShare = new Map<number, number>();
+    for (const { delivery } of rows) {
+      if (delivery.shareId !== null) perShare.set(delivery.shareId, (perShare.get(delivery.shareId) ?? 0) + 1);
+    }
+    const write = async (db: Kysely<Database>) => {
+      const names = new Map(
+        userIds.length
+          ? (await db.selectFrom('user_account').select(['id', 'name']).where('id', 'in', userIds).execute()).map(
+              (u) => [u.id, u.name] as const,
+            )
+          : [],
+      );
+      await db
         .insertInto('download')
-        .values({
-          user_id: delivery.userId,
-          user_name: user?.name ?? null,
-          share_id: delivery.shareId,
-          cset_id: delivery.csetId,
-          kind: delivery.kind,
-          asset_ids: delivery.assetIds.join(','),
-          asset_count: delivery.assetIds.length,
-          created_at: now,
-          counted_at: null,
-        })
+        .values(
+          rows.map(({ delivery, at }) => ({
+            user_id: delivery.userId,
+            user_name: delivery.userId === null ? null : (names.get(delivery.userId) ?? null),
+            share_id: delivery.shareId,
+            cset_id: delivery.csetId,
+            kind: delivery.kind,
+            asset_ids: delivery.assetIds.join(','),
+            asset_count: delivery.assetIds.length,
+            created_at: at,
+            counted_at: null,
+          })),
+        )
         .execute();
-      if (delivery.shareId !== null) {
-        await trx
+      for (const [shareId, count] of perShare) {
+        await db
           .updateTable('share_link')
-          .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
-          .where('id', '=', delivery.shareId)
+          .set((eb) => ({ downloads: eb('downloads', '+', count) }))
+          .where('id', '=', shareId)
           .execute();
       }
-    });
+    };
+    // Guests' downloads outside share links (the bulk on a public portal) are one statement.
+    if (!userIds.length && !perShare.size) await write(this.db.kysely);
+    else await this.db.kysely.transaction().execute(write);
   }
 
   /**

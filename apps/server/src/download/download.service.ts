@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { ConvertSet } from '@vitrine/contract/session';
 import type { AccessService } from '../access/access.service.ts';
+import { DeliveryLog } from './delivery-log.ts';
 import type { Mailer } from '../adapters/mail.ts';
 import { planZip, type ZipEntry, type ZipPlan } from '../adapters/zip.ts';
 import type { ConfigService } from '../config/config.service.ts';
@@ -113,8 +114,8 @@ export function uniqueNames(names: readonly string[]): string[] {
  * a job folds the log into the assets' counts.
  */
 export class DownloadService {
-  /** Logs of delivered downloads being written. */
-  private readonly writes = new Set<Promise<void>>();
+  /** Delivered downloads, logged in batches. */
+  private readonly deliveries: DeliveryLog;
 
   constructor(
     private readonly access: AccessService,
@@ -124,7 +125,9 @@ export class DownloadService {
     private readonly config: ConfigService,
     private readonly mailer: Mailer,
     private readonly limits: Pick<ClientRateLimits, 'take'>,
-  ) {}
+  ) {
+    this.deliveries = new DeliveryLog(repository);
+  }
 
   private set(csetId: number): ConversionSet | undefined {
     if (csetId === 0) return undefined;
@@ -303,19 +306,17 @@ export class DownloadService {
   }
 
   /**
-   * Logs a download that was delivered (the route calls it once the last byte went out). Failures
-   * are reported to `onError`: the file was sent all the same. `settled` waits for the writes.
+   * Logs a download that was delivered (the route calls it once the last byte went out), with others
+   * delivered about the same time (`DeliveryLog`). Failures are reported to `onError`: the file was
+   * sent all the same. `settled` waits for the writes.
    */
   delivered(delivery: Delivery | undefined, onError: (err: unknown) => void): void {
-    if (!delivery) return;
-    const write = this.repository.recordDelivery(delivery, Date.now()).catch(onError);
-    this.writes.add(write);
-    void write.finally(() => this.writes.delete(write));
+    if (delivery) this.deliveries.add(delivery, onError);
   }
 
   /** Resolves once every delivered download seen so far is logged (before the database closes). */
-  async settled(): Promise<void> {
-    while (this.writes.size > 0) await Promise.all([...this.writes]);
+  settled(): Promise<void> {
+    return this.deliveries.settled();
   }
 
   /**

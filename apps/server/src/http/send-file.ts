@@ -2,6 +2,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+const READ_BLOCK_BYTES = 512 * 1024;
+
 /**
  * Calls `onDelivered` once the response has sent its whole body, when that body is the whole file
  * (`start` 0, `end` its last byte) and the request a GET: not for HEAD, a part of the file (a
@@ -62,6 +64,8 @@ export async function sendFile(
   void reply.header('Content-Length', end - start + 1);
   whenDelivered(request, reply, { start, end, size }, file.onDelivered);
   if (end < start) return reply.send();
-  // For HEAD, Fastify's automatic HEAD route drops the stream and keeps these headers.
-  return reply.send(createReadStream(file.path, { start, end }));
+  // For HEAD, Fastify's automatic HEAD route drops the stream and keeps these headers. Read in
+  // blocks of up to 512 KiB: a read and a socket write per block, not per 64 KiB (Node's default).
+  const highWaterMark = Math.min(READ_BLOCK_BYTES, Math.max(1, end - start + 1));
+  return reply.send(createReadStream(file.path, { start, end, highWaterMark }));
 }

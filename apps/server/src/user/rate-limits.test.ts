@@ -57,6 +57,34 @@ describe.each(dialects)('per-client rate limits on %s (docs/security.md "What is
     expect((await guestSession('192.0.2.2')).statusCode).toBe(200);
   });
 
+  it('refuses a client over its limit from memory: its refusals write nothing, other processes still count it', async () => {
+    await start({ guestSessions: { max: 2, minutes: 10 } });
+    const { repositories, settings } = t.app.services;
+    const count = async () =>
+      Number(
+        (
+          await t.app.db.kysely
+            .selectFrom('login_attempt')
+            .select('failures')
+            .where('name', '=', 'guestSessions-client:192.0.2.4')
+            .executeTakeFirstOrThrow()
+        ).failures,
+      );
+    for (let i = 0; i < 2; i++) expect((await guestSession('192.0.2.4')).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      const refused = await guestSession('192.0.2.4');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(500);
+    }
+    // The first refusal was counted in the database, the four after it were answered from memory.
+    expect(await count()).toBe(3);
+    // Another process learns the client is over its limit from the shared count.
+    const other = new ClientRateLimits(repositories.loginThrottle, settings);
+    await expect(other.take('guestSessions', '192.0.2.4')).rejects.toMatchObject({ id: 'rate_limited' });
+    await expect(other.take('guestSessions', '192.0.2.4')).rejects.toMatchObject({ id: 'rate_limited' });
+    expect(await count()).toBe(4);
+  });
+
   it('counts IPv6 clients by their /64, and an IPv4-mapped address as its IPv4 address', async () => {
     await start({ guestSessions: { max: 2, minutes: 10 } });
     expect((await guestSession('2001:db8:1:2::1')).statusCode).toBe(200);

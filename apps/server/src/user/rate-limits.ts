@@ -129,6 +129,9 @@ class FoldedCounts {
   }
 }
 
+/** Refused keys kept in memory at most. */
+const REFUSED_KEPT = 10_000;
+
 const what: Record<RateLimitName, string> = {
   guestSessions: 'new sessions',
   shareOpens: 'share links opened',
@@ -142,6 +145,11 @@ const what: Record<RateLimitName, string> = {
  */
 export class ClientRateLimits {
   private readonly searches: FoldedCounts;
+  /**
+   * Keys this process found over their limit, with when they are free again: refused from memory
+   * until then, so a client that keeps asking costs no write per refusal.
+   */
+  private readonly refused = new Map<string, number>();
 
   constructor(
     private readonly throttle: LoginThrottleRepository,
@@ -156,8 +164,24 @@ export class ClientRateLimits {
     const { max, minutes } = this.settings.file.rateLimits[name];
     const request = { key: `${name}-${clientKey(client)}`, max, windowMs: minutes * 60_000, what: what[name] };
     // Searches are reads: counted in memory and folded in later. The others write anyway.
-    if (name === 'search') this.searches.take(request, now);
-    else await countRequest(this.throttle, request, now);
+    if (name === 'search') {
+      this.searches.take(request, now);
+      return;
+    }
+    const freeAt = this.refused.get(request.key);
+    if (freeAt !== undefined && freeAt > now) throw tooMany(request.what, freeAt, now);
+    const refusedUntil = await this.throttle.hit(request.key, now, request.max, request.windowMs);
+    if (refusedUntil === undefined) return;
+    if (this.refused.size >= REFUSED_KEPT) {
+      for (const [key, until] of this.refused) if (until <= now) this.refused.delete(key);
+      // Still full (many clients refused at once): the oldest go, and are counted in the database again.
+      for (const key of this.refused.keys()) {
+        if (this.refused.size < REFUSED_KEPT) break;
+        this.refused.delete(key);
+      }
+    }
+    this.refused.set(request.key, refusedUntil);
+    throw tooMany(request.what, refusedUntil, now);
   }
 
   /** Folds the searches counted in memory into the shared counts now. */
