@@ -236,7 +236,8 @@ describe('icon-button tooltips (portal-spec §9)', () => {
     await sleep(300);
     expect(screen.getByRole('tooltip')).toBeInTheDocument();
     await user.keyboard('{Escape}');
-    await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument());
+    // It fades out first; on a busy machine that takes longer than waitFor's default second.
+    await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument(), { timeout: 5000 });
     await user.unhover(tooltip);
     // The rail's entries name themselves the same way.
     await user.click(screen.getByRole('button', { name: 'Close menu' }));
