@@ -222,6 +222,19 @@ describe.each(dialects)('downloads on %s (portal-spec §4 "Download flow", §7 d
       expect(partners.json()).toEqual({ rejected_asset_ids: [id('chart.png')] });
     });
 
+    it('names the assets of the zip in its query, so that hundreds of seven-digit ids fit the URL', async () => {
+      const answer = await zipOf('0', ['chart.png', 'manual.pdf']);
+      const url = new URL(answer.url ?? '', 'http://portal');
+      expect(url.pathname).toBe('/media/zip/0');
+      expect(url.searchParams.get('ids')).toBe(`${id('chart.png')}-${id('manual.pdf')}`);
+      expect(
+        Object.keys(unzip((await get(answer.url ?? '', {})).rawPayload, mkdtempSync(path.join(dir, 'z')))),
+      ).toEqual(['chart.png', 'manual.pdf']);
+      // Its signature covers the ids: another list is refused.
+      url.searchParams.set('ids', id('chart.png'));
+      expect((await get(`${url.pathname}${url.search}`, {})).statusCode).toBe(403);
+    });
+
     it('gives identical bytes for the same selection, and a middle range equal to the same bytes of the whole', async () => {
       const names = ['chart.png', 'Straße café.jpg', 'manual.pdf', 'clip.mp4'];
       const first = await get((await zipOf('0', names)).url ?? '', {});

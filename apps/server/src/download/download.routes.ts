@@ -54,16 +54,21 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
     },
   );
 
-  app.get(
-    '/media/zip/:cset/:ids',
-    async (request: FastifyRequest<{ Params: { cset: string; ids: string }; Querystring: Signed }>, reply) => {
-      const zip = await downloads.signedZip({ ...request.params, ...request.query });
+  const zipRoute =
+    (idsIn: 'query' | 'path') =>
+    async (
+      request: FastifyRequest<{ Params: { cset: string; ids?: string }; Querystring: Signed & { ids?: string } }>,
+      reply: FastifyReply,
+    ) => {
+      const ids = (idsIn === 'query' ? request.query.ids : request.params.ids) ?? '';
+      const zip = await downloads.signedZip({ ...request.query, cset: request.params.cset, ids, idsIn });
       return sendZip(request, reply, zip, {
         cacheControl: mediaCacheControl(request.query.exp, 'private', DOWNLOAD_CACHE_SECONDS),
         onDelivered: () => downloads.delivered(zip.delivery, logFailure(request)),
       });
-    },
-  );
+    };
+  app.get('/media/zip/:cset', zipRoute('query'));
+  app.get('/media/zip/:cset/:ids', zipRoute('path'));
 }
 
 const logFailure = (request: FastifyRequest) => (err: unknown) =>

@@ -1,7 +1,8 @@
 import { Button } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
-import { needsConfirmation, useBookmarks, useMaxAssets } from '../lib/bookmarks.ts';
+import { useBookmarks, useMaxAssets } from '../lib/bookmarks.ts';
+import { needsConfirmation } from '../lib/maxAssets.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 
 /**

@@ -21,11 +21,14 @@ import { useId, useState } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
 import type { ConvertSet } from '@vitrine/contract/session';
 import { useGlobalConfig } from '../app/config.ts';
+import { useMaxAssets } from '../lib/bookmarks.ts';
 import { formatFileSize } from '../lib/format.ts';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
 import {
   closeDownloadDialog,
   runDownload,
   sendOrder,
+  startDownload,
   useDownloadState,
   type DownloadOptions,
   type DownloadProgress,
@@ -34,7 +37,8 @@ import {
 /** What the download flow reads from the global config. */
 export function useDownloadOptions(): DownloadOptions {
   const { config } = useGlobalConfig();
-  return { orderProcess: config.global.run_order_process, termsShown: config.terms_of_use.show };
+  const maxAssets = useMaxAssets();
+  return { orderProcess: config.global.run_order_process, termsShown: config.terms_of_use.show, maxAssets };
 }
 
 function SetsDialog({ ids, sets, options }: { ids: string[]; sets: ConvertSet[]; options: DownloadOptions }) {
@@ -167,12 +171,19 @@ function ProgressPanel({ progress }: { progress: DownloadProgress }) {
 
 /** The dialogs and progress of the download flow; render once where downloads can start. */
 export function DownloadFlowHost() {
+  const { t } = useTranslation();
   const { dialog, progress } = useDownloadState();
   const options = useDownloadOptions();
   return (
     <>
       {dialog?.kind === 'sets' && <SetsDialog ids={dialog.ids} sets={dialog.sets} options={options} />}
       {dialog?.kind === 'order' && <OrderDialog ids={dialog.ids} />}
+      <ConfirmDialog
+        open={dialog?.kind === 'confirm'}
+        text={t('views.search.modal.download', { 0: dialog?.ids.length ?? 0 })}
+        onConfirm={() => dialog && void startDownload(dialog.ids, options, true)}
+        onCancel={closeDownloadDialog}
+      />
       {progress && <ProgressPanel progress={progress} />}
     </>
   );

@@ -37,11 +37,6 @@ export function bookmarkBatches(ids: readonly string[], baseLength: number): str
   return batches;
 }
 
-/** Bookmarking `count` assets at once asks first when it exceeds maxAssets, unless that is -1 (unlimited). */
-export function needsConfirmation(count: number, maxAssets: number): boolean {
-  return maxAssets !== -1 && count > maxAssets;
-}
-
 function readGuestBookmarks(): string[] {
   try {
     const stored: unknown = JSON.parse(localStorage.getItem(GUEST_BOOKMARKS_KEY) ?? '[]');

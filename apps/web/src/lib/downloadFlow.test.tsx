@@ -1,10 +1,10 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { ToastHost } from '../components/ToastHost.tsx';
 import { api, createSessionServer } from '../test/sessionServer.ts';
-import { runDownload } from './downloadFlow.ts';
+import { closeDownloadDialog, downloadState, runDownload, startDownload, zipParts } from './downloadFlow.ts';
 import { toast } from './toast.ts';
 import { TranslationProvider, Translator } from './translate.tsx';
 
@@ -77,4 +77,53 @@ describe('a busy media server (portal-spec §8 "Download": backend_rate_limit_re
     expect(calls.fetched()).toBe(0);
     expect(await screen.findByText(BUSY_TEXT)).toBeInTheDocument();
   }, 15_000);
+});
+
+describe('downloading more than maxAssets (portal-spec §2 confirmations: "downloading {0} assets")', () => {
+  it('splits the assets into zips of at most maxAssets, unless it is -1 or not known', () => {
+    const ids = ['1', '2', '3', '4', '5'];
+    expect(zipParts(ids, 2)).toEqual([['1', '2'], ['3', '4'], ['5']]);
+    expect(zipParts(ids, 5)).toEqual([ids]);
+    expect(zipParts(ids, -1)).toEqual([ids]);
+    expect(zipParts(ids, undefined)).toEqual([ids]);
+  });
+
+  it('asks first, and after a yes downloads as many zips as it takes, each with its own name', async () => {
+    const asked: string[][] = [];
+    const saved: string[] = [];
+    server.use(
+      http.get(api('session/csets'), () => HttpResponse.json({ convert_sets: [{ id: 0, title: 'Original' }] })),
+      http.get(api('download'), ({ request }) => {
+        const ids = new URL(request.url).searchParams.getAll('id');
+        asked.push(ids);
+        return HttpResponse.json({
+          url: `${window.location.origin}/media/zip/0?ids=${ids.join('-')}`,
+          rejected_asset_ids: [],
+        });
+      }),
+      http.get(
+        `${window.location.origin}/media/zip/0`,
+        () => new HttpResponse('zip', { headers: { 'Content-Type': 'application/zip' } }),
+      ),
+    );
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    try {
+      const options = { orderProcess: false, termsShown: false, maxAssets: 2 };
+      await act(() => startDownload(['1', '2', '3', '4', '5'], options));
+      expect(asked).toEqual([]);
+      expect(downloadState()).toMatchObject({ dialog: { kind: 'confirm', ids: ['1', '2', '3', '4', '5'] } });
+      await act(() => startDownload(['1', '2', '3', '4', '5'], options, true));
+      expect(asked).toEqual([['1', '2'], ['3', '4'], ['5']]);
+      expect(saved).toEqual(['assets-1-of-3.zip', 'assets-2-of-3.zip', 'assets-3-of-3.zip']);
+      // Two assets are within the limit: no question, one zip.
+      await act(() => startDownload(['1', '2'], options));
+      expect(asked.at(-1)).toEqual(['1', '2']);
+      expect(saved.at(-1)).toBe('assets.zip');
+    } finally {
+      click.mockRestore();
+      closeDownloadDialog();
+    }
+  });
 });

@@ -2,13 +2,18 @@ import { useSyncExternalStore } from 'react';
 import { convertSetsCall, downloadCall, orderCall, zipDownloadCall } from '@vitrine/contract/endpoints';
 import type { ConvertSet } from '@vitrine/contract/session';
 import { ApiError, callApi, fetchFile } from './apiClient.ts';
+import { needsConfirmation } from './maxAssets.ts';
 import { toast } from './toast.ts';
 
 /** Download status of portal-spec §4 ("Download: ready, downloading"). */
 export type DownloadStatus = 'ready' | 'downloading';
 
 export type DownloadDialog =
-  { kind: 'sets'; ids: string[]; sets: ConvertSet[] } | { kind: 'order'; ids: string[] } | null;
+  | { kind: 'sets'; ids: string[]; sets: ConvertSet[] }
+  | { kind: 'order'; ids: string[] }
+  /** "Do you really want to download {0} assets?" (views.search.modal.download), above maxAssets. */
+  | { kind: 'confirm'; ids: string[] }
+  | null;
 
 export interface DownloadProgress {
   name: string;
@@ -28,6 +33,11 @@ export interface DownloadOptions {
   orderProcess: boolean;
   /** terms_of_use.show */
   termsShown: boolean;
+  /**
+   * maxAssets of info/downloads (-1: unlimited; undefined: not known yet). More assets than this are
+   * downloaded after a question, as several zips of at most this many.
+   */
+  maxAssets?: number;
 }
 
 let state: DownloadState = { status: 'ready', dialog: null, progress: null };
@@ -46,6 +56,11 @@ export function useDownloadState(): DownloadState {
     },
     () => state,
   );
+}
+
+/** The flow's state outside React (tests, and callers that read it once). */
+export function downloadState(): DownloadState {
+  return state;
 }
 
 export function closeDownloadDialog(): void {
@@ -98,14 +113,24 @@ function failed(error: unknown): void {
   else toast.show('toast.download.error', 'error');
 }
 
-async function fetchAndSave(url: string, fallbackName: string): Promise<void> {
-  set({ progress: { name: fallbackName, loaded: 0, total: null } });
-  const file = await fetchFile(url, (loaded, total) => set({ progress: { name: fallbackName, loaded, total } }));
-  save(file.blob, file.filename ?? fallbackName);
+/** Loads a signed file with progress and saves it: under the server's name, or `name` when `named`. */
+async function fetchAndSave(url: string, name: string, named = false): Promise<void> {
+  set({ progress: { name, loaded: 0, total: null } });
+  const file = await fetchFile(url, (loaded, total) => set({ progress: { name, loaded, total } }));
+  save(file.blob, named ? name : (file.filename ?? name));
+}
+
+/** The zips a download of `ids` takes: one, or parts of at most `maxAssets` (unless -1). */
+export function zipParts(ids: readonly string[], maxAssets: number | undefined): string[][] {
+  if (maxAssets === undefined || maxAssets <= 0) return [[...ids]];
+  const parts: string[][] = [];
+  for (let i = 0; i < ids.length; i += maxAssets) parts.push(ids.slice(i, i + maxAssets));
+  return parts;
 }
 
 /**
- * Downloads `ids` in conversion set `csetid`: one asset as its file, several as a zip whose
+ * Downloads `ids` in conversion set `csetid`: one asset as its file, several as a zip (several zips
+ * above maxAssets) whose
  * refused assets are named and, with the order process on, offered in the order dialog.
  */
 export async function runDownload(ids: string[], csetid: number, options: DownloadOptions): Promise<void> {
@@ -115,7 +140,7 @@ export async function runDownload(ids: string[], csetid: number, options: Downlo
   }
   set({ status: 'downloading', dialog: null });
   const startsSoon = toast.show('toast.download.starts_soon', 'info');
-  let rejected: string[] = [];
+  const rejected: string[] = [];
   // While the server is busy, its notice takes the place of "starts soon".
   const busy = () => toast.dismiss(startsSoon);
   try {
@@ -124,13 +149,19 @@ export async function runDownload(ids: string[], csetid: number, options: Downlo
       const { url } = await whenNotBusy(() => callApi(downloadCall, { query: { id, csetid, target: 'down' } }), busy);
       await fetchAndSave(url, `asset-${id}`);
     } else {
-      const answer = await whenNotBusy(
-        () => callApi(zipDownloadCall, { query: { operation: 'zip', csetid, id: ids } }),
-        busy,
-      );
-      rejected = answer.rejected_asset_ids;
+      const parts = zipParts(ids, options.maxAssets);
+      for (const [i, part] of parts.entries()) {
+        const answer = await whenNotBusy(
+          () => callApi(zipDownloadCall, { query: { operation: 'zip', csetid, id: part } }),
+          busy,
+        );
+        rejected.push(...answer.rejected_asset_ids);
+        // The parts are numbered, so that they do not all arrive as "assets-500.zip".
+        if (parts.length === 1) {
+          if (answer.url) await fetchAndSave(answer.url, 'assets.zip');
+        } else if (answer.url) await fetchAndSave(answer.url, `assets-${i + 1}-of-${parts.length}.zip`, true);
+      }
       if (rejected.length > 0) toast.show('toast.download.some_unauthorized', 'warning');
-      if (answer.url) await fetchAndSave(answer.url, 'assets.zip');
     }
   } catch (error) {
     // It will not start: the reason replaces the notice at once.
@@ -146,14 +177,19 @@ export async function runDownload(ids: string[], csetid: number, options: Downlo
  * The download flow of portal-spec §4: fetch the conversion sets of the (first) asset; more than
  * one, or terms of use to accept, opens the dialog; exactly one downloads at once; none opens the
  * order dialog when the order process is on, otherwise warns. A running download refuses a second.
+ * More assets than maxAssets are asked about first (`confirmed` once the visitor said yes).
  */
-export async function startDownload(ids: string[], options: DownloadOptions): Promise<void> {
+export async function startDownload(ids: string[], options: DownloadOptions, confirmed = false): Promise<void> {
   if (state.status === 'downloading') {
     toast.show('toast.download.wait', 'info');
     return;
   }
   const first = ids[0];
   if (!first) return;
+  if (!confirmed && options.maxAssets !== undefined && needsConfirmation(ids.length, options.maxAssets)) {
+    set({ dialog: { kind: 'confirm', ids } });
+    return;
+  }
   let sets: ConvertSet[];
   try {
     sets = (await callApi(convertSetsCall, { query: { asset_id: first } })).convert_sets;
