@@ -21,9 +21,19 @@ const PAGE_TIMEOUT_MS = 60_000;
 const PAGE_CLAIM_MS = PAGE_TIMEOUT_MS + 30_000;
 /** How often a process waiting for another's page looks whether it is there. */
 const PAGE_POLL_MS = 100;
+/** A page that could not be rendered is not tried again for this long (each try costs a pdftoppm). */
+const PAGE_FAILED_MS = 10 * 60_000;
+const PAGE_FAILURES_KEPT = 10_000;
 
 interface Log {
   warn(obj: object, msg: string): void;
+}
+
+/** A PDF page that could not be rendered (a damaged or changed file); the media route answers 415. */
+export class PageRenderFailed extends Error {
+  constructor(page: number) {
+    super(`Page ${page} of this document could not be shown: the file may be damaged.`);
+  }
 }
 
 /**
@@ -37,6 +47,8 @@ export class DerivativeService {
   private readonly store: MediaStore;
   /** Pages being rendered on request in this process, by asset and page. */
   private readonly pageRenders = new Map<string, Promise<DerivativeRow | undefined>>();
+  /** Pages whose render failed lately, by asset, content and page, with when they may be tried again. */
+  private readonly failedPages = new Map<string, number>();
 
   constructor(
     private readonly repo: DerivativeRepository,
@@ -233,6 +245,7 @@ export class DerivativeService {
       return undefined;
     if (!(await sourceFileUsable(src))) return undefined;
     const key = `${src.id}:${page}`;
+    if ((this.failedPages.get(`${key}:${src.sha256}`) ?? 0) > Date.now()) throw new PageRenderFailed(page);
     let render = this.pageRenders.get(key);
     if (!render) {
       render = this.pageOnce(src, page).finally(() => this.pageRenders.delete(key));
@@ -255,9 +268,19 @@ export class DerivativeService {
       if (made) return made;
       const folder = path.join(this.root, derivativeFolder(src.sha256));
       await mkdir(folder, { recursive: true });
-      const file = await this.work.run('pdf_page', 'request', async () =>
-        (await pdfPagesJpeg(src.source_path, page, page, PREVIEW_BOX.width, folder, PAGE_TIMEOUT_MS)).get(page),
-      );
+      const file = await this.work.run('pdf_page', 'request', async () => {
+        try {
+          return (await pdfPagesJpeg(src.source_path, page, page, PREVIEW_BOX.width, folder, PAGE_TIMEOUT_MS)).get(
+            page,
+          );
+        } catch (err) {
+          // The tool's message names server paths: it goes to the log, not to the caller.
+          this.log.warn({ asset: src.id, page, error: (err as Error).message }, 'a PDF page could not be rendered');
+          if (this.failedPages.size >= PAGE_FAILURES_KEPT) this.failedPages.clear();
+          this.failedPages.set(`${src.id}:${page}:${src.sha256}`, Date.now() + PAGE_FAILED_MS);
+          throw new PageRenderFailed(page);
+        }
+      });
       if (!file) return undefined;
       await this.repo.add({
         asset_id: src.id,

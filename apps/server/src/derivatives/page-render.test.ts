@@ -133,4 +133,21 @@ describe.each(dialects)('PDF pages rendered on request on %s', (dialect) => {
     expect(theirs).toEqual(mine);
     expect(runs().pages).toEqual([50]);
   });
+
+  // Last: it damages the document.
+  it('answers 415 for a page of a damaged document, and does not try it again at once', async () => {
+    const url = await pageUrl(55);
+    const file = (await t.app.db.kysely.selectFrom('asset').select('source_path').executeTakeFirstOrThrow())
+      .source_path;
+    writeFileSync(file, '%PDF-1.4\nnot a document any more\n');
+    for (let i = 0; i < 3; i++) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, res.body).toBe(415);
+      expect(res.json()).toMatchObject({ error: 'unsupported_media_type' });
+      expect(res.json<{ message: string }>().message).toBe(
+        'Page 55 of this document could not be shown: the file may be damaged.',
+      );
+    }
+    expect(runs().pages).toEqual([55]);
+  });
 });

@@ -1,7 +1,7 @@
 import type { AccessService } from '../access/access.service.ts';
-import type { DerivativeService } from '../derivatives/derivative.service.ts';
+import { PageRenderFailed, type DerivativeService } from '../derivatives/derivative.service.ts';
 import { typeIconSvg } from '../derivatives/type-icon.ts';
-import { forbidden, notFound, notYetAvailable } from '../http/errors.ts';
+import { forbidden, notFound, notYetAvailable, unsupportedMediaType } from '../http/errors.ts';
 
 export type MediaKind = 'thumb' | 'preview' | 'video' | 'audio';
 
@@ -41,7 +41,11 @@ export class MediaService {
     const assetId = Number(input.id);
     const page = input.page === undefined ? 0 : Number(input.page);
     let d = await this.derivatives.find(assetId, input.kind, page);
-    if (!d && input.kind === 'preview' && page > 0) d = await this.derivatives.renderPage(assetId, page);
+    if (!d && input.kind === 'preview' && page > 0) {
+      d = await this.derivatives.renderPage(assetId, page).catch((err: unknown) => {
+        throw err instanceof PageRenderFailed ? unsupportedMediaType(err.message) : err;
+      });
+    }
     if (d) {
       return {
         type: 'file',
