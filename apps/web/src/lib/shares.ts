@@ -10,6 +10,7 @@ import {
 import type { CreateShareBody } from '@vitrine/contract/share';
 import { useSession } from '../app/session.ts';
 import { callApi } from './apiClient.ts';
+import { portalLink } from './portalLinks.ts';
 
 /** Query keys of share links (docs/security.md "Share links"). */
 export const shareKeys = {
@@ -21,7 +22,7 @@ export const shareKeys = {
 
 /** The address a visitor opens: the token travels after '#', so it never reaches a server log. */
 export function shareUrl(token: string, location: Pick<Location, 'origin' | 'pathname'> = window.location): string {
-  return `${location.origin}${location.pathname}#/share/${encodeURIComponent(token)}`;
+  return portalLink(`/share/${encodeURIComponent(token)}`, location);
 }
 
 /** Whether the logged-in user may create links, and the sets a link may allow; undefined for guests. */

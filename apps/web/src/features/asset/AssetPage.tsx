@@ -16,10 +16,11 @@ import { copyLink, useShareDialog } from '../../components/ShareDialog.tsx';
 import { BookmarkToggle } from '../../components/BookmarkToggle.tsx';
 import { LoadingBlock } from '../../components/LoadingBlock.tsx';
 import { useAssetDoc, useIndexFields } from './queries.ts';
+import { assetsLink } from '../../lib/portalLinks.ts';
 
 /** The share link of one asset (portal-spec §2): origin + path + '#/asset/{id}'. */
 export function assetShareLink(id: string, location: Pick<Location, 'origin' | 'pathname'> = window.location): string {
-  return `${location.origin}${location.pathname}#/asset/${encodeURIComponent(id)}`;
+  return assetsLink([id], location);
 }
 
 const copyShareLink = (id: string) => copyLink(assetShareLink(id), false);

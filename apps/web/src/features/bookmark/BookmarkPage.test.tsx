@@ -126,6 +126,28 @@ describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
     expect(await screen.findByText('Your bookmark list is empty.')).toBeInTheDocument();
   }, 40_000);
 
+  it('shares several bookmarks as one link to the search page limited to them (portal-spec §4 "Shared links")', async () => {
+    signedInWith(['1', '2', '3']);
+    catalogue();
+    // user-event stands in for the browser's clipboard.
+    const { user } = await renderApp('/bookmark');
+    await screen.findAllByTestId('bookmark-card', {}, { timeout: 15_000 });
+    const toolbar = screen.getByRole('toolbar', { name: 'Bookmark actions' });
+    await user.click(within(toolbar).getByRole('button', { name: 'Share all' }));
+    await waitFor(async () =>
+      expect(await navigator.clipboard.readText()).toBe(
+        `${window.location.origin}${window.location.pathname}#/search/*?id=1,2,3`,
+      ),
+    );
+    await user.click(screen.getByRole('checkbox', { name: 'Asset 2' }));
+    await user.click(within(toolbar).getByRole('button', { name: 'Share selected' }));
+    await waitFor(async () =>
+      expect(await navigator.clipboard.readText()).toBe(
+        `${window.location.origin}${window.location.pathname}#/asset/2`,
+      ),
+    );
+  }, 40_000);
+
   it('§4 Selection on phones: a long press on a card toggles it like ctrl click, and says how many are selected', async () => {
     signedInWith(['1', '2', '3']);
     catalogue();

@@ -13,12 +13,10 @@ import { useBookmarkDocs, useBookmarks } from '../../lib/bookmarks.ts';
 import { startDownload } from '../../lib/downloadFlow.ts';
 import { nextSelection } from '../../lib/selection.ts';
 import { BookmarkCard } from './BookmarkCard.tsx';
+import { assetsLink } from '../../lib/portalLinks.ts';
 
-/** The address of one asset, as the asset page's share link makes it (portal-spec §2). */
-const assetLink = (id: string) =>
-  `${window.location.origin}${window.location.pathname}#/asset/${encodeURIComponent(id)}`;
-
-const copyLinks = (ids: string[]) => copyLink(ids.map(assetLink).join('\n'), ids.length > 1);
+/** One link for the bookmarks shared: the asset's page, or the search page limited to them. */
+const copyLinks = (ids: string[]) => copyLink(assetsLink(ids), ids.length > 1);
 
 /**
  * The bookmark list (portal-spec §2 "Bookmark list"): a count, a card per bookmarked asset, and

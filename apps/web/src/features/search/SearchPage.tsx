@@ -5,7 +5,7 @@ import { Link as RouterLink, useNavigate, useParams, useSearchParams } from '../
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { AssetDoc, FacetSelection } from '@vitrine/contract/search';
 import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
-import { useShareDialog } from '../../components/ShareDialog.tsx';
+import { copyLink, useShareDialog } from '../../components/ShareDialog.tsx';
 import { configImageUrl } from '../../app/customAssets.ts';
 import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
 import { GuidedTour } from '../../components/GuidedTour.tsx';
@@ -17,7 +17,6 @@ import { useBookmarks } from '../../lib/bookmarks.ts';
 import { fieldLabel, useIndexFields, useSearchInput, type SuggestionOption } from '../../lib/searchInput.ts';
 import { startDownload } from '../../lib/downloadFlow.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
-import { toast } from '../../lib/toast.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { useStableCallback } from '../../lib/useStableCallback.ts';
 import { facetDefs, formatDate, formatFileSize, type FacetDef } from './facets.ts';
@@ -41,6 +40,7 @@ import {
   type ViewSizes,
 } from './searchState.ts';
 import { FilterTags, ResultsBar, type Tag } from './SearchToolbar.tsx';
+import { assetsLink, portalLink } from '../../lib/portalLinks.ts';
 
 /** Results area height is the window height minus 250 (portal-spec §2 "Search"). */
 const CHROME_HEIGHT = 250;
@@ -209,19 +209,12 @@ export function SearchPage() {
     if (!modifiers.ctrl && !modifiers.shift) setActiveId((a) => (a === doc.id ? null : doc.id));
   };
 
-  const shareLink = (path: string, all: boolean) => {
-    const url = `${window.location.origin}${window.location.pathname}#${path}`;
-    navigator.clipboard.writeText(url).then(
-      () => toast.show(all ? 'toast.share.successAll' : 'toast.share.success', 'success'),
-      () => toast.show('toast.share.error', 'info'),
-    );
-  };
   // A governed share link holds the selection, or else the results loaded so far.
   const shareFound = useStableCallback(() =>
-    shareDialog.share(selected.length > 0 ? selected : docs.map((d) => d.id), () => {
-      if (selected.length > 0) shareLink(`/search/*?id=${selected.join(',')}`, true);
-      else shareLink(routePath, true);
-    }),
+    shareDialog.share(
+      selected.length > 0 ? selected : docs.map((d) => d.id),
+      () => void copyLink(selected.length > 0 ? assetsLink(selected) : portalLink(routePath), true),
+    ),
   );
   // The results bar is memoised too: its handlers stay the same while further results load.
   const fetchIds = useStableCallback(() => (selected.length > 0 ? Promise.resolve(selected) : fetchFoundIds(request)));
@@ -487,7 +480,7 @@ export function SearchPage() {
                 />
               )}
               actions={{
-                share: (doc) => shareDialog.share([doc.id], () => shareLink(`/asset/${doc.id}`, false)),
+                share: (doc) => shareDialog.share([doc.id], () => void copyLink(assetsLink([doc.id]), false)),
                 toggleBookmark: (id) => bookmarks.toggle(id),
                 download: (doc) => void startDownload([doc.id], downloadOptions),
               }}
