@@ -110,7 +110,21 @@ export async function logout(): Promise<void> {
  * admin area, also when they are asset users; asset users to /. A share link the portal was opened
  * with wins for anyone who may use the portal, so following it survives the login.
  */
+/**
+ * A shared address a guest was sent to log in for (an asset or `/search/*?id=` they may not see):
+ * kept for this tab, so that the login, also through single sign-on, comes back to it.
+ */
+const RETURN_KEY = 'vitrine.loginReturn';
+
+export function returnAfterLogin(path: string): void {
+  sessionStorage.setItem(RETURN_KEY, path);
+}
+
+/** Where a login lands: the shared address it was asked for, the shared ids, the admin area or home. */
 export function landingPath(session: Session, sharedIds: string[]): string {
+  const back = sessionStorage.getItem(RETURN_KEY);
+  sessionStorage.removeItem(RETURN_KEY);
+  if (session.isAssetUser && back?.startsWith('/')) return back;
   if (session.isAssetUser && sharedIds.length) return `/search/*?id=${sharedIds.join(',')}`;
   if (session.isGuiAdmin) return '/admin/general';
   return '/';

@@ -5,7 +5,7 @@ import { useNavigate, useParams } from '../../lib/router.tsx';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { useGlobalConfig } from '../../app/config.ts';
-import { useSession } from '../../app/session.ts';
+import { returnAfterLogin, useSession } from '../../app/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { AssetMedia } from './AssetMedia.tsx';
 import { AssetMetadata, fallbackLeft, fallbackRight } from './AssetMetadata.tsx';
@@ -53,8 +53,11 @@ export function AssetPage() {
     if (!missing || noticeShown.current) return;
     noticeShown.current = true;
     toast.show('toast.open_share.none_visible', 'info');
-    if (guest) void navigate('/login');
-  }, [missing, guest, navigate]);
+    if (guest) {
+      returnAfterLogin(`/asset/${encodeURIComponent(id)}`);
+      void navigate('/login');
+    }
+  }, [missing, guest, navigate, id]);
 
   // Leaving the page closes its dialogs (a running download goes on).
   useEffect(() => closeDownloadDialog, []);

@@ -3,6 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AssetDoc, FacetSelection, IndexField } from '@vitrine/contract/search';
 import { resetSessionState } from '../../app/session.ts';
+import { toast } from '../../lib/toast.ts';
 import { api, server, sessionAnswer } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { touch } from '../../test/touch.ts';
@@ -327,3 +328,61 @@ describe('a share link’s visitor on the search page (docs/security.md "Share l
     expect(asked()).toBe(0);
   });
 });
+
+describe(
+  'a link to chosen assets (portal-spec §4 "Shared links": part_visible, none_visible)',
+  { timeout: 40_000 },
+  () => {
+    beforeEach(() => resetSessionState());
+    afterEach(() => {
+      resetSessionState();
+      sessionStorage.clear();
+      act(() => toast.clear());
+    });
+
+    /** The search server answers only the asked ids that exist in the catalogue. */
+    function byIds() {
+      network();
+      server.use(
+        http.get(api('search'), ({ request }) => {
+          const ids = (new URL(request.url).searchParams.get('id') ?? '').split(',');
+          const docs = catalogue.filter((d) => ids.includes(d.id));
+          return HttpResponse.json({
+            response: { docs, numFound: docs.length, start: 0 },
+            facetCounts: { facetFields: {}, facetRanges: {} },
+          });
+        }),
+      );
+    }
+
+    it.each([
+      ['en', 'Some of the shared assets are not visible to you.', '2 results'],
+      ['de', 'Einige der geteilten Assets sind für Sie nicht sichtbar.', '2 Ergebnisse'],
+    ])('says in %s that some are hidden, and shows the others', async (locale, text, count) => {
+      byIds();
+      await renderApp('/search/*?id=1,2,9', { locale });
+      expect(await heading(count)).toBeInTheDocument();
+      expect(await screen.findByText(text)).toBeInTheDocument();
+    });
+
+    it('sends a guest who may see none of them to log in, and the login comes back to the link', async () => {
+      byIds();
+      const { router } = await renderApp('/search/*?id=8,9');
+      expect(
+        await screen.findByText('None of the shared assets are visible to you.', {}, { timeout: 15_000 }),
+      ).toBeInTheDocument();
+      await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+      const { landingPath } = await import('../../app/session.ts');
+      expect(decodeURIComponent(landingPath(sessionAnswer({ user: 'ada' }), []))).toBe('/search/*?id=8,9');
+      // Used once: a later login lands as usual.
+      expect(landingPath(sessionAnswer({ user: 'ada' }), [])).toBe('/');
+    });
+
+    it('says nothing when all are visible, or when the visitor narrowed the link down', async () => {
+      byIds();
+      await renderApp('/search/*?id=1,2');
+      expect(await heading('2 results')).toBeInTheDocument();
+      expect(screen.queryByText(/shared assets/)).not.toBeInTheDocument();
+    });
+  },
+);

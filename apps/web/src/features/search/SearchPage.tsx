@@ -41,6 +41,8 @@ import {
 } from './searchState.ts';
 import { FilterTags, ResultsBar, type Tag } from './SearchToolbar.tsx';
 import { assetsLink, portalLink } from '../../lib/portalLinks.ts';
+import { toast } from '../../lib/toast.ts';
+import { returnAfterLogin, useSession } from '../../app/session.ts';
 
 /** Results area height is the window height minus 250 (portal-spec §2 "Search"). */
 const CHROME_HEIGHT = 250;
@@ -81,6 +83,31 @@ function useRouteState(defs: FacetDef[]): SearchRoute {
   const key = `${query ?? ''}?${params.toString()}`;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the key stands for query and params
   return useMemo(() => parseSearchRoute(query, params, (f) => facetNames.has(f)), [key, facetNames]);
+}
+
+/**
+ * A link to chosen assets (`/search/*?id=…`, portal-spec §4 "Shared links"): when some of them are
+ * hidden from the visitor it says so (part_visible); when all are, it says so too (none_visible)
+ * and a guest is asked to log in, coming back here afterwards. Once per link.
+ */
+function useSharedIdsNotice(route: SearchRoute, total: number | undefined, path: string): void {
+  const navigate = useNavigate();
+  const guest = useSession().session?.user === null;
+  const told = useRef<string | null>(null);
+  const onlyIds = route.ids.length > 0 && !route.text && !route.filters.length && !route.suggestions.length;
+  useEffect(() => {
+    if (!onlyIds || total === undefined || total >= route.ids.length || told.current === path) return;
+    told.current = path;
+    if (total > 0) {
+      toast.show('toast.open_share.part_visible', 'info');
+      return;
+    }
+    toast.show('toast.open_share.none_visible', 'info');
+    if (guest) {
+      returnAfterLogin(path);
+      void navigate('/login');
+    }
+  }, [onlyIds, total, route.ids.length, path, guest, navigate]);
 }
 
 /**
@@ -147,6 +174,7 @@ export function SearchPage() {
   const docs = useMemo(() => results.data?.pages.flatMap((p) => p.docs) ?? [], [results.data]);
   const firstPage = results.data?.pages[0];
   const total = firstPage?.numFound ?? 0;
+  useSharedIdsNotice(route, firstPage === undefined ? undefined : total, routePath);
 
   // The search input: text and chosen suggestions follow the route.
   const routeChips = (r: SearchRoute): SuggestionOption[] =>
