@@ -87,7 +87,7 @@ describe.each(dialects)('delivered downloads on %s', (dialect) => {
     expect(await counts()).toEqual(countsBefore);
     // The URL names whom it was handed to, under its signature.
     expect(single).toMatch(new RegExp(`^/media/download/${id('north.jpg')}/0\\?by=u${user.userId}&exp=\\d+&sig=`));
-    expect(zip).toMatch(/^\/media\/zip\/0\/\d+-\d+\?by=u\d+&exp=/);
+    expect(zip).toMatch(/^\/media\/zip\/0\?ids=\d+-\d+&by=u\d+&exp=/);
     expect(await logged()).toEqual([]);
   });
 
