@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 import { gate } from '../../test/gate.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { DomainError } from '../http/errors.ts';
-import type { WorkSettings } from '../settings.ts';
+import { buildServices } from '../services.ts';
+import { loadSettings, type WorkSettings } from '../settings.ts';
 import { WorkBudget, type WorkBudgetOptions } from './work-budget.ts';
 import { WorkSlotRepository } from './work-slot.repository.ts';
 
@@ -86,6 +90,32 @@ describe.each(dialects)('work budget (%s)', (dialect) => {
     expect(holderDuringWork).toBe(live.holder);
     expect(await rows()).toEqual([]);
   });
+
+  it.each([
+    ['1', 1000],
+    ['60', 30_000],
+  ])(
+    'holds its slots for JOB_LEASE_SECONDS=%s at most %i ms without renewal (docs/scale-out.md)',
+    async (lease, most) => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-lease-'));
+      const services = buildServices(
+        db,
+        loadSettings({ DATA_DIR: dir, JOB_LEASE_SECONDS: lease, LOG_LEVEL: 'silent' }),
+      );
+      try {
+        let expiresIn = 0;
+        await services.work.run('convert', 'job', async () => {
+          expiresIn = Number((await rows())[0]?.expires_at ?? 0) - Date.now();
+        });
+        expect(expiresIn).toBeGreaterThan(0);
+        expect(expiresIn).toBeLessThanOrEqual(most);
+        expect(expiresIn).toBeGreaterThan(most / 2);
+      } finally {
+        await services.work.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('renews the lease of a long work, so no other process takes its slot', async () => {
     const settings = pools({ perProcess: 1, total: 1 });
