@@ -45,12 +45,13 @@ export const serverFolders = {
 const serverRoot = 'apps/server/src/';
 const compositionRoot = ['app.ts', 'services.ts', 'main.ts'];
 
-/** The folder of a server source file, `.` for files at the root, undefined outside the server sources. */
-const serverFolderOf = (file) => {
-  if (!file?.startsWith(serverRoot)) return undefined;
-  const rest = file.slice(serverRoot.length);
+/** The folder of a source file under `root`: `.` for files at the root, undefined outside `root`. */
+const folderUnder = (root) => (file) => {
+  if (!file?.startsWith(root)) return undefined;
+  const rest = file.slice(root.length);
   return rest.includes('/') ? rest.split('/')[0] : '.';
 };
+const serverFolderOf = folderUnder(serverRoot);
 
 /** Why a server folder may not import another, or undefined when it may. */
 function folderViolation(from, target) {
@@ -74,6 +75,45 @@ function folderViolation(from, target) {
   }
   if (allowed.includes('*') || allowed.includes(b)) return undefined;
   return `the folder ${a} may import ${allowed.join(', ') || 'no other folder'}, not ${b} (folder table in tools/eslint/boundaries.js; it keeps folders free of cycles)`;
+}
+
+/**
+ * The folders of apps/web/src, bottom up, and the folders each may import. Like the server's table it
+ * has no cycles (checked in tools/eslint/boundaries.test.ts). `lib` imports nothing of the app;
+ * `components` are presentational; `stores` hold the app's state and server data; `widgets` are
+ * shared pieces connected to the stores; `features/*` are the screens (they never import each
+ * other); `app` is the shell and start-up. Files of one folder import each other freely; tests and
+ * `test/` (test helpers) may import any folder; `main.tsx` (the entry) imports any folder and
+ * nothing imports it. docs/architecture.md explains each folder.
+ */
+export const webFolders = {
+  lib: [],
+  components: ['lib'],
+  stores: ['lib'],
+  widgets: ['components', 'lib', 'stores'],
+  features: ['components', 'lib', 'stores', 'widgets'],
+  app: ['components', 'features', 'lib', 'stores', 'widgets'],
+  test: ['*'],
+};
+const webRoot = 'apps/web/src/';
+
+const webFolderOf = folderUnder(webRoot);
+
+/** Why a web folder may not import another, or undefined when it may. */
+function webFolderViolation(from, target) {
+  const a = webFolderOf(from);
+  const b = webFolderOf(target);
+  if (a === undefined || b === undefined || a === b || /\.test\.tsx?$/.test(from)) return undefined;
+  if (b === '.') return `${target.slice(webRoot.length)} is the entry of the web app; nothing imports it`;
+  if (a === '.') return undefined;
+  for (const folder of [a, b]) {
+    if (!(folder in webFolders)) {
+      return `the web folder ${folder} has no row in the folder table (tools/eslint/boundaries.js); give it one`;
+    }
+  }
+  const allowed = webFolders[a];
+  if (allowed.includes('*') || allowed.includes(b)) return undefined;
+  return `the web folder ${a} may import ${allowed.join(', ') || 'no other folder'}, not ${b} (folder table in tools/eslint/boundaries.js; layers run lib → components, stores → widgets → features → app)`;
 }
 
 const rel = (file) => path.relative(root, file).split(path.sep).join('/');
@@ -114,7 +154,7 @@ export function violation(fromFile, spec) {
   if (fromFeature && toFeature && fromFeature !== toFeature) {
     return `web features do not import each other (${fromFeature} → ${toFeature}); move shared parts to components/ or lib/`;
   }
-  const folder = target && folderViolation(from, target);
+  const folder = target && (folderViolation(from, target) ?? webFolderViolation(from, target));
   if (folder) return folder;
   const fromLayer = layerOf(from);
   const toLayer = target && layerOf(`${target}${target.endsWith('.ts') ? '' : '.ts'}`);

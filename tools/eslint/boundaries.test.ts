@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { serverFolders, violation } from './boundaries.js';
+import { serverFolders, violation, webFolders } from './boundaries.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const at = (file: string) => path.join(root, file);
@@ -52,23 +52,15 @@ describe('import rules (ARCHITECTURE §2)', () => {
     );
   });
 
-  it('the server folder table has no cycle, so lint keeps the folders free of import cycles', () => {
-    const table = serverFolders as Record<string, string[]>;
-    const state = new Map<string, 'open' | 'done'>();
-    const cycles: string[] = [];
-    const visit = (folder: string, trail: string[]) => {
-      if (state.get(folder) === 'done') return;
-      if (state.get(folder) === 'open') return void cycles.push([...trail, folder].join(' → '));
-      state.set(folder, 'open');
-      for (const next of table[folder] ?? []) if (next !== '*') visit(next, [...trail, folder]);
-      state.set(folder, 'done');
-    };
-    for (const folder of Object.keys(table)) visit(folder, []);
-    expect(cycles).toEqual([]);
-    // Every row is a folder of the server sources (a folder may lack a row: see the next tests).
-    const src = at('apps/server/src');
-    const folders = readdirSync(src, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? [d.name] : []));
-    expect(Object.keys(table).filter((f) => !folders.includes(f))).toEqual([]);
+  it.each([
+    ['server', serverFolders, 'apps/server/src'],
+    ['web', webFolders, 'apps/web/src'],
+  ])('the %s folder table has no cycle, so lint keeps the folders free of import cycles', (_, folders, dir) => {
+    expect(tableCycles(folders as Record<string, string[]>)).toEqual([]);
+    // Every row is a folder of the sources (a server folder may lack a row: see the tests below).
+    const src = at(dir);
+    const present = readdirSync(src, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? [d.name] : []));
+    expect(Object.keys(folders).filter((f) => !present.includes(f))).toEqual([]);
   });
 
   it('fails lint for an import that would close a folder cycle (media ↔ jobs, session ↔ user)', async () => {
@@ -105,41 +97,119 @@ describe('import rules (ARCHITECTURE §2)', () => {
   });
 
   it('the server sources as they are have no folder cycle', () => {
-    const src = at('apps/server/src');
-    const edges = new Map<string, Set<string>>();
-    const walk = (dir: string) => {
-      for (const e of readdirSync(dir, { withFileTypes: true })) {
-        const file = path.join(dir, e.name);
-        if (e.isDirectory()) walk(file);
-        else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) {
-          const from = path.relative(src, file).split(path.sep)[0] ?? '';
-          for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
-            const to = path.relative(src, path.resolve(path.dirname(file), m[1] ?? '')).split(path.sep)[0] ?? '';
-            if (from.endsWith('.ts') || to.endsWith('.ts') || from === to) continue;
-            edges.set(from, (edges.get(from) ?? new Set()).add(to));
-          }
-        }
-      }
-    };
-    walk(src);
-    const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
-      [...(edges.get(from) ?? [])].some((n) => n === to || (!seen.has(n) && (seen.add(n), reaches(n, to, seen))));
-    const cycles = [...edges].flatMap(([a, targets]) =>
-      [...targets].filter((b) => reaches(b, a)).map((b) => `${a} ↔ ${b}`),
-    );
+    const edges = folderEdges(at('apps/server/src'), (rel) => rel.split('/')[0] ?? '');
     expect(edges.size).toBeGreaterThan(10);
-    expect(cycles).toEqual([]);
+    expect(edgeCycles(edges)).toEqual([]);
   });
 
-  it('docs/architecture.md shows the folder table as lint has it', () => {
-    const text = readFileSync(at('docs/architecture.md'), 'utf8');
-    const doc = text.slice(text.indexOf('## Server folders'), text.indexOf('The **composition root**'));
-    const rows = Object.fromEntries(
-      [...doc.matchAll(/^\| `([\w-]+)` +\|[^|]*\| ([^|]*?) +\|$/gm)].map((m) => [
-        m[1],
-        m[2] === '—' ? [] : m[2] === 'every folder and the composition root' ? ['*'] : (m[2] ?? '').split(', '),
-      ]),
-    );
-    expect(rows).toEqual(serverFolders);
+  it('the web sources as they are have no folder cycle, counting each feature as a folder of its own', () => {
+    const edges = folderEdges(at('apps/web/src'), (rel) => {
+      const [first, second] = rel.split('/');
+      return first === 'features' ? `features/${second}` : (first ?? '');
+    });
+    expect(edges.size).toBeGreaterThan(10);
+    expect(edgeCycles(edges)).toEqual([]);
+  });
+
+  it('docs/architecture.md shows the server folder table as lint has it', () => {
+    expect(
+      documentedTable('## Server folders', 'The **composition root**', 'every folder and the composition root'),
+    ).toEqual(serverFolders);
+  });
+
+  it('docs/architecture.md shows the web folder table as lint has it', () => {
+    expect(documentedTable('## Web folders', '## The path of one request', 'every folder')).toEqual(webFolders);
+  });
+
+  describe('web layers: lib → components, stores → widgets → features → app', () => {
+    it('fails lint for a web import that runs back up (lib → stores, components → widgets, features → app)', async () => {
+      expect(violation(at('apps/web/src/lib/router.tsx'), '../stores/session.ts')).toMatch(
+        /web folder lib may import no other folder, not stores/,
+      );
+      expect(violation(at('apps/web/src/components/ConfirmDialog.tsx'), '../widgets/ShareDialog.tsx')).toMatch(
+        /components may import lib, not widgets/,
+      );
+      expect(violation(at('apps/web/src/features/search/SearchPage.tsx'), '../../app/routes.tsx')).toMatch(
+        /features may import .*, not app/,
+      );
+      expect(violation(at('apps/web/src/stores/bookmarks.ts'), '../components/icons.tsx')).toMatch(
+        /stores may import lib, not components/,
+      );
+      const eslint = new ESLint({ cwd: root });
+      const [result] = await eslint.lintText("export { useSession } from '../stores/session.ts';\n", {
+        filePath: at('apps/web/src/lib/probe.js'),
+      });
+      const messages = result?.messages.filter((m) => m.ruleId === 'vitrine/boundaries') ?? [];
+      expect(messages.map((m) => m.message)).toEqual([expect.stringContaining('lib may import no other folder')]);
+    });
+
+    it('lets each layer import the layers below it, tests anything, and nothing the entry', () => {
+      expect(violation(at('apps/web/src/widgets/ShareDialog.tsx'), '../stores/shares.ts')).toBeUndefined();
+      expect(violation(at('apps/web/src/widgets/ShareDialog.tsx'), '../components/ConfirmDialog.tsx')).toBeUndefined();
+      expect(
+        violation(at('apps/web/src/features/search/SearchPage.tsx'), '../../widgets/GuidedTour.tsx'),
+      ).toBeUndefined();
+      expect(violation(at('apps/web/src/app/routes.tsx'), '../features/search/SearchPage.tsx')).toBeUndefined();
+      expect(violation(at('apps/web/src/main.tsx'), './app/routes.tsx')).toBeUndefined();
+      expect(violation(at('apps/web/src/lib/router.test.tsx'), '../test/renderApp.tsx')).toBeUndefined();
+      expect(violation(at('apps/web/src/app/routes.tsx'), '../main.tsx')).toMatch(/entry of the web app/);
+      expect(violation(at('apps/web/src/hooks/useThing.ts'), '../lib/format.ts')).toMatch(/hooks has no row/);
+    });
   });
 });
+
+/** The folder table of docs/architecture.md between `start` and `end`; `everyFolder` stands for `*`. */
+function documentedTable(start: string, end: string, everyFolder: string): Record<string, string[]> {
+  const text = readFileSync(at('docs/architecture.md'), 'utf8');
+  const doc = text.slice(text.indexOf(start), text.indexOf(end));
+  return Object.fromEntries(
+    [...doc.matchAll(/^\| `([\w-]+)` +\|[^|]*\| ([^|]*?) +\|$/gm)].map((m) => [
+      m[1],
+      m[2] === '—' ? [] : m[2] === everyFolder ? ['*'] : (m[2] ?? '').split(', '),
+    ]),
+  );
+}
+
+/** Cycles of a folder table (folder → folders it may import), as "a → b → a" trails. */
+function tableCycles(table: Record<string, string[]>): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const cycles: string[] = [];
+  const visit = (folder: string, trail: string[]) => {
+    if (state.get(folder) === 'done') return;
+    if (state.get(folder) === 'open') return void cycles.push([...trail, folder].join(' → '));
+    state.set(folder, 'open');
+    for (const next of table[folder] ?? []) if (next !== '*') visit(next, [...trail, folder]);
+    state.set(folder, 'done');
+  };
+  for (const folder of Object.keys(table)) visit(folder, []);
+  return cycles;
+}
+
+/** The folder → folder imports of the non-test sources under `src`, folders named by `folderOf`. */
+function folderEdges(src: string, folderOf: (relative: string) => string): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>();
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, e.name);
+      if (e.isDirectory()) walk(file);
+      else if (/\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)) {
+        const from = folderOf(path.relative(src, file).split(path.sep).join('/'));
+        for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
+          const target = path.relative(src, path.resolve(path.dirname(file), m[1] ?? ''));
+          const to = folderOf(target.split(path.sep).join('/'));
+          if (/\.tsx?$/.test(from) || /\.tsx?$/.test(to) || from === to) continue;
+          edges.set(from, (edges.get(from) ?? new Set()).add(to));
+        }
+      }
+    }
+  };
+  walk(src);
+  return edges;
+}
+
+/** Pairs of folders that reach each other through `edges`. */
+function edgeCycles(edges: Map<string, Set<string>>): string[] {
+  const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+    [...(edges.get(from) ?? [])].some((n) => n === to || (!seen.has(n) && (seen.add(n), reaches(n, to, seen))));
+  return [...edges].flatMap(([a, targets]) => [...targets].filter((b) => reaches(b, a)).map((b) => `${a} ↔ ${b}`));
+}

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createHashRouter, RouterProvider } from './lib/router.tsx';
-import { createI18n } from './app/i18n.ts';
+import { createI18n } from './stores/i18n.ts';
 import { reloadOnStaleChunks } from './app/newVersion.ts';
 import { createQueryClient, Providers } from './app/Providers.tsx';
 import { routes } from './app/routes.tsx';

@@ -5,7 +5,7 @@ import { Link as RouterLink, useLocation, useNavigate } from '../lib/router.tsx'
 import { AccountIcon, HomeIcon, LoginIcon, LogoutIcon, SettingsIcon, ShareIcon } from '../components/icons.tsx';
 import { IconTooltip } from '../components/IconTooltip.tsx';
 import { useHeaderMenu } from './headerMenu.ts';
-import { useSession } from './session.ts';
+import { useSession } from '../stores/session.ts';
 import type { AccountAction } from './ShellMenus.tsx';
 
 const AccountMenuList = lazy(() => import('./ShellMenus.tsx').then((m) => ({ default: m.AccountMenuList })));

@@ -8,7 +8,7 @@ import { toast } from '../lib/toast.ts';
 import { api, configHandlers, server } from '../test/msw.ts';
 import { renderApp } from '../test/renderApp.tsx';
 import { AppShell } from './AppShell.tsx';
-import { createI18n } from './i18n.ts';
+import { createI18n } from '../stores/i18n.ts';
 import { createQueryClient, Providers } from './Providers.tsx';
 import { routes } from './routes.tsx';
 

@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
 import { LanguageIcon } from '../components/icons.tsx';
 import { useHeaderMenu } from './headerMenu.ts';
-import { switchLanguage } from './i18n.ts';
+import { switchLanguage } from '../stores/i18n.ts';
 
 const ChoiceMenu = lazy(() => import('./ShellMenus.tsx').then((m) => ({ default: m.ChoiceMenu })));
 

@@ -2,7 +2,7 @@ import { Box, SwipeableDrawer, Toolbar } from '@mui/material';
 import { useEffect } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
 import { DRAWER_WIDTH, NavList, SWIPE_EDGE } from './NavDrawer.tsx';
-import { DrawerSwipe } from './touchVelocity.ts';
+import { DrawerSwipe } from '../lib/touchVelocity.ts';
 
 /**
  * Flings decided by the velocity of the last 100 ms of a swipe (portal-spec §9): one from the screen

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from '../lib/router.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
-import { captureSharedIds, globalAccess, guardTarget, loadSession, useSession } from './session.ts';
+import { captureSharedIds, globalAccess, guardTarget, loadSession, useSession } from '../stores/session.ts';
 
 /**
  * Applies the navigation rules of portal-spec §2 and the admin entry rules of admin-spec §2 to every

@@ -3,9 +3,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
 import { pickTheme } from '@vitrine/contract/config-defaults';
 import type { ThemeConfig } from '@vitrine/contract/global-config';
-import { useGlobalConfig } from './config.ts';
-import { useCustomFont } from './customAssets.ts';
-import { buildTheme, storedThemeKey, storeThemeKey } from './theme.ts';
+import { useGlobalConfig } from '../stores/config.ts';
+import { useCustomFont } from '../stores/customAssets.ts';
+import { buildTheme, storedThemeKey, storeThemeKey } from '../lib/theme.ts';
 import { TranslationProvider, type Translator } from '../lib/translate.tsx';
 
 export function createQueryClient(): QueryClient {

@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from '../lib/router.tsx';
-import { createI18n } from '../app/i18n.ts';
+import { createI18n } from '../stores/i18n.ts';
 import { createQueryClient, Providers } from '../app/Providers.tsx';
 import { routes } from '../app/routes.tsx';
 

@@ -1,7 +1,7 @@
 import { act, cleanup } from '@testing-library/react';
 import type { SetupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { resetSessionState } from '../app/session.ts';
+import { resetSessionState } from '../stores/session.ts';
 import { toast } from '../lib/toast.ts';
 
 /**

@@ -22,7 +22,7 @@ import {
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { ConfigFileName } from '@vitrine/contract/config';
-import { useAvailableFiles } from '../../app/config.ts';
+import { useAvailableFiles } from '../../stores/config.ts';
 import { useUploadFile } from './queries.ts';
 
 /** A rule answers true when satisfied, else the text key of its message (admin-spec §5). */

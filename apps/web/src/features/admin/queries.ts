@@ -15,7 +15,7 @@ import {
 import { IMAGE_WARNING_BYTES, type ConfigFileName, type MessageSet } from '@vitrine/contract/config';
 import { TEXTS_VERSION } from '@vitrine/contract/config-migrations';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
-import { configKeys } from '../../app/config.ts';
+import { configKeys } from '../../stores/config.ts';
 import { ApiError, callApi, nullIfNotFound } from '../../lib/apiClient.ts';
 import { toast } from '../../lib/toast.ts';
 

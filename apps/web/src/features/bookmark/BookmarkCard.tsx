@@ -2,7 +2,7 @@ import { Box, Card, CardActionArea, Skeleton, Stack, Typography } from '@mui/mat
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
-import { BookmarkToggle } from '../../components/BookmarkToggle.tsx';
+import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { useLongPress } from '../../lib/longPress.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
 

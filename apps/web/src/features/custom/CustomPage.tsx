@@ -1,6 +1,6 @@
 import { Alert, Box, Typography } from '@mui/material';
 import { useTranslation } from '../../lib/translate.tsx';
-import { useGlobalConfig } from '../../app/config.ts';
+import { useGlobalConfig } from '../../stores/config.ts';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { sanitizeHtml } from '../../lib/html.ts';

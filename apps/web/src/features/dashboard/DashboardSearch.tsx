@@ -1,7 +1,7 @@
 import { useTranslation } from '../../lib/translate.tsx';
 import { useNavigate } from '../../lib/router.tsx';
-import { SuggestionInput } from '../../components/SuggestionInput.tsx';
-import { useSearchInput, type SuggestionFieldConfig } from '../../lib/searchInput.ts';
+import { SuggestionInput } from '../../widgets/SuggestionInput.tsx';
+import { useSearchInput, type SuggestionFieldConfig } from '../../stores/searchInput.ts';
 
 /**
  * The hero's search input with suggestion chips (portal-spec §2 "Dashboard" and "Search"): typing

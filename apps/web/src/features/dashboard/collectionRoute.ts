@@ -1,6 +1,6 @@
 import type { Collection } from '@vitrine/contract/collection';
 import type { PreSearch } from '@vitrine/contract/global-config';
-import { searchPath } from '../../lib/searchInput.ts';
+import { searchPath } from '../../stores/searchInput.ts';
 
 const damCollection = /^collection_(\d+)$/;
 

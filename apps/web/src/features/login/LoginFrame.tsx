@@ -1,8 +1,8 @@
 import { Box, Paper } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
-import { logoVisible, useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
-import { configImageUrl } from '../../app/customAssets.ts';
+import { logoVisible, useAvailableFiles, useGlobalConfig } from '../../stores/config.ts';
+import { configImageUrl } from '../../stores/customAssets.ts';
 
 /**
  * The branded frame of the login and logout screens (admin-spec §3 "login"): the uploaded login

@@ -6,8 +6,8 @@ import { FRONTEND_VERSION } from '@vitrine/contract/version';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { RELOAD_KEY } from '../../lib/apiClient.ts';
 import { toast } from '../../lib/toast.ts';
-import { useGlobalConfig } from '../../app/config.ts';
-import { landingPath, login, useSession, versionWarning, type LoginOutcome } from '../../app/session.ts';
+import { useGlobalConfig } from '../../stores/config.ts';
+import { landingPath, login, useSession, versionWarning, type LoginOutcome } from '../../stores/session.ts';
 import { LoginFrame } from './LoginFrame.tsx';
 import { ResetPasswordDialog } from './ResetPasswordDialog.tsx';
 

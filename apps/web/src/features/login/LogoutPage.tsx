@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { useSearchParams } from '../../lib/router.tsx';
 import { PageHeading } from '../../components/PageHeading.tsx';
-import { logout, useSession } from '../../app/session.ts';
+import { logout, useSession } from '../../stores/session.ts';
 import { LoginFrame } from './LoginFrame.tsx';
 
 /** Reloads the portal at its start page, which leads to login when needed. */

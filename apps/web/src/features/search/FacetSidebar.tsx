@@ -13,7 +13,7 @@ import {
 import { memo, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { FacetSelection, IndexField, SearchAnswer } from '@vitrine/contract/search';
-import { fieldLabel } from '../../lib/searchInput.ts';
+import { fieldLabel } from '../../stores/searchInput.ts';
 import type { FacetDef } from './facets.ts';
 import { RangeFacet } from './RangeFacet.tsx';
 import { resetFacet, setRadioValue, toggleFacetValue } from './searchState.ts';

@@ -4,7 +4,7 @@ import { useTranslation } from '../../lib/translate.tsx';
 import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { fieldText, type InfoField } from './infoFields.ts';
-import { BookmarkToggle } from '../../components/BookmarkToggle.tsx';
+import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { CloseIcon } from '../../components/icons.tsx';
 import { PanelFocusTrap } from '../../components/PanelFocusTrap.tsx';
 

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AssetDoc, FacetSelection, IndexField } from '@vitrine/contract/search';
-import { resetSessionState } from '../../app/session.ts';
+import { resetSessionState } from '../../stores/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { api, server, sessionAnswer } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
@@ -372,7 +372,7 @@ describe(
         await screen.findByText('None of the shared assets are visible to you.', {}, { timeout: 15_000 }),
       ).toBeInTheDocument();
       await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-      const { landingPath } = await import('../../app/session.ts');
+      const { landingPath } = await import('../../stores/session.ts');
       expect(decodeURIComponent(landingPath(sessionAnswer({ user: 'ada' }), []))).toBe('/search/*?id=8,9');
       // Used once: a later login lands as usual.
       expect(landingPath(sessionAnswer({ user: 'ada' }), [])).toBe('/');

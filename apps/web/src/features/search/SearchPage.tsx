@@ -4,18 +4,18 @@ import { useTranslation } from '../../lib/translate.tsx';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from '../../lib/router.tsx';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { AssetDoc, FacetSelection } from '@vitrine/contract/search';
-import { useAvailableFiles, useGlobalConfig } from '../../app/config.ts';
-import { copyLink, useShareDialog } from '../../components/ShareDialog.tsx';
-import { configImageUrl } from '../../app/customAssets.ts';
-import { DownloadFlowHost, useDownloadOptions } from '../../components/DownloadFlowHost.tsx';
-import { GuidedTour } from '../../components/GuidedTour.tsx';
+import { useAvailableFiles, useGlobalConfig } from '../../stores/config.ts';
+import { copyLink, useShareDialog } from '../../widgets/ShareDialog.tsx';
+import { configImageUrl } from '../../stores/customAssets.ts';
+import { DownloadFlowHost, useDownloadOptions } from '../../widgets/DownloadFlowHost.tsx';
+import { GuidedTour } from '../../widgets/GuidedTour.tsx';
 import { FilterIcon } from '../../components/icons.tsx';
-import { SuggestionInput } from '../../components/SuggestionInput.tsx';
+import { SuggestionInput } from '../../widgets/SuggestionInput.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { altText } from '../../lib/assetText.ts';
-import { useBookmarks } from '../../lib/bookmarks.ts';
-import { fieldLabel, useIndexFields, useSearchInput, type SuggestionOption } from '../../lib/searchInput.ts';
-import { startDownload } from '../../lib/downloadFlow.ts';
+import { useBookmarks } from '../../stores/bookmarks.ts';
+import { fieldLabel, useIndexFields, useSearchInput, type SuggestionOption } from '../../stores/searchInput.ts';
+import { startDownload } from '../../stores/downloadFlow.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { useStableCallback } from '../../lib/useStableCallback.ts';
@@ -42,7 +42,7 @@ import {
 import { FilterTags, ResultsBar, type Tag } from './SearchToolbar.tsx';
 import { assetsLink, portalLink } from '../../lib/portalLinks.ts';
 import { toast } from '../../lib/toast.ts';
-import { returnAfterLogin, useSession } from '../../app/session.ts';
+import { returnAfterLogin, useSession } from '../../stores/session.ts';
 
 /** Results area height is the window height minus 250 (portal-spec §2 "Search"). */
 const CHROME_HEIGHT = 250;

@@ -3,9 +3,9 @@ import { memo, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import { SortIcon, ViewAgendaIcon, ViewListIcon, ViewModuleIcon } from '../../components/icons.tsx';
-import { BookmarkManyButton } from '../../components/BookmarkManyButton.tsx';
+import { BookmarkManyButton } from '../../widgets/BookmarkManyButton.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
-import { truncateTag } from '../../lib/searchInput.ts';
+import { truncateTag } from '../../stores/searchInput.ts';
 import type { SortState, ViewKey } from './searchState.ts';
 
 const viewIcons: Record<ViewKey, ReactNode> = {

@@ -1,6 +1,6 @@
 import { Alert } from '@mui/material';
 import { useTranslation } from '../../lib/translate.tsx';
-import { useCurrentShare } from '../../lib/shares.ts';
+import { useCurrentShare } from '../../stores/shares.ts';
 
 /** Tells a share link's visitor that the search shows the link's assets, and until when it works. */
 export function ShareVisitBanner() {

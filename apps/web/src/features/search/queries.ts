@@ -2,7 +2,7 @@ import { keepPreviousData, useInfiniteQuery, useQueryClient, type QueryClient } 
 import { MAX_SEARCH_ROWS, searchCall } from '@vitrine/contract/endpoints';
 import type { AssetDoc, FacetSelection, IndexField, SearchAnswer } from '@vitrine/contract/search';
 import { ApiError, callApi } from '../../lib/apiClient.ts';
-import { searchInputKeys } from '../../lib/searchInput.ts';
+import { searchInputKeys } from '../../stores/searchInput.ts';
 import type { SearchRoute, SortState } from './searchState.ts';
 
 /** A server 500 is retried at most 2 more times (portal-spec §9). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesSuggestion, suggestionOptions } from '../../lib/searchInput.ts';
+import { matchesSuggestion, suggestionOptions } from '../../stores/searchInput.ts';
 import { posterRows } from './layout.ts';
 import {
   applySelectionClick,

@@ -1,5 +1,5 @@
 import type { FacetSelection, SuggestionSelection } from '@vitrine/contract/search';
-import { searchPath } from '../../lib/searchInput.ts';
+import { searchPath } from '../../stores/searchInput.ts';
 
 /**
  * The search page's state as its route carries it (portal-spec §2 "Search"): the text ('*' = none),

@@ -16,7 +16,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { toast } from '../../lib/toast.ts';
-import { useMyShares, useRevokeShare } from '../../lib/shares.ts';
+import { useMyShares, useRevokeShare } from '../../stores/shares.ts';
 
 /** "My shares": the caller's share links with their counts and expiry, each revocable until it is revoked or expired. */
 export function MySharesPage() {

@@ -2,10 +2,10 @@ import { Alert, Box, Button, Stack, TextField, Typography } from '@mui/material'
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { useNavigate, useParams } from '../../lib/router.tsx';
-import { enterShare, useSession } from '../../app/session.ts';
+import { enterShare, useSession } from '../../stores/session.ts';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { ApiError } from '../../lib/apiClient.ts';
-import { openShare } from '../../lib/shares.ts';
+import { openShare } from '../../stores/shares.ts';
 
 type Phase =
   | { kind: 'opening' }

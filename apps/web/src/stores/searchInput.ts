@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { indexFieldsCall, suggestionsCall } from '@vitrine/contract/endpoints';
 import type { IndexField, SuggestionGroup, SuggestionSelection } from '@vitrine/contract/search';
-import { callApi } from './apiClient.ts';
+import { callApi } from '../lib/apiClient.ts';
 
 /** Suggestions are asked for from this many typed characters on. */
 export const SUGGESTION_MIN_CHARS = 2;

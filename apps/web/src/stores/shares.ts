@@ -8,9 +8,9 @@ import {
   shareSettingsCall,
 } from '@vitrine/contract/endpoints';
 import type { CreateShareBody } from '@vitrine/contract/share';
-import { useSession } from '../app/session.ts';
-import { callApi } from './apiClient.ts';
-import { portalLink } from './portalLinks.ts';
+import { useSession } from './session.ts';
+import { callApi } from '../lib/apiClient.ts';
+import { portalLink } from '../lib/portalLinks.ts';
 
 /** Query keys of share links (docs/security.md "Share links"). */
 export const shareKeys = {

@@ -5,8 +5,8 @@ import { defaultTranslations } from '@vitrine/contract/translations';
 import { ToastHost } from '../components/ToastHost.tsx';
 import { api, createSessionServer } from '../test/sessionServer.ts';
 import { closeDownloadDialog, downloadState, runDownload, startDownload, zipParts } from './downloadFlow.ts';
-import { toast } from './toast.ts';
-import { TranslationProvider, Translator } from './translate.tsx';
+import { toast } from '../lib/toast.ts';
+import { TranslationProvider, Translator } from '../lib/translate.tsx';
 
 const server = createSessionServer();
 const media = `${window.location.origin}/media/download/7/3`;

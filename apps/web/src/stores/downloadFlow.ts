@@ -1,9 +1,9 @@
 import { useSyncExternalStore } from 'react';
 import { convertSetsCall, downloadCall, orderCall, zipDownloadCall } from '@vitrine/contract/endpoints';
 import type { ConvertSet } from '@vitrine/contract/session';
-import { ApiError, callApi, fetchFile } from './apiClient.ts';
-import { needsConfirmation } from './maxAssets.ts';
-import { toast } from './toast.ts';
+import { ApiError, callApi, fetchFile } from '../lib/apiClient.ts';
+import { needsConfirmation } from '../lib/maxAssets.ts';
+import { toast } from '../lib/toast.ts';
 
 /** Download status of portal-spec §4 ("Download: ready, downloading"). */
 export type DownloadStatus = 'ready' | 'downloading';

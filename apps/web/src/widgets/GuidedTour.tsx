@@ -1,8 +1,8 @@
 import { Box, Button, GlobalStyles, Paper, Typography } from '@mui/material';
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
-import { useGlobalConfig } from '../app/config.ts';
-import { Anchored } from './Anchored.tsx';
+import { useGlobalConfig } from '../stores/config.ts';
+import { Anchored } from '../components/Anchored.tsx';
 import {
   finishedTours,
   markTourFinished,

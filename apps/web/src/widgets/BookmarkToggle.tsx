@@ -1,8 +1,8 @@
 import { IconButton } from '@mui/material';
 import { useTranslation } from '../lib/translate.tsx';
-import { useBookmarks } from '../lib/bookmarks.ts';
-import { BookmarkBorderIcon, BookmarkIcon } from './icons.tsx';
-import { IconTooltip } from './IconTooltip.tsx';
+import { useBookmarks } from '../stores/bookmarks.ts';
+import { BookmarkBorderIcon, BookmarkIcon } from '../components/icons.tsx';
+import { IconTooltip } from '../components/IconTooltip.tsx';
 
 /**
  * The bookmark toggle of portal-spec §4 for one asset (posters, thumbnails, list rows, info panel,

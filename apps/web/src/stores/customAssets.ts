@@ -4,7 +4,7 @@ import type { ConfigImageName } from '@vitrine/contract/config';
 import { callUrl } from '../lib/apiClient.ts';
 import { toast } from '../lib/toast.ts';
 import { useAvailableFiles } from './config.ts';
-import { CUSTOM_FONT_FAMILY } from './theme.ts';
+import { CUSTOM_FONT_FAMILY } from '../lib/theme.ts';
 
 export function configImageUrl(name: ConfigImageName): string {
   return callUrl(configImageCall, { params: { name } });

@@ -20,10 +20,10 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
 import type { ConvertSet } from '@vitrine/contract/session';
-import { useGlobalConfig } from '../app/config.ts';
-import { useMaxAssets } from '../lib/bookmarks.ts';
+import { useGlobalConfig } from '../stores/config.ts';
+import { useMaxAssets } from '../stores/bookmarks.ts';
 import { formatFileSize } from '../lib/format.ts';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import {
   closeDownloadDialog,
   runDownload,
@@ -32,7 +32,7 @@ import {
   useDownloadState,
   type DownloadOptions,
   type DownloadProgress,
-} from '../lib/downloadFlow.ts';
+} from '../stores/downloadFlow.ts';
 
 /** What the download flow reads from the global config. */
 export function useDownloadOptions(): DownloadOptions {

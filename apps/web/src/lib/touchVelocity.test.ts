@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DRAWER_WIDTH, RAIL_WIDTH, SWIPE_EDGE } from './NavDrawer.tsx';
+import { DRAWER_WIDTH, RAIL_WIDTH, SWIPE_EDGE } from '../app/NavDrawer.tsx';
 import {
   DrawerSwipe,
   FLING_VELOCITY,

@@ -18,7 +18,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { SHARE_PASSWORD_MIN_LENGTH } from '@vitrine/contract/endpoints';
 import { useTranslation } from '../lib/translate.tsx';
 import { toast } from '../lib/toast.ts';
-import { shareUrl, useCreateShare, useShareSettings } from '../lib/shares.ts';
+import { shareUrl, useCreateShare, useShareSettings } from '../stores/shares.ts';
 
 /** Writes a link to the clipboard and says so (portal-spec §8 "Copy share link"). */
 export async function copyLink(text: string, all: boolean): Promise<void> {

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { assetsCall, downloadInfoCall, getBookmarksCall, saveBookmarksCall } from '@vitrine/contract/endpoints';
 import type { AssetDoc } from '@vitrine/contract/search';
-import { useSession } from '../app/session.ts';
-import { callApi, callUrl } from './apiClient.ts';
-import { toast } from './toast.ts';
+import { useSession } from './session.ts';
+import { callApi, callUrl } from '../lib/apiClient.ts';
+import { toast } from '../lib/toast.ts';
 
 /** Where a guest's bookmarks are kept (portal-spec §4 "Bookmark toggle": guests keep them locally only). */
 export const GUEST_BOOKMARKS_KEY = 'bookmarks';

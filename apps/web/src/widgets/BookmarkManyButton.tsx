@@ -1,9 +1,9 @@
 import { Button } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
-import { useBookmarks, useMaxAssets } from '../lib/bookmarks.ts';
+import { useBookmarks, useMaxAssets } from '../stores/bookmarks.ts';
 import { needsConfirmation } from '../lib/maxAssets.ts';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 
 /**
  * Bookmarks many assets at once (the found assets or a selection, portal-spec §4 "Bookmark

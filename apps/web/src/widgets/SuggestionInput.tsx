@@ -15,9 +15,9 @@ import { memo, useRef, useState, type KeyboardEvent } from 'react';
 import { useDelay } from '../lib/delay.ts';
 import { useTranslation } from '../lib/translate.tsx';
 import type { SuggestionGroup } from '@vitrine/contract/search';
-import { matchesSuggestion, suggestionOptions, truncateTag, type SuggestionOption } from '../lib/searchInput.ts';
-import { SearchIcon } from './icons.tsx';
-import { visuallyHidden } from './visuallyHidden.ts';
+import { matchesSuggestion, suggestionOptions, truncateTag, type SuggestionOption } from '../stores/searchInput.ts';
+import { SearchIcon } from '../components/icons.tsx';
+import { visuallyHidden } from '../components/visuallyHidden.ts';
 
 /** Suggestions menu max height and close delay (portal-spec §9). */
 const MENU_MAX_HEIGHT = 310;

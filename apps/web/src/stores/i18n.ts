@@ -4,7 +4,7 @@ import type { MessageSet } from '@vitrine/contract/config';
 import { callApi, getSessionToken, setRequestLanguage } from '../lib/apiClient.ts';
 import { toast } from '../lib/toast.ts';
 import { Translator, type Messages } from '../lib/translate.tsx';
-import { FALLBACK_LOCALE, pickLocale, storeLocale } from './locale.ts';
+import { FALLBACK_LOCALE, pickLocale, storeLocale } from '../lib/locale.ts';
 
 type Texts = Record<string, MessageSet | undefined>;
 
