@@ -16,7 +16,7 @@ import { altText } from '../../lib/assetText.ts';
 import { useBookmarks } from '../../stores/bookmarks.ts';
 import { fieldLabel, useIndexFields, useSearchInput, type SuggestionOption } from '../../stores/searchInput.ts';
 import { startDownload } from '../../stores/downloadFlow.ts';
-import type { ClickModifiers } from '../../lib/selection.ts';
+import { nextSelection, type ClickModifiers } from '../../lib/selection.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { useStableCallback } from '../../lib/useStableCallback.ts';
 import { facetDefs, formatDate, formatFileSize, type FacetDef } from './facets.ts';
@@ -26,7 +26,6 @@ import { fetchFoundIds, useSearchResults } from './queries.ts';
 import { ResultList } from './ResultList.tsx';
 import { ShareVisitBanner } from './ShareVisitBanner.tsx';
 import {
-  applySelectionClick,
   chooseSort,
   firstPageSize,
   hasQuery,
@@ -225,16 +224,15 @@ export function SearchPage() {
   });
 
   const onItemClick = (doc: AssetDoc, click: ClickModifiers) => {
-    const modifiers = { ctrl: click.ctrlKey || click.metaKey, shift: click.shiftKey };
     setSelected((s) =>
-      applySelectionClick(
+      nextSelection(
         s,
         docs.map((d) => d.id),
         doc.id,
-        modifiers,
+        click,
       ),
     );
-    if (!modifiers.ctrl && !modifiers.shift) setActiveId((a) => (a === doc.id ? null : doc.id));
+    if (!click.ctrlKey && !click.metaKey && !click.shiftKey) setActiveId((a) => (a === doc.id ? null : doc.id));
   };
 
   // A governed share link holds the selection, or else the results loaded so far.

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { matchesSuggestion, suggestionOptions } from '../../stores/searchInput.ts';
 import { posterRows } from './layout.ts';
 import {
-  applySelectionClick,
   chooseSort,
   firstPageSize,
   loadDistance,
@@ -120,23 +119,6 @@ describe('§4 Search: sort', () => {
       orientation: 'desc',
     });
     expect(chooseSort(s, 'rating', 'desc')).toEqual({ key: 'rating', orientation: 'desc' });
-  });
-});
-
-describe('§4 Selection', () => {
-  const order = ['a', 'b', 'c', 'd', 'e', 'f'];
-  it('plain click replaces, ctrl/meta click toggles', () => {
-    expect(applySelectionClick(['a', 'b'], order, 'c', { ctrl: false, shift: false })).toEqual(['c']);
-    expect(applySelectionClick(['a'], order, 'c', { ctrl: true, shift: false })).toEqual(['a', 'c']);
-    expect(applySelectionClick(['a', 'c'], order, 'a', { ctrl: true, shift: false })).toEqual(['c']);
-  });
-
-  it('shift click selects the range to the nearest selected item in result order', () => {
-    expect(applySelectionClick(['b'], order, 'e', { ctrl: false, shift: true })).toEqual(['b', 'c', 'd', 'e']);
-    // Nearest of a and f to d is f: only e is between.
-    expect(applySelectionClick(['a', 'f'], order, 'd', { ctrl: false, shift: true })).toEqual(['a', 'f', 'd', 'e']);
-    expect(applySelectionClick(['e'], order, 'c', { ctrl: false, shift: true })).toEqual(['e', 'c', 'd']);
-    expect(applySelectionClick([], order, 'c', { ctrl: false, shift: true })).toEqual(['c']);
   });
 });
 

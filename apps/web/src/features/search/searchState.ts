@@ -143,39 +143,6 @@ export function chooseSort(current: SortState, key: string, defaultOrientation: 
   return { key, orientation: defaultOrientation };
 }
 
-// ---- selection (portal-spec §4 "Selection") -----------------------------------------------------
-
-export interface ClickModifiers {
-  ctrl: boolean;
-  shift: boolean;
-}
-
-/**
- * Plain click replaces the selection; ctrl/meta click toggles; shift click adds the range between the
- * clicked item and the nearest already selected one in result order.
- */
-export function applySelectionClick(
-  selected: readonly string[],
-  order: readonly string[],
-  id: string,
-  modifiers: ClickModifiers,
-): string[] {
-  if (modifiers.shift && selected.length > 0) {
-    const at = order.indexOf(id);
-    let nearest = -1;
-    for (const s of selected) {
-      const i = order.indexOf(s);
-      if (i !== -1 && (nearest === -1 || Math.abs(i - at) < Math.abs(nearest - at))) nearest = i;
-    }
-    if (at === -1 || nearest === -1) return [...selected, id];
-    const [from, to] = at < nearest ? [at, nearest] : [nearest, at];
-    const range = order.slice(from, to + 1);
-    return [...selected, ...range.filter((r) => !selected.includes(r))];
-  }
-  if (modifiers.ctrl) return selected.includes(id) ? selected.filter((s) => s !== id) : [...selected, id];
-  return [id];
-}
-
 // ---- page sizes (portal-spec §9) -----------------------------------------------------------------
 
 export type ViewKey = 'grid' | 'thumbnail' | 'list';
