@@ -39,6 +39,9 @@ export const serverFolders = {
   user: ['adapters', 'auth', 'db', 'http', 'jobs'],
   session: ['adapters', 'auth', 'db', 'http', 'jobs', 'user'],
   sso: ['adapters', 'auth', 'db', 'http', 'session', 'user'],
+  bookmark: ['access', 'auth', 'db', 'http'],
+  share: ['access', 'adapters', 'auth', 'db', 'http', 'session', 'user'],
+  download: ['access', 'adapters', 'auth', 'catalogue', 'config', 'db', 'derivatives', 'http', 'jobs', 'user'],
   'bench-data': ['catalogue', 'db'],
   cli: ['*'],
 };
