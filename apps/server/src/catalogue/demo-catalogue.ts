@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import demoData from './demo-catalogue.json' with { type: 'json' };
 import type { Sidecar } from './sidecar.ts';
 
 /**
@@ -21,346 +22,39 @@ interface DemoFile {
   creator: string;
 }
 
-const categories: Record<string, [string, string]> = {
-  photos: ['Photography', 'Fotografie'],
-  images: ['Graphics', 'Grafik'],
-  tiff: ['Test images', 'Testbilder'],
-  webp: ['Graphics', 'Grafik'],
-  vector: ['Vector graphics', 'Vektorgrafik'],
-  models: ['3D models', '3D-Modelle'],
-  documents: ['Documents', 'Dokumente'],
-  audio: ['Sound', 'Klang'],
-  video: ['Video', 'Video'],
-};
-
-/** Words in file names and what they mean in the catalogue, English and German. */
-const words: Record<string, [string, string][]> = {
-  leaf: [
-    ['leaf', 'Blatt'],
-    ['autumn', 'Herbst'],
-    ['nature', 'Natur'],
-  ],
-  fallen: [['autumn', 'Herbst']],
-  cups: [
-    ['cups', 'Tassen'],
-    ['colour', 'Farbe'],
-  ],
-  water: [
-    ['water', 'Wasser'],
-    ['lake', 'See'],
-    ['nature', 'Natur'],
-  ],
-  path: [
-    ['path', 'Weg'],
-    ['forest', 'Wald'],
-    ['nature', 'Natur'],
-  ],
-  kite: [
-    ['kite', 'Drachen'],
-    ['sky', 'Himmel'],
-  ],
-  ripple: [
-    ['water', 'Wasser'],
-    ['ripple', 'Welle'],
-  ],
-  hour: [
-    ['night', 'Nacht'],
-    ['sky', 'Himmel'],
-  ],
-  autumn: [
-    ['autumn', 'Herbst'],
-    ['nature', 'Natur'],
-  ],
-  glow: [
-    ['evening', 'Abend'],
-    ['sky', 'Himmel'],
-  ],
-  grey: [
-    ['grey', 'Grau'],
-    ['abstract', 'Abstrakt'],
-  ],
-  summer: [
-    ['summer', 'Sommer'],
-    ['night', 'Nacht'],
-  ],
-  volna: [
-    ['wave', 'Welle'],
-    ['abstract', 'Abstrakt'],
-  ],
-  altai: [
-    ['mountains', 'Berge'],
-    ['landscape', 'Landschaft'],
-  ],
-  kokkini: [
-    ['abstract', 'Abstrakt'],
-    ['red', 'Rot'],
-  ],
-  aitzgorri: [
-    ['mountains', 'Berge'],
-    ['landscape', 'Landschaft'],
-  ],
-  analogpattern: [
-    ['pattern', 'Muster'],
-    ['abstract', 'Abstrakt'],
-  ],
-  bridge: [
-    ['bridge', 'Brücke'],
-    ['architecture', 'Architektur'],
-  ],
-  dragonfly: [
-    ['dragonfly', 'Libelle'],
-    ['insect', 'Insekt'],
-    ['nature', 'Natur'],
-  ],
-  free: [
-    ['bird', 'Vogel'],
-    ['sky', 'Himmel'],
-  ],
-  friends: [['people', 'Menschen']],
-  greentock: [
-    ['green', 'Grün'],
-    ['nature', 'Natur'],
-  ],
-  life: [
-    ['plant', 'Pflanze'],
-    ['nature', 'Natur'],
-  ],
-  picosdeeuropa: [
-    ['mountains', 'Berge'],
-    ['landscape', 'Landschaft'],
-    ['Spain', 'Spanien'],
-  ],
-  seeding: [
-    ['plant', 'Pflanze'],
-    ['seed', 'Samen'],
-  ],
-  sunset: [
-    ['sunset', 'Sonnenuntergang'],
-    ['sky', 'Himmel'],
-  ],
-  umang: [
-    ['people', 'Menschen'],
-    ['colour', 'Farbe'],
-  ],
-  wine: [
-    ['wine', 'Wein'],
-    ['glass', 'Glas'],
-  ],
-  wall: [
-    ['wall', 'Mauer'],
-    ['texture', 'Textur'],
-  ],
-  bubbles: [['bubbles', 'Blasen']],
-  astronaut: [
-    ['astronaut', 'Astronaut'],
-    ['space', 'Weltraum'],
-    ['portrait', 'Porträt'],
-  ],
-  coffee: [
-    ['coffee', 'Kaffee'],
-    ['cup', 'Tasse'],
-  ],
-  chelsea: [
-    ['cat', 'Katze'],
-    ['animal', 'Tier'],
-  ],
-  camera: [
-    ['photographer', 'Fotograf'],
-    ['black and white', 'Schwarzweiß'],
-  ],
-  horse: [
-    ['horse', 'Pferd'],
-    ['animal', 'Tier'],
-    ['silhouette', 'Silhouette'],
-  ],
-  brick: [
-    ['brick', 'Ziegel'],
-    ['texture', 'Textur'],
-  ],
-  grass: [
-    ['grass', 'Gras'],
-    ['texture', 'Textur'],
-  ],
-  gravel: [
-    ['gravel', 'Kies'],
-    ['texture', 'Textur'],
-  ],
-  coins: [
-    ['coins', 'Münzen'],
-    ['money', 'Geld'],
-  ],
-  clock: [
-    ['clock', 'Uhr'],
-    ['motion blur', 'Bewegungsunschärfe'],
-  ],
-  rocket: [
-    ['rocket', 'Rakete'],
-    ['space', 'Weltraum'],
-  ],
-  hubble: [
-    ['galaxies', 'Galaxien'],
-    ['space', 'Weltraum'],
-    ['stars', 'Sterne'],
-  ],
-  retina: [
-    ['eye', 'Auge'],
-    ['medicine', 'Medizin'],
-  ],
-  chessboard: [
-    ['chessboard', 'Schachbrett'],
-    ['16-bit', '16 Bit'],
-  ],
-  rose: [
-    ['rose', 'Rose'],
-    ['flower', 'Blume'],
-  ],
-  tux: [
-    ['penguin', 'Pinguin'],
-    ['Linux', 'Linux'],
-  ],
-  symbolic: [['abstract', 'Abstrakt']],
-  truchet: [
-    ['pattern', 'Muster'],
-    ['tiles', 'Kacheln'],
-  ],
-  wood: [
-    ['wood', 'Holz'],
-    ['texture', 'Textur'],
-  ],
-  blobs: [['abstract', 'Abstrakt']],
-  dune: [
-    ['dune', 'Düne'],
-    ['desert', 'Wüste'],
-  ],
-  field: [
-    ['field', 'Feld'],
-    ['landscape', 'Landschaft'],
-  ],
-  oceans: [
-    ['ocean', 'Ozean'],
-    ['water', 'Wasser'],
-  ],
-  engine: [
-    ['engine', 'Motor'],
-    ['machine', 'Maschine'],
-  ],
-  box: [['box', 'Kiste']],
-  spider: [
-    ['spider', 'Spinne'],
-    ['animal', 'Tier'],
-  ],
-  wuson: [['figure', 'Figur']],
-  sphere: [
-    ['sphere', 'Kugel'],
-    ['geometry', 'Geometrie'],
-  ],
-  duck: [
-    ['duck', 'Ente'],
-    ['animal', 'Tier'],
-  ],
-  userguide: [
-    ['manual', 'Handbuch'],
-    ['programming', 'Programmierung'],
-  ],
-  r: [
-    ['statistics', 'Statistik'],
-    ['programming', 'Programmierung'],
-  ],
-  asy: [
-    ['vector graphics', 'Vektorgrafik'],
-    ['programming', 'Programmierung'],
-  ],
-  testpage: [
-    ['printing', 'Drucken'],
-    ['test page', 'Testseite'],
-  ],
-  form: [['form', 'Formular']],
-  alarm: [['alarm', 'Wecker']],
-  bell: [['bell', 'Glocke']],
-  shutter: [['camera', 'Kamera']],
-  phone: [['phone', 'Telefon']],
-  complete: [['notification', 'Benachrichtigung']],
-  city: [
-    ['city', 'Stadt'],
-    ['night', 'Nacht'],
-  ],
-  testpattern: [['test pattern', 'Testbild']],
-  smpte: [
-    ['colour bars', 'Farbbalken'],
-    ['test pattern', 'Testbild'],
-  ],
-  clap: [
-    ['drum', 'Trommel'],
-    ['music', 'Musik'],
-  ],
-  kick: [
-    ['drum', 'Trommel'],
-    ['music', 'Musik'],
-  ],
-  clave: [
-    ['percussion', 'Schlagwerk'],
-    ['music', 'Musik'],
-  ],
-};
-
-const kindWords: Record<string, [string, string][]> = {
-  photos: [['photo', 'Foto']],
-  images: [['image', 'Bild']],
-  tiff: [
-    ['test image', 'Testbild'],
-    ['TIFF', 'TIFF'],
-  ],
-  webp: [['WebP', 'WebP']],
-  vector: [
-    ['wallpaper', 'Hintergrundbild'],
-    ['SVG', 'SVG'],
-  ],
-  models: [['3D', '3D']],
-  documents: [['PDF', 'PDF']],
-  audio: [['sound', 'Klang']],
-  video: [['video', 'Video']],
-};
+/** English and German of a word the demo's metadata uses. */
+interface Words {
+  en: string;
+  de: string;
+}
 
 /**
- * The demo's curated collections in the order the dashboard shows them: a newcomer first sees
- * varied, good photos, video and documents; the format test files (the same picture in many
- * formats) come last. The demo command creates them in this order before it imports.
+ * The demo's metadata rules as data (demo-catalogue.json): the hero picture, the curated collections
+ * in the order the dashboard shows them (a newcomer first sees varied, good photos, video and
+ * documents; the format test files, the same picture in many formats, come last), the highlights
+ * (the best pictures, a clip and a manual for the first row), a category per kind of file, keywords
+ * per kind and per word in file names, and the words left out of titles.
  */
-export const DEMO_COLLECTIONS = [
-  'Highlights',
-  'Photography',
-  'Documents',
-  'Nature & landscapes',
-  'Graphics & wallpapers',
-  '3D models',
-  'Sound',
-  'Scientific samples',
-  'Format test files',
-] as const;
+const data = demoData as {
+  hero: string;
+  collections: string[];
+  highlights: string[];
+  categories: Record<string, Words>;
+  kindWords: Record<string, Words[]>;
+  words: Record<string, Words[]>;
+  titleStopWords: string[];
+};
 
-/** A mix of the best pictures, a clip and a manual for the first row of the dashboard. */
-const highlights = new Set([
-  'photos/picosdeeuropa_by_Aitzol_Berasategi.jpg',
-  'video/city-night.mp4',
-  'photos/plasma-EveningGlow.jpg',
-  'images/astronaut.png',
-  'photos/Dragonfly_by_Bolly.jpg',
-  'documents/R-intro.pdf',
-  'photos/plasma-ColorfulCups.jpg',
-  'images/chelsea.png',
-  'photos/sunset_by_Aitzol_Berasategi.jpg',
-  'photos/hubble_deep_field.jpg',
-  'photos/Wine_by_Jakkub_Mede.jpg',
-  'photos/plasma-Kite.jpg',
-]);
+/** The demo's curated collections in the order the dashboard shows them; the demo command creates them in this order. */
+export const DEMO_COLLECTIONS: readonly string[] = data.collections;
 
 /** The picture the demo puts in the dashboard's hero. */
-export const DEMO_HERO = 'photos/picosdeeuropa_by_Aitzol_Berasategi.jpg';
+export const DEMO_HERO = data.hero;
 
-type DemoCollection = (typeof DEMO_COLLECTIONS)[number];
+const highlights = new Set(data.highlights);
 
-function collectionsOf(f: DemoFile): DemoCollection[] {
-  const out: DemoCollection[] = [];
+function collectionsOf(f: DemoFile): string[] {
+  const out: string[] = [];
   const formatTest =
     f.kind === 'tiff' ||
     f.package === 'golang-golang-x-image-dev' ||
@@ -395,17 +89,15 @@ function tokens(file: string): string[] {
 }
 
 function keywordsOf(f: DemoFile): { en: string[]; de: string[] } {
-  const pairs = [...(kindWords[f.kind] ?? [])];
-  for (const t of tokens(f.path)) pairs.push(...(words[t] ?? []));
-  const en = [...new Set(pairs.map((p) => p[0]))];
-  const de = [...new Set(pairs.map((p) => p[1]))];
+  const pairs = [...(data.kindWords[f.kind] ?? [])];
+  for (const t of tokens(f.path)) pairs.push(...(data.words[t] ?? []));
+  const en = [...new Set(pairs.map((p) => p.en))];
+  const de = [...new Set(pairs.map((p) => p.de))];
   return { en, de };
 }
 
 function titleOf(f: DemoFile): string {
-  const words = tokens(f.path).filter(
-    (t) => !['plasma', 'gnome', 'kivy', 'debian', 'l', 'd', 'lossy', 'lossless'].includes(t),
-  );
+  const words = tokens(f.path).filter((t) => !data.titleStopWords.includes(t));
   const text = words.join(' ') || path.basename(f.path);
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -416,7 +108,7 @@ function hashNumber(s: string): number {
 
 function demoSidecar(f: DemoFile): Sidecar {
   const h = hashNumber(f.path);
-  const [catEn, catDe] = categories[f.kind] ?? ['Other', 'Sonstiges'];
+  const { en: catEn, de: catDe } = data.categories[f.kind] ?? { en: 'Other', de: 'Sonstiges' };
   const title = titleOf(f);
   const origin =
     f.version === '-'
