@@ -38,7 +38,13 @@ import { AuthService } from './session/auth.service.ts';
 import { SessionRepository } from './session/session.repository.ts';
 import { SessionService } from './session/session.service.ts';
 import { mailSettings, type Settings } from './settings.ts';
-import { DONE_JOBS_KEPT_MS, FAILED_JOBS_KEPT_MS, purgeJobHandler, type PurgeTarget } from './jobs/purge.jobs.ts';
+import {
+  COUNTED_DOWNLOADS_KEPT_MS,
+  DONE_JOBS_KEPT_MS,
+  FAILED_JOBS_KEPT_MS,
+  purgeJobHandler,
+  type PurgeTarget,
+} from './jobs/purge.jobs.ts';
 import { SsoRepository } from './sso/sso.repository.ts';
 import { ShareRepository } from './share/share.repository.ts';
 import { ShareService } from './share/share.service.ts';
@@ -120,6 +126,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     { what: 'single sign-on', purge: (now) => r.sso.purgeExpired(now) },
     { what: 'jobs', purge: (now) => r.jobs.purgeFinished(now - DONE_JOBS_KEPT_MS, now - FAILED_JOBS_KEPT_MS) },
     { what: 'catalogue changes', purge: (now) => r.search.pruneChanges(now - CHANGE_READER_TTL_MS) },
+    { what: 'derivative claims', purge: (now) => r.derivatives.purgeExpiredClaims(now) },
+    { what: 'download locks', purge: (now) => r.downloads.purgeExpiredLocks(now) },
+    { what: 'counted downloads', purge: (now) => r.downloads.purgeCountedDownloads(now - COUNTED_DOWNLOADS_KEPT_MS) },
   ];
   const limits = new ClientRateLimits(r.loginThrottle, settings, (err) =>
     log.warn({ error: err.message }, 'searches counted in memory could not be added to the shared count'),

@@ -84,6 +84,12 @@ export class DerivativeRepository {
       .execute();
   }
 
+  /** Removes the claims whose holder let them run out (a process that died while making the file). */
+  async purgeExpiredClaims(now: number): Promise<number> {
+    const result = await this.db.deleteFrom('derivative_claim').where('expires_at', '<', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** Replaces an asset's derivatives of the given kinds in one transaction. */
   async replace(assetId: number, kinds: string[], rows: Insertable<DerivativeTable>[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {

@@ -80,6 +80,25 @@ export class DownloadRepository {
     await this.db.kysely.deleteFrom('download_lock').where('owner', '=', owner).execute();
   }
 
+  /** Removes the locks whose holder let them run out (a process that died holding them). */
+  async purgeExpiredLocks(now: number): Promise<number> {
+    const result = await this.db.kysely.deleteFrom('download_lock').where('expires_at', '<', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /**
+   * Removes delivered downloads made before `before` that are counted in the assets' download
+   * counts; a download not yet counted is kept whatever its age, so no count is lost.
+   */
+  async purgeCountedDownloads(before: number): Promise<number> {
+    const result = await this.db.kysely
+      .deleteFrom('download')
+      .where('created_at', '<', before)
+      .where('counted_at', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async conversion(sha256: string, key: string): Promise<ConversionRow | undefined> {
     return this.db.kysely
       .selectFrom('conversion')

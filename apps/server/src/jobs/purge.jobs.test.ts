@@ -41,7 +41,37 @@ describe.each(dialects)(
           .values({ id, provider: 'corp', binding: 'b', expires_at: expires })
           .execute();
         await k.insertInto('saml_assertion').values({ id, expires_at: expires }).execute();
+        await k
+          .insertInto('derivative_claim')
+          .values({
+            asset_id: 1,
+            kind: `page-${tag}`,
+            page: expires === now - 1 ? 11 : 12,
+            holder: id,
+            expires_at: expires,
+          })
+          .execute();
+        await k.insertInto('download_lock').values({ owner: id, expires_at: expires }).execute();
       }
+      const download = (name: string, age: number, counted: boolean) => ({
+        user_id: null,
+        user_name: name,
+        share_id: null,
+        cset_id: 0,
+        kind: 'single' as const,
+        asset_ids: '1',
+        asset_count: 1,
+        created_at: now - age,
+        counted_at: counted ? now - age + HOUR : null,
+      });
+      await k
+        .insertInto('download')
+        .values([
+          download(`old-counted-${tag}`, 401 * DAY, true),
+          download(`old-uncounted-${tag}`, 401 * DAY, false),
+          download(`live-counted-${tag}`, 399 * DAY, true),
+        ])
+        .execute();
       await k
         .insertInto('login_attempt')
         .values([
@@ -89,6 +119,20 @@ describe.each(dialects)(
         job: (await k.selectFrom('job').select('key').where('key', 'like', `%-${tag}`).orderBy('key').execute()).map(
           (r) => r.key,
         ),
+        derivative_claim: (
+          await k.selectFrom('derivative_claim').select('holder').where('holder', 'like', `%-${tag}`).execute()
+        ).map((r) => r.holder),
+        download_lock: (
+          await k.selectFrom('download_lock').select('owner').where('owner', 'like', `%-${tag}`).execute()
+        ).map((r) => r.owner),
+        download: (
+          await k
+            .selectFrom('download')
+            .select('user_name')
+            .where('user_name', 'like', `%-${tag}`)
+            .orderBy('user_name')
+            .execute()
+        ).map((r) => r.user_name ?? ''),
       };
     }
 
@@ -100,9 +144,13 @@ describe.each(dialects)(
       saml_assertion: [`live-${tag}`],
       login_attempt: [`account:live-${tag}`],
       job: [`live-done-${tag}`, `live-failed-${tag}`, `queued-${tag}`],
+      derivative_claim: [`live-${tag}`],
+      download_lock: [`live-${tag}`],
+      // A download not yet counted is kept whatever its age.
+      download: [`live-counted-${tag}`, `old-uncounted-${tag}`],
     });
 
-    it('the job worker purges expired sessions, login attempts, reset links, sign-on ids and finished jobs, and again on schedule', async () => {
+    it('the job worker purges expired sessions, login attempts, reset links, sign-on ids, finished jobs, claims, locks and old counted downloads, and again on schedule', async () => {
       await seed('a');
       const worker = t.app.services.jobWorker({ pollMs: 20 });
       const scheduled = t.app.services.jobWorker({

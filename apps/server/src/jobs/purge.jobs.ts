@@ -9,6 +9,8 @@ export const PURGE_EVERY_MS = 3600_000;
 /** Done jobs are kept a day, failed ones 30 days (an operator looks into those). */
 export const DONE_JOBS_KEPT_MS = 24 * 3600_000;
 export const FAILED_JOBS_KEPT_MS = 30 * 24 * 3600_000;
+/** Delivered downloads, once counted, are kept 400 days: a yearly report finds the whole year. */
+export const COUNTED_DOWNLOADS_KEPT_MS = 400 * 24 * 3600_000;
 
 /** Rows that have outlived their use: `purge` removes those expired at `now` and answers how many. */
 export interface PurgeTarget {
@@ -24,7 +26,8 @@ export const purgeSchedule = (everyMs = PURGE_EVERY_MS): { job: NewJob; everyMs:
 
 /**
  * Removes what has expired: sessions, login attempts, reset links, single sign-on codes and SAML
- * ids, finished jobs. Idempotent: a second run finds nothing more to remove.
+ * ids, finished jobs, catalogue changes every reader has applied, claims and locks their holder let
+ * run out, counted downloads past their time. Idempotent: a second run finds nothing more to remove.
  */
 export function purgeJobHandler(
   targets: PurgeTarget[],
