@@ -39,9 +39,11 @@ export default defineConfig({
     },
   },
   webServer: {
-    // The journeys run on the demo catalogue, built and imported (with derivatives) before serving,
-    // as `npm start` does on a first start; the Debian packages it comes from stay cached.
-    command: 'node apps/server/bin/vitrine.mjs demo --if-empty && node apps/server/bin/vitrine.mjs serve',
+    // The journeys run the compiled server, as production does (built first when it is older than
+    // its sources), on the demo catalogue, built and imported (with derivatives) before serving, as
+    // `npm start` does on a first start; the Debian packages it comes from stay cached.
+    command:
+      'node scripts/build-server.mjs --if-stale && node apps/server/bin/vitrine.mjs demo --if-empty && node apps/server/bin/vitrine.mjs serve',
     cwd: root,
     url: `http://127.0.0.1:${port}/assetportal/api/health`,
     reuseExistingServer: false,

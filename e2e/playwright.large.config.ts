@@ -19,7 +19,8 @@ export default defineConfig({
   timeout: 120_000,
   use: { ...base.use, baseURL: `http://127.0.0.1:${port}`, storageState: toursSeen(`http://127.0.0.1:${port}`) },
   webServer: {
-    command: 'node apps/server/bin/vitrine.mjs bench-data --assets 10000 && node apps/server/bin/vitrine.mjs serve',
+    command:
+      'node scripts/build-server.mjs --if-stale && node apps/server/bin/vitrine.mjs bench-data --assets 10000 && node apps/server/bin/vitrine.mjs serve',
     cwd: root,
     url: `http://127.0.0.1:${port}/assetportal/api/health`,
     reuseExistingServer: false,

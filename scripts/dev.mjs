@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { root, whatIsMissing } from './setup-lib.mjs';
 
-// Vite serves the web app from its sources, so a missing production build does not matter here.
-const missing = whatIsMissing().filter((m) => m !== 'web app build');
+// Vite serves the web app and tsx runs the server from their sources, so missing builds do not matter here.
+const missing = whatIsMissing().filter((m) => m !== 'web app build' && m !== 'server build');
 if (missing.length) {
   console.error(`Vitrine is not set up yet (missing: ${missing.join('; ')}). Run: npm run setup && npm run dev`);
   process.exit(1);

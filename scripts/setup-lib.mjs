@@ -33,14 +33,20 @@ export function missingDebianPackages() {
   return debianPackages.filter((d) => !d.present()).map((d) => d.pkg);
 }
 
-function newest(dir, skip = /node_modules|dist/) {
+/** The newest modification time under `p` (a file or a folder), leaving out what `skip` matches by name. */
+function newest(p, skip = /^(node_modules|dist)$|\.test\.tsx?$/) {
+  const stat = statSync(p);
+  if (!stat.isDirectory()) return stat.mtimeMs;
   let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (skip.test(entry.name)) continue;
-    const p = path.join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(p, skip) : statSync(p).mtimeMs);
-  }
+  for (const name of readdirSync(p)) if (!skip.test(name)) latest = Math.max(latest, newest(path.join(p, name), skip));
   return latest;
+}
+
+/** Whether the build that wrote `made` (a file it writes last) is missing or older than any of `sources`. */
+function buildMissing(made, sources) {
+  if (!existsSync(made)) return true;
+  const built = statSync(made).mtimeMs;
+  return sources.some((source) => newest(path.join(root, source)) > built);
 }
 
 export function npmPackagesMissing() {
@@ -50,10 +56,21 @@ export function npmPackagesMissing() {
 }
 
 export function webBuildMissing() {
-  const index = path.join(root, 'apps/web/dist/index.html');
-  if (!existsSync(index)) return true;
-  const built = statSync(index).mtimeMs;
-  return newest(path.join(root, 'apps/web/src')) > built || newest(path.join(root, 'packages/contract/src')) > built;
+  return buildMissing(path.join(root, 'apps/web/dist/index.html'), ['apps/web/src', 'packages/contract/src']);
+}
+
+/** The compiled server (scripts/build-server.mjs); the file its build writes last. */
+export const serverDist = path.join(root, 'apps/server/dist');
+
+export function serverBuildMissing() {
+  return buildMissing(path.join(serverDist, 'build.json'), [
+    'apps/server/src',
+    'packages/contract/src',
+    'apps/server/tsconfig.build.json',
+    'packages/contract/tsconfig.build.json',
+    'tsconfig.base.json',
+    'scripts/build-server.mjs',
+  ]);
 }
 
 export function whatIsMissing() {
@@ -62,6 +79,7 @@ export function whatIsMissing() {
   if (debs.length) missing.push(`Debian packages: ${debs.join(', ')}`);
   if (npmPackagesMissing()) missing.push('npm packages');
   if (webBuildMissing()) missing.push('web app build');
+  if (serverBuildMissing()) missing.push('server build');
   return missing;
 }
 

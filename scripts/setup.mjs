@@ -1,7 +1,15 @@
 // `npm run setup`: installs what is missing on a Debian machine (apt packages, npm packages) and
-// builds the web app. Safe to run again: it only does what is not done yet.
+// builds the web app and the server. Safe to run again: it only does what is not done yet.
 import { existsSync } from 'node:fs';
-import { missingDebianPackages, npmPackagesMissing, onPath, root, run, webBuildMissing } from './setup-lib.mjs';
+import {
+  missingDebianPackages,
+  npmPackagesMissing,
+  onPath,
+  root,
+  run,
+  serverBuildMissing,
+  webBuildMissing,
+} from './setup-lib.mjs';
 
 const started = Date.now();
 const debs = missingDebianPackages();
@@ -28,6 +36,7 @@ if (npmPackagesMissing()) {
   run('npm', [existsSync(`${root}/package-lock.json`) ? 'ci' : 'install', '--no-audit', '--no-fund'], { env });
 }
 
-if (webBuildMissing()) run('npm', ['run', 'build']);
+if (webBuildMissing()) run('npm', ['run', 'build:web']);
+if (serverBuildMissing()) run('npm', ['run', 'build:server']);
 
 console.log(`\nVitrine is set up (${((Date.now() - started) / 1000).toFixed(1)} s). Start it with: npm start`);

@@ -1,10 +1,13 @@
-// `npm start`: starts the portal (after `npm run setup`, which installs what is missing).
+// `npm start`: starts the portal (after `npm run setup`, which installs what is missing and builds the
+// web app and the server): the compiled server, as `vitrine` runs it.
 import { spawn, spawnSync } from 'node:child_process';
 import { root, whatIsMissing } from './setup-lib.mjs';
 
 const missing = whatIsMissing();
 if (missing.length) {
-  console.error(`Vitrine is not set up yet (missing: ${missing.join('; ')}). Run: npm run setup && npm start`);
+  console.error(
+    `Vitrine is not set up (missing or out of date: ${missing.join('; ')}). Run: npm run setup && npm start`,
+  );
   process.exit(1);
 }
 // First start: an empty catalogue gets the demo catalogue (built from Debian packages and imported

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly; tsx compiles them on load.
-import { register } from 'tsx/esm/api';
+// Runs the compiled server in ../dist (built by `npm run setup`, or `npm run build:server`). Development
+// and tests run the TypeScript sources instead (`npm run dev`, Vitest).
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+if (!existsSync(new URL('../dist/build.json', import.meta.url))) {
+  console.error('The Vitrine server is not built. Run: npm run setup (or npm run build:server)');
+  process.exit(1);
+}
+await import('../dist/cli/main.js');

@@ -1,23 +1,95 @@
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeStl } from './media-fixtures.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
+const src = path.join(root, 'apps/server/src');
 
-describe('the server as `vitrine serve` runs it', () => {
-  // Tests compile TypeScript with Vite, the running server with tsx (esbuild); the two parsers do
-  // not agree on everything, so load the whole server graph the way production does.
-  it('loads every server module through the runtime loader', () => {
-    const out = execFileSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx/esm',
-        '-e',
-        "const m = await import('./apps/server/src/app.ts'); console.log(typeof m.buildApp);",
-      ],
-      { cwd: root, encoding: 'utf8' },
+/** Files under `dir`, relative to it, leaving out node_modules. */
+const filesUnder = (dir: string) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .filter((f) => !f.startsWith('node_modules/'));
+
+/** Runs Node without tsx or Vitest, as bin/vitrine.mjs runs the build. */
+const plainNode = (args: string[]) => {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  return execFileSync(process.execPath, args, { cwd: root, env, encoding: 'utf8' });
+};
+
+/** A module file in `dir` with `code`, for plainNode. */
+const script = (dir: string, code: string) => {
+  const file = path.join(dir, `script-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(file, code);
+  return file;
+};
+
+// Tests and `npm run dev` run the TypeScript sources (Vite, tsx); `npm start` and `vitrine` run what
+// scripts/build-server.mjs compiles with tsc. Build it into a folder of its own and load it the way
+// production does.
+describe('the compiled server, as `vitrine` runs it', () => {
+  let out: string;
+  let scratch: string;
+  beforeAll(() => {
+    // Inside the clone, so that the compiled modules find node_modules.
+    mkdirSync(path.join(root, 'node_modules/.cache'), { recursive: true });
+    out = mkdtempSync(path.join(root, 'node_modules/.cache/vitrine-build-'));
+    scratch = mkdtempSync(path.join(tmpdir(), 'vitrine-build-'));
+    execFileSync(process.execPath, ['scripts/build-server.mjs', '--out', out], { cwd: root, stdio: 'pipe' });
+  }, 120_000);
+  afterAll(() => {
+    rmSync(out, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('loads every server module in a plain Node (no module of the build imports tsx)', () => {
+    // The entry points (they serve or parse the command line) and the threads (they need a parent).
+    const entries = ['main.js', 'cli/main.js', 'derivatives/model-view.thread.js', 'cli/bench-data.index.js'];
+    const modules = filesUnder(out).filter((f) => f.endsWith('.js') && !entries.includes(f));
+    expect(modules.length).toBeGreaterThan(100);
+    const loadAll = script(
+      scratch,
+      `const [out, ...modules] = process.argv.slice(2);
+       for (const m of modules) await import(out + '/' + m);
+       const { buildApp } = await import(out + '/app.js');
+       console.log(typeof buildApp);`,
     );
-    expect(out.trim()).toBe('function');
+    expect(plainNode([loadAll, out, ...modules]).trim()).toBe('function');
+    const tsx = modules.filter((m) => /from 'tsx|import\('tsx/.test(readFileSync(path.join(out, m), 'utf8')));
+    expect(tsx).toEqual([]);
+    expect(plainNode([path.join(out, 'cli/main.js'), '--version']).trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('starts its threads from the compiled modules: a 3D model is drawn', () => {
+    const model = makeStl(path.join(scratch, 'shape.stl'));
+    const draw = script(
+      scratch,
+      `const [out, model] = process.argv.slice(2);
+       const { ModelRenderer } = await import(out + '/derivatives/model-renderer.js');
+       const renderer = new ModelRenderer({ maxFileMb: 64, maxTriangles: 100000, timeoutSeconds: 60, maxMemoryMb: 256 });
+       const view = await renderer.render(model, 'stl');
+       await renderer.close();
+       console.log(view.kind);`,
+    );
+    expect(plainNode([draw, out, model]).trim()).toBe('drawn');
+    // Every thread the sources start (startThread) has its compiled module beside its starter.
+    const built = filesUnder(out);
+    for (const file of filesUnder(src).filter((f) => f.endsWith('.ts'))) {
+      for (const [, name] of readFileSync(path.join(src, file), 'utf8').matchAll(/startThread\(\s*'([^']+)'/g)) {
+        expect(built).toContain(path.posix.join(path.posix.dirname(file), `${name}.js`));
+      }
+    }
+  });
+
+  it('needs no file of the sources but TypeScript (tsc copies nothing else into the build)', () => {
+    // A file the server reads at run time (SQL, a template) would be missing from dist/: keep it
+    // outside src/ and find it from the build, or have scripts/build-server.mjs copy it.
+    const other = filesUnder(src).filter((f) => !f.endsWith('.ts'));
+    expect(other).toEqual(['adapters/ts-thread.mjs']);
   });
 });

@@ -3,9 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
+import { vitrineCli } from './cli.ts';
 import { freePort } from './postgres-cluster.ts';
-
-const cli = path.resolve(import.meta.dirname, '../bin/vitrine.mjs');
 
 export interface ServerProcess {
   /** http://127.0.0.1:PORT */
@@ -21,12 +20,12 @@ export interface ServerProcess {
 }
 
 /**
- * A real `vitrine serve` process on a free loopback port, as operators run it: its own Node, its own
- * database pool and job worker. `env` sets DATABASE_URL, DATA_DIR and the rest.
+ * A real `vitrine serve` process (from the sources) on a free loopback port, as operators run it: its
+ * own Node, its own database pool and job worker. `env` sets DATABASE_URL, DATA_DIR and the rest.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [cli, 'serve'], {
+  const child = spawn(process.execPath, [...vitrineCli, 'serve'], {
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

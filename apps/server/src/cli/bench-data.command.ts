@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
+import { startThread } from '../adapters/thread.ts';
 import { COLLECTION_COUNT, SyntheticCatalogue } from '../bench-data/synthetic.ts';
 import { newAssetWrite } from '../catalogue/new-asset.ts';
 import type { Settings } from '../settings.ts';
@@ -20,7 +20,7 @@ interface Indexer {
 }
 
 function startIndexer(data: IndexerData, progress: (phase: string, done: number, total: number) => void): Indexer {
-  const worker = new Worker(new URL('./bench-data.worker.mjs', import.meta.url), { workerData: data });
+  const worker = startThread('bench-data.index', import.meta.url, { workerData: data });
   let ready!: () => void;
   let done!: (seconds: number) => void;
   let failed!: (err: Error) => void;

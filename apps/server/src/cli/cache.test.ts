@@ -3,17 +3,17 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { vitrineCli } from '../../test/cli.ts';
 import { makeImage } from '../../test/media-fixtures.ts';
 import { withServices } from '../services.ts';
 import { loadSettings } from '../settings.ts';
 
-const bin = path.resolve(import.meta.dirname, '../../bin/vitrine.mjs');
 const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-cache-cli-'));
 const dataDir = path.join(dir, 'data');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const vitrine = (args: string[]) =>
-  spawnSync(process.execPath, [bin, ...args], {
+  spawnSync(process.execPath, [...vitrineCli, ...args], {
     encoding: 'utf8',
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
   });

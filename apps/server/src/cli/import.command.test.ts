@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { vitrineCli } from '../../test/cli.ts';
 import { makeImage } from '../../test/media-fixtures.ts';
-
-const cli = path.resolve(import.meta.dirname, '../../bin/vitrine.mjs');
 
 describe('vitrine import (command line)', () => {
   let dir = '';
@@ -20,7 +19,7 @@ describe('vitrine import (command line)', () => {
     writeFileSync(path.join(media, 'c.jpg'), 'not an image');
     const env = { ...process.env, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent' };
 
-    const first = spawnSync(process.execPath, [cli, 'import', media], { env, encoding: 'utf8' });
+    const first = spawnSync(process.execPath, [...vitrineCli, 'import', media], { env, encoding: 'utf8' });
     expect(first.stdout).toMatch(/Imported 2, updated 0, unchanged 0, marked gone 0, failed 1 \(3 files/);
     expect(first.stdout).toMatch(/failed: c\.jpg: the file cannot be read as JPG/);
     expect(first.status).toBe(1);
@@ -32,12 +31,12 @@ describe('vitrine import (command line)', () => {
     expect(pending.n).toBe(0);
 
     rmSync(path.join(media, 'c.jpg'));
-    const second = spawnSync(process.execPath, [cli, 'import', media], { env, encoding: 'utf8' });
+    const second = spawnSync(process.execPath, [...vitrineCli, 'import', media], { env, encoding: 'utf8' });
     expect(second.stdout).toMatch(/Imported 0, updated 0, unchanged 2, marked gone 0, failed 0/);
     expect(second.status).toBe(0);
 
     // A start with a catalogue that has assets does not build or import the demo.
-    const demo = spawnSync(process.execPath, [cli, 'demo', '--if-empty'], { env, encoding: 'utf8' });
+    const demo = spawnSync(process.execPath, [...vitrineCli, 'demo', '--if-empty'], { env, encoding: 'utf8' });
     expect(demo.status).toBe(0);
     expect(demo.stdout).toBe('');
     expect(existsSync(path.join(dir, 'data', 'demo'))).toBe(false);
@@ -45,7 +44,7 @@ describe('vitrine import (command line)', () => {
 
   it('says which folder is missing', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'vitrine-cli-'));
-    const r = spawnSync(process.execPath, [cli, 'import', path.join(dir, 'nope')], {
+    const r = spawnSync(process.execPath, [...vitrineCli, 'import', path.join(dir, 'nope')], {
       env: { ...process.env, DATA_DIR: path.join(dir, 'data') },
       encoding: 'utf8',
     });

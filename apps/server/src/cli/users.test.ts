@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { vitrineCli } from '../../test/cli.ts';
 
-const bin = path.resolve(import.meta.dirname, '../../bin/vitrine.mjs');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'vitrine-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const vitrine = (args: string[], input = '') =>
-  spawnSync(process.execPath, [bin, ...args], {
+  spawnSync(process.execPath, [...vitrineCli, ...args], {
     input,
     encoding: 'utf8',
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { rgbaToPng } from '../adapters/media.ts';
+import { startThread } from '../adapters/thread.ts';
 import { MODEL_VIEW_SIZE } from './model-view.ts';
 import type { ModelAnswer, ModelJob } from './model-view.thread.ts';
 
@@ -60,7 +61,7 @@ export class ModelRenderer {
   private thread(): Worker {
     const kept = this.idle.pop();
     if (kept) return kept;
-    const worker = new Worker(new URL('./model-view.worker.mjs', import.meta.url), {
+    const worker = startThread('model-view.thread', import.meta.url, {
       resourceLimits: { maxOldGenerationSizeMb: this.limits.maxMemoryMb },
     });
     // An idle thread does not keep the process alive.

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { vitrineCli } from '../../test/cli.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
 import { openDatabase, type Db } from '../db/database.ts';
@@ -12,7 +13,6 @@ import { buildServices } from '../services.ts';
 import { JobRepository } from './job.repository.ts';
 import { JobWorker, type JobHandler } from './job.worker.ts';
 
-const cli = path.resolve(import.meta.dirname, '../../bin/vitrine.mjs');
 const urlOf = (d: TestDatabase) => (d.config.dialect === 'sqlite' ? `sqlite:${d.config.file}` : d.config.url);
 
 describe.each(dialects)('job worker (%s)', (dialect) => {
@@ -140,7 +140,7 @@ describe.each(dialects)('job worker (%s)', (dialect) => {
     // The first process (`vitrine import`, which makes derivatives) is killed while its jobs run,
     // together with the helpers it started (exiftool, ffmpeg), as when its machine or container
     // stops: it runs in a process group of its own, and the whole group is killed.
-    const child = spawn(process.execPath, [cli, 'import', media], {
+    const child = spawn(process.execPath, [...vitrineCli, 'import', media], {
       detached: true,
       env: {
         ...process.env,
