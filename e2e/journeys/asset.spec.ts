@@ -127,7 +127,7 @@ test.describe('download flow (portal-spec §4 "Download flow", §8 "Download")',
     // A partner sees the catalogue but has no conversion set to download in (e2e/settings.json).
     const name = `orderer${Date.now()}`;
     addUser(name, 'partners');
-    const restore = storeGlobalConfig({ global: { run_order_process: true } });
+    const restore = await storeGlobalConfig({ global: { run_order_process: true } });
     try {
       const [image] = await find(request, [{ key: 'asset_groups', values: ['image'] }]);
       await logIn(page, name);
@@ -142,7 +142,7 @@ test.describe('download flow (portal-spec §4 "Download flow", §8 "Download")',
       const mails = readdirSync(outbox).map((f) => readFileSync(path.join(outbox, f), 'utf8'));
       expect(mails.some((m) => m.includes('For the annual report') && m.includes(`#/asset/${image?.id}`))).toBe(true);
     } finally {
-      restore();
+      await restore();
     }
   });
 });
@@ -156,7 +156,7 @@ test.describe('zip downloads from the search page (portal-spec §4 "Selection", 
     // Web JPEG (conversion set 1) is made of pictures, documents and 3D models, not of videos.
     const name = `zipper${Date.now()}`;
     addUser(name, 'users');
-    const restore = storeGlobalConfig({ global: { run_order_process: true } });
+    const restore = await storeGlobalConfig({ global: { run_order_process: true } });
     try {
       const images = await find(request, [{ key: 'asset_groups', values: ['image'] }]);
       const [video] = await find(request, [{ key: 'asset_groups', values: ['video'] }]);
@@ -196,7 +196,7 @@ test.describe('zip downloads from the search page (portal-spec §4 "Selection", 
       await expect(order.getByRole('link', { name: chosen[2] })).toBeVisible();
       await expect(order.getByRole('link')).toHaveCount(1);
     } finally {
-      restore();
+      await restore();
     }
   });
 });

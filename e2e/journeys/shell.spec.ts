@@ -79,25 +79,25 @@ test.describe('footer (admin-spec §3 "Footer link")', () => {
 
 test.describe('configuration (portal-spec §2 "Navigation rules")', () => {
   test('with hide_dashboard set, / goes to /search/*', async ({ page }) => {
-    const restore = storeGlobalConfig({ global: { hide_dashboard: true, website_title: 'Archiv' } });
+    const restore = await storeGlobalConfig({ global: { hide_dashboard: true, website_title: 'Archiv' } });
     try {
       await page.goto('/');
       await expect(page).toHaveURL(/#\/search\/\*$/);
       await expect(page).toHaveTitle('Archiv | Suche');
       await expect(page.getByRole('navigation').getByRole('link', { name: 'Startseite' })).toHaveCount(0);
     } finally {
-      restore();
+      await restore();
     }
   });
 
   test('the hero height and texts come from the config', async ({ page }) => {
-    const restore = storeGlobalConfig({ dashboard: { heroImage: { height: 420 } } });
+    const restore = await storeGlobalConfig({ dashboard: { heroImage: { height: 420 } } });
     try {
       await openDashboard(page);
       const box = await page.getByTestId('dashboard-hero').boundingBox();
       expect(box?.height).toBeGreaterThanOrEqual(420);
     } finally {
-      restore();
+      await restore();
     }
   });
 });
