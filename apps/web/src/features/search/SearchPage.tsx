@@ -1,6 +1,7 @@
-import { Alert, Box, Button, CircularProgress, Drawer, Link, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { Box, Button, CircularProgress, Drawer, Link, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
+import { SearchFailure } from './SearchFailure.tsx';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from '../../lib/router.tsx';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { AssetDoc, FacetSelection } from '@vitrine/contract/search';
@@ -463,18 +464,7 @@ export function SearchPage() {
               <CircularProgress aria-label={t('global.loading')} />
             </Box>
           )}
-          {status === 'failure' && (
-            <Alert
-              severity="error"
-              action={
-                <Button color="inherit" size="small" onClick={() => void results.refetch()}>
-                  {t('views.search.retry')}
-                </Button>
-              }
-            >
-              {t('views.search.failure')}
-            </Alert>
-          )}
+          {status === 'failure' && <SearchFailure error={results.error} onRetry={() => void results.refetch()} />}
           {status === 'success' && total === 0 && <Typography sx={{ p: 2 }}>{t('views.search.no_results')}</Typography>}
           {status === 'success' && total > 0 && (
             <ResultList
