@@ -118,6 +118,17 @@ describe('settings', () => {
     expect(() => loadSettings({ DATA_DIR: dir })).toThrow(/conversionSets\.0\.format/);
   });
 
+  it('refuses a conversion set title keyed by something other than a language code, saying so', () => {
+    const dir = tempDir();
+    writeFileSync(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({ conversionSets: [{ id: 1, title: { EN: 'Web JPEG' }, format: 'jpeg' }] }),
+    );
+    expect(() => loadSettings({ DATA_DIR: dir })).toThrow(
+      /conversionSets\.0\.title: has the key "EN", which must be a two-letter ISO 639-1 language code/,
+    );
+  });
+
   it('checks the limits of 3D model drawing at start', () => {
     const dir = tempDir();
     expect(loadSettings({ DATA_DIR: dir }).file.models).toEqual({

@@ -4,6 +4,7 @@ import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSyn
 import path from 'node:path';
 import { z } from 'zod';
 import { assetGroups } from '@vitrine/contract/fields';
+import { oneOrByLanguage } from '@vitrine/contract/formats';
 import { indexFieldSchema } from '@vitrine/contract/search';
 
 /**
@@ -24,9 +25,9 @@ const defaultGroups = [
 export const conversionSetSchema = z
   .object({
     id: z.number().int().min(1).describe('0 is reserved for the original file'),
-    title: z
-      .union([z.string().min(1), z.record(z.string().regex(/^[a-z]{2}$/), z.string().min(1))])
-      .describe('One title, or one per interface language ({"en": …, "de": …})'),
+    title: oneOrByLanguage(z.string().min(1), 'a title').describe(
+      'One title, or one per interface language ({"en": …, "de": …})',
+    ),
     format: z
       .enum(['jpeg', 'png', 'webp', 'tiff', 'avif', 'pdf', 'mp4', 'm4a'])
       .describe('pdf passes a PDF through unchanged; mp4 and m4a are made by ffmpeg'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCall } from './call.ts';
 import { configFileNames } from './config-defaults.ts';
 import { globalConfigModel } from './global-config.ts';
-import { languageCode } from './info.ts';
+import { languageCode } from './formats.ts';
 
 /** Files an admin can upload (admin-spec §3 "Available-files flags", §7 image names). */
 export { configFileNames };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defaultGlobalConfig } from './config-defaults.ts';
+import { hexColour, languageCode } from './formats.ts';
 
 /**
  * The global configuration (admin-spec §3 "Config") with the defaults of admin-spec §9 and
@@ -8,9 +9,7 @@ import { defaultGlobalConfig } from './config-defaults.ts';
  * this model does not name, so a config written by a newer version survives a round trip.
  */
 
-const lang = z.string().regex(/^[a-z]{2}$/);
 const perLanguage = <T extends z.ZodType>(value: T) => z.record(z.string(), value);
-const colour = z.string().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour');
 const alignment = z.enum(['left', 'center', 'right']);
 
 /**
@@ -51,7 +50,7 @@ export const themeColourKeys = [
 export type ThemeColourKey = (typeof themeColourKeys)[number];
 
 export const themeAppearanceSchema = z.object(
-  Object.fromEntries(themeColourKeys.map((k) => [k, colour])) as Record<ThemeColourKey, typeof colour>,
+  Object.fromEntries(themeColourKeys.map((k) => [k, hexColour])) as Record<ThemeColourKey, typeof hexColour>,
 );
 export type ThemeAppearance = z.infer<typeof themeAppearanceSchema>;
 
@@ -64,7 +63,7 @@ export const themeSchema = z.looseObject({
     list_hover_effect: z.enum(['darken', 'lighten', 'none']),
   }),
   /** component.key → colour, for finer adjustments than the 12 colours. */
-  advanced_appearance: z.record(z.string(), colour),
+  advanced_appearance: z.record(z.string(), hexColour),
   /** Whether the theme is built as a dark (true) or light palette. */
   dark: z.boolean(),
 });
@@ -216,11 +215,11 @@ export const globalConfigModel = z.looseObject({
   terms_of_use: z.looseObject({ show: z.boolean(), links: perLanguage(configuredLink) }),
   /** The interface languages offered in the header's language switch. */
   visibleLocales: z
-    .array(z.object({ lang, short: z.string().min(1).max(8), name: z.string().max(100).optional() }))
+    .array(z.object({ lang: languageCode, short: z.string().min(1).max(8), name: z.string().max(100).optional() }))
     .min(1),
   /** Languages metadata values may carry; the first is used when the interface language is not one. */
-  content_languages: z.array(lang).min(1),
-  fallback_locale: lang,
+  content_languages: z.array(languageCode).min(1),
+  fallback_locale: languageCode,
   visibleLogos: z.array(z.looseObject({ key: z.string(), translation: z.string(), visible: z.boolean() })),
   global: z.looseObject({
     hide_empty_metadata_fields: z.boolean(),

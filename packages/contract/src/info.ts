@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.ts';
-
-export const languageCode = z
-  .string()
-  .regex(/^[a-z]{2}$/, 'must be a two-letter ISO 639-1 language code such as en or de');
+import { languageCode } from './formats.ts';
 
 export const healthCall = defineCall({
   method: 'GET',

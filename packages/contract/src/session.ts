@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.ts';
-import { languageCode } from './info.ts';
+import { languageCode } from './formats.ts';
 
 export const loginMethodSchema = z.object({
   name: z.string().describe('native, saml, oidc, …'),

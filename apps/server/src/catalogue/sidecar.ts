@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { oneOrByLanguage } from '@vitrine/contract/formats';
 
 /**
  * Metadata written beside the media: `<file>.json` for one file, or a folder manifest
@@ -9,8 +10,8 @@ import { z } from 'zod';
  *
  * Text fields take a plain string (no language) or one value per content language `{en, de}`.
  */
-const localized = z.union([z.string(), z.record(z.string().regex(/^[a-z]{2}$/), z.string())]);
-const localizedList = z.union([z.array(z.string()), z.record(z.string().regex(/^[a-z]{2}$/), z.array(z.string()))]);
+const localized = oneOrByLanguage(z.string(), 'a text');
+const localizedList = oneOrByLanguage(z.array(z.string()), 'a list of texts');
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
 const sidecarSchema = z

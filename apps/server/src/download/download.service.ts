@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { acceptedLanguages } from '@vitrine/contract/formats';
 import type { ConvertSet } from '@vitrine/contract/session';
 import type { AccessService } from '../access/access.service.ts';
 import { DeliveryLog } from './delivery-log.ts';
@@ -67,11 +68,7 @@ function assetIdOf(id: string): number {
 }
 
 function languagesOf(caller: DownloadCaller): string[] {
-  const accepted = (caller.acceptLanguage ?? '')
-    .split(',')
-    .map((part) => part.trim().slice(0, 2).toLowerCase())
-    .filter((l) => /^[a-z]{2}$/.test(l));
-  return [...accepted, ...(caller.auth.locale ? [caller.auth.locale] : []), 'en', 'de'];
+  return [...acceptedLanguages(caller.acceptLanguage), ...(caller.auth.locale ? [caller.auth.locale] : []), 'en', 'de'];
 }
 
 /** A file name that is safe in any file system and inside a zip: no folders, no control characters. */

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import { acceptedLanguages } from '@vitrine/contract/formats';
 
-/** The two-letter language the request asks for (Accept-Language), or null. */
+/** The language the request asks for first (Accept-Language), or null. */
 export const requestLocale = (request: FastifyRequest): string | null =>
-  /^[a-z]{2}/i.exec(request.headers['accept-language'] ?? '')?.[0].toLowerCase() ?? null;
+  acceptedLanguages(request.headers['accept-language'])[0] ?? null;

@@ -1,4 +1,5 @@
 import type { Collection } from '@vitrine/contract/collection';
+import { acceptedLanguages } from '@vitrine/contract/formats';
 import type { PreSearch } from '@vitrine/contract/global-config';
 import {
   defaultSuggestionFields,
@@ -91,10 +92,7 @@ export class SearchService {
 
   private async language(caller: Caller): Promise<string> {
     const known = await this.contentLanguageList();
-    const wanted = (caller.acceptLanguage ?? '')
-      .split(',')
-      .map((part) => part.split(';')[0].trim().toLowerCase().split('-')[0])
-      .filter(Boolean);
+    const wanted = acceptedLanguages(caller.acceptLanguage);
     if (caller.auth.locale) wanted.push(caller.auth.locale.toLowerCase());
     return wanted.find((l) => known.includes(l)) ?? 'en';
   }

@@ -2,6 +2,7 @@ import { Box, Button, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { defaultThemes } from '@vitrine/contract/config-defaults';
+import { isHexColour } from '@vitrine/contract/formats';
 import { themeColourKeys, type ThemeAppearance, type ThemeConfig } from '@vitrine/contract/global-config';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import {
@@ -17,8 +18,6 @@ import {
   unique,
   UploadSetting,
 } from '../fields.tsx';
-
-const hex = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 
 export function AppearanceSection() {
   const { t } = useTranslation();
@@ -166,8 +165,8 @@ function ThemeColoursDialog({
 }) {
   const { t } = useTranslation();
   const [colours, setColours] = useState<ThemeAppearance>(theme.appearance);
-  const valid = themeColourKeys.every((k) => hex.test(colours[k]));
-  const c = (key: keyof ThemeAppearance, fallback: string) => (hex.test(colours[key]) ? colours[key] : fallback);
+  const valid = themeColourKeys.every((k) => isHexColour(colours[k]));
+  const c = (key: keyof ThemeAppearance, fallback: string) => (isHexColour(colours[key]) ? colours[key] : fallback);
   return (
     <FormDialog
       id="theme-colours"
@@ -186,8 +185,8 @@ function ThemeColoursDialog({
               size="small"
               label={t(`admin.appearance.colours.${key}`)}
               value={colours[key]}
-              error={!hex.test(colours[key])}
-              helperText={hex.test(colours[key]) ? undefined : t('admin.appearance.colour_invalid')}
+              error={!isHexColour(colours[key])}
+              helperText={isHexColour(colours[key]) ? undefined : t('admin.appearance.colour_invalid')}
               onChange={(e) => setColours({ ...colours, [key]: e.target.value })}
               slotProps={{
                 input: {

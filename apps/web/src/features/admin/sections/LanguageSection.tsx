@@ -2,6 +2,7 @@ import { Button, Checkbox, FormControlLabel, Stack, TextField, Typography } from
 import { useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/translate.tsx';
 import type { MessageSet } from '@vitrine/contract/config';
+import { isLanguageCode } from '@vitrine/contract/formats';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import {
   check,
@@ -17,7 +18,7 @@ import {
 } from '../fields.tsx';
 import { useSaveTexts, useTexts } from '../queries.ts';
 
-const codeFormat: Rule = (v) => /^[a-z]{2}$/.test(v.trim()) || 'admin.validation.code_format';
+const codeFormat: Rule = (v) => isLanguageCode(v.trim()) || 'admin.validation.code_format';
 
 export function LanguageSection() {
   const { t } = useTranslation();

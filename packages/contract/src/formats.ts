@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/**
+ * Formats of single values that the config, the settings file, sidecars, the calls and the admin
+ * forms all check: written once here, so a value one of them accepts is accepted by all.
+ */
+
+const LANGUAGE_CODE = /^[a-z]{2}$/;
+const HEX_COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+
+const LANGUAGE_CODE_MESSAGE = 'must be a two-letter ISO 639-1 language code in lower case, such as en or de';
+
+/** A language as the portal names it: two lower-case letters of ISO 639-1 (`en`, `de`). */
+export const languageCode = z.string().regex(LANGUAGE_CODE, LANGUAGE_CODE_MESSAGE);
+
+export const isLanguageCode = (value: string): boolean => LANGUAGE_CODE.test(value);
+
+/** One value per language, `{ "en": …, "de": … }`; a key that is no language code is named. */
+export const byLanguage = <T extends z.ZodType>(value: T) =>
+  z.record(languageCode, value, {
+    error: (issue) =>
+      issue.code === 'invalid_key'
+        ? `has the key ${JSON.stringify(issue.path?.at(-1))}, which ${LANGUAGE_CODE_MESSAGE}`
+        : undefined,
+  });
+
+/**
+ * One value for every language, or one per language (`byLanguage`). When neither fits, the message
+ * is that of the form the input was meant as (a bad language key of an object), else says both.
+ */
+export const oneOrByLanguage = <T extends z.ZodType>(value: T, what: string) =>
+  z.union([value, byLanguage(value)], {
+    error: (issue) => {
+      if (issue.code !== 'invalid_union') return undefined;
+      const meant = issue.errors.find(
+        (branch) => !branch.some((e) => e.code === 'invalid_type' && e.path.length === 0),
+      );
+      return meant?.map((e) => e.message).join('; ') ?? `must be ${what}, or one per language: {"en": …, "de": …}`;
+    },
+  });
+
+/** A colour as CSS writes it in hex: `#rgb`, `#rrggbb` or `#rrggbbaa`, in either case. */
+export const hexColour = z
+  .string()
+  .regex(HEX_COLOUR, 'must be a hex colour: # and 3, 6 or 8 hex digits, such as #f60, #ff6600 or #ff6600cc');
+
+export const isHexColour = (value: string): boolean => HEX_COLOUR.test(value);
+
+/**
+ * The languages an Accept-Language header names, most wanted first as written (q-values are not
+ * weighed): each entry's primary subtag, lower-cased, when it is a language code (`de-CH;q=0.8` is
+ * `de`; `*` and three-letter languages such as `fil` are left out, never cut to two letters).
+ */
+export function acceptedLanguages(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((entry) => (entry.split(';')[0] ?? '').trim().split('-')[0]?.toLowerCase() ?? '')
+    .filter(isLanguageCode);
+}
