@@ -9,13 +9,10 @@ import { indexFieldSchema } from '@vitrine/contract/search';
 
 /**
  * Groups when the settings file names none: registered users and guests see the portal, admins also
- * configure it. Assets are visible to the groups named in their access list.
+ * configure it (portal access and the original file, set 0, are the defaults of a group's entry).
+ * Assets are visible to the groups named in their access list.
  */
-const defaultGroups = [
-  { name: 'public', portalAccess: true, guiAdmin: false, downloadSets: [0] },
-  { name: 'users', portalAccess: true, guiAdmin: false, downloadSets: [0] },
-  { name: 'admins', portalAccess: true, guiAdmin: true, downloadSets: [0] },
-];
+const defaultGroups = [{ name: 'public' }, { name: 'users' }, { name: 'admins', guiAdmin: true }];
 
 /**
  * A conversion set (admin-spec §3 "Convert set"): what a download in this set is made of. Set 0 is
@@ -55,16 +52,14 @@ export function conversionSetTitle(file: { conversionSets: ConversionSet[] }, id
 }
 
 /** Sets that make sense for the demo catalogue: web and print pictures, web video, audio for players. */
-const defaultConversionSets: ConversionSet[] = [
+const defaultConversionSets: z.input<typeof conversionSetSchema>[] = [
   {
     id: 1,
     title: { en: 'Web JPEG (2048 px)', de: 'Web-JPEG (2048 px)' },
     format: 'jpeg',
     maxSize: 2048,
     quality: 85,
-    colourSpace: 'srgb',
     density: 72,
-    keepMetadata: false,
     assetGroups: ['image', 'document', '3d'],
     userGroups: ['public', 'users', 'admins'],
   },
@@ -83,8 +78,6 @@ const defaultConversionSets: ConversionSet[] = [
     title: { en: 'Web video (MP4)', de: 'Web-Video (MP4)' },
     format: 'mp4',
     maxSize: 1280,
-    colourSpace: 'srgb',
-    keepMetadata: false,
     assetGroups: ['video'],
     userGroups: ['public', 'users', 'admins'],
   },
@@ -92,8 +85,6 @@ const defaultConversionSets: ConversionSet[] = [
     id: 4,
     title: { en: 'Audio (AAC)', de: 'Audio (AAC)' },
     format: 'm4a',
-    colourSpace: 'srgb',
-    keepMetadata: false,
     assetGroups: ['audio', 'video'],
     userGroups: ['users', 'admins'],
   },
@@ -196,7 +187,7 @@ const workSchema = z
       .describe('Longest a request waits for a slot before it gets 429 busy'),
   })
   .strict()
-  .default({ ...defaultPools, queue: 8, waitSeconds: 10 });
+  .prefault({});
 export type WorkSettings = z.infer<typeof workSchema>;
 
 /** One per-client limit: at most `max` requests of a kind from one client address within `minutes`. */
@@ -213,7 +204,7 @@ function clientLimit(max: number, minutes: number, what: string) {
         .default(minutes)
         .describe('The window the requests are counted in, in minutes (at most 60)'),
     })
-    .default({ max, minutes });
+    .prefault({});
 }
 
 /**
@@ -227,12 +218,7 @@ const rateLimitsSchema = z
     orders: clientLimit(20, 60, 'Order mails'),
     search: clientLimit(1200, 10, 'Searches and suggestions of callers without an account'),
   })
-  .default({
-    guestSessions: { max: 60, minutes: 10 },
-    shareOpens: { max: 60, minutes: 10 },
-    orders: { max: 20, minutes: 60 },
-    search: { max: 1200, minutes: 10 },
-  });
+  .prefault({});
 export type RateLimitName = keyof z.infer<typeof rateLimitsSchema>;
 
 /**
@@ -244,7 +230,7 @@ const fileSettingsSchema = z
   .object({
     conversionSets: z
       .array(conversionSetSchema)
-      .default(defaultConversionSets)
+      .prefault(defaultConversionSets)
       .refine((sets) => new Set(sets.map((s) => s.id)).size === sets.length, 'conversion set ids must be unique'),
     download: z
       .object({
@@ -260,7 +246,7 @@ const fileSettingsSchema = z
           .default('orders@localhost')
           .describe('Where the order process (run_order_process) sends its mails'),
       })
-      .default({ maxAssets: 500, orderAddress: 'orders@localhost' }),
+      .prefault({}),
     fields: z.array(indexFieldSchema).default([]),
     catalogue: z
       .object({
@@ -270,7 +256,7 @@ const fileSettingsSchema = z
           .default(['public', 'users', 'admins'])
           .describe('Groups that see an imported asset when its sidecar names none (access_groups)'),
       })
-      .default({ defaultAccessGroups: ['public', 'users', 'admins'] }),
+      .prefault({}),
     models: z
       .object({
         maxFileMb: z.number().positive().default(64).describe('3D model files larger than this get the typed icon'),
@@ -293,7 +279,7 @@ const fileSettingsSchema = z
           .describe('Heap of the thread that draws one 3D model; a model that needs more gets the typed icon'),
       })
       .strict()
-      .default({ maxFileMb: 64, maxTriangles: 2_000_000, timeoutSeconds: 60, maxMemoryMb: 512 }),
+      .prefault({}),
     groups: z
       .array(
         z.object({
@@ -303,7 +289,7 @@ const fileSettingsSchema = z
           downloadSets: z.array(z.number().int().min(0)).default([0]),
         }),
       )
-      .default(defaultGroups),
+      .prefault(defaultGroups),
     shareLinks: z
       .object({
         groups: z
@@ -319,10 +305,10 @@ const fileSettingsSchema = z
           .default(90)
           .describe('The longest a share link lives; a link without an expiry gets this, a later expiry is refused'),
       })
-      .default({ groups: ['users', 'admins'], maxAssets: 1000, maxDays: 90 }),
+      .prefault({}),
     guest: z
       .object({ enabled: z.boolean().default(true), groups: z.array(z.string().min(1)).default(['public']) })
-      .default({ enabled: true, groups: ['public'] }),
+      .prefault({}),
     session: z
       .object({
         idleHours: z
@@ -331,7 +317,7 @@ const fileSettingsSchema = z
           .default(24 * 14)
           .describe('A session unused this long expires'),
       })
-      .default({ idleHours: 24 * 14 }),
+      .prefault({}),
     login: z
       .object({
         native: z.boolean().default(true).describe('Offer login with user name and password'),
@@ -357,28 +343,20 @@ const fileSettingsSchema = z
           .default(10)
           .describe('Password-reset mails asked for from one client address within a quiet hour'),
       })
-      .default({
-        native: true,
-        maxFailures: 5,
-        maxFailuresPerClient: 30,
-        blockMinutes: 15,
-        resetLinkHours: 2,
-        resetMailsPerAccount: 3,
-        resetMailsPerClient: 10,
-      }),
+      .prefault({}),
     rateLimits: rateLimitsSchema,
     mail: z
       .object({
         from: z.string().min(3).default('Vitrine <noreply@localhost>'),
         smtpUrl: smtpUrl.optional().describe('Without it, mails are written to DATA_DIR/outbox'),
       })
-      .default({ from: 'Vitrine <noreply@localhost>' }),
+      .prefault({}),
     sso: z
       .object({
         oidc: z.array(oidcProviderSchema).default([]),
         saml: z.array(samlProviderSchema).default([]),
       })
-      .default({ oidc: [], saml: [] }),
+      .prefault({}),
     work: workSchema,
     conversionCache: z
       .object({
@@ -391,7 +369,7 @@ const fileSettingsSchema = z
           ),
       })
       .strict()
-      .default({}),
+      .prefault({}),
     customPages: z
       .object({
         imageOrigins: z
@@ -406,7 +384,7 @@ const fileSettingsSchema = z
           .default([])
           .describe("Origins outside the portal that custom pages may show pictures from (the pages' CSP img-src)"),
       })
-      .default({ imageOrigins: [] }),
+      .prefault({}),
   })
   .strict();
 export type FileSettings = z.infer<typeof fileSettingsSchema>;
@@ -456,6 +434,14 @@ const envSchema = z.object({
     .default(60)
     .describe('A client must send its whole request (headers and body) within this time, or it gets 408'),
 });
+
+/**
+ * Every default of the environment and of the settings file, as the schemas fill them in: each is
+ * written once, in its schema (the docs' tables are checked against these by settings-defaults.test.ts).
+ */
+export function settingsDefaults(): { env: z.infer<typeof envSchema>; file: FileSettings } {
+  return { env: envSchema.parse({}), file: fileSettingsSchema.parse({}) };
+}
 
 export interface Settings {
   port: number;
