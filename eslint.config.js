@@ -68,10 +68,11 @@ export default tseslint.config(
                 '!@vitrine/contract/at-signs',
                 '!@vitrine/contract/version',
                 '!@vitrine/contract/translations',
+                '!@vitrine/contract/html-policy',
               ],
               allowTypeImports: true,
               message:
-                'Contract schemas stay out of the browser: import calls from @vitrine/contract/endpoints, defaults from config-defaults, types with `import type`.',
+                'Contract schemas stay out of the browser: import calls from @vitrine/contract/endpoints, defaults from config-defaults, the HTML policy from html-policy, types with `import type`.',
             },
           ],
         },

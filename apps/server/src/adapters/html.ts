@@ -1,59 +1,34 @@
+import { htmlPolicy, isAllowedUrl, srcsetUrls } from '@vitrine/contract/html-policy';
 import sanitizeHtml from 'sanitize-html';
 
 /**
- * sanitize-html for admin-authored pages: the portal serves custom pages as HTML in its own origin,
- * so scripts, event handlers, frames, forms and script URLs are removed; layout and links stay.
+ * sanitize-html for admin-authored pages, configured from the contract's HTML policy (the browser's
+ * sanitiser reads the same): the portal serves custom pages as HTML in its own origin, so scripts,
+ * event handlers, styles, frames, forms and script URLs are removed; layout, pictures and links stay.
  */
 const options: sanitizeHtml.IOptions = {
-  allowedTags: [
-    ...sanitizeHtml.defaults.allowedTags,
-    'img',
-    'figure',
-    'figcaption',
-    'picture',
-    'source',
-    'h1',
-    'h2',
-    'section',
-    'article',
-    'header',
-    'footer',
-  ],
-  allowedAttributes: {
-    '*': ['id', 'class', 'title', 'lang', 'dir', 'aria-label', 'aria-hidden', 'role'],
-    a: ['href', 'name', 'target', 'rel'],
-    img: ['src', 'srcset', 'alt', 'width', 'height', 'loading'],
-    source: ['srcset', 'type', 'media'],
-    td: ['colspan', 'rowspan'],
-    th: ['colspan', 'rowspan', 'scope'],
-  },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-  allowedSchemesByTag: { img: ['http', 'https', 'data'] },
+  allowedTags: [...htmlPolicy.tags],
+  allowedAttributes: Object.fromEntries(Object.entries(htmlPolicy.attributes).map(([tag, names]) => [tag, [...names]])),
+  allowedSchemes: [...htmlPolicy.schemes],
+  // sanitize-html applies these to an img's src; a srcset is checked with `allowedSchemes`, as the policy says.
+  allowedSchemesByTag: { img: [...htmlPolicy.imageSchemes] },
   allowProtocolRelative: false,
+  nonTextTags: [...htmlPolicy.droppedWithContent],
+  // Elements without an end tag are written as such (<source>, not <source></source>).
+  selfClosing: [...sanitizeHtml.defaults.selfClosing, 'source', 'wbr', 'col'],
   transformTags: {
-    a: (tagName, attribs) => ({
-      tagName,
-      attribs: attribs.target === '_blank' ? { ...attribs, rel: 'noopener noreferrer' } : attribs,
-    }),
+    '*': (tagName, attribs) => {
+      const kept = Object.fromEntries(
+        Object.entries(attribs).filter(([name, value]) => isAllowedUrl(tagName, name, value)),
+      );
+      if (tagName === 'a' && kept.target === '_blank') kept.rel = htmlPolicy.blankTargetRel;
+      return { tagName, attribs: kept };
+    },
   },
 };
 
 export function sanitizePageHtml(html: string): string {
   return sanitizeHtml(html, options);
-}
-
-/** The URLs of a srcset: each candidate is a URL (no whitespace) and descriptors up to a comma. */
-function srcsetUrls(srcset: string): string[] {
-  const urls: string[] = [];
-  let rest = srcset;
-  for (;;) {
-    rest = rest.replace(/^[\s,]+/, '');
-    const url = /^\S+/.exec(rest)?.[0];
-    if (!url) return urls;
-    urls.push(url.replace(/,+$/, ''));
-    rest = rest.slice(url.length);
-    if (!url.endsWith(',')) rest = rest.replace(/^[^,]*/, '');
-  }
 }
 
 /** The addresses of every picture a page names (img src and srcset, picture sources). */
