@@ -69,10 +69,11 @@ export default tseslint.config(
                 '!@vitrine/contract/version',
                 '!@vitrine/contract/translations',
                 '!@vitrine/contract/html-policy',
+                '!@vitrine/contract/field-format',
               ],
               allowTypeImports: true,
               message:
-                'Contract schemas stay out of the browser: import calls from @vitrine/contract/endpoints, defaults from config-defaults, the HTML policy from html-policy, types with `import type`.',
+                'Contract schemas stay out of the browser: import calls from @vitrine/contract/endpoints, defaults from config-defaults, the HTML policy from html-policy, value formatting from field-format, types with `import type`.',
             },
           ],
         },

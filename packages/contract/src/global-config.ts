@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { filterVals } from './field-format.ts';
 import { defaultGlobalConfig } from './config-defaults.ts';
 import { hexColour, languageCode } from './formats.ts';
 
@@ -80,7 +81,7 @@ export const facetConfigSchema = z.looseObject({
     .looseObject({
       preview: z.number().int().min(1).default(10),
       multivalue: z.enum(['checkbox', 'radio', 'slider']).default('checkbox'),
-      filterVal: z.enum(['date', 'datetime', 'filesize', 'none', 'other']).optional(),
+      filterVal: z.enum(filterVals).optional(),
       formatVal: z.string().optional(),
       sort: z.enum(['count', 'alphabetical']).default('alphabetical'),
       sort_orientation: z.enum(['asc', 'desc']).default('asc'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { filterVals } from './field-format.ts';
 import { MAX_SEARCH_ROWS } from './endpoints.ts';
 import { defineCall, queryInt, queryJson, queryList } from './call.ts';
 
@@ -105,7 +106,7 @@ export const indexFieldSchema = z.object({
   options: z
     .object({
       filter: z.boolean().optional(),
-      filterVal: z.enum(['date', 'datetime', 'filesize', 'none']).optional(),
+      filterVal: z.enum(filterVals).optional(),
       multivalue: z.enum(['checkbox', 'radio', 'slider']).optional(),
       preview: z.number().int().optional(),
       sort: z.enum(['count', 'alphabetical']).optional(),

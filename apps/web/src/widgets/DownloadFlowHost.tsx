@@ -22,7 +22,7 @@ import { useTranslation } from '../lib/translate.tsx';
 import type { ConvertSet } from '@vitrine/contract/session';
 import { useGlobalConfig } from '../stores/config.ts';
 import { useMaxAssets } from '../stores/bookmarks.ts';
-import { formatFileSize } from '../lib/format.ts';
+import { formatFileSize } from '@vitrine/contract/field-format';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import {
   closeDownloadDialog,

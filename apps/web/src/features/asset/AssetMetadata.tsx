@@ -1,7 +1,7 @@
 import { Box, Grid, Typography } from '@mui/material';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { AssetDoc, IndexField } from '@vitrine/contract/search';
-import { formatValue } from '../../lib/format.ts';
+import { formatFieldValue, valueFormatOf } from '@vitrine/contract/field-format';
 
 export interface FieldRef {
   field_name: string;
@@ -58,7 +58,7 @@ function FieldColumn({
     } else if (ref.field_name === 'bbox_x' && doc.bbox_x && doc.bbox_y) {
       text = t('views.asset.millimetres', { x: doc.bbox_x.toFixed(1), y: doc.bbox_y.toFixed(1) });
     } else {
-      text = formatValue(valueOf(doc, ref.field_name), field?.options.filterVal, lang);
+      text = formatFieldValue(valueOf(doc, ref.field_name), valueFormatOf(field ?? ref), lang);
     }
     const builtIn = ref.field_name === 'pixel_x' || ref.field_name === 'bbox_x';
     return { key: ref.field_name, label: builtIn ? label.replace(/\s*\(.*\)$/, '') : label, text };

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
-import { fieldText, type InfoField } from './infoFields.ts';
+import type { InfoField } from './infoFields.ts';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { CloseIcon } from '../../components/icons.tsx';
 import { PanelFocusTrap } from '../../components/PanelFocusTrap.tsx';
@@ -18,9 +18,9 @@ function FieldColumn({
 }: {
   doc: AssetDoc;
   fields: InfoField[];
-  format: (field: string, value: unknown) => string;
+  format: (doc: AssetDoc, field: string) => string;
 }) {
-  const rows = fields.map((f) => ({ ...f, text: fieldText(doc, f.field, format) })).filter((r) => r.text !== '');
+  const rows = fields.map((f) => ({ ...f, text: format(doc, f.field) })).filter((r) => r.text !== '');
   return (
     <Box
       component="dl"
@@ -59,7 +59,7 @@ export function InfoPanel({
   title: string;
   left: InfoField[];
   right: InfoField[];
-  format: (field: string, value: unknown) => string;
+  format: (doc: AssetDoc, field: string) => string;
   onClose: () => void;
 }) {
   const { t } = useTranslation();

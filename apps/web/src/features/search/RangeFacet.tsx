@@ -2,7 +2,8 @@ import { Button, FormControl, FormLabel, Slider, Typography } from '@mui/materia
 import { useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { FacetSelection } from '@vitrine/contract/search';
-import { formatDate, formatRangeValue, type FacetDef } from './facets.ts';
+import { formatFieldValue } from '@vitrine/contract/field-format';
+import { rangeValueFormat, type FacetDef } from './facets.ts';
 import { resetFacet, selectedRange, setSliderRange, sliderShown, sliderStep } from './searchState.ts';
 
 /**
@@ -27,9 +28,9 @@ export function RangeFacet({
   const { t } = useTranslation();
   const chosen = selectedRange(filters, def.field) ?? bounds;
   const [dragging, setDragging] = useState<[number, number] | null>(null);
-  if (!sliderShown(bounds, def.range, (ms) => formatDate(ms, lang))) return null;
+  if (!sliderShown(bounds, def.range, (ms) => formatFieldValue(ms, 'date', lang))) return null;
   const value = dragging ?? chosen;
-  const format = (v: number) => formatRangeValue(v, def.range, lang);
+  const format = (v: number) => formatFieldValue(v, rangeValueFormat(def.range), lang);
   const labelId = `facet-${def.field}`;
   return (
     <FormControl component="fieldset" sx={{ mb: 2, width: '100%', px: 1 }} data-facet={def.field}>

@@ -20,8 +20,9 @@ import { startDownload } from '../../stores/downloadFlow.ts';
 import { nextSelection, type ClickModifiers } from '../../lib/selection.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { useStableCallback } from '../../lib/useStableCallback.ts';
-import { facetDefs, formatDate, formatFileSize, type FacetDef } from './facets.ts';
-import { fieldText, type InfoField } from './infoFields.ts';
+import { formatFieldValue, valueFormatOf } from '@vitrine/contract/field-format';
+import { facetDefs, type FacetDef } from './facets.ts';
+import type { InfoField } from './infoFields.ts';
 import { InfoPanel } from './InfoPanel.tsx';
 import { fetchFoundIds, useSearchResults } from './queries.ts';
 import { ResultList } from './ResultList.tsx';
@@ -252,14 +253,14 @@ export function SearchPage() {
 
   const titleField = config.infoView.title || 'title';
   const titleOf = (doc: AssetDoc) =>
-    fieldText(doc, titleField, (_f, v) => String(v)) || t('views.search.info.untitled', { id: doc.id });
-  const format = (field: string, value: unknown): string => {
-    const def = fields.find((f) => f.field_name === field);
-    if (typeof value === 'number' && (def?.type === 'date' || field === 'imp_date' || field === 'created'))
-      return formatDate(value, lang);
-    if (typeof value === 'number' && field === 'file_size') return formatFileSize(value, lang);
-    return String(value);
-  };
+    formatFieldValue(doc[titleField], 'none', lang) || t('views.search.info.untitled', { id: doc.id });
+  /** A field of a result as text, as its filterVal (or type) says. */
+  const format = (doc: AssetDoc, field: string): string =>
+    formatFieldValue(
+      doc[field],
+      valueFormatOf(fields.find((f) => f.field_name === field) ?? { field_name: field }),
+      lang,
+    );
   const asInfoFields = (list: { field_name: string; translation?: string }[]): InfoField[] =>
     list.map((f) => ({ field: f.field_name, label: labelOfField(f.field_name, f.translation) }));
   const configuredLeft = asInfoFields(config.infoView.paramsLeft);
@@ -274,7 +275,7 @@ export function SearchPage() {
   const listColumns = config.search.list.columns.length > 0 ? asInfoFields(config.search.list.columns) : fallbackFields;
   const detailsOf = (doc: AssetDoc) =>
     listColumns
-      .map((c) => ({ c, text: fieldText(doc, c.field, format) }))
+      .map((c) => ({ c, text: format(doc, c.field) }))
       .filter((x) => x.text !== '')
       .map((x) => `${x.c.label}: ${x.text}`)
       .join(' · ');

@@ -1,3 +1,4 @@
+import { valueFormatOf, type ValueFormat } from '@vitrine/contract/field-format';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import type { IndexField } from '@vitrine/contract/search';
 import type { RangeKind } from './searchState.ts';
@@ -16,11 +17,12 @@ export interface FacetDef {
 /** Facet value default preview (portal-spec §9). */
 const DEFAULT_PREVIEW = 10;
 
-function rangeKind(filterVal: string | undefined, field: IndexField | undefined): RangeKind {
-  if (filterVal === 'date' || filterVal === 'datetime' || (!filterVal && field?.type === 'date')) return 'date';
-  if (filterVal === 'filesize' || (!filterVal && field?.field_name === 'file_size')) return 'filesize';
-  return 'other';
-}
+/** A range facet's slider: whole days for dates and times, 10 bytes for sizes, else 1 (searchState.ts). */
+const rangeKindOf = (format: ValueFormat): RangeKind =>
+  format === 'date' || format === 'datetime' ? 'date' : format === 'filesize' ? 'filesize' : 'other';
+
+/** A range facet's bound as its slider shows it: dates as days (the slider moves by days). */
+export const rangeValueFormat = (kind: RangeKind): ValueFormat => (kind === 'other' ? 'none' : kind);
 
 /**
  * The sidebar's facets: the configured ones in position order; with none configured, every facet
@@ -34,11 +36,13 @@ export function facetDefs(config: GlobalConfig, fields: readonly IndexField[]): 
       .map((f) => {
         const index = byName.get(f.field_name);
         const range = f.range_facet || index?.range_facet === true;
+        // The facet's filterVal, else the index field's.
+        const format = valueFormatOf(index ?? f, f.options.filterVal ?? index?.options.filterVal);
         return {
           field: f.field_name,
           translation: f.translation,
           kind: range ? 'slider' : f.options.multivalue === 'slider' ? 'checkbox' : f.options.multivalue,
-          range: rangeKind(f.options.filterVal, index),
+          range: rangeKindOf(format),
           preview: f.options.preview,
         };
       });
@@ -48,30 +52,7 @@ export function facetDefs(config: GlobalConfig, fields: readonly IndexField[]): 
     .map((f) => ({
       field: f.field_name,
       kind: f.range_facet ? 'slider' : (f.options.multivalue ?? 'checkbox') === 'radio' ? 'radio' : 'checkbox',
-      range: rangeKind(f.options.filterVal, f),
+      range: rangeKindOf(valueFormatOf(f)),
       preview: f.options.preview ?? DEFAULT_PREVIEW,
     }));
-}
-
-/** A file size in a human-readable form: base 1000, three significant digits (portal-spec §3). */
-export function formatFileSize(bytes: number, lang: string): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
-  let v = bytes;
-  let u = 0;
-  while (Math.abs(v) >= 1000 && u < units.length - 1) {
-    v /= 1000;
-    u++;
-  }
-  return `${new Intl.NumberFormat(lang, { maximumSignificantDigits: 3 }).format(v)} ${units[u]}`;
-}
-
-/** A short localised date (portal-spec §3 "Field configuration"). */
-export function formatDate(ms: number, lang: string): string {
-  return new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeZone: 'UTC' }).format(new Date(ms));
-}
-
-export function formatRangeValue(value: number, kind: RangeKind, lang: string): string {
-  if (kind === 'date') return formatDate(value, lang);
-  if (kind === 'filesize') return formatFileSize(value, lang);
-  return new Intl.NumberFormat(lang).format(value);
 }
