@@ -10,23 +10,33 @@ import {
   oneOrByLanguage,
 } from './formats.ts';
 
-describe('languageCode', () => {
-  it('takes two lower-case letters', () => {
-    for (const ok of ['en', 'de', 'fr', 'zh']) {
-      expect(languageCode.safeParse(ok).success, ok).toBe(true);
-      expect(isLanguageCode(ok), ok).toBe(true);
-    }
+/** Each format: its schema and predicate agree, and a refused value is told what is wanted. */
+describe.each([
+  {
+    name: 'languageCode: two lower-case letters',
+    schema: languageCode,
+    is: isLanguageCode,
+    ok: ['en', 'de', 'fr', 'zh'],
+    bad: ['', 'e', 'EN', 'De', 'deu', 'en-US', 'en_US', ' en', 'e1', 'ü1'],
+    message: 'must be a two-letter ISO 639-1 language code in lower case, such as en or de',
+  },
+  {
+    name: 'hexColour: #rgb, #rrggbb and #rrggbbaa in either case',
+    schema: hexColour,
+    is: isHexColour,
+    ok: ['#f60', '#F60', '#ff6600', '#B34700', '#ff6600cc', '#000000FF'],
+    bad: ['', '#', 'ff6600', '#ff66', '#ff66001', '#ff6600c', '#gg6600', 'red', 'rgb(0,0,0)', '#fff '],
+    message: 'must be a hex colour: # and 3, 6 or 8 hex digits, such as #f60, #ff6600 or #ff6600cc',
+  },
+])('$name', ({ schema, is, ok, bad, message }) => {
+  it.each(ok)('takes %j', (value) => {
+    expect(schema.safeParse(value).success).toBe(true);
+    expect(is(value)).toBe(true);
   });
 
-  it('refuses anything else, saying what a language code is', () => {
-    for (const bad of ['', 'e', 'EN', 'De', 'deu', 'en-US', 'en_US', ' en', 'e1', 'ü1']) {
-      const parsed = languageCode.safeParse(bad);
-      expect(parsed.success, bad).toBe(false);
-      expect(isLanguageCode(bad), bad).toBe(false);
-      expect(parsed.error?.issues[0]?.message).toBe(
-        'must be a two-letter ISO 639-1 language code in lower case, such as en or de',
-      );
-    }
+  it.each(bad)('refuses %j, saying what is wanted', (value) => {
+    expect(schema.safeParse(value).error?.issues.map((i) => i.message)).toEqual([message]);
+    expect(is(value)).toBe(false);
   });
 });
 
@@ -48,26 +58,6 @@ describe('byLanguage and oneOrByLanguage (a value, or one per language code)', (
 
   it('say which forms they take when the input is neither', () => {
     expect(messages(title.safeParse(5))).toEqual(['must be a title, or one per language: {"en": …, "de": …}']);
-  });
-});
-
-describe('hexColour', () => {
-  it('takes #rgb, #rrggbb and #rrggbbaa in either case', () => {
-    for (const ok of ['#f60', '#F60', '#ff6600', '#B34700', '#ff6600cc', '#000000FF']) {
-      expect(hexColour.safeParse(ok).success, ok).toBe(true);
-      expect(isHexColour(ok), ok).toBe(true);
-    }
-  });
-
-  it('refuses other lengths, names and CSS functions, saying what a hex colour is', () => {
-    for (const bad of ['', '#', 'ff6600', '#ff66', '#ff66001', '#ff6600c', '#gg6600', 'red', 'rgb(0,0,0)', '#fff ']) {
-      const parsed = hexColour.safeParse(bad);
-      expect(parsed.success, bad).toBe(false);
-      expect(isHexColour(bad), bad).toBe(false);
-      expect(parsed.error?.issues[0]?.message).toBe(
-        'must be a hex colour: # and 3, 6 or 8 hex digits, such as #f60, #ff6600 or #ff6600cc',
-      );
-    }
   });
 });
 
