@@ -56,6 +56,12 @@ describe('byLanguage and oneOrByLanguage (a value, or one per language code)', (
     expect(messages(title.safeParse({ en: 'x', EN: 'x' }))).toEqual([expected]);
   });
 
+  it('name the language of a value that is wrong', () => {
+    expect(messages(title.safeParse({ en: 'x', de: 5 }))).toEqual([
+      'de: Invalid input: expected string, received number',
+    ]);
+  });
+
   it('say which forms they take when the input is neither', () => {
     expect(messages(title.safeParse(5))).toEqual(['must be a title, or one per language: {"en": …, "de": …}']);
   });

@@ -35,7 +35,11 @@ export const oneOrByLanguage = <T extends z.ZodType>(value: T, what: string) =>
       const meant = issue.errors.find(
         (branch) => !branch.some((e) => e.code === 'invalid_type' && e.path.length === 0),
       );
-      return meant?.map((e) => e.message).join('; ') ?? `must be ${what}, or one per language: {"en": …, "de": …}`;
+      // A bad key's message names it; another issue is named by the language it is under.
+      const described = meant?.map((e) =>
+        e.code === 'invalid_key' || e.path.length === 0 ? e.message : `${e.path.join('.')}: ${e.message}`,
+      );
+      return described?.join('; ') ?? `must be ${what}, or one per language: {"en": …, "de": …}`;
     },
   });
 
