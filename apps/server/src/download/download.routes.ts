@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { downloadCall, orderCall, previewCall, videoCall, zipDownloadCall } from '@vitrine/contract/download';
 import { downloadInfoCall } from '@vitrine/contract/info';
+import { mediaPatterns } from '@vitrine/contract/paths';
 import { convertSetsCall } from '@vitrine/contract/session';
 import { writeZip } from '../adapters/zip.ts';
 import { parseByteRange } from '../http/byte-range.ts';
@@ -42,7 +43,7 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
   );
 
   app.get(
-    '/media/download/:id/:cset',
+    mediaPatterns.download,
     async (request: FastifyRequest<{ Params: { id: string; cset: string }; Querystring: Signed }>, reply) => {
       const file = await downloads.signedFile({ ...request.params, ...request.query });
       void reply.header('Content-Disposition', attachment(file.filename));
@@ -67,8 +68,8 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
         onDelivered: () => downloads.delivered(zip.delivery, logFailure(request)),
       });
     };
-  app.get('/media/zip/:cset', zipRoute('query'));
-  app.get('/media/zip/:cset/:ids', zipRoute('path'));
+  app.get(mediaPatterns.zip, zipRoute('query'));
+  app.get(mediaPatterns.zipInPath, zipRoute('path'));
 }
 
 const logFailure = (request: FastifyRequest) => (err: unknown) =>
