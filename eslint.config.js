@@ -68,6 +68,7 @@ export default tseslint.config(
                 '!@vitrine/contract/at-signs',
                 '!@vitrine/contract/version',
                 '!@vitrine/contract/translations',
+                '!@vitrine/contract/paths',
               ],
               allowTypeImports: true,
               message:

@@ -253,6 +253,9 @@ export function readRoutePath(path: string): PortalRoute | undefined {
   return undefined;
 }
 
+/** The page a path shows, or undefined for none of the portal's. */
+export const pageOf = (path: string): PortalPage | undefined => readRoutePath(path)?.page;
+
 /**
  * Where a link to assets leads (portal-spec §4 "Shared links"): one asset's page, or the search
  * page limited to them for several.
