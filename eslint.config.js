@@ -70,6 +70,7 @@ export default tseslint.config(
                 '!@vitrine/contract/translations',
                 '!@vitrine/contract/html-policy',
                 '!@vitrine/contract/field-format',
+                '!@vitrine/contract/paths',
               ],
               allowTypeImports: true,
               message:

@@ -4,6 +4,7 @@ import { openDatabase, type Db } from '../db/database.ts';
 import { anonymous, type Auth } from '../auth/caller.ts';
 import { AccessRepository } from './access.repository.ts';
 import { AccessService } from './access.service.ts';
+import { readMediaUrl, type MediaFile } from '@vitrine/contract/paths';
 
 const caller = (name: string | null, groups: string[]): Auth => ({ ...anonymous, name, groups, isAssetUser: true });
 
@@ -105,15 +106,47 @@ describe.each(dialects)('asset access on %s (portal-spec §4 "Shared links", §6
 
   it('signs media URLs and checks them', async () => {
     const users = caller('u', ['users']);
-    const url = new URL(access.mediaUrl(users, 'thumb/7'), 'http://h');
+    const thumb = { kind: 'thumb', id: 7 } as const;
+    const url = new URL(access.mediaUrl(users, thumb), 'http://h');
     const [exp, sig] = [url.searchParams.get('exp') ?? '', url.searchParams.get('sig') ?? ''];
-    expect(await access.verifyMediaUrl('thumb/7', exp, sig)).toBe('ok');
-    expect(await access.verifyMediaUrl('thumb/8', exp, sig)).toBe('invalid');
+    expect(await access.verifyMediaUrl(thumb, {}, exp, sig)).toBe('ok');
+    expect(await access.verifyMediaUrl({ kind: 'thumb', id: 8 }, {}, exp, sig)).toBe('invalid');
     // A URL signed for everyone does not pass as one minted for a share link, nor the other way.
-    expect(await access.verifyMediaUrl('thumb/7', exp, sig, '1')).toBe('invalid');
+    expect(await access.verifyMediaUrl(thumb, { share: '1' }, exp, sig)).toBe('invalid');
     const unsigned = new AccessService(new AccessRepository(db, { sharerGroups: [], maxLifetimeMs: 86_400_000 }));
-    expect(await unsigned.verifyMediaUrl('thumb/7', exp, sig)).toBe('invalid');
-    expect(() => unsigned.mediaUrl(users, 'thumb/7')).toThrow(/secret/);
+    expect(await unsigned.verifyMediaUrl(thumb, {}, exp, sig)).toBe('invalid');
+    expect(() => unsigned.mediaUrl(users, thumb)).toThrow(/secret/);
+  });
+
+  it('checks every kind of media URL it signs as the media routes read it back', async () => {
+    // As the routes read them: every part a string.
+    const files: MediaFile[] = [
+      { kind: 'thumb', id: '7' },
+      { kind: 'video', id: '7' },
+      { kind: 'audio', id: '7' },
+      { kind: 'preview', id: '7' },
+      { kind: 'preview', id: '7', page: '2' },
+      { kind: 'download', id: '7', cset: '1' },
+      { kind: 'zip', cset: '0', ids: ['7', '8', '1234567'] },
+      { kind: 'zip', cset: '0', ids: ['7', '8'], idsIn: 'path' },
+    ];
+    const visitor: Auth = { ...caller(null, ['public']), share: { id: 4, assetIds: [7, 8], downloadSets: [0] } };
+    const callers = [
+      [caller('u', ['users']), undefined],
+      [caller('u', ['users']), 'u3'],
+      [visitor, 'guest'],
+    ] as const;
+    for (const file of files) {
+      for (const [auth, by] of callers) {
+        const read = readMediaUrl(access.mediaUrl(auth, file, { window: 'download', by }));
+        expect(read?.file).toEqual(file);
+        expect(read?.grant).toEqual({ ...(by ? { by } : {}), ...(auth.share ? { share: '4' } : {}) });
+        const { grant = {}, exp, sig } = read ?? {};
+        // The visitor's link is not in the database: its URLs check out, but the link is not live.
+        expect(await access.verifyMediaUrl(file, grant, exp, sig)).toBe(auth.share ? 'revoked' : 'ok');
+        expect(await access.verifyMediaUrl(file, { ...grant, by: 'u999' }, exp, sig)).toBe('invalid');
+      }
+    }
   });
 
   it('answers an asset the caller may not see as not found', async () => {

@@ -1,3 +1,4 @@
+import { mediaSigned, type MediaFile, type MediaGrant } from '@vitrine/contract/paths';
 import type { Auth, ShareGrant } from '../auth/caller.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import type { AccessRepository } from './access.repository.ts';
@@ -103,29 +104,34 @@ export class AccessService {
 
   /**
    * A signed URL under /media/ for an asset the caller was found to see (by `checkAccess` or by a
-   * search over `searchGroups`): the signature is the permission the media route checks.
+   * search over `searchGroups`): the signature is the permission the media route checks. `by`: the
+   * downloader a download URL is handed to.
    */
-  mediaUrl(auth: Auth, path: string, window: keyof typeof mediaWindows = 'view', now?: number): string {
+  mediaUrl(
+    auth: Auth,
+    file: MediaFile,
+    options: { window?: keyof typeof mediaWindows; by?: string; now?: number } = {},
+  ): string {
     // A URL minted for a share link's visitor names the link, so it stops working with the link.
-    const signed = auth.share ? `${path}${path.includes('?') ? '&' : '?'}share=${auth.share.id}` : path;
-    return signMediaUrl(this.mediaSecret(), signed, mediaWindows[window], now);
+    const signed = mediaSigned(file, { by: options.by, share: auth.share?.id });
+    return signMediaUrl(this.mediaSecret(), signed, mediaWindows[options.window ?? 'view'], options.now);
   }
 
   /**
-   * Whether a media URL carries a valid signature (`path` is the part after /media/, `share` its
-   * share parameter) and, when it was minted for a share link, whether the link is still live.
+   * Whether a media URL for `file` carries a valid signature for `grant` (its `by` and `share`
+   * parameters) and, when it was minted for a share link, whether the link is still live.
    * (A download through a link is counted on it when it was delivered: DownloadRepository.)
    */
   async verifyMediaUrl(
-    path: string,
+    file: MediaFile,
+    grant: MediaGrant,
     exp: string | undefined,
     sig: string | undefined,
-    share?: string,
   ): Promise<MediaUrlCheck> {
     if (!this.secret) return 'invalid';
-    if (share !== undefined && !/^[1-9]\d{0,15}$/.test(share)) return 'invalid';
-    const signed = share === undefined ? path : `${path}${path.includes('?') ? '&' : '?'}share=${share}`;
-    const check = verifyMediaUrl(this.secret, signed, exp, sig);
+    const { share } = grant;
+    if (share !== undefined && !/^[1-9]\d{0,15}$/.test(String(share))) return 'invalid';
+    const check = verifyMediaUrl(this.secret, mediaSigned(file, grant), exp, sig);
     if (check !== 'ok' || share === undefined) return check;
     if (!(await this.access.shareIsLive(Number(share), Date.now()))) return 'revoked';
     return 'ok';

@@ -1,11 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mediaUrl } from '@vitrine/contract/paths';
 
 /**
  * Signed, expiring URLs under /media/… (ARCHITECTURE §3 "Media URLs"), so that <img>, <video> and
  * blob downloads need no auth header. The expiry is rounded up to a time window, so the same file
- * gets the same URL for a while and browsers and CDNs can cache it.
+ * gets the same URL for a while and browsers and CDNs can cache it. What a signature covers, and
+ * how the URL is written, is the contract's (`mediaSigned`, `mediaUrl` in paths.ts).
  */
-const MEDIA_PREFIX = '/media/';
 
 export const mediaWindows = {
   /** Thumbnails, previews and posters in search answers. */
@@ -19,27 +20,27 @@ function signature(secret: string, path: string, expires: number): string {
 }
 
 /**
- * `path` is the part after /media/, e.g. `thumb/42` or `download/42/1`. Answers a root-relative URL.
+ * `signed` is the text `mediaSigned` makes of a file, e.g. `thumb/42` or `download/42/1?by=u2`.
+ * Answers a root-relative URL.
  */
-export function signMediaUrl(secret: string, path: string, window: number, now = Date.now()): string {
+export function signMediaUrl(secret: string, signed: string, window: number, now = Date.now()): string {
   const seconds = Math.floor(now / 1000);
   // Expire between one and two windows from now, on a window boundary.
-  const expires = (Math.floor(seconds / window) + 2) * window;
-  const sep = path.includes('?') ? '&' : '?';
-  return `${MEDIA_PREFIX}${path}${sep}exp=${expires}&sig=${signature(secret, path, expires)}`;
+  const exp = (Math.floor(seconds / window) + 2) * window;
+  return mediaUrl(signed, { exp, sig: signature(secret, signed, exp) });
 }
 
-/** Checks a signed media path; `path` is the part after /media/ without exp and sig. */
+/** Checks the signature of a media URL; `signed` is the text `mediaSigned` makes of what it names. */
 export function verifyMediaUrl(
   secret: string,
-  path: string,
+  signed: string,
   exp: string | undefined,
   sig: string | undefined,
   now = Date.now(),
 ): 'ok' | 'expired' | 'invalid' {
   const expires = Number(exp);
   if (!exp || !sig || !Number.isInteger(expires)) return 'invalid';
-  const expected = Buffer.from(signature(secret, path, expires));
+  const expected = Buffer.from(signature(secret, signed, expires));
   const given = Buffer.from(sig);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'invalid';
   return expires * 1000 < now ? 'expired' : 'ok';

@@ -110,7 +110,7 @@ export class ConfigService {
       if (uploaded) return { file: uploaded };
       const assetId = /^\d{1,15}$/.test(id) ? Number(id) : undefined;
       if (assetId !== undefined && (await this.access.checkAccess(auth, 'asset.read', [assetId])).has(assetId)) {
-        return { redirect: this.access.mediaUrl(auth, `thumb/${assetId}`) };
+        return { redirect: this.access.mediaUrl(auth, { kind: 'thumb', id: assetId }) };
       }
     }
     throw notFound(`The tile image '${id}'`);

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { downloadCall, orderCall, previewCall, videoCall, zipDownloadCall } from '@vitrine/contract/download';
 import { downloadInfoCall } from '@vitrine/contract/info';
+import { mediaPatterns } from '@vitrine/contract/paths';
 import { convertSetsCall } from '@vitrine/contract/session';
 import { writeZip } from '../adapters/zip.ts';
-import { parseByteRange } from '../http/byte-range.ts';
+import { sendRange } from '../http/byte-range.ts';
 import { attachment } from '../http/content-disposition.ts';
 import { registerCall } from '../http/route.ts';
 import { sendFile, whenDelivered } from '../http/send-file.ts';
@@ -42,10 +43,9 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
   );
 
   app.get(
-    '/media/download/:id/:cset',
+    mediaPatterns.download,
     async (request: FastifyRequest<{ Params: { id: string; cset: string }; Querystring: Signed }>, reply) => {
       const file = await downloads.signedFile({ ...request.params, ...request.query });
-      void reply.header('Content-Disposition', attachment(file.filename));
       return sendFile(request, reply, {
         ...file,
         cacheControl: mediaCacheControl(request.query.exp, 'private', DOWNLOAD_CACHE_SECONDS),
@@ -67,8 +67,8 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
         onDelivered: () => downloads.delivered(zip.delivery, logFailure(request)),
       });
     };
-  app.get('/media/zip/:cset', zipRoute('query'));
-  app.get('/media/zip/:cset/:ids', zipRoute('path'));
+  app.get(mediaPatterns.zip, zipRoute('query'));
+  app.get(mediaPatterns.zipInPath, zipRoute('path'));
 }
 
 const logFailure = (request: FastifyRequest) => (err: unknown) =>
@@ -90,23 +90,11 @@ async function sendZip(
   const size = zip.plan.size;
   void reply
     .header('Content-Type', 'application/zip')
-    .header('Content-Disposition', attachment(zip.filename))
     .header('ETag', zip.etag)
     .header('Cache-Control', send.cacheControl)
     .header('Accept-Ranges', 'bytes');
-  const ifRange = request.headers['if-range'];
-  const range = parseByteRange(
-    request.headers.range,
-    size,
-    typeof ifRange === 'string' ? ifRange : undefined,
-    zip.etag,
-  );
-  if (range === 'unsatisfiable') {
-    return reply.code(416).header('Content-Range', `bytes */${size}`).type('text/plain').send('Range Not Satisfiable');
-  }
-  const { start, end } = range ?? { start: 0, end: size - 1 };
-  if (range) void reply.code(206).header('Content-Range', `bytes ${start}-${end}/${size}`);
-  void reply.header('Content-Length', end - start + 1);
+  const { start, end } = sendRange(request, reply, size, zip.etag);
+  void reply.header('Content-Disposition', attachment(zip.filename));
   whenDelivered(request, reply, { start, end, size }, send.onDelivered);
   reply.hijack();
   const res = reply.raw;

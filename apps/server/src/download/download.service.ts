@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { acceptedLanguages } from '@vitrine/contract/formats';
+import { portalLink, readZipIds, type MediaFile } from '@vitrine/contract/paths';
 import type { ConvertSet } from '@vitrine/contract/session';
 import type { AccessService } from '../access/access.service.ts';
 import { DeliveryLog } from './delivery-log.ts';
@@ -167,8 +168,7 @@ export class DownloadService {
     if (pages) answer.page_count = pages;
     if (sets.length === 0) return answer;
     if (pages !== null && input.page > pages) throw notFound(`Page ${input.page}`);
-    const media = input.page > 0 ? `preview/${id}/${input.page}` : `preview/${id}`;
-    answer.url = this.access.mediaUrl(auth, media, 'view');
+    answer.url = this.access.mediaUrl(auth, { kind: 'preview', id, page: input.page > 0 ? input.page : undefined });
     return answer;
   }
 
@@ -183,8 +183,7 @@ export class DownloadService {
     const [src] = await this.repository.sources([id]);
     if (!src || (src.asset_group !== 'video' && src.asset_group !== 'audio')) throw notFound(`The video ${id}`);
     if (sets.length === 0) throw forbidden('You may not play this asset.');
-    const media = src.asset_group === 'video' ? `video/${id}` : `audio/${id}`;
-    return { url: this.access.mediaUrl(auth, media, 'view') };
+    return { url: this.access.mediaUrl(auth, { kind: src.asset_group === 'video' ? 'video' : 'audio', id }) };
   }
 
   /** One conversion at a time per user, across processes (a lock row in the database). */
@@ -220,8 +219,8 @@ export class DownloadService {
     await this.access.requireDownloadable(auth, input.csetid, id);
     const sources = await this.repository.sources([id]);
     await this.prepare(auth, sources, set);
-    const signed = `download/${id}/${input.csetid}?by=${downloaderOf(auth)}`;
-    return { url: this.access.mediaUrl(auth, signed, 'download') };
+    const file: MediaFile = { kind: 'download', id, cset: input.csetid };
+    return { url: this.access.mediaUrl(auth, file, { window: 'download', by: downloaderOf(auth) }) };
   }
 
   async zip(
@@ -248,8 +247,8 @@ export class DownloadService {
     const zipped = sources.map((src) => src.id);
     await this.prepare(auth, sources, set);
     // The ids go in the query: a path segment of 500 seven-digit ids would pass the router's limit.
-    const signed = `zip/${input.csetid}?ids=${zipped.join('-')}&by=${downloaderOf(auth)}`;
-    const url = this.access.mediaUrl(auth, signed, 'download');
+    const file: MediaFile = { kind: 'zip', cset: input.csetid, ids: zipped };
+    const url = this.access.mediaUrl(auth, file, { window: 'download', by: downloaderOf(auth) });
     return { url, rejected_asset_ids: rejected };
   }
 
@@ -263,7 +262,6 @@ export class DownloadService {
     const names = await this.repository.filenames(visible);
     const account = auth.userId !== null ? await this.repository.userEmail(auth.userId) : undefined;
     const who = account?.display_name ?? auth.name ?? 'Guest';
-    const base = this.settings.publicUrl.replace(/\/$/, '');
     const text = [
       `${who} orders ${visible.length} asset(s).`,
       `User: ${auth.name ?? '(guest)'}`,
@@ -273,7 +271,9 @@ export class DownloadService {
       input.message.trim() || '(none)',
       '',
       'Assets:',
-      ...visible.map((id) => `- ${names.get(id) ?? id}: ${base}/#/asset/${id}`),
+      ...visible.map(
+        (id) => `- ${names.get(id) ?? id}: ${portalLink(this.settings.publicUrl, { page: 'asset', id: String(id) })}`,
+      ),
       '',
     ].join('\n');
     await this.limits.take('orders', input.client);
@@ -286,16 +286,15 @@ export class DownloadService {
   }
 
   /**
-   * Checks a signed download or zip URL (`path` without its query) and answers whom to log its
-   * delivery for: the downloader it was handed to (`by`) and the share link; undefined for a URL
-   * handed out for playing, not downloading.
+   * Checks a signed download or zip URL for `file` and answers whom to log its delivery for: the
+   * downloader it was handed to (`by`) and the share link; undefined for a URL handed out for
+   * playing, not downloading.
    */
-  private async verify(path: string, input: SignedQuery): Promise<Pick<Delivery, 'userId' | 'shareId'> | undefined> {
+  private async verify(file: MediaFile, input: SignedQuery): Promise<Pick<Delivery, 'userId' | 'shareId'> | undefined> {
     if (input.by !== undefined && !/^(u[1-9]\d{0,15}|guest)$/.test(input.by)) {
       throw forbidden('This download link is not valid.');
     }
-    const signed = input.by === undefined ? path : `${path}${path.includes('?') ? '&' : '?'}by=${input.by}`;
-    const check = await this.access.verifyMediaUrl(signed, input.exp, input.sig, input.share);
+    const check = await this.access.verifyMediaUrl(file, { by: input.by, share: input.share }, input.exp, input.sig);
     if (check === 'invalid') throw forbidden('This download link is not valid.');
     if (check === 'expired') throw forbidden('This download link has expired; start the download again.');
     if (check === 'revoked') throw forbidden('The share link this download came from was revoked or has expired.');
@@ -336,7 +335,7 @@ export class DownloadService {
 
   /** The file behind a signed single-download URL (the signature is the permission). */
   async signedFile(input: { id: string; cset: string } & SignedQuery): Promise<SignedFile> {
-    const downloader = await this.verify(`download/${input.id}/${input.cset}`, input);
+    const downloader = await this.verify({ kind: 'download', id: input.id, cset: input.cset }, input);
     const id = assetIdOf(input.id);
     const [src] = await this.repository.sources([id]);
     if (!src) throw notFound('The asset');
@@ -354,9 +353,9 @@ export class DownloadService {
   /** The layout of the zip behind a signed zip URL; the same selection always gives the same bytes. */
   async signedZip(input: { cset: string; ids: string; idsIn: 'query' | 'path' } & SignedQuery): Promise<SignedZip> {
     // URLs handed out before the ids moved to the query name them in the path, and work until they expire.
-    const signed = input.idsIn === 'query' ? `zip/${input.cset}?ids=${input.ids}` : `zip/${input.cset}/${input.ids}`;
-    const downloader = await this.verify(signed, input);
-    const ids = input.ids.split('-').map(assetIdOf);
+    const named = readZipIds(input.ids);
+    const downloader = await this.verify({ kind: 'zip', cset: input.cset, ids: named, idsIn: input.idsIn }, input);
+    const ids = named.map(assetIdOf);
     const set = this.set(Number(input.cset));
     const sources = await this.repository.sources(ids);
     if (sources.length === 0) throw notFound('The assets');

@@ -1,6 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendRange } from './byte-range.ts';
+import { attachment } from './content-disposition.ts';
 
 const READ_BLOCK_BYTES = 512 * 1024;
 
@@ -22,12 +24,20 @@ export function whenDelivered(
 
 /**
  * Sends a file with what browsers, video players and CDNs expect: ETag and If-None-Match, a single
- * byte range (206, or 416 when it lies outside the file). `onDelivered`: see `whenDelivered`.
+ * byte range (206, or 416 when it lies outside the file: `sendRange`), and `filename` as an
+ * attachment. `onDelivered`: see `whenDelivered`.
  */
 export async function sendFile(
   request: FastifyRequest,
   reply: FastifyReply,
-  file: { path: string; mime: string; etag: string; cacheControl: string; onDelivered?: () => void },
+  file: {
+    path: string;
+    mime: string;
+    etag: string;
+    cacheControl: string;
+    filename?: string;
+    onDelivered?: () => void;
+  },
 ): Promise<FastifyReply> {
   const size = (await stat(file.path)).size;
   void reply
@@ -37,31 +47,8 @@ export async function sendFile(
     .header('Accept-Ranges', 'bytes');
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === file.etag)) return reply.code(304).send();
-
-  let start = 0;
-  let end = size - 1;
-  const range = request.headers.range;
-  const ifRange = request.headers['if-range'];
-  if (range && (!ifRange || ifRange === file.etag)) {
-    const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
-    if (m && (m[1] || m[2])) {
-      if (m[1]) {
-        start = Number(m[1]);
-        end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
-      } else {
-        start = Math.max(0, size - Number(m[2]));
-      }
-      if (start > end || start >= size) {
-        return reply
-          .code(416)
-          .header('Content-Range', `bytes */${size}`)
-          .type('text/plain')
-          .send('Range Not Satisfiable');
-      }
-      void reply.code(206).header('Content-Range', `bytes ${start}-${end}/${size}`);
-    }
-  }
-  void reply.header('Content-Length', end - start + 1);
+  const { start, end } = sendRange(request, reply, size, file.etag);
+  if (file.filename !== undefined) void reply.header('Content-Disposition', attachment(file.filename));
   whenDelivered(request, reply, { start, end, size }, file.onDelivered);
   if (end < start) return reply.send();
   // For HEAD, Fastify's automatic HEAD route drops the stream and keeps these headers. Read in

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { mediaPatterns } from '@vitrine/contract/paths';
 import { mediaCacheControl } from '../access/media-url.ts';
 import { sendFile } from '../http/send-file.ts';
 import type { MediaKind, MediaService } from './media.service.ts';
@@ -27,9 +28,9 @@ export function mediaRoutes(app: FastifyInstance, media: MediaService): void {
       }
       return sendFile(request, reply, { ...answer, cacheControl: mediaCacheControl(request.query.exp, scope) });
     };
-  app.get('/media/thumb/:id', handler('thumb'));
-  app.get('/media/preview/:id', handler('preview'));
-  app.get('/media/preview/:id/:page', handler('preview'));
-  app.get('/media/video/:id', handler('video'));
-  app.get('/media/audio/:id', handler('audio'));
+  app.get(mediaPatterns.thumb, handler('thumb'));
+  app.get(mediaPatterns.preview, handler('preview'));
+  app.get(mediaPatterns.previewPage, handler('preview'));
+  app.get(mediaPatterns.video, handler('video'));
+  app.get(mediaPatterns.audio, handler('audio'));
 }

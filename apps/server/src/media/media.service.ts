@@ -1,3 +1,4 @@
+import type { MediaFile } from '@vitrine/contract/paths';
 import type { AccessService } from '../access/access.service.ts';
 import { PageRenderFailed, type DerivativeService } from '../derivatives/derivative.service.ts';
 import { typeIconSvg } from '../derivatives/type-icon.ts';
@@ -30,8 +31,11 @@ export class MediaService {
   ) {}
 
   async resolve(input: MediaRequest): Promise<MediaAnswer> {
-    const signed = [input.kind, input.id, ...(input.page === undefined ? [] : [input.page])].join('/');
-    const check = await this.access.verifyMediaUrl(signed, input.exp, input.sig, input.share);
+    const file: MediaFile =
+      input.kind === 'preview'
+        ? { kind: 'preview', id: input.id, page: input.page }
+        : { kind: input.kind, id: input.id };
+    const check = await this.access.verifyMediaUrl(file, { share: input.share }, input.exp, input.sig);
     if (check === 'invalid') throw forbidden('This media link is not valid.');
     if (check === 'expired') throw forbidden('This media link has expired; reload the page to get a new one.');
     if (check === 'revoked') throw forbidden('The share link this media link came from was revoked or has expired.');

@@ -1,3 +1,4 @@
+import type { MediaFile } from '@vitrine/contract/paths';
 import type { AssetDoc } from '@vitrine/contract/search';
 import type { FieldRegistry } from './fields.ts';
 import { columnOf } from './fields.ts';
@@ -7,7 +8,7 @@ export interface PresentOptions {
   /** The caller's content language (Accept-Language, else the session's locale). */
   lang: string;
   /** Signs a media URL (AccessService.mediaUrl) for an asset the caller may see. */
-  mediaUrl: (path: string) => string;
+  mediaUrl: (file: MediaFile) => string;
   fields: FieldRegistry;
 }
 
@@ -43,7 +44,7 @@ export function presentAssets(batch: AssetBatch, ids: readonly number[], options
     if (!a) return [];
     const doc: AssetDoc = {
       id: String(a.id),
-      url: options.mediaUrl(`thumb/${a.id}`),
+      url: options.mediaUrl({ kind: 'thumb', id: a.id }),
       asset_groups: [a.asset_group],
     };
     if (a.pixel_x) doc.width = a.pixel_x;

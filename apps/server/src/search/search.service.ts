@@ -122,7 +122,7 @@ export class SearchService {
     const bookmarked = (await this.bookmarks?.bookmarkedOf(caller.auth, ids)) ?? new Set<number>();
     return presentAssets(batch, ids, {
       lang: await this.language(caller),
-      mediaUrl: (path) => this.access.mediaUrl(caller.auth, path),
+      mediaUrl: (file) => this.access.mediaUrl(caller.auth, file),
       fields: this.engine.fields,
     }).map((doc) => {
       const thumbhash = thumbhashes.get(Number(doc.id));

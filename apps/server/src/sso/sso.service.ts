@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { API_BASE_PATH } from '@vitrine/contract/call';
+import { portalLink } from '@vitrine/contract/paths';
 import type { Session } from '@vitrine/contract/session';
 import { OidcClient, type OidcPending } from '../adapters/oidc.ts';
 import { SamlClient, type SamlIdentity } from '../adapters/saml.ts';
@@ -78,13 +79,13 @@ export class SsoService {
     ];
   }
 
-  private portal(hash: string): string {
-    return `${this.settings.publicUrl.replace(/\/$/, '')}/#/login${hash}`;
+  private login(query: { sso?: string; code?: string }): string {
+    return portalLink(this.settings.publicUrl, { page: 'login', ...query });
   }
 
   private failed(provider: string, err: unknown): SsoOutcome {
     this.log.warn({ err, provider }, 'single sign-on refused');
-    return { location: this.portal('?sso=failed') };
+    return { location: this.login({ sso: 'failed' }) };
   }
 
   private sign(payload: string): string {
@@ -222,7 +223,7 @@ export class SsoService {
   private async handOver(userId: number, bindingHash: string): Promise<string> {
     const code = newToken();
     await this.codes.createCode(hashToken(code), userId, bindingHash, Date.now() + CODE_TTL_MS);
-    return this.portal(`?code=${code}`);
+    return this.login({ code });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readPortalLink } from '@vitrine/contract/paths';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { xsrfHeaders } from '../../test/auth.ts';
 import { startSmtp } from '../../test/smtp.ts';
@@ -10,7 +11,12 @@ const API = '/assetportal/api/';
 
 /** The text of a quoted-printable mail body, enough to find the link in it. */
 const unquote = (mail: string) => mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-const tokenIn = (mail: string) => /reset-password\?token=([\w-]+)/.exec(unquote(mail))?.[1];
+/** The token of a mail's reset link, read as the web app reads the link. */
+const tokenIn = (mail: string) => {
+  const link = /https?:\/\/\S+/.exec(unquote(mail))?.[0];
+  const route = link === undefined ? undefined : readPortalLink(link);
+  return route?.page === 'resetPassword' ? route.token : undefined;
+};
 
 describe('password reset (portal-spec §7 "POST user/forgot-password", §5 "Password reset")', () => {
   let smtp: Awaited<ReturnType<typeof startSmtp>>;

@@ -1,3 +1,4 @@
+import { portalLink } from '@vitrine/contract/paths';
 import { hashPassword } from '../adapters/password.ts';
 import type { Mailer } from '../adapters/mail.ts';
 import { conflict, notFound, validation } from '../http/errors.ts';
@@ -77,7 +78,7 @@ export class UserService {
     if (!user || user.disabled || !user.email || user.authSource !== 'native') return;
     const token = newToken();
     await this.users.createReset(hashToken(token), user.id, now + this.settings.file.login.resetLinkHours * 3600_000);
-    const link = `${this.settings.publicUrl.replace(/\/$/, '')}/#/reset-password?token=${token}`;
+    const link = portalLink(this.settings.publicUrl, { page: 'resetPassword', token });
     const texts = await this.mailTexts(user.locale ?? payload.locale ?? 'en');
     try {
       await this.mailer.send({ to: user.email, subject: texts.subject, text: texts.body.replaceAll('{link}', link) });

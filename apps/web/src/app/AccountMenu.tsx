@@ -5,12 +5,13 @@ import { Link as RouterLink, useLocation, useNavigate } from '../lib/router.tsx'
 import { AccountIcon, HomeIcon, LoginIcon, LogoutIcon, SettingsIcon, ShareIcon } from '../components/icons.tsx';
 import { IconTooltip } from '../components/IconTooltip.tsx';
 import { useHeaderMenu } from './headerMenu.ts';
-import { useSession } from '../stores/session.ts';
+import { ADMIN_START, startPath, useSession } from '../stores/session.ts';
+import { pageOf, routePath } from '@vitrine/contract/paths';
 import type { AccountAction } from './ShellMenus.tsx';
 
 const AccountMenuList = lazy(() => import('./ShellMenus.tsx').then((m) => ({ default: m.AccountMenuList })));
 
-const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
+const login = routePath({ page: 'login' });
 
 /**
  * The account entry of the header: "Log in" for a guest; for a logged-in user their name with a menu
@@ -27,29 +28,29 @@ export function AccountMenu({ compact, hideDashboard }: { compact: boolean; hide
 
   const name = session?.user;
   if (!name) {
-    if (pathname === '/login') return null;
+    if (pageOf(pathname) === 'login') return null;
     const label = t('global.account.login');
     return compact ? (
       <IconTooltip title={label}>
-        <IconButton color="inherit" component={RouterLink} to="/login" aria-label={label}>
+        <IconButton color="inherit" component={RouterLink} to={login} aria-label={label}>
           <LoginIcon />
         </IconButton>
       </IconTooltip>
     ) : (
-      <Button color="inherit" component={RouterLink} to="/login" startIcon={<LoginIcon />}>
+      <Button color="inherit" component={RouterLink} to={login} startIcon={<LoginIcon />}>
         {label}
       </Button>
     );
   }
 
   const actions: AccountAction[] = [];
-  const inAdmin = isAdminPath(pathname);
+  const inAdmin = pageOf(pathname) === 'admin';
   if (session.isGuiAdmin && !inAdmin) {
     actions.push({
       key: 'admin',
       label: t('global.account.admin'),
       icon: SettingsIcon,
-      run: () => void navigate('/admin/general'),
+      run: () => void navigate(ADMIN_START),
     });
   }
   if (session.isAssetUser && inAdmin) {
@@ -57,7 +58,7 @@ export function AccountMenu({ compact, hideDashboard }: { compact: boolean; hide
       key: 'portal',
       label: t('global.account.portal'),
       icon: HomeIcon,
-      run: () => void navigate(hideDashboard ? '/search/*' : '/'),
+      run: () => void navigate(startPath(hideDashboard)),
     });
   }
   if (session.isAssetUser && !inAdmin) {
@@ -65,14 +66,14 @@ export function AccountMenu({ compact, hideDashboard }: { compact: boolean; hide
       key: 'shares',
       label: t('global.account.shares'),
       icon: ShareIcon,
-      run: () => void navigate('/shares'),
+      run: () => void navigate(routePath({ page: 'shares' })),
     });
   }
   actions.push({
     key: 'logout',
     label: t('global.account.logout'),
     icon: LogoutIcon,
-    run: () => void navigate('/logout'),
+    run: () => void navigate(routePath({ page: 'logout' })),
   });
 
   const label = t('global.account.menu', { name });

@@ -2,6 +2,7 @@ import { Alert, AppBar, Box, IconButton, LinearProgress, Link, Toolbar, useMedia
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
 import { Link as RouterLink, Outlet, useLocation, useMatches, useNavigation } from '../lib/router.tsx';
+import { pageOf, type PortalPage } from '@vitrine/contract/paths';
 import { ChevronLeftIcon, MenuIcon } from '../components/icons.tsx';
 import { IconTooltip } from '../components/IconTooltip.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
@@ -11,6 +12,7 @@ import { AccountMenu } from './AccountMenu.tsx';
 import { AppFooter } from './AppFooter.tsx';
 import { logoVisible, useAvailableFiles, useConfigErrorNotice, useGlobalConfig } from '../stores/config.ts';
 import { configImageUrl, useCustomStyleAndFavicon } from '../stores/customAssets.ts';
+import { startPath } from '../stores/session.ts';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { NavDrawer } from './NavDrawer.tsx';
 import { ThemeSwitch } from './ThemeSwitch.tsx';
@@ -33,14 +35,14 @@ function useScrollOnNavigation(): void {
       window.scrollTo(0, 0);
       return;
     }
-    const offset = pathname.startsWith('/search') ? ANCHOR_OFFSET_SEARCH : ANCHOR_OFFSET;
+    const offset = pageOf(pathname) === 'search' ? ANCHOR_OFFSET_SEARCH : ANCHOR_OFFSET;
     window.scrollTo(0, target.getBoundingClientRect().top + window.scrollY - offset);
   }, [pathname, hash]);
 }
 
-/** The screens whose logo visibleLogos switches (admin-spec §3), by the first part of their path. */
-const logoScreens: Record<string, string> = {
-  '': 'dashboard',
+/** The screens whose logo visibleLogos switches (admin-spec §3), by their page. */
+const logoScreens: Partial<Record<PortalPage, string>> = {
+  dashboard: 'dashboard',
   search: 'search',
   login: 'login',
   bookmark: 'bookmark',
@@ -71,7 +73,8 @@ export function AppShell() {
   const websiteTitle = config.global.website_title;
   const announcement = usePageTitle(handle?.titleKey ?? 'views.dashboard.title', websiteTitle);
   const hideDashboard = config.global.hide_dashboard;
-  const logoScreen = logoScreens[pathname.split('/')[1] ?? ''];
+  const page = pageOf(pathname);
+  const logoScreen = page && logoScreens[page];
   const showLogo = files.logo && (logoScreen === undefined || logoVisible(config, logoScreen));
   useConfigErrorNotice(status);
   useCustomStyleAndFavicon(pathname);
@@ -110,7 +113,7 @@ export function AppShell() {
           </IconTooltip>
           <Link
             component={RouterLink}
-            to={hideDashboard ? '/search/*' : '/'}
+            to={startPath(hideDashboard)}
             color="inherit"
             underline="none"
             sx={{ display: 'flex', alignItems: 'center', fontWeight: 700, fontSize: '1.25rem', minWidth: 0 }}

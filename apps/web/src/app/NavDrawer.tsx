@@ -1,6 +1,7 @@
 import { Box, List, ListItemButton, ListItemIcon, ListItemText, type SvgIconProps } from '@mui/material';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
+import { pageOf, routePath } from '@vitrine/contract/paths';
 import { Link as RouterLink, useLocation } from '../lib/router.tsx';
 import { BookmarkIcon, HomeIcon, InfoIcon, SearchIcon } from '../components/icons.tsx';
 import { IconTooltip } from '../components/IconTooltip.tsx';
@@ -14,19 +15,17 @@ export const RAIL_WIDTH = 56;
 export const SWIPE_EDGE = 25;
 
 interface NavEntry {
-  to: string;
+  page: 'dashboard' | 'search' | 'bookmark' | 'custom';
   labelKey: string;
   icon: ComponentType<SvgIconProps>;
-  /** Which pathnames count as this entry. */
-  match: (path: string) => boolean;
 }
 
 function navEntries(hideDashboard: boolean): NavEntry[] {
   const entries: NavEntry[] = [
-    { to: '/', labelKey: 'views.dashboard.title', icon: HomeIcon, match: (p) => p === '/' },
-    { to: '/search/*', labelKey: 'views.search.title', icon: SearchIcon, match: (p) => p.startsWith('/search') },
-    { to: '/bookmark', labelKey: 'views.bookmark.title', icon: BookmarkIcon, match: (p) => p === '/bookmark' },
-    { to: '/custom', labelKey: 'views.custom.title', icon: InfoIcon, match: (p) => p === '/custom' },
+    { page: 'dashboard', labelKey: 'views.dashboard.title', icon: HomeIcon },
+    { page: 'search', labelKey: 'views.search.title', icon: SearchIcon },
+    { page: 'bookmark', labelKey: 'views.bookmark.title', icon: BookmarkIcon },
+    { page: 'custom', labelKey: 'views.custom.title', icon: InfoIcon },
   ];
   return hideDashboard ? entries.slice(1) : entries;
 }
@@ -36,9 +35,10 @@ export function NavList({ rail, hideDashboard }: { rail: boolean; hideDashboard:
   const { pathname } = useLocation();
   return (
     <List component="div" sx={{ pt: 1 }}>
-      {navEntries(hideDashboard).map(({ to, labelKey, icon: Icon, match }) => {
+      {navEntries(hideDashboard).map(({ page, labelKey, icon: Icon }) => {
         const label = t(labelKey);
-        const current = match(pathname);
+        const to = routePath({ page });
+        const current = pageOf(pathname) === page;
         const entry = (
           <ListItemButton
             key={to}
@@ -47,7 +47,7 @@ export function NavList({ rail, hideDashboard }: { rail: boolean; hideDashboard:
             selected={current}
             aria-current={current ? 'page' : undefined}
             aria-label={rail ? label : undefined}
-            data-tour={to === '/bookmark' ? 'bookmark' : undefined}
+            data-tour={page === 'bookmark' ? 'bookmark' : undefined}
             sx={{ minHeight: 48, px: 2, justifyContent: rail ? 'center' : 'flex-start' }}
           >
             <ListItemIcon sx={{ minWidth: 0, mr: rail ? 0 : 2, color: 'inherit' }}>

@@ -1,4 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
+import { readRoutePath } from '@vitrine/contract/paths';
 import { Navigate, useLocation } from '../lib/router.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { captureSharedIds, globalAccess, guardTarget, loadSession, useSession } from '../stores/session.ts';
@@ -14,9 +15,8 @@ export function NavigationGuard({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (s.status !== 'initial') return;
     captureSharedIds(location.search);
-    const onLogin = location.pathname === '/login';
-    const sso = onLogin ? (new URLSearchParams(location.search).get('code') ?? undefined) : undefined;
-    void loadSession(sso);
+    const route = readRoutePath(`${location.pathname}${location.search}`);
+    void loadSession(route?.page === 'login' ? route.code : undefined);
   }, [s.status, location.pathname, location.search]);
 
   if (globalAccess(location.pathname)) return children;

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { routePath, routePatterns } from '@vitrine/contract/paths';
 import { Navigate, type NonIndexRouteObject, type RouteObject } from '../lib/router.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { ScreenLoadError } from '../components/ScreenLoadError.tsx';
@@ -31,7 +32,9 @@ const screen = (path: string, titleKey: string, load: () => Promise<ComponentTyp
   errorElement: <ScreenLoadError />,
 });
 
-/** The route table of portal-spec §2 and admin-spec §2 (hash routes). */
+const home = routePath({ page: 'dashboard' });
+
+/** The route table of portal-spec §2 and admin-spec §2 (hash routes, their patterns the contract's). */
 export const routes: RouteObject[] = [
   {
     element: (
@@ -42,43 +45,46 @@ export const routes: RouteObject[] = [
     // Shown on the very first load while the first screen's code arrives.
     hydrateFallbackElement: <PageLoading />,
     children: [
-      screen('/', 'views.dashboard.title', () =>
+      screen(routePatterns.dashboard, 'views.dashboard.title', () =>
         import('../features/dashboard/DashboardPage.tsx').then((m) => m.DashboardPage),
       ),
-      screen('/login', 'views.login.title', () => import('../features/login/LoginPage.tsx').then((m) => m.LoginPage)),
-      screen('/logout', 'views.logout.title', () =>
+      screen(routePatterns.login, 'views.login.title', () =>
+        import('../features/login/LoginPage.tsx').then((m) => m.LoginPage),
+      ),
+      screen(routePatterns.logout, 'views.logout.title', () =>
         import('../features/login/LogoutPage.tsx').then((m) => m.LogoutPage),
       ),
-      screen('/reset-password', 'views.login.new_password.title', () =>
+      screen(routePatterns.resetPassword, 'views.login.new_password.title', () =>
         import('../features/login/ResetPasswordPage.tsx').then((m) => m.ResetPasswordPage),
       ),
-      { path: '/search', element: <Navigate to="/" replace /> },
-      screen('/search/:query', 'views.search.title', () =>
+      // A search or asset address without its part leads home.
+      { path: '/search', element: <Navigate to={home} replace /> },
+      screen(routePatterns.search, 'views.search.title', () =>
         import('../features/search/SearchPage.tsx').then((m) => m.SearchPage),
       ),
-      { path: '/asset', element: <Navigate to="/" replace /> },
-      screen('/asset/:id', 'views.asset.title', () =>
+      { path: '/asset', element: <Navigate to={home} replace /> },
+      screen(routePatterns.asset, 'views.asset.title', () =>
         import('../features/asset/AssetPage.tsx').then((m) => m.AssetPage),
       ),
-      screen('/bookmark', 'views.bookmark.title', () =>
+      screen(routePatterns.bookmark, 'views.bookmark.title', () =>
         import('../features/bookmark/BookmarkPage.tsx').then((m) => m.BookmarkPage),
       ),
-      screen('/shares', 'views.shares.title', () =>
+      screen(routePatterns.shares, 'views.shares.title', () =>
         import('../features/share/MySharesPage.tsx').then((m) => m.MySharesPage),
       ),
-      screen('/share/:token', 'views.share_landing.title', () =>
+      screen(routePatterns.share, 'views.share_landing.title', () =>
         import('../features/share/ShareLandingPage.tsx').then((m) => m.ShareLandingPage),
       ),
-      screen('/custom', 'views.custom.title', () =>
+      screen(routePatterns.custom, 'views.custom.title', () =>
         import('../features/custom/CustomPage.tsx').then((m) => m.CustomPage),
       ),
       {
-        ...screen('/admin', 'views.admin.title', () =>
+        ...screen(routePatterns.admin, 'views.admin.title', () =>
           import('../features/admin/AdminPage.tsx').then((m) => m.AdminPage),
         ),
         children: [{ index: true, element: <Navigate to="general" replace /> }, ...adminChildren],
       },
-      { path: '*', element: <Navigate to="/" replace /> },
+      { path: '*', element: <Navigate to={home} replace /> },
     ],
   },
 ];

@@ -1,6 +1,7 @@
 import type { CallAnswer, CallDefinition, SchemaInput } from '@vitrine/contract/call';
 import { API_BASE_PATH, type Endpoint } from '@vitrine/contract/endpoints';
 import type { ErrorBody } from '@vitrine/contract/errors';
+import { routeHref } from '@vitrine/contract/paths';
 
 /**
  * The only place in the web app that talks HTTP (ARCHITECTURE §2). Answers are not parsed again
@@ -95,7 +96,8 @@ export const page = { reload: (): void => window.location.reload() };
 
 function goToLogin(): void {
   for (const l of sessionLostListeners) l();
-  if (!window.location.hash.startsWith('#/login')) window.location.hash = '#/login';
+  const login = routeHref({ page: 'login' });
+  if (!window.location.hash.startsWith(login)) window.location.hash = login;
 }
 
 /**

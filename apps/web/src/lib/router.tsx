@@ -14,6 +14,7 @@ import {
   type ReactNode,
   type Ref,
 } from 'react';
+import { matchPath, readRoutePath, type PortalPage, type PortalRoute } from '@vitrine/contract/paths';
 
 /*
  * The portal's router: hash routes (portal-spec §2) with nested routes, screens whose code loads on
@@ -178,46 +179,21 @@ function flatten(
   });
 }
 
-function decode(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return part;
-  }
-}
-
-/** Matches a pattern against a pathname: the params and how many segments matched, or null. */
-function matchPattern(pattern: string, segments: string[]): { params: Params; length: number } | null {
-  const parts = segmentsOf(pattern);
-  const params: Params = {};
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
-    if (part === '*' && i === parts.length - 1) {
-      params['*'] = segments.slice(i).map(decode).join('/');
-      return { params, length: segments.length };
-    }
-    const segment = segments[i];
-    if (segment === undefined) return null;
-    if (part.startsWith(':')) params[part.slice(1)] = decode(segment);
-    else if (part.toLowerCase() !== decode(segment).toLowerCase()) return null;
-  }
-  return parts.length === segments.length ? { params, length: parts.length } : null;
-}
-
 /** The routes from the root to the best route for a pathname. */
 export function matchRoutes(branches: Branch[], pathname: string): RouteMatch[] {
   const segments = segmentsOf(pathname);
   for (const branch of branches) {
     const leaf = branch.chain[branch.chain.length - 1];
     if (!leaf) continue;
-    const found = matchPattern(leaf.pattern, segments);
-    if (!found) continue;
+    // The contract's matcher, which also reads the portal's links (paths.ts).
+    const params = matchPath(leaf.pattern, pathname);
+    if (!params) continue;
     return branch.chain.map(({ route, pattern, id }) => {
       const own = segmentsOf(pattern).filter((s) => s !== '*').length;
       return {
         id,
         route,
-        params: found.params,
+        params,
         pathname: `/${segments.slice(0, Math.min(own, segments.length)).join('/')}`,
         handle: route.handle,
       };
@@ -538,6 +514,15 @@ export function useMatches(): Pick<RouteMatch, 'id' | 'pathname' | 'params' | 'h
 export function useParams(): Params {
   const { matches } = useRouterState();
   return matches[matches.length - 1]?.params ?? {};
+}
+
+/** The route shown, read with the contract's paths, when it is the route of `page`. */
+export function usePortalRoute<P extends PortalPage>(page: P): Extract<PortalRoute, { page: P }> | undefined {
+  const { pathname, search } = useLocation();
+  return useMemo(() => {
+    const route = readRoutePath(`${pathname}${search}`);
+    return route?.page === page ? (route as Extract<PortalRoute, { page: P }>) : undefined;
+  }, [pathname, search, page]);
 }
 
 export function useSearchParams(): [URLSearchParams] {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { configFontCall, configImageCall, configStyleCall } from '@vitrine/contract/endpoints';
 import type { ConfigImageName } from '@vitrine/contract/config';
+import { pageOf } from '@vitrine/contract/paths';
 import { callUrl } from '../lib/apiClient.ts';
 import { toast } from '../lib/toast.ts';
 import { useAvailableFiles } from './config.ts';
@@ -37,10 +38,10 @@ export function useCustomFont(): boolean {
  * The screens where a password is typed (login, setting a new password, a share link's password).
  * An admin's style sheet is not loaded there: its attribute selectors could read what is typed.
  */
-const passwordScreens = /^\/(?:login|reset-password|share\/[^/]+)\/?$/;
+const passwordScreens: readonly (string | undefined)[] = ['login', 'resetPassword', 'share'];
 
 export function customStyleAllowed(pathname: string): boolean {
-  return !passwordScreens.test(pathname);
+  return !passwordScreens.includes(pageOf(pathname));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { indexFieldsCall, suggestionsCall } from '@vitrine/contract/endpoints';
+import { routePath } from '@vitrine/contract/paths';
 import type { IndexField, SuggestionGroup, SuggestionSelection } from '@vitrine/contract/search';
 import { callApi } from '../lib/apiClient.ts';
 
@@ -153,19 +154,11 @@ export function useSearchInput(options: {
   };
 }
 
-/** A search route: the trimmed text (empty becomes *) and the query string. */
-export function searchPath(text: string, params: URLSearchParams): string {
-  const trimmed = text.trim();
-  const qs = params.toString();
-  return `/search/${trimmed ? encodeURIComponent(trimmed) : '*'}${qs ? `?${qs}` : ''}`;
-}
-
 /**
  * The submitted search as a route (portal-spec §4 "Search"): the trimmed text (empty becomes *) and
  * the chosen suggestions as '+{field_name}=value1,value2' per field (portal-spec §2 "Search").
  */
 export function textSearchPath(text: string, suggestions: readonly SuggestionSelection[] = []): string {
-  const params = new URLSearchParams();
-  for (const s of suggestions) if (s.values.length > 0) params.set(`+${s.field_name}`, s.values.join(','));
-  return searchPath(text, params);
+  const fields = suggestions.map((s) => ({ name: s.field_name, values: s.values }));
+  return routePath({ page: 'search', text, fields });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readRoutePath } from '@vitrine/contract/paths';
 import { sessionAnswer } from '../test/sessionServer.ts';
 import { guardTarget, landingPath, versionWarning, type SessionState } from './session.ts';
 
@@ -15,6 +16,11 @@ describe('after login (portal-spec §2 "Navigation rules")', () => {
     expect(landingPath(sessionAnswer({ user: 'a' }), ['4', '9'])).toBe('/search/*?id=4,9');
   });
 
+  it('keeps shared ids whole on the way through the login, whatever they hold', () => {
+    const ids = ['4', 'a&id=9', 'b#c', 'd/e?f'];
+    expect(readRoutePath(landingPath(sessionAnswer({ user: 'a' }), ids))).toMatchObject({ page: 'search', ids });
+  });
+
   it('sends GUI admins without portal access to /admin/general', () => {
     expect(landingPath(sessionAnswer({ isAssetUser: false, isGuiAdmin: true }), ['4'])).toBe('/admin/general');
   });
@@ -27,7 +33,7 @@ describe('after login (portal-spec §2 "Navigation rules")', () => {
 
 describe('guard (portal-spec §2 "Navigation rules")', () => {
   it('never redirects routes with global access', () => {
-    for (const path of ['/login', '/logout', '/reset-password']) {
+    for (const path of ['/login', '/logout', '/reset-password', '/share/x7', '/LOGIN']) {
       expect(guardTarget(path, state({ isAssetUser: false }, 'unauthorized'))).toBeUndefined();
     }
   });

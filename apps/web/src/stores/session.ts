@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { checkVersionCall, getSessionCall, logoutCall } from '@vitrine/contract/endpoints';
 import type { Session } from '@vitrine/contract/session';
+import { pageOf, readSearchQuery, routePath } from '@vitrine/contract/paths';
 import { FRONTEND_VERSION, versionsMismatch } from '@vitrine/contract/version';
 import { ApiError, callApi, onSessionLost, setSessionToken } from '../lib/apiClient.ts';
 
@@ -55,8 +56,8 @@ export function enterShare(session: Session): void {
 
 /** Keeps the `id` parameter of the first address (its query string) as cached shared ids. */
 export function captureSharedIds(search: string): void {
-  const ids = new URLSearchParams(search).get('id');
-  if (ids) set({ sharedIds: ids.split(',').filter(Boolean) });
+  const { ids } = readSearchQuery(undefined, new URLSearchParams(search));
+  if (ids.length > 0) set({ sharedIds: ids });
 }
 
 /**
@@ -116,18 +117,24 @@ export async function logout(): Promise<void> {
  */
 const RETURN_KEY = 'vitrine.loginReturn';
 
+/** Where the admin area starts (admin-spec §2). */
+export const ADMIN_START = routePath({ page: 'admin', section: 'general' });
+
 export function returnAfterLogin(path: string): void {
   sessionStorage.setItem(RETURN_KEY, path);
 }
+
+/** The portal's start: the dashboard, or the search page when the dashboard is hidden. */
+export const startPath = (hideDashboard: boolean) => routePath({ page: hideDashboard ? 'search' : 'dashboard' });
 
 /** Where a login lands: the shared address it was asked for, the shared ids, the admin area or home. */
 export function landingPath(session: Session, sharedIds: string[]): string {
   const back = sessionStorage.getItem(RETURN_KEY);
   sessionStorage.removeItem(RETURN_KEY);
   if (session.isAssetUser && back?.startsWith('/')) return back;
-  if (session.isAssetUser && sharedIds.length) return `/search/*?id=${sharedIds.join(',')}`;
-  if (session.isGuiAdmin) return '/admin/general';
-  return '/';
+  if (session.isAssetUser && sharedIds.length) return routePath({ page: 'search', ids: sharedIds });
+  if (session.isGuiAdmin) return ADMIN_START;
+  return routePath({ page: 'dashboard' });
 }
 
 /**
@@ -136,15 +143,15 @@ export function landingPath(session: Session, sharedIds: string[]): string {
  */
 export function guardTarget(path: string, s: SessionState): string | undefined {
   if (globalAccess(path)) return undefined;
-  if (s.status === 'unauthorized' || !s.session || !hasRights(s.session)) return '/login';
-  const admin = path === '/admin' || path.startsWith('/admin/');
-  if (admin && !s.session.isGuiAdmin) return '/';
-  if (!admin && s.session.isGuiAdmin && !s.session.isAssetUser) return '/admin/general';
+  if (s.status === 'unauthorized' || !s.session || !hasRights(s.session)) return routePath({ page: 'login' });
+  const admin = pageOf(path) === 'admin';
+  if (admin && !s.session.isGuiAdmin) return routePath({ page: 'dashboard' });
+  if (!admin && s.session.isGuiAdmin && !s.session.isAssetUser) return ADMIN_START;
   return undefined;
 }
 
-export const globalAccess = (path: string) =>
-  ['/login', '/logout', '/reset-password'].includes(path) || path.startsWith('/share/');
+const globalPages: readonly (string | undefined)[] = ['login', 'logout', 'resetPassword', 'share'];
+export const globalAccess = (path: string) => globalPages.includes(pageOf(path));
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);

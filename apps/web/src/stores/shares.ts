@@ -22,7 +22,7 @@ export const shareKeys = {
 
 /** The address a visitor opens: the token travels after '#', so it never reaches a server log. */
 export function shareUrl(token: string, location: Pick<Location, 'origin' | 'pathname'> = window.location): string {
-  return portalLink(`/share/${encodeURIComponent(token)}`, location);
+  return portalLink({ page: 'share', token }, location);
 }
 
 /** Whether the logged-in user may create links, and the sets a link may allow; undefined for guests. */

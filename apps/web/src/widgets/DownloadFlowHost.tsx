@@ -20,6 +20,7 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
 import type { ConvertSet } from '@vitrine/contract/session';
+import { routeHref } from '@vitrine/contract/paths';
 import { useGlobalConfig } from '../stores/config.ts';
 import { useMaxAssets } from '../stores/bookmarks.ts';
 import { formatFileSize } from '@vitrine/contract/field-format';
@@ -108,7 +109,7 @@ function OrderDialog({ ids }: { ids: string[] }) {
         <Box component="ul" aria-label={t('views.order.assets')} sx={{ mt: 0.5 }}>
           {ids.map((id) => (
             <li key={id}>
-              <Link href={`#/asset/${encodeURIComponent(id)}`}>{id}</Link>
+              <Link href={routeHref({ page: 'asset', id })}>{id}</Link>
             </li>
           ))}
         </Box>

@@ -3,6 +3,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { useTranslation } from '../../lib/translate.tsx';
 import { useBlocker } from '../../lib/router.tsx';
 import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
+import { pageOf } from '@vitrine/contract/paths';
 import type { MessageSet } from '@vitrine/contract/config';
 import { migrateConfig, migrateTexts } from '@vitrine/contract/config-migrations';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
@@ -126,7 +127,7 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
 
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      unsaved && currentLocation.pathname !== nextLocation.pathname && !nextLocation.pathname.startsWith('/admin'),
+      unsaved && currentLocation.pathname !== nextLocation.pathname && pageOf(nextLocation.pathname) !== 'admin',
   );
   useEffect(() => {
     if (!unsaved) return;

@@ -1,7 +1,8 @@
 import { Box, Button, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
-import { useNavigate, useParams } from '../../lib/router.tsx';
+import { useNavigate, usePortalRoute } from '../../lib/router.tsx';
+import { routePath } from '@vitrine/contract/paths';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { useGlobalConfig } from '../../stores/config.ts';
@@ -33,7 +34,7 @@ function textOf(value: unknown): string | undefined {
 
 /** The asset detail page (portal-spec §2 "Asset detail"). */
 export function AssetPage() {
-  const { id = '' } = useParams();
+  const id = usePortalRoute('asset')?.id ?? '';
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { config } = useGlobalConfig();
@@ -54,8 +55,8 @@ export function AssetPage() {
     noticeShown.current = true;
     toast.show('toast.open_share.none_visible', 'info');
     if (guest) {
-      returnAfterLogin(`/asset/${encodeURIComponent(id)}`);
-      void navigate('/login');
+      returnAfterLogin(routePath({ page: 'asset', id }));
+      void navigate(routePath({ page: 'login' }));
     }
   }, [missing, guest, navigate, id]);
 
@@ -64,7 +65,7 @@ export function AssetPage() {
 
   const back = () => {
     if (window.history.length > 1) void navigate(-1);
-    else void navigate('/');
+    else void navigate(routePath({ page: 'dashboard' }));
   };
 
   const backButton = (

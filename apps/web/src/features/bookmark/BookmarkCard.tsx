@@ -2,6 +2,7 @@ import { Box, Card, CardActionArea, Skeleton, Stack, Typography } from '@mui/mat
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
+import { routePath } from '@vitrine/contract/paths';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { useLongPress } from '../../lib/longPress.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
@@ -95,7 +96,7 @@ export function BookmarkCard({
       <Stack direction="row" sx={{ alignItems: 'center', px: 1 }}>
         <Typography
           component={RouterLink}
-          to={`/asset/${encodeURIComponent(doc.id)}`}
+          to={routePath({ page: 'asset', id: doc.id })}
           sx={{ flex: 1, overflowWrap: 'anywhere', color: 'inherit' }}
         >
           {title}

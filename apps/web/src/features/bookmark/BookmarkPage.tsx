@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { useNavigate } from '../../lib/router.tsx';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
+import { routePath } from '@vitrine/contract/paths';
 import { useGlobalConfig } from '../../stores/config.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DownloadFlowHost, useDownloadOptions } from '../../widgets/DownloadFlowHost.tsx';
@@ -61,7 +62,7 @@ export function BookmarkPage() {
       {!bookmarks.isLoading && bookmarks.ids.length === 0 ? (
         <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
           <Typography>{t('views.bookmark.empty')}</Typography>
-          <Button variant="contained" onClick={() => void navigate('/search/*')}>
+          <Button variant="contained" onClick={() => void navigate(routePath({ page: 'search' }))}>
             {t('views.bookmark.search')}
           </Button>
         </Stack>

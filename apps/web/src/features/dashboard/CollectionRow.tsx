@@ -2,6 +2,7 @@ import { Box, Button, Link, Typography } from '@mui/material';
 import { useTranslation } from '../../lib/translate.tsx';
 import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
+import { routePath } from '@vitrine/contract/paths';
 import type { CollectionContent } from './queries.ts';
 import { LoadingBlock } from '../../components/LoadingBlock.tsx';
 
@@ -67,7 +68,7 @@ export function CollectionRow({
             <Box component="li" key={doc.id} sx={{ flexShrink: 0 }}>
               <Link
                 component={RouterLink}
-                to={`/asset/${encodeURIComponent(doc.id)}`}
+                to={routePath({ page: 'asset', id: doc.id })}
                 sx={{
                   display: 'block',
                   lineHeight: 0,

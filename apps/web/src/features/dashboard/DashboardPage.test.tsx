@@ -84,7 +84,7 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     await waitFor(() =>
       expect(within(preSearch).getByRole('link', { name: /^More results/ })).toHaveAttribute(
         'href',
-        '/search/tree?%2Bformat=jpeg%2Cpng&sort=imp_date&orientation=asc',
+        '/search/tree?%2Bformat=jpeg,png&sort=imp_date&orientation=asc',
       ),
     );
     expect(requested).toContain('collection_3:20');

@@ -1,6 +1,6 @@
 import type { Collection } from '@vitrine/contract/collection';
 import type { PreSearch } from '@vitrine/contract/global-config';
-import { searchPath } from '../../stores/searchInput.ts';
+import { routePath, type SearchQuery } from '@vitrine/contract/paths';
 
 const damCollection = /^collection_(\d+)$/;
 
@@ -11,17 +11,16 @@ const damCollection = /^collection_(\d+)$/;
  */
 export function collectionSearchPath(collection: Collection, lang: string, fallbackLang: string): string {
   const dam = damCollection.exec(collection.indicator);
-  if (dam) return searchPath('', sorted(collection, new URLSearchParams({ meta_collections: dam[1] ?? '' })));
-  if (typeof collection.search === 'string') return searchPath(collection.search, sorted(collection));
+  if (dam) return searchRoute(collection, { collection: dam[1] ?? '' });
+  if (typeof collection.search === 'string') return searchRoute(collection, { text: collection.search });
   const queries = preSearchQueries(collection.search);
-  if (!queries) return searchPath('', sorted(collection));
+  if (!queries) return searchRoute(collection, {});
   const perLang = queries[lang] ?? queries[fallbackLang] ?? Object.values(queries)[0];
-  const params = new URLSearchParams();
-  for (const facet of perLang?.facets ?? []) {
-    const value = facet.range ? `${facet.range.from} TO ${facet.range.to}` : facet.values.join(',');
-    if (value) params.set(`+${facet.key}`, value);
-  }
-  return searchPath(perLang?.text ?? '', sorted(collection, params));
+  const fields = (perLang?.facets ?? []).map((facet) => ({
+    name: facet.key,
+    values: facet.range ? [`${facet.range.from} TO ${facet.range.to}`] : facet.values,
+  }));
+  return searchRoute(collection, { text: perLang?.text ?? '', fields });
 }
 
 type PreSearchQuery = PreSearch['search'][string];
@@ -58,11 +57,14 @@ function preSearchQueries(search: unknown): Record<string, PreSearchQuery> | und
 }
 
 /**
- * The collection's own sort key and orientation, carried into the search route as `sort` and
- * `orientation` (the names of portal-spec §3 "Sort state"), so its results come in the same order.
+ * The search route of a query, with the collection's own sort key and orientation (the names of
+ * portal-spec §3 "Sort state"), so its results come in the same order.
  */
-function sorted(collection: Collection, params = new URLSearchParams()): URLSearchParams {
-  if (collection.sort) params.set('sort', collection.sort);
-  if (collection.orientation) params.set('orientation', collection.orientation);
-  return params;
+function searchRoute(collection: Collection, query: SearchQuery): string {
+  return routePath({
+    page: 'search',
+    ...query,
+    sort: collection.sort || undefined,
+    orientation: collection.orientation,
+  });
 }

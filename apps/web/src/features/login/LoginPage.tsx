@@ -1,7 +1,8 @@
 import { Alert, Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
-import { useNavigate, useSearchParams } from '../../lib/router.tsx';
+import { useNavigate, usePortalRoute } from '../../lib/router.tsx';
+import { routePath } from '@vitrine/contract/paths';
 import { FRONTEND_VERSION } from '@vitrine/contract/version';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { RELOAD_KEY } from '../../lib/apiClient.ts';
@@ -15,8 +16,8 @@ import { ResetPasswordDialog } from './ResetPasswordDialog.tsx';
 export const REDIRECT_HINT_MS = 5000;
 
 /** Only a `stay` that is present and falsy asks for the redirect; an absent one keeps the page. */
-const explicitlyFalsy = (value: string | null) =>
-  value !== null && ['', '0', 'false', 'no'].includes(value.toLowerCase());
+const explicitlyFalsy = (value: string | undefined) =>
+  value !== undefined && ['', '0', 'false', 'no'].includes(value.toLowerCase());
 
 /** How the page leaves for single sign-on; replaceable in tests, where jsdom cannot navigate away. */
 export const ssoNavigation = { assign: (url: string): void => window.location.assign(url) };
@@ -25,7 +26,7 @@ export const ssoNavigation = { assign: (url: string): void => window.location.as
 export function LoginPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const route = usePortalRoute('login');
   const { status, session, loginMethods, sharedIds } = useSession();
   const config = useGlobalConfig().config.login;
   const [user, setUser] = useState('');
@@ -36,10 +37,10 @@ export function LoginPage() {
 
   const native = loginMethods.length === 0 || loginMethods.some((m) => m.name === 'native');
   const external = loginMethods.filter((m) => m.name !== 'native');
-  const ssoFailed = params.get('sso') === 'failed';
-  const ssoCode = params.get('code');
+  const ssoFailed = route?.sso === 'failed';
+  const ssoCode = route?.code;
   // After a failed single sign-on the page stays, so that it does not redirect in a loop.
-  const ssoOnly = !native && external.length > 0 && explicitlyFalsy(params.get('stay')) && !ssoFailed;
+  const ssoOnly = !native && external.length > 0 && explicitlyFalsy(route?.stay) && !ssoFailed;
   const ssoUrl = ssoOnly ? external[0]?.url : undefined;
 
   useEffect(() => localStorage.removeItem(RELOAD_KEY), []);
@@ -59,7 +60,7 @@ export function LoginPage() {
       const s = outcome.session;
       if (!s.isAssetUser && !s.isGuiAdmin) {
         toast.show('toast.login.unauthorized', 'info');
-        void navigate('/logout?permission', { replace: true });
+        void navigate(routePath({ page: 'logout', permission: true }), { replace: true });
         return;
       }
       if (versionWarning(outcome.backendVersion)) {

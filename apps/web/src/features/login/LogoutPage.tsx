@@ -1,7 +1,8 @@
 import { Link, Typography } from '@mui/material';
 import { useEffect } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
-import { useSearchParams } from '../../lib/router.tsx';
+import { usePortalRoute } from '../../lib/router.tsx';
+import { routeHref } from '@vitrine/contract/paths';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { logout, useSession } from '../../stores/session.ts';
 import { LoginFrame } from './LoginFrame.tsx';
@@ -14,8 +15,8 @@ const portalStart = () => `${window.location.pathname}${window.location.search}`
  * reload and log in again; with the query parameter `permission` it is the no-permission page.
  */
 export function LogoutPage() {
-  const [params] = useSearchParams();
-  return <LoginFrame screen="logout">{params.has('permission') ? <NoPermission /> : <LoggedOut />}</LoginFrame>;
+  const permission = usePortalRoute('logout')?.permission;
+  return <LoginFrame screen="logout">{permission ? <NoPermission /> : <LoggedOut />}</LoginFrame>;
 }
 
 function LoggedOut() {
@@ -40,7 +41,7 @@ function NoPermission() {
     <>
       <PageHeading titleKey="views.login.no_permission.title" />
       <Typography sx={{ mb: 2 }}>{t('views.login.no_permission.text')}</Typography>
-      <Link href="#/login">{t('views.login.no_permission.again')}</Link>
+      <Link href={routeHref({ page: 'login' })}>{t('views.login.no_permission.again')}</Link>
     </>
   );
 }

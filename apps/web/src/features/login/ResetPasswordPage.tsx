@@ -1,7 +1,8 @@
 import { Alert, Box, Button, Link, Paper, Stack, TextField } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
-import { useSearchParams } from '../../lib/router.tsx';
+import { usePortalRoute } from '../../lib/router.tsx';
+import { routeHref } from '@vitrine/contract/paths';
 import { resetPasswordCall } from '@vitrine/contract/endpoints';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { ApiError, callApi } from '../../lib/apiClient.ts';
@@ -11,8 +12,7 @@ const MIN_LENGTH = 8;
 /** Where the link of a password-reset mail leads: set a new password, then log in. */
 export function ResetPasswordPage() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const token = usePortalRoute('resetPassword')?.token ?? '';
   const [pass, setPass] = useState('');
   const [repeat, setRepeat] = useState('');
   const [submitted, setSubmitted] = useState(false);
@@ -42,7 +42,7 @@ export function ResetPasswordPage() {
           <Alert severity={state === 'done' ? 'success' : 'error'} role="status" sx={{ mb: 2 }}>
             {t(state === 'done' ? 'views.login.new_password.done' : 'views.login.new_password.invalid')}
           </Alert>
-          <Link href="#/login">{t('views.login.new_password.to_login')}</Link>
+          <Link href={routeHref({ page: 'login' })}>{t('views.login.new_password.to_login')}</Link>
         </>
       ) : (
         <Box component="form" noValidate onSubmit={(e) => void submit(e)}>

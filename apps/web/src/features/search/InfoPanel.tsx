@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
+import { routePath } from '@vitrine/contract/paths';
 import type { InfoField } from './infoFields.ts';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { CloseIcon } from '../../components/icons.tsx';
@@ -107,7 +108,7 @@ export function InfoPanel({
           <FieldColumn doc={doc} fields={left} format={format} />
           <FieldColumn doc={doc} fields={right} format={format} />
         </Box>
-        <Button variant="contained" component={RouterLink} to={`/asset/${doc.id}`}>
+        <Button variant="contained" component={RouterLink} to={routePath({ page: 'asset', id: doc.id })}>
           {t('views.search.actions.open')}
         </Button>
       </Box>

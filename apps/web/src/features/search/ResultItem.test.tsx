@@ -60,4 +60,21 @@ describe('poster icon set (portal-spec §2 "Poster, thumbnail and list rows")', 
     await userEvent.click(download);
     expect(actions.download).toHaveBeenCalledWith(doc);
   });
+
+  it('opens the asset page of an id that needs encoding', () => {
+    const actions = { share: vi.fn(), toggleBookmark: vi.fn(), download: vi.fn() };
+    const i18n = new Translator({ language: 'en', fallbackLanguage: 'en', messages: defaultTranslations });
+    render(
+      <TranslationProvider i18n={i18n}>
+        <IconSet
+          doc={{ id: 'a/b#c d', url: '' }}
+          width={300}
+          actions={actions}
+          bookmarked={false}
+          bookmarksLoading={false}
+        />
+      </TranslationProvider>,
+    );
+    expect(screen.getByRole('link', { name: 'Open asset page' })).toHaveAttribute('href', '#/asset/a%2Fb%23c%20d');
+  });
 });

@@ -4,6 +4,7 @@ import { useTranslation } from '../../lib/translate.tsx';
 import { Link as RouterLink } from '../../lib/router.tsx';
 import { thumbHashToDataURL } from 'thumbhash';
 import type { AssetDoc } from '@vitrine/contract/search';
+import { routeHref } from '@vitrine/contract/paths';
 import {
   BookmarkBorderIcon,
   BookmarkIcon,
@@ -108,7 +109,12 @@ export function IconSet({
   const slots = posterIconSlots(width);
   if (slots === 0) return null;
   const all: Action[] = [
-    { key: 'open', label: t('views.search.actions.open'), path: OpenInNewIcon.path, href: `#/asset/${doc.id}` },
+    {
+      key: 'open',
+      label: t('views.search.actions.open'),
+      path: OpenInNewIcon.path,
+      href: routeHref({ page: 'asset', id: doc.id }),
+    },
     { key: 'share', label: t('views.search.actions.share'), path: ShareIcon.path, run: () => actions.share(doc) },
     {
       key: 'bookmark',

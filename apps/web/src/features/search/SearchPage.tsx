@@ -4,6 +4,7 @@ import { useTranslation } from '../../lib/translate.tsx';
 import { SearchFailure } from './SearchFailure.tsx';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from '../../lib/router.tsx';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
+import { routePath } from '@vitrine/contract/paths';
 import type { AssetDoc, FacetSelection } from '@vitrine/contract/search';
 import { useAvailableFiles, useGlobalConfig } from '../../stores/config.ts';
 import { copyLink, useShareDialog } from '../../widgets/ShareDialog.tsx';
@@ -33,6 +34,7 @@ import {
   hasQuery,
   nextPageSize,
   parseSearchRoute,
+  searchQueryOf,
   searchRoutePath,
   sidebarWidthAfterDrag,
   type SearchRoute,
@@ -106,7 +108,7 @@ function useSharedIdsNotice(route: SearchRoute, total: number | undefined, path:
     toast.show('toast.open_share.none_visible', 'info');
     if (guest) {
       returnAfterLogin(path);
-      void navigate('/login');
+      void navigate(routePath({ page: 'login' }));
     }
   }, [onlyIds, total, route.ids.length, path, guest, navigate]);
 }
@@ -128,7 +130,7 @@ export function SearchPage() {
   const fields = useMemo(() => fieldsQuery.data ?? [], [fieldsQuery.data]);
   const defs = useMemo(() => facetDefs(config, fields), [config, fields]);
   const route = useRouteState(defs);
-  const routePath = searchRoutePath(route);
+  const currentPath = searchRoutePath(route);
 
   const defaultSort: SortState = { key: config.sorting.default, orientation: config.sorting.orientation.default };
   const [sort, setSort] = useState<SortState>(defaultSort);
@@ -167,7 +169,7 @@ export function SearchPage() {
   const firstRows = useMemo(
     () => firstPageSize(view, width, resultsHeight, sizes),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- sized once per search and view
-    [view, routePath, sort.key, sort.orientation],
+    [view, currentPath, sort.key, sort.orientation],
   );
   const facetFields = useMemo(() => defs.map((d) => d.field), [defs]);
   const request = { lang, route, sort, facetFields, firstRows };
@@ -175,7 +177,7 @@ export function SearchPage() {
   const docs = useMemo(() => results.data?.pages.flatMap((p) => p.docs) ?? [], [results.data]);
   const firstPage = results.data?.pages[0];
   const total = firstPage?.numFound ?? 0;
-  useSharedIdsNotice(route, firstPage === undefined ? undefined : total, routePath);
+  useSharedIdsNotice(route, firstPage === undefined ? undefined : total, currentPath);
 
   // The search input: text and chosen suggestions follow the route.
   const routeChips = (r: SearchRoute): SuggestionOption[] =>
@@ -191,13 +193,13 @@ export function SearchPage() {
   const { setText, setChosen } = input;
 
   // A new search, sort or filter clears the active asset; the selection is about this result.
-  const searchKey = `${routePath}|${sort.key}|${sort.orientation}`;
-  const [seenSearch, setSeenSearch] = useState({ key: searchKey, path: routePath });
+  const searchKey = `${currentPath}|${sort.key}|${sort.orientation}`;
+  const [seenSearch, setSeenSearch] = useState({ key: searchKey, path: currentPath });
   if (seenSearch.key !== searchKey) {
-    setSeenSearch({ key: searchKey, path: routePath });
+    setSeenSearch({ key: searchKey, path: currentPath });
     setActiveId(null);
     setSelected([]);
-    if (seenSearch.path !== routePath) {
+    if (seenSearch.path !== currentPath) {
       setText(route.text);
       setChosen(routeChips(route));
     }
@@ -217,7 +219,7 @@ export function SearchPage() {
     setSort(defaultSort);
     setText('');
     setChosen([]);
-    void navigate('/search/*');
+    void navigate(routePath({ page: 'search' }));
   });
 
   const changeView = useStableCallback((next: ViewKey) => {
@@ -241,7 +243,11 @@ export function SearchPage() {
   const shareFound = useStableCallback(() =>
     shareDialog.share(
       selected.length > 0 ? selected : docs.map((d) => d.id),
-      () => void copyLink(selected.length > 0 ? assetsLink(selected) : portalLink(routePath), true),
+      () =>
+        void copyLink(
+          selected.length > 0 ? assetsLink(selected) : portalLink({ page: 'search', ...searchQueryOf(route) }),
+          true,
+        ),
     ),
   );
   // The results bar is memoised too: its handlers stay the same while further results load.
@@ -503,7 +509,7 @@ export function SearchPage() {
               }}
               isBookmarked={(id) => bookmarks.isBookmarked(id)}
               bookmarksLoading={bookmarks.isLoading}
-              scrollKey={`${routePath}|${sort.key}|${sort.orientation}|${view}`}
+              scrollKey={`${currentPath}|${sort.key}|${sort.orientation}|${view}`}
               onWidth={onWidth}
               height={resultsHeight}
             />

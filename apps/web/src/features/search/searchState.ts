@@ -1,5 +1,5 @@
 import type { FacetSelection, SuggestionSelection } from '@vitrine/contract/search';
-import { searchPath } from '../../stores/searchInput.ts';
+import { readSearchQuery, routePath, type SearchQuery } from '@vitrine/contract/paths';
 
 /**
  * The search page's state as its route carries it (portal-spec §2 "Search"): the text ('*' = none),
@@ -22,36 +22,37 @@ export function parseSearchRoute(
   params: URLSearchParams,
   isFacet: (field: string) => boolean,
 ): SearchRoute {
-  const text = !query || query.trim() === '*' ? '' : query.trim();
+  const read = readSearchQuery(query, params);
   const filters: FacetSelection[] = [];
   const suggestions: SuggestionSelection[] = [];
-  for (const [name, raw] of params) {
-    // A '+' typed into a link's query string reads back as a space.
-    if (!/^[+ ]\S/.test(name)) continue;
-    const key = name.slice(1);
-    if (RANGE.test(raw)) {
-      filters.push({ key, values: [raw.trim()], range: true });
-      continue;
-    }
-    const values = raw.split(',').filter((v) => v !== '');
-    if (values.length === 0) continue;
-    if (isFacet(key)) filters.push({ key, values });
+  for (const { name: key, values } of read.fields) {
+    const [only] = values;
+    if (values.length === 1 && only !== undefined && RANGE.test(only)) {
+      filters.push({ key, values: [only.trim()], range: true });
+    } else if (isFacet(key)) filters.push({ key, values });
     else suggestions.push({ field_name: key, values });
   }
-  const ids = (params.get('id') ?? '').split(',').filter((v) => /^\d+$/.test(v));
-  const collectionText = params.get('meta_collections');
-  const collection = collectionText && /^\d+$/.test(collectionText) ? Number(collectionText) : undefined;
-  return { text, filters, suggestions, ids, collection };
+  const ids = read.ids.filter((v) => /^\d+$/.test(v));
+  const collection = read.collection && /^\d+$/.test(read.collection) ? Number(read.collection) : undefined;
+  return { text: read.text, filters, suggestions, ids, collection };
+}
+
+/** The contract's search query of a state. */
+export function searchQueryOf(state: SearchRoute): SearchQuery {
+  return {
+    text: state.text,
+    fields: [
+      ...state.filters.map((f) => ({ name: f.key, values: f.values })),
+      ...state.suggestions.map((s) => ({ name: s.field_name, values: s.values })),
+    ],
+    ids: state.ids,
+    collection: state.collection === undefined ? undefined : String(state.collection),
+  };
 }
 
 /** The route of a state: /search/{text or *} and its query string, so a shared link restores it. */
 export function searchRoutePath(state: SearchRoute): string {
-  const params = new URLSearchParams();
-  for (const f of state.filters) if (f.values.length > 0) params.set(`+${f.key}`, f.values.join(','));
-  for (const s of state.suggestions) if (s.values.length > 0) params.set(`+${s.field_name}`, s.values.join(','));
-  if (state.ids.length > 0) params.set('id', state.ids.join(','));
-  if (state.collection !== undefined) params.set('meta_collections', String(state.collection));
-  return searchPath(state.text, params);
+  return routePath({ page: 'search', ...searchQueryOf(state) });
 }
 
 export function hasQuery(state: SearchRoute): boolean {

@@ -1,7 +1,8 @@
 import { Alert, Box, Button, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
-import { useNavigate, useParams } from '../../lib/router.tsx';
+import { useNavigate, usePortalRoute } from '../../lib/router.tsx';
+import { routePath } from '@vitrine/contract/paths';
 import { enterShare, useSession } from '../../stores/session.ts';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { ApiError } from '../../lib/apiClient.ts';
@@ -21,7 +22,7 @@ type Phase =
 export function ShareLandingPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { token = '' } = useParams();
+  const token = usePortalRoute('share')?.token ?? '';
   const { status } = useSession();
   const [phase, setPhase] = useState<Phase>({ kind: 'opening' });
   const [password, setPassword] = useState('');
@@ -31,7 +32,7 @@ export function ShareLandingPage() {
     try {
       const answer = await openShare(token, pass);
       enterShare(answer.session);
-      void navigate('/search/*', { replace: true });
+      void navigate(routePath({ page: 'search' }), { replace: true });
     } catch (err) {
       const id = err instanceof ApiError ? err.body?.error : undefined;
       if (id === 'share_password_required') setPhase({ kind: 'password' });

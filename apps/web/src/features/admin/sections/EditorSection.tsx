@@ -1,3 +1,4 @@
+import { routeHref } from '@vitrine/contract/paths';
 import { Alert, Box, Button, Link, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/translate.tsx';
@@ -58,7 +59,7 @@ function PageEditor({ lang }: { lang: string }) {
           {t('admin.editor.save')}
         </Button>
         {stored ? (
-          <Link href="#/custom">{t('admin.editor.open')}</Link>
+          <Link href={routeHref({ page: 'custom' })}>{t('admin.editor.open')}</Link>
         ) : (
           <Typography variant="body2">{t('admin.custom_page_save_first')}</Typography>
         )}
