@@ -186,16 +186,24 @@ test.describe('search page accessibility (axe-core)', () => {
   }
 });
 
-test.describe('scroll position (portal-spec §2 "Search": kept when going to an asset, restored after 250 ms)', () => {
+test.describe('scroll position, view and sort (portal-spec §2 "Search": kept when going to an asset, restored after 250 ms)', () => {
   test.use({ locale: 'en-GB', viewport: { width: 1400, height: 1000 } });
 
-  test('going to an asset and back restores where the visitor was in the results', async ({ page }) => {
+  test('going to an asset and back restores the chosen view and sort and where the visitor was in the results', async ({
+    page,
+  }) => {
     // The first page of a server just started can take most of a minute on a busy 2-core machine.
     test.slow();
     await page.goto('/#/search/*');
     // The first search after the server started may still be building its index.
     await expect(page.getByRole('heading', { level: 2, name: /^\d+ results/ })).toBeVisible({ timeout: 60_000 });
     const region = page.getByRole('region', { name: 'Results' });
+    await expect(results(page).first()).toBeVisible();
+    await page.getByRole('button', { name: 'Thumbnails', exact: true }).click();
+    await page.getByRole('button', { name: /^Sort by/ }).click();
+    await page.getByRole('menuitem', { name: 'Rating' }).click();
+    await expect(page).toHaveURL(/#\/search\/\*\?sort=rating&orientation=desc$/);
+    await expect(region).toHaveAttribute('data-view', 'thumbnail');
     await expect(results(page).first()).toBeVisible();
     await region.evaluate((el) => el.scrollTo(0, 1200));
     await expect.poll(() => region.evaluate((el) => el.scrollTop)).toBe(1200);
@@ -211,7 +219,9 @@ test.describe('scroll position (portal-spec §2 "Search": kept when going to an 
     await open.click();
     await expect(page).toHaveURL(new RegExp(`#/asset/${id}$`));
     await page.getByRole('button', { name: 'Back', exact: true }).click();
-    await expect(page).toHaveURL(/#\/search\/\*$/);
+    await expect(page).toHaveURL(/#\/search\/\*\?sort=rating&orientation=desc$/);
+    await expect(region).toHaveAttribute('data-view', 'thumbnail');
+    await expect(page.getByRole('button', { name: /^Sort by/ })).toHaveText('Sort by: Rating (Descending)');
     await expect.poll(() => region.evaluate((el) => el.scrollTop), { timeout: 10_000 }).toBe(left);
     await expect(page.locator(`[data-asset-id="${id}"]`)).toBeInViewport();
   });

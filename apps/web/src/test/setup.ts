@@ -9,6 +9,7 @@ configure({ asyncUtilTimeout: 3000 });
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  sessionStorage.clear();
 });
 
 // jsdom does not lay out or scroll; the shell scrolls on every route change.

@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AssetDoc, FacetSelection, IndexField } from '@vitrine/contract/search';
@@ -144,6 +144,48 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
     await user.click(screen.getByRole('button', { name: /^Sort by/ }));
     await user.click(screen.getByRole('menuitem', { name: 'Rating' }));
     await waitFor(() => expect(asked.at(-1)?.sort).toBe('rating desc'));
+  });
+
+  it('§2 the chosen sort is kept in the route: leaving the page and coming back finds it, a new search starts from the default', async () => {
+    const asked = network();
+    const { user, router } = await renderApp('/search/*');
+    await heading('4 results');
+    await user.click(screen.getByRole('button', { name: /^Sort by/ }));
+    await user.click(screen.getByRole('menuitem', { name: 'Rating' }));
+    await waitFor(() => expect(asked.at(-1)?.sort).toBe('rating desc'));
+    const params = new URLSearchParams(router.state.location.search);
+    expect([params.get('sort'), params.get('orientation')]).toEqual(['rating', 'desc']);
+    await act(() => router.navigate('/bookmark'));
+    await act(() => router.navigate(-1));
+    await heading('4 results');
+    expect(screen.getByRole('button', { name: /^Sort by/ })).toHaveTextContent('Sort by: Rating (Descending)');
+    // Submitting a search rewrites the route from the text alone: the default sort again.
+    await user.type(screen.getByRole('combobox', { name: /search/i }), 'penguin{Enter}');
+    await waitFor(() => expect(asked.at(-1)).toMatchObject({ q: 'penguin', sort: 'score desc' }));
+  });
+
+  it('§4 a route with a sort (the "More results" of a dashboard row) searches in it; an unknown key falls back to the default', async () => {
+    const asked = network();
+    await renderApp('/search/*?sort=rating&orientation=asc');
+    await heading('4 results');
+    expect(asked.at(-1)?.sort).toBe('rating asc');
+    cleanup();
+    await renderApp('/search/*?sort=nonsense&orientation=asc');
+    await heading('4 results');
+    expect(asked.at(-1)?.sort).toBe('score desc');
+  });
+
+  it('§2 Views: the chosen view is kept in the tab, also when the page is opened again', async () => {
+    network();
+    const { user } = await renderApp('/search/*');
+    await heading('4 results');
+    await user.click(screen.getByRole('button', { name: 'List' }));
+    expect(screen.getByRole('button', { name: 'List' })).toHaveAttribute('aria-pressed', 'true');
+    cleanup();
+    await renderApp('/search/boat');
+    await heading(/results/);
+    expect(screen.getByRole('button', { name: 'List' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('button', { name: 'Posters' })).toHaveAttribute('aria-pressed', 'false');
   });
 
   it('§4 Selection and Active asset: click, ctrl click, shift click; the info panel opens and closes', async () => {

@@ -30,6 +30,7 @@ import { ResultList } from './ResultList.tsx';
 import { ShareVisitBanner } from './ShareVisitBanner.tsx';
 import {
   chooseSort,
+  routeSort,
   firstPageSize,
   hasQuery,
   nextPageSize,
@@ -51,6 +52,8 @@ import { returnAfterLogin, useSession } from '../../stores/session.ts';
 const CHROME_HEIGHT = 250;
 const MIN_RESULTS_HEIGHT = 320;
 const SIDEBAR_KEY = 'sidebarWidth';
+/** The view chosen in this tab (session storage). */
+const VIEW_KEY = 'vitrine.searchView';
 /** Fields the info panel and list rows show when the config names none. */
 const defaultInfoFields = [
   'title',
@@ -76,6 +79,19 @@ function useWindowHeight(): number {
 function storedSidebarWidth(fallback: number): number {
   const stored = Number(localStorage.getItem(SIDEBAR_KEY));
   return Number.isFinite(stored) && stored >= 80 ? stored : fallback;
+}
+
+/**
+ * The view the visitor chose in this tab, when the config still shows it, else `fallback`. Kept in
+ * session storage, so going to an asset or the bookmarks and back, a reload or a new search keep it.
+ */
+function chosenView(visible: readonly ViewKey[], fallback: ViewKey): ViewKey {
+  const stored = sessionStorage.getItem(VIEW_KEY);
+  return visible.find((v) => v === stored) ?? fallback;
+}
+
+function storeView(view: ViewKey): void {
+  sessionStorage.setItem(VIEW_KEY, view);
 }
 
 /** The route's state; '+{field}' of a sidebar facet is a filter, any other a suggestion. */
@@ -132,11 +148,13 @@ export function SearchPage() {
   const route = useRouteState(defs);
   const currentPath = searchRoutePath(route);
 
-  const defaultSort: SortState = { key: config.sorting.default, orientation: config.sorting.orientation.default };
-  const [sort, setSort] = useState<SortState>(defaultSort);
+  const sort: SortState = routeSort(route, config.sorting);
   const visibleViews = config.search.views.options.filter((v) => v.visible).map((v) => v.key);
-  const [view, setView] = useState<ViewKey>(
-    visibleViews.includes(config.search.views.default) ? config.search.views.default : (visibleViews[0] ?? 'grid'),
+  const [view, setView] = useState<ViewKey>(() =>
+    chosenView(
+      visibleViews,
+      visibleViews.includes(config.search.views.default) ? config.search.views.default : (visibleViews[0] ?? 'grid'),
+    ),
   );
   const [activeId, setActiveId] = useState<string | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
@@ -211,12 +229,8 @@ export function SearchPage() {
   // The sidebar and the input are memoised: their handlers stay the same while results load.
   const setFilters = useStableCallback((filters: FacetSelection[]) => go({ ...route, filters }));
   // Submitting rewrites the route from text and suggestions alone and resets sort (portal-spec §4).
-  const submit = useStableCallback(() => {
-    setSort(defaultSort);
-    void navigate(input.submitPath());
-  });
+  const submit = useStableCallback(() => void navigate(input.submitPath()));
   const reset = useStableCallback(() => {
-    setSort(defaultSort);
     setText('');
     setChosen([]);
     void navigate(routePath({ page: 'search' }));
@@ -224,6 +238,7 @@ export function SearchPage() {
 
   const changeView = useStableCallback((next: ViewKey) => {
     setView(next);
+    storeView(next);
     setActiveId(null);
   });
 
@@ -253,9 +268,11 @@ export function SearchPage() {
   // The results bar is memoised too: its handlers stay the same while further results load.
   const fetchIds = useStableCallback(() => (selected.length > 0 ? Promise.resolve(selected) : fetchFoundIds(request)));
   const downloadSelection = useStableCallback(() => void startDownload(selected, downloadOptions));
-  const chooseSortKey = useStableCallback((key: string) =>
-    setSort((s) => chooseSort(s, key, config.sorting.orientation.default)),
-  );
+  // The sort lives in the route, replaced in place: going to an asset and back keeps it.
+  const chooseSortKey = useStableCallback((key: string) => {
+    const next = chooseSort(sort, key, config.sorting.orientation.default);
+    void navigate(searchRoutePath({ ...route, sort: next.key, orientation: next.orientation }), { replace: true });
+  });
 
   const titleField = config.infoView.title || 'title';
   const titleOf = (doc: AssetDoc) =>

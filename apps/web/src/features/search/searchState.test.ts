@@ -9,6 +9,7 @@ import {
   parseSearchRoute,
   posterIconSlots,
   resetFacet,
+  routeSort,
   searchRoutePath,
   setRadioValue,
   setSliderRange,
@@ -119,6 +120,37 @@ describe('§4 Search: sort', () => {
       orientation: 'desc',
     });
     expect(chooseSort(s, 'rating', 'desc')).toEqual({ key: 'rating', orientation: 'desc' });
+  });
+});
+
+describe('§4 Search: the sort a route asks for', () => {
+  const sorting = {
+    default: 'score',
+    options: [
+      { key: 'score', active: true },
+      { key: 'rating', active: true },
+      { key: 'size', active: false },
+    ],
+    orientation: { default: 'desc' as const },
+  };
+  it('takes an active sort key with its orientation or the default one', () => {
+    expect(routeSort({ sort: 'rating', orientation: 'asc' }, sorting)).toEqual({ key: 'rating', orientation: 'asc' });
+    expect(routeSort({ sort: 'rating' }, sorting)).toEqual({ key: 'rating', orientation: 'desc' });
+  });
+  it('falls back to the configured default for no key, an unknown key or an inactive one', () => {
+    expect(routeSort({}, sorting)).toEqual({ key: 'score', orientation: 'desc' });
+    expect(routeSort({ sort: 'nonsense', orientation: 'asc' }, sorting)).toEqual({ key: 'score', orientation: 'desc' });
+    expect(routeSort({ sort: 'size', orientation: 'asc' }, sorting)).toEqual({ key: 'score', orientation: 'desc' });
+  });
+  it('is written into the route and read back from it', () => {
+    const route = parseSearchRoute(
+      'boat',
+      new URLSearchParams('sort=rating&orientation=asc&orientation=sideways'),
+      () => false,
+    );
+    expect([route.sort, route.orientation]).toEqual(['rating', undefined]);
+    const written = searchRoutePath({ ...route, orientation: 'asc' });
+    expect(written).toBe('/search/boat?sort=rating&orientation=asc');
   });
 });
 

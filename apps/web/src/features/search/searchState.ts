@@ -12,6 +12,9 @@ export interface SearchRoute {
   suggestions: SuggestionSelection[];
   ids: string[];
   collection: number | undefined;
+  /** The sort key and orientation the route asks for (a dashboard row's, or the visitor's choice). */
+  sort?: string;
+  orientation?: 'asc' | 'desc';
 }
 
 const RANGE = /^\s*\S+\s+TO\s+\S+\s*$/;
@@ -34,7 +37,10 @@ export function parseSearchRoute(
   }
   const ids = read.ids.filter((v) => /^\d+$/.test(v));
   const collection = read.collection && /^\d+$/.test(read.collection) ? Number(read.collection) : undefined;
-  return { text: read.text, filters, suggestions, ids, collection };
+  const state: SearchRoute = { text: read.text, filters, suggestions, ids, collection };
+  if (read.sort) state.sort = read.sort;
+  if (read.orientation === 'asc' || read.orientation === 'desc') state.orientation = read.orientation;
+  return state;
 }
 
 /** The contract's search query of a state. */
@@ -47,6 +53,8 @@ export function searchQueryOf(state: SearchRoute): SearchQuery {
     ],
     ids: state.ids,
     collection: state.collection === undefined ? undefined : String(state.collection),
+    sort: state.sort,
+    orientation: state.orientation,
   };
 }
 
@@ -136,6 +144,21 @@ export function resetFacet(filters: FacetSelection[], key: string): FacetSelecti
 export interface SortState {
   key: string;
   orientation: 'asc' | 'desc';
+}
+
+/**
+ * The sort of a route (portal-spec §4 "Search"): its sort key when that is an active option of the
+ * config, in its orientation or the default one; else the configured default. A route keeps the
+ * visitor's choice, so going to an asset and back, a reload or a dashboard row's "More results" show
+ * the results in the same order.
+ */
+export function routeSort(
+  route: Pick<SearchRoute, 'sort' | 'orientation'>,
+  sorting: { default: string; options: { key: string; active: boolean }[]; orientation: { default: 'asc' | 'desc' } },
+): SortState {
+  const known = route.sort !== undefined && sorting.options.some((o) => o.active && o.key === route.sort);
+  if (!known) return { key: sorting.default, orientation: sorting.orientation.default };
+  return { key: route.sort ?? sorting.default, orientation: route.orientation ?? sorting.orientation.default };
 }
 
 /** Choosing the active key toggles asc/desc; another key uses that key with the default orientation. */
