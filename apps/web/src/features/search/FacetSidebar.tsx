@@ -15,10 +15,12 @@ import { useTranslation } from '../../lib/translate.tsx';
 import type { FacetSelection, IndexField, SearchAnswer } from '@vitrine/contract/search';
 import { fieldLabel } from '../../stores/searchInput.ts';
 import type { FacetDef } from './facets.ts';
+import { FACET_PAGE, type FacetValue } from './queries.ts';
 import { RangeFacet } from './RangeFacet.tsx';
 import { resetFacet, setRadioValue, toggleFacetValue } from './searchState.ts';
 
-type FacetValue = SearchAnswer['facetCounts']['facetFields'][string][number];
+/** Asks for a further page of a facet's values, from `offset` on. */
+export type MoreFacetValues = (field: string, offset: number) => Promise<FacetValue[]>;
 
 /** Swatch colours of the colour codes (portal-spec §3 "Color codes"); 0 is none. */
 const swatches = ['transparent', '#d32f2f', '#f57c00', '#fbc02d', '#388e3c', '#1976d2', '#7b1fa2', '#757575'];
@@ -79,21 +81,43 @@ function ValuesFacet({
   values,
   filters,
   onChange,
+  loadMore,
 }: {
   def: FacetDef;
   label: string;
   values: FacetValue[];
   filters: FacetSelection[];
   onChange: (filters: FacetSelection[]) => void;
+  loadMore?: MoreFacetValues;
 }) {
   const { t } = useTranslation();
   const [shown, setShown] = useState(def.preview);
+  // Values loaded past the first answer's, for the answer they continue (a new search drops them).
+  const [further, setFurther] = useState<{ of: FacetValue[]; values: FacetValue[]; more: boolean } | null>(null);
+  const [loading, setLoading] = useState(false);
+  const extra = further?.of === values ? further : null;
+  const loaded = extra ? [...values, ...extra.values] : values;
+  // A full page may have a next one; a shorter page was the last.
+  const mayHaveMore = loadMore !== undefined && (extra ? extra.more : values.length >= FACET_PAGE);
   const selected = filters.find((f) => f.key === def.field)?.values ?? [];
   // Chosen values stay listed (and can be unchosen) even when the result no longer counts them.
   const all = [
-    ...values,
-    ...selected.filter((v) => !values.some((x) => x.value === v)).map((v) => ({ value: v, count: 0 })),
+    ...loaded,
+    ...selected.filter((v) => !loaded.some((x) => x.value === v)).map((v) => ({ value: v, count: 0 })),
   ];
+  const showMore = async () => {
+    const next = shown + def.preview;
+    if (next > loaded.length && mayHaveMore && loadMore) {
+      setLoading(true);
+      try {
+        const page = await loadMore(def.field, loaded.length);
+        setFurther({ of: values, values: [...(extra?.values ?? []), ...page], more: page.length >= FACET_PAGE });
+      } finally {
+        setLoading(false);
+      }
+    }
+    setShown(next);
+  };
   if (all.length === 0) return null;
   const visible = all.slice(0, shown);
   const labelId = `facet-${def.field}`;
@@ -137,8 +161,8 @@ function ValuesFacet({
       </FormLabel>
       {controls}
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-        {shown < all.length && (
-          <Button size="small" onClick={() => setShown(shown + def.preview)}>
+        {(shown < all.length || mayHaveMore) && (
+          <Button size="small" disabled={loading} onClick={() => void showMore()}>
             {t('views.search.show_more')}
           </Button>
         )}
@@ -169,6 +193,7 @@ export const FacetSidebar = memo(function FacetSidebar({
   fields,
   lang,
   fallbackLang,
+  loadMore,
 }: {
   defs: FacetDef[];
   answer: Pick<SearchAnswer['facetCounts'], 'facetFields' | 'facetRanges'> | undefined;
@@ -178,6 +203,8 @@ export const FacetSidebar = memo(function FacetSidebar({
   fields: readonly IndexField[];
   lang: string;
   fallbackLang: string;
+  /** Further values of a facet past the answer's; without it "show more" stops at the answer's. */
+  loadMore?: MoreFacetValues;
 }) {
   const { t } = useTranslation();
   if (!answer) return null;
@@ -208,6 +235,7 @@ export const FacetSidebar = memo(function FacetSidebar({
             values={answer.facetFields[def.field] ?? []}
             filters={filters}
             onChange={onChange}
+            loadMore={loadMore}
           />
         );
       })}

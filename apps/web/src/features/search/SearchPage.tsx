@@ -25,7 +25,7 @@ import { formatFieldValue, valueFormatOf } from '@vitrine/contract/field-format'
 import { facetDefs, type FacetDef } from './facets.ts';
 import type { InfoField } from './infoFields.ts';
 import { InfoPanel } from './InfoPanel.tsx';
-import { fetchFoundIds, useSearchResults } from './queries.ts';
+import { fetchFacetValues, fetchFoundIds, useSearchResults } from './queries.ts';
 import { ResultList } from './ResultList.tsx';
 import { ShareVisitBanner } from './ShareVisitBanner.tsx';
 import {
@@ -352,6 +352,9 @@ export function SearchPage() {
     ? `${t('views.search.results.query', { count: total })} ${t('views.search.results.quoted', { text: route.text })}`
     : t('views.search.results.all', { count: total });
 
+  const moreFacetValues = useStableCallback((field: string, offset: number) =>
+    fetchFacetValues(request, field, offset),
+  );
   const sidebar = (
     <FacetSidebar
       defs={defs}
@@ -361,6 +364,7 @@ export function SearchPage() {
       fields={fields}
       lang={lang}
       fallbackLang={config.fallback_locale}
+      loadMore={moreFacetValues}
     />
   );
 

@@ -28,6 +28,18 @@ export interface SearchPage {
   facetRanges: SearchAnswer['facetCounts']['facetRanges'];
 }
 
+/** What narrows a request's search: text, filters, suggestions, ids, collection. */
+function narrowing({ route }: SearchRequest) {
+  const filter: FacetSelection[] = route.filters;
+  return {
+    solr_q: route.text === '' ? '*' : route.text,
+    filter: filter.length > 0 ? JSON.stringify(filter) : undefined,
+    suggestions_filter: route.suggestions.length > 0 ? JSON.stringify(route.suggestions) : undefined,
+    id: route.ids.length > 0 ? route.ids.join(',') : undefined,
+    meta_collections: route.collection,
+  };
+}
+
 async function fetchPage(
   request: SearchRequest,
   facetFields: string[],
@@ -35,19 +47,14 @@ async function fetchPage(
   rows: number,
   signal?: AbortSignal,
 ): Promise<SearchPage> {
-  const { route, sort } = request;
-  const filter: FacetSelection[] = route.filters;
+  const { sort } = request;
   const answer = await callApi(searchCall, {
     query: {
-      solr_q: route.text === '' ? '*' : route.text,
-      filter: filter.length > 0 ? JSON.stringify(filter) : undefined,
-      suggestions_filter: route.suggestions.length > 0 ? JSON.stringify(route.suggestions) : undefined,
+      ...narrowing(request),
       solr_facetfields: start === 0 ? facetFields : [],
       solr_sort: `${sort.key} ${sort.orientation}`,
       solr_rows: rows,
       solr_start: start,
-      id: route.ids.length > 0 ? route.ids.join(',') : undefined,
-      meta_collections: route.collection,
     },
     signal,
   });
@@ -82,6 +89,28 @@ async function withRetries(
       facetFields = facetFields.filter((f) => known.has(f));
     }
   }
+}
+
+/** Facet values the server sends per field and page (the search's `facet_limit` default). */
+export const FACET_PAGE = 100;
+
+export type FacetValue = SearchPage['facetFields'][string][number];
+
+/**
+ * A further page of one facet's values for the same search, from `offset` on: a facet's "show more"
+ * goes on past the values of the first answer (portal-spec §2 "Search"). No assets are asked for.
+ */
+export async function fetchFacetValues(request: SearchRequest, field: string, offset: number): Promise<FacetValue[]> {
+  const answer = await callApi(searchCall, {
+    query: {
+      ...narrowing(request),
+      solr_facetfields: [field],
+      solr_rows: 0,
+      facet_offset: offset,
+      facet_limit: FACET_PAGE,
+    },
+  });
+  return answer.facetCounts.facetFields[field] ?? [];
 }
 
 /**

@@ -1,0 +1,73 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { defaultTranslations } from '@vitrine/contract/translations';
+import { describe, expect, it, vi } from 'vitest';
+import { TranslationProvider, Translator } from '../../lib/translate.tsx';
+import { FacetSidebar, type MoreFacetValues } from './FacetSidebar.tsx';
+import type { FacetDef } from './facets.ts';
+import { FACET_PAGE, type FacetValue } from './queries.ts';
+
+// A preview step of 50 keeps the clicks few; the rule is the same for the default 10.
+const def: FacetDef = { field: 'keywords', kind: 'checkbox', range: 'other', preview: 50 };
+const valuesFrom = (from: number, n: number): FacetValue[] =>
+  Array.from({ length: n }, (_, i) => ({ value: `word ${String(from + i).padStart(3, '0')}`, count: 1 }));
+
+function renderSidebar(values: FacetValue[], loadMore: MoreFacetValues, language: 'en' | 'de' = 'en') {
+  const i18n = new Translator({ language, fallbackLanguage: 'en', messages: defaultTranslations });
+  const ui = (v: FacetValue[]) => (
+    <TranslationProvider i18n={i18n}>
+      <FacetSidebar
+        defs={[def]}
+        answer={{ facetFields: { keywords: v }, facetRanges: {} }}
+        filters={[]}
+        onChange={() => undefined}
+        fields={[]}
+        lang={language}
+        fallbackLang="en"
+        loadMore={loadMore}
+      />
+    </TranslationProvider>
+  );
+  const view = render(ui(values));
+  return { ...view, rerenderWith: (v: FacetValue[]) => view.rerender(ui(v)) };
+}
+
+const boxes = () => within(screen.getByRole('group')).getAllByRole('checkbox');
+
+describe('facet "show more" past the first answer (portal-spec §2 "Search", §9 preview steps)', () => {
+  it.each([
+    ['en', 'Show more'],
+    ['de', 'Mehr anzeigen'],
+  ] as const)(
+    'in %s, goes on past the first answer by asking for the next page, and stops after a short page',
+    async (lang, more) => {
+      const loadMore = vi.fn<MoreFacetValues>(async (_field, offset) => valuesFrom(offset, 25));
+      renderSidebar(valuesFrom(0, FACET_PAGE), loadMore, lang);
+      const user = userEvent.setup();
+      expect(boxes()).toHaveLength(50);
+      await user.click(screen.getByRole('button', { name: more }));
+      expect(boxes()).toHaveLength(100);
+      expect(loadMore).not.toHaveBeenCalled();
+      await user.click(screen.getByRole('button', { name: more }));
+      expect(loadMore).toHaveBeenCalledWith('keywords', 100);
+      expect(await screen.findByRole('checkbox', { name: /word 124/ })).toBeInTheDocument();
+      expect(boxes()).toHaveLength(125);
+      // 25 is less than a page: there is nothing more to ask for.
+      expect(screen.queryByRole('button', { name: more })).toBeNull();
+      expect(loadMore).toHaveBeenCalledTimes(1);
+    },
+  );
+
+  it('asks for nothing when the first answer had less than a page, and a new answer drops the values loaded for the old one', async () => {
+    const loadMore = vi.fn<MoreFacetValues>(async (_field, offset) => valuesFrom(offset, FACET_PAGE));
+    const { rerenderWith } = renderSidebar(valuesFrom(0, FACET_PAGE), loadMore);
+    const user = userEvent.setup();
+    for (let i = 0; i < 2; i++) await user.click(screen.getByRole('button', { name: 'Show more' }));
+    expect(await screen.findByRole('checkbox', { name: /word 109/ })).toBeInTheDocument();
+    rerenderWith(valuesFrom(500, 12));
+    expect(screen.queryByRole('checkbox', { name: /word 109/ })).toBeNull();
+    expect(boxes()).toHaveLength(12);
+    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
+    expect(loadMore).toHaveBeenCalledTimes(1);
+  });
+});
