@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { convertSetsCall, downloadCall, orderCall, zipDownloadCall } from '@vitrine/contract/endpoints';
 import type { ConvertSet } from '@vitrine/contract/session';
@@ -202,6 +203,21 @@ export async function startDownload(ids: string[], options: DownloadOptions, con
   else if (only) await runDownload(ids, only.id, options);
   else if (options.orderProcess) set({ dialog: { kind: 'order', ids } });
   else toast.show('toast.download.unauthorized', 'warning');
+}
+
+/**
+ * The conversion sets the caller may download an asset in (`session/csets`), once the page knows the
+ * asset is visible: an asset page says before any click when there are none. Kept per account, so a
+ * login asks again.
+ */
+export function useConvertSets(assetId: string, user: string | null | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: ['session', 'csets', user ?? null, assetId] as const,
+    queryFn: async ({ signal }) =>
+      (await callApi(convertSetsCall, { query: { asset_id: assetId }, signal })).convert_sets,
+    enabled: enabled && assetId !== '',
+    staleTime: 60_000,
+  });
 }
 
 /** Sends the order of portal-spec §1 ("a mail to a configured order address"). */

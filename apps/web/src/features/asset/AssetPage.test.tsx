@@ -126,13 +126,21 @@ describe('download flow (portal-spec §4 "Download flow", §8 "Download")', () =
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
-  it('without any set and with the order process off, warns that no downloads are available', async () => {
-    asset([]);
-    const { user } = await renderApp('/asset/42');
-    await user.click(await downloadButton());
-    expect(await screen.findByText('No downloads available')).toBeInTheDocument();
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-  });
+  it.each([
+    ['en', 'Download', 'No downloads available'],
+    ['de', 'Herunterladen', 'Keine Downloads verfügbar'],
+  ])(
+    'without any set and with the order process off, says before any click that no downloads are available (%s)',
+    async (locale, download, none) => {
+      asset([]);
+      await renderApp('/asset/42', { locale });
+      const toolbar = await screen.findByRole('toolbar', { name: /./ }, { timeout: 10_000 });
+      const button = await within(toolbar).findByRole('button', { name: download, description: none });
+      expect(button).toBeDisabled();
+      expect(within(toolbar).getByText(none)).toBeVisible();
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    },
+  );
 
   it('without any set and with the order process on, opens the order dialog and sends the order with its message', async () => {
     const calls = asset([], { global: { run_order_process: true } });

@@ -1,5 +1,5 @@
 import { Box, Button, IconButton, Stack, Tooltip, Typography } from '@mui/material';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { useNavigate, usePortalRoute } from '../../lib/router.tsx';
 import { routePath } from '@vitrine/contract/paths';
@@ -11,7 +11,7 @@ import { toast } from '../../lib/toast.ts';
 import { AssetMedia } from './AssetMedia.tsx';
 import { AssetMetadata, fallbackLeft, fallbackRight } from './AssetMetadata.tsx';
 import { DownloadFlowHost, useDownloadOptions } from '../../widgets/DownloadFlowHost.tsx';
-import { closeDownloadDialog, startDownload } from '../../stores/downloadFlow.ts';
+import { closeDownloadDialog, startDownload, useConvertSets } from '../../stores/downloadFlow.ts';
 import { ArrowBackIcon, DownloadIcon, ShareIcon } from '../../components/icons.tsx';
 import { copyLink, useShareDialog } from '../../widgets/ShareDialog.tsx';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
@@ -46,6 +46,10 @@ export function AssetPage() {
   const shareDialog = useShareDialog();
   const shareLabel = shareDialog.canCreate ? t('views.share.open') : t('views.asset.share');
   const noticeShown = useRef(false);
+  const sets = useConvertSets(id, session.session?.user, Boolean(asset.data));
+  // No set to download in and no order to place: said before any click (portal-spec §8 "Download").
+  const noDownloads = sets.data?.length === 0 && !options.orderProcess;
+  const noDownloadsId = useId();
 
   const missing = asset.isSuccess && asset.data === null;
   const guest = session.session?.user === null;
@@ -119,11 +123,22 @@ export function AssetPage() {
         sx={{ my: 2, justifyContent: 'flex-end' }}
       >
         <BookmarkToggle id={doc.id} />
-        <Tooltip title={t('views.asset.download')}>
-          <IconButton aria-label={t('views.asset.download')} onClick={() => void startDownload([doc.id], options)}>
-            <DownloadIcon />
-          </IconButton>
-        </Tooltip>
+        {noDownloads ? (
+          <>
+            <Typography id={noDownloadsId} variant="body2" color="text.secondary" sx={{ alignSelf: 'center' }}>
+              {t('toast.download.unauthorized')}
+            </Typography>
+            <IconButton aria-label={t('views.asset.download')} aria-describedby={noDownloadsId} disabled>
+              <DownloadIcon />
+            </IconButton>
+          </>
+        ) : (
+          <Tooltip title={t('views.asset.download')}>
+            <IconButton aria-label={t('views.asset.download')} onClick={() => void startDownload([doc.id], options)}>
+              <DownloadIcon />
+            </IconButton>
+          </Tooltip>
+        )}
         <Tooltip title={shareLabel}>
           <IconButton
             aria-label={shareLabel}
