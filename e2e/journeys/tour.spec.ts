@@ -49,10 +49,20 @@ test.describe('guided tour (portal-spec §2 "Guided tour")', () => {
     await page.goto('/#/search/*');
     const search = await walkTour(page);
     expect(search.keys).toEqual(
-      expect.arrayContaining(['language', 'search_input', 'sort', 'views', 'facets', 'result', 'result_view']),
+      expect.arrayContaining([
+        'language',
+        'search_input',
+        'sort',
+        'views',
+        'facets',
+        'result',
+        'result_view',
+        'info_panel',
+      ]),
     );
-    // No asset is active, so there is no info panel to point at; no tiles on search either.
-    expect(search.keys).not.toContain('info_panel');
+    // The info panel step opens the first result's panel and points at it; no tiles on search.
+    expect(search.keys.indexOf('info_panel')).toBe(search.keys.indexOf('result_view') + 1);
+    await expect(page.getByRole('region', { name: /^Details of / })).toBeVisible();
     expect(search.keys).not.toContain('tile');
     expect(search.keys).toHaveLength(search.total);
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('tour'))) ?? '[]')).toEqual([

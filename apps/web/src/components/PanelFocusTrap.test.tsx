@@ -43,7 +43,35 @@ beforeEach(() => {
 });
 afterEach(() => window.removeEventListener('error', onError));
 
+/** A panel that opens while a non-modal dialog (the guided tour) holds focus. */
+function PanelUnderTour() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <div role="dialog" aria-modal="false" aria-label="Guided tour">
+        <Button onClick={() => setOpen(true)}>Next</Button>
+      </div>
+      {open && (
+        <PanelFocusTrap open rootRef={ref}>
+          <div ref={ref} role="region" aria-label="Panel" tabIndex={-1}>
+            <Button>Inside</Button>
+          </div>
+        </PanelFocusTrap>
+      )}
+    </>
+  );
+}
+
 describe('PanelFocusTrap', () => {
+  it('opening while the tour holds focus leaves the focus with the tour', async () => {
+    const user = userEvent.setup();
+    render(<PanelUnderTour />);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByRole('region', { name: 'Panel' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toHaveFocus();
+  });
+
   it('takes focus when it opens and keeps Tab inside the panel', async () => {
     const user = userEvent.setup();
     render(<Page />);

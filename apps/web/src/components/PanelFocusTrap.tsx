@@ -48,8 +48,11 @@ export function PanelFocusTrap({
     };
   }, [rootRef]);
   const isEnabled = useCallback(() => !released.current && !otherLayerOpen(rootRef.current), [rootRef]);
+  // A panel that opens while a layer owns focus (the tour pointing at it) does not take it. The
+  // panel is never inside such a layer, so any open layer counts.
+  const otherOwnsFocus = open && otherLayerOpen(null);
   return (
-    <FocusTrap open={open} isEnabled={isEnabled}>
+    <FocusTrap open={open} isEnabled={isEnabled} disableAutoFocus={otherOwnsFocus}>
       {children}
     </FocusTrap>
   );

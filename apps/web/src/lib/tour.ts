@@ -36,7 +36,10 @@ export function tourTarget(key: string, root: ParentNode = document): HTMLElemen
   return null;
 }
 
-/** The configured steps whose element is on the page; the others are skipped, not broken. */
-export function presentSteps(steps: readonly TourStep[], find: (key: string) => HTMLElement | null): TourStep[] {
-  return steps.filter((s) => find(s.key) !== null);
+/**
+ * The configured steps whose element is on the page (or that the page can bring up: `find` answers
+ * anything but null or undefined); the others are skipped, not broken.
+ */
+export function presentSteps(steps: readonly TourStep[], find: (key: string) => unknown): TourStep[] {
+  return steps.filter((s) => find(s.key) != null);
 }

@@ -14,6 +14,8 @@ import {
 
 /** Time for the page's rows and menus to settle before the tour looks for its elements. */
 const START_DELAY_MS = 600;
+/** How long a brought-up step waits for its element before the tour goes on without it. */
+const BRING_UP_MS = 1500;
 const ACTIVE_ATTRIBUTE = 'data-tour-active';
 
 function isTyping(el: Element | null): boolean {
@@ -27,10 +29,25 @@ function isTyping(el: Element | null): boolean {
  * config enables it and the page is not yet in the stored tour list; finishing or ending it puts the
  * page there. A non-modal dialog: Escape ends it, focus returns to where it was.
  */
-export function GuidedTour({ page, ready, startKey }: { page: TourPage; ready: boolean; startKey?: number }) {
+export function GuidedTour({
+  page,
+  ready,
+  startKey,
+  bringUp,
+}: {
+  page: TourPage;
+  ready: boolean;
+  startKey?: number;
+  /**
+   * Steps whose element the page shows on request (the search page opens the first result's info
+   * panel for `info_panel`): such a step is kept although its element is not on the page yet.
+   */
+  bringUp?: Partial<Record<string, () => void>>;
+}) {
   const { t } = useTranslation();
   const { config, status } = useGlobalConfig();
-  const [tour, setTour] = useState<{ steps: TourStep[]; index: number; anchor: HTMLElement } | null>(null);
+  // `anchor` is null while a brought-up step's element is on its way.
+  const [tour, setTour] = useState<{ steps: TourStep[]; index: number; anchor: HTMLElement | null } | null>(null);
   const returnFocus = useRef<HTMLElement | null>(null);
   const primary = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -41,14 +58,35 @@ export function GuidedTour({ page, ready, startKey }: { page: TourPage; ready: b
   useEffect(() => {
     if (!ready || !enabled || running || finishedTours().includes(page)) return;
     const timer = setTimeout(() => {
-      const present = presentSteps(config.guide.tour, (key) => tourTarget(key));
+      const present = presentSteps(config.guide.tour, (key) => bringUp?.[key] ?? tourTarget(key));
       const anchor = present[0] && tourTarget(present[0].key);
       if (!anchor) return;
       returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       setTour({ steps: present, index: 0, anchor });
     }, START_DELAY_MS);
     return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the steps a page can bring up are read when the tour starts
   }, [ready, enabled, running, page, startKey, config.guide.tour]);
+
+  // A brought-up step waits for its element (a frame or a few), then points at it; when it does not
+  // come, the tour goes on with the next step.
+  useEffect(() => {
+    if (!tour || tour.anchor) return;
+    const key = tour.steps[tour.index]?.key ?? '';
+    const until = performance.now() + BRING_UP_MS;
+    let frame = 0;
+    const look = () => {
+      const found = tourTarget(key);
+      if (found) return setTour({ ...tour, anchor: found });
+      if (performance.now() < until) return void (frame = requestAnimationFrame(look));
+      const later = tour.steps.findIndex((s, i) => i > tour.index && tourTarget(s.key));
+      if (later >= 0) return setTour({ ...tour, index: later, anchor: tourTarget(tour.steps[later]?.key ?? '') });
+      markTourFinished(page);
+      setTour(null);
+    };
+    frame = requestAnimationFrame(look);
+    return () => cancelAnimationFrame(frame);
+  }, [tour, page]);
 
   const anchor = tour?.anchor;
   const index = tour?.index ?? 0;
@@ -76,7 +114,7 @@ export function GuidedTour({ page, ready, startKey }: { page: TourPage; ready: b
     else focusPending.current = true;
   }, [anchor, index, running]);
 
-  if (!tour) return null;
+  if (!tour?.anchor) return null;
   const { steps } = tour;
   const step = steps[index];
   const end = () => {
@@ -84,16 +122,24 @@ export function GuidedTour({ page, ready, startKey }: { page: TourPage; ready: b
     setTour(null);
     if (returnFocus.current?.isConnected) returnFocus.current.focus();
   };
-  /** The next step in that direction whose element is still on the page (one may have gone since the start). */
-  const following = (dir: 1 | -1): { index: number; anchor: HTMLElement } | undefined => {
+  /**
+   * The next step in that direction whose element is still on the page (one may have gone since the
+   * start), or that the page brings up.
+   */
+  const following = (dir: 1 | -1): { index: number; anchor: HTMLElement | null } | undefined => {
     for (let i = index + dir; i >= 0 && i < steps.length; i += dir) {
       const target = tourTarget(steps[i].key);
       if (target) return { index: i, anchor: target };
+      if (bringUp?.[steps[i].key]) return { index: i, anchor: null };
     }
     return undefined;
   };
   const next = following(1);
   const previous = following(-1);
+  const go = (to: { index: number; anchor: HTMLElement | null }) => {
+    if (!to.anchor) bringUp?.[steps[to.index]?.key ?? '']?.();
+    setTour({ steps, ...to });
+  };
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Escape') {
       e.stopPropagation();
@@ -137,7 +183,7 @@ export function GuidedTour({ page, ready, startKey }: { page: TourPage; ready: b
               {t('global.tour_guide.skip')}
             </Button>
             {previous !== undefined && (
-              <Button size="small" onClick={() => setTour({ steps, ...previous })}>
+              <Button size="small" onClick={() => go(previous)}>
                 {t('global.tour_guide.back')}
               </Button>
             )}
@@ -145,7 +191,7 @@ export function GuidedTour({ page, ready, startKey }: { page: TourPage; ready: b
               ref={primaryRef}
               size="small"
               variant="contained"
-              onClick={() => (next === undefined ? end() : setTour({ steps, ...next }))}
+              onClick={() => (next === undefined ? end() : go(next))}
             >
               {t(next === undefined ? 'global.tour_guide.finish' : 'global.tour_guide.next')}
             </Button>

@@ -352,6 +352,9 @@ export function SearchPage() {
     ? `${t('views.search.results.query', { count: total })} ${t('views.search.results.quoted', { text: route.text })}`
     : t('views.search.results.all', { count: total });
 
+  // The tour's info panel step opens the first result's panel when none is open.
+  const openFirstInfo = useStableCallback(() => setActiveId((a) => a ?? docs[0]?.id ?? null));
+  const tourBringUp = useMemo(() => ({ info_panel: openFirstInfo }), [openFirstInfo]);
   const moreFacetValues = useStableCallback((field: string, offset: number) =>
     fetchFacetValues(request, field, offset),
   );
@@ -540,7 +543,7 @@ export function SearchPage() {
       <DownloadFlowHost />
       {shareDialog.dialog}
       {/* On search the tour starts when the total changes (portal-spec §2 "Guided tour"). */}
-      <GuidedTour page="search" ready={status === 'success' && total > 0} startKey={total} />
+      <GuidedTour page="search" ready={status === 'success' && total > 0} startKey={total} bringUp={tourBringUp} />
     </Box>
   );
 }
