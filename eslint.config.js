@@ -49,6 +49,36 @@ export default tseslint.config(
   },
   { files: ['apps/web/src/lib/apiClient.ts'], rules: { 'no-restricted-globals': 'off' } },
   {
+    // The router's matching and history are plain TypeScript; React comes in with lib/router/react.tsx.
+    files: ['apps/web/src/lib/router/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['react', 'react/*', 'react-dom', 'react-dom/*'],
+              message: 'Only lib/router/react.tsx binds the router to React.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // lib/router.tsx is the router's one entry; its parts in lib/router/ are reached through it.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/lib/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['**/lib/router/*'], message: 'Import the router from lib/router.tsx, its one entry.' }],
+        },
+      ],
+    },
+  },
+  {
     // The browser carries no schema library (docs/decisions.md, "Route JavaScript"): outside the
     // admin area the web app takes only endpoints, config defaults and plain helpers from the
     // contract at run time, and types from the rest.

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ESLint } from 'eslint';
+import { ESLint, Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { serverFolders, violation, webFolders } from './boundaries.js';
 
@@ -149,10 +149,32 @@ describe('import rules (ARCHITECTURE §2)', () => {
       ).toBeUndefined();
       expect(violation(at('apps/web/src/app/routes.tsx'), '../features/search/SearchPage.tsx')).toBeUndefined();
       expect(violation(at('apps/web/src/main.tsx'), './app/routes.tsx')).toBeUndefined();
-      expect(violation(at('apps/web/src/lib/router.test.tsx'), '../test/renderApp.tsx')).toBeUndefined();
+      expect(violation(at('apps/web/src/lib/router/react.test.tsx'), '../../test/renderApp.tsx')).toBeUndefined();
       expect(violation(at('apps/web/src/app/routes.tsx'), '../main.tsx')).toMatch(/entry of the web app/);
       expect(violation(at('apps/web/src/hooks/useThing.ts'), '../lib/format.ts')).toMatch(/hooks has no row/);
     });
+  });
+
+  it("keeps React out of the router's matching and history, and the router's parts behind lib/router.tsx", async () => {
+    const eslint = new ESLint({ cwd: root });
+    /** What lint's `no-restricted-imports`, as configured for `file`, says of an import of `spec`. */
+    const restricted = async (file: string, spec: string) => {
+      const config = (await eslint.calculateConfigForFile(at(file))) as { rules?: Linter.RulesRecord };
+      const rule = config.rules?.['no-restricted-imports'];
+      if (!rule) return [];
+      return new Linter()
+        .verify(`import '${spec}';\n`, { rules: { 'no-restricted-imports': rule } })
+        .map((m) => m.message);
+    };
+    const refused = (why: string): unknown[] => [expect.stringContaining(why)];
+    expect(await restricted('apps/web/src/lib/router/matching.ts', 'react')).toEqual(refused('binds the router'));
+    expect(await restricted('apps/web/src/lib/router/history.ts', 'react-dom/client')).toEqual(
+      refused('binds the router'),
+    );
+    expect(await restricted('apps/web/src/lib/router/react.tsx', 'react')).toEqual([]);
+    expect(await restricted('apps/web/src/app/routes.tsx', '../lib/router/react.tsx')).toEqual(refused('one entry'));
+    expect(await restricted('apps/web/src/app/routes.tsx', '../lib/router.tsx')).toEqual([]);
+    expect(await restricted('apps/web/src/lib/router.tsx', './router/react.tsx')).toEqual([]);
   });
 });
 
