@@ -69,7 +69,10 @@ test.describe('guided tour (portal-spec §2 "Guided tour")', () => {
       'dashboard',
       'search',
     ]);
-    await page.getByRole('search').getByRole('combobox', { name: 'Search' }).fill('sunset');
+    // The info panel the tour opened holds focus; a click in the search box takes it from there.
+    const input = page.getByRole('search').getByRole('combobox', { name: 'Search' });
+    await input.click();
+    await input.fill('sunset');
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { level: 2 }).first()).toContainText('sunset');
     await expectNoTour(page);

@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogActions, DialogTitle } from '@mui/material';
+import { Button, Dialog, DialogActions, DialogTitle, Drawer } from '@mui/material';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useRef, useState } from 'react';
@@ -64,6 +64,24 @@ function PanelUnderTour() {
 }
 
 describe('PanelFocusTrap', () => {
+  it('is not stood down by a closed drawer that stays mounted (its paper keeps role="dialog")', async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <Drawer open={false} ModalProps={{ keepMounted: true }} slotProps={{ paper: { role: 'dialog' } }}>
+          <Button>In the drawer</Button>
+        </Drawer>
+        <Page />
+      </>,
+    );
+    expect(screen.getByRole('region', { name: 'Panel' })).toHaveFocus();
+    await user.tab();
+    await user.tab();
+    await user.tab();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'First' })).toHaveFocus();
+  });
+
   it('opening while the tour holds focus leaves the focus with the tour', async () => {
     const user = userEvent.setup();
     render(<PanelUnderTour />);

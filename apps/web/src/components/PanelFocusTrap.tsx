@@ -5,10 +5,14 @@ import { useCallback, useEffect, useRef, type RefObject } from 'react';
 /** Layers above the page that take focus: MUI modals (dialogs, drawers, menus) and any other dialog (the tour). */
 const LAYER_SELECTOR = `.${modalClasses.root}:not(.${modalClasses.hidden}), [role="dialog"], [role="alertdialog"]`;
 
-/** Whether a layer other than `own` (and not around it) is open and so owns focus. */
+/**
+ * Whether a layer other than `own` (and not around it) is open and so owns focus. A closed drawer
+ * that stays mounted keeps its `role="dialog"` paper inside a hidden modal: that is no open layer.
+ */
 function otherLayerOpen(own: Element | null): boolean {
   return Array.from(document.querySelectorAll(LAYER_SELECTOR)).some(
-    (layer) => own === null || (!own.contains(layer) && !layer.contains(own)),
+    (layer) =>
+      !layer.closest(`.${modalClasses.hidden}`) && (own === null || (!own.contains(layer) && !layer.contains(own))),
   );
 }
 
