@@ -49,6 +49,11 @@ export class ApiError extends Error {
     this.body = body;
     this.retryAfterSeconds = retryAfterSeconds;
   }
+
+  /** How long to wait before asking again: the answer's Retry-After (10 s without one), 1 to 60 s. */
+  retryWaitSeconds(): number {
+    return Math.min(60, Math.max(1, Math.ceil(this.retryAfterSeconds ?? 10)));
+  }
 }
 
 function retryAfterOf(res: Response): number | undefined {

@@ -98,7 +98,7 @@ async function whenNotBusy<T>(ask: () => Promise<T>, onBusy: () => void): Promis
       if (!isBusy(error) || attempt >= BUSY_RETRIES) throw error;
       onBusy();
       const notice = toast.show('toast.download.backend_rate_limit_reached', 'info', undefined, undefined, true);
-      const seconds = Math.min(60, Math.max(1, error.retryAfterSeconds ?? 10));
+      const seconds = error.retryWaitSeconds();
       await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
       toast.dismiss(notice);
     }

@@ -4,9 +4,6 @@ import { ApiError } from '../../lib/apiClient.ts';
 import { useTranslation } from '../../lib/translate.tsx';
 import { useStableCallback } from '../../lib/useStableCallback.ts';
 
-/** The longest a rate-limited search waits before it is tried again by itself, in seconds. */
-const MAX_WAIT_SECONDS = 60;
-
 /**
  * Why the search failed, with a way to try again. A search refused for too many searches from the
  * visitor's address (429 `rate_limited`, docs/security.md) says how long it waits and is tried again
@@ -15,10 +12,7 @@ const MAX_WAIT_SECONDS = 60;
 export function SearchFailure({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const { t } = useTranslation();
   const retry = useStableCallback(onRetry);
-  const wait =
-    error instanceof ApiError && error.status === 429
-      ? Math.min(MAX_WAIT_SECONDS, Math.max(1, Math.ceil(error.retryAfterSeconds ?? 10)))
-      : undefined;
+  const wait = error instanceof ApiError && error.status === 429 ? error.retryWaitSeconds() : undefined;
   useEffect(() => {
     if (wait === undefined) return;
     const timer = setTimeout(retry, wait * 1000);
