@@ -101,6 +101,8 @@ export default tseslint.config(
                 '!@vitrine/contract/html-policy',
                 '!@vitrine/contract/field-format',
                 '!@vitrine/contract/paths',
+                '!@vitrine/contract/languages',
+                '!@vitrine/contract/boot',
               ],
               allowTypeImports: true,
               message:

@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, brotliCompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOOT_DATA_ELEMENT_ID } from '@vitrine/contract/boot';
 import { startTestApp, type TestApp } from '../test/app.ts';
 import { signIn } from '../test/auth.ts';
 import { loadSettings } from './settings.ts';
@@ -21,8 +23,13 @@ const directivesOf = (csp: unknown) =>
 function webDist(): string {
   const dist = mkdtempSync(path.join(tmpdir(), 'vitrine-dist-'));
   mkdirSync(path.join(dist, 'assets'));
-  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(
+    path.join(dist, 'index.html'),
+    '<!doctype html><head><script type="module" src="./assets/index-abc123.js"></script></head><div id="root"></div>',
+  );
   writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+  // The build's Brotli copy (apps/web/build/precompress.ts).
+  writeFileSync(path.join(dist, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log(1)'));
   return dist;
 }
 
@@ -64,6 +71,81 @@ describe('serving the built web app', () => {
     expect(directives.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
     expect(directives.get('font-src')).toEqual(["'self'", 'data:', 'blob:']);
     expect(directives.get('connect-src')).toEqual(["'self'"]);
+  });
+});
+
+/** The boot data the page carries (config/app-page.ts), parsed. */
+function carried(html: string): Record<string, unknown> {
+  const match = new RegExp(`<script type="application/json" id="${BOOT_DATA_ELEMENT_ID}">(.*?)</script>`, 's').exec(
+    html,
+  );
+  if (!match?.[1]) throw new Error('The page carries no boot data');
+  return JSON.parse(match[1]) as Record<string, unknown>;
+}
+
+describe("the portal's page carries the first screen's config and texts", () => {
+  let t: TestApp;
+  const api = '/assetportal/api/';
+  beforeAll(async () => {
+    t = await startTestApp({ env: { WEB_DIST: webDist() } });
+  });
+  afterAll(async () => t.close());
+
+  it('holds what config/global, config and config/translations answer, in the browser language and English', async () => {
+    const page = await t.app.inject({ url: '/', headers: { 'accept-language': 'de-CH,de;q=0.9' } });
+    const boot = carried(page.body);
+    expect(boot.config).toEqual((await t.app.inject(`${api}config/global`)).json());
+    expect(boot.files).toEqual((await t.app.inject(`${api}config`)).json());
+    expect(boot.locales).toEqual((await t.app.inject(`${api}config/translations`)).json().locales);
+    expect(boot.messages).toEqual({
+      de: (await t.app.inject(`${api}config/translations?lang=de`)).json(),
+      en: (await t.app.inject(`${api}config/translations?lang=en`)).json(),
+    });
+    // An English browser gets English only; no language asked for means German (portal-spec §1).
+    const english = carried((await t.app.inject({ url: '/', headers: { 'accept-language': 'en-GB' } })).body);
+    expect(Object.keys(english.messages as object)).toEqual(['en']);
+    expect(Object.keys(carried((await t.app.inject('/index.html')).body).messages as object)).toEqual(['de', 'en']);
+  });
+
+  it("carries an admin's edited text as written, without letting it end the element", async () => {
+    const { headers } = await signIn(t, { groups: ['admins'] });
+    const title = 'Start </script><script>alert(1)</script> <!-- &';
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `${api}config/translations?lang=de`,
+      headers,
+      payload: { views: { dashboard: { title } } },
+    });
+    expect(saved.statusCode).toBe(200);
+    const page = await t.app.inject({ url: '/', headers: { 'accept-language': 'de' } });
+    expect(page.body.includes('<script>alert(1)')).toBe(false);
+    const messages = carried(page.body).messages as Record<string, { views: { dashboard: { title: string } } }>;
+    expect(messages.de?.views.dashboard.title).toBe(title);
+  });
+
+  it('is compressed as the browser accepts and answered 304 by its ETag', async () => {
+    const plain = await t.app.inject({ url: '/', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await t.app.inject({ url: '/', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gz = await t.app.inject({ url: '/', headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    expect(br.headers.vary).toContain('Accept-Encoding');
+    const again = await t.app.inject({ url: '/', headers: { 'if-none-match': String(plain.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it("sends the build's Brotli copy of a script to a browser that accepts it, the file itself to others", async () => {
+    const br = await t.app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('Accept-Encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
+    const plain = await t.app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
   });
 });
 

@@ -16,7 +16,9 @@ import { API_BASE_PATH } from '@vitrine/contract/call';
 import { getSessionCall } from '@vitrine/contract/session';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
 import { installAuth } from './auth/caller.ts';
+import { serveAppPage } from './config/app-page.ts';
 import { configAdminRoutes, configRoutes } from './config/config.routes.ts';
+import type { ConfigService } from './config/config.service.ts';
 import { bookmarkRoutes } from './bookmark/bookmark.routes.ts';
 import type { Db } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
@@ -127,15 +129,26 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   bookmarkRoutes(app, services.bookmarks);
   shareRoutes(app, services.shares);
 
-  await serveWebApp(app, settings.webDist, webAppSecurityHeaders(settings.file.customPages.imageOrigins));
+  await serveWebApp(
+    app,
+    settings.webDist,
+    webAppSecurityHeaders(settings.file.customPages.imageOrigins),
+    services.config,
+  );
   return app;
 }
 
 /**
- * The built single-page app: hashed assets are immutable, index.html is always revalidated; every
- * file carries the web app's Content-Security-Policy and framing rules (http/security-headers.ts).
+ * The built single-page app: hashed assets are immutable, the page (with the first screen's config and
+ * texts, config/app-page.ts) is always revalidated; every file carries the web app's
+ * Content-Security-Policy and framing rules (http/security-headers.ts).
  */
-async function serveWebApp(app: FastifyInstance, dist: string, headers: Record<string, string>): Promise<void> {
+async function serveWebApp(
+  app: FastifyInstance,
+  dist: string,
+  headers: Record<string, string>,
+  config: ConfigService,
+): Promise<void> {
   if (!existsSync(path.join(dist, 'index.html'))) {
     app.get('/', async (_req, reply) =>
       reply
@@ -145,15 +158,21 @@ async function serveWebApp(app: FastifyInstance, dist: string, headers: Record<s
     );
     return;
   }
+  serveAppPage(app, path.join(dist, 'index.html'), config, headers);
   await app.register(fastifyStatic, {
     root: dist,
     wildcard: false,
-    index: ['index.html'],
+    index: false,
+    globIgnore: ['index.html', 'index.html.br', 'index.html.gz'],
+    // The build writes a Brotli and a gzip copy of every text file (apps/web/build/precompress.ts);
+    // the one the browser accepts is sent, with Vary: Accept-Encoding.
+    preCompressed: true,
     // Our own Cache-Control below; the plugin's default (max-age=0) would replace it.
     cacheControl: false,
     setHeaders: (res, filePath) => {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader('Vary', 'Accept-Encoding');
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     },
   });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { acceptedLanguages, isLanguageCode, LANGUAGE_CODE, pickInterfaceLanguage } from './languages.ts';
 
 /**
  * Formats of single values that the config, the settings file, sidecars, the calls and the admin
  * forms all check: written once here, so a value one of them accepts is accepted by all.
  */
 
-const LANGUAGE_CODE = /^[a-z]{2}$/;
 const HEX_COLOUR = /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 
 const LANGUAGE_CODE_MESSAGE = 'must be a two-letter ISO 639-1 language code in lower case, such as en or de';
@@ -13,7 +13,7 @@ const LANGUAGE_CODE_MESSAGE = 'must be a two-letter ISO 639-1 language code in l
 /** A language as the portal names it: two lower-case letters of ISO 639-1 (`en`, `de`). */
 export const languageCode = z.string().regex(LANGUAGE_CODE, LANGUAGE_CODE_MESSAGE);
 
-export const isLanguageCode = (value: string): boolean => LANGUAGE_CODE.test(value);
+export { acceptedLanguages, isLanguageCode, pickInterfaceLanguage };
 
 /** One value per language, `{ "en": …, "de": … }`; a key that is no language code is named. */
 export const byLanguage = <T extends z.ZodType>(value: T) =>
@@ -49,15 +49,3 @@ export const hexColour = z
   .regex(HEX_COLOUR, 'must be a hex colour: # and 3, 6 or 8 hex digits, such as #f60, #ff6600 or #ff6600cc');
 
 export const isHexColour = (value: string): boolean => HEX_COLOUR.test(value);
-
-/**
- * The languages an Accept-Language header names, most wanted first as written (q-values are not
- * weighed): each entry's primary subtag, lower-cased, when it is a language code (`de-CH;q=0.8` is
- * `de`; `*` and three-letter languages such as `fil` are left out, never cut to two letters).
- */
-export function acceptedLanguages(header: string | undefined): string[] {
-  return (header ?? '')
-    .split(',')
-    .map((entry) => (entry.split(';')[0] ?? '').trim().split('-')[0]?.toLowerCase() ?? '')
-    .filter(isLanguageCode);
-}

@@ -1,3 +1,5 @@
+import { acceptedLanguages, pickInterfaceLanguage } from '@vitrine/contract/languages';
+
 const LOCALE_KEY = 'locale';
 
 /**
@@ -9,12 +11,7 @@ export function pickLocale(
   stored: string | null = localStorage.getItem(LOCALE_KEY),
   browser: readonly string[] = navigator.languages,
 ): string {
-  if (stored && supported.includes(stored)) return stored;
-  for (const tag of browser) {
-    const lang = tag.toLowerCase().split('-')[0] ?? '';
-    if (supported.includes(lang)) return lang;
-  }
-  return supported.includes('de') ? 'de' : (supported[0] ?? 'de');
+  return pickInterfaceLanguage(supported, stored, acceptedLanguages(browser.join(',')));
 }
 
 export function storeLocale(lang: string): void {

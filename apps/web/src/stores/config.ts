@@ -5,6 +5,7 @@ import { configFileNames, defaultGlobalConfig } from '@vitrine/contract/config-d
 import type { ConfigFileName } from '@vitrine/contract/config';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import { callApi } from '../lib/apiClient.ts';
+import { bootData } from '../lib/bootData.ts';
 import { toast } from '../lib/toast.ts';
 
 /** Config status values of portal-spec §4 that the portal (which never saves) can be in. */
@@ -36,6 +37,8 @@ export function useGlobalConfig(): { config: GlobalConfig; status: ConfigStatus 
   const query = useQuery({
     queryKey: configKeys.global(),
     queryFn: ({ signal }) => callApi(getGlobalConfigCall, { signal }),
+    // The page carries it on a first load (lib/bootData.ts).
+    initialData: () => bootData()?.config,
     ...onceOnly,
   });
   const status: ConfigStatus = query.isError ? 'unavailable' : query.isSuccess ? 'success' : 'loading';
@@ -47,6 +50,7 @@ export function useAvailableFiles(): Record<ConfigFileName, boolean> {
   const query = useQuery({
     queryKey: configKeys.files(),
     queryFn: ({ signal }) => callApi(availableFilesCall, { signal }),
+    initialData: () => bootData()?.files,
     ...onceOnly,
   });
   return query.data ?? noFiles;

@@ -3,6 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ESCAPED_AT } from '@vitrine/contract/at-signs';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { api, server } from '../test/msw.ts';
+import { BOOT_DATA_ELEMENT_ID, type BootData } from '@vitrine/contract/boot';
+import { forgetBootData } from '../lib/bootData.ts';
 import { createI18n } from './i18n.ts';
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -63,5 +65,46 @@ describe('interface texts from the server (admin-spec §3 "Translation set")', (
     const i18n = await createI18n({ remote: true });
     expect(i18n.language).toBe('en');
     expect(i18n.t('toast.login.unauthorized')).toBe('Account has no authorization');
+  });
+});
+
+describe("texts the portal's page carries (config/app-page.ts)", () => {
+  afterEach(() => {
+    document.getElementById(BOOT_DATA_ELEMENT_ID)?.remove();
+    forgetBootData();
+  });
+
+  /** The page's boot data element, as the server writes it. */
+  function carry(data: Omit<BootData, 'config' | 'files'>) {
+    const element = document.createElement('script');
+    element.type = 'application/json';
+    element.id = BOOT_DATA_ELEMENT_ID;
+    element.textContent = JSON.stringify({ config: {}, files: {}, ...data });
+    document.head.appendChild(element);
+    forgetBootData();
+  }
+
+  it('paints with the carried texts without asking the server', async () => {
+    localStorage.setItem('locale', 'de');
+    // No handler: any call to the server fails the test (onUnhandledRequest: 'error').
+    carry({
+      locales: ['de', 'en'],
+      messages: {
+        de: { views: { dashboard: { title: 'Übersicht' } } },
+        en: defaultTranslations.en,
+      },
+    });
+    const i18n = await createI18n({ remote: true });
+    expect(i18n.language).toBe('de');
+    expect(i18n.t('views.dashboard.title')).toBe('Übersicht');
+    expect(i18n.t('views.search.title')).toBe('Search');
+  });
+
+  it('loads a language the page does not carry (a choice stored in the browser)', async () => {
+    localStorage.setItem('locale', 'de');
+    serveGermanTitle('Startseite');
+    carry({ locales: ['de', 'en'], messages: { en: defaultTranslations.en } });
+    const i18n = await createI18n({ remote: true });
+    expect(i18n.t('views.dashboard.title')).toBe('Startseite');
   });
 });

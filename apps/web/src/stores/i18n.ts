@@ -2,6 +2,7 @@ import { listTranslationsCall, setLocaleCall } from '@vitrine/contract/endpoints
 import { unescapeAtSigns } from '@vitrine/contract/at-signs';
 import type { MessageSet } from '@vitrine/contract/config';
 import { callApi, getSessionToken, setRequestLanguage } from '../lib/apiClient.ts';
+import { bootData } from '../lib/bootData.ts';
 import { toast } from '../lib/toast.ts';
 import { Translator, type Messages } from '../lib/translate.tsx';
 import { FALLBACK_LOCALE, pickLocale, storeLocale } from '../lib/locale.ts';
@@ -45,27 +46,32 @@ export async function loadServerMessages(instance: Translator, lang: string): Pr
 const postProcess = (text: string) => unescapeAtSigns(text);
 
 /**
- * The translator with the server's texts (an admin's edits over the bundled ones), loaded before the first
- * render so that texts never flash; the bundled German and English sets stand in when the server's
- * cannot be loaded. Without `remote` (component tests) only the bundled sets are used.
+ * The translator with the server's texts (an admin's edits over the bundled ones), ready before the first
+ * render so that texts never flash: those the portal's page carries, else loaded (the language and the
+ * fallback at once); the bundled German and English sets stand in when the server's cannot be loaded.
+ * Without `remote` (component tests) only the bundled sets are used.
  */
 export async function createI18n(options: { remote?: boolean } = {}): Promise<Translator> {
+  const boot = options.remote ? bootData() : null;
   let bundled: Texts | undefined;
-  let supported = options.remote ? await fetchLocales().catch(() => undefined) : undefined;
+  let supported = boot?.locales ?? (options.remote ? await fetchLocales().catch(() => undefined) : undefined);
   if (!supported) {
     bundled = await bundledTexts();
     supported = Object.keys(bundled);
   }
   const lng = pickLocale(supported);
-  const resources: Record<string, Messages> = {};
-  for (const lang of new Set([lng, FALLBACK_LOCALE])) {
-    let messages = options.remote ? await fetchMessages(lang).catch(() => undefined) : undefined;
-    if (!messages) {
+  const sets = await Promise.all(
+    [...new Set([lng, FALLBACK_LOCALE])].map(async (lang) => {
+      const carried = boot?.messages[lang];
+      if (carried) return [lang, carried] as const;
+      const fetched = options.remote ? await fetchMessages(lang).catch(() => undefined) : undefined;
+      if (fetched) return [lang, fetched] as const;
       bundled ??= await bundledTexts();
-      messages = bundled[lang];
-    }
-    if (messages) resources[lang] = messages;
-  }
+      return [lang, bundled[lang]] as const;
+    }),
+  );
+  const resources: Record<string, Messages> = {};
+  for (const [lang, messages] of sets) if (messages) resources[lang] = messages;
   const instance = new Translator({
     language: lng,
     fallbackLanguage: FALLBACK_LOCALE,

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BOOT_DATA_ELEMENT_ID, type BootData } from '@vitrine/contract/boot';
+import { acceptedLanguages, pickInterfaceLanguage } from '@vitrine/contract/languages';
+import type { ConfigService } from './config.service.ts';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** The fallback language of the interface texts (the web app's FALLBACK_LOCALE). */
+const FALLBACK_LANGUAGE = 'en';
+/** Pages kept ready, compressed, by their content (one per language and config version). */
+const KEPT_PAGES = 16;
+
+interface ReadyPage {
+  etag: string;
+  raw: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/**
+ * The first screen's config and texts, as the portal's own calls answer them (config/global, config,
+ * config/translations): the language is the one the web app will pick on a first visit, from the
+ * browser's Accept-Language (a choice stored in the browser may differ; the app then loads it).
+ */
+export async function bootData(config: ConfigService, acceptLanguage: string | undefined): Promise<BootData> {
+  const [globalConfig, files, locales] = await Promise.all([
+    config.globalConfig(),
+    config.availableFiles(),
+    config.translationLocales(),
+  ]);
+  const language = pickInterfaceLanguage(locales, null, acceptedLanguages(acceptLanguage));
+  const languages = [...new Set([language, FALLBACK_LANGUAGE])].filter((l) => locales.includes(l));
+  const sets = await Promise.all(languages.map(async (l) => [l, await config.translations(l)] as const));
+  return { config: globalConfig, files, locales, messages: Object.fromEntries(sets) };
+}
+
+/**
+ * The JSON as the content of a <script type="application/json">: `<` is written as \u003c, so no
+ * text an admin wrote (`</script>`, `<!--`) can end the element early.
+ */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/** The built index.html with the boot data placed before the app's first script (or at its end). */
+export function withBootData(template: string, data: BootData): string {
+  const element = `<script type="application/json" id="${BOOT_DATA_ELEMENT_ID}">${scriptJson(data)}</script>`;
+  const at = template.indexOf('<script');
+  return at < 0 ? `${template}${element}` : `${template.slice(0, at)}${element}\n    ${template.slice(at)}`;
+}
+
+/** The encoding of a response the caller accepts, best first (q=0 refuses one). */
+function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
+  const offered = new Map(
+    (header ?? '').split(',').map((part) => {
+      const [name = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return [name.trim().toLowerCase(), q ? Number(q.slice(2)) : 1] as const;
+    }),
+  );
+  if ((offered.get('br') ?? 0) > 0) return 'br';
+  if ((offered.get('gzip') ?? 0) > 0) return 'gzip';
+  return null;
+}
+
+/**
+ * Serves the portal's page at / and /index.html: the built index.html with the first screen's config
+ * and texts (so the web app paints without waiting for a call), revalidated on every visit by its
+ * ETag, and compressed once per version.
+ */
+export function serveAppPage(
+  app: FastifyInstance,
+  indexFile: string,
+  config: ConfigService,
+  headers: Record<string, string>,
+): void {
+  const template = readFileSync(indexFile, 'utf8');
+  const ready = new Map<string, ReadyPage>();
+
+  async function page(acceptLanguage: string | undefined): Promise<ReadyPage> {
+    const html = withBootData(template, await bootData(config, acceptLanguage));
+    const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+    const kept = ready.get(etag);
+    if (kept) return kept;
+    const raw = Buffer.from(html);
+    const [br, gz] = await Promise.all([
+      brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+      gzipAsync(raw, { level: 9 }),
+    ]);
+    const made = { etag, raw, br, gzip: gz };
+    if (ready.size >= KEPT_PAGES) ready.delete(ready.keys().next().value ?? '');
+    ready.set(etag, made);
+    return made;
+  }
+
+  async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const made = await page(request.headers['accept-language']);
+    reply
+      .headers(headers)
+      .header('Cache-Control', 'no-cache')
+      .header('ETag', made.etag)
+      .header('Vary', 'Accept-Encoding, Accept-Language')
+      .type('text/html; charset=utf-8');
+    if (request.headers['if-none-match'] === made.etag) return reply.code(304).send();
+    const encoding = acceptedEncoding(request.headers['accept-encoding']);
+    if (encoding) reply.header('Content-Encoding', encoding);
+    return reply.send(encoding === 'br' ? made.br : encoding === 'gzip' ? made.gzip : made.raw);
+  }
+
+  app.get('/', handler);
+  app.get('/index.html', handler);
+}

@@ -1,0 +1,18 @@
+import type { ConfigFileName, MessageSet } from './config.ts';
+import type { GlobalConfig } from './global-config.ts';
+
+/**
+ * What the portal's page carries for its first screen (the answers of config/global, config and
+ * config/translations), so that the first paint waits for no call: the id of the element holding it
+ * as JSON, and its shape. `messages` holds the language the server expects the visitor to get and
+ * English (the fallback); the app loads any other language as before. This module has no schema (the
+ * web app does not parse answers again), so the app's first script stays free of zod.
+ */
+export const BOOT_DATA_ELEMENT_ID = 'vitrine-boot';
+
+export interface BootData {
+  config: GlobalConfig;
+  files: Record<ConfigFileName, boolean>;
+  locales: string[];
+  messages: Record<string, MessageSet>;
+}
