@@ -21,6 +21,7 @@ import { configAdminRoutes, configRoutes } from './config/config.routes.ts';
 import type { ConfigService } from './config/config.service.ts';
 import { bookmarkRoutes } from './bookmark/bookmark.routes.ts';
 import type { Db } from './db/database.ts';
+import { installJsonCompression } from './http/compression.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { logRedaction } from './http/log-redaction.ts';
 import { webAppSecurityHeaders } from './http/security-headers.ts';
@@ -98,6 +99,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   app.setSerializerCompiler(serializerCompiler);
   // Answers never name the server's folders (the details go to the log).
   installErrorHandler(app, [settings.dataDir, tmpdir(), process.cwd(), path.resolve(import.meta.dirname, '..')]);
+  installJsonCompression(app);
   await app.register(fastifyCookie);
 
   await app.register(fastifySwagger, {

@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BOOT_DATA_ELEMENT_ID, type BootData } from '@vitrine/contract/boot';
 import { acceptedLanguages, pickInterfaceLanguage } from '@vitrine/contract/languages';
+import { acceptedEncoding, compress } from '../http/compression.ts';
 import type { ConfigService } from './config.service.ts';
-
-const brotli = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
 
 /** The fallback language of the interface texts (the web app's FALLBACK_LOCALE). */
 const FALLBACK_LANGUAGE = 'en';
@@ -54,20 +50,6 @@ export function withBootData(template: string, data: BootData): string {
   return at < 0 ? `${template}${element}` : `${template.slice(0, at)}${element}\n    ${template.slice(at)}`;
 }
 
-/** The encoding of a response the caller accepts, best first (q=0 refuses one). */
-function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
-  const offered = new Map(
-    (header ?? '').split(',').map((part) => {
-      const [name = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return [name.trim().toLowerCase(), q ? Number(q.slice(2)) : 1] as const;
-    }),
-  );
-  if ((offered.get('br') ?? 0) > 0) return 'br';
-  if ((offered.get('gzip') ?? 0) > 0) return 'gzip';
-  return null;
-}
-
 /**
  * Serves the portal's page at / and /index.html: the built index.html with the first screen's config
  * and texts (so the web app paints without waiting for a call), revalidated on every visit by its
@@ -88,10 +70,7 @@ export function serveAppPage(
     const kept = ready.get(etag);
     if (kept) return kept;
     const raw = Buffer.from(html);
-    const [br, gz] = await Promise.all([
-      brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
-      gzipAsync(raw, { level: 9 }),
-    ]);
+    const [br, gz] = await Promise.all([compress(raw, 'br', true), compress(raw, 'gzip', true)]);
     const made = { etag, raw, br, gzip: gz };
     if (ready.size >= KEPT_PAGES) ready.delete(ready.keys().next().value ?? '');
     ready.set(etag, made);
