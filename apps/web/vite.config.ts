@@ -1,9 +1,11 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { firstScreenChunk } from './build/first-screen-chunk.ts';
+import { muiDeepImports } from './build/mui-deep-imports.ts';
 import { precompress } from './build/precompress.ts';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), muiDeepImports(), firstScreenChunk(), precompress()],
   base: './',
   build: {
     outDir: 'dist',
@@ -20,7 +22,7 @@ export default defineConfig({
     name: 'web',
     root: import.meta.dirname,
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['src/test/setup.ts'],
     // Screens load their code on first visit; on a busy machine that alone can take seconds.
     testTimeout: 15_000,
