@@ -5,9 +5,12 @@ import { createI18n } from './stores/i18n.ts';
 import { reloadOnStaleChunks } from './app/newVersion.ts';
 import { createQueryClient, Providers } from './app/Providers.tsx';
 import { routes } from './app/routes.tsx';
+import { startSession } from './stores/session.ts';
 
 const i18n = await createI18n({ remote: true });
 const router = createHashRouter(routes);
+// The session call runs while the first screen draws (the navigation guard waits for it).
+startSession(router.state.location.pathname, router.state.location.search);
 reloadOnStaleChunks(() => {
   const to = router.state.navigation.location;
   return to ? `${to.pathname}${to.search}` : undefined;

@@ -1,8 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
-import { readRoutePath } from '@vitrine/contract/paths';
 import { Navigate, useLocation } from '../lib/router.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
-import { captureSharedIds, globalAccess, guardTarget, loadSession, useSession } from '../stores/session.ts';
+import { globalAccess, guardTarget, startSession, useSession } from '../stores/session.ts';
 
 /**
  * Applies the navigation rules of portal-spec §2 and the admin entry rules of admin-spec §2 to every
@@ -12,12 +11,7 @@ import { captureSharedIds, globalAccess, guardTarget, loadSession, useSession } 
 export function NavigationGuard({ children }: { children: ReactNode }) {
   const s = useSession();
   const location = useLocation();
-  useEffect(() => {
-    if (s.status !== 'initial') return;
-    captureSharedIds(location.search);
-    const route = readRoutePath(`${location.pathname}${location.search}`);
-    void loadSession(route?.page === 'login' ? route.code : undefined);
-  }, [s.status, location.pathname, location.search]);
+  useEffect(() => startSession(location.pathname, location.search), [s.status, location.pathname, location.search]);
 
   if (globalAccess(location.pathname)) return children;
   if (s.status === 'initial' || s.status === 'loading' || s.status === 'verifying') return <PageLoading />;

@@ -1,7 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { renderHook, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readRoutePath } from '@vitrine/contract/paths';
-import { sessionAnswer } from '../test/sessionServer.ts';
-import { guardTarget, landingPath, versionWarning, type SessionState } from './session.ts';
+import { FRONTEND_VERSION } from '@vitrine/contract/version';
+import { api, sessionAnswer } from '../test/sessionServer.ts';
+import {
+  guardTarget,
+  landingPath,
+  resetSessionState,
+  startSession,
+  useSession,
+  versionWarning,
+  type SessionState,
+} from './session.ts';
 
 const state = (over: Partial<SessionState['session']> & object = {}, status: SessionState['status'] = 'success') => ({
   status,
@@ -55,5 +67,39 @@ describe('version warning (portal-spec §6)', () => {
     expect(versionWarning('7.1.0')).toBe(true);
     expect(versionWarning('8.0.6')).toBe(true);
     expect(versionWarning(undefined)).toBe(false);
+  });
+});
+
+describe('the session loaded as the app starts (before its first render)', () => {
+  const calls: { code?: unknown }[] = [];
+  const server = setupServer(
+    http.post(api('session/get'), async ({ request }) => {
+      const text = await request.text();
+      calls.push(text ? (JSON.parse(text) as { code?: unknown }) : {});
+      return HttpResponse.json(sessionAnswer());
+    }),
+    http.get(api('info/check_version'), () => HttpResponse.json({ version: FRONTEND_VERSION })),
+  );
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => {
+    calls.length = 0;
+    resetSessionState();
+  });
+  afterAll(() => server.close());
+
+  it('asks once, however often it is started, and keeps the shared ids of the address', async () => {
+    const { result } = renderHook(() => useSession());
+    startSession('/search/*', '?id=4,9');
+    startSession('/search/*', '?id=4,9');
+    await waitFor(() => expect(result.current.status).toBe('success'));
+    expect(calls).toHaveLength(1);
+    expect(result.current.sharedIds).toEqual(['4', '9']);
+  });
+
+  it("hands a login address's single sign-on code over", async () => {
+    const { result } = renderHook(() => useSession());
+    startSession('/login', '?code=abc123');
+    await waitFor(() => expect(result.current.status).toBe('success'));
+    expect(calls).toEqual([{ code: 'abc123' }]);
   });
 });

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { checkVersionCall, getSessionCall, logoutCall } from '@vitrine/contract/endpoints';
 import type { Session } from '@vitrine/contract/session';
-import { pageOf, readSearchQuery, routePath } from '@vitrine/contract/paths';
+import { pageOf, readRoutePath, readSearchQuery, routePath } from '@vitrine/contract/paths';
 import { FRONTEND_VERSION, versionsMismatch } from '@vitrine/contract/version';
 import { ApiError, callApi, onSessionLost, setSessionToken } from '../lib/apiClient.ts';
 
@@ -58,6 +58,19 @@ export function enterShare(session: Session): void {
 export function captureSharedIds(search: string): void {
   const { ids } = readSearchQuery(undefined, new URLSearchParams(search));
   if (ids.length > 0) set({ sharedIds: ids });
+}
+
+/**
+ * Loads the session once for the address the visitor arrives at (portal-spec §2): shared ids in the
+ * address are kept and a login address's single sign-on code is handed over. The app calls it before
+ * its first render, so that the call runs while the first screen draws; the navigation guard calls it
+ * as well (a reset session, component tests).
+ */
+export function startSession(pathname: string, search: string): void {
+  if (state.status !== 'initial') return;
+  captureSharedIds(search);
+  const route = readRoutePath(`${pathname}${search}`);
+  void loadSession(route?.page === 'login' ? route.code : undefined);
 }
 
 /**
