@@ -107,6 +107,18 @@ describe("the portal's page carries the first screen's config and texts", () => 
     expect(Object.keys(carried((await t.app.inject('/index.html')).body).messages as object)).toEqual(['de', 'en']);
   });
 
+  it('carries index/fields when visitors without an account may search, and not in a portal without guests', async () => {
+    const boot = carried((await t.app.inject('/')).body);
+    expect(boot.fields).toEqual((await t.app.inject(`${api}index/fields`)).json().visible_fields);
+    expect((boot.fields as unknown[]).length).toBeGreaterThan(0);
+    const closed = await startTestApp({ env: { WEB_DIST: webDist() }, settings: { guest: { enabled: false } } });
+    try {
+      expect(carried((await closed.app.inject('/')).body)).not.toHaveProperty('fields');
+    } finally {
+      await closed.close();
+    }
+  });
+
   it("carries an admin's edited text as written, without letting it end the element", async () => {
     const { headers } = await signIn(t, { groups: ['admins'] });
     const title = 'Start </script><script>alert(1)</script> <!-- &';

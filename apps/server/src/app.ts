@@ -18,7 +18,6 @@ import { BACKEND_VERSION } from '@vitrine/contract/version';
 import { installAuth } from './auth/caller.ts';
 import { serveAppPage } from './config/app-page.ts';
 import { configAdminRoutes, configRoutes } from './config/config.routes.ts';
-import type { ConfigService } from './config/config.service.ts';
 import { bookmarkRoutes } from './bookmark/bookmark.routes.ts';
 import type { Db } from './db/database.ts';
 import { installJsonCompression } from './http/compression.ts';
@@ -131,12 +130,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   bookmarkRoutes(app, services.bookmarks);
   shareRoutes(app, services.shares);
 
-  await serveWebApp(
-    app,
-    settings.webDist,
-    webAppSecurityHeaders(settings.file.customPages.imageOrigins),
-    services.config,
-  );
+  await serveWebApp(app, settings.webDist, webAppSecurityHeaders(settings.file.customPages.imageOrigins), services);
   return app;
 }
 
@@ -149,7 +143,7 @@ async function serveWebApp(
   app: FastifyInstance,
   dist: string,
   headers: Record<string, string>,
-  config: ConfigService,
+  services: Services,
 ): Promise<void> {
   if (!existsSync(path.join(dist, 'index.html'))) {
     app.get('/', async (_req, reply) =>
@@ -160,7 +154,14 @@ async function serveWebApp(
     );
     return;
   }
-  serveAppPage(app, path.join(dist, 'index.html'), config, headers);
+  serveAppPage(app, path.join(dist, 'index.html'), services.config, headers, (auth) => {
+    try {
+      return services.search.fields(auth).visible_fields;
+    } catch {
+      // A portal without guests: the app asks once the visitor has logged in.
+      return undefined;
+    }
+  });
   await app.register(fastifyStatic, {
     root: dist,
     wildcard: false,

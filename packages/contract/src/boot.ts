@@ -1,10 +1,12 @@
 import type { ConfigFileName, MessageSet } from './config.ts';
 import type { GlobalConfig } from './global-config.ts';
+import type { IndexField } from './search.ts';
 
 /**
  * What the portal's page carries for its first screen (the answers of config/global, config and
  * config/translations), so that the first paint waits for no call: the id of the element holding it
- * as JSON, and its shape. `messages` holds the language the server expects the visitor to get and
+ * as JSON, and its shape. `fields` (index/fields) is there when a visitor without an account may search;
+ * `messages` holds the language the server expects the visitor to get and
  * English (the fallback); the app loads any other language as before. This module has no schema (the
  * web app does not parse answers again), so the app's first script stays free of zod.
  */
@@ -15,4 +17,5 @@ export interface BootData {
   files: Record<ConfigFileName, boolean>;
   locales: string[];
   messages: Record<string, MessageSet>;
+  fields?: IndexField[];
 }

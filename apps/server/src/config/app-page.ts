@@ -4,6 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BOOT_DATA_ELEMENT_ID, type BootData } from '@vitrine/contract/boot';
 import { acceptedLanguages, pickInterfaceLanguage } from '@vitrine/contract/languages';
 import { acceptedEncoding, compress } from '../http/compression.ts';
+import type { IndexField } from '@vitrine/contract/search';
+import type { Auth } from '../auth/caller.ts';
 import type { ConfigService } from './config.service.ts';
 
 /** The fallback language of the interface texts (the web app's FALLBACK_LOCALE). */
@@ -23,7 +25,11 @@ interface ReadyPage {
  * config/translations): the language is the one the web app will pick on a first visit, from the
  * browser's Accept-Language (a choice stored in the browser may differ; the app then loads it).
  */
-export async function bootData(config: ConfigService, acceptLanguage: string | undefined): Promise<BootData> {
+export async function bootData(
+  config: ConfigService,
+  acceptLanguage: string | undefined,
+  fields?: IndexField[],
+): Promise<BootData> {
   const [globalConfig, files, locales] = await Promise.all([
     config.globalConfig(),
     config.availableFiles(),
@@ -32,7 +38,7 @@ export async function bootData(config: ConfigService, acceptLanguage: string | u
   const language = pickInterfaceLanguage(locales, null, acceptedLanguages(acceptLanguage));
   const languages = [...new Set([language, FALLBACK_LANGUAGE])].filter((l) => locales.includes(l));
   const sets = await Promise.all(languages.map(async (l) => [l, await config.translations(l)] as const));
-  return { config: globalConfig, files, locales, messages: Object.fromEntries(sets) };
+  return { config: globalConfig, files, locales, messages: Object.fromEntries(sets), ...(fields ? { fields } : {}) };
 }
 
 /**
@@ -60,12 +66,15 @@ export function serveAppPage(
   indexFile: string,
   config: ConfigService,
   headers: Record<string, string>,
+  /** index/fields as the caller would get it; undefined when the caller may not search. */
+  fieldsFor: (auth: Auth) => IndexField[] | undefined,
 ): void {
   const template = readFileSync(indexFile, 'utf8');
   const ready = new Map<string, ReadyPage>();
 
-  async function page(acceptLanguage: string | undefined): Promise<ReadyPage> {
-    const html = withBootData(template, await bootData(config, acceptLanguage));
+  async function page(request: FastifyRequest): Promise<ReadyPage> {
+    const data = await bootData(config, request.headers['accept-language'], fieldsFor(request.auth));
+    const html = withBootData(template, data);
     const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
     const kept = ready.get(etag);
     if (kept) return kept;
@@ -78,7 +87,7 @@ export function serveAppPage(
   }
 
   async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const made = await page(request.headers['accept-language']);
+    const made = await page(request);
     reply
       .headers(headers)
       .header('Cache-Control', 'no-cache')

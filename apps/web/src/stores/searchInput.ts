@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { indexFieldsCall, suggestionsCall } from '@vitrine/contract/endpoints';
 import { routePath } from '@vitrine/contract/paths';
 import type { IndexField, SuggestionGroup, SuggestionSelection } from '@vitrine/contract/search';
+import { bootData } from '../lib/bootData.ts';
 import { callApi } from '../lib/apiClient.ts';
 
 /** Suggestions are asked for from this many typed characters on. */
@@ -66,6 +67,8 @@ export function useIndexFields() {
   return useQuery({
     queryKey: searchInputKeys.fields(),
     queryFn: async ({ signal }): Promise<IndexField[]> => (await callApi(indexFieldsCall, { signal })).visible_fields,
+    // The page carries them when visitors without an account may search (lib/bootData.ts).
+    initialData: () => bootData()?.fields,
     staleTime,
   });
 }
