@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
+import { gate } from '../../test/gate.ts';
 import { makeImage } from '../../test/media-fixtures.ts';
 import { probeImage } from '../adapters/media.ts';
 
@@ -14,7 +15,8 @@ describe('uploaded images in the widths of screens (config/{name}?w=640|1080|160
   let files: string;
   const sizedFiles = () => readdirSync(path.join(files, 'sized')).filter((f) => f.startsWith('dashboardHero.'));
   beforeAll(async () => {
-    t = await startTestApp();
+    // One slot for pictures and no line: a request that finds it taken is not kept waiting.
+    t = await startTestApp({ settings: { work: { thumbnail: { perProcess: 1, total: 1 }, queue: 0 } } });
     files = path.join(t.settings.dataDir, 'config-files');
     mkdirSync(files, { recursive: true });
     await makeImage(path.join(files, 'dashboardHero'), { width: 3000, height: 1000 });
@@ -72,6 +74,22 @@ describe('uploaded images in the widths of screens (config/{name}?w=640|1080|160
       new Date(String(old.headers['last-modified'])).getTime(),
     );
     expect(sizedFiles()).toHaveLength(1);
+  });
+
+  it('serves the upload as it is while the server is too busy to make a width', async () => {
+    const busy = gate();
+    const holding = t.app.services.work.run('thumbnail', 'job', () => busy.wait);
+    try {
+      const res = await t.app.inject(`${api}config/dashboardHero?w=1600`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('image/jpeg');
+      expect(sizedFiles().some((f) => f.endsWith('.1600.webp'))).toBe(false);
+    } finally {
+      busy.open();
+      await holding;
+    }
+    const later = await t.app.inject(`${api}config/dashboardHero?w=1600`);
+    expect(later.headers['content-type']).toBe('image/webp');
   });
 
   it.each(['700', 'wide', '0'])('answers 400 validation for the width %s', async (w) => {

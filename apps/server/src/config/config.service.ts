@@ -9,7 +9,7 @@ import type { AccessService } from '../access/access.service.ts';
 import { webpAtWidth } from '../adapters/media.ts';
 import { SharedFolderStore } from '../adapters/media-store.ts';
 import type { WorkBudget } from '../jobs/work-budget.ts';
-import { notFound } from '../http/errors.ts';
+import { isBusy, notFound } from '../http/errors.ts';
 import type { Auth } from '../auth/caller.ts';
 import type { ConfigRepository } from './config.repository.ts';
 
@@ -122,7 +122,8 @@ export class ConfigService {
    * An uploaded photo at a width, made on first request and kept under a name with the upload's
    * version, so a new upload is never answered with pictures of the one before. One making per width
    * at a time in this process (others asking wait for it), in a `thumbnail` slot of the work budget:
-   * the images are public, so a crowd is refused with 429 `busy` rather than queued without end.
+   * the images are public, so a crowd waits at most briefly in a short line, and is then answered
+   * with the upload itself rather than queued without end.
    */
   private async atWidth(name: string, original: FoundFile, width: number): Promise<ConfigFile> {
     const version = `${Math.round(original.lastModified.getTime())}-${original.size}`;
@@ -136,7 +137,15 @@ export class ConfigService {
           .finally(() => this.making.delete(key));
         this.making.set(key, making);
       }
-      await making;
+      // A server too busy to make it now serves the upload as it is, as it did before widths were made.
+      const made = await making.then(
+        () => true,
+        (err: unknown) => {
+          if (isBusy(err)) return false;
+          throw err;
+        },
+      );
+      if (!made) return opened(original);
     }
     const file = this.sized.path(key);
     const size = (await stat(file)).size;

@@ -3,7 +3,7 @@ import type { AccessService } from '../access/access.service.ts';
 import { PageRenderFailed, type DerivativeService } from '../derivatives/derivative.service.ts';
 import type { DerivativeRow } from '../derivatives/derivative.repository.ts';
 import { typeIconSvg } from '../derivatives/type-icon.ts';
-import { DomainError, forbidden, notFound, notYetAvailable, unsupportedMediaType, validation } from '../http/errors.ts';
+import { forbidden, isBusy, notFound, notYetAvailable, unsupportedMediaType, validation } from '../http/errors.ts';
 
 export type MediaKind = 'thumb' | 'preview' | 'video' | 'audio';
 
@@ -106,7 +106,7 @@ export class MediaService {
       const small = await this.derivatives.smallThumb(assetId);
       return small && this.fileOf(small);
     } catch (err) {
-      if (!(err instanceof DomainError && err.id === 'busy')) throw err;
+      if (!isBusy(err)) throw err;
       const large = await this.derivatives.find(assetId, 'thumb');
       return large && { ...this.fileOf(large), maxSeconds: STAND_IN_SECONDS };
     }

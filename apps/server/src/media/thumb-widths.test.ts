@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importWithDerivatives, startTestApp, type TestApp } from '../../test/app.ts';
+import { gate } from '../../test/gate.ts';
 import { makeImage } from '../../test/media-fixtures.ts';
 import { mediaWindows, signMediaUrl } from '../access/media-url.ts';
 import { probeImage } from '../adapters/media.ts';
@@ -23,7 +24,8 @@ describe('thumbnails in two widths (media/thumb/:id?w=400|800)', () => {
       .executeTakeFirst();
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // One thumbnail slot and no line: a request that finds it taken is refused at once.
+    t = await startTestApp({ settings: { work: { thumbnail: { perProcess: 1, total: 1 }, queue: 0 } } });
     dir = mkdtempSync(path.join(tmpdir(), 'vitrine-thumbs-'));
     await makeImage(path.join(dir, 'wide.jpg'), { width: 1200, height: 800 });
     await makeImage(path.join(dir, 'older.jpg'), { width: 900, height: 1200 });
@@ -73,6 +75,28 @@ describe('thumbnails in two widths (media/thumb/:id?w=400|800)', () => {
     expect(existsSync(path.join(derivativeRoot(t.settings.dataDir), kept?.path ?? 'missing'))).toBe(true);
     await t.app.inject({ url: thumbUrl('older.jpg', '400') });
     expect((await smallRow('older.jpg'))?.created_at).toBe(kept?.created_at);
+  });
+
+  it('lets the large thumbnail stand in, briefly cached, while the server is too busy to make the small one', async () => {
+    await t.app.db.kysely
+      .deleteFrom('derivative')
+      .where('asset_id', '=', ids['wide.jpg'] ?? 0)
+      .where('kind', '=', 'thumb_small')
+      .execute();
+    const busy = gate();
+    const holding = t.app.services.work.run('thumbnail', 'job', () => busy.wait);
+    try {
+      const res = await t.app.inject({ url: thumbUrl('wide.jpg', '400') });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers.etag).toMatch(/-thumb-0"$/);
+      expect(res.headers['cache-control']).toMatch(/^public, max-age=([1-5]?\d|60)$/);
+      expect(await smallRow('wide.jpg')).toBeUndefined();
+    } finally {
+      busy.open();
+      await holding;
+    }
+    const later = await t.app.inject({ url: thumbUrl('wide.jpg', '400') });
+    expect(later.headers.etag).toMatch(/-thumb_small-0"$/);
   });
 
   it('answers 400 validation for a width it does not make, after checking the signature', async () => {
