@@ -39,7 +39,8 @@ const STAND_IN_SECONDS = 60;
  * made once and kept, so a changed `w` gains a caller nothing the URL did not already give.
  */
 function thumbWidth(w: string | undefined): ThumbWidth {
-  const width = thumbWidths.find((t) => String(t) === (w ?? String(thumbWidths[thumbWidths.length - 1])));
+  if (w === undefined) return 800;
+  const width = thumbWidths.find((t) => String(t) === w);
   if (width === undefined) {
     const allowed = thumbWidths.join(' or ');
     throw validation(`A thumbnail is ${allowed} pixels wide, not '${w}'.`, [
