@@ -44,7 +44,11 @@ for (let r = 0; r < ROUNDS; r++) {
   sharpRuns.push(await timed(photos, cpus, (f, i) => makeThumbnail(f, path.join(out, `sharp-${i}.jpg`), BOX)));
   fullRuns.push(
     await timed(photos, cpus, async (f, i) => {
-      await makeImageDerivatives(f, { thumb: path.join(out, `t-${i}.webp`), preview: path.join(out, `p-${i}.webp`) });
+      await makeImageDerivatives(f, {
+        thumb: path.join(out, `t-${i}.webp`),
+        thumbSmall: path.join(out, `s-${i}.webp`),
+        preview: path.join(out, `p-${i}.webp`),
+      });
     }),
   );
 }

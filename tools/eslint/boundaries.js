@@ -32,7 +32,7 @@ export const serverFolders = {
   access: ['auth', 'db', 'http'],
   derivatives: ['adapters', 'db', 'jobs'],
   catalogue: ['adapters', 'db', 'derivatives', 'jobs'],
-  config: ['access', 'adapters', 'auth', 'db', 'http'],
+  config: ['access', 'adapters', 'auth', 'db', 'http', 'jobs'],
   info: ['config', 'db', 'http'],
   media: ['access', 'derivatives', 'http'],
   search: ['access', 'auth', 'config', 'db', 'http'],

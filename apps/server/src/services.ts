@@ -105,7 +105,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const access = new AccessService(r.access, settings.secret, settings.file);
   const auth = new AuthService(r.sessions, settings, (shareId) => access.shareGrant(shareId));
   const sso = new SsoService(settings, r.users, r.sso, log);
-  const config = new ConfigService(r.config, settings.dataDir, access);
+  const config = new ConfigService(r.config, settings.dataDir, access, work);
   logSourceRefusalsTo(log);
   const models = new ModelRenderer(settings.file.models);
   const derivatives = new DerivativeService(r.derivatives, settings.dataDir, models, work, log);

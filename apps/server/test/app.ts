@@ -42,3 +42,21 @@ export async function startTestApp(
     },
   };
 }
+
+/**
+ * Imports a folder of media into the test app and runs the derivative jobs it queued; answers the
+ * asset ids by file name. `beforeJobs` runs between the two (e.g. to drop some jobs).
+ */
+export async function importWithDerivatives(
+  t: TestApp,
+  folder: string,
+  beforeJobs?: () => Promise<void>,
+): Promise<Record<string, number>> {
+  await t.app.services.importer().importFolder(folder);
+  await beforeJobs?.();
+  const worker = t.app.services.jobWorker({ pollMs: 50 });
+  await worker.drain();
+  await worker.stop();
+  const assets = await t.app.db.kysely.selectFrom('asset').select(['id', 'filename']).execute();
+  return Object.fromEntries(assets.map((a) => [a.filename, a.id]));
+}

@@ -3,6 +3,7 @@ import { defineCall } from './call.ts';
 import { configFileNames } from './config-defaults.ts';
 import { globalConfigModel } from './global-config.ts';
 import { languageCode } from './formats.ts';
+import { configImageWidths, thumbWidths } from './paths.ts';
 
 /** Files an admin can upload (admin-spec §3 "Available-files flags", §7 image names). */
 export { configFileNames };
@@ -166,15 +167,21 @@ export const uploadConfigFileCall = defineCall({
 export const configImageCall = defineCall({
   method: 'GET',
   path: 'config/:name',
-  summary: 'An uploaded image (logos, hero images, favicon); 404 when none is uploaded',
+  summary:
+    'An uploaded image (logos, hero images, favicon); 404 when none is uploaded. `w` asks for a raster ' +
+    'image as WebP at most that wide; SVG and icons are served as they are',
+  query: z.object({ w: z.coerce.number().pipe(z.literal(configImageWidths)).optional() }),
   response: fileAnswer,
 });
 
 export const configThumbnailCall = defineCall({
   method: 'GET',
   path: 'config/thumbnail',
-  summary: 'The tile image of a dashboard collection (its src)',
-  query: z.object({ id: z.string().min(1).max(200) }),
+  summary: 'The tile image of a dashboard collection (its src); `w` picks a width of an asset thumbnail',
+  query: z.object({
+    id: z.string().min(1).max(200),
+    w: z.coerce.number().pipe(z.literal(thumbWidths)).optional(),
+  }),
   response: fileAnswer,
 });
 

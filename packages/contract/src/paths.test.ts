@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   assetsRoute,
+  atWidth,
   matchPath,
   mediaSigned,
   mediaUrl,
@@ -210,5 +211,24 @@ describe('signed media paths: made by paths, read back by paths', () => {
     expect(readMediaUrl('/assetportal/api/assets?id=7')).toBeUndefined();
     expect(readMediaUrl('/media/zip/0?exp=1')).toBeUndefined();
     expect(readMediaUrl('/media/other/7')).toBeUndefined();
+  });
+});
+
+describe('picture widths', () => {
+  it('sets the width of a signed thumbnail URL and of an API image call, replacing one it has', () => {
+    expect(atWidth('/media/thumb/7?exp=100&sig=a-b', 400)).toBe('/media/thumb/7?exp=100&sig=a-b&w=400');
+    expect(atWidth('/media/thumb/7?exp=100&w=800&sig=x', 400)).toBe('/media/thumb/7?exp=100&sig=x&w=400');
+    expect(atWidth('/assetportal/api/config/dashboardHero', 640)).toBe('/assetportal/api/config/dashboardHero?w=640');
+    expect(atWidth('config/thumbnail?id=nature#top', 400)).toBe('config/thumbnail?id=nature&w=400#top');
+  });
+
+  it('keeps what the signature covers, so the URL still reads as the same file', () => {
+    const url = atWidth('/media/thumb/7?share=3&exp=100&sig=s', 400);
+    expect(readMediaUrl(url)).toEqual({
+      file: { kind: 'thumb', id: '7' },
+      grant: { share: '3' },
+      exp: '100',
+      sig: 's',
+    });
   });
 });

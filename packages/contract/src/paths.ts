@@ -366,6 +366,41 @@ export function mediaUrl(signed: string, signature: { exp: Part; sig: string }):
   return `${MEDIA}${signed}${sep}exp=${segment(signature.exp)}&sig=${segment(signature.sig)}`;
 }
 
+// ---- picture widths ------------------------------------------------------------------------------
+
+/**
+ * The widths a thumbnail is made in: boxes of 400 × 250 and 800 × 500 (the picture fits inside,
+ * keeping its proportion). The larger one is what a thumbnail URL names without `w`.
+ */
+export const thumbWidths = [400, 800] as const;
+export type ThumbWidth = (typeof thumbWidths)[number];
+/** Height of a thumbnail box per pixel of its width. */
+export const THUMB_BOX_RATIO = 500 / 800;
+
+/**
+ * The widths an uploaded raster image (the hero images, logos) is served in besides its original,
+ * for screens from phones to large monitors at their pixel density.
+ */
+export const configImageWidths = [640, 1080, 1600, 2400] as const;
+
+/** The query parameter that picks one of a picture's fixed widths. */
+export const WIDTH_PARAM = 'w';
+
+/**
+ * The address of one width of a picture: `url` with its `w` set (replaced when it has one). It is
+ * written the same way for a signed thumbnail URL and for the API's image calls; for a signed URL
+ * the width lies outside the signature, which grants the picture, not one of its sizes.
+ */
+export function atWidth(url: string, width: number): string {
+  const hash = url.indexOf('#');
+  const { pathname, query } = splitPath(hash < 0 ? url : url.slice(0, hash));
+  const kept = query
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((pair) => pair !== '' && pair.split('=')[0] !== WIDTH_PARAM);
+  return `${pathname}?${[...kept, `${WIDTH_PARAM}=${width}`].join('&')}${hash < 0 ? '' : url.slice(hash)}`;
+}
+
 export interface ReadMediaUrl {
   file: MediaFile;
   grant: MediaGrant;

@@ -1,6 +1,8 @@
 import { rename, writeFile } from 'node:fs/promises';
 import type Sharp from 'sharp';
+import type { OutputInfo, WebpOptions } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
+import { THUMB_BOX_RATIO, type ThumbWidth } from '@vitrine/contract/paths';
 
 /** sharp (libvips) for images: probing, thumbnails, previews and the ThumbHash placeholder. */
 export interface ImageProbe {
@@ -20,13 +22,20 @@ export interface SizedFile {
 
 export interface ImageDerivativeFiles {
   thumb: SizedFile;
+  /** The thumbnail in the small box, for posters drawn small or on screens of low pixel density. */
+  thumbSmall: SizedFile;
   preview: SizedFile;
   /** ThumbHash of the picture, base64. */
   placeholder: string;
 }
 
-/** Fits the portal's result posters (200–250 px high) at twice the pixel density. */
-const THUMB_BOX = { width: 800, height: 500 } as const;
+/**
+ * The box a thumbnail of a width fits in. The large one fits the portal's result posters (200–250 px
+ * high) at twice the pixel density; the small one posters drawn about 200 px wide.
+ */
+const thumbBox = (width: ThumbWidth) => ({ width, height: Math.round(width * THUMB_BOX_RATIO) });
+/** Thumbnails are made at 78 % quality and effort 2: hundreds per import, seen small. */
+const THUMB_WEBP = { quality: 78, effort: 2 } as const;
 /** Fits the detail page at twice the pixel density of a large screen's content column. */
 export const PREVIEW_BOX = { width: 1600, height: 1600 } as const;
 
@@ -70,7 +79,7 @@ async function writeAtomically(target: string, data: Buffer): Promise<void> {
  */
 export async function makeImageDerivatives(
   input: string | Buffer,
-  out: { thumb: string; preview: string },
+  out: { thumb: string; thumbSmall: string; preview: string },
 ): Promise<ImageDerivativeFiles> {
   const { data, info } = await (
     await open(input)
@@ -85,10 +94,15 @@ export async function makeImageDerivatives(
   // Effort 1 encodes about five times faster than the default at some 20 % more bytes; previews
   // are made for every asset at import, so the time matters more.
   const preview = await sharp(data, raw).webp({ quality: 82, effort: 1 }).toBuffer({ resolveWithObject: true });
-  const thumb = await sharp(data, raw)
-    .resize(THUMB_BOX.width, THUMB_BOX.height, { fit: 'inside', withoutEnlargement: true })
-    .webp({ quality: 78, effort: 2 })
-    .toBuffer({ resolveWithObject: true });
+  const thumbOf = (width: ThumbWidth) => {
+    const box = thumbBox(width);
+    return sharp(data, raw)
+      .resize(box.width, box.height, { fit: 'inside', withoutEnlargement: true })
+      .webp(THUMB_WEBP)
+      .toBuffer({ resolveWithObject: true });
+  };
+  const thumb = await thumbOf(800);
+  const thumbSmall = await thumbOf(400);
   const tiny = await sharp(data, raw)
     .resize(100, 100, { fit: 'inside' })
     .ensureAlpha()
@@ -97,12 +111,49 @@ export async function makeImageDerivatives(
   const hash = rgbaToThumbHash(tiny.info.width, tiny.info.height, tiny.data);
   await writeAtomically(out.preview, preview.data);
   await writeAtomically(out.thumb, thumb.data);
+  await writeAtomically(out.thumbSmall, thumbSmall.data);
+  const sized = (made: { data: Buffer; info: OutputInfo }): SizedFile => ({
+    width: made.info.width,
+    height: made.info.height,
+    bytes: made.data.length,
+  });
   return {
-    preview: { width: preview.info.width, height: preview.info.height, bytes: preview.data.length },
-    thumb: { width: thumb.info.width, height: thumb.info.height, bytes: thumb.data.length },
+    preview: sized(preview),
+    thumb: sized(thumb),
+    thumbSmall: sized(thumbSmall),
     placeholder: Buffer.from(hash).toString('base64'),
   };
 }
+
+/**
+ * A picture as WebP inside `box` (a missing height: any), never larger than it is, turned upright by
+ * its EXIF orientation.
+ */
+async function webpWithin(
+  input: string,
+  out: string,
+  box: { width: number; height?: number },
+  webp: WebpOptions,
+): Promise<SizedFile> {
+  const info = await (
+    await open(input)
+  )
+    .rotate()
+    .resize({ ...box, fit: 'inside', withoutEnlargement: true })
+    .webp(webp)
+    .toFile(out);
+  return { width: info.width, height: info.height, bytes: info.size };
+}
+
+/**
+ * The small thumbnail made from a large one already stored (assets imported before small ones were
+ * made): a decode of at most 800 × 500 pixels, a few milliseconds.
+ */
+export const shrinkThumbnail = (thumb: string, out: string) => webpWithin(thumb, out, thumbBox(400), THUMB_WEBP);
+
+/** A raster image (an uploaded hero image, a logo) as WebP at most `width` pixels wide. */
+export const webpAtWidth = (input: string, out: string, width: number) =>
+  webpWithin(input, out, { width }, { quality: 80, effort: 2 });
 
 /** A single thumbnail written to `out` (the benchmark compares this with vipsthumbnail). */
 export async function makeThumbnail(input: string, out: string, box: number): Promise<void> {

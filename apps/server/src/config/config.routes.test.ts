@@ -137,6 +137,10 @@ describe.each(dialects)('config calls on %s (admin-spec §7 "Calls")', (dialect)
     const res = await t.app.inject(`${api}config/thumbnail?id=${id}`);
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toMatch(new RegExp(`^/media/thumb/${id}\\?exp=\\d+&sig=`));
+    // A tile drawn small asks for the small thumbnail.
+    const small = await t.app.inject(`${api}config/thumbnail?id=${id}&w=400`);
+    expect(small.headers.location).toMatch(new RegExp(`^/media/thumb/${id}\\?exp=\\d+&sig=[^&]+&w=400$`));
+    expect((await t.app.inject(`${api}config/thumbnail?id=${id}&w=500`)).json().error).toBe('validation');
   });
 
   it('GET info/all_languages names the configured interface and content languages', async () => {

@@ -48,11 +48,13 @@ export function configRoutes(app: FastifyInstance, config: ConfigService): void 
   registerCall(app, configStyleCall, async (input) => sendUpload(input, await config.style()));
   registerCall(app, configFontCall, async (input) => sendUpload(input, await config.font()));
   registerCall(app, configThumbnailCall, async (input) => {
-    const answer = await config.thumbnail(input.request.auth, input.query.id);
+    const answer = await config.thumbnail(input.request.auth, input.query.id, input.query.w);
     if ('redirect' in answer) return input.reply.redirect(answer.redirect, 302) as unknown as Promise<string>;
     return sendUpload(input, answer.file);
   });
-  registerCall(app, configImageCall, async (input) => sendUpload(input, await config.image(input.params.name ?? '')));
+  registerCall(app, configImageCall, async (input) =>
+    sendUpload(input, await config.image(input.params.name ?? '', input.query.w)),
+  );
 }
 
 /** The first file of a multipart upload; null for an empty body (a delete). */

@@ -1,11 +1,15 @@
 import { createReadStream, type ReadStream } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { configFileNames, configImageName, type ConfigFileName, type MessageSet } from '@vitrine/contract/config';
+import { atWidth, type ThumbWidth } from '@vitrine/contract/paths';
 import { fillConfigDefaults, mergeOverDefaults, type GlobalConfig } from '@vitrine/contract/global-config';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import type { AccessService } from '../access/access.service.ts';
-import { notFound } from '../http/errors.ts';
+import { webpAtWidth } from '../adapters/media.ts';
+import { SharedFolderStore } from '../adapters/media-store.ts';
+import type { WorkBudget } from '../jobs/work-budget.ts';
+import { isBusy, notFound } from '../http/errors.ts';
 import type { Auth } from '../auth/caller.ts';
 import type { ConfigRepository } from './config.repository.ts';
 
@@ -19,6 +23,17 @@ export interface ConfigFile {
 }
 
 export type ThumbnailAnswer = { file: ConfigFile } | { redirect: string };
+
+/** An uploaded file found on disk, not opened yet. */
+interface FoundFile {
+  file: string;
+  size: number;
+  type: string;
+  lastModified: Date;
+}
+
+/** Uploaded images served in other widths: photos. SVG scales by itself; GIF and icons stay as they are. */
+const resizable = new Set(['image/jpeg', 'image/png', 'image/webp']);
 
 const bundledLanguages = Object.keys(defaultTranslations) as (keyof typeof defaultTranslations)[];
 
@@ -46,13 +61,19 @@ export function sniffType(head: Buffer, name: string): string {
  */
 export class ConfigService {
   private readonly filesDir: string;
+  /** Uploaded images in other widths, next to the uploads, named after the upload's version. */
+  private readonly sized: SharedFolderStore;
+  /** Widths being made in this process, by file name. */
+  private readonly making = new Map<string, Promise<void>>();
 
   constructor(
     private readonly repository: ConfigRepository,
     dataDir: string,
     private readonly access: AccessService,
+    private readonly work: WorkBudget,
   ) {
     this.filesDir = path.join(dataDir, 'config-files');
+    this.sized = new SharedFolderStore(path.join(this.filesDir, 'sized'));
   }
 
   async globalConfig(): Promise<GlobalConfig> {
@@ -84,11 +105,60 @@ export class ConfigService {
     return mergeOverDefaults(bundled ?? {}, stored) as MessageSet;
   }
 
-  /** An uploaded image by its name (dashboardLogo, loginHero, …). */
-  async image(name: string): Promise<ConfigFile> {
+  /**
+   * An uploaded image by its name (dashboardLogo, loginHero, …); with `width`, a photo as WebP at
+   * most that wide (never wider than it is), other images as they are.
+   */
+  async image(name: string, width?: number): Promise<ConfigFile> {
     const parsed = configImageName.safeParse(name);
     if (!parsed.success) throw notFound(`The image '${name}'`);
-    return this.file(parsed.data, `The image '${name}'`);
+    const found = await this.find(parsed.data, parsed.data).catch(() => undefined);
+    if (!found) throw notFound(`The image '${name}'`);
+    if (width === undefined || !resizable.has(found.type)) return opened(found);
+    return this.atWidth(parsed.data, found, width);
+  }
+
+  /**
+   * An uploaded photo at a width, made on first request and kept under a name with the upload's
+   * version, so a new upload is never answered with pictures of the one before. One making per width
+   * at a time in this process (others asking wait for it), in a `thumbnail` slot of the work budget:
+   * the images are public, so a crowd waits at most briefly in a short line, and is then answered
+   * with the upload itself rather than queued without end.
+   */
+  private async atWidth(name: string, original: FoundFile, width: number): Promise<ConfigFile> {
+    const version = `${Math.round(original.lastModified.getTime())}-${original.size}`;
+    const key = `${name}.${version}.${width}.webp`;
+    if (!(await this.sized.exists(key))) {
+      let making = this.making.get(key);
+      if (!making) {
+        making = this.work
+          .run('thumbnail', 'request', () => this.sized.write([key], ([tmp]) => webpAtWidth(original.file, tmp, width)))
+          .then(() => this.dropOtherVersions(name, version))
+          .finally(() => this.making.delete(key));
+        this.making.set(key, making);
+      }
+      // A server too busy to make it now serves the upload as it is, as it did before widths were made.
+      const made = await making.then(
+        () => true,
+        (err: unknown) => {
+          if (isBusy(err)) return false;
+          throw err;
+        },
+      );
+      if (!made) return opened(original);
+    }
+    const file = this.sized.path(key);
+    const size = (await stat(file)).size;
+    // Dated as the upload, so a browser revalidating after a new upload gets the new picture.
+    return opened({ file, size, type: 'image/webp', lastModified: original.lastModified });
+  }
+
+  /** Removes the widths made of earlier uploads of `name`. */
+  private async dropOtherVersions(name: string, version: string): Promise<void> {
+    const stale = (await readdir(this.sized.root)).filter(
+      (f) => f.startsWith(`${name}.`) && !f.startsWith(`${name}.${version}.`) && !f.includes('.tmp'),
+    );
+    await Promise.all(stale.map((f) => rm(path.join(this.sized.root, f), { force: true })));
   }
 
   async style(): Promise<ConfigFile> {
@@ -103,14 +173,15 @@ export class ConfigService {
    * A tile image: an image uploaded for that tile, else the thumbnail of the asset with that id when
    * the caller may see it (a redirect to its signed media URL).
    */
-  async thumbnail(auth: Auth, id: string): Promise<ThumbnailAnswer> {
+  async thumbnail(auth: Auth, id: string, width?: ThumbWidth): Promise<ThumbnailAnswer> {
     const safe = /^[A-Za-z0-9_-]{1,200}$/.test(id);
     if (safe) {
       const uploaded = await this.open(path.join('thumbnail', id), 'thumbnail').catch(() => undefined);
       if (uploaded) return { file: uploaded };
       const assetId = /^\d{1,15}$/.test(id) ? Number(id) : undefined;
       if (assetId !== undefined && (await this.access.checkAccess(auth, 'asset.read', [assetId])).has(assetId)) {
-        return { redirect: this.access.mediaUrl(auth, { kind: 'thumb', id: assetId }) };
+        const url = this.access.mediaUrl(auth, { kind: 'thumb', id: assetId });
+        return { redirect: width === undefined ? url : atWidth(url, width) };
       }
     }
     throw notFound(`The tile image '${id}'`);
@@ -123,6 +194,10 @@ export class ConfigService {
   }
 
   private async open(relative: string, name: string): Promise<ConfigFile> {
+    return opened(await this.find(relative, name));
+  }
+
+  private async find(relative: string, name: string): Promise<FoundFile> {
     const file = path.join(this.filesDir, relative);
     const info = await stat(file);
     if (!info.isFile()) throw new Error(`${file} is not a file`);
@@ -133,6 +208,8 @@ export class ConfigService {
     } finally {
       await handle.close();
     }
-    return { stream: createReadStream(file), size: info.size, type: sniffType(head, name), lastModified: info.mtime };
+    return { file, size: info.size, type: sniffType(head, name), lastModified: info.mtime };
   }
 }
+
+const opened = ({ file, ...rest }: FoundFile): ConfigFile => ({ stream: createReadStream(file), ...rest });

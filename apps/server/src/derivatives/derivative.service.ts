@@ -1,7 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Insertable } from 'kysely';
-import { makeImageDerivatives, PREVIEW_BOX } from '../adapters/media.ts';
+import { makeImageDerivatives, PREVIEW_BOX, shrinkThumbnail } from '../adapters/media.ts';
 import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng, pdfPagesJpeg } from '../adapters/pdf.ts';
 import { audioWaveform, convertAv, decodeImageWithFfmpeg, probeAv, videoPoster, webMp4 } from '../adapters/video.ts';
@@ -12,6 +12,10 @@ import type { ModelRenderer } from './model-renderer.ts';
 import { sourceFileUsable } from './source-file.ts';
 import { derivativeFolder, derivativeRoot } from './storage.ts';
 import { typeIconSvg } from './type-icon.ts';
+
+/** The derivative kind of the small thumbnail (the thumbnail URL's `w=400`) and its file name. */
+export const SMALL_THUMB = 'thumb_small';
+const SMALL_THUMB_FILE = 'thumb-400.webp';
 
 /** PDF pages rendered ahead of time; later pages are rendered when first asked for. */
 const MAX_PAGE_PREVIEWS = 10;
@@ -49,6 +53,8 @@ export class DerivativeService {
   private readonly pageRenders = new Map<string, Promise<DerivativeRow | undefined>>();
   /** Pages whose render failed lately, by asset, content and page, with when they may be tried again. */
   private readonly failedPages = new Map<string, number>();
+  /** Small thumbnails being made on request in this process, by asset. */
+  private readonly smallThumbs = new Map<number, Promise<DerivativeRow | undefined>>();
 
   constructor(
     private readonly repo: DerivativeRepository,
@@ -100,7 +106,11 @@ export class DerivativeService {
     return (await sourceFileUsable(src)) ? src : undefined;
   }
 
-  /** Thumbnail and preview of an asset, and page previews of a PDF up to MAX_PAGE_PREVIEWS. */
+  /**
+   * Thumbnails (both widths) and preview of an asset, and page previews of a PDF up to
+   * MAX_PAGE_PREVIEWS. An asset whose thumbnail and preview were made before small thumbnails were
+   * gets its small one on first request (smallThumb), not a new import of its pictures.
+   */
   async makePictures(assetId: number, sha256: string): Promise<void> {
     const src = await this.current(assetId, sha256);
     if (!src) return;
@@ -108,9 +118,13 @@ export class DerivativeService {
     if (['thumb', 'preview'].every((k) => have.some((d) => d.kind === k && d.sha256 === src.sha256))) return;
 
     const rel = derivativeFolder(src.sha256);
-    const out = { thumb: path.join(rel, 'thumb.webp'), preview: path.join(rel, 'preview.webp') };
-    const made = await this.store.write([out.thumb, out.preview], async ([thumb, preview]) => {
-      const abs = { thumb: thumb, preview: preview };
+    const out = {
+      thumb: path.join(rel, 'thumb.webp'),
+      thumbSmall: path.join(rel, SMALL_THUMB_FILE),
+      preview: path.join(rel, 'preview.webp'),
+    };
+    const made = await this.store.write([out.thumb, out.thumbSmall, out.preview], async ([thumb, small, preview]) => {
+      const abs = { thumb: thumb, thumbSmall: small, preview: preview };
       try {
         return await makeImageDerivatives(await this.pictureOf(src), abs);
       } catch (err) {
@@ -141,7 +155,11 @@ export class DerivativeService {
         placeholder: kind === 'thumb' ? made.placeholder : null,
         created_at: now,
       }) satisfies Insertable<DerivativeTable>;
-    const rows = [row('thumb', out.thumb, made.thumb), row('preview', out.preview, made.preview)];
+    const rows = [
+      row('thumb', out.thumb, made.thumb),
+      row(SMALL_THUMB, out.thumbSmall, made.thumbSmall),
+      row('preview', out.preview, made.preview),
+    ];
 
     if (src.asset_group === 'document' && src.page_count) {
       rows.push(row('preview', out.preview, made.preview, 1));
@@ -164,7 +182,55 @@ export class DerivativeService {
         }
       }
     }
-    await this.repo.replace(src.id, ['thumb', 'preview'], rows);
+    await this.repo.replace(src.id, ['thumb', SMALL_THUMB, 'preview'], rows);
+  }
+
+  /**
+   * The small thumbnail of an asset; for one imported before small thumbnails were made, made now
+   * from its stored large thumbnail and kept. Undefined while the asset has no thumbnail. Making one
+   * takes a `thumbnail` slot of the work budget as a request: anyone holding a signed URL may ask,
+   * so a crowd waits briefly in a short line and is then refused with 429 `busy`; callers in this
+   * process asking for the same asset share one making.
+   */
+  async smallThumb(assetId: number): Promise<DerivativeRow | undefined> {
+    const [small, thumb] = await Promise.all([this.repo.find(assetId, SMALL_THUMB), this.repo.find(assetId, 'thumb')]);
+    if (!thumb) return undefined;
+    if (small?.sha256 === thumb.sha256) return small;
+    let making = this.smallThumbs.get(assetId);
+    if (!making) {
+      making = this.shrinkOnce(thumb).finally(() => this.smallThumbs.delete(assetId));
+      this.smallThumbs.set(assetId, making);
+    }
+    return making;
+  }
+
+  private async shrinkOnce(thumb: DerivativeRow): Promise<DerivativeRow | undefined> {
+    const rel = path.join(path.dirname(thumb.path), SMALL_THUMB_FILE);
+    const made = await this.work.run('thumbnail', 'request', () =>
+      this.store.write([rel], ([tmp]) => shrinkThumbnail(this.store.path(thumb.path), tmp)),
+    );
+    // Should a new import have replaced the thumbnail meanwhile, the row written here names the old
+    // content; the next request finds it stale and makes the small one again.
+    await this.repo.replace(
+      thumb.asset_id,
+      [SMALL_THUMB],
+      [
+        {
+          asset_id: thumb.asset_id,
+          kind: SMALL_THUMB,
+          page: 0,
+          sha256: thumb.sha256,
+          path: rel,
+          mime: 'image/webp',
+          width: made.width,
+          height: made.height,
+          bytes: made.bytes,
+          placeholder: null,
+          created_at: Date.now(),
+        },
+      ],
+    );
+    return this.repo.find(thumb.asset_id, SMALL_THUMB);
   }
 
   /** The web version of a video (H.264 MP4). */

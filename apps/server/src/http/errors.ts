@@ -80,6 +80,9 @@ export const rateLimitReached = (message: string) => new DomainError('rate_limit
 export const busy = (message: string, retryAfterSeconds: number) =>
   new DomainError('busy', message, { headers: { 'Retry-After': String(retryAfterSeconds) } });
 
+/** Whether `err` is a 429 `busy`: work that may be done later, or served another way now. */
+export const isBusy = (err: unknown): err is DomainError => err instanceof DomainError && err.id === 'busy';
+
 /** 413: an upload or body larger than allowed. */
 export const payloadTooLarge = (message: string) => new DomainError('payload_too_large', message);
 /** 415: a file that is not of a type the call takes, or that cannot be converted. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app.ts';
+import { importWithDerivatives, startTestApp, type TestApp } from '../../test/app.ts';
 import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
 import { mediaWindows, signMediaUrl } from '../access/media-url.ts';
 
@@ -23,19 +23,18 @@ describe('media file route (signed thumbnail, preview and video URLs)', () => {
       Array.from({ length: 12 }, (_, i) => `Page ${i + 1}`),
     );
     await makeImage(path.join(dir, 'later', 'waiting.png'), { format: 'png' });
-    await t.app.services.importer().importFolder(dir);
     // Derivatives for everything but the folder "later", whose jobs stay queued.
-    const waiting = await t.app.db.kysely
-      .selectFrom('asset')
-      .select('id')
-      .where('filename', '=', 'waiting.png')
-      .executeTakeFirstOrThrow();
-    await t.app.db.kysely.deleteFrom('job').where('key', 'like', `%:${waiting.id}:%`).execute();
-    const worker = t.app.services.jobWorker({ pollMs: 50 });
-    await worker.drain();
-    await worker.stop();
-    for (const a of await t.app.db.kysely.selectFrom('asset').select(['id', 'filename']).execute())
-      ids[a.filename] = a.id;
+    Object.assign(
+      ids,
+      await importWithDerivatives(t, dir, async () => {
+        const waiting = await t.app.db.kysely
+          .selectFrom('asset')
+          .select('id')
+          .where('filename', '=', 'waiting.png')
+          .executeTakeFirstOrThrow();
+        await t.app.db.kysely.deleteFrom('job').where('key', 'like', `%:${waiting.id}:%`).execute();
+      }),
+    );
   }, 60_000);
   afterAll(async () => {
     await t.close();

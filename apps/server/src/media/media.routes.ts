@@ -12,21 +12,25 @@ interface MediaQuery {
   exp?: string;
   sig?: string;
   share?: string;
+  w?: string;
 }
 
-/** GET and HEAD /media/thumb/:id, /media/preview/:id[/:page], /media/video/:id, /media/audio/:id (signed URLs). */
+/** GET and HEAD /media/thumb/:id[?w=400|800], /media/preview/:id[/:page], /media/video/:id, /media/audio/:id (signed URLs). */
 export function mediaRoutes(app: FastifyInstance, media: MediaService): void {
   const handler =
     (kind: MediaKind) =>
     async (request: FastifyRequest<{ Params: MediaParams; Querystring: MediaQuery }>, reply: FastifyReply) => {
-      const answer = await media.resolve({ kind, ...request.params, ...request.query });
+      const { w, ...query } = request.query;
+      // Only a thumbnail comes in more than one width; other files take no `w`.
+      const answer = await media.resolve({ kind, ...request.params, ...query, ...(kind === 'thumb' ? { w } : {}) });
       // A URL minted for a share link is cached by the visitor's browser only: a shared cache would
       // go on serving it after the link was revoked.
       const scope = request.query.share === undefined ? 'public' : 'private';
       if (answer.type === 'placeholder') {
         return reply.type('image/svg+xml').header('Cache-Control', `${scope}, max-age=60`).send(answer.svg);
       }
-      return sendFile(request, reply, { ...answer, cacheControl: mediaCacheControl(request.query.exp, scope) });
+      const cacheControl = mediaCacheControl(request.query.exp, scope, answer.maxSeconds);
+      return sendFile(request, reply, { ...answer, cacheControl });
     };
   app.get(mediaPatterns.thumb, handler('thumb'));
   app.get(mediaPatterns.preview, handler('preview'));

@@ -1,8 +1,9 @@
-import type { MediaFile } from '@vitrine/contract/paths';
+import { thumbWidths, WIDTH_PARAM, type MediaFile, type ThumbWidth } from '@vitrine/contract/paths';
 import type { AccessService } from '../access/access.service.ts';
 import { PageRenderFailed, type DerivativeService } from '../derivatives/derivative.service.ts';
+import type { DerivativeRow } from '../derivatives/derivative.repository.ts';
 import { typeIconSvg } from '../derivatives/type-icon.ts';
-import { forbidden, notFound, notYetAvailable, unsupportedMediaType } from '../http/errors.ts';
+import { forbidden, isBusy, notFound, notYetAvailable, unsupportedMediaType, validation } from '../http/errors.ts';
 
 export type MediaKind = 'thumb' | 'preview' | 'video' | 'audio';
 
@@ -14,10 +15,40 @@ export interface MediaRequest {
   sig?: string;
   /** The share link the URL was minted for. */
   share?: string;
+  /** The width of a thumbnail (thumbWidths); without it the large one. */
+  w?: string;
 }
 
 export type MediaAnswer =
-  { type: 'file'; path: string; mime: string; etag: string } | { type: 'placeholder'; svg: string };
+  | {
+      type: 'file';
+      path: string;
+      mime: string;
+      etag: string;
+      /** A stand-in for the file asked for (made later): cached this long at most. */
+      maxSeconds?: number;
+    }
+  | { type: 'placeholder'; svg: string };
+
+/** How long the large thumbnail standing in for a small one not made yet may be cached. */
+const STAND_IN_SECONDS = 60;
+
+/**
+ * The width a thumbnail URL asks for. The width is not covered by the signature: the signature
+ * grants the asset's thumbnail, and `w` only picks one of two fixed sizes of that same picture, both
+ * made once and kept, so a changed `w` gains a caller nothing the URL did not already give.
+ */
+function thumbWidth(w: string | undefined): ThumbWidth {
+  if (w === undefined) return 800;
+  const width = thumbWidths.find((t) => String(t) === w);
+  if (width === undefined) {
+    const allowed = thumbWidths.join(' or ');
+    throw validation(`A thumbnail is ${allowed} pixels wide, not '${w}'.`, [
+      { path: `query.${WIDTH_PARAM}`, message: `must be ${allowed}` },
+    ]);
+  }
+  return width;
+}
 
 /**
  * Files behind signed media URLs. The signature is the permission: AccessService signs a URL only
@@ -44,20 +75,17 @@ export class MediaService {
     }
     const assetId = Number(input.id);
     const page = input.page === undefined ? 0 : Number(input.page);
+    if (input.kind === 'thumb' && thumbWidth(input.w) === 400) {
+      const small = await this.smallThumb(assetId);
+      if (small) return small;
+    }
     let d = await this.derivatives.find(assetId, input.kind, page);
     if (!d && input.kind === 'preview' && page > 0) {
       d = await this.derivatives.renderPage(assetId, page).catch((err: unknown) => {
         throw err instanceof PageRenderFailed ? unsupportedMediaType(err.message) : err;
       });
     }
-    if (d) {
-      return {
-        type: 'file',
-        path: this.derivatives.filePath(d),
-        mime: d.mime,
-        etag: `"${d.sha256.slice(0, 16)}-${d.kind}-${d.page}"`,
-      };
-    }
+    if (d) return this.fileOf(d);
     const asset = await this.derivatives.source(assetId);
     if (!asset) throw notFound('The asset');
     if (input.kind === 'video') {
@@ -68,5 +96,29 @@ export class MediaService {
     }
     // Not made yet (or cannot be): a clear picture of the asset's type, never a broken image.
     return { type: 'placeholder', svg: typeIconSvg(asset.asset_group, asset.format) };
+  }
+
+  /**
+   * The small thumbnail, made now when the asset has none yet. When the server is too busy to make
+   * it, the large one stands in for a minute rather than a broken picture.
+   */
+  private async smallThumb(assetId: number): Promise<MediaAnswer | undefined> {
+    try {
+      const small = await this.derivatives.smallThumb(assetId);
+      return small && this.fileOf(small);
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+      const large = await this.derivatives.find(assetId, 'thumb');
+      return large && { ...this.fileOf(large), maxSeconds: STAND_IN_SECONDS };
+    }
+  }
+
+  private fileOf(d: DerivativeRow): MediaAnswer & { type: 'file' } {
+    return {
+      type: 'file',
+      path: this.derivatives.filePath(d),
+      mime: d.mime,
+      etag: `"${d.sha256.slice(0, 16)}-${d.kind}-${d.page}"`,
+    };
   }
 }

@@ -6,10 +6,25 @@ import { routePath } from '@vitrine/contract/paths';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { useLongPress } from '../../lib/longPress.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
+import { pixelSize, thumbPicture } from '../../lib/pictures.ts';
 
 /** portal-spec §9: cards load when they come within 400 px of the viewport. */
 export const LAZY_MARGIN = '400px';
 const IMAGE_HEIGHT = 200;
+/** Cards fill the columns of a grid at least this wide (BookmarkPage)... */
+export const CARD_MIN_WIDTH = 220;
+/** ...so at most this wide: one more would fit in two such columns and their gap. */
+const CARD_MAX_WIDTH = 2 * CARD_MIN_WIDTH + 16;
+
+/**
+ * The width a card's picture is drawn at: the card's, or less for a picture whose height (contained
+ * in IMAGE_HEIGHT) leaves it narrower; as wide as the screen at most.
+ */
+function drawnSizes(doc: AssetDoc): string {
+  const size = pixelSize(doc);
+  const widest = Math.min(CARD_MAX_WIDTH, size ? Math.ceil((IMAGE_HEIGHT * size.width) / size.height) : Infinity);
+  return `(max-width: ${widest}px) 100vw, ${widest}px`;
+}
 
 /** Whether the element has come within LAZY_MARGIN of the viewport (once true, it stays). */
 function useNearViewport() {
@@ -46,10 +61,13 @@ export function BookmarkCard({
   doc,
   selected,
   onSelect,
+  first = false,
 }: {
   doc: AssetDoc;
   selected: boolean;
   onSelect: (click: ClickModifiers) => void;
+  /** One of the cards seen first: its picture is fetched at once and first. */
+  first?: boolean;
 }) {
   const { ref, near } = useNearViewport();
   const longPress = useLongPress(() => onSelect({ shiftKey: false, ctrlKey: true, metaKey: false }));
@@ -78,9 +96,8 @@ export function BookmarkCard({
         {near ? (
           <Box
             component="img"
-            src={doc.url}
+            {...(doc.url && thumbPicture(doc.url, { sizes: drawnSizes(doc), asset: doc, first }))}
             alt=""
-            loading="lazy"
             sx={{
               width: '100%',
               height: IMAGE_HEIGHT,

@@ -6,6 +6,7 @@ import { api, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { startTestServer } from '../../test/testServer.ts';
 import { touch } from '../../test/touch.ts';
+import { expectSizedPicture } from '../../test/pictures.ts';
 
 startTestServer(server, 'bypass');
 
@@ -95,6 +96,21 @@ describe('bookmark verification batches (portal-spec §7: requests under 2048 ch
 });
 
 describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
+  it('shows each card’s thumbnail in the width it is drawn at; the first row is fetched first', async () => {
+    signedInWith(['1', '2', '3', '4', '5']);
+    catalogue();
+    await renderApp('/bookmark');
+    await waitFor(() => expect(screen.getAllByTestId('bookmark-card')).toHaveLength(5), { timeout: 15_000 });
+    const pictures = screen.getAllByTestId('bookmark-card').map((card) => card.querySelector('img'));
+    // A card is at most two columns of 220 px and their gap wide.
+    const sizes = '(max-width: 456px) 100vw, 456px';
+    const srcset = (id: string) =>
+      `/media/thumb/${id}?exp=1&sig=x&w=400 400w, /media/thumb/${id}?exp=1&sig=x&w=800 800w`;
+    expectSizedPicture(pictures[0], { srcset: srcset('1'), sizes, first: true });
+    expectSizedPicture(pictures[4], { srcset: srcset('5'), sizes, first: false });
+    expect(pictures[4]).toHaveAttribute('loading', 'lazy');
+  }, 30_000);
+
   it('acts on all until something is selected; deleting a selection does not ask, deleting all does', async () => {
     const saved = signedInWith(['1', '2', '3', '4']);
     catalogue();

@@ -13,8 +13,9 @@ import { copyLink, useShareDialog } from '../../widgets/ShareDialog.tsx';
 import { useBookmarkDocs, useBookmarks } from '../../stores/bookmarks.ts';
 import { startDownload } from '../../stores/downloadFlow.ts';
 import { nextSelection } from '../../lib/selection.ts';
-import { BookmarkCard } from './BookmarkCard.tsx';
+import { BookmarkCard, CARD_MIN_WIDTH } from './BookmarkCard.tsx';
 import { assetsLink } from '../../lib/portalLinks.ts';
+import { FIRST_IN_GRID } from '../../lib/pictures.ts';
 
 /** One link for the bookmarks shared: the asset's page, or the search page limited to them. */
 const copyLinks = (ids: string[]) => copyLink(assetsLink(ids), ids.length > 1);
@@ -95,7 +96,11 @@ export function BookmarkPage() {
           <Box
             role="list"
             aria-label={t('views.bookmark.list')}
-            sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))' }}
+            sx={{
+              display: 'grid',
+              gap: 2,
+              gridTemplateColumns: `repeat(auto-fill, minmax(${CARD_MIN_WIDTH}px, 1fr))`,
+            }}
           >
             {docs.isPending
               ? bookmarks.ids.map((id) => (
@@ -103,10 +108,11 @@ export function BookmarkPage() {
                     <LoadingBlock height={240} />
                   </Box>
                 ))
-              : shown.map((doc) => (
+              : shown.map((doc, i) => (
                   <Box role="listitem" key={doc.id}>
                     <BookmarkCard
                       doc={doc}
+                      first={i < FIRST_IN_GRID}
                       selected={selected.includes(doc.id)}
                       onSelect={(click) => setSelection(nextSelection(selected, order, doc.id, click))}
                     />

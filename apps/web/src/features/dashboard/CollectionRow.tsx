@@ -5,17 +5,22 @@ import type { AssetDoc } from '@vitrine/contract/search';
 import { routePath } from '@vitrine/contract/paths';
 import type { CollectionContent } from './queries.ts';
 import { LoadingBlock } from '../../components/LoadingBlock.tsx';
+import { pixelSize, thumbPicture } from '../../lib/pictures.ts';
 
-/** The displayed proportion of an asset; pixel sizes win over width and height (portal-spec §3). */
+/** The gap between posters (theme spacing 1). */
+const GAP = 8;
+
+/** The displayed proportion of an asset. */
 function aspect(doc: AssetDoc): number {
-  const w = doc.pixel_x || doc.width;
-  const h = doc.pixel_y || doc.height;
-  return w && h ? w / h : 4 / 3;
+  const size = pixelSize(doc);
+  return size ? size.width / size.height : 4 / 3;
 }
 
 /**
  * One collection as a horizontal row of posters with a 'More results' button (portal-spec §2
- * "Dashboard"); while loading a skeleton holds its place, an empty collection says so.
+ * "Dashboard"); while loading a skeleton holds its place, an empty collection says so. In the `first`
+ * row, the posters that start on the screen are fetched at once and first; the others when they
+ * near it.
  */
 export function CollectionRow({
   id,
@@ -26,6 +31,7 @@ export function CollectionRow({
   borderWidth,
   searchPath,
   alt,
+  first = false,
 }: {
   id: string;
   label: string;
@@ -35,9 +41,17 @@ export function CollectionRow({
   borderWidth: number;
   searchPath: string;
   alt: (doc: AssetDoc) => string;
+  first?: boolean;
 }) {
   const { t } = useTranslation();
   const headingId = `collection-${id}`;
+  const posters: { doc: AssetDoc; width: number; first: boolean }[] = [];
+  let left = 0;
+  for (const doc of content?.docs ?? []) {
+    const width = Math.round(height * aspect(doc));
+    posters.push({ doc, width, first: first && left < window.innerWidth });
+    left += width + 2 * borderWidth + GAP;
+  }
   return (
     <Box component="section" aria-labelledby={headingId} data-tour="collection" sx={{ mb: 4 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1 }}>
@@ -60,11 +74,11 @@ export function CollectionRow({
       {!loading && content && content.docs.length > 0 && (
         <Box
           component="ul"
-          sx={{ display: 'flex', gap: 1, overflowX: 'auto', listStyle: 'none', m: 0, p: 0, pb: 1 }}
+          sx={{ display: 'flex', gap: `${GAP}px`, overflowX: 'auto', listStyle: 'none', m: 0, p: 0, pb: 1 }}
           tabIndex={0}
           aria-label={label}
         >
-          {content.docs.map((doc) => (
+          {posters.map(({ doc, width, first: seenFirst }) => (
             <Box component="li" key={doc.id} sx={{ flexShrink: 0 }}>
               <Link
                 component={RouterLink}
@@ -80,17 +94,18 @@ export function CollectionRow({
                 {doc.url ? (
                   <Box
                     component="img"
-                    src={doc.url}
+                    {...thumbPicture(doc.url, {
+                      sizes: `${width}px`,
+                      asset: doc,
+                      first: seenFirst,
+                    })}
                     alt={alt(doc)}
-                    loading="lazy"
-                    sx={{ height, width: Math.round(height * aspect(doc)), objectFit: 'cover', display: 'block' }}
+                    width={width}
+                    height={height}
+                    sx={{ height, width, objectFit: 'cover', display: 'block' }}
                   />
                 ) : (
-                  <Box
-                    role="img"
-                    aria-label={alt(doc)}
-                    sx={{ height, width: Math.round(height * aspect(doc)), bgcolor: 'action.hover' }}
-                  />
+                  <Box role="img" aria-label={alt(doc)} sx={{ height, width, bgcolor: 'action.hover' }} />
                 )}
               </Link>
             </Box>

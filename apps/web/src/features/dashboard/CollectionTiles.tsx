@@ -1,6 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from '../../lib/router.tsx';
+import { thumbPicture } from '../../lib/pictures.ts';
 
 /** Tiles are at most 400 × 300 (portal-spec §2 "Dashboard"). */
 export const TILE_MAX_WIDTH = 400;
@@ -32,8 +33,17 @@ export function CollectionTileGrid({ children }: { children: ReactNode }) {
   );
 }
 
-/** One tile: the image from the thumbnail call with the label, leading to the collection's search. */
-export function CollectionTile({ tile }: { tile: Tile }) {
+/**
+ * A tile is as wide as the page on a phone (the grid's one column), else at most TILE_MAX_WIDTH.
+ * The page's padding is left out: a little more than drawn is fine, less would look blurred.
+ */
+const TILE_SIZES = `(max-width: ${TILE_MAX_WIDTH + 40}px) 100vw, ${TILE_MAX_WIDTH}px`;
+
+/**
+ * One tile: the image from the thumbnail call with the label, leading to the collection's search.
+ * The tiles of the `first` row get their pictures at once and first.
+ */
+export function CollectionTile({ tile, first = false }: { tile: Tile; first?: boolean }) {
   return (
     <Box component="li" data-tour="tile">
       <Box
@@ -56,9 +66,8 @@ export function CollectionTile({ tile }: { tile: Tile }) {
         {tile.imageUrl && (
           <Box
             component="img"
-            src={tile.imageUrl}
+            {...thumbPicture(tile.imageUrl, { sizes: TILE_SIZES, first })}
             alt=""
-            loading="lazy"
             sx={{ width: '100%', height: '100%', objectFit: 'cover', display: 'block' }}
           />
         )}

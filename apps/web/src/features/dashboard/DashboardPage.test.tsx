@@ -6,6 +6,7 @@ import { configFileNames } from '@vitrine/contract/config-defaults';
 import type { Collection } from '@vitrine/contract/collection';
 import { api, configHandlers, server } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
+import { expectSizedPicture } from '../../test/pictures.ts';
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => server.resetHandlers());
@@ -76,6 +77,17 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     const images = await within(landscapes).findAllByRole('img');
     expect(images.map((i) => i.getAttribute('alt'))).toEqual(['Asset 0', 'Asset 1', 'Asset 2']);
     expect(images[0]).toHaveAttribute('src', '/media/thumb/100?exp=1&sig=x');
+    // Drawn 250 px high (the default) at 4:3: 333 px wide. The thumbnails of a 400 × 300 picture are
+    // 333 px wide (the 400 × 250 box) and 400 (no thumbnail is larger than its picture). Only the
+    // first row's posters are fetched at once and first.
+    const srcset = (id: number) =>
+      `/media/thumb/${id}?exp=1&sig=x&w=400 333w, /media/thumb/${id}?exp=1&sig=x&w=800 400w`;
+    expectSizedPicture(images[0], { srcset: srcset(100), sizes: '333px', first: false });
+    expect(images[0]).toHaveAttribute('loading', 'lazy');
+    expect(images[0]).toHaveAttribute('width', '333');
+    expect(images[0]).toHaveAttribute('height', '250');
+    const firstRow = await within(screen.getByRole('region', { name: 'Collections' })).findAllByRole('img');
+    firstRow.forEach((img, i) => expectSizedPicture(img, { srcset: srcset(100 + i), sizes: '333px', first: true }));
     expect(within(landscapes).getByRole('link', { name: 'More results of Landscapes' })).toHaveAttribute(
       'href',
       '/search/*?meta_collections=3',
@@ -117,6 +129,11 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     expect(tile).toHaveAttribute('href', '/search/*?meta_collections=3');
     const image = tile.querySelector('img');
     expect(image).toHaveAttribute('src', '/assetportal/api/config/thumbnail?id=17');
+    expectSizedPicture(image, {
+      srcset: '/assetportal/api/config/thumbnail?id=17&w=400 400w, /assetportal/api/config/thumbnail?id=17&w=800 800w',
+      sizes: '(max-width: 440px) 100vw, 400px',
+      first: true,
+    });
     expect(screen.getByRole('link', { name: 'Empty' })).toBeInTheDocument();
   });
 
@@ -136,6 +153,12 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     await waitFor(() =>
       expect(hero.querySelector('img[alt=""]')).toHaveAttribute('src', '/assetportal/api/config/dashboardHero'),
     );
+    // In the width of the screen, fetched first and never late.
+    expectSizedPicture(hero.querySelector('img[alt=""]'), {
+      srcset: [640, 1080, 1600, 2400].map((w) => `/assetportal/api/config/dashboardHero?w=${w} ${w}w`).join(', '),
+      sizes: '100vw',
+      first: true,
+    });
     expect(within(hero).getByRole('img', { name: 'Logo of Vitrine' })).toHaveAttribute(
       'src',
       '/assetportal/api/config/dashboardLogo',

@@ -19,21 +19,22 @@ import { collectionSearchPath } from './collectionRoute.ts';
 import { DashboardSearch } from './DashboardSearch.tsx';
 import { Hero } from './Hero.tsx';
 import { useCollectionContent, useCollections } from './queries.ts';
+import { FIRST_IN_GRID } from '../../lib/pictures.ts';
 
 function useLabel() {
   const { t } = useTranslation();
   return (c: Collection) => (c.translation ? t(c.translation, { defaultValue: c.label }) : c.label);
 }
 
-function PosterCollection({
-  collection,
-  lang,
-  config,
-}: {
+/** What a collection on the dashboard is shown from; `first`: the first one on the page. */
+interface CollectionProps {
   collection: Collection;
   lang: string;
   config: GlobalConfig;
-}) {
+  first: boolean;
+}
+
+function PosterCollection({ collection, lang, config, first }: CollectionProps) {
   const label = useLabel()(collection);
   const { data, isPending } = useCollectionContent(lang, collection.indicator);
   const { collections } = config.dashboard;
@@ -49,11 +50,12 @@ function PosterCollection({
       borderWidth={collections.poster_border_width}
       searchPath={collectionSearchPath(collection, lang, config.fallback_locale)}
       alt={(doc: AssetDoc) => altText(doc, alt, alt_fallback.field_name)}
+      first={first}
     />
   );
 }
 
-function DashboardTile({ collection, lang, config }: { collection: Collection; lang: string; config: GlobalConfig }) {
+function DashboardTile({ collection, lang, config, first }: CollectionProps) {
   const label = useLabel()(collection);
   const hideEmpty = config.dashboard.collections.hide_empty_result;
   const { data, isPending } = useCollectionContent(lang, collection.indicator, hideEmpty);
@@ -64,7 +66,7 @@ function DashboardTile({ collection, lang, config }: { collection: Collection; l
     imageUrl: collection.src ? callUrl(configThumbnailCall, { query: { id: collection.src } }) : undefined,
     searchPath: collectionSearchPath(collection, lang, config.fallback_locale),
   };
-  return <CollectionTile tile={tile} />;
+  return <CollectionTile tile={tile} first={first} />;
 }
 
 /**
@@ -102,12 +104,14 @@ export function DashboardPage() {
         )}
         {show_as_tiles ? (
           <CollectionTileGrid>
-            {list.map((c) => (
-              <DashboardTile key={c.indicator} collection={c} lang={lang} config={config} />
+            {list.map((c, i) => (
+              <DashboardTile key={c.indicator} collection={c} lang={lang} config={config} first={i < FIRST_IN_GRID} />
             ))}
           </CollectionTileGrid>
         ) : (
-          list.map((c) => <PosterCollection key={c.indicator} collection={c} lang={lang} config={config} />)
+          list.map((c, i) => (
+            <PosterCollection key={c.indicator} collection={c} lang={lang} config={config} first={i === 0} />
+          ))
         )}
       </Box>
       <GuidedTour page="dashboard" ready={!collections.isPending} />

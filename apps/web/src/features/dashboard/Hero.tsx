@@ -1,6 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
+import { screenWidePicture } from '../../lib/pictures.ts';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 
 const flexAlign = { left: 'flex-start', center: 'center', right: 'flex-end' } as const;
@@ -65,7 +66,9 @@ export function Hero({
           <Box
             component="img"
             className="hero-image"
-            src={heroImageUrl}
+            // The largest picture of the dashboard: in the width the screen needs, fetched first.
+            // It covers the box, whose height is reserved, so nothing moves when it arrives.
+            {...screenWidePicture(heroImageUrl)}
             alt=""
             sx={{
               position: 'absolute',

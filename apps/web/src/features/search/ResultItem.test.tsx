@@ -4,6 +4,7 @@ import { rgbaToThumbHash } from 'thumbhash';
 import { describe, expect, it, vi } from 'vitest';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { TranslationProvider, Translator } from '../../lib/translate.tsx';
+import { expectSizedPicture } from '../../test/pictures.ts';
 import { AssetImage, IconSet, placeholderUrl } from './ResultItem.tsx';
 
 /** A real ThumbHash of a 4×4 picture, red on the left and blue on the right, as the server stores it. */
@@ -28,6 +29,37 @@ describe('result placeholders (portal-spec §2 "Poster, thumbnail and list rows"
     expect(withHash.querySelector('img')?.getAttribute('src')).toBe('/media/thumb/1');
     expect(without.dataset.placeholder).toBe('skeleton');
     expect(without.style.backgroundImage).toBe('');
+  });
+
+  it('gives the picture both thumbnail widths, in their real widths, sized as drawn; the first row is fetched first', () => {
+    const { container } = render(
+      <>
+        <AssetImage
+          doc={{ id: '1', url: '/media/thumb/1?exp=9&sig=s', pixel_x: 1200, pixel_y: 1800 }}
+          alt="Tower"
+          width={180}
+          height={200}
+          first
+        />
+        <AssetImage doc={{ id: '2', url: '/media/thumb/2?exp=9&sig=t' }} alt="Harbour" width={330} height={200} />
+      </>,
+    );
+    const [first, later] = [...container.querySelectorAll('img')];
+    // A portrait picture fills a third of the 400 × 250 and 800 × 500 boxes' width.
+    expectSizedPicture(first, {
+      srcset: '/media/thumb/1?exp=9&sig=s&w=400 167w, /media/thumb/1?exp=9&sig=s&w=800 333w',
+      sizes: '180px',
+      first: true,
+    });
+    expect(first).toHaveAttribute('decoding', 'async');
+    expect(first).toHaveAttribute('width', '180');
+    // Without IntersectionObserver (jsdom) every picture is revealed at once.
+    expectSizedPicture(later, {
+      srcset: '/media/thumb/2?exp=9&sig=t&w=400 400w, /media/thumb/2?exp=9&sig=t&w=800 800w',
+      sizes: '330px',
+      first: false,
+    });
+    expect(later).toHaveAttribute('height', '200');
   });
 
   it('answers the same image for the same hash and nothing for a hash that cannot be decoded', () => {

@@ -15,6 +15,7 @@ import {
   ShareIcon,
 } from '../../components/icons.tsx';
 import { useLongPress } from '../../lib/longPress.ts';
+import { thumbPicture } from '../../lib/pictures.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
 import { posterIconSlots } from './searchState.ts';
 import './results.css';
@@ -54,6 +55,8 @@ function useRevealOnce<T extends HTMLElement>(): RefObject<T | null> {
     if (!el) return;
     const reveal = () => {
       const img = el.querySelector<HTMLImageElement>('img[data-src]');
+      // The widths first: with src set first, the browser would start fetching that one.
+      if (img?.dataset.srcset) img.srcset = img.dataset.srcset;
       if (img?.dataset.src) img.src = img.dataset.src;
       el.dataset.seen = '';
     };
@@ -219,11 +222,25 @@ export function placeholderUrl(hash: string | undefined): string | undefined {
 
 /**
  * The picture of an asset: its ThumbHash placeholder (or a plain skeleton without one) until it has
- * been in view once, then the thumbnail over the placeholder while it loads.
+ * been in view once, then the thumbnail, in the width it is drawn at, over the placeholder while it
+ * loads. A `first` one (the first row of results) is fetched at once and before the others.
  */
-export function AssetImage({ doc, alt, width, height }: { doc: AssetDoc; alt: string; width: number; height: number }) {
+export function AssetImage({
+  doc,
+  alt,
+  width,
+  height,
+  first = false,
+}: {
+  doc: AssetDoc;
+  alt: string;
+  width: number;
+  height: number;
+  first?: boolean;
+}) {
   const ref = useRevealOnce<HTMLDivElement>();
   const placeholder = placeholderUrl(doc.thumbhash);
+  const picture = doc.url ? thumbPicture(doc.url, { sizes: `${width}px`, asset: doc, first }) : undefined;
   return (
     <div
       ref={ref}
@@ -231,7 +248,20 @@ export function AssetImage({ doc, alt, width, height }: { doc: AssetDoc; alt: st
       data-placeholder={placeholder ? 'thumbhash' : 'skeleton'}
       style={{ width, height, backgroundImage: placeholder ? `url(${placeholder})` : undefined }}
     >
-      {doc.url && <img data-src={doc.url} alt={alt} decoding="async" />}
+      {picture &&
+        (first ? (
+          <img {...picture} alt={alt} width={width} height={height} />
+        ) : (
+          <img
+            data-src={picture.src}
+            data-srcset={picture.srcSet}
+            sizes={picture.sizes}
+            alt={alt}
+            width={width}
+            height={height}
+            decoding={picture.decoding}
+          />
+        ))}
     </div>
   );
 }
@@ -251,6 +281,8 @@ export interface ResultItemProps {
   actions: ItemActions;
   caption?: string;
   panelId: string;
+  /** In the first row of results: its picture is fetched at once and first. */
+  first?: boolean;
 }
 
 /**
@@ -271,6 +303,7 @@ export const ResultItem = memo(function ResultItem({
   actions,
   caption,
   panelId,
+  first,
 }: ResultItemProps) {
   const longPress = useLongPress(() => onClick(doc, { ctrlKey: true, metaKey: false, shiftKey: false }));
   return (
@@ -287,7 +320,7 @@ export const ResultItem = memo(function ResultItem({
         data-result-button
         style={{ width }}
       >
-        <AssetImage doc={doc} alt={alt} width={width} height={height} />
+        <AssetImage doc={doc} alt={alt} width={width} height={height} first={first} />
         {caption !== undefined && <span className="vt-caption">{caption}</span>}
       </button>
       <div className={caption !== undefined ? 'vt-iconset-place vt-iconset-place-caption' : 'vt-iconset-place'}>

@@ -189,6 +189,7 @@ export function ResultList(props: ResultListProps) {
                     panelId={panelId}
                     onClick={onClick}
                     itemActions={actions}
+                    first={item.index === 0}
                   />
                 ))}
               </div>
@@ -216,6 +217,7 @@ function Row(
     panelId: string;
     onClick: (doc: AssetDoc, click: ClickModifiers) => void;
     itemActions: ItemActions;
+    first: boolean;
   },
 ) {
   const { view, doc, width, height, sizes, selected, activeId, titleOf, altOf, detailsOf, panelId } = props;
@@ -231,6 +233,7 @@ function Row(
     onClick: props.onClick,
     actions: props.itemActions,
     panelId,
+    first: props.first,
   };
   if (view === 'grid') return <ResultItem {...common} width={width} height={height} />;
   if (view === 'thumbnail')
