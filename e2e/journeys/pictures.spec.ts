@@ -11,10 +11,7 @@ function consoleErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
-    const url = message.location().url;
-    // fixed in main; remove this filter after merge
-    if (/\/favicon\.ico$/.test(url)) return;
-    errors.push(`${message.text()} (${url})`);
+    errors.push(`${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
