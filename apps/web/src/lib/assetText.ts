@@ -9,3 +9,10 @@ export function altText(doc: AssetDoc, field: string, fallbackField: string): st
   }
   return doc.id;
 }
+
+/** Width over height of an asset, when known; pixel sizes win over width and height (portal-spec §3). */
+export function pixelAspect(doc: AssetDoc): number | undefined {
+  const w = doc.pixel_x || doc.width;
+  const h = doc.pixel_y || doc.height;
+  return w && h ? w / h : undefined;
+}
