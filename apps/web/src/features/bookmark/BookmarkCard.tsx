@@ -1,35 +1,15 @@
 import { Box, Card, CardActionArea, Skeleton, Stack, Typography } from '@mui/material';
-import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { routePath } from '@vitrine/contract/paths';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { useLongPress } from '../../lib/longPress.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
+import { useNearViewport } from '../../lib/useNearViewport.ts';
 
 /** portal-spec §9: cards load when they come within 400 px of the viewport. */
 export const LAZY_MARGIN = '400px';
 const IMAGE_HEIGHT = 200;
-
-/** Whether the element has come within LAZY_MARGIN of the viewport (once true, it stays). */
-function useNearViewport() {
-  const ref = useRef<HTMLDivElement>(null);
-  // Without IntersectionObserver (old browsers, jsdom) every card loads at once.
-  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || near) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) setNear(true);
-      },
-      { rootMargin: LAZY_MARGIN },
-    );
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [near]);
-  return { ref, near };
-}
 
 function titleOf(doc: AssetDoc): string {
   const title = doc.title ?? doc.filename;
@@ -51,7 +31,7 @@ export function BookmarkCard({
   selected: boolean;
   onSelect: (click: ClickModifiers) => void;
 }) {
-  const { ref, near } = useNearViewport();
+  const { ref, near } = useNearViewport(LAZY_MARGIN);
   const longPress = useLongPress(() => onSelect({ shiftKey: false, ctrlKey: true, metaKey: false }));
   const title = titleOf(doc);
   return (

@@ -1,16 +1,17 @@
 import { Box, Button, Link, Typography } from '@mui/material';
+import type { Ref } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { routePath } from '@vitrine/contract/paths';
 import type { CollectionContent } from './queries.ts';
 import { LoadingBlock } from '../../components/LoadingBlock.tsx';
+import { pixelAspect } from '../../lib/assetText.ts';
+import { TAP_TARGET } from '../../lib/theme.ts';
 
-/** The displayed proportion of an asset; pixel sizes win over width and height (portal-spec §3). */
+/** The displayed proportion of an asset, 4:3 when its size is not known. */
 function aspect(doc: AssetDoc): number {
-  const w = doc.pixel_x || doc.width;
-  const h = doc.pixel_y || doc.height;
-  return w && h ? w / h : 4 / 3;
+  return pixelAspect(doc) ?? 4 / 3;
 }
 
 /**
@@ -26,6 +27,8 @@ export function CollectionRow({
   borderWidth,
   searchPath,
   alt,
+  sectionRef,
+  onFocus,
 }: {
   id: string;
   label: string;
@@ -35,12 +38,24 @@ export function CollectionRow({
   borderWidth: number;
   searchPath: string;
   alt: (doc: AssetDoc) => string;
+  sectionRef?: Ref<HTMLElement>;
+  onFocus?: () => void;
 }) {
   const { t } = useTranslation();
   const headingId = `collection-${id}`;
+  // Posters with their borders; a loading row's skeleton is as high, so nothing moves when they come.
+  const postersHeight = height + 2 * borderWidth;
   return (
-    <Box component="section" aria-labelledby={headingId} data-tour="collection" sx={{ mb: 4 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1 }}>
+    <Box
+      component="section"
+      ref={sectionRef}
+      onFocus={onFocus}
+      aria-labelledby={headingId}
+      data-tour="collection"
+      sx={{ mb: 4 }}
+    >
+      {/* As high as the More results button, which comes with the content. */}
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1, minHeight: TAP_TARGET }}>
         <Typography id={headingId} component="h2" variant="h5" sx={{ flex: 1, minWidth: 0 }}>
           {label}
         </Typography>
@@ -55,16 +70,23 @@ export function CollectionRow({
           </Button>
         )}
       </Box>
-      {loading && <LoadingBlock height={height} />}
       {!loading && content?.docs.length === 0 && <Typography>{t('views.dashboard.empty')}</Typography>}
-      {!loading && content && content.docs.length > 0 && (
+      {(loading || (content && content.docs.length > 0)) && (
+        // The list is there while loading too: a keyboard user tabbing down the page reaches a row
+        // not loaded yet, which then loads.
         <Box
           component="ul"
           sx={{ display: 'flex', gap: 1, overflowX: 'auto', listStyle: 'none', m: 0, p: 0, pb: 1 }}
           tabIndex={0}
           aria-label={label}
+          aria-busy={loading}
         >
-          {content.docs.map((doc) => (
+          {loading && (
+            <Box component="li" sx={{ flex: 1 }}>
+              <LoadingBlock height={postersHeight} />
+            </Box>
+          )}
+          {content?.docs.map((doc) => (
             <Box component="li" key={doc.id} sx={{ flexShrink: 0 }}>
               <Link
                 component={RouterLink}
