@@ -26,6 +26,12 @@ interface RouteHandle {
 export const ANCHOR_OFFSET_SEARCH = 212;
 export const ANCHOR_OFFSET = 76;
 
+/**
+ * The page fills the screen below the header (56 px high on phones, 64 px from sm up), so the footer
+ * starts below the fold: a page whose content arrives late pushes nothing visible down.
+ */
+export const MAIN_MIN_HEIGHT = { xs: 'calc(100dvh - 56px)', sm: 'calc(100dvh - 64px)' };
+
 /** On a route change: scroll to the hash anchor below the header, otherwise to the top. */
 function useScrollOnNavigation(): void {
   const { pathname, hash } = useLocation();
@@ -154,7 +160,7 @@ export function AppShell() {
             id="main"
             tabIndex={-1}
             aria-busy={loading}
-            sx={{ flex: 1, p: 2, outline: 'none', minWidth: 0 }}
+            sx={{ flex: 1, p: 2, outline: 'none', minWidth: 0, minHeight: MAIN_MIN_HEIGHT }}
           >
             <Suspense fallback={<PageLoading />}>
               <Outlet />

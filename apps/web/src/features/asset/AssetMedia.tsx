@@ -3,26 +3,49 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { ChevronLeftIcon as NavigateBeforeIcon, NavigateNextIcon } from '../../components/icons.tsx';
+import { pixelAspect } from '../../lib/assetText.ts';
 import { usePreview, useVideoSource } from './queries.ts';
 
 const VideoPlayer = lazy(() => import('./VideoPlayer.tsx').then((m) => ({ default: m.VideoPlayer })));
 
-const frame = { width: '100%', maxHeight: '70vh', objectFit: 'contain', display: 'block', bgcolor: 'action.hover' };
+/**
+ * The proportion of the media's frame: the asset's own when known; otherwise that of the server's
+ * waveforms (1600 × 600) for sounds, of an A4 page for documents, else 4:3.
+ */
+export function frameAspect(doc: AssetDoc): number {
+  const groups = doc.asset_groups ?? [];
+  return pixelAspect(doc) ?? (groups.includes('audio') ? 8 / 3 : groups.includes('document') ? 210 / 297 : 4 / 3);
+}
 
-function Picture({ src, alt }: { src: string | undefined; alt: string }) {
+/**
+ * The box the preview is shown in, sized before the picture arrives, so that the title, actions and
+ * metadata do not move when it loads; a picture of another proportion is fitted inside.
+ */
+function frame(aspect: number) {
+  return {
+    width: '100%',
+    aspectRatio: String(aspect),
+    maxHeight: '70vh',
+    objectFit: 'contain',
+    display: 'block',
+    bgcolor: 'action.hover',
+  } as const;
+}
+
+function Picture({ src, alt, aspect }: { src: string | undefined; alt: string; aspect: number }) {
   const { t } = useTranslation();
   if (!src) {
     return (
-      <Box role="img" aria-label={t('views.asset.no_preview')} sx={{ ...frame, height: 300, display: 'grid' }}>
+      <Box role="img" aria-label={t('views.asset.no_preview')} sx={{ ...frame(aspect), display: 'grid' }}>
         <Typography sx={{ placeSelf: 'center' }}>{t('views.asset.no_preview')}</Typography>
       </Box>
     );
   }
-  return <Box component="img" src={src} alt={alt} sx={frame} />;
+  return <Box component="img" src={src} alt={alt} sx={frame(aspect)} />;
 }
 
 /** Every page of a document, one at a time, with page buttons (pages rendered by the server). */
-function DocumentPages({ id, alt, pages }: { id: string; alt: string; pages: number }) {
+function DocumentPages({ id, alt, pages, aspect }: { id: string; alt: string; pages: number; aspect: number }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
   const preview = usePreview(id, page);
@@ -30,9 +53,9 @@ function DocumentPages({ id, alt, pages }: { id: string; alt: string; pages: num
   return (
     <Box component="section" aria-label={t('views.asset.pages')}>
       {preview.isPending ? (
-        <Box sx={{ ...frame, height: 300 }} />
+        <Box sx={frame(aspect)} />
       ) : (
-        <Picture src={preview.data?.url} alt={`${alt} – ${label}`} />
+        <Picture src={preview.data?.url} alt={`${alt} – ${label}`} aspect={aspect} />
       )}
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'center', mt: 1 }}>
         <Tooltip title={t('views.asset.previous_page')}>
@@ -75,36 +98,40 @@ export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
   const isAudio = groups.includes('audio');
   const preview = usePreview(doc.id, 0);
   const source = useVideoSource(doc.id, (isVideo || isAudio) && Boolean(preview.data?.url));
-  if (preview.isPending) {
-    return (
-      <Box sx={{ ...frame, height: 300, display: 'grid' }}>
-        <CircularProgress sx={{ placeSelf: 'center' }} aria-label={t('global.loading')} />
-      </Box>
-    );
-  }
+  const aspect = frameAspect(doc);
   const url = preview.data?.url;
   const pages = preview.data?.page_count;
   if (isVideo && source.data) {
     return (
-      <Suspense fallback={<Picture src={url} alt={alt} />}>
+      <Suspense fallback={<Picture src={url} alt={alt} aspect={aspect} />}>
         <VideoPlayer src={source.data.url} poster={url} title={alt} />
       </Suspense>
     );
   }
-  if (groups.includes('document') && pages && url) return <DocumentPages id={doc.id} alt={alt} pages={pages} />;
-  if (isAudio && source.data) {
+  if (groups.includes('document') && pages && url)
+    return <DocumentPages id={doc.id} alt={alt} pages={pages} aspect={aspect} />;
+  const picture = preview.isPending ? (
+    <Box sx={{ ...frame(aspect), display: 'grid' }}>
+      <CircularProgress sx={{ placeSelf: 'center' }} aria-label={t('global.loading')} />
+    </Box>
+  ) : (
+    <Picture src={url} alt={alt} aspect={aspect} />
+  );
+  // A sound's player is there from the start (disabled until its source has come), so nothing below
+  // it moves; it goes only when there is no sound to play.
+  if (isAudio && (preview.isPending || (url && !source.isError))) {
     return (
       <Box>
-        <Picture src={url} alt={alt} />
+        {picture}
         <Box
           component="audio"
           controls
-          src={source.data.url}
+          src={source.data?.url}
           aria-label={t('views.asset.audio')}
           sx={{ width: '100%', mt: 1 }}
         />
       </Box>
     );
   }
-  return <Picture src={url} alt={alt} />;
+  return picture;
 }

@@ -1,5 +1,4 @@
 import { Box, Card, CardActionArea, Skeleton, Stack, Typography } from '@mui/material';
-import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { routePath } from '@vitrine/contract/paths';
@@ -7,6 +6,7 @@ import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { useLongPress } from '../../lib/longPress.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
 import { pixelSize, thumbPicture } from '../../lib/pictures.ts';
+import { useNearViewport } from '../../lib/useNearViewport.ts';
 
 /** portal-spec §9: cards load when they come within 400 px of the viewport. */
 export const LAZY_MARGIN = '400px';
@@ -24,26 +24,6 @@ function drawnSizes(doc: AssetDoc): string {
   const size = pixelSize(doc);
   const widest = Math.min(CARD_MAX_WIDTH, size ? Math.ceil((IMAGE_HEIGHT * size.width) / size.height) : Infinity);
   return `(max-width: ${widest}px) 100vw, ${widest}px`;
-}
-
-/** Whether the element has come within LAZY_MARGIN of the viewport (once true, it stays). */
-function useNearViewport() {
-  const ref = useRef<HTMLDivElement>(null);
-  // Without IntersectionObserver (old browsers, jsdom) every card loads at once.
-  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || near) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) setNear(true);
-      },
-      { rootMargin: LAZY_MARGIN },
-    );
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [near]);
-  return { ref, near };
 }
 
 function titleOf(doc: AssetDoc): string {
@@ -69,7 +49,7 @@ export function BookmarkCard({
   /** One of the cards seen first: its picture is fetched at once and first. */
   first?: boolean;
 }) {
-  const { ref, near } = useNearViewport();
+  const { ref, near } = useNearViewport(LAZY_MARGIN);
   const longPress = useLongPress(() => onSelect({ shiftKey: false, ctrlKey: true, metaKey: false }));
   const title = titleOf(doc);
   return (

@@ -1,19 +1,21 @@
 import { Box, Button, Link, Typography } from '@mui/material';
+import type { Ref } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { routePath } from '@vitrine/contract/paths';
 import type { CollectionContent } from './queries.ts';
 import { LoadingBlock } from '../../components/LoadingBlock.tsx';
-import { pixelSize, thumbPicture } from '../../lib/pictures.ts';
+import { pixelAspect } from '../../lib/assetText.ts';
+import { thumbPicture } from '../../lib/pictures.ts';
+import { TAP_TARGET } from '../../lib/theme.ts';
 
 /** The gap between posters (theme spacing 1). */
 const GAP = 8;
 
-/** The displayed proportion of an asset. */
+/** The displayed proportion of an asset, 4:3 when its size is not known. */
 function aspect(doc: AssetDoc): number {
-  const size = pixelSize(doc);
-  return size ? size.width / size.height : 4 / 3;
+  return pixelAspect(doc) ?? 4 / 3;
 }
 
 /**
@@ -32,6 +34,8 @@ export function CollectionRow({
   searchPath,
   alt,
   first = false,
+  sectionRef,
+  onFocus,
 }: {
   id: string;
   label: string;
@@ -42,9 +46,13 @@ export function CollectionRow({
   searchPath: string;
   alt: (doc: AssetDoc) => string;
   first?: boolean;
+  sectionRef?: Ref<HTMLElement>;
+  onFocus?: () => void;
 }) {
   const { t } = useTranslation();
   const headingId = `collection-${id}`;
+  // Posters with their borders; a loading row's skeleton is as high, so nothing moves when they come.
+  const postersHeight = height + 2 * borderWidth;
   const posters: { doc: AssetDoc; width: number; first: boolean }[] = [];
   let left = 0;
   for (const doc of content?.docs ?? []) {
@@ -53,8 +61,16 @@ export function CollectionRow({
     left += width + 2 * borderWidth + GAP;
   }
   return (
-    <Box component="section" aria-labelledby={headingId} data-tour="collection" sx={{ mb: 4 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1 }}>
+    <Box
+      component="section"
+      ref={sectionRef}
+      onFocus={onFocus}
+      aria-labelledby={headingId}
+      data-tour="collection"
+      sx={{ mb: 4 }}
+    >
+      {/* As high as the More results button, which comes with the content. */}
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1, minHeight: TAP_TARGET }}>
         <Typography id={headingId} component="h2" variant="h5" sx={{ flex: 1, minWidth: 0 }}>
           {label}
         </Typography>
@@ -69,15 +85,22 @@ export function CollectionRow({
           </Button>
         )}
       </Box>
-      {loading && <LoadingBlock height={height} />}
       {!loading && content?.docs.length === 0 && <Typography>{t('views.dashboard.empty')}</Typography>}
-      {!loading && content && content.docs.length > 0 && (
+      {(loading || (content && content.docs.length > 0)) && (
+        // The list is there while loading too: a keyboard user tabbing down the page reaches a row
+        // not loaded yet, which then loads.
         <Box
           component="ul"
           sx={{ display: 'flex', gap: `${GAP}px`, overflowX: 'auto', listStyle: 'none', m: 0, p: 0, pb: 1 }}
           tabIndex={0}
           aria-label={label}
+          aria-busy={loading}
         >
+          {loading && (
+            <Box component="li" sx={{ flex: 1 }}>
+              <LoadingBlock height={postersHeight} />
+            </Box>
+          )}
           {posters.map(({ doc, width, first: seenFirst }) => (
             <Box component="li" key={doc.id} sx={{ flexShrink: 0 }}>
               <Link

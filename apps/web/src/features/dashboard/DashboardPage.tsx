@@ -13,6 +13,7 @@ import { GuidedTour } from '../../widgets/GuidedTour.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { callUrl } from '../../lib/apiClient.ts';
 import { CollectionRow } from './CollectionRow.tsx';
+import { useNearViewport } from '../../lib/useNearViewport.ts';
 import { altText } from '../../lib/assetText.ts';
 import { CollectionTile, CollectionTileGrid } from './CollectionTiles.tsx';
 import { collectionSearchPath } from './collectionRoute.ts';
@@ -26,6 +27,12 @@ function useLabel() {
   return (c: Collection) => (c.translation ? t(c.translation, { defaultValue: c.label }) : c.label);
 }
 
+/**
+ * A poster row loads (and draws its posters) when it comes within a screen's height of the
+ * viewport: twenty rows of twenty posters at once would hold up the first visit.
+ */
+export const ROW_MARGIN = '100% 0px';
+
 /** What a collection on the dashboard is shown from; `first`: the first one on the page. */
 interface CollectionProps {
   collection: Collection;
@@ -36,7 +43,8 @@ interface CollectionProps {
 
 function PosterCollection({ collection, lang, config, first }: CollectionProps) {
   const label = useLabel()(collection);
-  const { data, isPending } = useCollectionContent(lang, collection.indicator);
+  const row = useNearViewport<HTMLElement>(ROW_MARGIN);
+  const { data, isPending } = useCollectionContent(lang, collection.indicator, row.near);
   const { collections } = config.dashboard;
   if (collections.hide_empty_result && !isPending && (data?.numFound ?? 0) === 0) return null;
   const { alt, alt_fallback } = config.accessibility.assets;
@@ -51,6 +59,8 @@ function PosterCollection({ collection, lang, config, first }: CollectionProps) 
       searchPath={collectionSearchPath(collection, lang, config.fallback_locale)}
       alt={(doc: AssetDoc) => altText(doc, alt, alt_fallback.field_name)}
       first={first}
+      sectionRef={row.ref}
+      onFocus={row.show}
     />
   );
 }

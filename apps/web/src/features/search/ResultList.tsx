@@ -200,9 +200,14 @@ export function ResultList(props: ResultListProps) {
           );
         })}
       </div>
+      {/* Over the bottom of the results, taking no room: the rows above it do not move. */}
       {loadingMore && (
-        <Box role="status" sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>
-          <CircularProgress size={24} aria-label={t('views.search.loading_more')} />
+        <Box role="status" sx={{ position: 'sticky', bottom: 0, height: 0 }}>
+          <CircularProgress
+            size={24}
+            aria-label={t('views.search.loading_more')}
+            sx={{ position: 'absolute', bottom: 16, left: 'calc(50% - 12px)' }}
+          />
         </Box>
       )}
     </Box>

@@ -1,5 +1,13 @@
 import { Box, Button, CircularProgress, Drawer, Link, Typography, useMediaQuery, useTheme } from '@mui/material';
-import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import {
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type PointerEvent as ReactPointerEvent,
+} from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { SearchFailure } from './SearchFailure.tsx';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from '../../lib/router.tsx';
@@ -192,8 +200,11 @@ export function SearchPage() {
   const facetFields = useMemo(() => defs.map((d) => d.field), [defs]);
   const request = { lang, route, sort, facetFields, firstRows };
   const results = useSearchResults(request, () => nextPageSize(view, widthRef.current, sizes), !fieldsQuery.isPending);
-  const docs = useMemo(() => results.data?.pages.flatMap((p) => p.docs) ?? [], [results.data]);
-  const firstPage = results.data?.pages[0];
+  // An answer's arrival is a store update, which React draws in one blocking task; the results and
+  // facets it brings are drawn in a transition instead, which yields to the browser as it goes.
+  const data = useDeferredValue(results.data);
+  const docs = useMemo(() => data?.pages.flatMap((p) => p.docs) ?? [], [data]);
+  const firstPage = data?.pages[0];
   const total = firstPage?.numFound ?? 0;
   useSharedIdsNotice(route, firstPage === undefined ? undefined : total, currentPath);
 
@@ -386,7 +397,7 @@ export function SearchPage() {
     localStorage.setItem(SIDEBAR_KEY, String(sidebarWidth));
   }, [sidebarWidth]);
 
-  const status = results.isPending ? 'loading' : results.isError ? 'failure' : 'success';
+  const status = results.isError ? 'failure' : data === undefined ? 'loading' : 'success';
   // While the next search loads, the last results stay; the heading says it is loading.
   const headingText = status === 'loading' || results.isPlaceholderData ? t('global.loading') : heading;
 

@@ -1,4 +1,5 @@
 import type { AssetDoc } from '@vitrine/contract/search';
+import { pixelAspect } from '../../lib/assetText.ts';
 
 /** One virtual row of results: the indexes of its docs and, for posters, their widths. */
 export interface ResultRow {
@@ -9,9 +10,8 @@ export interface ResultRow {
 
 /** Width over height of a doc; pixel sizes override width and height (portal-spec §3 "Asset"). */
 export function aspectOf(doc: AssetDoc): number {
-  const w = doc.pixel_x || doc.width;
-  const h = doc.pixel_y || doc.height;
-  return w && h ? Math.min(4, Math.max(0.25, w / h)) : 1.5;
+  const aspect = pixelAspect(doc);
+  return aspect ? Math.min(4, Math.max(0.25, aspect)) : 1.5;
 }
 
 /**
