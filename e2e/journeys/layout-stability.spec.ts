@@ -69,3 +69,25 @@ test('the dashboard keeps its layout while the collection rows load (CLS ≤ 0.1
   await expect(page.getByRole('main').locator('section[aria-labelledby^="collection-"] img').first()).toBeVisible();
   expect(total(shifts), JSON.stringify(shifts)).toBeLessThanOrEqual(0.1);
 });
+
+test.describe('on a wide screen', () => {
+  test.use({ viewport: { width: 1350, height: 940 }, isMobile: false, hasTouch: false });
+
+  test("a video's player takes the place of its picture without moving anything (CLS ≤ 0.1)", async ({
+    page,
+    request,
+  }) => {
+    const api = '/assetportal/api';
+    const { session } = (await (await request.post(`${api}/session/get`, { data: {} })).json()) as { session: string };
+    const answer = (await (
+      await request.get(`${api}/assets?assetid=${Array.from({ length: 150 }, (_, i) => i + 1).join(',')}`, {
+        headers: { authorization: `Bearer ${session}` },
+      })
+    ).json()) as { response: { docs: { id: string; asset_groups?: string[] }[] } };
+    const video = answer.response.docs.find((d) => d.asset_groups?.includes('video'));
+    expect(video, 'the demo catalogue has a video').toBeDefined();
+    const shifts = await shiftsOfFirstVisit(page, `/#/asset/${video?.id}`);
+    await expect(page.locator('.plyr video')).toBeVisible();
+    expect(total(shifts), JSON.stringify(shifts)).toBeLessThanOrEqual(0.1);
+  });
+});

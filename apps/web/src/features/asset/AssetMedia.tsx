@@ -104,7 +104,12 @@ export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
   if (isVideo && source.data) {
     return (
       <Suspense fallback={<Picture src={url} alt={alt} aspect={aspect} />}>
-        <VideoPlayer src={source.data.url} poster={url} title={alt} />
+        {/* The player fills the picture's frame, so nothing below moves when it replaces the picture. */}
+        <Box
+          sx={{ ...frame(aspect), '& .plyr': { width: '100%', height: '100%' }, '& video': { objectFit: 'contain' } }}
+        >
+          <VideoPlayer src={source.data.url} poster={url} title={alt} />
+        </Box>
       </Suspense>
     );
   }
