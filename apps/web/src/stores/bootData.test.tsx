@@ -3,10 +3,10 @@ import { renderHook } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import type { ReactNode } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BOOT_DATA_ELEMENT_ID, type BootData } from '@vitrine/contract/boot';
+import type { BootData } from '@vitrine/contract/boot';
 import { configFileNames, defaultGlobalConfig } from '@vitrine/contract/config-defaults';
 import type { IndexField } from '@vitrine/contract/search';
-import { forgetBootData } from '../lib/bootData.ts';
+import { carryBootData, removeBootData } from '../test/bootData.ts';
 import { useAvailableFiles, useGlobalConfig } from './config.ts';
 import { useIndexFields } from './searchInput.ts';
 
@@ -14,10 +14,7 @@ import { useIndexFields } from './searchInput.ts';
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
-afterEach(() => {
-  document.getElementById(BOOT_DATA_ELEMENT_ID)?.remove();
-  forgetBootData();
-});
+afterEach(removeBootData);
 
 const field: IndexField = {
   field_name: 'keywords',
@@ -30,15 +27,6 @@ const field: IndexField = {
   options: {},
 };
 
-function carry(data: BootData): void {
-  const element = document.createElement('script');
-  element.type = 'application/json';
-  element.id = BOOT_DATA_ELEMENT_ID;
-  element.textContent = JSON.stringify(data);
-  document.head.appendChild(element);
-  forgetBootData();
-}
-
 /** Every uploadable file, none uploaded. */
 const noFiles = Object.fromEntries(configFileNames.map((n) => [n, false])) as BootData['files'];
 
@@ -50,7 +38,7 @@ describe("the first screen's config from the portal's page (config/app-page.ts)"
   it('has the global config, the uploaded files and the index fields at once, without a call', () => {
     const config = { ...defaultGlobalConfig, global: { ...defaultGlobalConfig.global, website_title: 'Archiv' } };
     const files = { ...noFiles, dashboardHero: true };
-    carry({ config, files, locales: ['de', 'en'], messages: {}, fields: [field] });
+    carryBootData({ config, files, locales: ['de', 'en'], messages: {}, fields: [field] });
     const { result } = renderHook(() => [useGlobalConfig(), useAvailableFiles(), useIndexFields()] as const, {
       wrapper,
     });

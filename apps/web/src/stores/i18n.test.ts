@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ESCAPED_AT } from '@vitrine/contract/at-signs';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { api, server } from '../test/msw.ts';
-import { BOOT_DATA_ELEMENT_ID, type BootData } from '@vitrine/contract/boot';
-import { forgetBootData } from '../lib/bootData.ts';
+import type { BootData } from '@vitrine/contract/boot';
+import { carryBootData, removeBootData } from '../test/bootData.ts';
 import { createI18n } from './i18n.ts';
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -69,20 +69,11 @@ describe('interface texts from the server (admin-spec §3 "Translation set")', (
 });
 
 describe("texts the portal's page carries (config/app-page.ts)", () => {
-  afterEach(() => {
-    document.getElementById(BOOT_DATA_ELEMENT_ID)?.remove();
-    forgetBootData();
-  });
+  afterEach(removeBootData);
 
-  /** The page's boot data element, as the server writes it. */
-  function carry(data: Omit<BootData, 'config' | 'files'>) {
-    const element = document.createElement('script');
-    element.type = 'application/json';
-    element.id = BOOT_DATA_ELEMENT_ID;
-    element.textContent = JSON.stringify({ config: {}, files: {}, ...data });
-    document.head.appendChild(element);
-    forgetBootData();
-  }
+  /** The page's boot data, as the server writes it. */
+  const carry = (data: Omit<BootData, 'config' | 'files'>) =>
+    carryBootData({ config: {} as BootData['config'], files: {} as BootData['files'], ...data });
 
   it('paints with the carried texts without asking the server', async () => {
     localStorage.setItem('locale', 'de');
