@@ -1,4 +1,5 @@
-import { expect as baseExpect, test, type Locator, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { scrollThrough } from '../support/scroll.ts';
 
 // The first visit of a page waits for its content on a machine that may be busy.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -15,20 +16,6 @@ function consoleErrors(page: Page): string[] {
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
-}
-
-/** Scrolls `scroller` (the page itself when none) to its end in steps, letting pictures load on the way. */
-async function scrollThrough(page: Page, scroller?: Locator): Promise<void> {
-  for (let step = 0; step < 40; step++) {
-    const atEnd = await (scroller ?? page.locator('html')).evaluate((el) => {
-      const box = el === document.documentElement ? (document.scrollingElement ?? el) : el;
-      box.scrollBy(0, window.innerHeight * 0.8);
-      return box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
-    });
-    await page.waitForTimeout(150);
-    if (atEnd) break;
-  }
-  await page.waitForLoadState('networkidle');
 }
 
 /**

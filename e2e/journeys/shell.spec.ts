@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
+import { scrollThrough } from '../support/scroll.ts';
 import { storeGlobalConfig } from '../support/storedConfig.ts';
 
 test.use({ locale: 'de-DE' });
@@ -56,6 +57,8 @@ test.describe('themes (admin-spec §3 "Theme")', () => {
     }, testInfo) => {
       await page.emulateMedia({ colorScheme: scheme });
       await openDashboard(page);
+      // Rows load as they come near the screen: scrolled through, every row is there.
+      await scrollThrough(page);
       await expect(page.getByRole('progressbar')).toHaveCount(0);
       const path = testInfo.outputPath(`dashboard-${scheme}.png`);
       await page.screenshot({ path, fullPage: true });
