@@ -6,6 +6,9 @@
 
 export const LANGUAGE_CODE = /^[a-z]{2}$/;
 
+/** The language of the interface texts a missing text falls back to. */
+export const FALLBACK_LOCALE = 'en';
+
 export const isLanguageCode = (value: string): boolean => LANGUAGE_CODE.test(value);
 
 /**

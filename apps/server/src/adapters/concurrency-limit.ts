@@ -31,3 +31,16 @@ export class ConcurrencyLimit {
     }
   }
 }
+
+/**
+ * The running promise of `id`, or a new one from `start`, forgotten once it settles: callers in this
+ * process asking for the same work at the same time share one doing of it.
+ */
+export function once<K, T>(running: Map<K, Promise<T>>, id: K, start: () => Promise<T>): Promise<T> {
+  let work = running.get(id);
+  if (!work) {
+    work = start().finally(() => running.delete(id));
+    running.set(id, work);
+  }
+  return work;
+}

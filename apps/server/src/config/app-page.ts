@@ -2,14 +2,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BOOT_DATA_ELEMENT_ID, type BootData } from '@vitrine/contract/boot';
-import { acceptedLanguages, pickInterfaceLanguage } from '@vitrine/contract/languages';
+import { acceptedLanguages, FALLBACK_LOCALE, pickInterfaceLanguage } from '@vitrine/contract/languages';
 import { acceptedEncoding, compress } from '../http/compression.ts';
 import type { IndexField } from '@vitrine/contract/search';
 import type { Auth } from '../auth/caller.ts';
 import type { ConfigService } from './config.service.ts';
 
-/** The fallback language of the interface texts (the web app's FALLBACK_LOCALE). */
-const FALLBACK_LANGUAGE = 'en';
 /** Pages kept ready, compressed, by their content (one per language and config version). */
 const KEPT_PAGES = 16;
 
@@ -36,7 +34,7 @@ export async function bootData(
     config.translationLocales(),
   ]);
   const language = pickInterfaceLanguage(locales, null, acceptedLanguages(acceptLanguage));
-  const languages = [...new Set([language, FALLBACK_LANGUAGE])].filter((l) => locales.includes(l));
+  const languages = [...new Set([language, FALLBACK_LOCALE])].filter((l) => locales.includes(l));
   const sets = await Promise.all(languages.map(async (l) => [l, await config.translations(l)] as const));
   return { config: globalConfig, files, locales, messages: Object.fromEntries(sets), ...(fields ? { fields } : {}) };
 }

@@ -7,6 +7,7 @@ import { fillConfigDefaults, mergeOverDefaults, type GlobalConfig } from '@vitri
 import { defaultTranslations } from '@vitrine/contract/translations';
 import type { AccessService } from '../access/access.service.ts';
 import { webpAtWidth } from '../adapters/media.ts';
+import { once } from '../adapters/concurrency-limit.ts';
 import { SharedFolderStore } from '../adapters/media-store.ts';
 import type { WorkBudget } from '../jobs/work-budget.ts';
 import { isBusy, notFound } from '../http/errors.ts';
@@ -129,14 +130,11 @@ export class ConfigService {
     const version = `${Math.round(original.lastModified.getTime())}-${original.size}`;
     const key = `${name}.${version}.${width}.webp`;
     if (!(await this.sized.exists(key))) {
-      let making = this.making.get(key);
-      if (!making) {
-        making = this.work
+      const making = once(this.making, key, () =>
+        this.work
           .run('thumbnail', 'request', () => this.sized.write([key], ([tmp]) => webpAtWidth(original.file, tmp, width)))
-          .then(() => this.dropOtherVersions(name, version))
-          .finally(() => this.making.delete(key));
-        this.making.set(key, making);
-      }
+          .then(() => this.dropOtherVersions(name, version)),
+      );
       // A server too busy to make it now serves the upload as it is, as it did before widths were made.
       const made = await making.then(
         () => true,

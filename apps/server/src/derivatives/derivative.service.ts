@@ -2,6 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Insertable } from 'kysely';
 import { makeImageDerivatives, PREVIEW_BOX, shrinkThumbnail } from '../adapters/media.ts';
+import { once } from '../adapters/concurrency-limit.ts';
 import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng, pdfPagesJpeg } from '../adapters/pdf.ts';
 import { audioWaveform, convertAv, decodeImageWithFfmpeg, probeAv, videoPoster, webMp4 } from '../adapters/video.ts';
@@ -196,12 +197,7 @@ export class DerivativeService {
     const [small, thumb] = await Promise.all([this.repo.find(assetId, SMALL_THUMB), this.repo.find(assetId, 'thumb')]);
     if (!thumb) return undefined;
     if (small?.sha256 === thumb.sha256) return small;
-    let making = this.smallThumbs.get(assetId);
-    if (!making) {
-      making = this.shrinkOnce(thumb).finally(() => this.smallThumbs.delete(assetId));
-      this.smallThumbs.set(assetId, making);
-    }
-    return making;
+    return once(this.smallThumbs, assetId, () => this.shrinkOnce(thumb));
   }
 
   private async shrinkOnce(thumb: DerivativeRow): Promise<DerivativeRow | undefined> {
@@ -312,12 +308,7 @@ export class DerivativeService {
     if (!(await sourceFileUsable(src))) return undefined;
     const key = `${src.id}:${page}`;
     if ((this.failedPages.get(`${key}:${src.sha256}`) ?? 0) > Date.now()) throw new PageRenderFailed(page);
-    let render = this.pageRenders.get(key);
-    if (!render) {
-      render = this.pageOnce(src, page).finally(() => this.pageRenders.delete(key));
-      this.pageRenders.set(key, render);
-    }
-    return render;
+    return once(this.pageRenders, key, () => this.pageOnce(src, page));
   }
 
   private async pageOnce(src: DerivativeSource, page: number): Promise<DerivativeRow | undefined> {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { convertImage } from '../adapters/media.ts';
+import { once } from '../adapters/concurrency-limit.ts';
 import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng } from '../adapters/pdf.ts';
 import { convertAv, decodeImageWithFfmpeg } from '../adapters/video.ts';
@@ -283,16 +284,6 @@ export class ConversionCache {
     if (src.asset_group !== 'image') throw cannotConvert(src, set);
     return ffmpegImages.has(src.format) ? decodeImageWithFfmpeg(src.source_path) : src.source_path;
   }
-}
-
-/** The running promise of `id`, or a new one from `start`, forgotten once it settles. */
-function once<T>(running: Map<string, Promise<T>>, id: string, start: () => Promise<T>): Promise<T> {
-  let work = running.get(id);
-  if (!work) {
-    work = start().finally(() => running.delete(id));
-    running.set(id, work);
-  }
-  return work;
 }
 
 /** Whether the asset's file is still in its folder (until the next import marks the asset gone). */

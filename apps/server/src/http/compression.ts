@@ -37,7 +37,7 @@ export function compress(data: Buffer | string, encoding: Encoding, strong = fal
 }
 
 /** Adds an encoding to the Vary header of a reply, keeping what it names. */
-export function varyOnEncoding(reply: FastifyReply): void {
+function varyOnEncoding(reply: FastifyReply): void {
   const vary = String(reply.getHeader('vary') ?? '');
   if (!/accept-encoding/i.test(vary)) reply.header('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
 }

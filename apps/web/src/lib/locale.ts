@@ -1,5 +1,7 @@
 import { acceptedLanguages, pickInterfaceLanguage } from '@vitrine/contract/languages';
 
+export { FALLBACK_LOCALE } from '@vitrine/contract/languages';
+
 const LOCALE_KEY = 'locale';
 
 /**
@@ -17,5 +19,3 @@ export function pickLocale(
 export function storeLocale(lang: string): void {
   localStorage.setItem(LOCALE_KEY, lang);
 }
-
-export const FALLBACK_LOCALE = 'en';
