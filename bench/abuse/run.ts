@@ -305,7 +305,15 @@ async function visitor(
   servers: Server[],
   catalogue: Catalogue,
   until: number,
-): Promise<{ search: number[]; preview: number[]; floor: number[]; statuses: Map<number, number> }> {
+): Promise<{
+  search: number[];
+  preview: number[];
+  floor: number[];
+  /** When each search was asked (ms since the run began), beside its time: where the slow ones fall. */
+  searchAt: number[];
+  statuses: Map<number, number>;
+}> {
+  const start = Date.now();
   const statuses = new Map<number, number>();
   const seen = (a: Answer) => statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
   const base = servers[0]?.url ?? '';
@@ -313,6 +321,7 @@ async function visitor(
   seen(session);
   const token = json<{ session: string }>(session).session;
   const search: number[] = [];
+  const searchAt: number[] = [];
   // The portal's page, a static file without database or session: the floor any answer stands on.
   const floor: number[] = [];
   const preview: number[] = [];
@@ -325,7 +334,10 @@ async function visitor(
     if (page.status === 200) floor.push(page.ms);
     const s = await request(server, `${API}search?solr_q=${q}&solr_rows=50`, { token });
     seen(s);
-    if (s.status === 200) search.push(s.ms);
+    if (s.status === 200) {
+      search.push(s.ms);
+      searchAt.push(Date.now() - start);
+    }
     const id = assets[n % assets.length];
     const t0 = performance.now();
     const a = await request(server, `${API}assets?assetid=${id}`, { token });
@@ -340,7 +352,7 @@ async function visitor(
     }
     await new Promise((r) => setTimeout(r, 150));
   }
-  return { search, preview, floor, statuses };
+  return { search, preview, floor, searchAt, statuses };
 }
 
 interface AbuseFigures {
@@ -450,7 +462,7 @@ async function checkFiles(pool: pg.Pool, dataDir: string): Promise<{ rows: numbe
 interface RunFigures {
   processes: number;
   quiet: { search: number[]; preview: number[]; floor: number[] };
-  abused: { search: number[]; preview: number[]; floor: number[] };
+  abused: { search: number[]; preview: number[]; floor: number[]; searchAt: number[] };
   visitorStatuses: Map<number, number>;
   abuse: AbuseFigures;
   maxAlive: Record<string, number>;
@@ -568,6 +580,16 @@ function report(runs: RunFigures[]): void {
       `  the portal page (static, no database) p50 / p95 ms: ${ms(percentile(r.quiet.floor, 50))} / ${ms(percentile(r.quiet.floor, 95))} → ` +
         `${ms(percentile(r.abused.floor, 50))} / ${ms(percentile(r.abused.floor, 95))}; the visitor's client event loop max: ${r.visitorLoopMaxMs.toFixed(1)} ms`,
     );
+    const slices: string[] = [];
+    for (let from = 0; from < SECONDS * 1000; from += 10_000) {
+      const inSlice = r.abused.search.filter(
+        (_, i) => (r.abused.searchAt[i] ?? 0) >= from && (r.abused.searchAt[i] ?? 0) < from + 10_000,
+      );
+      slices.push(
+        `${from / 1000}–${from / 1000 + 10} s: ${ms(percentile(inSlice, 50))} / ${ms(percentile(inSlice, 95))} (${inSlice.length})`,
+      );
+    }
+    console.log(`  the visitor's search p50 / p95 ms in each 10 s of the abused run: ${slices.join('; ')}`);
     if (r.files.bad.length) console.log(`  bad files: ${r.files.bad.slice(0, 10).join('; ')}`);
   }
 }

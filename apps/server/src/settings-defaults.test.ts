@@ -42,8 +42,8 @@ function claimsOf(where: string, text: string): Claim[] {
   const add = (name: string, value: unknown) => claims.push({ where, name, value });
   const setting = '`([A-Za-z]+(?:\\.[A-Za-z_]+)+|[A-Z][A-Z_]+)`';
   const n = '(\\d[\\d,]*)';
-  for (const m of text.matchAll(new RegExp(`${setting}, ${n} in ${n} minutes`, 'g'))) {
-    add(m[1], { max: number(m[2]), minutes: number(m[3]) });
+  for (const m of text.matchAll(new RegExp(`${setting}, ${n} in ${n} minutes(?:, at most ${n} at once)?`, 'g'))) {
+    add(m[1], { max: number(m[2]), minutes: number(m[3]), ...(m[4] ? { burst: number(m[4]) } : {}) });
   }
   for (const m of text.matchAll(new RegExp(`${setting}, ${n} per process, ${n} in all`, 'g'))) {
     add(m[1], { perProcess: number(m[2]), total: number(m[3]) });

@@ -86,8 +86,8 @@ describe('settings', () => {
 
   it('has per-client rate limits with defaults, and refuses windows beyond an hour naming the key', () => {
     expect(loadSettings({ DATA_DIR: tempDir() }).file.rateLimits).toEqual({
-      guestSessions: { max: 60, minutes: 10 },
-      shareOpens: { max: 60, minutes: 10 },
+      guestSessions: { max: 60, minutes: 10, burst: 10 },
+      shareOpens: { max: 60, minutes: 10, burst: 10 },
       orders: { max: 20, minutes: 60 },
       search: { max: 1200, minutes: 10 },
     });

@@ -191,18 +191,39 @@ const workSchema = z
 export type WorkSettings = z.infer<typeof workSchema>;
 
 /** One per-client limit: at most `max` requests of a kind from one client address within `minutes`. */
+function clientLimitShape(max: number, minutes: number, what: string) {
+  return {
+    max: z.number().int().min(1).default(max).describe(`${what} from one client address within the window`),
+    minutes: z
+      .number()
+      .int()
+      .min(1)
+      // The purge job forgets counts quiet for an hour; a longer window would be cut short.
+      .max(60)
+      .default(minutes)
+      .describe('The window the requests are counted in, in minutes (at most 60)'),
+  };
+}
+
 function clientLimit(max: number, minutes: number, what: string) {
+  return z.strictObject(clientLimitShape(max, minutes, what)).prefault({});
+}
+
+/** A per-client limit that also holds a client to `burst` at once (user/rate-limits.ts `countedAs`). */
+function burstLimit(max: number, minutes: number, what: string, burst: number) {
   return z
     .strictObject({
-      max: z.number().int().min(1).default(max).describe(`${what} from one client address within the window`),
-      minutes: z
+      ...clientLimitShape(max, minutes, what),
+      burst: z
         .number()
         .int()
         .min(1)
-        // The purge job forgets counts quiet for an hour; a longer window would be cut short.
-        .max(60)
-        .default(minutes)
-        .describe('The window the requests are counted in, in minutes (at most 60)'),
+        .nullable()
+        .default(burst)
+        .describe(
+          'At most this many at once; the budget comes back evenly, one every `minutes` / `max` ' +
+            '(null, or a burst of at least max, lets all max come at once)',
+        ),
     })
     .prefault({});
 }
@@ -213,8 +234,8 @@ function clientLimit(max: number, minutes: number, what: string) {
  */
 const rateLimitsSchema = z
   .strictObject({
-    guestSessions: clientLimit(60, 10, 'New guest sessions'),
-    shareOpens: clientLimit(60, 10, 'Share links opened (each try, with or without a password)'),
+    guestSessions: burstLimit(60, 10, 'New guest sessions', 10),
+    shareOpens: burstLimit(60, 10, 'Share links opened (each try, with or without a password)', 10),
     orders: clientLimit(20, 60, 'Order mails'),
     search: clientLimit(1200, 10, 'Searches and suggestions of callers without an account'),
   })

@@ -14,6 +14,11 @@ export interface Auth {
   isAssetUser: boolean;
   isGuiAdmin: boolean;
   sessionId: string | null;
+  /**
+   * For a guest without a session (no token): the client it is counted as (`clientGroup` of its
+   * address). Work limited per caller (one conversion at a time) is kept per client for them.
+   */
+  client?: string;
   locale: string | null;
   /** The request carried a session token that is unknown, expired or revoked. */
   expired: boolean;

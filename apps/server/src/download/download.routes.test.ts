@@ -41,7 +41,7 @@ describe.each(dialects)('downloads on %s (portal-spec §4 "Download flow", §7 d
       settings: {
         catalogue: { defaultAccessGroups: ['public', 'users', 'partners'] },
         groups: [
-          { name: 'public', downloadSets: [0] },
+          { name: 'public', downloadSets: [0, 1] },
           { name: 'users', downloadSets: [0] },
           { name: 'partners', downloadSets: [] },
         ],
@@ -169,6 +169,20 @@ describe.each(dialects)('downloads on %s (portal-spec §4 "Download flow", §7 d
     // Once the running conversion ends (the lock is released), the next one goes through.
     await t.app.services.repositories.downloads.releaseLock(`user:${me.userId}`);
     expect((await get('download/', me.headers, { id: id('chart.png'), csetid: '1' })).statusCode).toBe(200);
+  });
+
+  it('keeps one conversion at a time per client address for guests without a session', async () => {
+    const locks = t.app.services.repositories.downloads;
+    const asGuest = (remoteAddress: string) =>
+      t.app.inject({ url: `${API}download/`, query: { id: id('Straße café.jpg'), csetid: '1' }, remoteAddress });
+    // A guest at 192.0.2.7 is converting (in this or another process).
+    expect(await locks.acquireLock('client:192.0.2.7', Date.now(), 60_000)).toBe(true);
+    const refused = await asGuest('192.0.2.7');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error).toBe('rate_limit_reached');
+    // Another guest without a session is not held up by it (they used to share one lock).
+    expect((await asGuest('192.0.2.8')).statusCode).toBe(200);
+    await locks.releaseLock('client:192.0.2.7');
   });
 
   it('answers 403 for an asset the caller may see but not download, 404 for one it may not see', async () => {

@@ -186,9 +186,17 @@ export class DownloadService {
     return { url: this.access.mediaUrl(auth, { kind: src.asset_group === 'video' ? 'video' : 'audio', id }) };
   }
 
-  /** One conversion at a time per user, across processes (a lock row in the database). */
+  /**
+   * One conversion at a time per user, across processes (a lock row in the database): per account,
+   * else per session, else (a guest without a token) per client address.
+   */
   private async underLock<T>(auth: Auth, work: () => Promise<T>): Promise<T> {
-    const owner = auth.userId !== null ? `user:${auth.userId}` : `session:${auth.sessionId ?? 'none'}`;
+    const owner =
+      auth.userId !== null
+        ? `user:${auth.userId}`
+        : auth.sessionId !== null
+          ? `session:${auth.sessionId}`
+          : `client:${auth.client ?? 'unknown'}`;
     if (!(await this.repository.acquireLock(owner, Date.now(), LOCK_LEASE_MS))) {
       throw rateLimitReached('Only one conversion download at a time: please wait until the running one is ready.');
     }

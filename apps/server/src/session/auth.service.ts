@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { anonymous, type Auth, type ShareGrant } from '../auth/caller.ts';
 import { hashToken, newToken, tokenOf } from '../auth/tokens.ts';
+import { clientGroup } from '../http/client-address.ts';
 import type { Settings } from '../settings.ts';
 import type { SessionRepository, SessionUser } from './session.repository.ts';
 
@@ -57,7 +58,7 @@ export class AuthService {
 
   async resolve(request: FastifyRequest): Promise<Auth> {
     const token = tokenOf(request);
-    if (!token) return this.guestAuth();
+    if (!token) return { ...this.guestAuth(), client: clientGroup(request.ip) };
     const session = await this.validSession(token);
     // A token that is no longer valid is answered with 401 so the client logs in again.
     if (!session) return { ...anonymous, expired: true };

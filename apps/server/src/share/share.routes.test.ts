@@ -33,6 +33,8 @@ describe.each(dialects)('share links on %s (docs/security.md "Share links")', (d
         ],
         shareLinks: { groups: ['users'] },
         login: { maxFailures: 3 },
+        // Links are opened many times from one address here; the limit has its own tests (rate-limits.test.ts).
+        rateLimits: { shareOpens: { burst: null } },
       },
     });
     dir = mkdtempSync(path.join(tmpdir(), 'vitrine-share-'));

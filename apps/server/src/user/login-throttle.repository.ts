@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { nameKey } from '../db/name-key.ts';
 import { clientGroup } from '../http/client-address.ts';
@@ -61,6 +62,32 @@ export class LoginThrottleRepository {
   async hit(key: string, now: number, max: number, windowMs: number): Promise<number | undefined> {
     const { count, since } = await this.add(key, now, 1, windowMs);
     return count > max ? since + windowMs : undefined;
+  }
+
+  /**
+   * Spends one request of a budget that comes back evenly, one every `intervalMs`, and holds at most
+   * `burst` (a token bucket, kept as its "theoretical arrival time" in `updated_at`: the moment the
+   * bucket would be full again plus one interval per request). One statement, so concurrent
+   * requests of all processes spend alike. Returns undefined when spent; otherwise the moment the
+   * next request is allowed. `failures` says whether the last request was refused.
+   */
+  async spend(key: string, now: number, intervalMs: number, burst: number): Promise<number | undefined> {
+    // The latest arrival time that still leaves room for one more request.
+    const room = now + (burst - 1) * intervalMs;
+    const row = await this.db.kysely
+      .insertInto('login_attempt')
+      .values({ name: key, failures: 0, blocked_until: null, updated_at: now + intervalMs })
+      .onConflict((oc) =>
+        oc.column('name').doUpdateSet({
+          failures: sql<number>`CASE WHEN login_attempt.updated_at <= ${room} THEN 0 ELSE 1 END`,
+          updated_at: sql<number>`CASE WHEN login_attempt.updated_at > ${room} THEN login_attempt.updated_at
+            WHEN login_attempt.updated_at > ${now} THEN login_attempt.updated_at + ${intervalMs}
+            ELSE ${now + intervalMs} END`,
+        }),
+      )
+      .returning(['failures', 'updated_at'])
+      .executeTakeFirstOrThrow();
+    return Number(row.failures) > 0 ? Number(row.updated_at) - (burst - 1) * intervalMs : undefined;
   }
 
   /**

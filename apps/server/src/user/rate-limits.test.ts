@@ -85,6 +85,33 @@ describe.each(dialects)('per-client rate limits on %s (docs/security.md "What is
     expect(await count()).toBe(4);
   });
 
+  it('spreads a window over time with a burst: a client cannot spend the whole budget in its first seconds', async () => {
+    // 6 in 10 minutes with a burst of 2: 2 at once, then one every 100 s.
+    await start({ guestSessions: { max: 6, minutes: 10, burst: 2 } });
+    for (let i = 0; i < 2; i++) expect((await guestSession('192.0.2.5')).statusCode).toBe(200);
+    const refused = await guestSession('192.0.2.5');
+    expect(refused.statusCode).toBe(429);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(90);
+    expect(retryAfter).toBeLessThanOrEqual(100);
+    // Another client has its own burst.
+    expect((await guestSession('192.0.2.6')).statusCode).toBe(200);
+    // Another process sees the same budget: 100 s later one more is allowed, then none until 100 s after.
+    const limits = new ClientRateLimits(t.app.services.repositories.loginThrottle, t.app.services.settings);
+    const now = Date.now();
+    await expect(limits.take('guestSessions', '192.0.2.5', now + 50_000)).rejects.toMatchObject({ id: 'rate_limited' });
+    await limits.take('guestSessions', '192.0.2.5', now + 101_000);
+    await expect(limits.take('guestSessions', '192.0.2.5', now + 102_000)).rejects.toMatchObject({
+      id: 'rate_limited',
+    });
+    // A client quiet for long gets its whole burst back, no more.
+    const limits2 = new ClientRateLimits(t.app.services.repositories.loginThrottle, t.app.services.settings);
+    const much = now + 3_600_000;
+    await limits2.take('guestSessions', '192.0.2.5', much);
+    await limits2.take('guestSessions', '192.0.2.5', much);
+    await expect(limits2.take('guestSessions', '192.0.2.5', much)).rejects.toMatchObject({ id: 'rate_limited' });
+  });
+
   it('counts IPv6 clients by their /64, and an IPv4-mapped address as its IPv4 address', async () => {
     await start({ guestSessions: { max: 2, minutes: 10 } });
     expect((await guestSession('2001:db8:1:2::1')).statusCode).toBe(200);

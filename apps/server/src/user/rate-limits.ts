@@ -129,6 +129,23 @@ class FoldedCounts {
   }
 }
 
+/**
+ * How a limit is counted. With a `burst` under `max`, as a budget that comes back evenly (60 in
+ * 10 minutes with a burst of 10: 10 at once, then one every 10 s): the rate over the window is the
+ * same, but a client cannot spend a whole window's budget in its first seconds. Otherwise as a count
+ * in a fixed window.
+ */
+export function countedAs(limit: { max: number; minutes: number; burst?: number | null }): {
+  max: number;
+  windowMs: number;
+  evenly?: { intervalMs: number; burst: number };
+} {
+  const windowMs = limit.minutes * 60_000;
+  if (limit.burst === undefined || limit.burst === null || limit.burst >= limit.max)
+    return { max: limit.max, windowMs };
+  return { max: limit.max, windowMs, evenly: { intervalMs: windowMs / limit.max, burst: limit.burst } };
+}
+
 /** Refused keys kept in memory at most. */
 const REFUSED_KEPT = 10_000;
 
@@ -161,8 +178,8 @@ export class ClientRateLimits {
 
   /** Counts one request of the kind from the client; 429 `rate_limited` once its limit is reached. */
   async take(name: RateLimitName, client: string, now = Date.now()): Promise<void> {
-    const { max, minutes } = this.settings.file.rateLimits[name];
-    const request = { key: `${name}-${clientKey(client)}`, max, windowMs: minutes * 60_000, what: what[name] };
+    const { evenly, ...counted } = countedAs(this.settings.file.rateLimits[name]);
+    const request = { key: `${name}-${clientKey(client)}`, ...counted, what: what[name] };
     // Searches are reads: counted in memory and folded in later. The others write anyway.
     if (name === 'search') {
       this.searches.take(request, now);
@@ -170,7 +187,9 @@ export class ClientRateLimits {
     }
     const freeAt = this.refused.get(request.key);
     if (freeAt !== undefined && freeAt > now) throw tooMany(request.what, freeAt, now);
-    const refusedUntil = await this.throttle.hit(request.key, now, request.max, request.windowMs);
+    const refusedUntil = evenly
+      ? await this.throttle.spend(request.key, now, evenly.intervalMs, evenly.burst)
+      : await this.throttle.hit(request.key, now, request.max, request.windowMs);
     if (refusedUntil === undefined) return;
     if (this.refused.size >= REFUSED_KEPT) {
       for (const [key, until] of this.refused) if (until <= now) this.refused.delete(key);
@@ -186,6 +205,6 @@ export class ClientRateLimits {
 
   /** Folds the searches counted in memory into the shared counts now. */
   settle(): Promise<void> {
-    return this.searches.settle(this.settings.file.rateLimits.search.minutes * 60_000);
+    return this.searches.settle(countedAs(this.settings.file.rateLimits.search).windowMs);
   }
 }
