@@ -18,6 +18,12 @@ function hover(colour: string, effect: ThemeConfig['appearance_options']['button
 }
 
 /**
+ * Dialogs stand at z-index 2400 (portal-spec §9), and with them every modal layer (menus, pop-overs
+ * and selects opened inside a dialog must stand on it); notices and tooltips stay above them.
+ */
+export const LAYERS = { modal: 2400, snackbar: 2500, tooltip: 2600 } as const;
+
+/**
  * Builds the MUI theme from a config theme: its 12 colours (admin-spec §3 "Theme"), the hover effects
  * for buttons and lists, and advanced colours exposed as CSS variables (--vitrine-<component>-<key>)
  * that a custom style sheet can use.
@@ -38,6 +44,7 @@ export function buildTheme(config: ThemeConfig, options: { customFont?: boolean 
       text: { primary: c.on_surface, secondary: alpha(c.on_surface, 0.75) },
     },
     typography: { fontFamily: options.customFont ? `"${CUSTOM_FONT_FAMILY}", ${baseFonts}` : baseFonts },
+    zIndex: LAYERS,
     components: {
       MuiCssBaseline: {
         styleOverrides: {
