@@ -19,6 +19,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { writeBenchSettings } from '../settings.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -131,6 +132,8 @@ async function main(): Promise<void> {
   installLighthouse();
   const cli = path.join(root, 'apps/server/bin/vitrine.mjs');
   const env = { ...process.env, DATA_DIR: dataDir, PORT: args.port, LOG_LEVEL: 'warn' };
+  mkdirSync(dataDir, { recursive: true });
+  writeBenchSettings(dataDir);
   execFileSync(process.execPath, [cli, 'demo', '--if-empty'], { env, stdio: 'inherit' });
   const server = spawn(process.execPath, [cli, 'serve'], { env, stdio: 'inherit' });
   try {
