@@ -95,6 +95,41 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     );
   });
 
+  test('the footer gets an entry of its own, and the portal shows and follows it in English and German (§1 "general", §3 "Footer link")', async ({
+    page,
+  }) => {
+    const entries = page.getByRole('list', { name: 'Footer entries' });
+    await page.getByRole('button', { name: 'Add footer entry' }).click();
+    const added = entries.getByRole('listitem').last();
+    await expect(added.getByRole('heading')).toHaveText('Footer entry: New entry');
+    for (const [lang, text] of [
+      ['EN', 'Our picks'],
+      ['DE', 'Unsere Auswahl'],
+    ] as const) {
+      await added.getByLabel(`Text (${lang})`).fill(text);
+      await added.getByRole('combobox', { name: `Link type (${lang})` }).click();
+      await page.getByRole('option', { name: 'Page of the portal' }).click();
+      await added.getByLabel(`Link (${lang})`).fill('bookmark');
+      await expect(added.getByText('A page of the portal starts with /, for example /custom')).toBeVisible();
+      await added.getByLabel(`Link (${lang})`).fill('/bookmark');
+      await added.getByRole('combobox', { name: `Column (${lang})` }).click();
+      await page.getByRole('option', { name: 'Left' }).click();
+    }
+    await expect(added.getByRole('heading')).toHaveText('Footer entry: Our picks');
+    await page.getByRole('button', { name: 'Move “Our picks” up' }).click();
+    await saveConfig(page);
+
+    await page.goto('/#/');
+    const footer = page.getByRole('contentinfo');
+    await footer.scrollIntoViewIfNeeded();
+    await footer.getByRole('link', { name: 'Our picks' }).click();
+    await expect(page).toHaveURL(/#\/bookmark$/);
+    await page.evaluate(() => localStorage.setItem('locale', 'de'));
+    await page.reload();
+    await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Unsere Auswahl' })).toBeVisible();
+    await page.evaluate(() => localStorage.setItem('locale', 'en'));
+  });
+
   test('a language is added after its validation errors, translated, and the portal speaks it (§1 "language", §5)', async ({
     page,
   }) => {

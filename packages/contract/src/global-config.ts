@@ -115,7 +115,10 @@ export const preSearchSchema = z.looseObject({
 export type PreSearch = z.infer<typeof preSearchSchema>;
 
 export const footerEntrySchema = z.looseObject({
+  /** The text key of the entry's text; empty for an entry an admin added with texts of its own. */
   translation: z.string(),
+  /** Per language: the entry's text, written by an admin; when empty, the translation's text. */
+  labels: perLanguage(z.string().max(200)).optional(),
   is_linkable: z.boolean(),
   position: z.number().int(),
   /** Per language: where the entry links to and in which footer column it sits. */

@@ -1,21 +1,15 @@
 import { Box, Link, Typography } from '@mui/material';
 import { useTranslation } from '../lib/translate.tsx';
+import { footerText } from '../lib/footer.ts';
 import { Link as RouterLink } from '../lib/router.tsx';
 import type { FooterEntry, GlobalConfig } from '@vitrine/contract/global-config';
-
-/** The footer's year range starts in 2020 (portal-spec §9). */
-export const COPYRIGHT_START_YEAR = 2020;
-
-export function yearRange(now: Date = new Date()): string {
-  const year = now.getFullYear();
-  return year > COPYRIGHT_START_YEAR ? `${COPYRIGHT_START_YEAR}–${year}` : String(COPYRIGHT_START_YEAR);
-}
 
 const columns = ['Left', 'Center', 'Right'] as const;
 
 function FooterItem({ entry, link, title }: { entry: FooterEntry; link: FooterEntry['links'][string]; title: string }) {
-  const { t } = useTranslation();
-  const text = t(entry.translation, { range: yearRange(), title });
+  const { t, i18n } = useTranslation();
+  const text = footerText(entry, i18n.language, t, title);
+  if (!text) return null;
   if (!entry.is_linkable || !link.link) return <Typography variant="body2">{text}</Typography>;
   if (link.linkDirection === 'External') {
     return (

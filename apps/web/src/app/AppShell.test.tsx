@@ -129,6 +129,37 @@ describe('portal shell (portal-spec §2 "Navigation rules")', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/custom'), { timeout: 3000 });
   });
 
+  it("shows an entry's own text in the visitor's language, else its translation", async () => {
+    server.use(
+      ...configHandlers({
+        footer: {
+          entries: [
+            {
+              translation: '',
+              labels: { en: 'Press', de: 'Presse' },
+              is_linkable: true,
+              position: 0,
+              links: { en: { linkDirection: 'External', link: 'https://press.example.org', column: 'Left' } },
+            },
+            {
+              translation: 'global.footer.imprint',
+              labels: { en: ' ', de: 'Impressum des Hauses' },
+              is_linkable: false,
+              position: 1,
+              links: { en: { linkDirection: 'Internal', link: '', column: 'Right' } },
+            },
+          ],
+        },
+      }),
+    );
+    await renderApp('/bookmark');
+    const footer = await screen.findByRole('contentinfo');
+    await waitFor(() => expect(within(footer).getByRole('link', { name: 'Press' })).toBeInTheDocument());
+    expect(within(footer).getByRole('link', { name: 'Press' })).toHaveAttribute('href', 'https://press.example.org');
+    // A text of blanks is no text: the translation shows.
+    expect(within(footer).getByText('Imprint')).toBeInTheDocument();
+  });
+
   it('shows the uploaded header logo on the screens visibleLogos allows, the website title elsewhere', async () => {
     server.use(
       http.get(api('config'), () =>

@@ -108,6 +108,50 @@ describe(
       await waitFor(() => expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument());
     });
 
+    it('edits the footer (admin-spec §3 "Footer link"): texts, links and columns per language, order, new and removed entries', async () => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/general');
+      const entries = await screen.findByRole('list', { name: 'Footer entries' }, slow);
+      expect(
+        within(entries)
+          .getAllByRole('heading')
+          .map((h) => h.textContent),
+      ).toEqual([
+        'Footer entry: Privacy',
+        'Footer entry: Terms of use',
+        'Footer entry: Imprint',
+        expect.stringMatching(/^Footer entry: © 2020–\d{4} /),
+      ]);
+      await user.click(screen.getByRole('button', { name: 'Move “Imprint” up' }));
+      await user.click(screen.getByRole('button', { name: 'Move “Imprint” up' }));
+      expect(screen.getByRole('button', { name: 'Move “Imprint” up' })).toBeDisabled();
+      await user.click(screen.getByRole('button', { name: 'Remove “Terms of use”' }));
+      await user.click(screen.getByRole('button', { name: 'Add footer entry' }));
+      const added = screen.getByRole('listitem', { name: 'Footer entry: New entry' });
+      await user.type(within(added).getByLabelText('Text (EN)'), 'Press');
+      const link = within(added).getByLabelText('Link (EN)');
+      await user.type(link, '/press');
+      // A new entry links to another website: a path of the portal is refused there.
+      expect(within(added).getByText('An address starts with https://, http:// or mailto:')).toBeInTheDocument();
+      await user.clear(link);
+      await user.type(link, 'https://press.example.org');
+      expect(within(added).queryByText(/An address starts with/)).not.toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      const saved = posted[0]?.footer.entries ?? [];
+      expect(saved.map((e) => [e.position, e.translation, e.labels?.en ?? null])).toEqual([
+        [0, 'global.footer.imprint', null],
+        [1, 'global.footer.privacy', null],
+        [2, 'global.footer.copyright', null],
+        [3, '', 'Press'],
+      ]);
+      expect(saved[3]?.links.en).toEqual({
+        linkDirection: 'External',
+        link: 'https://press.example.org',
+        column: 'Center',
+      });
+    });
+
     it('uploads the tile image of a pre-search under a new id that the saved config carries (§7 "thumbnail")', async () => {
       const preSearch = { key: 'Harbour picks', search: { en: { text: '*', facets: [] } }, position: 0 };
       const stored = {

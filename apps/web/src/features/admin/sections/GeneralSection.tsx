@@ -3,6 +3,7 @@ import { useTranslation } from '../../../lib/translate.tsx';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import { LanguageTextSettings, required, Section, SwitchSetting, TextSetting } from '../fields.tsx';
 import { useConfigHistory, useRollback } from '../queries.ts';
+import { FooterEditor } from './FooterEditor.tsx';
 
 export function GeneralSection() {
   const { t } = useTranslation();
@@ -41,6 +42,7 @@ export function GeneralSection() {
           onChange={(lang, v) => set(`terms_of_use.links.${lang}`)(v)}
         />
       </Section>
+      <FooterEditor />
       <Section title={t('admin.general.guide')}>
         <SwitchSetting label={t('admin.general.show_guide')} checked={config.guide.show} onChange={set('guide.show')} />
       </Section>
