@@ -130,6 +130,37 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await page.evaluate(() => localStorage.setItem('locale', 'en'));
   });
 
+  test('the fields of the info view and the asset page are chosen and shown in the portal (§1 "appearance", §3 "infoView", "assetInfo")', async ({
+    page,
+  }) => {
+    await openSection(page, 'Appearance');
+    const add = async (column: string, field: string) => {
+      await page.getByRole('combobox', { name: `Field for: ${column}` }).click();
+      await page.getByRole('option', { name: field, exact: true }).click();
+      await page.getByRole('button', { name: `Add to: ${column}` }).click();
+      await expect(page.getByRole('list', { name: column })).toContainText(field);
+    };
+    await page.getByRole('combobox', { name: 'Title field of the info view' }).click();
+    await page.getByRole('option', { name: 'filename', exact: true }).click();
+    await add('Left column of the info view', 'format');
+    await add('Left column of the asset page', 'format');
+    await add('Right column of the asset page', 'asset_groups');
+    await saveConfig(page);
+
+    await page.goto('/#/search/*');
+    await page.locator('[data-result-button]').first().click();
+    const details = page.getByRole('region', { name: /^Details of / });
+    await expect(details.getByRole('heading', { level: 3 })).toHaveText(/\.\w+$/);
+    await expect(details).toContainText('Format');
+    await expect(details).not.toContainText('File name');
+    await details.getByRole('link', { name: 'Open asset page' }).click();
+    await expect(page).toHaveURL(/#\/asset\//);
+    const article = page.getByRole('article');
+    await expect(article).toContainText('Format');
+    await expect(article).toContainText('Asset type');
+    await expect(article).not.toContainText('File name');
+  });
+
   test('a language is added after its validation errors, translated, and the portal speaks it (§1 "language", §5)', async ({
     page,
   }) => {

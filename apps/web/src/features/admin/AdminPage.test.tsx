@@ -152,6 +152,56 @@ describe(
       });
     });
 
+    it('sets the fields of the info view and of the asset page: title, columns in order, border width (admin-spec §3 "infoView", "assetInfo")', async () => {
+      const field = (field_name: string) => ({
+        field_name,
+        default_labels: { en: field_name },
+        is_facet: false,
+        range_facet: false,
+        multi_valued: false,
+        origin: 'xmp',
+        type: 'string' as const,
+        options: {},
+      });
+      const { posted } = adminServer({
+        ...defaultGlobalConfig,
+        assetInfo: { ...defaultGlobalConfig.assetInfo, paramsLeft: [{ field_name: 'gone_field' }] },
+      });
+      server.use(
+        http.get(api('index/fields'), () =>
+          HttpResponse.json({ visible_fields: ['title', 'creator', 'city', 'keywords'].map(field) }),
+        ),
+      );
+      const { user } = await renderApp('/admin/appearance');
+      const left = await screen.findByRole('list', { name: 'Left column of the info view' }, slow);
+      expect(left).toHaveTextContent('No field yet');
+      for (const name of ['creator', 'city', 'keywords']) {
+        await user.click(screen.getByRole('combobox', { name: 'Field for: Left column of the info view' }));
+        await user.click(await screen.findByRole('option', { name }));
+        await user.click(screen.getByRole('button', { name: 'Add to: Left column of the info view' }));
+      }
+      await user.click(screen.getByRole('button', { name: 'Move keywords up in: Left column of the info view' }));
+      await user.click(screen.getByRole('button', { name: 'Remove creator from: Left column of the info view' }));
+      const border = screen.getByLabelText('Border width of the info view (px)');
+      await user.clear(border);
+      await user.type(border, '4');
+      // A field the index no longer has is flagged where it is configured.
+      const assetLeft = screen.getByRole('list', { name: 'Left column of the asset page' });
+      expect(within(assetLeft).getByText('gone_field')).toBeInTheDocument();
+      expect(within(assetLeft).getByText('This field does not exist in the index.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Remove gone_field from: Left column of the asset page' }));
+      await user.click(screen.getByRole('combobox', { name: 'Title field of the asset page' }));
+      await user.click(await screen.findByRole('option', { name: 'creator' }));
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.infoView).toEqual({
+        ...defaultGlobalConfig.infoView,
+        paramsLeft: [{ field_name: 'keywords' }, { field_name: 'city' }],
+        options: { border_width: 4 },
+      });
+      expect(posted[0]?.assetInfo).toEqual({ ...defaultGlobalConfig.assetInfo, paramsLeft: [], title: 'creator' });
+    });
+
     it('uploads the tile image of a pre-search under a new id that the saved config carries (§7 "thumbnail")', async () => {
       const preSearch = { key: 'Harbour picks', search: { en: { text: '*', facets: [] } }, position: 0 };
       const stored = {

@@ -54,6 +54,14 @@ export function setAt<T>(root: T, path: string, value: unknown): T {
   return copy as T;
 }
 
+/** A copy of `list` with the entry at `index` moved one place up (-1) or down (1). */
+export function moved<T>(list: readonly T[], index: number, by: -1 | 1): T[] {
+  const next = [...list];
+  const [entry] = next.splice(index, 1);
+  if (entry !== undefined) next.splice(index + by, 0, entry);
+  return next;
+}
+
 /** A titled group of settings; named by its heading, so assistive technology lists it as a region. */
 export function Section({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
@@ -110,6 +118,11 @@ export function TextSetting({
   );
 }
 
+/**
+ * A whole number of at least `min`. While the admin types, the field may hold what is not a number
+ * yet (empty after clearing it); the config takes each number typed, and the field shows the
+ * config's value again when it loses focus.
+ */
 export function NumberSetting({
   label,
   value,
@@ -121,15 +134,18 @@ export function NumberSetting({
   onChange: (value: number) => void;
   min?: number;
 }) {
+  const [typed, setTyped] = useState<string | null>(null);
   return (
     <TextField
       label={label}
       type="number"
-      value={value}
+      value={typed ?? String(value)}
       onChange={(e) => {
+        setTyped(e.target.value);
         const n = Number(e.target.value);
-        if (e.target.value !== '' && Number.isFinite(n)) onChange(Math.max(min, n));
+        if (e.target.value.trim() !== '' && Number.isFinite(n)) onChange(Math.max(min, n));
       }}
+      onBlur={() => setTyped(null)}
       slotProps={{ htmlInput: { min } }}
       size="small"
     />

@@ -5,6 +5,7 @@ import { defaultThemes } from '@vitrine/contract/config-defaults';
 import { isHexColour } from '@vitrine/contract/formats';
 import { themeColourKeys, type ThemeAppearance, type ThemeConfig } from '@vitrine/contract/global-config';
 import { useAdminDraft } from '../AdminDraft.tsx';
+import { FieldColumnsEditor } from './FieldColumnsEditor.tsx';
 import {
   check,
   FormDialog,
@@ -136,6 +137,7 @@ export function AppearanceSection() {
           rules={[required]}
         />
       </Section>
+      <FieldColumnsEditor />
       {editing !== null && themes[editing] && (
         <ThemeColoursDialog
           theme={themes[editing]}

@@ -5,7 +5,7 @@ import { isSafeLink } from '@vitrine/contract/global-config';
 import { footerText } from '../../../lib/footer.ts';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { useAdminDraft } from '../AdminDraft.tsx';
-import { Section, SelectSetting, SwitchSetting, TextSetting, type Rule } from '../fields.tsx';
+import { moved, Section, SelectSetting, SwitchSetting, TextSetting, type Rule } from '../fields.tsx';
 
 type FooterLink = FooterEntry['links'][string];
 const COLUMNS = ['None', 'Left', 'Center', 'Right'] as const;
@@ -38,12 +38,6 @@ export function FooterEditor() {
   const write = (next: FooterEntry[]) =>
     update((c) => ({ ...c, footer: { ...c.footer, entries: next.map((e, position) => ({ ...e, position })) } }));
   const change = (index: number, entry: FooterEntry) => write(entries.map((e, i) => (i === index ? entry : e)));
-  const move = (index: number, by: -1 | 1) => {
-    const next = [...entries];
-    const [entry] = next.splice(index, 1);
-    if (entry) next.splice(index + by, 0, entry);
-    write(next);
-  };
   const add = () =>
     write([
       ...entries,
@@ -76,7 +70,7 @@ export function FooterEditor() {
             first={index === 0}
             last={index === entries.length - 1}
             onChange={(next) => change(index, next)}
-            onMove={(by) => move(index, by)}
+            onMove={(by) => write(moved(entries, index, by))}
             onRemove={() => write(entries.filter((_, i) => i !== index))}
           />
         ))}

@@ -1,0 +1,171 @@
+import { Alert, IconButton, List, ListItem, ListItemText, Stack } from '@mui/material';
+import type { IndexField } from '@vitrine/contract/search';
+import { useTranslation } from '../../../lib/translate.tsx';
+import { useAdminDraft } from '../AdminDraft.tsx';
+import { AddFromSelect, moved, NumberSetting, Section, SelectSetting } from '../fields.tsx';
+import { useIndexFields } from '../queries.ts';
+
+interface FieldRef {
+  field_name: string;
+  translation?: string;
+}
+
+/**
+ * One column of fields (the info view's and the asset page's left and right columns): fields of
+ * the index in the order shown, moved, removed and added; a field the index no longer has is
+ * flagged.
+ */
+function FieldColumn({
+  label,
+  value,
+  fields,
+  onChange,
+}: {
+  label: string;
+  value: readonly FieldRef[];
+  fields: readonly IndexField[] | undefined;
+  onChange: (value: FieldRef[]) => void;
+}) {
+  const { t } = useTranslation();
+  const known = new Set((fields ?? []).map((f) => f.field_name));
+  const offered = (fields ?? []).filter((f) => !value.some((v) => v.field_name === f.field_name));
+  return (
+    <Stack spacing={1}>
+      <List dense aria-label={label} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, py: 0 }}>
+        {value.length === 0 && (
+          <ListItem>
+            <ListItemText secondary={t('admin.fields.none')} />
+          </ListItem>
+        )}
+        {value.map((entry, index) => {
+          const field = entry.field_name;
+          return (
+            <ListItem
+              key={field}
+              secondaryAction={
+                <>
+                  <IconButton
+                    aria-label={t('admin.fields.move_up', { field, column: label })}
+                    disabled={index === 0}
+                    onClick={() => onChange(moved(value, index, -1))}
+                  >
+                    ↑
+                  </IconButton>
+                  <IconButton
+                    aria-label={t('admin.fields.move_down', { field, column: label })}
+                    disabled={index === value.length - 1}
+                    onClick={() => onChange(moved(value, index, 1))}
+                  >
+                    ↓
+                  </IconButton>
+                  <IconButton
+                    aria-label={t('admin.fields.remove', { field, column: label })}
+                    onClick={() => onChange(value.filter((_, i) => i !== index))}
+                  >
+                    ×
+                  </IconButton>
+                </>
+              }
+              sx={{ pr: 18 }}
+            >
+              <ListItemText primary={field} sx={{ overflowWrap: 'anywhere' }} />
+              {fields && !known.has(field) && (
+                <Alert severity="error" sx={{ py: 0 }}>
+                  {t('admin.dashboard.field_missing')}
+                </Alert>
+              )}
+            </ListItem>
+          );
+        })}
+      </List>
+      <AddFromSelect
+        label={t('admin.fields.field_for', { column: label })}
+        addLabel={t('admin.fields.add', { column: label })}
+        options={offered.map((f) => ({ value: f.field_name, label: f.field_name }))}
+        onAdd={(field) => onChange([...value, { field_name: field }])}
+      />
+    </Stack>
+  );
+}
+
+/** The title field of a view: any field of the index (the one configured stays offered while missing). */
+function TitleField({
+  label,
+  value,
+  fields,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  fields: readonly IndexField[] | undefined;
+  onChange: (value: string) => void;
+}) {
+  const names = [...new Set([value, ...(fields ?? []).map((f) => f.field_name)])];
+  return (
+    <SelectSetting
+      label={label}
+      value={value}
+      options={names.map((n) => ({ value: n, label: n }))}
+      onChange={onChange}
+    />
+  );
+}
+
+/**
+ * The fields of the search page's info view and of the asset page (admin-spec §3 "infoView",
+ * "assetInfo"): title field, left and right columns, and the info view's border width.
+ */
+export function FieldColumnsEditor() {
+  const { t } = useTranslation();
+  const { config, set } = useAdminDraft();
+  const fields = useIndexFields().data;
+  return (
+    <>
+      <Section title={t('admin.fields.info_view')}>
+        <TitleField
+          label={t('admin.fields.info_view_title')}
+          value={config.infoView.title}
+          fields={fields}
+          onChange={set('infoView.title')}
+        />
+        <FieldColumn
+          label={t('admin.fields.info_view_left')}
+          value={config.infoView.paramsLeft}
+          fields={fields}
+          onChange={set('infoView.paramsLeft')}
+        />
+        <FieldColumn
+          label={t('admin.fields.info_view_right')}
+          value={config.infoView.paramsRight}
+          fields={fields}
+          onChange={set('infoView.paramsRight')}
+        />
+        <NumberSetting
+          label={t('admin.fields.info_view_border')}
+          value={config.infoView.options.border_width}
+          onChange={set('infoView.options.border_width')}
+        />
+      </Section>
+      <Section title={t('admin.fields.asset_info')}>
+        <TitleField
+          label={t('admin.fields.asset_info_title')}
+          value={config.assetInfo.title}
+          fields={fields}
+          onChange={set('assetInfo.title')}
+        />
+        <FieldColumn
+          label={t('admin.fields.asset_info_left')}
+          value={config.assetInfo.paramsLeft}
+          fields={fields}
+          onChange={set('assetInfo.paramsLeft')}
+        />
+        <FieldColumn
+          label={t('admin.fields.asset_info_right')}
+          value={config.assetInfo.paramsRight}
+          fields={fields}
+          onChange={set('assetInfo.paramsRight')}
+        />
+      </Section>
+    </>
+  );
+}
