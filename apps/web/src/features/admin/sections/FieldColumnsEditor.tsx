@@ -1,4 +1,5 @@
 import { Alert, IconButton, List, ListItem, ListItemText, Stack } from '@mui/material';
+import type { ReactNode } from 'react';
 import type { IndexField } from '@vitrine/contract/search';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { useAdminDraft } from '../AdminDraft.tsx';
@@ -111,6 +112,43 @@ function TitleField({
   );
 }
 
+/** A view's title field and its left and right columns (`infoView` or `assetInfo`). */
+function ViewFields({
+  path,
+  textKey,
+  fields,
+  children,
+}: {
+  path: 'infoView' | 'assetInfo';
+  textKey: 'info_view' | 'asset_info';
+  fields: readonly IndexField[] | undefined;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const { config, set } = useAdminDraft();
+  const view = config[path];
+  return (
+    <Section title={t(`admin.fields.${textKey}`)}>
+      <TitleField
+        label={t(`admin.fields.${textKey}_title`)}
+        value={view.title}
+        fields={fields}
+        onChange={set(`${path}.title`)}
+      />
+      {(['Left', 'Right'] as const).map((side) => (
+        <FieldColumn
+          key={side}
+          label={t(`admin.fields.${textKey}_${side.toLowerCase()}`)}
+          value={view[`params${side}`]}
+          fields={fields}
+          onChange={set(`${path}.params${side}`)}
+        />
+      ))}
+      {children}
+    </Section>
+  );
+}
+
 /**
  * The fields of the search page's info view and of the asset page (admin-spec §3 "infoView",
  * "assetInfo"): title field, left and right columns, and the info view's border width.
@@ -121,51 +159,14 @@ export function FieldColumnsEditor() {
   const fields = useIndexFields().data;
   return (
     <>
-      <Section title={t('admin.fields.info_view')}>
-        <TitleField
-          label={t('admin.fields.info_view_title')}
-          value={config.infoView.title}
-          fields={fields}
-          onChange={set('infoView.title')}
-        />
-        <FieldColumn
-          label={t('admin.fields.info_view_left')}
-          value={config.infoView.paramsLeft}
-          fields={fields}
-          onChange={set('infoView.paramsLeft')}
-        />
-        <FieldColumn
-          label={t('admin.fields.info_view_right')}
-          value={config.infoView.paramsRight}
-          fields={fields}
-          onChange={set('infoView.paramsRight')}
-        />
+      <ViewFields path="infoView" textKey="info_view" fields={fields}>
         <NumberSetting
           label={t('admin.fields.info_view_border')}
           value={config.infoView.options.border_width}
           onChange={set('infoView.options.border_width')}
         />
-      </Section>
-      <Section title={t('admin.fields.asset_info')}>
-        <TitleField
-          label={t('admin.fields.asset_info_title')}
-          value={config.assetInfo.title}
-          fields={fields}
-          onChange={set('assetInfo.title')}
-        />
-        <FieldColumn
-          label={t('admin.fields.asset_info_left')}
-          value={config.assetInfo.paramsLeft}
-          fields={fields}
-          onChange={set('assetInfo.paramsLeft')}
-        />
-        <FieldColumn
-          label={t('admin.fields.asset_info_right')}
-          value={config.assetInfo.paramsRight}
-          fields={fields}
-          onChange={set('assetInfo.paramsRight')}
-        />
-      </Section>
+      </ViewFields>
+      <ViewFields path="assetInfo" textKey="asset_info" fields={fields} />
     </>
   );
 }
