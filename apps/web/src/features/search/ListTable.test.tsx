@@ -5,6 +5,7 @@ import type { AssetDoc, IndexField } from '@vitrine/contract/search';
 import { api, configHandlers, server } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { layOutResults } from '../../test/resultsLayout.ts';
+import { listLayout } from './ListTable.tsx';
 
 layOutResults();
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
@@ -170,5 +171,18 @@ describe('the list view as a table (portal-spec §2 "Search", config search.list
     await user.click(within(rows()[3]).getByRole('cell', { name: 'Blue boat' }));
     await user.keyboard('{/Control}');
     expect(screen.getByText('2 selected')).toBeInTheDocument();
+  });
+});
+
+describe('the list table’s layout (config search.list.options.imageColWidth)', () => {
+  it('keeps the configured picture width where the text columns fit beside it', () => {
+    expect(listLayout(4, 250, 1200)).toMatchObject({ imageWidth: 250, tableWidth: 1200 });
+  });
+
+  it('narrows the picture first, then scrolls the table sideways on a phone', () => {
+    expect(listLayout(4, 250, 700)).toMatchObject({ imageWidth: 188, tableWidth: 700 });
+    expect(listLayout(4, 250, 375)).toMatchObject({ imageWidth: 96, tableWidth: 608 });
+    // A configured picture narrower than the least width stays as configured.
+    expect(listLayout(2, 60, 375).imageWidth).toBe(60);
   });
 });

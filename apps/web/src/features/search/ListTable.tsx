@@ -11,19 +11,25 @@ export interface ListColumn extends InfoField {
 
 /** The header row's height; the results scroll under it. */
 export const LIST_HEADER_HEIGHT = 48;
-/** Text columns are at least this wide; narrower screens scroll the table sideways. */
-const MIN_TEXT_COLUMN = 140;
+/** Text columns are at least this wide, and this far apart (results.css .vt-list-grid). */
+const MIN_TEXT_COLUMN = 112;
+const COLUMN_GAP = 16;
+/** The picture narrows down to this to leave the text columns room; below it the table scrolls sideways. */
+const MIN_IMAGE_WIDTH = 96;
 
-/** The picture column: the configured width, at most a third of the results' width. */
-export function listImageWidth(configured: number, width: number): number {
-  return Math.max(64, Math.min(configured, Math.floor(width / 3)));
-}
-
-/** The width of the table and its grid columns: the picture, then the text columns sharing the rest. */
-export function listLayout(columns: number, imageWidth: number, width: number) {
-  const tableWidth = Math.max(width, imageWidth + columns * MIN_TEXT_COLUMN);
+/**
+ * The table's layout in the results' width: the picture at the configured width (imageColWidth) where
+ * the text columns still fit beside it, narrower where they do not; the text columns share the rest.
+ */
+export function listLayout(columns: number, configuredImageWidth: number, width: number) {
+  const textWidth = columns * (MIN_TEXT_COLUMN + COLUMN_GAP);
+  const imageWidth = Math.max(
+    Math.min(MIN_IMAGE_WIDTH, configuredImageWidth),
+    Math.min(configuredImageWidth, width - textWidth),
+  );
   return {
-    tableWidth,
+    imageWidth,
+    tableWidth: Math.max(width, imageWidth + textWidth),
     template: `${imageWidth}px${columns > 0 ? ` repeat(${columns}, minmax(${MIN_TEXT_COLUMN}px, 1fr))` : ''}`,
   };
 }
@@ -131,11 +137,14 @@ export function ListRow({
   );
 }
 
-/** The active asset's info panel, as a row of one cell across the table. */
-export function ListInfoRow({ columns, children }: { columns: number; children: ReactNode }) {
+/**
+ * The active asset's info panel, as a row of one cell across the table; as wide as the results and
+ * kept in view when the table is scrolled sideways.
+ */
+export function ListInfoRow({ columns, width, children }: { columns: number; width: number; children: ReactNode }) {
   return (
-    <div role="row" className="vt-list-info">
-      <div role="cell" aria-colspan={columns + 1}>
+    <div role="row">
+      <div role="cell" aria-colspan={columns + 1} className="vt-list-info" style={{ width }}>
         {children}
       </div>
     </div>

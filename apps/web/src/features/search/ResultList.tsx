@@ -17,15 +17,7 @@ import { useStableCallback } from '../../lib/useStableCallback.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
 import { aspectOf, gridRows, posterRows, type ResultRow } from './layout.ts';
 import { ResultItem, type ItemActions } from './ResultItem.tsx';
-import {
-  LIST_HEADER_HEIGHT,
-  ListHeader,
-  ListInfoRow,
-  ListRow,
-  listImageWidth,
-  listLayout,
-  type ListColumn,
-} from './ListTable.tsx';
+import { LIST_HEADER_HEIGHT, ListHeader, ListInfoRow, ListRow, listLayout, type ListColumn } from './ListTable.tsx';
 import { loadDistance, type SortState, type ViewKey, type ViewSizes } from './searchState.ts';
 
 /** Gaps between posters and between thumbnails (portal-spec §9). */
@@ -101,8 +93,11 @@ export function ResultList(props: ResultListProps) {
 
   const gap = view === 'grid' ? POSTER_GAP : view === 'thumbnail' ? THUMB_GAP : 1;
   const list = view === 'list';
-  const imageWidth = listImageWidth(sizes.listImageWidth, Math.max(width, 1));
-  const { tableWidth, template } = listLayout(props.columns.length, imageWidth, Math.max(width, 1));
+  const { imageWidth, tableWidth, template } = listLayout(
+    props.columns.length,
+    sizes.listImageWidth,
+    Math.max(width, 1),
+  );
   const headerHeight = list ? LIST_HEADER_HEIGHT : 0;
   const activeIndex = activeId === null ? -1 : docs.findIndex((d) => d.id === activeId);
   const activeRow = rows.findIndex((r) => activeIndex >= r.start && activeIndex < r.start + r.widths.length);
@@ -195,7 +190,11 @@ export function ResultList(props: ResultListProps) {
             onClick={onClick}
             picture={<Row {...rowProps} doc={doc} width={imageWidth} height={row.height - 1} />}
           />
-          {info && <ListInfoRow columns={props.columns.length}>{info}</ListInfoRow>}
+          {info && (
+            <ListInfoRow columns={props.columns.length} width={Math.max(width, 1)}>
+              {info}
+            </ListInfoRow>
+          )}
         </>
       );
     }
