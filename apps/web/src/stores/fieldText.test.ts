@@ -1,30 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AssetDoc, IndexField } from '@vitrine/contract/search';
+import { builtInFields } from '@vitrine/contract/fields';
 import { createI18n } from './i18n.ts';
 import { assetTitle, fieldRefLabel, fieldText, type FieldTextContext } from './fieldText.ts';
 
-const field = (field_name: string, en: string, de: string, more: Partial<IndexField> = {}): IndexField => ({
-  field_name,
-  default_labels: { en, de },
-  is_facet: false,
-  range_facet: false,
-  multi_valued: false,
-  origin: 'builtin',
-  type: 'string',
-  options: {},
-  ...more,
-});
-
-const fields = [
-  field('title', 'Title', 'Titel'),
-  field('keywords', 'Keywords', 'Schlagwörter', { multi_valued: true }),
-  field('category', 'Category', 'Kategorie'),
-  field('created', 'Created', 'Erstellt', { type: 'date', options: { filterVal: 'date' } }),
-  field('file_size', 'File size', 'Dateigröße', { type: 'int', options: { filterVal: 'filesize' } }),
-  field('duration', 'Duration (s)', 'Dauer (s)', { type: 'float' }),
-  field('pixel_x', 'Width (px)', 'Breite (px)', { type: 'int' }),
-  field('bbox_x', 'Width (mm)', 'Breite (mm)', { type: 'float' }),
-];
+/** The index fields every catalogue has, as `index/fields` answers them. */
+const fields: IndexField[] = builtInFields;
 
 const doc: AssetDoc = {
   id: '7',

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AssetDoc, IndexField } from '@vitrine/contract/search';
+import { builtInFields } from '@vitrine/contract/fields';
 import { api, configHandlers, server } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { layOutResults } from '../../test/resultsLayout.ts';
@@ -12,26 +13,8 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
-const field = (field_name: string, en: string, de: string, more: Partial<IndexField> = {}): IndexField => ({
-  field_name,
-  default_labels: { en, de },
-  is_facet: false,
-  range_facet: false,
-  multi_valued: false,
-  origin: 'builtin',
-  type: 'string',
-  options: {},
-  ...more,
-});
-
-const indexFields = [
-  field('title', 'Title', 'Titel'),
-  field('format', 'Format', 'Format'),
-  field('file_size', 'File size', 'Dateigröße', { type: 'int', options: { filterVal: 'filesize' } }),
-  field('imp_date', 'Added', 'Hinzugefügt', { type: 'date', options: { filterVal: 'date' } }),
-  field('rating', 'Rating', 'Bewertung', { type: 'int' }),
-  field('keywords', 'Keywords', 'Schlagwörter', { multi_valued: true }),
-];
+/** The index fields every catalogue has, as `index/fields` answers them. */
+const indexFields: IndexField[] = builtInFields;
 
 const catalogue: AssetDoc[] = [
   {
