@@ -103,7 +103,7 @@ test.describe('the list view as a table (portal-spec §2 "Search", config search
     await expect.poll(() => shownNames(page, 1)).toEqual([name]);
   });
 
-  test('the arrow keys move between the rows’ pictures', async ({ page }) => {
+  test('the arrow keys move between the rows’ pictures; scrolling down loads further rows', async ({ page }) => {
     await openList(page);
     const buttons = table(page).locator('[data-result-button]');
     await buttons.nth(0).focus();
@@ -111,6 +111,12 @@ test.describe('the list view as a table (portal-spec §2 "Search", config search
     await expect(buttons.nth(1)).toBeFocused();
     await page.keyboard.press('ArrowUp');
     await expect(buttons.nth(0)).toBeFocused();
+    // aria-rowcount counts the rows loaded so far and the header row.
+    const loaded = async () => Number(await table(page).getAttribute('aria-rowcount'));
+    const first = await loaded();
+    const region = page.getByRole('region', { name: 'Results', exact: true });
+    await region.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect.poll(loaded).toBeGreaterThan(first);
   });
 });
 
