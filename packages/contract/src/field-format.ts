@@ -60,19 +60,24 @@ function toDate(value: unknown): Date | undefined {
 
 /**
  * One value as text in the language `lang`; lists are joined with commas, empty values are ''.
- * A `date` is the day in UTC (a date without a time is stored as midnight UTC, and a range facet's
+ * File sizes are in base 1000 unless `fileSizeBase` says 1024. A `date` is the day in UTC (a date without a time is stored as midnight UTC, and a range facet's
  * days are UTC days); a `datetime` is shown in the viewer's time zone. Other numbers are written
  * with the language's decimal sign and without grouping (a year stays 2024).
  */
-export function formatFieldValue(value: unknown, format: ValueFormat, lang: string): string {
+export function formatFieldValue(
+  value: unknown,
+  format: ValueFormat,
+  lang: string,
+  fileSizeBase: 1000 | 1024 = 1000,
+): string {
   if (value === undefined || value === null || value === '') return '';
   if (Array.isArray(value)) {
     return value
-      .map((v) => formatFieldValue(v, format, lang))
+      .map((v) => formatFieldValue(v, format, lang, fileSizeBase))
       .filter(Boolean)
       .join(', ');
   }
-  if (format === 'filesize' && typeof value === 'number') return formatFileSize(value, lang);
+  if (format === 'filesize' && typeof value === 'number') return formatFileSize(value, lang, fileSizeBase);
   const date = format === 'date' || format === 'datetime' ? toDate(value) : undefined;
   if (date) {
     const style: Intl.DateTimeFormatOptions =

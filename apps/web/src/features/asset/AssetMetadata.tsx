@@ -1,12 +1,7 @@
 import { Box, Grid, Typography } from '@mui/material';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { AssetDoc, IndexField } from '@vitrine/contract/search';
-import { formatFieldValue, valueFormatOf } from '@vitrine/contract/field-format';
-
-export interface FieldRef {
-  field_name: string;
-  translation?: string;
-}
+import { useFieldFormatter, type FieldFormatter, type FieldRef } from '../../stores/fieldText.ts';
 
 /** Shown when the config names no fields for the detail page (assetInfo.paramsLeft / paramsRight). */
 export const fallbackLeft: FieldRef[] = [
@@ -26,43 +21,22 @@ export const fallbackRight: FieldRef[] = [
   { field_name: 'imp_date' },
 ];
 
-/** A field may use a label variant of its name when the doc has one (portal-spec §3 "Asset"). */
-function valueOf(doc: AssetDoc, name: string): unknown {
-  return doc[`${name}_label`] ?? doc[name];
-}
-
 function FieldColumn({
   refs,
   doc,
-  fields,
+  format,
   hideEmpty,
 }: {
   refs: FieldRef[];
   doc: AssetDoc;
-  fields: Map<string, IndexField>;
+  format: FieldFormatter;
   hideEmpty: boolean;
 }) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language;
-  const rows = refs.map((ref) => {
-    const field = fields.get(ref.field_name);
-    const label =
-      (ref.translation && i18n.exists(ref.translation) ? t(ref.translation) : undefined) ??
-      field?.default_labels[lang] ??
-      field?.default_labels.en ??
-      ref.field_name;
-    let text: string;
-    // The two built-in display fields: pixels and millimetres, width × height.
-    if (ref.field_name === 'pixel_x' && doc.pixel_x && doc.pixel_y) {
-      text = t('views.asset.pixels', { x: doc.pixel_x, y: doc.pixel_y });
-    } else if (ref.field_name === 'bbox_x' && doc.bbox_x && doc.bbox_y) {
-      text = t('views.asset.millimetres', { x: doc.bbox_x.toFixed(1), y: doc.bbox_y.toFixed(1) });
-    } else {
-      text = formatFieldValue(valueOf(doc, ref.field_name), valueFormatOf(field ?? ref), lang);
-    }
-    const builtIn = ref.field_name === 'pixel_x' || ref.field_name === 'bbox_x';
-    return { key: ref.field_name, label: builtIn ? label.replace(/\s*\(.*\)$/, '') : label, text };
-  });
+  const rows = refs.map((ref) => ({
+    key: ref.field_name,
+    label: format.label(ref),
+    text: format.text(doc, ref.field_name),
+  }));
   const shown = hideEmpty ? rows.filter((r) => r.text !== '') : rows;
   return (
     <Box component="dl" sx={{ m: 0 }}>
@@ -81,8 +55,8 @@ function FieldColumn({
 }
 
 /**
- * The two metadata columns of the detail page (config assetInfo), values formatted by their
- * field's formatter and always shown as text, never as HTML.
+ * The two metadata columns of the detail page (config assetInfo), values formatted by the one
+ * field formatter (stores/fieldText.ts) and always shown as text, never as HTML.
  */
 export function AssetMetadata(props: {
   doc: AssetDoc;
@@ -92,8 +66,8 @@ export function AssetMetadata(props: {
   hideEmpty: boolean;
 }) {
   const { t } = useTranslation();
-  const fields = new Map(props.fields.map((f) => [f.field_name, f]));
-  const common = { doc: props.doc, fields, hideEmpty: props.hideEmpty };
+  const format = useFieldFormatter(props.fields);
+  const common = { doc: props.doc, format, hideEmpty: props.hideEmpty };
   return (
     <Box component="section" aria-label={t('views.asset.metadata')}>
       <Grid container spacing={3}>

@@ -17,6 +17,7 @@ import { copyLink, useShareDialog } from '../../widgets/ShareDialog.tsx';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { LoadingBlock } from '../../components/LoadingBlock.tsx';
 import { useAssetDoc, useIndexFields } from './queries.ts';
+import { useFieldFormatter } from '../../stores/fieldText.ts';
 import { assetsLink } from '../../lib/portalLinks.ts';
 
 /** The share link of one asset (portal-spec §2): origin + path + '#/asset/{id}'. */
@@ -42,6 +43,7 @@ export function AssetPage() {
   const lang = pickContentLanguage(i18n.language, config.content_languages);
   const asset = useAssetDoc(lang, id);
   const fields = useIndexFields();
+  const format = useFieldFormatter(fields.data);
   const options = useDownloadOptions();
   const shareDialog = useShareDialog();
   const shareLabel = shareDialog.canCreate ? t('views.share.open') : t('views.asset.share');
@@ -100,7 +102,7 @@ export function AssetPage() {
   }
 
   const info = config.assetInfo;
-  const title = textOf(doc[info.title || 'title']) ?? textOf(doc.filename) ?? doc.id;
+  const title = format.title(doc, info.title);
   const alt =
     textOf(doc[config.accessibility.assets.alt]) ??
     textOf(doc[config.accessibility.assets.alt_fallback.field_name]) ??

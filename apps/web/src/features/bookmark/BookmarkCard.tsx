@@ -26,24 +26,20 @@ function drawnSizes(doc: AssetDoc): string {
   return `(max-width: ${widest}px) 100vw, ${widest}px`;
 }
 
-function titleOf(doc: AssetDoc): string {
-  const title = doc.title ?? doc.filename;
-  if (typeof title === 'string' && title) return title;
-  if (Array.isArray(title) && typeof title[0] === 'string') return title[0];
-  return doc.id;
-}
-
 /**
  * One bookmarked asset: a skeleton until it nears the viewport, then its thumbnail and title. A click
  * selects it (ctrl/meta and shift as on search); Space and a long press toggle it.
  */
 export function BookmarkCard({
   doc,
+  title,
   selected,
   onSelect,
   first = false,
 }: {
   doc: AssetDoc;
+  /** The configured title field as the field formatter shows it (config bookmark.title). */
+  title: string;
   selected: boolean;
   onSelect: (click: ClickModifiers) => void;
   /** One of the cards seen first: its picture is fetched at once and first. */
@@ -51,7 +47,6 @@ export function BookmarkCard({
 }) {
   const { ref, near } = useNearViewport(LAZY_MARGIN);
   const longPress = useLongPress(() => onSelect({ shiftKey: false, ctrlKey: true, metaKey: false }));
-  const title = titleOf(doc);
   return (
     <Card
       ref={ref}

@@ -11,6 +11,8 @@ import { LoadingBlock } from '../../components/LoadingBlock.tsx';
 import { ArrowBackIcon, DeleteIcon, DownloadIcon, ShareIcon } from '../../components/icons.tsx';
 import { copyLink, useShareDialog } from '../../widgets/ShareDialog.tsx';
 import { useBookmarkDocs, useBookmarks } from '../../stores/bookmarks.ts';
+import { useFieldFormatter } from '../../stores/fieldText.ts';
+import { useIndexFields } from '../../stores/searchInput.ts';
 import { startDownload } from '../../stores/downloadFlow.ts';
 import { nextSelection } from '../../lib/selection.ts';
 import { BookmarkCard, CARD_MIN_WIDTH } from './BookmarkCard.tsx';
@@ -28,6 +30,7 @@ export function BookmarkPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { config } = useGlobalConfig();
+  const format = useFieldFormatter(useIndexFields().data);
   const bookmarks = useBookmarks();
   const docs = useBookmarkDocs(bookmarks, pickContentLanguage(i18n.language, config.content_languages));
   const options = useDownloadOptions();
@@ -112,6 +115,7 @@ export function BookmarkPage() {
                   <Box role="listitem" key={doc.id}>
                     <BookmarkCard
                       doc={doc}
+                      title={format.title(doc, config.bookmark.title)}
                       first={i < FIRST_IN_GRID}
                       selected={selected.includes(doc.id)}
                       onSelect={(click) => setSelection(nextSelection(selected, order, doc.id, click))}

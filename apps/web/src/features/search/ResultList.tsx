@@ -17,7 +17,8 @@ import { useStableCallback } from '../../lib/useStableCallback.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
 import { aspectOf, gridRows, posterRows, type ResultRow } from './layout.ts';
 import { ResultItem, type ItemActions } from './ResultItem.tsx';
-import { loadDistance, type ViewKey, type ViewSizes } from './searchState.ts';
+import { LIST_HEADER_HEIGHT, ListHeader, ListInfoRow, ListRow, listLayout, type ListColumn } from './ListTable.tsx';
+import { loadDistance, type SortState, type ViewKey, type ViewSizes } from './searchState.ts';
 
 /** Gaps between posters and between thumbnails (portal-spec §9). */
 const POSTER_GAP = 4;
@@ -41,7 +42,11 @@ export interface ResultListProps {
   onItemClick: (doc: AssetDoc, click: ClickModifiers) => void;
   titleOf: (doc: AssetDoc) => string;
   altOf: (doc: AssetDoc) => string;
-  detailsOf: (doc: AssetDoc) => string;
+  /** The list table's columns, a field of an asset as text, and the sort its headers show and change. */
+  columns: ListColumn[];
+  format: (doc: AssetDoc, field: string) => string;
+  sort: SortState;
+  onSort: (key: string) => void;
   renderInfo: (doc: AssetDoc, panelId: string) => ReactNode;
   actions: ItemActions;
   isBookmarked: (id: string) => boolean;
@@ -54,6 +59,7 @@ export interface ResultListProps {
 /**
  * The results in one of the three views (portal-spec §2 "Search"), virtualised so only the rows near
  * the viewport are in the DOM, with infinite scroll and the active asset's info panel under its row.
+ * The list view is a table (ARIA roles: its rows are positioned one by one) under a sticky header row.
  */
 export function ResultList(props: ResultListProps) {
   const { t } = useTranslation();
@@ -86,6 +92,13 @@ export function ResultList(props: ResultListProps) {
   }, [view, docs, width, sizes]);
 
   const gap = view === 'grid' ? POSTER_GAP : view === 'thumbnail' ? THUMB_GAP : 1;
+  const list = view === 'list';
+  const { imageWidth, tableWidth, template } = listLayout(
+    props.columns.length,
+    sizes.listImageWidth,
+    Math.max(width, 1),
+  );
+  const headerHeight = list ? LIST_HEADER_HEIGHT : 0;
   const activeIndex = activeId === null ? -1 : docs.findIndex((d) => d.id === activeId);
   const activeRow = rows.findIndex((r) => activeIndex >= r.start && activeIndex < r.start + r.widths.length);
 
@@ -96,6 +109,8 @@ export function ResultList(props: ResultListProps) {
     estimateSize: (i) => rows[i].height + gap + (i === activeRow ? 320 : 0),
     overscan: 2,
     getItemKey: (i) => `${view}-${rows[i].start}`,
+    // The list's header row sits above its rows.
+    scrollMargin: headerHeight,
   });
 
   const checkNearEnd = useCallback(() => {
@@ -139,6 +154,7 @@ export function ResultList(props: ResultListProps) {
         '--vt-primary': theme.palette.primary.main,
         '--vt-on-primary': theme.palette.primary.contrastText,
         '--vt-paper': theme.palette.background.paper,
+        '--vt-background': theme.palette.background.default,
         '--vt-text': theme.palette.text.primary,
         '--vt-text-secondary': theme.palette.text.secondary,
         '--vt-disabled': theme.palette.action.disabled,
@@ -154,6 +170,68 @@ export function ResultList(props: ResultListProps) {
   const toggleBookmark = useStableCallback(props.actions.toggleBookmark);
   const download = useStableCallback(props.actions.download);
   const actions = useMemo<ItemActions>(() => ({ share, toggleBookmark, download }), [share, toggleBookmark, download]);
+  const rowsOf = (item: (typeof items)[number]) => {
+    const row = rows[item.index];
+    const rowDocs = docs.slice(row.start, row.start + row.widths.length);
+    const info = item.index === activeRow && activeIndex !== -1 && props.renderInfo(docs[activeIndex], panelId);
+    const rowProps = { ...props, panelId, onClick, itemActions: actions, first: item.index === 0 };
+    if (list) {
+      const doc = docs[row.start];
+      return (
+        <>
+          <ListRow
+            doc={doc}
+            index={row.start}
+            columns={props.columns}
+            template={template}
+            height={row.height}
+            selected={props.selected.has(doc.id)}
+            format={props.format}
+            onClick={onClick}
+            picture={<Row {...rowProps} doc={doc} width={imageWidth} height={row.height - 1} />}
+          />
+          {info && (
+            <ListInfoRow columns={props.columns.length} width={Math.max(width, 1)}>
+              {info}
+            </ListInfoRow>
+          )}
+        </>
+      );
+    }
+    return (
+      <>
+        <div className="vt-row" style={{ gap, paddingBottom: gap }}>
+          {rowDocs.map((doc, i) => (
+            <Row key={doc.id} {...rowProps} doc={doc} width={row.widths[i]} height={row.height} />
+          ))}
+        </div>
+        {info && <div>{info}</div>}
+      </>
+    );
+  };
+  const body = (
+    <div
+      role={list ? 'rowgroup' : undefined}
+      style={{ height: virtualizer.getTotalSize() - headerHeight, position: 'relative', width: '100%' }}
+    >
+      {items.map((item) => (
+        <div
+          key={item.key}
+          data-index={item.index}
+          ref={virtualizer.measureElement}
+          style={{
+            position: 'absolute',
+            top: 0,
+            left: 0,
+            width: '100%',
+            transform: `translateY(${item.start - headerHeight}px)`,
+          }}
+        >
+          {rowsOf(item)}
+        </div>
+      ))}
+    </div>
+  );
   return (
     <Box
       ref={scrollRef}
@@ -165,41 +243,28 @@ export function ResultList(props: ResultListProps) {
       data-view={view}
       // Sizes and positions that change per row go in style: as sx they would add a CSS rule per value.
       style={{ height, ...colours }}
-      sx={{ overflowY: 'auto', overflowX: 'hidden', position: 'relative', contain: 'strict' }}
+      sx={{
+        overflowY: 'auto',
+        overflowX: list ? 'auto' : 'hidden',
+        position: 'relative',
+        contain: 'strict',
+        // A row brought into view by the keyboard is not left under the list's header row.
+        scrollPaddingTop: headerHeight,
+      }}
     >
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
-        {items.map((item) => {
-          const row = rows[item.index];
-          const rowDocs = docs.slice(row.start, row.start + row.widths.length);
-          return (
-            <div
-              key={item.key}
-              data-index={item.index}
-              ref={virtualizer.measureElement}
-              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}
-            >
-              <div className="vt-row" style={{ gap, paddingBottom: gap }}>
-                {rowDocs.map((doc, i) => (
-                  <Row
-                    key={doc.id}
-                    {...props}
-                    doc={doc}
-                    width={row.widths[i]}
-                    height={row.height}
-                    panelId={panelId}
-                    onClick={onClick}
-                    itemActions={actions}
-                    first={item.index === 0}
-                  />
-                ))}
-              </div>
-              {item.index === activeRow && activeIndex !== -1 && (
-                <div>{props.renderInfo(docs[activeIndex], panelId)}</div>
-              )}
-            </div>
-          );
-        })}
-      </div>
+      {list ? (
+        <div
+          role="table"
+          aria-label={t('views.search.results_label')}
+          aria-rowcount={docs.length + 1}
+          style={{ width: tableWidth }}
+        >
+          <ListHeader columns={props.columns} template={template} sort={props.sort} onSort={props.onSort} />
+          {body}
+        </div>
+      ) : (
+        body
+      )}
       {/* Over the bottom of the results, taking no room: the rows above it do not move. */}
       {loadingMore && (
         <Box role="status" sx={{ position: 'sticky', bottom: 0, height: 0 }}>
@@ -225,7 +290,7 @@ function Row(
     first: boolean;
   },
 ) {
-  const { view, doc, width, height, sizes, selected, activeId, titleOf, altOf, detailsOf, panelId } = props;
+  const { view, doc, width, height, sizes, selected, activeId, titleOf, altOf, panelId } = props;
   const title = titleOf(doc);
   const common = {
     doc,
@@ -240,16 +305,7 @@ function Row(
     panelId,
     first: props.first,
   };
-  if (view === 'grid') return <ResultItem {...common} width={width} height={height} />;
   if (view === 'thumbnail')
     return <ResultItem {...common} width={sizes.thumbWidth} height={sizes.thumbHeight} caption={title} />;
-  return (
-    <div className="vt-list-row" style={{ width, height }}>
-      <ResultItem {...common} width={sizes.listImageWidth} height={height - 1} />
-      <div className="vt-list-text">
-        <p className="vt-list-title">{title}</p>
-        <p className="vt-list-details">{detailsOf(doc)}</p>
-      </div>
-    </div>
-  );
+  return <ResultItem {...common} width={width} height={height} />;
 }

@@ -7,35 +7,12 @@ import { toast } from '../../lib/toast.ts';
 import { api, server, sessionAnswer } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { touch } from '../../test/touch.ts';
+import { layOutResults } from '../../test/resultsLayout.ts';
 
-/**
- * jsdom lays nothing out: the results area gets the size a browser would give it, so the virtual
- * list has rows to render.
- */
-const layout = { clientWidth: 1000, clientHeight: 800 } as const;
-const original = Object.fromEntries(
-  Object.keys(layout).map((k) => [k, Object.getOwnPropertyDescriptor(Element.prototype, k)]),
-);
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'bypass' });
-  for (const [key, size] of Object.entries(layout)) {
-    Object.defineProperty(HTMLElement.prototype, key, {
-      configurable: true,
-      get(this: HTMLElement) {
-        return this.dataset.view ? size : 0;
-      },
-    });
-  }
-});
+layOutResults();
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => server.resetHandlers());
-afterAll(() => {
-  server.close();
-  for (const key of Object.keys(layout)) {
-    delete (HTMLElement.prototype as unknown as Record<string, unknown>)[key];
-    const d = original[key];
-    if (d) Object.defineProperty(Element.prototype, key, d);
-  }
-});
+afterAll(() => server.close());
 
 const field = (field_name: string, en: string, more: Partial<IndexField> = {}): IndexField => ({
   field_name,

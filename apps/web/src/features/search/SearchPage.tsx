@@ -29,9 +29,10 @@ import { startDownload } from '../../stores/downloadFlow.ts';
 import { nextSelection, type ClickModifiers } from '../../lib/selection.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { useStableCallback } from '../../lib/useStableCallback.ts';
-import { formatFieldValue, valueFormatOf } from '@vitrine/contract/field-format';
+import { useFieldFormatter } from '../../stores/fieldText.ts';
 import { facetDefs, type FacetDef } from './facets.ts';
 import type { InfoField } from './infoFields.ts';
+import type { ListColumn } from './ListTable.tsx';
 import { InfoPanel } from './InfoPanel.tsx';
 import { fetchFacetValues, fetchFoundIds, useSearchResults } from './queries.ts';
 import { ResultList } from './ResultList.tsx';
@@ -62,7 +63,7 @@ const MIN_RESULTS_HEIGHT = 320;
 const SIDEBAR_KEY = 'sidebarWidth';
 /** The view chosen in this tab (session storage). */
 const VIEW_KEY = 'vitrine.searchView';
-/** Fields the info panel and list rows show when the config names none. */
+/** Fields the info panel shows when the config names none. */
 const defaultInfoFields = [
   'title',
   'description',
@@ -73,6 +74,8 @@ const defaultInfoFields = [
   'file_size',
   'imp_date',
 ];
+/** Columns of the list table after the title and the picture when the config names none (those in the index). */
+const defaultListColumns = ['format', 'file_size', 'imp_date'];
 
 function useWindowHeight(): number {
   const [h, setH] = useState(() => window.innerHeight);
@@ -285,18 +288,12 @@ export function SearchPage() {
     void navigate(searchRoutePath({ ...route, sort: next.key, orientation: next.orientation }), { replace: true });
   });
 
+  const formatter = useFieldFormatter(fields);
   const titleField = config.infoView.title || 'title';
-  const titleOf = (doc: AssetDoc) =>
-    formatFieldValue(doc[titleField], 'none', lang) || t('views.search.info.untitled', { id: doc.id });
-  /** A field of a result as text, as its filterVal (or type) says. */
-  const format = (doc: AssetDoc, field: string): string =>
-    formatFieldValue(
-      doc[field],
-      valueFormatOf(fields.find((f) => f.field_name === field) ?? { field_name: field }),
-      lang,
-    );
+  const titleOf = (doc: AssetDoc) => formatter.title(doc, titleField);
+  const format = formatter.text;
   const asInfoFields = (list: { field_name: string; translation?: string }[]): InfoField[] =>
-    list.map((f) => ({ field: f.field_name, label: labelOfField(f.field_name, f.translation) }));
+    list.map((f) => ({ field: f.field_name, label: formatter.label(f) }));
   const configuredLeft = asInfoFields(config.infoView.paramsLeft);
   const configuredRight = asInfoFields(config.infoView.paramsRight);
   const fallbackFields = asInfoFields(
@@ -306,13 +303,14 @@ export function SearchPage() {
     configuredLeft.length + configuredRight.length > 0
       ? [configuredLeft, configuredRight]
       : [fallbackFields.slice(0, 4), fallbackFields.slice(4)];
-  const listColumns = config.search.list.columns.length > 0 ? asInfoFields(config.search.list.columns) : fallbackFields;
-  const detailsOf = (doc: AssetDoc) =>
-    listColumns
-      .map((c) => ({ c, text: format(doc, c.field) }))
-      .filter((x) => x.text !== '')
-      .map((x) => `${x.c.label}: ${x.text}`)
-      .join(' · ');
+  const sortKeys = new Set(config.sorting.options.filter((o) => o.active).map((o) => o.key));
+  const listColumns: ListColumn[] = asInfoFields(
+    config.search.list.columns.length > 0
+      ? config.search.list.columns
+      : [titleField, ...defaultListColumns]
+          .filter((f) => fields.length === 0 || fields.some((x) => x.field_name === f))
+          .map((field_name) => ({ field_name })),
+  ).map((c) => (sortKeys.has(c.field) ? { ...c, sortKey: c.field } : c));
   const { alt, alt_fallback } = config.accessibility.assets;
 
   const collectionName = (id: number) =>
@@ -521,7 +519,10 @@ export function SearchPage() {
               onItemClick={onItemClick}
               titleOf={titleOf}
               altOf={(doc) => altText(doc, alt, alt_fallback.field_name)}
-              detailsOf={detailsOf}
+              columns={listColumns}
+              format={format}
+              sort={sort}
+              onSort={chooseSortKey}
               renderInfo={(doc, panelId) => (
                 <InfoPanel
                   key={doc.id}
