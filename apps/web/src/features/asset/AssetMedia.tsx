@@ -108,7 +108,7 @@ export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
         <Box
           sx={{ ...frame(aspect), '& .plyr': { width: '100%', height: '100%' }, '& video': { objectFit: 'contain' } }}
         >
-          <VideoPlayer src={source.data.url} poster={url} title={alt} />
+          <VideoPlayer video={source.data} poster={url} title={alt} />
         </Box>
       </Suspense>
     );
