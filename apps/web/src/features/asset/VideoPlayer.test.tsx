@@ -18,7 +18,7 @@ vi.hoisted(() => {
       removeListener: () => undefined,
       dispatchEvent: () => false,
     }) as MediaQueryList;
-  if (!('matchMedia' in window)) Object.defineProperty(window, 'matchMedia', { value: matchMedia });
+  if (typeof window.matchMedia !== 'function') Object.defineProperty(window, 'matchMedia', { value: matchMedia });
 });
 
 const video = {
