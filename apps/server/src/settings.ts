@@ -276,6 +276,11 @@ const fileSettingsSchema = z
           .min(1)
           .default(['public', 'users', 'admins'])
           .describe('Groups that see an imported asset when its sidecar names none (access_groups)'),
+        defaultLanguage: z
+          .string()
+          .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/)
+          .optional()
+          .describe('The language of caption files whose names state none (clip.vtt); without it they have none'),
       })
       .prefault({}),
     models: z

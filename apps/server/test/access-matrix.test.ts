@@ -51,6 +51,7 @@ const matrix: Record<string, Row> = {
   ['GET /media/preview/:id/:page']: { request: (h) => get(`/media/preview/${h.id}/2`) },
   ['GET /media/video/:id']: { request: (h) => get(`/media/video/${h.id}`) },
   ['GET /media/audio/:id']: { request: (h) => get(`/media/audio/${h.id}`) },
+  ['GET /media/caption/:id/:track']: { request: (h) => get(`/media/caption/${h.id}/1`) },
   // Downloads (portal-spec §4 "Download flow"): the hidden asset is not found, or rejected from a zip.
   [`GET ${api}session/csets`]: { request: (h) => get(`${api}session/csets?asset_id=${h.id}`) },
   [`GET ${api}download/preview`]: { request: (h) => get(`${api}download/preview?id=${h.id}`) },

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { API_BASE_PATH } from '@vitrine/contract/endpoints';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadSettings, type Settings } from '../src/settings.ts';
 import { createTestDatabase, type DatabaseConfig } from './databases.ts';
@@ -59,4 +60,13 @@ export async function importWithDerivatives(
   await worker.stop();
   const assets = await t.app.db.kysely.selectFrom('asset').select(['id', 'filename']).execute();
   return Object.fromEntries(assets.map((a) => [a.filename, a.id]));
+}
+
+/**
+ * Calls of the test app as a browser makes them: `url` relative to the API (`share/open`) or a
+ * root-relative path (`/media/…`), with the caller's headers.
+ */
+export function apiCaller(t: TestApp) {
+  return (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) =>
+    t.app.inject({ method, url: url.startsWith('/') ? url : API_BASE_PATH + url, headers, payload });
 }

@@ -38,8 +38,26 @@ export const zipDownloadCall = defineCall({
 export const videoCall = defineCall({
   method: 'GET',
   path: 'download/video/:id',
-  summary: 'Signed URL of the web MP4 of a video asset',
-  response: z.object({ url: z.string() }),
+  summary: 'Signed URLs of the sources and caption tracks of a video asset',
+  response: z.object({
+    url: z.string().describe('The web MP4 (the first source)'),
+    sources: z
+      .array(
+        z.object({
+          src: z.string(),
+          type: z.string().describe('The media type, e.g. video/mp4'),
+          size: z.number().int().min(0).describe('Bytes'),
+        }),
+      )
+      .describe('The web MP4 first, then the original where a browser plays it and the caller may download it'),
+    captions: z.array(
+      z.object({
+        label: z.string().describe("The language's name in the caller's language"),
+        src: z.string().describe('Signed URL of the track as WebVTT'),
+        lang: z.string().describe("BCP 47 language tag; '' when the track names none"),
+      }),
+    ),
+  }),
 });
 
 export const orderCall = defineCall({

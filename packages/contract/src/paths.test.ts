@@ -179,6 +179,7 @@ describe('signed media paths: made by paths, read back by paths', () => {
     { kind: 'audio', id: '42' },
     { kind: 'preview', id: '42' },
     { kind: 'preview', id: '42', page: '3' },
+    { kind: 'caption', id: '42', track: '1' },
     { kind: 'download', id: '42', cset: '0' },
     { kind: 'zip', cset: '2', ids: ['4', '7', '1234567'] },
     { kind: 'zip', cset: '2', ids: ['4', '7'], idsIn: 'path' },

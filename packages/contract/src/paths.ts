@@ -297,6 +297,8 @@ export function readPortalLink(link: string): PortalRoute | undefined {
 export type MediaFile =
   | { kind: 'thumb' | 'video' | 'audio'; id: Part }
   | { kind: 'preview'; id: Part; page?: Part }
+  /** A caption track of a video (`track`: its number among the video's captions), served as WebVTT. */
+  | { kind: 'caption'; id: Part; track: Part }
   | { kind: 'download'; id: Part; cset: Part }
   /** `idsIn: 'path'`: the form zips were handed out in before their ids moved to the query. */
   | { kind: 'zip'; cset: Part; ids: readonly Part[]; idsIn?: 'query' | 'path' };
@@ -316,6 +318,7 @@ export const mediaPatterns = {
   previewPage: '/media/preview/:id/:page',
   video: '/media/video/:id',
   audio: '/media/audio/:id',
+  caption: '/media/caption/:id/:track',
   download: '/media/download/:id/:cset',
   zip: '/media/zip/:cset',
   zipInPath: '/media/zip/:cset/:ids',
@@ -339,6 +342,8 @@ function mediaPathOf(file: MediaFile): { path: string; pairs: [string, string][]
         path: `preview/${segment(file.id)}${file.page === undefined ? '' : `/${segment(file.page)}`}`,
         pairs: [],
       };
+    case 'caption':
+      return { path: `caption/${segment(file.id)}/${segment(file.track)}`, pairs: [] };
     case 'download':
       return { path: `download/${segment(file.id)}/${segment(file.cset)}`, pairs: [] };
     case 'zip':
@@ -432,6 +437,8 @@ function mediaFileAt(pathname: string, ids: string | undefined): MediaFile | und
   }
   let m = at(mediaPatterns.previewPage);
   if (m) return { kind: 'preview', id: m.id ?? '', page: m.page ?? '' };
+  m = at(mediaPatterns.caption);
+  if (m) return { kind: 'caption', id: m.id ?? '', track: m.track ?? '' };
   m = at(mediaPatterns.download);
   if (m) return { kind: 'download', id: m.id ?? '', cset: m.cset ?? '' };
   m = at(mediaPatterns.zip);

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { AssetTable, Database } from '../db/schema.ts';
+import type { CaptionTrack } from './caption-file.ts';
 import { DERIVATIVE_JOBS, derivativeJobsFor } from '../derivatives/derivative.jobs.ts';
 import { JobRepository } from '../jobs/job.repository.ts';
 import {
@@ -27,6 +28,8 @@ export interface AssetWrite {
   values: { field: string; lang: string; value: string }[];
   collectionIds: number[];
   accessGroups: string[];
+  /** Caption tracks of a video, numbered 1, 2, … in this order; none when left out. */
+  captions?: CaptionTrack[];
 }
 
 export interface SaveOptions {
@@ -75,6 +78,7 @@ function assetRow(c: AssetColumns, now: number): Insertable<AssetTable> {
     metadata: c.metadata ?? '{}',
     fingerprint: c.fingerprint ?? null,
     import_root: c.import_root ?? null,
+    plays_in_browser: c.plays_in_browser ?? 0,
   };
 }
 
@@ -126,6 +130,10 @@ async function insertAll<R = unknown>(
   }
   return out;
 }
+
+const captionColumns = ['asset_id', 'track', 'lang', 'format', 'filename', 'sha256', 'content'];
+const captionRows = (assetId: number, captions: readonly CaptionTrack[]) =>
+  captions.map((c, i) => ({ asset_id: assetId, track: i + 1, ...c }));
 
 export interface SavedAsset {
   id: number;
@@ -222,7 +230,13 @@ export class CatalogueRepository {
       }
       const replaced = saved.filter((s) => s !== undefined).map((s) => s.id);
       for (const ids of chunks(replaced, 1)) {
-        for (const table of ['asset_value', 'asset_collection', 'asset_access', 'derivative'] as const) {
+        for (const table of [
+          'asset_value',
+          'asset_collection',
+          'asset_access',
+          'derivative',
+          'asset_caption',
+        ] as const) {
           await trx.deleteFrom(table).where('asset_id', 'in', ids).execute();
         }
       }
@@ -237,6 +251,8 @@ export class CatalogueRepository {
       const made = new Map(inserted.map((r) => [r.source_path, Number(r.id)]));
       for (const i of fresh) saved[i] = { id: made.get(writes[i].columns.source_path)!, created: true };
 
+      const captions = writes.flatMap((w, i) => captionRows(saved[i].id, w.captions ?? []));
+      await insertAll(trx, 'asset_caption', captionColumns, captions);
       const values: WrittenRows['values'] = [];
       const access: { asset_id: number; group_name: string }[] = [];
       const members: { asset_id: number; collection_id: number }[] = [];
@@ -315,6 +331,26 @@ export class CatalogueRepository {
     }
   }
 
+  /**
+   * The caption tracks of an asset the import did not write again (its file and metadata are
+   * unchanged): replaced when the caption files changed, so the video is not made again.
+   */
+  async saveCaptions(assetId: number, captions: readonly CaptionTrack[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const stored = await trx
+        .selectFrom('asset_caption')
+        .select(['lang', 'format', 'filename', 'sha256'])
+        .where('asset_id', '=', assetId)
+        .orderBy('track')
+        .execute();
+      const key = (c: Pick<CaptionTrack, 'lang' | 'format' | 'filename' | 'sha256'>) =>
+        `${c.lang}\n${c.format}\n${c.filename}\n${c.sha256}`;
+      if (stored.map(key).join('\n\n') === captions.map(key).join('\n\n')) return;
+      await trx.deleteFrom('asset_caption').where('asset_id', '=', assetId).execute();
+      await insertAll(trx, 'asset_caption', captionColumns, captionRows(assetId, captions));
+    });
+  }
+
   /** One asset: `saveAssets` for the import, which writes each file in its own transaction. */
   async saveAsset(write: AssetWrite, now = Date.now()): Promise<SavedAsset> {
     const [saved] = await this.saveAssets([write], { now });
@@ -326,7 +362,7 @@ export class CatalogueRepository {
     const row = await this.db.selectFrom('asset').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
     const { id: _id, ...columns } = row;
-    const [values, access, members] = await Promise.all([
+    const [values, access, members, captions] = await Promise.all([
       this.db
         .selectFrom('asset_value')
         .select(['field', 'lang', 'value'])
@@ -337,12 +373,19 @@ export class CatalogueRepository {
         .execute(),
       this.db.selectFrom('asset_access').select('group_name').where('asset_id', '=', id).execute(),
       this.db.selectFrom('asset_collection').select('collection_id').where('asset_id', '=', id).execute(),
+      this.db
+        .selectFrom('asset_caption')
+        .select(['lang', 'format', 'filename', 'sha256', 'content'])
+        .where('asset_id', '=', id)
+        .orderBy('track')
+        .execute(),
     ]);
     return {
       columns,
       values,
       accessGroups: access.map((a) => a.group_name),
       collectionIds: members.map((m) => Number(m.collection_id)),
+      captions,
     };
   }
 
@@ -370,7 +413,7 @@ export class CatalogueRepository {
   async clear(): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await changeCatalogue(trx, 'all');
-      for (const t of ['derivative', 'asset_value', 'asset_collection', 'asset_access'] as const) {
+      for (const t of ['derivative', 'asset_value', 'asset_collection', 'asset_access', 'asset_caption'] as const) {
         await trx.deleteFrom(t).execute();
       }
       await trx.deleteFrom('job').where('name', 'in', DERIVATIVE_JOBS).execute();

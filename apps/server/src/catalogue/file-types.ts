@@ -57,3 +57,18 @@ export function fileTypeOf(file: string): FileType | undefined {
 export function isCompanionFile(file: string): boolean {
   return companions.has(path.extname(file).slice(1).toLowerCase());
 }
+
+/** Containers and codecs every current browser plays in a <video> (MP4, WebM; Ogg has no video extension here). */
+const browserContainers = new Set(['mp4', 'm4v', 'webm']);
+const browserVideoCodecs = new Set(['h264', 'vp8', 'vp9', 'av1']);
+const browserAudioCodecs = new Set(['aac', 'mp3', 'opus', 'vorbis', 'flac']);
+
+/** Whether a browser plays a video file itself, so the player may offer the original besides the web MP4. */
+export function playsInBrowser(type: FileType, codecs: { videoCodec: string | null; audioCodec: string | null }) {
+  return (
+    browserContainers.has(type.format) &&
+    codecs.videoCodec !== null &&
+    browserVideoCodecs.has(codecs.videoCodec) &&
+    (codecs.audioCodec === null || browserAudioCodecs.has(codecs.audioCodec))
+  );
+}

@@ -7,8 +7,12 @@ import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
 import { writeEmbeddedMetadata } from '../adapters/metadata.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { loadSettings, type Settings } from '../settings.ts';
+import { MAX_CAPTION_BYTES } from './caption-file.ts';
 import { CatalogueRepository } from './catalogue.repository.ts';
 import { ImportService } from './import.service.ts';
+
+const VTT_EN = 'WEBVTT\n\n00:00:00.000 --> 00:00:01.500\nThe harbour at dawn\n';
+const SRT_DE = '\uFEFF1\r\n00:00:00,000 --> 00:00:01,500\r\nDer Hafen im Morgengrauen\r\n';
 
 describe.each(dialects)('catalogue import (%s)', (dialect) => {
   let database: TestDatabase;
@@ -316,5 +320,80 @@ describe.each(dialects)('catalogue import (%s)', (dialect) => {
     const jobs = await db.kysely.selectFrom('job').select(['name', 'status']).execute();
     expect(jobs.filter((j) => j.name === 'derivatives')).toHaveLength(3);
     expect(jobs.filter((j) => j.name === 'web-video')).toHaveLength(1);
+  });
+
+  const at = (name: string) => path.join(media, name);
+  const filenames = async () =>
+    (await db.kysely.selectFrom('asset').select('filename').orderBy('filename').execute()).map((a) => a.filename);
+  const captions = async (filename: string) =>
+    db.kysely
+      .selectFrom('asset_caption')
+      .innerJoin('asset', 'asset.id', 'asset_caption.asset_id')
+      .select(['asset_caption.track', 'asset_caption.lang', 'asset_caption.format', 'asset_caption.filename'])
+      .where('asset.filename', '=', filename)
+      .orderBy('asset_caption.track')
+      .execute();
+
+  it('takes .vtt and .srt files named after a video as its captions, in the language the name states', async () => {
+    makeClip(at('dawn.mp4'), { seconds: 1 });
+    makeClip(at('dusk.webm'), { seconds: 1 });
+    writeFileSync(at('dawn.en.vtt'), VTT_EN);
+    writeFileSync(at('dawn.de.srt'), SRT_DE);
+    writeFileSync(at('dawn.en-gb.vtt'), VTT_EN);
+    writeFileSync(at('dusk.vtt'), VTT_EN);
+    const summary = await importer().importFolder(media);
+    expect(summary).toMatchObject({ imported: 2, failed: [], warnings: [] });
+    // The caption files are no assets of their own.
+    expect(await filenames()).toEqual(['dawn.mp4', 'dusk.webm']);
+    expect(await captions('dawn.mp4')).toEqual([
+      { track: 1, lang: 'de', format: 'srt', filename: 'dawn.de.srt' },
+      { track: 2, lang: 'en-GB', format: 'vtt', filename: 'dawn.en-gb.vtt' },
+      { track: 3, lang: 'en', format: 'vtt', filename: 'dawn.en.vtt' },
+    ]);
+    // A name without a language: none, unless the catalogue names a default language.
+    expect(await captions('dusk.webm')).toEqual([{ track: 1, lang: '', format: 'vtt', filename: 'dusk.vtt' }]);
+    settings.file.catalogue.defaultLanguage = 'de';
+    writeFileSync(at('dusk.vtt'), `${VTT_EN}\n`);
+    await importer().importFolder(media);
+    expect(await captions('dusk.webm')).toMatchObject([{ lang: 'de', filename: 'dusk.vtt' }]);
+  });
+
+  it('drops a caption whose file is gone at the next import, and takes a changed one, without making the video again', async () => {
+    makeClip(at('dawn.mp4'), { seconds: 1 });
+    writeFileSync(at('dawn.en.vtt'), VTT_EN);
+    writeFileSync(at('dawn.de.srt'), SRT_DE);
+    await importer().importFolder(media);
+    expect(await captions('dawn.mp4')).toHaveLength(2);
+
+    unlinkSync(at('dawn.de.srt'));
+    writeFileSync(at('dawn.en.vtt'), VTT_EN.replace('dawn', 'first light'));
+    const again = await importer().importFolder(media);
+    expect(again).toMatchObject({ unchanged: 1, updated: 0, failed: [] });
+    expect(await captions('dawn.mp4')).toEqual([{ track: 1, lang: 'en', format: 'vtt', filename: 'dawn.en.vtt' }]);
+    const stored = await db.kysely.selectFrom('asset_caption').select('content').executeTakeFirstOrThrow();
+    expect(stored.content).toContain('first light');
+
+    unlinkSync(at('dawn.en.vtt'));
+    await importer().importFolder(media);
+    expect(await captions('dawn.mp4')).toEqual([]);
+  });
+
+  it('refuses oversized, binary and malformed caption files with a reason, and imports the video all the same', async () => {
+    makeClip(at('dawn.mp4'), { seconds: 1 });
+    writeFileSync(at('dawn.en.vtt'), `WEBVTT\n\n${'x'.repeat(MAX_CAPTION_BYTES)}`);
+    writeFileSync(at('dawn.de.vtt'), Buffer.from([0x57, 0x45, 0x42, 0x56, 0x54, 0x54, 0x0a, 0xff, 0xfe, 0x00, 0x01]));
+    writeFileSync(at('dawn.fr.srt'), 'just some words, no timings\n');
+    writeFileSync(at('dawn.it.vtt'), VTT_EN);
+    writeFileSync(at('nothing.vtt'), VTT_EN);
+    const summary = await importer().importFolder(media);
+    expect(summary).toMatchObject({ imported: 1, failed: [] });
+    expect([...summary.warnings].sort()).toEqual([
+      'dawn.de.vtt: caption left out: not UTF-8 text',
+      expect.stringMatching(/^dawn\.en\.vtt: caption left out: larger than 1 MB/),
+      'dawn.fr.srt: caption left out: no SubRip cue timing (00:00:01,000 --> 00:00:02,000) found',
+      'nothing.vtt: a caption file named after no video beside it',
+    ]);
+    expect(await filenames()).toEqual(['dawn.mp4']);
+    expect(await captions('dawn.mp4')).toMatchObject([{ lang: 'it' }]);
   });
 });

@@ -9,7 +9,15 @@ import { pdfInfo } from '../adapters/pdf.ts';
 import { decodeImageWithFfmpeg, probeAv } from '../adapters/video.ts';
 import type { Settings } from '../settings.ts';
 import type { AssetColumns, AssetWrite, CatalogueRepository } from './catalogue.repository.ts';
-import { fileTypeOf, isCompanionFile, type FileType } from './file-types.ts';
+import {
+  captionFormatOf,
+  captionTarget,
+  CaptionFileError,
+  readCaption,
+  type CaptionSidecar,
+  type CaptionTrack,
+} from './caption-file.ts';
+import { fileTypeOf, isCompanionFile, playsInBrowser, type FileType } from './file-types.ts';
 import { MANIFEST_NAMES, readManifest, readSidecar, SidecarError, type Sidecar } from './sidecar.ts';
 
 export interface ImportSummary {
@@ -53,6 +61,8 @@ const labelColours: Record<string, number> = {
 interface Found {
   file: string;
   folder: string;
+  /** Caption files beside a video, named after it. */
+  captions: CaptionSidecar[];
 }
 
 interface Probed {
@@ -62,6 +72,7 @@ interface Probed {
   bbox_y: number | null;
   duration: number | null;
   page_count: number | null;
+  plays_in_browser?: number;
 }
 
 async function sha256Of(file: string): Promise<string> {
@@ -95,7 +106,13 @@ async function probe(file: string, type: FileType): Promise<Probed> {
     case 'audio': {
       const av = await probeAv(file);
       if (type.group === 'video' && !av.hasVideo) throw new Error('the file has no video stream');
-      return { ...none, pixel_x: av.width, pixel_y: av.height, duration: av.duration };
+      return {
+        ...none,
+        pixel_x: av.width,
+        pixel_y: av.height,
+        duration: av.duration,
+        plays_in_browser: type.group === 'video' && playsInBrowser(type, av) ? 1 : 0,
+      };
     }
     case 'document': {
       const pdf = await pdfInfo(file);
@@ -136,21 +153,60 @@ export class ImportService {
     private readonly settings: Settings,
   ) {}
 
-  private async walk(folder: string, out: Found[]): Promise<void> {
+  /** The files to catalogue under `folder`; caption files go with their video (or to `warnings`). */
+  private async walk(folder: string, out: Found[], warnings: string[], root: string): Promise<void> {
     const entries = await readdir(folder, { withFileTypes: true });
     entries.sort((a, b) => a.name.localeCompare(b.name));
     const names = new Set(entries.map((e) => e.name));
+    const videos = new Map<string, Found[]>();
+    const captionNames: string[] = [];
     for (const e of entries) {
       if (e.name.startsWith('.')) continue;
       const full = path.join(folder, e.name);
-      if (e.isDirectory()) await this.walk(full, out);
+      if (e.isDirectory()) await this.walk(full, out, warnings, root);
       else if (e.isFile()) {
         if (MANIFEST_NAMES.includes(e.name)) continue;
         if (e.name.endsWith('.json') && names.has(e.name.slice(0, -5))) continue;
         if (isCompanionFile(e.name)) continue;
-        out.push({ file: full, folder });
+        if (captionFormatOf(e.name)) {
+          captionNames.push(e.name);
+          continue;
+        }
+        const found: Found = { file: full, folder, captions: [] };
+        if (fileTypeOf(e.name)?.group === 'video') {
+          const stem = e.name.slice(0, -path.extname(e.name).length);
+          videos.set(stem, [...(videos.get(stem) ?? []), found]);
+        }
+        out.push(found);
       }
     }
+    for (const name of captionNames) {
+      const format = captionFormatOf(name);
+      const target = captionTarget(name, videos);
+      if (!format || !target) {
+        warnings.push(`${path.relative(root, path.join(folder, name))}: a caption file named after no video beside it`);
+        continue;
+      }
+      for (const video of target.videos)
+        video.captions.push({ file: path.join(folder, name), format, lang: target.lang });
+    }
+  }
+
+  /**
+   * The caption tracks of a video as its caption files are now; a file that cannot be used is left
+   * out with its reason in `warnings`.
+   */
+  private async captionsOf(f: Found, warnings: string[], root: string): Promise<CaptionTrack[]> {
+    const tracks: CaptionTrack[] = [];
+    for (const sidecar of f.captions) {
+      try {
+        tracks.push(await readCaption(sidecar, this.settings.file.catalogue.defaultLanguage));
+      } catch (err) {
+        const reason = err instanceof CaptionFileError ? err.message : `cannot be read (${(err as Error).message})`;
+        warnings.push(`${path.relative(root, sidecar.file)}: caption left out: ${reason}`);
+      }
+    }
+    return tracks;
   }
 
   private async collectionFor(root: string, folder: string): Promise<number> {
@@ -267,7 +323,7 @@ export class ImportService {
     // Files are served only while they stay inside the folder as it is now (docs/security.md).
     const importRoot = await realpath(root);
     const found: Found[] = [];
-    await this.walk(root, found);
+    await this.walk(root, found, summary.warnings, root);
     const known = new Map((await this.repo.assetsUnder(root + path.sep)).map((a) => [a.source_path, a]));
     const manifests = new Map<string, Promise<Map<string, Sidecar>>>();
     const manifestOf = (dir: string) => {
@@ -307,7 +363,10 @@ export class ImportService {
           .digest('hex');
         const before = known.get(f.file);
         const same = before?.fingerprint === fingerprint && before.import_root === importRoot;
+        // Captions are kept apart from the asset: a changed caption file does not make the video again.
+        const captions = type.group === 'video' ? await this.captionsOf(f, summary.warnings, root) : [];
         if (before && before.status === 'active' && same) {
+          await this.repo.saveCaptions(before.id, captions);
           summary.unchanged++;
           return;
         }
@@ -329,7 +388,7 @@ export class ImportService {
         );
         const collectionIds = [await this.collectionFor(root, f.folder)];
         for (const name of sc.collections ?? []) collectionIds.push(await this.namedCollection(name));
-        const saved = await this.repo.saveAsset({ ...write, collectionIds });
+        const saved = await this.repo.saveAsset({ ...write, collectionIds, captions });
         if (saved.created) summary.imported++;
         else summary.updated++;
       } catch (err) {

@@ -21,6 +21,7 @@ import * as deliveredDownloads from './migrations/202611251700_delivered_downloa
 import * as derivativeClaim from './migrations/202611251705_derivative_claim.ts';
 import * as importRoot from './migrations/202611251740_import_root.ts';
 import * as conversionLastUsed from './migrations/202611251750_conversion_last_used.ts';
+import * as captions from './migrations/202611261500_captions.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '202611251705_derivative_claim': derivativeClaim,
   '202611251740_import_root': importRoot,
   '202611251750_conversion_last_used': conversionLastUsed,
+  '202611261500_captions': captions,
 };
 
 /**

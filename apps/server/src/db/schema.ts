@@ -6,6 +6,7 @@ export interface Database {
   config_history: ConfigHistoryTable;
   asset: AssetTable;
   asset_value: AssetValueTable;
+  asset_caption: AssetCaptionTable;
   collection: CollectionTable;
   asset_collection: AssetCollectionTable;
   asset_access: AssetAccessTable;
@@ -81,6 +82,21 @@ export interface AssetTable {
   fingerprint: string | null;
   /** The imported folder, symlinks resolved; the file is used only while it lies inside (null: imported before this was kept). */
   import_root: string | null;
+  /** 1 when a browser plays the original file itself (container and codecs), so the player may offer it. */
+  plays_in_browser: Generated<number>;
+}
+
+/** Caption tracks of a video, from the WebVTT or SubRip files beside it at import. */
+export interface AssetCaptionTable {
+  asset_id: number;
+  /** 1, 2, …: the track's number among the video's captions. */
+  track: number;
+  /** BCP 47 tag; '' when the file's name states none and the catalogue has no default language. */
+  lang: string;
+  format: 'vtt' | 'srt';
+  filename: string;
+  sha256: string;
+  content: string;
 }
 
 /** Multi-valued and per-language field values; lang '' when the value has no language. */

@@ -36,6 +36,52 @@ export class DownloadRepository {
     private readonly catalogue: CatalogueRepository,
   ) {}
 
+  /**
+   * What the player of a video is offered besides its web version: whether a browser plays the
+   * original, the size of the playable derivative (once made), the languages of its caption tracks.
+   */
+  async playerFacts(
+    id: number,
+    kind: 'video' | 'audio',
+  ): Promise<{ playsInBrowser: boolean; playableBytes: number | null; captions: { track: number; lang: string }[] }> {
+    const [asset, derivative, captions] = await Promise.all([
+      this.db.kysely.selectFrom('asset').select('plays_in_browser').where('id', '=', id).executeTakeFirst(),
+      this.db.kysely
+        .selectFrom('derivative')
+        .select('bytes')
+        .where('asset_id', '=', id)
+        .where('kind', '=', kind)
+        .where('page', '=', 0)
+        .executeTakeFirst(),
+      this.db.kysely
+        .selectFrom('asset_caption')
+        .select(['track', 'lang'])
+        .where('asset_id', '=', id)
+        .orderBy('track')
+        .execute(),
+    ]);
+    return {
+      playsInBrowser: Number(asset?.plays_in_browser ?? 0) === 1,
+      playableBytes: derivative ? Number(derivative.bytes) : null,
+      captions: captions.map((c) => ({ track: Number(c.track), lang: c.lang })),
+    };
+  }
+
+  /** One caption track of an active asset. */
+  async caption(
+    id: number,
+    track: number,
+  ): Promise<{ format: 'vtt' | 'srt'; sha256: string; content: string } | undefined> {
+    return this.db.kysely
+      .selectFrom('asset_caption')
+      .innerJoin('asset', 'asset.id', 'asset_caption.asset_id')
+      .select(['asset_caption.format', 'asset_caption.sha256', 'asset_caption.content'])
+      .where('asset_caption.asset_id', '=', id)
+      .where('asset_caption.track', '=', track)
+      .where('asset.status', '=', 'active')
+      .executeTakeFirst();
+  }
+
   /** Active assets by id, in the order asked (access is checked by the caller). */
   async sources(ids: readonly number[]): Promise<DownloadSource[]> {
     if (!ids.length) return [];

@@ -37,7 +37,7 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
   registerCall(app, previewCall, async ({ request, query }) => downloads.preview(request.auth, query));
   registerCall(app, downloadCall, async ({ request, query }) => downloads.single(request.auth, query));
   registerCall(app, zipDownloadCall, async ({ request, query }) => downloads.zip(request.auth, query));
-  registerCall(app, videoCall, async ({ request, params }) => downloads.video(request.auth, params.id ?? ''));
+  registerCall(app, videoCall, async ({ request, params }) => downloads.video(caller(request), params.id ?? ''));
   registerCall(app, orderCall, async ({ request, body }) =>
     downloads.order(request.auth, { ...body, client: request.ip }),
   );
@@ -51,6 +51,20 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
         cacheControl: mediaCacheControl(request.query.exp, 'private', DOWNLOAD_CACHE_SECONDS),
         onDelivered: () => downloads.delivered(file.delivery, logFailure(request)),
       });
+    },
+  );
+
+  app.get(
+    mediaPatterns.caption,
+    async (request: FastifyRequest<{ Params: { id: string; track: string }; Querystring: Signed }>, reply) => {
+      const caption = await downloads.signedCaption({ ...request.params, ...request.query });
+      // A URL minted for a share link is cached by the visitor's browser only (media.routes.ts).
+      const scope = request.query.share === undefined ? 'public' : 'private';
+      return reply
+        .type('text/vtt; charset=utf-8')
+        .header('ETag', caption.etag)
+        .header('Cache-Control', mediaCacheControl(request.query.exp, scope))
+        .send(caption.text);
     },
   );
 

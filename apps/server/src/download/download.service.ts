@@ -3,6 +3,9 @@ import path from 'node:path';
 import { acceptedLanguages } from '@vitrine/contract/formats';
 import { portalLink, readZipIds, type MediaFile } from '@vitrine/contract/paths';
 import type { ConvertSet } from '@vitrine/contract/session';
+import type { CallAnswer } from '@vitrine/contract/call';
+import type { videoCall } from '@vitrine/contract/download';
+import { toWebVtt } from '../catalogue/caption-file.ts';
 import type { AccessService } from '../access/access.service.ts';
 import { DeliveryLog } from './delivery-log.ts';
 import type { Mailer } from '../adapters/mail.ts';
@@ -44,6 +47,15 @@ interface SignedQuery {
   share?: string;
   /** Who the URL was handed to: `u<user id>`, or `guest`. */
   by?: string;
+}
+
+export type VideoAnswer = CallAnswer<typeof videoCall>;
+
+/** A caption track's label: its language's name in the caller's language ("English", "Englisch"). */
+export function captionLabel(lang: string, languages: readonly string[]): string {
+  const names = new Intl.DisplayNames([...languages], { type: 'language', fallback: 'code' });
+  if (lang) return names.of(lang) ?? lang;
+  return names.resolvedOptions().locale.startsWith('de') ? 'Untertitel' : 'Captions';
 }
 
 /** Downloads folded into the assets' counts per transaction. */
@@ -173,17 +185,55 @@ export class DownloadService {
   }
 
   /**
-   * The source of the player: the web MP4 of a video, the AAC preview of a sound. Never the original,
-   * which only callers who may download set 0 get (through a download).
+   * The sources and caption tracks of the player: the web MP4 of a video (the AAC preview of a
+   * sound) first, then the original where a browser plays it, but only for a caller who may
+   * download the original (set 0); captions with signed URLs, labelled in the caller's language.
    */
-  async video(auth: Auth, assetId: string): Promise<{ url: string }> {
+  async video(caller: DownloadCaller, assetId: string): Promise<VideoAnswer> {
+    const { auth } = caller;
     requireAssetUser(auth);
     const id = assetIdOf(assetId);
     const sets = await this.access.setIdsFor(auth, id);
     const [src] = await this.repository.sources([id]);
     if (!src || (src.asset_group !== 'video' && src.asset_group !== 'audio')) throw notFound(`The video ${id}`);
     if (sets.length === 0) throw forbidden('You may not play this asset.');
-    return { url: this.access.mediaUrl(auth, { kind: src.asset_group === 'video' ? 'video' : 'audio', id }) };
+    const kind = src.asset_group === 'video' ? 'video' : 'audio';
+    const facts = await this.repository.playerFacts(id, kind);
+    const url = this.access.mediaUrl(auth, { kind, id });
+    const sources: VideoAnswer['sources'] = [
+      { src: url, type: kind === 'video' ? 'video/mp4' : 'audio/mp4', size: facts.playableBytes ?? 0 },
+    ];
+    if (kind === 'video' && facts.playsInBrowser && sets.includes(0)) {
+      // A download URL without a downloader is a player's: playing it is not counted as a download.
+      const original = this.access.mediaUrl(auth, { kind: 'download', id, cset: 0 });
+      sources.push({ src: original, type: src.mime, size: src.file_size });
+    }
+    const languages = languagesOf(caller);
+    const captions = facts.captions.map((c) => ({
+      label: captionLabel(c.lang, languages),
+      src: this.access.mediaUrl(auth, { kind: 'caption', id, track: c.track }),
+      lang: c.lang,
+    }));
+    return { url, sources, captions };
+  }
+
+  /** A caption track behind a signed URL, as WebVTT (a SubRip file is turned into it). */
+  async signedCaption(input: { id: string; track: string } & SignedQuery): Promise<{ text: string; etag: string }> {
+    const check = await this.access.verifyMediaUrl(
+      { kind: 'caption', id: input.id, track: input.track },
+      { share: input.share },
+      input.exp,
+      input.sig,
+    );
+    if (check === 'invalid') throw forbidden('This media link is not valid.');
+    if (check === 'expired') throw forbidden('This media link has expired; reload the page to get a new one.');
+    if (check === 'revoked') throw forbidden('The share link this media link came from was revoked or has expired.');
+    const id = assetIdOf(input.id);
+    const caption = /^[1-9]\d{0,5}$/.test(input.track)
+      ? await this.repository.caption(id, Number(input.track))
+      : undefined;
+    if (!caption) throw notFound('The caption track');
+    return { text: toWebVtt(caption.content, caption.format), etag: `"${caption.sha256.slice(0, 16)}-vtt"` };
   }
 
   /**

@@ -4,7 +4,7 @@ import type { AssetTable, Database } from '../db/schema.ts';
 
 export type AssetRow = Omit<
   AssetTable,
-  'id' | 'status' | 'color_code' | 'obj_dload_cnt' | 'metadata' | 'fingerprint' | 'import_root'
+  'id' | 'status' | 'color_code' | 'obj_dload_cnt' | 'metadata' | 'fingerprint' | 'import_root' | 'plays_in_browser'
 > & {
   id: number;
   status: string;

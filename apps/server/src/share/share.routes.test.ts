@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShareLink } from '@vitrine/contract/share';
-import { startTestApp, type TestApp } from '../../test/app.ts';
+import { apiCaller, startTestApp, type TestApp } from '../../test/app.ts';
 import { signIn, xsrfHeaders } from '../../test/auth.ts';
 import { dialects } from '../../test/databases.ts';
 import { buildAssets, buildCollection } from '../../test/factories.ts';
@@ -62,8 +62,7 @@ describe.each(dialects)('share links on %s (docs/security.md "Share links")', (d
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const call = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) =>
-    t.app.inject({ method, url: url.startsWith('/') ? url : API + url, headers, payload });
+  const call = (...args: Parameters<ReturnType<typeof apiCaller>>) => apiCaller(t)(...args);
 
   const create = async (body: object, headers = alice) => {
     const res = await call('POST', 'share/create', headers, body);

@@ -92,12 +92,12 @@ function DocumentPages({ id, alt, pages, aspect }: { id: string; alt: string; pa
  * and otherwise the preview picture (photos, 3D views).
  */
 export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const groups = doc.asset_groups ?? [];
   const isVideo = groups.includes('video');
   const isAudio = groups.includes('audio');
   const preview = usePreview(doc.id, 0);
-  const source = useVideoSource(doc.id, (isVideo || isAudio) && Boolean(preview.data?.url));
+  const source = useVideoSource(i18n.language, doc.id, (isVideo || isAudio) && Boolean(preview.data?.url));
   const aspect = frameAspect(doc);
   const url = preview.data?.url;
   const pages = preview.data?.page_count;
@@ -108,7 +108,7 @@ export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
         <Box
           sx={{ ...frame(aspect), '& .plyr': { width: '100%', height: '100%' }, '& video': { objectFit: 'contain' } }}
         >
-          <VideoPlayer src={source.data.url} poster={url} title={alt} />
+          <VideoPlayer video={source.data} poster={url} title={alt} />
         </Box>
       </Suspense>
     );

@@ -8,7 +8,7 @@ export const assetKeys = {
   all: ['asset'] as const,
   doc: (lang: string, id: string) => [...assetKeys.all, 'doc', lang, id] as const,
   preview: (id: string, page: number) => [...assetKeys.all, 'preview', id, page] as const,
-  video: (id: string) => [...assetKeys.all, 'video', id] as const,
+  video: (lang: string, id: string) => [...assetKeys.all, 'video', lang, id] as const,
   fields: () => [...assetKeys.all, 'fields'] as const,
 };
 
@@ -34,10 +34,11 @@ export function usePreview(id: string, page: number) {
   });
 }
 
-export function useVideoSource(id: string, enabled: boolean) {
+/** The player's sources and caption tracks; the tracks are named in the interface language `lang`. */
+export function useVideoSource(lang: string, id: string, enabled: boolean) {
   return useQuery({
     enabled,
-    queryKey: assetKeys.video(id),
+    queryKey: assetKeys.video(lang, id),
     queryFn: ({ signal }) => callApi(videoCall, { params: { id }, signal }),
     staleTime,
     retry: false,
