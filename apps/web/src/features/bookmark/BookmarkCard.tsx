@@ -36,6 +36,7 @@ export function BookmarkCard({
   selected,
   onSelect,
   first = false,
+  borderWidth = 1,
 }: {
   doc: AssetDoc;
   /** The configured title field as the field formatter shows it (config bookmark.title). */
@@ -44,6 +45,8 @@ export function BookmarkCard({
   onSelect: (click: ClickModifiers) => void;
   /** One of the cards seen first: its picture is fetched at once and first. */
   first?: boolean;
+  /** The card's border in px (config bookmark.options.border_width); a selected card's is 1 px wider. */
+  borderWidth?: number;
 }) {
   const { ref, near } = useNearViewport(LAZY_MARGIN);
   const longPress = useLongPress(() => onSelect({ shiftKey: false, ctrlKey: true, metaKey: false }));
@@ -51,7 +54,10 @@ export function BookmarkCard({
     <Card
       ref={ref}
       variant="outlined"
-      sx={{ borderWidth: selected ? 2 : 1, borderColor: selected ? 'primary.main' : undefined }}
+      sx={{
+        borderWidth: selected ? borderWidth + 1 : borderWidth,
+        borderColor: selected ? 'primary.main' : undefined,
+      }}
       data-testid="bookmark-card"
     >
       <CardActionArea

@@ -117,6 +117,7 @@ export function BookmarkPage() {
                       doc={doc}
                       title={format.title(doc, config.bookmark.title)}
                       first={i < FIRST_IN_GRID}
+                      borderWidth={config.bookmark.options.border_width}
                       selected={selected.includes(doc.id)}
                       onSelect={(click) => setSelection(nextSelection(selected, order, doc.id, click))}
                     />

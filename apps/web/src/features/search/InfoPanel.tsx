@@ -53,6 +53,7 @@ export function InfoPanel({
   left,
   right,
   format,
+  borderWidth = 2,
   onClose,
 }: {
   id: string;
@@ -61,6 +62,8 @@ export function InfoPanel({
   left: InfoField[];
   right: InfoField[];
   format: (doc: AssetDoc, field: string) => string;
+  /** Its border in px (config infoView.options.border_width). */
+  borderWidth?: number;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -88,7 +91,7 @@ export function InfoPanel({
         sx={{
           my: 1,
           p: 2,
-          border: 2,
+          border: `${borderWidth}px solid`,
           borderColor: 'primary.main',
           borderRadius: 1,
           bgcolor: 'background.paper',

@@ -160,8 +160,10 @@ export function ResultList(props: ResultListProps) {
         '--vt-disabled': theme.palette.action.disabled,
         '--vt-hover': theme.palette.action.hover,
         '--vt-divider': theme.palette.divider,
+        // A selected item's border, as configured for the view (portal-spec §9: 2 px by default).
+        '--vt-selected-width': `${view === 'grid' ? sizes.posterBorder : view === 'thumbnail' ? sizes.thumbBorder : 2}px`,
       }) as CSSProperties,
-    [theme],
+    [theme, view, sizes.posterBorder, sizes.thumbBorder],
   );
   // Items get only values that change with them; the handlers stay the same object, so the memoised
   // items re-render only when their own state changes.

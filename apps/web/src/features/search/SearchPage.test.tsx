@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { AssetDoc, FacetSelection, IndexField } from '@vitrine/contract/search';
 import { resetSessionState } from '../../stores/session.ts';
 import { toast } from '../../lib/toast.ts';
-import { api, server, sessionAnswer } from '../../test/msw.ts';
+import { api, configHandlers, server, sessionAnswer } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { touch } from '../../test/touch.ts';
 import { layOutResults } from '../../test/resultsLayout.ts';
@@ -190,6 +190,26 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
     expect(result('Blue boat')).toHaveAttribute('aria-pressed', 'false');
     await user.click(result('Penguin'));
     expect(screen.getByText('1 selected')).toBeInTheDocument();
+  });
+
+  it('§9 the configured border widths: a selected poster or thumbnail, the info panel', async () => {
+    network();
+    server.use(
+      ...configHandlers({
+        search: { posters: { border_width: 5 }, thumbnails: { border_width: 7 } },
+        infoView: { options: { border_width: 6 } },
+      }),
+    );
+    const { user } = await renderApp('/search/*');
+    await heading('4 results');
+    const results = screen.getByRole('region', { name: 'Results' });
+    expect(results.getAttribute('data-view')).toBe('grid');
+    expect(results.style.getPropertyValue('--vt-selected-width')).toBe('5px');
+    await user.click(result('Red car'));
+    expect(getComputedStyle(screen.getByRole('region', { name: 'Details of Red car' })).borderTopWidth).toBe('6px');
+    await user.click(screen.getByRole('button', { name: 'Thumbnails' }));
+    await waitFor(() => expect(results.getAttribute('data-view')).toBe('thumbnail'));
+    expect(results.style.getPropertyValue('--vt-selected-width')).toBe('7px');
   });
 
   it('§4 Selection on phones: a long press (500 ms, moving at most 10 px) toggles like ctrl click and opens nothing', async () => {

@@ -182,6 +182,8 @@ export function SearchPage() {
     thumbHeight: config.search.thumbnails.height,
     rowHeight: config.search.list.options.rowHeight,
     listImageWidth: config.search.list.options.imageColWidth,
+    posterBorder: config.search.posters.border_width,
+    thumbBorder: config.search.thumbnails.border_width,
   };
   const windowHeight = useWindowHeight();
   const resultsHeight = Math.max(MIN_RESULTS_HEIGHT, windowHeight - CHROME_HEIGHT);
@@ -532,6 +534,7 @@ export function SearchPage() {
                   left={left}
                   right={right}
                   format={format}
+                  borderWidth={config.infoView.options.border_width}
                   onClose={() => {
                     setActiveId(null);
                     document.querySelector<HTMLElement>(`[data-asset-id="${doc.id}"] [data-result-button]`)?.focus();

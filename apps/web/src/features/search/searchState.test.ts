@@ -27,6 +27,8 @@ const sizes: ViewSizes = {
   thumbHeight: 200,
   rowHeight: 200,
   listImageWidth: 250,
+  posterBorder: 2,
+  thumbBorder: 2,
 };
 
 describe('§4 Search: facet update', () => {

@@ -178,6 +178,9 @@ export interface ViewSizes {
   thumbHeight: number;
   rowHeight: number;
   listImageWidth: number;
+  /** The width of a selected poster's and thumbnail's border (config posters / thumbnails border_width). */
+  posterBorder: number;
+  thumbBorder: number;
 }
 
 /** Rows of the first request for a results area of this size. */
