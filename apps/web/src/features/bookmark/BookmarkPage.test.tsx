@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { bookmarkBatches, CHARS_PER_ID, GUEST_BOOKMARKS_KEY, URL_LIMIT } from '../../stores/bookmarks.ts';
-import { api, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
+import { api, configHandlers, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { startTestServer } from '../../test/testServer.ts';
 import { touch } from '../../test/touch.ts';
@@ -109,6 +109,19 @@ describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
     expectSizedPicture(pictures[0], { srcset: srcset('1'), sizes, first: true });
     expectSizedPicture(pictures[4], { srcset: srcset('5'), sizes, first: false });
     expect(pictures[4]).toHaveAttribute('loading', 'lazy');
+  }, 30_000);
+
+  it('draws the cards with the configured border width (bookmark.options.border_width), a selected one 1 px wider', async () => {
+    signedInWith(['1', '2']);
+    catalogue();
+    server.use(...configHandlers({ bookmark: { options: { border_width: 3 } } }));
+    const { user } = await renderApp('/bookmark');
+    await waitFor(() => expect(screen.getAllByTestId('bookmark-card')).toHaveLength(2), { timeout: 15_000 });
+    const [first, second] = screen.getAllByTestId('bookmark-card');
+    if (!first || !second) throw new Error('no cards');
+    expect(getComputedStyle(second).borderTopWidth).toBe('3px');
+    await user.click(within(first).getByRole('checkbox'));
+    await waitFor(() => expect(getComputedStyle(first).borderTopWidth).toBe('4px'));
   }, 30_000);
 
   it('acts on all until something is selected; deleting a selection does not ask, deleting all does', async () => {
