@@ -240,12 +240,23 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     const facet = filters.getByRole('group', { name: 'category' });
     await facet.getByRole('combobox', { name: 'Selection' }).click();
     await page.getByRole('option', { name: 'Radio buttons' }).click();
+    // A second filter, moved above the first: the sidebar shows them in this order.
+    await filters.getByRole('combobox', { name: 'Field' }).click();
+    await page.getByRole('option', { name: 'creator', exact: true }).click();
+    await filters.getByRole('button', { name: 'Add filter' }).click();
+    await expect(filters.getByRole('button', { name: 'Move creator down' })).toBeDisabled();
+    await filters.getByRole('button', { name: 'Move creator up' }).click();
+    await expect(filters.getByRole('button', { name: 'Move creator up' })).toBeDisabled();
     await saveConfig(page);
 
     await page.goto('/#/search/*');
     const category = page.getByRole('radiogroup', { name: 'Category' });
     await expect(category.getByRole('radio').first()).toBeVisible({ timeout: 15_000 });
     await expect(page.getByRole('group', { name: 'Created' })).toHaveCount(0);
+    const creator = page.getByRole('group', { name: 'Creator' });
+    await expect(creator).toBeVisible();
+    const top = async (l: typeof creator) => (await l.boundingBox())?.y ?? NaN;
+    expect(await top(creator)).toBeLessThan(await top(category));
     const photography = category.getByRole('radio', { name: /^Photography/ });
     await photography.click();
     await expect(page).toHaveURL(/%2Bcategory=Photography/);

@@ -202,6 +202,42 @@ describe(
       expect(posted[0]?.assetInfo).toEqual({ ...defaultGlobalConfig.assetInfo, paramsLeft: [], title: 'creator' });
     });
 
+    it('reorders the facets: the saved positions follow the order shown (admin-spec §1 "search")', async () => {
+      const facet = (field_name: string, position: number) => ({
+        field_name,
+        position,
+        range_facet: false,
+        options: { multivalue: 'checkbox', preview: 5, sort: 'count' },
+      });
+      // Stored out of array order: the list shows them by position.
+      const { posted } = adminServer({
+        ...defaultGlobalConfig,
+        facets: [facet('creator', 2), facet('category', 0), facet('license', 1)],
+      });
+      const { user } = await renderApp('/admin/search');
+      const filters = await screen.findByRole('region', { name: 'Filters' }, slow);
+      expect(
+        within(filters)
+          .getAllByRole('group')
+          .map((g) => g.getAttribute('aria-label')),
+      ).toEqual(['category', 'license', 'creator']);
+      expect(screen.getByRole('button', { name: 'Move category up' })).toBeDisabled();
+      await user.click(screen.getByRole('button', { name: 'Move creator up' }));
+      await user.click(screen.getByRole('button', { name: 'Move category down' }));
+      expect(
+        within(filters)
+          .getAllByRole('group')
+          .map((g) => g.getAttribute('aria-label')),
+      ).toEqual(['creator', 'category', 'license']);
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.facets.map((f) => [f.field_name, f.position])).toEqual([
+        ['creator', 0],
+        ['category', 1],
+        ['license', 2],
+      ]);
+    });
+
     it('uploads the tile image of a pre-search under a new id that the saved config carries (§7 "thumbnail")', async () => {
       const preSearch = { key: 'Harbour picks', search: { en: { text: '*', facets: [] } }, position: 0 };
       const stored = {

@@ -2,7 +2,7 @@ import { Alert, Button, IconButton, Stack, Typography } from '@mui/material';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { facetConfigSchema, viewKey, type ViewKey } from '@vitrine/contract/global-config';
 import { useAdminDraft } from '../AdminDraft.tsx';
-import { AddFromSelect, NumberSetting, Section, SelectSetting, UploadSetting } from '../fields.tsx';
+import { AddFromSelect, moved, NumberSetting, Section, SelectSetting, UploadSetting } from '../fields.tsx';
 import { useIndexFields } from '../queries.ts';
 
 type Multivalue = 'checkbox' | 'radio' | 'slider';
@@ -18,12 +18,20 @@ export function SearchSection() {
   );
   const suggestionFields = (fields ?? []).filter((f) => !config.suggestions.some((s) => s.field_name === f.field_name));
 
+  // The facets in the order the sidebar shows them (by position); `index` is the place in the config.
+  const ordered = config.facets
+    .map((facet, index) => ({ facet, index }))
+    .sort((a, b) => a.facet.position - b.facet.position);
+  const inOrder = ordered.map((o) => o.facet);
+  /** Facets in their new order, numbered by it. */
+  const writeFacets = (next: typeof inOrder) => set('facets')(next.map((f, position) => ({ ...f, position })));
+
   const addFacet = (name: string) => {
     const field = fields?.find((f) => f.field_name === name);
     if (!field) return;
     const facet = facetConfigSchema.parse({
       field_name: field.field_name,
-      position: config.facets.length,
+      position: Math.max(-1, ...config.facets.map((f) => f.position)) + 1,
       range_facet: field.range_facet,
       options: { multivalue: field.range_facet ? 'slider' : 'checkbox' },
     });
@@ -33,7 +41,7 @@ export function SearchSection() {
   return (
     <>
       <Section title={t('admin.search.facets')}>
-        {config.facets.map((facet, index) => (
+        {ordered.map(({ facet, index }, place) => (
           <Stack
             key={facet.field_name}
             direction="row"
@@ -68,8 +76,22 @@ export function SearchSection() {
               onChange={set(`facets.${index}.options.sort`)}
             />
             <IconButton
+              aria-label={t('admin.search.move_facet_up', { field: facet.field_name })}
+              disabled={place === 0}
+              onClick={() => writeFacets(moved(inOrder, place, -1))}
+            >
+              ↑
+            </IconButton>
+            <IconButton
+              aria-label={t('admin.search.move_facet_down', { field: facet.field_name })}
+              disabled={place === ordered.length - 1}
+              onClick={() => writeFacets(moved(inOrder, place, 1))}
+            >
+              ↓
+            </IconButton>
+            <IconButton
               aria-label={t('admin.search.remove_facet', { field: facet.field_name })}
-              onClick={() => set('facets')(config.facets.filter((_, i) => i !== index))}
+              onClick={() => writeFacets(inOrder.filter((_, i) => i !== place))}
             >
               ×
             </IconButton>
