@@ -238,6 +238,42 @@ describe(
       ]);
     });
 
+    it('removes suggestion fields one by one and flags one the index no longer has', async () => {
+      const { posted } = adminServer({
+        ...defaultGlobalConfig,
+        suggestions: [{ field_name: 'title' }, { field_name: 'keywords' }, { field_name: 'gone_field' }],
+      });
+      server.use(
+        http.get(api('index/fields'), () =>
+          HttpResponse.json({
+            visible_fields: ['title', 'keywords'].map((field_name) => ({
+              field_name,
+              default_labels: { en: field_name },
+              is_facet: false,
+              range_facet: false,
+              multi_valued: false,
+              origin: 'xmp',
+              type: 'string',
+              options: {},
+            })),
+          }),
+        ),
+      );
+      const { user } = await renderApp('/admin/search');
+      const list = await screen.findByRole('list', { name: 'Suggestions' }, slow);
+      const flag = await within(list).findByText('This field does not exist in the index.');
+      expect(flag.closest('li')).toHaveTextContent('gone_field');
+      expect(
+        within(list)
+          .getAllByRole('listitem')
+          .map((i) => i.querySelector('.MuiListItemText-primary')?.textContent),
+      ).toEqual(['title', 'keywords', 'gone_field']);
+      await user.click(screen.getByRole('button', { name: 'Remove suggestion field keywords' }));
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.suggestions).toEqual([{ field_name: 'title' }, { field_name: 'gone_field' }]);
+    });
+
     it('uploads the tile image of a pre-search under a new id that the saved config carries (§7 "thumbnail")', async () => {
       const preSearch = { key: 'Harbour picks', search: { en: { text: '*', facets: [] } }, position: 0 };
       const stored = {

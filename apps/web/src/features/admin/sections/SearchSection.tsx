@@ -2,7 +2,7 @@ import { Alert, Button, IconButton, Stack, Typography } from '@mui/material';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { facetConfigSchema, viewKey, type ViewKey } from '@vitrine/contract/global-config';
 import { useAdminDraft } from '../AdminDraft.tsx';
-import { AddFromSelect, moved, NumberSetting, Section, SelectSetting, UploadSetting } from '../fields.tsx';
+import { AddFromSelect, EntryList, moved, NumberSetting, Section, SelectSetting, UploadSetting } from '../fields.tsx';
 import { useIndexFields } from '../queries.ts';
 
 type Multivalue = 'checkbox' | 'radio' | 'slider';
@@ -115,7 +115,17 @@ export function SearchSection() {
         />
       </Section>
       <Section title={t('admin.search.suggestions')}>
-        <Typography>{config.suggestions.map((s) => s.field_name).join(', ') || '—'}</Typography>
+        {config.suggestions.length === 0 && <Typography>—</Typography>}
+        <EntryList
+          label={t('admin.search.suggestions')}
+          entries={config.suggestions.map((suggestion, index) => ({
+            key: suggestion.field_name,
+            primary: suggestion.field_name,
+            secondary: fields && !known.has(suggestion.field_name) ? t('admin.dashboard.field_missing') : undefined,
+            removeLabel: t('admin.search.remove_suggestion', { field: suggestion.field_name }),
+            onRemove: () => set('suggestions')(config.suggestions.filter((_, i) => i !== index)),
+          }))}
+        />
         <AddFromSelect
           label={t('admin.search.suggestion_field')}
           addLabel={t('admin.search.add_suggestion')}
