@@ -27,6 +27,9 @@ export function isSafeLink(link: string): boolean {
   return scheme === 'http' || scheme === 'https' || scheme === 'mailto';
 }
 
+/** A text the portal cannot do without (the website title, the alt field): not empty, not only blanks. */
+const notBlank = z.string().refine((v) => v.trim() !== '', 'must not be empty');
+
 /** A link an admin configures (footer, registration, terms of use); see isSafeLink. */
 const configuredLink = z
   .string()
@@ -229,11 +232,11 @@ export const globalConfigModel = z.looseObject({
     hide_empty_metadata_fields: z.boolean(),
     hide_dashboard: z.boolean(),
     run_order_process: z.boolean(),
-    website_title: z.string(),
+    website_title: notBlank,
   }),
   accessibility: z.looseObject({
     assets: z.looseObject({
-      alt: z.string(),
+      alt: notBlank,
       alt_fallback: z.looseObject({ field_name: z.string(), options: z.record(z.string(), z.unknown()) }),
     }),
   }),

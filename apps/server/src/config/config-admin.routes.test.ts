@@ -99,6 +99,20 @@ describe.each(dialects)('admin config calls on %s (admin-spec §7 "Calls", §4 "
     expect(await title()).toBe('Before');
   });
 
+  it('refuses an empty website title or alt field with 400 naming the key (admin-spec §5), keeping the stored config', async () => {
+    await saveConfig(withTitle('Before'));
+    const blankTitle = await saveConfig(withTitle('  '));
+    expect(blankTitle.statusCode).toBe(400);
+    expect(blankTitle.json().details).toContainEqual(expect.objectContaining({ path: 'body.global.website_title' }));
+    const noAlt = await saveConfig({
+      ...withTitle('After'),
+      accessibility: { assets: { ...defaultGlobalConfig.accessibility.assets, alt: '' } },
+    });
+    expect(noAlt.statusCode).toBe(400);
+    expect(noAlt.json().details).toContainEqual(expect.objectContaining({ path: 'body.accessibility.assets.alt' }));
+    expect(await title()).toBe('Before');
+  });
+
   it('two concurrent saves leave one whole config, never a mix', async () => {
     for (let round = 0; round < 5; round++) {
       const a = withTitle(`A${round}`, '#111111');

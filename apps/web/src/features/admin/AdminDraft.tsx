@@ -6,7 +6,7 @@ import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
 import { pageOf } from '@vitrine/contract/paths';
 import type { MessageSet } from '@vitrine/contract/config';
 import { migrateConfig, migrateTexts } from '@vitrine/contract/config-migrations';
-import type { GlobalConfig } from '@vitrine/contract/global-config';
+import { globalConfigModel, type GlobalConfig } from '@vitrine/contract/global-config';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { toast } from '../../lib/toast.ts';
 import { setAt } from './fields.tsx';
@@ -40,6 +40,12 @@ type Question = 'reset' | 'adopt' | null;
 interface TextUpdate {
   lang: string;
   texts: MessageSet;
+}
+
+/** The config keys (dot paths) a draft breaks the config model's rules at; none when it may be saved. */
+export function invalidKeys(config: GlobalConfig): string[] {
+  const parsed = globalConfigModel.safeParse(config);
+  return parsed.success ? [] : [...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))];
 }
 
 /** The stored translation sets an upgrade changes, brought to the current texts (admin-spec §4). */
@@ -116,7 +122,12 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
       unsaved,
       update: (change) => setEdited((c) => change(c ?? migration?.config ?? defaultGlobalConfig)),
       set: (path) => (v) => setEdited((c) => setAt(c ?? migration?.config ?? defaultGlobalConfig, path, v)),
-      save: () => saveConfig(current),
+      save: () => {
+        // The server would refuse what the schema refuses: say which fields, and post nothing.
+        const invalid = invalidKeys(current);
+        if (invalid.length > 0) toast.show('toast.config.invalid', 'error', { keys: invalid.join(', ') });
+        else saveConfig(current);
+      },
       adopt: (next) => {
         setEdited(next);
         setBaseline(JSON.stringify(next));

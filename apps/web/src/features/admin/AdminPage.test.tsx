@@ -274,6 +274,23 @@ describe(
       expect(posted[0]?.suggestions).toEqual([{ field_name: 'title' }, { field_name: 'gone_field' }]);
     });
 
+    it('refuses to save while a field is invalid and says which; nothing is posted (admin-spec §5)', async () => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/general');
+      const title = await screen.findByLabelText(/^Website title/, {}, slow);
+      await user.clear(title);
+      await user.type(title, '   ');
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      expect(
+        await screen.findByText('Not saved: please correct global.website_title.', {}, { timeout: 10_000 }),
+      ).toBeInTheDocument();
+      expect(posted).toHaveLength(0);
+      await user.clear(title);
+      await user.type(title, 'Archiv');
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+    });
+
     it('uploads the tile image of a pre-search under a new id that the saved config carries (§7 "thumbnail")', async () => {
       const preSearch = { key: 'Harbour picks', search: { en: { text: '*', facets: [] } }, position: 0 };
       const stored = {
