@@ -263,6 +263,24 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await expect(photography).toBeChecked();
   });
 
+  test('a theme is deleted and the portal no longer offers it (§1 "appearance", §3 "Theme")', async ({ page }) => {
+    await page.goto('/#/');
+    await page.getByRole('button', { name: 'Theme' }).click();
+    await expect(page.getByRole('menuitemradio', { name: 'Classic' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await page.goto('/#/admin/general');
+    await openSection(page, 'Appearance');
+    await page.getByRole('button', { name: 'Delete Classic' }).click();
+    await expect(page.getByRole('button', { name: 'Colours of Classic' })).toHaveCount(0);
+    await saveConfig(page);
+    await page.goto('/#/');
+    await page.reload();
+    await page.getByRole('button', { name: 'Theme' }).click();
+    await expect(page.getByRole('menuitemradio', { name: 'Dark' })).toBeVisible();
+    await expect(page.getByRole('menuitemradio', { name: 'Classic' })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+  });
+
   test('a logo is uploaded and served (§1 "appearance", §7 "Calls")', async ({ page }) => {
     await openSection(page, 'Appearance');
     await page

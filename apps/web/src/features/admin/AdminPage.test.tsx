@@ -291,6 +291,17 @@ describe(
       await waitFor(() => expect(posted).toHaveLength(1));
     });
 
+    it('deletes a theme that is not a default one (admin-spec §3 "Theme")', async () => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/appearance');
+      await user.click(await screen.findByRole('button', { name: 'Delete Classic' }, slow));
+      expect(screen.queryByRole('button', { name: 'Delete Light' })).not.toBeInTheDocument();
+      expect(screen.getAllByText('Default theme: choose another default to delete it')).toHaveLength(2);
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.themes.options.map((o) => o.key)).toEqual(['light', 'dark']);
+    });
+
     it('uploads the tile image of a pre-search under a new id that the saved config carries (§7 "thumbnail")', async () => {
       const preSearch = { key: 'Harbour picks', search: { en: { text: '*', facets: [] } }, position: 0 };
       const stored = {

@@ -32,6 +32,9 @@ export function AppearanceSection() {
     return name === theme.translation ? theme.key : name;
   };
   const options = themes.map((th) => ({ value: th.key, label: themeName(th) }));
+  /** The default light and dark themes cannot be deleted: visitors would have none to start with. */
+  const inUse = (theme: ThemeConfig) =>
+    theme.key === config.themes.default_light || theme.key === config.themes.default_dark;
   const keyRules = [
     keyRequired,
     unique(
@@ -70,6 +73,15 @@ export function AppearanceSection() {
               <Button size="small" variant="outlined" onClick={() => setEditing(index)}>
                 {t('admin.appearance.edit_colours', { theme: themeName(theme) })}
               </Button>
+              {inUse(theme) ? (
+                <Typography variant="body2" color="text.secondary">
+                  {t('admin.appearance.theme_in_use')}
+                </Typography>
+              ) : (
+                <Button size="small" onClick={() => set('themes.options')(themes.filter((_, i) => i !== index))}>
+                  {t('admin.appearance.delete_theme', { theme: themeName(theme) })}
+                </Button>
+              )}
             </Stack>
           ))}
         </Stack>
