@@ -302,6 +302,28 @@ describe(
       expect(posted[0]?.themes.options.map((o) => o.key)).toEqual(['light', 'dark']);
     });
 
+    it('sets where logos show, the hero alignment and the dashboard logo (admin-spec §1 "appearance", "dashboard")', async () => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/appearance');
+      const logos = await screen.findByRole('region', { name: 'Show the logo on these screens' }, slow);
+      await user.click(within(logos).getByLabelText('Bookmarks'));
+      await user.click(screen.getByRole('link', { name: 'Dashboard' }));
+      await user.click(await screen.findByRole('combobox', { name: 'Hero picture alignment' }));
+      await user.click(await screen.findByRole('option', { name: 'Right' }));
+      const height = screen.getByLabelText('Dashboard logo height (px)');
+      await user.clear(height);
+      await user.type(height, '64');
+      await user.click(screen.getByLabelText('Show the dashboard logo outside the hero picture'));
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      const saved = posted[0];
+      expect(saved?.visibleLogos.filter((l) => !l.visible).map((l) => l.key)).toEqual(['bookmark']);
+      expect(saved?.dashboard.heroImage).toMatchObject({
+        alignment: 'right',
+        logo: { height: 64, load_outside: true },
+      });
+    });
+
     it('uploads the tile image of a pre-search under a new id that the saved config carries (§7 "thumbnail")', async () => {
       const preSearch = { key: 'Harbour picks', search: { en: { text: '*', facets: [] } }, position: 0 };
       const stored = {

@@ -195,6 +195,29 @@ export function SelectSetting<V extends string>({
   );
 }
 
+type Alignment = 'left' | 'center' | 'right';
+
+/** Where a logo or picture sits: left, centre or right. */
+export function AlignmentSetting({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: Alignment;
+  onChange: (value: Alignment) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <SelectSetting<Alignment>
+      label={label}
+      value={value}
+      options={(['left', 'center', 'right'] as const).map((v) => ({ value: v, label: t(`admin.align.${v}`) }))}
+      onChange={onChange}
+    />
+  );
+}
+
 /** One text per language (links, search terms), each labelled with its language code. */
 export function LanguageTextSettings({
   label,

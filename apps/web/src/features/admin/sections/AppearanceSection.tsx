@@ -119,6 +119,16 @@ export function AppearanceSection() {
         <UploadSetting name="custom_font" accept=".woff2,.woff,.otf,.ttf" />
         <UploadSetting name="style" accept=".css,text/css" />
       </Section>
+      <Section title={t('admin.appearance.visible_logos')}>
+        {config.visibleLogos.map((logo, index) => (
+          <SwitchSetting
+            key={logo.key}
+            label={t(logo.translation)}
+            checked={logo.visible}
+            onChange={set(`visibleLogos.${index}.visible`)}
+          />
+        ))}
+      </Section>
       <Section title={t('admin.appearance.sizes')}>
         <NumberSetting
           label={t('admin.appearance.thumbnail_height')}

@@ -5,6 +5,7 @@ import type { PreSearch } from '@vitrine/contract/global-config';
 import { toast } from '../../../lib/toast.ts';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import {
+  AlignmentSetting,
   check,
   EntryList,
   FileUpload,
@@ -73,7 +74,27 @@ export function DashboardSection() {
           value={config.dashboard.heroImage.height}
           onChange={set('dashboard.heroImage.height')}
         />
+        <AlignmentSetting
+          label={t('admin.dashboard.hero_alignment')}
+          value={config.dashboard.heroImage.alignment}
+          onChange={set('dashboard.heroImage.alignment')}
+        />
         <UploadSetting name="dashboardHero" accept="image/*" />
+        <NumberSetting
+          label={t('admin.dashboard.logo_height')}
+          value={config.dashboard.heroImage.logo.height}
+          onChange={set('dashboard.heroImage.logo.height')}
+        />
+        <AlignmentSetting
+          label={t('admin.dashboard.logo_alignment')}
+          value={config.dashboard.heroImage.logo.alignment}
+          onChange={set('dashboard.heroImage.logo.alignment')}
+        />
+        <SwitchSetting
+          label={t('admin.dashboard.logo_load_outside')}
+          checked={config.dashboard.heroImage.logo.load_outside}
+          onChange={set('dashboard.heroImage.logo.load_outside')}
+        />
         <UploadSetting name="dashboardLogo" accept="image/*" />
       </Section>
       {adding && (

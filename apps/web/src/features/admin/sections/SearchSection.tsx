@@ -2,7 +2,16 @@ import { Alert, Button, IconButton, Stack, Typography } from '@mui/material';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { facetConfigSchema, viewKey, type ViewKey } from '@vitrine/contract/global-config';
 import { useAdminDraft } from '../AdminDraft.tsx';
-import { AddFromSelect, EntryList, moved, NumberSetting, Section, SelectSetting, UploadSetting } from '../fields.tsx';
+import {
+  AddFromSelect,
+  AlignmentSetting,
+  EntryList,
+  moved,
+  NumberSetting,
+  Section,
+  SelectSetting,
+  UploadSetting,
+} from '../fields.tsx';
 import { useIndexFields } from '../queries.ts';
 
 type Multivalue = 'checkbox' | 'radio' | 'slider';
@@ -162,10 +171,9 @@ export function SearchSection() {
           min={80}
           onChange={set('search.sidebar.width')}
         />
-        <SelectSetting<'left' | 'center' | 'right'>
+        <AlignmentSetting
           label={t('admin.search.logo_alignment')}
           value={config.search.logo.alignment}
-          options={(['left', 'center', 'right'] as const).map((v) => ({ value: v, label: t(`admin.align.${v}`) }))}
           onChange={set('search.logo.alignment')}
         />
         <UploadSetting name="searchLogo" accept="image/*" />
