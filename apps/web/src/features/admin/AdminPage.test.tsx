@@ -324,6 +324,51 @@ describe(
       });
     });
 
+    it("holds a pre-search's filter to one value when the configured facet is of radio type (admin-spec §5)", async () => {
+      const { posted } = adminServer({
+        ...defaultGlobalConfig,
+        // Configured as radio buttons, though the index offers the field as checkboxes.
+        facets: [{ field_name: 'category', position: 0, range_facet: false, options: { multivalue: 'radio' } }],
+      });
+      server.use(
+        http.get(api('index/fields'), () =>
+          HttpResponse.json({
+            visible_fields: [
+              {
+                field_name: 'category',
+                default_labels: { en: 'Category' },
+                is_facet: true,
+                range_facet: false,
+                multi_valued: false,
+                origin: 'xmp',
+                type: 'string',
+                options: { multivalue: 'checkbox' },
+              },
+            ],
+          }),
+        ),
+      );
+      const { user } = await renderApp('/admin/dashboard');
+      await user.click(await screen.findByRole('button', { name: 'Add pre-search' }, slow));
+      const dialog = await screen.findByRole('dialog', { name: 'Add pre-search' });
+      await user.type(within(dialog).getByLabelText(/^Key/), 'Two kinds');
+      await user.click(within(dialog).getByRole('combobox', { name: 'Filter field' }));
+      await user.click(await screen.findByRole('option', { name: 'category' }));
+      await user.type(within(dialog).getByLabelText('Filter values (comma-separated)'), 'Photography, Graphics');
+      expect(within(dialog).getByText('A filter of radio type may hold only one value.')).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      expect(screen.getByRole('dialog', { name: 'Add pre-search' })).toBeInTheDocument();
+      await user.clear(within(dialog).getByLabelText('Filter values (comma-separated)'));
+      await user.type(within(dialog).getByLabelText('Filter values (comma-separated)'), 'Photography');
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add pre-search' })).not.toBeInTheDocument());
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.dashboard.collections.data.at(-1)?.search.en?.facets).toEqual([
+        { key: 'category', values: ['Photography'] },
+      ]);
+    });
+
     it('uploads the tile image of a pre-search under a new id that the saved config carries (§7 "thumbnail")', async () => {
       const preSearch = { key: 'Harbour picks', search: { en: { text: '*', facets: [] } }, position: 0 };
       const stored = {

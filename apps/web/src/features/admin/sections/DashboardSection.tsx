@@ -153,6 +153,7 @@ function AddPreSearchDialog({
 }) {
   const { t } = useTranslation();
   const fields = useIndexFields().data ?? [];
+  const { facets } = useAdminDraft().config;
   const [key, setKey] = useState('');
   const [texts, setTexts] = useState<Record<string, string>>({});
   const [facet, setFacet] = useState('');
@@ -167,8 +168,9 @@ function AddPreSearchDialog({
   const facetField = fields.find((f) => f.field_name === facet);
   // A configured field that is missing from the index is an error (admin-spec §5).
   const fieldError = facet !== '' && fields.length > 0 && !facetField ? 'admin.dashboard.field_missing' : undefined;
-  const radioError =
-    facetField?.options?.multivalue === 'radio' && valueList.length > 1 ? 'admin.dashboard.radio_one_value' : undefined;
+  // The selection type the search page gives the facet: the configured facet's, else the index field's.
+  const selection = facets.find((f) => f.field_name === facet)?.options.multivalue ?? facetField?.options?.multivalue;
+  const radioError = selection === 'radio' && valueList.length > 1 ? 'admin.dashboard.radio_one_value' : undefined;
 
   const submit = () => {
     setSubmitted(true);
