@@ -421,6 +421,24 @@ describe(
       expect(screen.getByText('Es gibt ungespeicherte Änderungen.')).toBeInTheDocument();
     });
 
+    it('toggles content languages and removes languages; the last interface and the last content language stay', async () => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/language');
+      const german = await screen.findByLabelText('Content language: metadata in de', {}, slow);
+      expect(german).toBeChecked();
+      await user.click(german);
+      expect(german).not.toBeChecked();
+      // English is now the only content language: it cannot be switched off or removed.
+      expect(screen.getByLabelText('Content language: metadata in en')).toBeDisabled();
+      expect(screen.queryByRole('button', { name: 'Remove language en' })).not.toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Remove language de' }));
+      expect(screen.getByRole('list', { name: 'Languages' })).not.toHaveTextContent('(de)');
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.content_languages).toEqual(['en']);
+      expect(posted[0]?.visibleLocales.map((l) => l.lang)).toEqual(['en']);
+    });
+
     it("shows the server's reason when it refuses the translations (the reset mail's {link})", async () => {
       adminServer(defaultGlobalConfig);
       const reason =

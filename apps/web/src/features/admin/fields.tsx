@@ -156,14 +156,16 @@ export function SwitchSetting({
   label,
   checked,
   onChange,
+  disabled = false,
 }: {
   label: string;
   checked: boolean;
   onChange: (checked: boolean) => void;
+  disabled?: boolean;
 }) {
   return (
     <FormControlLabel
-      control={<Switch checked={checked} onChange={(e) => onChange(e.target.checked)} />}
+      control={<Switch checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />}
       label={label}
     />
   );

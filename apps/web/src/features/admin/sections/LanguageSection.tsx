@@ -12,6 +12,7 @@ import {
   Section,
   SelectSetting,
   setAt,
+  SwitchSetting,
   TextSetting,
   unique,
   type Rule,
@@ -35,21 +36,41 @@ export function LanguageSection() {
           label={t('admin.language.languages')}
           entries={codes.map((code) => {
             const locale = locales.find((l) => l.lang === code);
+            const content = config.content_languages.includes(code);
             const roles = [
               locale ? t('admin.language.interface') : undefined,
-              config.content_languages.includes(code) ? t('admin.language.content') : undefined,
+              content ? t('admin.language.content') : undefined,
             ].filter(Boolean);
+            // The last interface language and the last content language stay.
+            const lastInterface = locale !== undefined && locales.length === 1;
+            const lastContent = content && config.content_languages.length === 1;
             return {
               key: code,
               primary: `${locale?.name ?? code} (${code})`,
               secondary: roles.join(', '),
-              // The last interface language stays; content-only languages are not removed here.
-              ...(locales.length > 1 && locale
+              ...(!lastInterface && !lastContent
                 ? {
                     removeLabel: t('admin.language.remove', { code }),
-                    onRemove: () => set('visibleLocales')(locales.filter((l) => l.lang !== code)),
+                    onRemove: () =>
+                      update((c) => ({
+                        ...c,
+                        visibleLocales: c.visibleLocales.filter((l) => l.lang !== code),
+                        content_languages: c.content_languages.filter((l) => l !== code),
+                      })),
                   }
                 : {}),
+              children: (
+                <SwitchSetting
+                  label={t('admin.language.content_switch', { code })}
+                  checked={content}
+                  disabled={lastContent}
+                  onChange={(on) =>
+                    set('content_languages')(
+                      on ? [...config.content_languages, code] : config.content_languages.filter((l) => l !== code),
+                    )
+                  }
+                />
+              ),
             };
           })}
         />
