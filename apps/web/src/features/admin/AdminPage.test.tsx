@@ -6,6 +6,7 @@ import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
 import type { MessageSet } from '@vitrine/contract/config';
 import { TEXTS_VERSION } from '@vitrine/contract/config-migrations';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
+import type { IndexField } from '@vitrine/contract/search';
 import { renderApp } from '../../test/renderApp.tsx';
 import { api, createSessionServer, sessionAnswer } from '../../test/sessionServer.ts';
 import { startTestServer } from '../../test/testServer.ts';
@@ -15,6 +16,19 @@ startTestServer(server, 'error');
 
 /** The admin area is a lazily loaded chunk: its first render waits for the import. */
 const slow = { timeout: 15_000 };
+
+/** A field of the index as index/fields answers it. */
+const indexField = (field_name: string, over: Partial<IndexField> = {}): IndexField => ({
+  field_name,
+  default_labels: { en: field_name },
+  is_facet: false,
+  range_facet: false,
+  multi_valued: false,
+  origin: 'xmp',
+  type: 'string',
+  options: {},
+  ...over,
+});
 
 /**
  * The admin calls of entry, with `stored` as the server's config and `storedTexts` as its translation
@@ -153,23 +167,15 @@ describe(
     });
 
     it('sets the fields of the info view and of the asset page: title, columns in order, border width (admin-spec §3 "infoView", "assetInfo")', async () => {
-      const field = (field_name: string) => ({
-        field_name,
-        default_labels: { en: field_name },
-        is_facet: false,
-        range_facet: false,
-        multi_valued: false,
-        origin: 'xmp',
-        type: 'string' as const,
-        options: {},
-      });
       const { posted } = adminServer({
         ...defaultGlobalConfig,
         assetInfo: { ...defaultGlobalConfig.assetInfo, paramsLeft: [{ field_name: 'gone_field' }] },
       });
       server.use(
         http.get(api('index/fields'), () =>
-          HttpResponse.json({ visible_fields: ['title', 'creator', 'city', 'keywords'].map(field) }),
+          HttpResponse.json({
+            visible_fields: ['title', 'creator', 'city', 'keywords'].map((name) => indexField(name)),
+          }),
         ),
       );
       const { user } = await renderApp('/admin/appearance');
@@ -246,16 +252,7 @@ describe(
       server.use(
         http.get(api('index/fields'), () =>
           HttpResponse.json({
-            visible_fields: ['title', 'keywords'].map((field_name) => ({
-              field_name,
-              default_labels: { en: field_name },
-              is_facet: false,
-              range_facet: false,
-              multi_valued: false,
-              origin: 'xmp',
-              type: 'string',
-              options: {},
-            })),
+            visible_fields: ['title', 'keywords'].map((name) => indexField(name)),
           }),
         ),
       );
@@ -333,18 +330,7 @@ describe(
       server.use(
         http.get(api('index/fields'), () =>
           HttpResponse.json({
-            visible_fields: [
-              {
-                field_name: 'category',
-                default_labels: { en: 'Category' },
-                is_facet: true,
-                range_facet: false,
-                multi_valued: false,
-                origin: 'xmp',
-                type: 'string',
-                options: { multivalue: 'checkbox' },
-              },
-            ],
+            visible_fields: [indexField('category', { is_facet: true, options: { multivalue: 'checkbox' } })],
           }),
         ),
       );
