@@ -137,6 +137,14 @@ export class AccessService {
     return 'ok';
   }
 
+  /** Like `verifyMediaUrl` for a picture, video or caption URL: anything but 'ok' is a 403 that says why. */
+  async requireMediaUrl(file: MediaFile, grant: MediaGrant, exp: string | undefined, sig: string | undefined) {
+    const check = await this.verifyMediaUrl(file, grant, exp, sig);
+    if (check === 'invalid') throw forbidden('This media link is not valid.');
+    if (check === 'expired') throw forbidden('This media link has expired; reload the page to get a new one.');
+    if (check === 'revoked') throw forbidden('The share link this media link came from was revoked or has expired.');
+  }
+
   /** The conversion sets the caller may download in at all (each of the kinds it applies to). */
   usableSetIds(auth: Auth): number[] {
     return [0, ...this.downloads.conversionSets.map((s) => s.id)].filter(

@@ -219,15 +219,12 @@ export class DownloadService {
 
   /** A caption track behind a signed URL, as WebVTT (a SubRip file is turned into it). */
   async signedCaption(input: { id: string; track: string } & SignedQuery): Promise<{ text: string; etag: string }> {
-    const check = await this.access.verifyMediaUrl(
+    await this.access.requireMediaUrl(
       { kind: 'caption', id: input.id, track: input.track },
       { share: input.share },
       input.exp,
       input.sig,
     );
-    if (check === 'invalid') throw forbidden('This media link is not valid.');
-    if (check === 'expired') throw forbidden('This media link has expired; reload the page to get a new one.');
-    if (check === 'revoked') throw forbidden('The share link this media link came from was revoked or has expired.');
     const id = assetIdOf(input.id);
     const caption = /^[1-9]\d{0,5}$/.test(input.track)
       ? await this.repository.caption(id, Number(input.track))

@@ -3,7 +3,7 @@ import type { AccessService } from '../access/access.service.ts';
 import { PageRenderFailed, type DerivativeService } from '../derivatives/derivative.service.ts';
 import type { DerivativeRow } from '../derivatives/derivative.repository.ts';
 import { typeIconSvg } from '../derivatives/type-icon.ts';
-import { forbidden, isBusy, notFound, notYetAvailable, unsupportedMediaType, validation } from '../http/errors.ts';
+import { isBusy, notFound, notYetAvailable, unsupportedMediaType, validation } from '../http/errors.ts';
 
 export type MediaKind = 'thumb' | 'preview' | 'video' | 'audio';
 
@@ -66,10 +66,7 @@ export class MediaService {
       input.kind === 'preview'
         ? { kind: 'preview', id: input.id, page: input.page }
         : { kind: input.kind, id: input.id };
-    const check = await this.access.verifyMediaUrl(file, { share: input.share }, input.exp, input.sig);
-    if (check === 'invalid') throw forbidden('This media link is not valid.');
-    if (check === 'expired') throw forbidden('This media link has expired; reload the page to get a new one.');
-    if (check === 'revoked') throw forbidden('The share link this media link came from was revoked or has expired.');
+    await this.access.requireMediaUrl(file, { share: input.share }, input.exp, input.sig);
     if (!/^\d+$/.test(input.id) || (input.page !== undefined && !/^[1-9]\d*$/.test(input.page))) {
       throw notFound('The media file');
     }
