@@ -55,10 +55,14 @@ async function openSection(page: Page, name: string) {
   await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
 }
 
+/** Notices show one at a time (5 s each): an earlier one may still stand in front of this one. */
+async function expectNotice(page: Page, text: string) {
+  await expect(page.getByText(text)).toBeVisible({ timeout: 15_000 });
+}
+
 async function saveConfig(page: Page) {
   await page.getByRole('button', { name: 'Save configuration' }).click();
-  // Notices show one at a time: the entry notice may still stand in front of this one.
-  await expect(page.getByText('Configuration saved')).toBeVisible({ timeout: 15_000 });
+  await expectNotice(page, 'Configuration saved');
 }
 
 test.describe('admin area (admin-spec §1 "What the product does", §4 "States and transitions")', () => {
@@ -68,7 +72,7 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     const dialog = page.getByRole('dialog', { name: 'Please confirm' });
     await expect(dialog).toContainText('The server has no configuration yet.');
     await dialog.getByRole('button', { name: 'Reset to factory settings' }).click();
-    await expect(page.getByText('Configuration saved')).toBeVisible();
+    await expectNotice(page, 'Configuration saved');
   });
 
   test('primary colour and website title are saved and shown in the portal (§1 "appearance", "general")', async ({
@@ -182,7 +186,7 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await expect(page.getByText('EN: Home')).toBeVisible();
     await page.getByLabel('views.dashboard.title', { exact: true }).fill('Accueil');
     await page.getByRole('button', { name: 'Save translations' }).click();
-    await expect(page.getByText('Translations saved')).toBeVisible();
+    await expectNotice(page, 'Translations saved');
 
     await page.goto('/#/');
     await page.getByRole('button', { name: /^Language/ }).click();
@@ -216,7 +220,7 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await page
       .locator('input[type=file][aria-label="Tile image of Harbour picks"]')
       .setInputFiles({ name: 'tile.png', mimeType: 'image/png', buffer: onePixelPng });
-    await expect(page.getByText('File saved')).toBeVisible({ timeout: 15_000 });
+    await expectNotice(page, 'File saved');
     await page.getByLabel('Show collections as tiles').check();
     await saveConfig(page);
     await page.goto('/#/');
@@ -286,7 +290,7 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await page
       .locator('input[type=file][aria-label="Logo"]')
       .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: onePixelPng });
-    await expect(page.getByText('File saved')).toBeVisible({ timeout: 15_000 });
+    await expectNotice(page, 'File saved');
     await expect(page.getByText('The change is visible after reloading the page.').first()).toBeVisible();
     const served = await page.request.get('/assetportal/api/config/logo');
     expect(served.status()).toBe(200);
@@ -316,7 +320,7 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await expect(preview.getByText('Harbour Ltd, Quay 1')).toBeVisible();
     expect(await preview.innerHTML()).not.toMatch(/onerror|<script/);
     await page.getByRole('button', { name: 'Save page' }).click();
-    await expect(page.getByText('Page saved')).toBeVisible();
+    await expectNotice(page, 'Page saved');
     await page.getByRole('link', { name: 'Open the page' }).click();
     await expect(page).toHaveURL(/#\/custom$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Imprint' })).toBeVisible();
@@ -332,7 +336,7 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
       .getByRole('button', { name: /^Restore/ })
       .first()
       .click();
-    await expect(page.getByText('Configuration saved')).toBeVisible();
+    await expectNotice(page, 'Configuration saved');
     await expect(page.getByLabel('Website title')).toHaveValue('Harbour Archive');
     await page.goto('/#/');
     await expect(page).toHaveTitle(/^Harbour Archive/);
