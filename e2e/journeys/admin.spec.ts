@@ -202,11 +202,11 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await openSection(page, 'Dashboard');
     await page.getByRole('button', { name: 'Add pre-search' }).click();
     const modal = page.getByRole('dialog', { name: 'Add pre-search' });
-    await modal.getByRole('button', { name: 'Add' }).click();
+    await modal.getByRole('button', { name: 'Add', exact: true }).click();
     await expect(modal.getByText('The key must not be empty!')).toBeVisible();
     await modal.getByLabel('Key').fill('Harbour picks');
     await modal.getByLabel('Search term (EN)').fill('*');
-    await modal.getByRole('button', { name: 'Add' }).click();
+    await modal.getByRole('button', { name: 'Add', exact: true }).click();
     await expect(modal).toBeHidden();
     await saveConfig(page);
     await page.goto('/#/');
@@ -227,6 +227,46 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     const image = page.getByRole('link', { name: 'Harbour picks' }).locator('img');
     await expect(image).toHaveAttribute('src', /config\/thumbnail\?id=tile_/);
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+  });
+
+  test('a pre-search\'s size range and sort are edited and its dashboard row follows (§3 "Pre-search")', async ({
+    page,
+  }) => {
+    // The smallest file of the catalogue, and how many files are that small, by the portal's own search.
+    const search = (params: Record<string, string>) =>
+      page.request.get('/assetportal/api/search', { params: { solr_q: '*', solr_rows: '0', ...params } });
+    const ranges = await (await search({ solr_facetfields: 'file_size' })).json();
+    const smallest = String(ranges.facetCounts.facetRanges.file_size.min);
+    const filter = JSON.stringify([{ key: 'file_size', values: [`0 TO ${smallest}`], range: true }]);
+    const expected: number = (await (await search({ filter })).json()).response.numFound;
+    expect(expected).toBeGreaterThan(0);
+
+    await openSection(page, 'Dashboard');
+    await page.getByRole('button', { name: 'Edit Harbour picks' }).click();
+    const modal = page.getByRole('dialog', { name: 'Edit pre-search Harbour picks' });
+    await modal.getByRole('button', { name: 'Add filter' }).click();
+    await modal.getByRole('combobox', { name: 'Filter field' }).click();
+    await page.getByRole('option', { name: 'file_size', exact: true }).click();
+    await modal.getByLabel('From (EN)').fill('0');
+    await modal.getByLabel('To (EN)').fill(smallest);
+    await modal.getByRole('combobox', { name: 'Sort by' }).click();
+    await page.getByRole('option', { name: 'Added' }).click();
+    await modal.getByRole('combobox', { name: 'Order' }).click();
+    await page.getByRole('option', { name: 'Ascending' }).click();
+    expect(await seriousViolations(page)).toEqual([]);
+    await modal.getByRole('button', { name: 'Apply' }).click();
+    await expect(modal).toBeHidden();
+    // Rows, not tiles: a row shows the pre-search's first results.
+    await page.getByLabel('Show collections as tiles').uncheck();
+    await saveConfig(page);
+
+    await page.goto('/#/');
+    const row = page.getByRole('list', { name: 'Harbour picks' });
+    await expect(row.getByRole('link')).toHaveCount(expected);
+    const more = page.getByRole('link', { name: 'More results of Harbour picks' });
+    await expect(more).toHaveAttribute('href', /sort=imp_date&orientation=asc/);
+    await more.click();
+    await expect(page.getByRole('heading', { level: 2 })).toHaveText(new RegExp(`^${expected} results?`));
   });
 
   test('a facet configured in the search settings is the one the search page offers (§1 "search")', async ({
@@ -306,6 +346,28 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await dialog.getByRole('button', { name: 'Stay' }).click();
     await expect(page).toHaveURL(/#\/admin\/general$/);
     await expect(page.getByLabel('Website title')).toHaveValue('Not yet saved');
+  });
+
+  test('a translation edit left unsaved asks before another tab and before leaving (§4 "Unsaved changes")', async ({
+    page,
+  }) => {
+    await openSection(page, 'Language settings');
+    await page.getByLabel('Find a text').fill('views.dashboard.title');
+    const field = page.getByLabel('views.dashboard.title', { exact: true });
+    await field.fill('Start');
+    const admin = page.getByRole('navigation', { name: 'Administration' });
+    await admin.getByRole('link', { name: 'Dashboard' }).click();
+    const dialog = page.getByRole('dialog', { name: 'There are unsaved changes.' });
+    await expect(dialog).toContainText('Discard the unsaved changes?');
+    await dialog.getByRole('button', { name: 'Stay' }).click();
+    await expect(field).toHaveValue('Start');
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Bookmarks' }).click();
+    await expect(dialog).toContainText('Leave the admin area and discard the changes?');
+    await dialog.getByRole('button', { name: 'Leave' }).click();
+    await expect(page).toHaveURL(/#\/bookmark$/);
+    // Nothing was saved: the portal still says what it said.
+    await page.goto('/#/');
+    await expect(page).toHaveTitle(/Home$/);
   });
 
   test('a custom page is written with a sanitised preview and opened at /custom (§1 "editor")', async ({ page }) => {

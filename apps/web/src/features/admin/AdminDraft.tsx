@@ -9,6 +9,7 @@ import { migrateConfig, migrateTexts } from '@vitrine/contract/config-migrations
 import { globalConfigModel, type GlobalConfig } from '@vitrine/contract/global-config';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { toast } from '../../lib/toast.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { setAt } from './fields.tsx';
 import { useSaveConfig, useSaveTexts, useStoredConfig, useStoredTexts } from './queries.ts';
 
@@ -25,6 +26,9 @@ interface AdminDraft {
   save: () => void;
   /** A config the server now holds (after a rollback): it becomes the draft and the backup. */
   adopt: (config: GlobalConfig) => void;
+  /** Editors with unsaved work of their own (translations, custom pages), by name. */
+  pending: ReadonlySet<string>;
+  markPending: (editor: string, unsaved: boolean) => void;
 }
 
 const DraftContext = createContext<AdminDraft | null>(null);
@@ -33,6 +37,42 @@ export function useAdminDraft(): AdminDraft {
   const draft = useContext(DraftContext);
   if (!draft) throw new Error('useAdminDraft outside <AdminDraftProvider>');
   return draft;
+}
+
+/**
+ * Flags an editor's own unsaved work (translations, a custom page) as the config's is flagged:
+ * leaving the admin area, another admin tab or the window asks first (admin-spec §4).
+ */
+export function useUnsavedFlag(editor: string, unsaved: boolean): void {
+  const { markPending } = useAdminDraft();
+  useEffect(() => {
+    markPending(editor, unsaved);
+    return () => markPending(editor, false);
+  }, [editor, unsaved, markPending]);
+}
+
+/**
+ * Asks before an action that drops an editor's unsaved work (switching the language it edits):
+ * `guard(action)` runs the action at once when nothing is unsaved, else after a yes.
+ */
+export function useDiscardQuestion(editor: string): { guard: (action: () => void) => void; question: ReactNode } {
+  const { t } = useTranslation();
+  const { pending } = useAdminDraft();
+  const [waiting, setWaiting] = useState<(() => void) | null>(null);
+  return {
+    guard: (action) => (pending.has(editor) ? setWaiting(() => action) : action()),
+    question: (
+      <ConfirmDialog
+        open={waiting !== null}
+        text={t('admin.discard_question')}
+        onConfirm={() => {
+          waiting?.();
+          setWaiting(null);
+        }}
+        onCancel={() => setWaiting(null)}
+      />
+    ),
+  };
 }
 
 type Question = 'reset' | 'adopt' | null;
@@ -71,6 +111,18 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
   const [edited, setEdited] = useState<GlobalConfig | null>(null);
   const [baseline, setBaseline] = useState<string | null>(null);
   const [answered, setAnswered] = useState(false);
+  const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
+  const markPending = useCallback(
+    (editor: string, unsavedWork: boolean) =>
+      setPending((now) => {
+        if (now.has(editor) === unsavedWork) return now;
+        const next = new Set(now);
+        if (unsavedWork) next.add(editor);
+        else next.delete(editor);
+        return next;
+      }),
+    [],
+  );
 
   // The stored config brought to the current version (admin-spec §4 steps 1–5).
   const migration = useMemo(() => (stored.data ? migrateConfig(stored.data.config) : null), [stored.data]);
@@ -132,20 +184,35 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
         setEdited(next);
         setBaseline(JSON.stringify(next));
       },
+      pending,
+      markPending,
     }),
-    [current, migration, stored.isError, stored.isPending, saveCall.isPending, unsaved, saveConfig],
+    [
+      current,
+      migration,
+      stored.isError,
+      stored.isPending,
+      saveCall.isPending,
+      unsaved,
+      saveConfig,
+      pending,
+      markPending,
+    ],
   );
 
+  // The config draft outlives the admin tabs; an editor's own unsaved work ends with its tab.
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      unsaved && currentLocation.pathname !== nextLocation.pathname && pageOf(nextLocation.pathname) !== 'admin',
+      currentLocation.pathname !== nextLocation.pathname &&
+      ((unsaved && pageOf(nextLocation.pathname) !== 'admin') || pending.size > 0),
   );
+  const leavingArea = blocker.location !== undefined && pageOf(blocker.location.pathname) !== 'admin';
   useEffect(() => {
-    if (!unsaved) return;
+    if (!unsaved && pending.size === 0) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
-  }, [unsaved]);
+  }, [unsaved, pending]);
 
   const answer = (yes: boolean) => {
     if (yes && question === 'reset') saveConfig(defaultGlobalConfig);
@@ -176,7 +243,7 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
       <Dialog open={blocker.state === 'blocked'} aria-labelledby="admin-unsaved-title">
         <DialogTitle id="admin-unsaved-title">{t('admin.unsaved')}</DialogTitle>
         <DialogContent>
-          <DialogContentText>{t('admin.leave_question')}</DialogContentText>
+          <DialogContentText>{t(leavingArea ? 'admin.leave_question' : 'admin.discard_question')}</DialogContentText>
         </DialogContent>
         <DialogActions>
           <Button variant="contained" onClick={() => blocker.reset?.()}>

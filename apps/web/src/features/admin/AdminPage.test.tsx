@@ -5,7 +5,7 @@ import { ESCAPED_AT } from '@vitrine/contract/at-signs';
 import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
 import type { MessageSet } from '@vitrine/contract/config';
 import { TEXTS_VERSION } from '@vitrine/contract/config-migrations';
-import type { GlobalConfig } from '@vitrine/contract/global-config';
+import type { GlobalConfig, PreSearch } from '@vitrine/contract/global-config';
 import type { IndexField } from '@vitrine/contract/search';
 import { renderApp } from '../../test/renderApp.tsx';
 import { api, createSessionServer, sessionAnswer } from '../../test/sessionServer.ts';
@@ -28,6 +28,15 @@ const indexField = (field_name: string, over: Partial<IndexField> = {}): IndexFi
   type: 'string',
   options: {},
   ...over,
+});
+
+/** The default config with these pre-searches on the dashboard. */
+const withPreSearches = (data: PreSearch[]) => ({
+  ...defaultGlobalConfig,
+  dashboard: {
+    ...defaultGlobalConfig.dashboard,
+    collections: { ...defaultGlobalConfig.dashboard.collections, data },
+  },
 });
 
 /**
@@ -208,6 +217,97 @@ describe(
       expect(posted[0]?.assetInfo).toEqual({ ...defaultGlobalConfig.assetInfo, paramsLeft: [], title: 'creator' });
     });
 
+    it('edits the list view, thumbnails, bookmark cards, poster heights, alt fallback and themes (admin-spec §3)', async () => {
+      const { posted } = adminServer({
+        ...defaultGlobalConfig,
+        accessibility: { assets: { alt: 'title', alt_fallback: { field_name: 'gone_field', options: {} } } },
+      });
+      server.use(
+        http.get(api('index/fields'), () =>
+          HttpResponse.json({ visible_fields: ['title', 'creator', 'city'].map((name) => indexField(name)) }),
+        ),
+      );
+      const { user } = await renderApp('/admin/appearance');
+      // A fallback field the index no longer has is flagged.
+      expect(
+        await screen.findByText('The field gone_field does not exist in the index.', {}, slow),
+      ).toBeInTheDocument();
+      await user.click(screen.getByRole('combobox', { name: 'Alternative text fallback field' }));
+      await user.click(await screen.findByRole('option', { name: 'creator' }));
+      expect(screen.queryByText(/does not exist in the index/)).not.toBeInTheDocument();
+      const number = async (label: string, value: string) => {
+        const input = screen.getByLabelText(label);
+        await user.clear(input);
+        await user.type(input, value);
+      };
+      await number('Poster minimum height (px)', '90');
+      await number('Poster maximum height (px)', '300');
+      await number('Picture column width (px)', '120');
+      await number('Row height (px)', '64');
+      await number('Thumbnail border width (px)', '3');
+      // At most 12 cards in a row, whatever is typed.
+      await number('Most bookmark cards in a row', '40');
+      await user.click(screen.getByRole('combobox', { name: 'Field for: List columns' }));
+      await user.click(await screen.findByRole('option', { name: 'city' }));
+      await user.click(screen.getByRole('button', { name: 'Add to: List columns' }));
+      await user.click(screen.getByRole('combobox', { name: 'Thumbnail header field' }));
+      await user.click(await screen.findByRole('option', { name: 'creator' }));
+      await user.click(screen.getByRole('combobox', { name: 'Bookmark card title field' }));
+      await user.click(await screen.findByRole('option', { name: 'city' }));
+      const dark = screen.getByRole('group', { name: 'Dark' });
+      await user.click(within(dark).getByRole('combobox', { name: 'List hover effect' }));
+      await user.click(await screen.findByRole('option', { name: 'Darken' }));
+      // A new theme starts from the chosen one: the dark theme's colours and flag.
+      await user.click(screen.getByRole('combobox', { name: 'Start from theme' }));
+      await user.click(await screen.findByRole('option', { name: 'Dark' }));
+      await user.type(screen.getByLabelText(/^Key of a new theme/), 'night');
+      await user.click(screen.getByRole('button', { name: 'Add theme' }));
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      const saved = posted[0];
+      expect(saved?.accessibility.assets.alt_fallback.field_name).toBe('creator');
+      expect(saved?.search.posters).toMatchObject({ min_height: 90, max_height: 300 });
+      expect(saved?.search.list).toEqual({
+        columns: [...defaultGlobalConfig.search.list.columns, { field_name: 'city' }],
+        options: { imageColWidth: 120, rowHeight: 64 },
+      });
+      expect(saved?.search.thumbnails).toMatchObject({ header: 'creator', border_width: 3 });
+      expect(saved?.bookmark).toMatchObject({ title: 'city', columns: 12 });
+      const darkTheme = saved?.themes.options.find((th) => th.key === defaultGlobalConfig.themes.default_dark);
+      expect(darkTheme?.appearance_options.list_hover_effect).toBe('darken');
+      const night = saved?.themes.options.find((th) => th.key === 'night');
+      expect(night).toMatchObject({ dark: true, appearance: darkTheme?.appearance });
+    });
+
+    it('offers sorts and result views, orders the views, and sets the fallback language and login info text (admin-spec §3)', async () => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/search');
+      // The default sort and view stay offered.
+      expect(await screen.findByLabelText('Offer the sort “Relevance”', {}, slow)).toBeDisabled();
+      expect(screen.getByLabelText('Offer the view “Posters”')).toBeDisabled();
+      await user.click(screen.getByLabelText('Offer the sort “Downloads”'));
+      await user.click(screen.getByLabelText('Offer the view “Thumbnails”'));
+      await user.click(screen.getByRole('button', { name: 'Move the view List up' }));
+      const tabs = screen.getByRole('navigation', { name: 'Administration' });
+      await user.click(within(tabs).getByRole('link', { name: 'Language settings' }));
+      await user.click(await screen.findByRole('combobox', { name: 'Fallback language' }, slow));
+      await user.click(await screen.findByRole('option', { name: 'de (de)' }));
+      await user.click(within(tabs).getByRole('link', { name: 'Login' }));
+      await user.click(await screen.findByRole('combobox', { name: 'Info text alignment' }, slow));
+      await user.click(await screen.findByRole('option', { name: 'Right' }));
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      const saved = posted[0];
+      expect(saved?.sorting.options.find((o) => o.key === 'obj_dload_cnt')?.active).toBe(false);
+      expect(saved?.search.views.options.map((v) => [v.key, v.position, v.visible])).toEqual([
+        ['grid', 0, true],
+        ['list', 1, true],
+        ['thumbnail', 2, false],
+      ]);
+      expect(saved?.fallback_locale).toBe('de');
+      expect(saved?.login.infoText.alignment).toBe('right');
+    });
+
     it('reorders the facets: the saved positions follow the order shown (admin-spec §1 "search")', async () => {
       const facet = (field_name: string, position: number) => ({
         field_name,
@@ -338,14 +438,16 @@ describe(
       await user.click(await screen.findByRole('button', { name: 'Add pre-search' }, slow));
       const dialog = await screen.findByRole('dialog', { name: 'Add pre-search' });
       await user.type(within(dialog).getByLabelText(/^Key/), 'Two kinds');
+      await user.click(within(dialog).getByRole('button', { name: 'Add filter' }));
       await user.click(within(dialog).getByRole('combobox', { name: 'Filter field' }));
       await user.click(await screen.findByRole('option', { name: 'category' }));
-      await user.type(within(dialog).getByLabelText('Filter values (comma-separated)'), 'Photography, Graphics');
+      const values = within(dialog).getByLabelText('Filter values (comma-separated) (EN)');
+      await user.type(values, 'Photography, Graphics');
       expect(within(dialog).getByText('A filter of radio type may hold only one value.')).toBeInTheDocument();
       await user.click(within(dialog).getByRole('button', { name: 'Add' }));
       expect(screen.getByRole('dialog', { name: 'Add pre-search' })).toBeInTheDocument();
-      await user.clear(within(dialog).getByLabelText('Filter values (comma-separated)'));
-      await user.type(within(dialog).getByLabelText('Filter values (comma-separated)'), 'Photography');
+      await user.clear(values);
+      await user.type(values, 'Photography');
       await user.click(within(dialog).getByRole('button', { name: 'Add' }));
       await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add pre-search' })).not.toBeInTheDocument());
       await user.click(screen.getByRole('button', { name: 'Save configuration' }));
@@ -355,16 +457,105 @@ describe(
       ]);
     });
 
+    it('edits a pre-search after creation (admin-spec §3 "Pre-search"): sort, orientation, a range and values per language, and its place', async () => {
+      const preSearch = (key: string, position: number) => ({
+        key,
+        translation: key,
+        position,
+        search: { en: { text: key, facets: [] }, de: { text: key, facets: [] } },
+        src: `tile_${key}`,
+      });
+      const { posted } = adminServer(withPreSearches([preSearch('Harbour', 0), preSearch('Mountains', 1)]));
+      server.use(
+        http.get(api('index/fields'), () =>
+          HttpResponse.json({
+            visible_fields: [
+              indexField('category', { is_facet: true }),
+              indexField('imp_date', { is_facet: true, range_facet: true, type: 'date' }),
+            ],
+          }),
+        ),
+      );
+      const { user } = await renderApp('/admin/dashboard');
+      await user.click(await screen.findByRole('button', { name: 'Edit Mountains' }, slow));
+      const dialog = screen.getByRole('dialog', { name: 'Edit pre-search Mountains' });
+      await user.click(within(dialog).getByRole('button', { name: 'Add filter' }));
+      const first = within(dialog).getByRole('group', { name: 'Filter 1' });
+      await user.click(within(first).getByRole('combobox', { name: 'Filter field' }));
+      await user.click(await screen.findByRole('option', { name: 'imp_date' }));
+      // A range field asks for from and to instead of values.
+      expect(within(first).queryByLabelText('Filter values (comma-separated) (EN)')).not.toBeInTheDocument();
+      await user.type(within(first).getByLabelText('From (EN)'), '2020-01-01');
+      await user.type(within(first).getByLabelText('To (EN)'), '2021-01-01');
+      await user.click(within(dialog).getByRole('button', { name: 'Add filter' }));
+      const second = within(dialog).getByRole('group', { name: 'Filter 2' });
+      await user.click(within(second).getByRole('combobox', { name: 'Filter field' }));
+      await user.click(await screen.findByRole('option', { name: 'category' }));
+      await user.type(within(second).getByLabelText('Filter values (comma-separated) (EN)'), 'Photography');
+      await user.type(within(second).getByLabelText('Filter values (comma-separated) (DE)'), 'Fotografie, Grafik');
+      await user.click(within(dialog).getByRole('combobox', { name: 'Sort by' }));
+      await user.click(await screen.findByRole('option', { name: 'Added' }));
+      await user.click(within(dialog).getByRole('combobox', { name: 'Order' }));
+      await user.click(await screen.findByRole('option', { name: 'Ascending' }));
+      await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      await user.click(screen.getByRole('button', { name: 'Move Mountains up' }));
+      expect(screen.getByRole('button', { name: 'Move Mountains up' })).toBeDisabled();
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      const [mountains, harbour] = posted[0]?.dashboard.collections.data ?? [];
+      expect(harbour).toEqual(preSearch('Harbour', 1));
+      expect(mountains).toEqual({
+        key: 'Mountains',
+        translation: 'Mountains',
+        position: 0,
+        src: 'tile_Mountains',
+        sort: 'imp_date',
+        orientation: 'asc',
+        search: {
+          en: {
+            text: 'Mountains',
+            facets: [
+              { key: 'imp_date', values: [], range: { from: '2020-01-01', to: '2021-01-01' } },
+              { key: 'category', values: ['Photography'] },
+            ],
+          },
+          // No range in German: the filter is left out there.
+          de: { text: 'Mountains', facets: [{ key: 'category', values: ['Fotografie', 'Grafik'] }] },
+        },
+      });
+    });
+
+    it('flags an existing pre-search that filters by a field the index no longer has (admin-spec §4, §5)', async () => {
+      adminServer(
+        withPreSearches([
+          { key: 'Old', position: 0, search: { en: { text: '*', facets: [{ key: 'gone_field', values: ['x'] }] } } },
+        ]),
+      );
+      server.use(
+        http.get(api('index/fields'), () =>
+          HttpResponse.json({ visible_fields: [indexField('category', { is_facet: true })] }),
+        ),
+      );
+      const { user } = await renderApp('/admin/dashboard');
+      expect(
+        await screen.findByText('Filters by fields the index does not have: gone_field', {}, slow),
+      ).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Edit Old' }));
+      const dialog = screen.getByRole('dialog', { name: 'Edit pre-search Old' });
+      expect(within(dialog).getByText('This field does not exist in the index.')).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+      // Refused while the field is missing (the spec's warning is a notice, queued behind the entry notice).
+      expect(screen.getByRole('dialog', { name: 'Edit pre-search Old' })).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Remove filter 1' }));
+      await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.queryByText(/Filters by fields the index does not have/)).not.toBeInTheDocument();
+    });
+
     it('uploads the tile image of a pre-search under a new id that the saved config carries (§7 "thumbnail")', async () => {
       const preSearch = { key: 'Harbour picks', search: { en: { text: '*', facets: [] } }, position: 0 };
-      const stored = {
-        ...defaultGlobalConfig,
-        dashboard: {
-          ...defaultGlobalConfig.dashboard,
-          collections: { ...defaultGlobalConfig.dashboard.collections, data: [preSearch] },
-        },
-      };
-      const { posted } = adminServer(stored);
+      const { posted } = adminServer(withPreSearches([preSearch]));
       const uploads: { id: string | null; file: FormDataEntryValue | null }[] = [];
       server.use(
         http.post(api('config/thumbnail'), async ({ request }) => {
@@ -423,6 +614,61 @@ describe(
       await waitFor(() => expect(posted).toHaveLength(1));
       expect(posted[0]?.content_languages).toEqual(['en']);
       expect(posted[0]?.visibleLocales.map((l) => l.lang)).toEqual(['en']);
+    });
+
+    it('asks before another edit language or admin tab drops unsaved translations (admin-spec §4)', async () => {
+      adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/language');
+      await user.type(await screen.findByLabelText('Find a text', {}, slow), 'views.dashboard.title');
+      await user.type(await screen.findByLabelText('views.dashboard.title'), ' neu');
+      // Another language to edit: asked, and Cancel keeps the edit.
+      await user.click(screen.getByRole('combobox', { name: 'Language to translate' }));
+      await user.click(await screen.findByRole('option', { name: 'en' }));
+      const question = await screen.findByRole('dialog', { name: 'Discard the unsaved changes?' });
+      await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.getByLabelText('views.dashboard.title')).toHaveValue('Startseite neu');
+      // Another admin tab: asked too (the edit would end with the tab); Stay keeps it.
+      const tabs = screen.getByRole('navigation', { name: 'Administration' });
+      await user.click(within(tabs).getByRole('link', { name: 'Dashboard' }));
+      const leave = await screen.findByRole('dialog', { name: 'There are unsaved changes.' });
+      expect(leave).toHaveTextContent('Discard the unsaved changes?');
+      await user.click(within(leave).getByRole('button', { name: 'Stay' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.getByLabelText('views.dashboard.title')).toHaveValue('Startseite neu');
+      // Discarded on purpose: the other language's texts show, and nothing is flagged any more.
+      await user.click(screen.getByRole('combobox', { name: 'Language to translate' }));
+      await user.click(await screen.findByRole('option', { name: 'en' }));
+      await user.click(
+        within(await screen.findByRole('dialog', { name: 'Discard the unsaved changes?' })).getByRole('button', {
+          name: 'Confirm',
+        }),
+      );
+      await user.type(await screen.findByLabelText('Find a text'), 'views.dashboard.title');
+      expect(await screen.findByLabelText('views.dashboard.title')).toHaveValue('Home');
+      await user.click(within(tabs).getByRole('link', { name: 'Dashboard' }));
+      expect(await screen.findByRole('heading', { level: 2, name: 'Dashboard' }, slow)).toBeInTheDocument();
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+
+    it('starts a new language from the texts of a chosen template and says so (admin-spec §3 "Language", §4)', async () => {
+      const { postedTexts } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/language');
+      await user.click(await screen.findByRole('button', { name: 'Add language' }, slow));
+      const dialog = screen.getByRole('dialog', { name: 'Add language' });
+      await user.type(within(dialog).getByLabelText(/^Name/), 'Français');
+      await user.type(within(dialog).getByLabelText(/^Code/), 'fr');
+      await user.click(within(dialog).getByRole('combobox', { name: 'Start from the texts of' }));
+      await user.click(await screen.findByRole('option', { name: 'en (en)' }));
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      await waitFor(() => expect(postedTexts).toHaveLength(1));
+      expect(postedTexts[0]?.lang).toBe('fr');
+      expect(postedTexts[0]?.texts).toMatchObject({
+        views: { dashboard: { title: 'Home' } },
+        metadata: { source_template: 'en', version: TEXTS_VERSION },
+      });
+      // Notices show one at a time: the entry notice stands in front for up to 5 s.
+      expect(await screen.findByText('Language updated', {}, { timeout: 8000 })).toBeInTheDocument();
     });
 
     it("shows the server's reason when it refuses the translations (the reset mail's {link})", async () => {

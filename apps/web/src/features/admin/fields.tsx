@@ -62,6 +62,35 @@ export function moved<T>(list: readonly T[], index: number, by: -1 | 1): T[] {
   return next;
 }
 
+/**
+ * The ↑ and ↓ buttons of an entry at `index` in a list of `count`: `onMove` gets the list order
+ * moved one place up (-1) or down (1); the first cannot go up, the last not down.
+ */
+export function MoveButtons({
+  index,
+  count,
+  upLabel,
+  downLabel,
+  onMove,
+}: {
+  index: number;
+  count: number;
+  upLabel: string;
+  downLabel: string;
+  onMove: (by: -1 | 1) => void;
+}) {
+  return (
+    <>
+      <IconButton aria-label={upLabel} disabled={index === 0} onClick={() => onMove(-1)}>
+        ↑
+      </IconButton>
+      <IconButton aria-label={downLabel} disabled={index === count - 1} onClick={() => onMove(1)}>
+        ↓
+      </IconButton>
+    </>
+  );
+}
+
 /** A titled group of settings; named by its heading, so assistive technology lists it as a region. */
 export function Section({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
@@ -128,11 +157,13 @@ export function NumberSetting({
   value,
   onChange,
   min = 0,
+  max = Number.POSITIVE_INFINITY,
 }: {
   label: string;
   value: number;
   onChange: (value: number) => void;
   min?: number;
+  max?: number;
 }) {
   const [typed, setTyped] = useState<string | null>(null);
   return (
@@ -143,10 +174,10 @@ export function NumberSetting({
       onChange={(e) => {
         setTyped(e.target.value);
         const n = Number(e.target.value);
-        if (e.target.value.trim() !== '' && Number.isFinite(n)) onChange(Math.max(min, n));
+        if (e.target.value.trim() !== '' && Number.isFinite(n)) onChange(Math.min(max, Math.max(min, n)));
       }}
       onBlur={() => setTyped(null)}
-      slotProps={{ htmlInput: { min } }}
+      slotProps={{ htmlInput: { min, ...(Number.isFinite(max) ? { max } : {}) } }}
       size="small"
     />
   );
@@ -253,11 +284,13 @@ export interface ListEntry {
   /** The remove button's accessible name; without it the entry cannot be removed. */
   removeLabel?: string;
   onRemove?: () => void;
+  /** Buttons shown before the remove button (edit, move). */
+  actions?: ReactNode;
   /** Settings of the entry shown below its text. */
   children?: ReactNode;
 }
 
-/** A named list of entries (pre-searches, languages), each with its remove button. */
+/** A named list of entries (pre-searches, languages), each with its buttons. */
 export function EntryList({ label, entries }: { label: string; entries: readonly ListEntry[] }) {
   return (
     <List dense aria-label={label}>
@@ -265,13 +298,17 @@ export function EntryList({ label, entries }: { label: string; entries: readonly
         <ListItem
           key={entry.key}
           secondaryAction={
-            entry.removeLabel &&
-            entry.onRemove && (
-              <IconButton aria-label={entry.removeLabel} onClick={entry.onRemove}>
-                ×
-              </IconButton>
-            )
+            <>
+              {entry.actions}
+              {entry.removeLabel && entry.onRemove && (
+                <IconButton aria-label={entry.removeLabel} onClick={entry.onRemove}>
+                  ×
+                </IconButton>
+              )}
+            </>
           }
+          // Room for the buttons beside the entry's text.
+          sx={entry.actions ? { pr: 22 } : undefined}
         >
           <Stack spacing={1} sx={{ width: '100%' }}>
             <ListItemText primary={entry.primary} secondary={entry.secondary} />

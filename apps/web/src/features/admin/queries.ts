@@ -114,13 +114,15 @@ export function useTranslationLocales() {
 }
 
 /** A language's texts as served; an empty set for a language that has none yet. */
+export const textsQuery = (lang: string) => ({
+  queryKey: adminKeys.texts(lang),
+  queryFn: async ({ signal }: { signal: AbortSignal }) =>
+    ((await nullIfNotFound(callApi(listTranslationsCall, { signal, query: { lang } }))) ?? {}) as MessageSet,
+  ...onEntry,
+});
+
 export function useTexts(lang: string) {
-  return useQuery({
-    queryKey: adminKeys.texts(lang),
-    queryFn: async ({ signal }) =>
-      ((await nullIfNotFound(callApi(listTranslationsCall, { signal, query: { lang } }))) ?? {}) as MessageSet,
-    ...onEntry,
-  });
+  return useQuery(textsQuery(lang));
 }
 
 /** What the server says is wrong with a refused save (a 400 names the key, line or field). */
@@ -128,7 +130,13 @@ function refusal(error: Error): string | undefined {
   return error instanceof ApiError && error.status === 400 ? error.body?.message : undefined;
 }
 
-export function useSaveTexts() {
+/** The notices of a translation save: the translation editor's, or a new language's (admin-spec §8). */
+const textNotices = {
+  translations: { saved: 'toast.translations.saved', error: 'toast.translations.error' },
+  language: { saved: 'toast.language.updated', error: 'toast.language.error' },
+} as const;
+
+export function useSaveTexts(notices: keyof typeof textNotices = 'translations') {
   const client = useQueryClient();
   return useMutation({
     // What this version of the admin area saves is in the current text model, so it says so.
@@ -139,15 +147,17 @@ export function useSaveTexts() {
       // The portal serves a saved set over the bundled texts; the editor shows what it serves.
       void client.invalidateQueries({ queryKey: adminKeys.texts(lang) });
       void client.invalidateQueries({ queryKey: adminKeys.locales() });
-      toast.show('toast.translations.saved', 'success');
+      toast.show(textNotices[notices].saved, 'success');
     },
-    onError: (error) => toast.show('toast.translations.error', 'error', undefined, refusal(error)),
+    onError: (error) => toast.show(textNotices[notices].error, 'error', undefined, refusal(error)),
   });
 }
 
+/** The metadata group of a translation set (admin-spec §3 "Translation set"). */
+export const metadataOf = (texts: MessageSet): MessageSet => (typeof texts.metadata === 'object' ? texts.metadata : {});
+
 function withTextsVersion(texts: MessageSet): MessageSet {
-  const metadata = typeof texts.metadata === 'object' ? texts.metadata : {};
-  return { ...texts, metadata: { ...metadata, version: TEXTS_VERSION } };
+  return { ...texts, metadata: { ...metadataOf(texts), version: TEXTS_VERSION } };
 }
 
 export interface PageDraft {

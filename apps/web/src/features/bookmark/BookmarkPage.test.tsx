@@ -6,6 +6,8 @@ import { api, configHandlers, server, sessionAnswer, sessionHandlers } from '../
 import { renderApp } from '../../test/renderApp.tsx';
 import { startTestServer } from '../../test/testServer.ts';
 import { touch } from '../../test/touch.ts';
+import { CARD_MIN_WIDTH } from './BookmarkCard.tsx';
+import { cardColumns } from './BookmarkPage.tsx';
 import { expectSizedPicture } from '../../test/pictures.ts';
 
 startTestServer(server, 'bypass');
@@ -227,4 +229,13 @@ describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
     await waitFor(() => expect(JSON.parse(localStorage.getItem(GUEST_BOOKMARKS_KEY) ?? '[]')).toEqual(['6']));
     expect(serverCalls).toBe(0);
   }, 40_000);
+});
+
+describe('bookmark cards in a row (admin-spec §3 "bookmark": columns)', () => {
+  it('caps a row at the configured columns and keeps each card at least its minimum width', () => {
+    expect(cardColumns(4)).toBe(`repeat(auto-fill, minmax(max(${CARD_MIN_WIDTH}px, calc((100% - 48px) / 4)), 1fr))`);
+    expect(cardColumns(1)).toContain('calc((100% - 0px) / 1)');
+    // Nonsense is read as one column, not as a broken grid.
+    expect(cardColumns(0)).toContain('/ 1)');
+  });
 });

@@ -22,6 +22,14 @@ import { FIRST_IN_GRID } from '../../lib/pictures.ts';
 /** One link for the bookmarks shared: the asset's page, or the search page limited to them. */
 const copyLinks = (ids: string[]) => copyLink(assetsLink(ids), ids.length > 1);
 
+const GRID_GAP = 16;
+
+/** Grid columns of at least the card's width each, and no more than `columns` of them in a row. */
+export function cardColumns(columns: number): string {
+  const most = Math.max(1, Math.round(columns));
+  return `repeat(auto-fill, minmax(max(${CARD_MIN_WIDTH}px, calc((100% - ${(most - 1) * GRID_GAP}px) / ${most})), 1fr))`;
+}
+
 /**
  * The bookmark list (portal-spec §2 "Bookmark list"): a count, a card per bookmarked asset, and
  * back/delete/share/download acting on the selection, or on all when nothing is selected.
@@ -101,8 +109,9 @@ export function BookmarkPage() {
             aria-label={t('views.bookmark.list')}
             sx={{
               display: 'grid',
-              gap: 2,
-              gridTemplateColumns: `repeat(auto-fill, minmax(${CARD_MIN_WIDTH}px, 1fr))`,
+              gap: `${GRID_GAP}px`,
+              // As many cards as fit, at most the configured columns (admin-spec §3 "bookmark").
+              gridTemplateColumns: cardColumns(config.bookmark.columns),
             }}
           >
             {docs.isPending

@@ -61,6 +61,8 @@ export type BlockerFunction = (args: { currentLocation: Location; nextLocation: 
 
 export interface Blocker {
   state: 'unblocked' | 'blocked';
+  /** Where the visitor wanted to go, while blocked. */
+  location?: Location;
   /** Goes on to where the visitor wanted to go. */
   proceed?: () => void;
   /** Stays here. */
@@ -167,6 +169,7 @@ export class Router<R extends LoadableRoute<R>> {
       if (!entry.should({ currentLocation: this.state.location, nextLocation: next })) continue;
       this.setBlocker(entry, {
         state: 'blocked',
+        location: next,
         proceed: () => {
           this.setBlocker(entry, { state: 'unblocked' });
           proceed();

@@ -1,10 +1,11 @@
-import { Box, Button, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { defaultThemes } from '@vitrine/contract/config-defaults';
 import { isHexColour } from '@vitrine/contract/formats';
 import { themeColourKeys, type ThemeAppearance, type ThemeConfig } from '@vitrine/contract/global-config';
 import { useAdminDraft } from '../AdminDraft.tsx';
+import { useIndexFields } from '../queries.ts';
 import { FieldColumnsEditor } from './FieldColumnsEditor.tsx';
 import {
   check,
@@ -20,12 +21,17 @@ import {
   UploadSetting,
 } from '../fields.tsx';
 
+type HoverEffect = ThemeConfig['appearance_options']['button_hover_effect'];
+const hoverEffects: readonly HoverEffect[] = ['darken', 'lighten', 'none'];
+
 export function AppearanceSection() {
   const { t } = useTranslation();
   const { config, set } = useAdminDraft();
+  const fields = useIndexFields().data;
   const [editing, setEditing] = useState<number | null>(null);
   const [newKey, setNewKey] = useState('');
   const [keyTouched, setKeyTouched] = useState(false);
+  const [template, setTemplate] = useState(config.themes.default_light);
   const themes = config.themes.options;
   const themeName = (theme: ThemeConfig) => {
     const name = t(theme.translation);
@@ -46,7 +52,8 @@ export function AppearanceSection() {
   const addTheme = () => {
     setKeyTouched(true);
     if (check(newKey, keyRules)) return;
-    const base = defaultThemes[0];
+    // A new theme starts as a copy of the chosen one (its colours, dark flag and hover effects).
+    const base = themes.find((th) => th.key === template) ?? defaultThemes[0];
     set('themes.options')([...themes, { ...base, key: newKey.trim(), translation: newKey.trim() }]);
     setNewKey('');
     setKeyTouched(false);
@@ -57,7 +64,13 @@ export function AppearanceSection() {
       <Section title={t('admin.appearance.themes_title')}>
         <Stack spacing={1}>
           {themes.map((theme, index) => (
-            <Stack key={theme.key} direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <Stack
+              key={theme.key}
+              role="group"
+              aria-label={themeName(theme)}
+              direction="row"
+              sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 2 }}
+            >
               <Box
                 aria-hidden
                 sx={{
@@ -73,6 +86,20 @@ export function AppearanceSection() {
               <Button size="small" variant="outlined" onClick={() => setEditing(index)}>
                 {t('admin.appearance.edit_colours', { theme: themeName(theme) })}
               </Button>
+              <SwitchSetting
+                label={t('admin.appearance.theme_dark')}
+                checked={theme.dark}
+                onChange={set(`themes.options.${index}.dark`)}
+              />
+              {(['button_hover_effect', 'list_hover_effect'] as const).map((effect) => (
+                <SelectSetting<HoverEffect>
+                  key={effect}
+                  label={t(`admin.appearance.${effect}`)}
+                  value={theme.appearance_options[effect]}
+                  options={hoverEffects.map((v) => ({ value: v, label: t(`admin.appearance.hover_${v}`) }))}
+                  onChange={set(`themes.options.${index}.appearance_options.${effect}`)}
+                />
+              ))}
               {inUse(theme) ? (
                 <Typography variant="body2" color="text.secondary">
                   {t('admin.appearance.theme_in_use')}
@@ -92,6 +119,12 @@ export function AppearanceSection() {
             onChange={setNewKey}
             rules={keyRules}
             showErrors={keyTouched}
+          />
+          <SelectSetting
+            label={t('admin.appearance.theme_template')}
+            value={template}
+            options={options}
+            onChange={setTemplate}
           />
           <Button onClick={addTheme}>{t('admin.appearance.add_theme')}</Button>
         </Stack>
@@ -143,6 +176,18 @@ export function AppearanceSection() {
           onChange={set('search.thumbnails.width')}
         />
         <NumberSetting
+          label={t('admin.appearance.poster_min_height')}
+          value={config.search.posters.min_height}
+          min={1}
+          onChange={set('search.posters.min_height')}
+        />
+        <NumberSetting
+          label={t('admin.appearance.poster_max_height')}
+          value={config.search.posters.max_height}
+          min={1}
+          onChange={set('search.posters.max_height')}
+        />
+        <NumberSetting
           label={t('admin.appearance.poster_border_width')}
           value={config.search.posters.border_width}
           onChange={set('search.posters.border_width')}
@@ -158,6 +203,31 @@ export function AppearanceSection() {
           onChange={set('accessibility.assets.alt')}
           rules={[required]}
         />
+        <SelectSetting
+          label={t('admin.appearance.alt_fallback')}
+          value={config.accessibility.assets.alt_fallback.field_name}
+          options={[
+            { value: '', label: t('admin.appearance.alt_fallback_none') },
+            ...[
+              ...new Set([
+                ...(fields ?? []).map((f) => f.field_name),
+                config.accessibility.assets.alt_fallback.field_name,
+              ]),
+            ]
+              .filter(Boolean)
+              .map((name) => ({ value: name, label: name })),
+          ]}
+          onChange={set('accessibility.assets.alt_fallback.field_name')}
+        />
+        {[config.accessibility.assets.alt, config.accessibility.assets.alt_fallback.field_name]
+          .filter(
+            (name) => name.trim() !== '' && fields !== undefined && !fields.some((f) => f.field_name === name.trim()),
+          )
+          .map((name) => (
+            <Alert key={name} severity="error">
+              {t('admin.appearance.alt_field_missing', { field: name })}
+            </Alert>
+          ))}
       </Section>
       <FieldColumnsEditor />
       {editing !== null && themes[editing] && (

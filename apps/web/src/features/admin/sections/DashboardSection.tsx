@@ -1,4 +1,4 @@
-import { Alert, Button } from '@mui/material';
+import { Alert, Button, Stack } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/translate.tsx';
 import type { PreSearch } from '@vitrine/contract/global-config';
@@ -12,6 +12,8 @@ import {
   FormDialog,
   keyRequired,
   LanguageTextSettings,
+  moved,
+  MoveButtons,
   NumberSetting,
   Section,
   SelectSetting,
@@ -25,25 +27,61 @@ import { useIndexFields, useUploadFile } from '../queries.ts';
 export function DashboardSection() {
   const { t } = useTranslation();
   const { config, set } = useAdminDraft();
-  const [adding, setAdding] = useState(false);
+  // The pre-search being edited: its place in the list, or 'new'.
+  const [editing, setEditing] = useState<number | 'new'>();
   const collections = config.dashboard.collections;
+  // The dashboard shows pre-searches by position; the list shows them so and writes the order back.
+  const ordered = [...collections.data].sort((a, b) => a.position - b.position);
+  const write = (next: PreSearch[]) =>
+    set('dashboard.collections.data')(next.map((p, position) => ({ ...p, position })));
+  const fields = useIndexFields().data;
+  const known = new Set((fields ?? []).map((f) => f.field_name));
   return (
     <>
       <Section title={t('admin.dashboard.presearches')}>
         <EntryList
           label={t('admin.dashboard.presearches')}
-          entries={collections.data.map((p, index) => ({
-            key: p.key,
-            primary: p.key,
-            secondary: Object.entries(p.search)
-              .map(([lang, s]) => `${lang}: ${s.text || '*'}`)
-              .join(' · '),
-            removeLabel: t('admin.dashboard.remove', { key: p.key }),
-            onRemove: () => set('dashboard.collections.data')(collections.data.filter((_, i) => i !== index)),
-            children: <TileImage preSearch={p} onChange={set(`dashboard.collections.data.${index}.src`)} />,
-          }))}
+          entries={ordered.map((p, index) => {
+            const missing = [...new Set(Object.values(p.search).flatMap((q) => q.facets.map((f) => f.key)))].filter(
+              (name) => fields && !known.has(name),
+            );
+            return {
+              key: p.key,
+              primary: p.key,
+              secondary: Object.entries(p.search)
+                .map(([lang, s]) => `${lang}: ${s.text || '*'}`)
+                .join(' · '),
+              removeLabel: t('admin.dashboard.remove', { key: p.key }),
+              onRemove: () => write(ordered.filter((_, i) => i !== index)),
+              actions: (
+                <>
+                  <Button onClick={() => setEditing(index)}>{t('admin.dashboard.edit', { key: p.key })}</Button>
+                  <MoveButtons
+                    index={index}
+                    count={ordered.length}
+                    upLabel={t('admin.dashboard.move_up', { key: p.key })}
+                    downLabel={t('admin.dashboard.move_down', { key: p.key })}
+                    onMove={(by) => write(moved(ordered, index, by))}
+                  />
+                </>
+              ),
+              children: (
+                <>
+                  {missing.length > 0 && (
+                    <Alert severity="warning">
+                      {t('admin.dashboard.fields_missing', { fields: missing.join(', ') })}
+                    </Alert>
+                  )}
+                  <TileImage
+                    preSearch={p}
+                    onChange={set(`dashboard.collections.data.${collections.data.indexOf(p)}.src`)}
+                  />
+                </>
+              ),
+            };
+          })}
         />
-        <Button variant="outlined" onClick={() => setAdding(true)} sx={{ alignSelf: 'flex-start' }}>
+        <Button variant="outlined" onClick={() => setEditing('new')} sx={{ alignSelf: 'flex-start' }}>
           {t('admin.dashboard.add_presearch')}
         </Button>
       </Section>
@@ -68,6 +106,11 @@ export function DashboardSection() {
           value={collections.height}
           min={50}
           onChange={set('dashboard.collections.height')}
+        />
+        <NumberSetting
+          label={t('admin.dashboard.poster_border_width')}
+          value={collections.poster_border_width}
+          onChange={set('dashboard.collections.poster_border_width')}
         />
         <NumberSetting
           label={t('admin.dashboard.hero_height')}
@@ -97,17 +140,15 @@ export function DashboardSection() {
         />
         <UploadSetting name="dashboardLogo" accept="image/*" />
       </Section>
-      {adding && (
-        <AddPreSearchDialog
-          taken={collections.data.map((p) => p.key)}
+      {editing !== undefined && (
+        <PreSearchDialog
+          initial={editing === 'new' ? undefined : ordered[editing]}
+          taken={ordered.filter((_, i) => i !== editing).map((p) => p.key)}
           languages={config.visibleLocales.map((l) => l.lang)}
-          onClose={() => setAdding(false)}
-          onAdd={(preSearch) => {
-            set('dashboard.collections.data')([
-              ...collections.data,
-              { ...preSearch, position: collections.data.length },
-            ]);
-            setAdding(false);
+          onClose={() => setEditing(undefined)}
+          onSave={(preSearch) => {
+            write(editing === 'new' ? [...ordered, preSearch] : ordered.map((p, i) => (i === editing ? preSearch : p)));
+            setEditing(undefined);
           }}
         />
       )}
@@ -139,38 +180,106 @@ function TileImage({ preSearch, onChange }: { preSearch: PreSearch; onChange: (s
   );
 }
 
-/** The add pre-search modal (admin-spec §2, §3 "Pre-search", §5): key, search per language, one filter. */
-function AddPreSearchDialog({
-  taken,
-  languages,
-  onClose,
-  onAdd,
-}: {
-  taken: string[];
-  languages: string[];
-  onClose: () => void;
-  onAdd: (preSearch: PreSearch) => void;
-}) {
-  const { t } = useTranslation();
-  const fields = useIndexFields().data ?? [];
-  const { facets } = useAdminDraft().config;
-  const [key, setKey] = useState('');
-  const [texts, setTexts] = useState<Record<string, string>>({});
-  const [facet, setFacet] = useState('');
-  const [values, setValues] = useState('');
-  const [submitted, setSubmitted] = useState(false);
-  const keyRules = [keyRequired, unique(taken, 'admin.validation.key_unique')];
-  const keyError = check(key, keyRules);
-  const valueList = values
+/** One filter of a pre-search as edited: its field, and per language its values or its range. */
+interface FilterDraft {
+  key: string;
+  values: Record<string, string>;
+  from: Record<string, string>;
+  to: Record<string, string>;
+}
+
+type PreSearchFacet = PreSearch['search'][string]['facets'][number];
+
+/** The filters of a pre-search as rows: each field once, in the order the languages first name them. */
+export function filterDrafts(search: PreSearch['search']): FilterDraft[] {
+  const drafts: FilterDraft[] = [];
+  for (const [lang, query] of Object.entries(search)) {
+    for (const facet of query.facets) {
+      let draft = drafts.find((d) => d.key === facet.key);
+      if (!draft) {
+        draft = { key: facet.key, values: {}, from: {}, to: {} };
+        drafts.push(draft);
+      }
+      draft.values[lang] = facet.values.join(', ');
+      if (facet.range) {
+        draft.from[lang] = facet.range.from;
+        draft.to[lang] = facet.range.to;
+      }
+    }
+  }
+  return drafts;
+}
+
+const valueList = (values: string | undefined) =>
+  (values ?? '')
     .split(',')
     .map((v) => v.trim())
     .filter(Boolean);
-  const facetField = fields.find((f) => f.field_name === facet);
-  // A configured field that is missing from the index is an error (admin-spec §5).
-  const fieldError = facet !== '' && fields.length > 0 && !facetField ? 'admin.dashboard.field_missing' : undefined;
+
+/** A filter row in one language: values, or a range for a range field; none when nothing is given there. */
+export function facetOf(draft: FilterDraft, lang: string, range: boolean): PreSearchFacet | undefined {
+  if (draft.key === '') return undefined;
+  if (range) {
+    const from = (draft.from[lang] ?? '').trim();
+    const to = (draft.to[lang] ?? '').trim();
+    return from || to ? { key: draft.key, values: [], range: { from, to } } : undefined;
+  }
+  const values = valueList(draft.values[lang]);
+  return values.length > 0 ? { key: draft.key, values } : undefined;
+}
+
+/**
+ * The add and edit pre-search modal (admin-spec §2, §3 "Pre-search", §5): key, search term and
+ * filters per language (values, or from and to for a range field), sort and orientation.
+ */
+function PreSearchDialog({
+  initial,
+  taken,
+  languages,
+  onClose,
+  onSave,
+}: {
+  /** The pre-search edited; a new one without it. */
+  initial?: PreSearch;
+  taken: string[];
+  languages: string[];
+  onClose: () => void;
+  onSave: (preSearch: PreSearch) => void;
+}) {
+  const { t } = useTranslation();
+  const fields = useIndexFields().data ?? [];
+  const { facets, sorting } = useAdminDraft().config;
+  const [key, setKey] = useState(initial?.key ?? '');
+  const [texts, setTexts] = useState<Record<string, string>>(() =>
+    Object.fromEntries(Object.entries(initial?.search ?? {}).map(([lang, q]) => [lang, q.text])),
+  );
+  const [filters, setFilters] = useState<FilterDraft[]>(() => filterDrafts(initial?.search ?? {}));
+  const [sort, setSort] = useState(initial?.sort ?? '');
+  const [orientation, setOrientation] = useState<'asc' | 'desc'>(initial?.orientation ?? 'desc');
+  const [submitted, setSubmitted] = useState(false);
+  const langs = [...new Set([...languages, ...Object.keys(initial?.search ?? {})])];
+  const keyRules = [keyRequired, unique(taken, 'admin.validation.key_unique')];
+  const keyError = check(key, keyRules);
+  const field = (name: string) => fields.find((f) => f.field_name === name);
+  const isRange = (name: string) =>
+    facets.find((f) => f.field_name === name)?.range_facet ?? field(name)?.range_facet ?? false;
   // The selection type the search page gives the facet: the configured facet's, else the index field's.
-  const selection = facets.find((f) => f.field_name === facet)?.options.multivalue ?? facetField?.options?.multivalue;
-  const radioError = selection === 'radio' && valueList.length > 1 ? 'admin.dashboard.radio_one_value' : undefined;
+  const selection = (name: string) =>
+    facets.find((f) => f.field_name === name)?.options.multivalue ?? field(name)?.options?.multivalue;
+  // A configured field that is missing from the index is an error (admin-spec §5).
+  const missing = (name: string) => name !== '' && fields.length > 0 && !field(name);
+  const radioTooMany = (d: FilterDraft) =>
+    selection(d.key) === 'radio' && !isRange(d.key) && langs.some((l) => valueList(d.values[l]).length > 1);
+  const fieldError = filters.some((d) => missing(d.key));
+  const radioError = filters.some(radioTooMany);
+  const update = (index: number, change: (d: FilterDraft) => FilterDraft) =>
+    setFilters(filters.map((d, i) => (i === index ? change(d) : d)));
+  const sortOptions = [
+    { value: '', label: t('admin.dashboard.sort_default') },
+    ...sorting.options.map((o) => ({ value: o.key, label: t(o.translation) })),
+    // A sort key the portal no longer offers stays as it was until it is changed.
+    ...(sort && !sorting.options.some((o) => o.key === sort) ? [{ value: sort, label: sort }] : []),
+  ];
 
   const submit = () => {
     setSubmitted(true);
@@ -179,16 +288,35 @@ function AddPreSearchDialog({
       return;
     }
     const search = Object.fromEntries(
-      languages.map((lang) => [
+      langs.map((lang) => [
         lang,
-        { text: texts[lang] ?? '', facets: facet ? [{ key: facet, values: valueList }] : [] },
+        {
+          text: texts[lang] ?? '',
+          facets: filters.flatMap((d) => facetOf(d, lang, isRange(d.key)) ?? []),
+        },
       ]),
     );
-    onAdd({ key: key.trim(), translation: key.trim(), position: 0, search });
+    const name = key.trim();
+    const { sort: _sort, orientation: _orientation, ...kept } = initial ?? { position: 0 };
+    onSave({
+      ...kept,
+      key: name,
+      // A label of its own stays; one that was the key follows the key.
+      translation: initial?.translation && initial.translation !== initial.key ? initial.translation : name,
+      search,
+      ...(sort ? { sort, orientation } : {}),
+    });
   };
 
   return (
-    <FormDialog id="add-presearch" title={t('admin.dashboard.add_presearch')} onClose={onClose} onSubmit={submit}>
+    <FormDialog
+      id="presearch"
+      title={initial ? t('admin.dashboard.edit_presearch', { key: initial.key }) : t('admin.dashboard.add_presearch')}
+      submitLabel={initial ? t('admin.confirm.apply') : undefined}
+      onClose={onClose}
+      onSubmit={submit}
+      wide
+    >
       <TextSetting
         label={t('admin.dashboard.key')}
         value={key}
@@ -198,21 +326,86 @@ function AddPreSearchDialog({
       />
       <LanguageTextSettings
         label={t('admin.dashboard.search_text')}
-        languages={languages}
+        languages={langs}
         value={(lang) => texts[lang] ?? ''}
         onChange={(lang, v) => setTexts({ ...texts, [lang]: v })}
       />
-      <SelectSetting
-        label={t('admin.dashboard.filter_field')}
-        value={facet}
-        options={[
-          { value: '', label: t('admin.dashboard.no_filter') },
-          ...fields.filter((f) => f.is_facet).map((f) => ({ value: f.field_name, label: f.field_name })),
-        ]}
-        onChange={setFacet}
-      />
-      {facet && <TextSetting label={t('admin.dashboard.filter_values')} value={values} onChange={setValues} />}
-      {(fieldError ?? radioError) && <Alert severity="error">{t((fieldError ?? radioError) as string)}</Alert>}
+      {filters.map((draft, index) => {
+        const n = index + 1;
+        const range = isRange(draft.key);
+        return (
+          <Stack
+            key={index}
+            role="group"
+            aria-label={t('admin.dashboard.filter_n', { n })}
+            spacing={1}
+            sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}
+          >
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+              <SelectSetting
+                label={t('admin.dashboard.filter_field')}
+                value={draft.key}
+                options={[
+                  { value: '', label: t('admin.dashboard.no_filter') },
+                  ...[...new Set([...fields.filter((f) => f.is_facet).map((f) => f.field_name), draft.key])]
+                    .filter(Boolean)
+                    .map((name) => ({ value: name, label: name })),
+                ]}
+                onChange={(name) => update(index, (d) => ({ ...d, key: name }))}
+              />
+              <Button onClick={() => setFilters(filters.filter((_, i) => i !== index))}>
+                {t('admin.dashboard.remove_filter', { n })}
+              </Button>
+            </Stack>
+            {draft.key !== '' &&
+              langs.map((lang) =>
+                range ? (
+                  <Stack key={lang} direction="row" spacing={1}>
+                    <TextSetting
+                      label={`${t('admin.dashboard.range_from')} (${lang.toUpperCase()})`}
+                      value={draft.from[lang] ?? ''}
+                      onChange={(v) => update(index, (d) => ({ ...d, from: { ...d.from, [lang]: v } }))}
+                    />
+                    <TextSetting
+                      label={`${t('admin.dashboard.range_to')} (${lang.toUpperCase()})`}
+                      value={draft.to[lang] ?? ''}
+                      onChange={(v) => update(index, (d) => ({ ...d, to: { ...d.to, [lang]: v } }))}
+                    />
+                  </Stack>
+                ) : (
+                  <TextSetting
+                    key={lang}
+                    label={`${t('admin.dashboard.filter_values')} (${lang.toUpperCase()})`}
+                    value={draft.values[lang] ?? ''}
+                    onChange={(v) => update(index, (d) => ({ ...d, values: { ...d.values, [lang]: v } }))}
+                  />
+                ),
+              )}
+            {missing(draft.key) && <Alert severity="error">{t('admin.dashboard.field_missing')}</Alert>}
+            {radioTooMany(draft) && <Alert severity="error">{t('admin.dashboard.radio_one_value')}</Alert>}
+          </Stack>
+        );
+      })}
+      <Button
+        sx={{ alignSelf: 'flex-start' }}
+        onClick={() => setFilters([...filters, { key: '', values: {}, from: {}, to: {} }])}
+      >
+        {t('admin.dashboard.add_filter')}
+      </Button>
+      <Stack direction="row" spacing={1}>
+        <SelectSetting label={t('admin.dashboard.sort')} value={sort} options={sortOptions} onChange={setSort} />
+        {sort && (
+          <SelectSetting
+            label={t('admin.dashboard.orientation')}
+            value={orientation}
+            options={[
+              { value: 'asc', label: t('views.search.sort.asc') },
+              { value: 'desc', label: t('views.search.sort.desc') },
+            ]}
+            onChange={setOrientation}
+          />
+        )}
+      </Stack>
     </FormDialog>
   );
 }

@@ -3,7 +3,7 @@ import { Alert, Box, Button, Link, Stack, Tab, Tabs, Typography } from '@mui/mat
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { sanitizeHtml } from '../../../lib/html.ts';
-import { useAdminDraft } from '../AdminDraft.tsx';
+import { useAdminDraft, useDiscardQuestion, useUnsavedFlag } from '../AdminDraft.tsx';
 import { Section, TextSetting } from '../fields.tsx';
 import { useCustomPage, useSaveCustomPage, type PageDraft } from '../queries.ts';
 
@@ -13,9 +13,14 @@ export function EditorSection() {
   const { config } = useAdminDraft();
   const langs = config.visibleLocales.map((l) => l.lang);
   const [lang, setLang] = useState(langs[0] ?? 'de');
+  const switchLanguage = useDiscardQuestion('page');
   return (
     <Section title={t('admin.editor.pages')}>
-      <Tabs value={lang} onChange={(_e, v: string) => setLang(v)} aria-label={t('admin.editor.languages')}>
+      <Tabs
+        value={lang}
+        onChange={(_e, v: string) => switchLanguage.guard(() => setLang(v))}
+        aria-label={t('admin.editor.languages')}
+      >
         {langs.map((l) => (
           <Tab key={l} value={l} label={l.toUpperCase()} id={`page-tab-${l}`} aria-controls="page-panel" />
         ))}
@@ -23,6 +28,7 @@ export function EditorSection() {
       <Box id="page-panel" role="tabpanel" aria-labelledby={`page-tab-${lang}`}>
         <PageEditor key={lang} lang={lang} />
       </Box>
+      {switchLanguage.question}
     </Section>
   );
 }
@@ -32,10 +38,11 @@ function PageEditor({ lang }: { lang: string }) {
   const page = useCustomPage(lang);
   const save = useSaveCustomPage();
   const [draft, setDraft] = useState<PageDraft | null>(null);
-  if (page.isPending) return <Typography>{t('global.loading')}</Typography>;
   const stored = page.data ?? null;
   const current = draft ?? stored ?? { heading: '', html: '' };
   const unsaved = draft !== null && JSON.stringify(draft) !== JSON.stringify(stored);
+  useUnsavedFlag('page', unsaved);
+  if (page.isPending) return <Typography>{t('global.loading')}</Typography>;
   return (
     <Stack spacing={2} sx={{ pt: 2 }}>
       <TextSetting

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { IndexField } from '@vitrine/contract/search';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { useAdminDraft } from '../AdminDraft.tsx';
-import { AddFromSelect, moved, NumberSetting, Section, SelectSetting } from '../fields.tsx';
+import { AddFromSelect, moved, MoveButtons, NumberSetting, Section, SelectSetting } from '../fields.tsx';
 import { useIndexFields } from '../queries.ts';
 
 interface FieldRef {
@@ -45,20 +45,13 @@ function FieldColumn({
               key={field}
               secondaryAction={
                 <>
-                  <IconButton
-                    aria-label={t('admin.fields.move_up', { field, column: label })}
-                    disabled={index === 0}
-                    onClick={() => onChange(moved(value, index, -1))}
-                  >
-                    ↑
-                  </IconButton>
-                  <IconButton
-                    aria-label={t('admin.fields.move_down', { field, column: label })}
-                    disabled={index === value.length - 1}
-                    onClick={() => onChange(moved(value, index, 1))}
-                  >
-                    ↓
-                  </IconButton>
+                  <MoveButtons
+                    index={index}
+                    count={value.length}
+                    upLabel={t('admin.fields.move_up', { field, column: label })}
+                    downLabel={t('admin.fields.move_down', { field, column: label })}
+                    onMove={(by) => onChange(moved(value, index, by))}
+                  />
                   <IconButton
                     aria-label={t('admin.fields.remove', { field, column: label })}
                     onClick={() => onChange(value.filter((_, i) => i !== index))}
@@ -151,7 +144,9 @@ function ViewFields({
 
 /**
  * The fields of the search page's info view and of the asset page (admin-spec §3 "infoView",
- * "assetInfo"): title field, left and right columns, and the info view's border width.
+ * "assetInfo"): title field, left and right columns, and the info view's border width; the list
+ * view's columns and sizes, the thumbnails' header, body and border, the bookmark card's title and
+ * columns.
  */
 export function FieldColumnsEditor() {
   const { t } = useTranslation();
@@ -167,6 +162,61 @@ export function FieldColumnsEditor() {
         />
       </ViewFields>
       <ViewFields path="assetInfo" textKey="asset_info" fields={fields} />
+      <Section title={t('admin.fields.list_view')}>
+        <FieldColumn
+          label={t('admin.fields.list_columns')}
+          value={config.search.list.columns}
+          fields={fields}
+          onChange={set('search.list.columns')}
+        />
+        <NumberSetting
+          label={t('admin.fields.list_image_width')}
+          value={config.search.list.options.imageColWidth}
+          min={0}
+          onChange={set('search.list.options.imageColWidth')}
+        />
+        <NumberSetting
+          label={t('admin.fields.list_row_height')}
+          value={config.search.list.options.rowHeight}
+          min={1}
+          onChange={set('search.list.options.rowHeight')}
+        />
+      </Section>
+      <Section title={t('admin.fields.thumbnails')}>
+        <TitleField
+          label={t('admin.fields.thumbnail_header')}
+          value={config.search.thumbnails.header}
+          fields={fields}
+          onChange={set('search.thumbnails.header')}
+        />
+        <FieldColumn
+          label={t('admin.fields.thumbnail_body')}
+          value={config.search.thumbnails.body}
+          fields={fields}
+          onChange={set('search.thumbnails.body')}
+        />
+        <NumberSetting
+          label={t('admin.fields.thumbnail_border')}
+          value={config.search.thumbnails.border_width}
+          min={0}
+          onChange={set('search.thumbnails.border_width')}
+        />
+      </Section>
+      <Section title={t('admin.fields.bookmark_card')}>
+        <TitleField
+          label={t('admin.fields.bookmark_title')}
+          value={config.bookmark.title}
+          fields={fields}
+          onChange={set('bookmark.title')}
+        />
+        <NumberSetting
+          label={t('admin.fields.bookmark_columns')}
+          value={config.bookmark.columns}
+          min={1}
+          max={12}
+          onChange={set('bookmark.columns')}
+        />
+      </Section>
     </>
   );
 }

@@ -28,15 +28,14 @@ export function footerLinkRule(direction: FooterLink['linkDirection']): Rule {
  */
 export function FooterEditor() {
   const { t, i18n } = useTranslation();
-  const { config, update } = useAdminDraft();
+  const { config, set } = useAdminDraft();
   const languages = config.visibleLocales.map((l) => l.lang);
   const entries = [...config.footer.entries].sort((a, b) => a.position - b.position);
   const title = config.global.website_title;
   const nameOf = (entry: FooterEntry) =>
     footerText(entry, i18n.language, t, title) || t('admin.general.footer.new_entry');
 
-  const write = (next: FooterEntry[]) =>
-    update((c) => ({ ...c, footer: { ...c.footer, entries: next.map((e, position) => ({ ...e, position })) } }));
+  const write = (next: FooterEntry[]) => set('footer.entries')(next.map((e, position) => ({ ...e, position })));
   const change = (index: number, entry: FooterEntry) => write(entries.map((e, i) => (i === index ? entry : e)));
   const add = () =>
     write([

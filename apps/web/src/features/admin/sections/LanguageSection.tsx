@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/translate.tsx';
 import type { MessageSet } from '@vitrine/contract/config';
 import { isLanguageCode } from '@vitrine/contract/formats';
-import { useAdminDraft } from '../AdminDraft.tsx';
+import { useAdminDraft, useDiscardQuestion, useUnsavedFlag } from '../AdminDraft.tsx';
 import {
   check,
   EntryList,
@@ -17,7 +17,9 @@ import {
   unique,
   type Rule,
 } from '../fields.tsx';
-import { useSaveTexts, useTexts } from '../queries.ts';
+import { metadataOf, textsQuery, useSaveTexts, useTexts } from '../queries.ts';
+import { toast } from '../../../lib/toast.ts';
+import { useQueryClient } from '@tanstack/react-query';
 
 const codeFormat: Rule = (v) => isLanguageCode(v.trim()) || 'admin.validation.code_format';
 
@@ -28,6 +30,22 @@ export function LanguageSection() {
   const locales = config.visibleLocales;
   const codes = [...new Set([...locales.map((l) => l.lang), ...config.content_languages])];
   const [editLang, setEditLang] = useState(locales[0]?.lang ?? 'de');
+  const switchLanguage = useDiscardQuestion('translations');
+  const client = useQueryClient();
+  const saveTexts = useSaveTexts('language');
+  // A new language's translation set: a copy of the template's texts, saved at once (admin-spec §3
+  // "Language" template, metadata.source_template; §4 a notice says whether it worked).
+  const startTexts = async (code: string, template: string) => {
+    try {
+      const texts = template ? await client.fetchQuery(textsQuery(template)) : {};
+      saveTexts.mutate({
+        lang: code,
+        texts: { ...texts, metadata: { ...metadataOf(texts), source_template: template } },
+      });
+    } catch {
+      toast.show('toast.language.error', 'error');
+    }
+  };
 
   return (
     <>
@@ -74,6 +92,15 @@ export function LanguageSection() {
             };
           })}
         />
+        <SelectSetting
+          label={t('admin.language.fallback')}
+          value={config.fallback_locale}
+          options={codes.map((code) => ({
+            value: code,
+            label: `${locales.find((l) => l.lang === code)?.name ?? code} (${code})`,
+          }))}
+          onChange={set('fallback_locale')}
+        />
         <Button variant="outlined" sx={{ alignSelf: 'flex-start' }} onClick={() => setAdding(true)}>
           {t('admin.language.add')}
         </Button>
@@ -83,15 +110,17 @@ export function LanguageSection() {
           label={t('admin.language.edit_language')}
           value={editLang}
           options={locales.map((l) => ({ value: l.lang, label: l.name ?? l.lang }))}
-          onChange={setEditLang}
+          onChange={(lang) => switchLanguage.guard(() => setEditLang(lang))}
         />
         <TranslationEditor key={editLang} lang={editLang} />
+        {switchLanguage.question}
       </Section>
       {adding && (
         <AddLanguageDialog
           taken={codes}
           onClose={() => setAdding(false)}
-          onAdd={({ name, code, ui, content }) => {
+          onAdd={({ name, code, ui, content, template }) => {
+            void startTexts(code, template);
             update((c) => {
               let next = c;
               if (ui)
@@ -111,6 +140,15 @@ export function LanguageSection() {
   );
 }
 
+interface NewLanguage {
+  name: string;
+  code: string;
+  ui: boolean;
+  content: boolean;
+  /** The language whose texts the new one starts from; none for an empty set. */
+  template: string;
+}
+
 /** The add-language modal with the rules of admin-spec §5. */
 function AddLanguageDialog({
   taken,
@@ -119,9 +157,11 @@ function AddLanguageDialog({
 }: {
   taken: string[];
   onClose: () => void;
-  onAdd: (language: { name: string; code: string; ui: boolean; content: boolean }) => void;
+  onAdd: (language: NewLanguage) => void;
 }) {
   const { t } = useTranslation();
+  const { config } = useAdminDraft();
+  const [template, setTemplate] = useState(config.fallback_locale);
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
   const [ui, setUi] = useState(true);
@@ -136,7 +176,7 @@ function AddLanguageDialog({
   const submit = () => {
     setSubmitted(true);
     if (check(name, nameRules) || check(code, codeRules)) return;
-    onAdd({ name: name.trim(), code: code.trim(), ui, content });
+    onAdd({ name: name.trim(), code: code.trim(), ui, content, template });
   };
   return (
     <FormDialog id="add-language" title={t('admin.language.add')} onClose={onClose} onSubmit={submit}>
@@ -156,6 +196,15 @@ function AddLanguageDialog({
         showErrors={submitted || code !== ''}
         required
         hint="admin.language.code_hint"
+      />
+      <SelectSetting
+        label={t('admin.language.template')}
+        value={template}
+        options={[
+          ...config.visibleLocales.map((l) => ({ value: l.lang, label: `${l.name ?? l.lang} (${l.lang})` })),
+          { value: '', label: t('admin.language.template_none') },
+        ]}
+        onChange={setTemplate}
       />
       <FormControlLabel
         control={<Checkbox checked={ui} onChange={(e) => setUi(e.target.checked)} />}
@@ -208,6 +257,7 @@ function TranslationEditor({ lang }: { lang: string }) {
   );
   const value = (key: string) => edits[key] ?? current.get(key) ?? '';
   const dirty = Object.keys(edits).length > 0;
+  useUnsavedFlag('translations', dirty);
 
   if (english.isPending || target.isPending) return <Typography>{t('global.loading')}</Typography>;
   return (

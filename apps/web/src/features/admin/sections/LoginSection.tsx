@@ -1,6 +1,14 @@
 import { useTranslation } from '../../../lib/translate.tsx';
 import { useAdminDraft } from '../AdminDraft.tsx';
-import { LanguageTextSettings, Section, SelectSetting, SwitchSetting, TextSetting, UploadSetting } from '../fields.tsx';
+import {
+  AlignmentSetting,
+  LanguageTextSettings,
+  Section,
+  SelectSetting,
+  SwitchSetting,
+  TextSetting,
+  UploadSetting,
+} from '../fields.tsx';
 
 export function LoginSection() {
   const { t } = useTranslation();
@@ -27,6 +35,11 @@ export function LoginSection() {
           label={t('admin.login.box_width')}
           value={login.box.max_width}
           onChange={set('login.box.max_width')}
+        />
+        <AlignmentSetting
+          label={t('admin.login.info_text_alignment')}
+          value={login.infoText.alignment}
+          onChange={set('login.infoText.alignment')}
         />
         <SelectSetting<'none' | 'uppercase' | 'lowercase' | 'capitalize'>
           label={t('admin.login.headers_transform')}

@@ -7,9 +7,11 @@ import {
   AlignmentSetting,
   EntryList,
   moved,
+  MoveButtons,
   NumberSetting,
   Section,
   SelectSetting,
+  SwitchSetting,
   UploadSetting,
 } from '../fields.tsx';
 import { useIndexFields } from '../queries.ts';
@@ -33,6 +35,9 @@ export function SearchSection() {
     .sort((a, b) => a.facet.position - b.facet.position);
   const inOrder = ordered.map((o) => o.facet);
   /** Facets in their new order, numbered by it. */
+  const viewsInOrder = [...config.search.views.options].sort((a, b) => a.position - b.position);
+  const writeViews = (next: typeof viewsInOrder) =>
+    set('search.views.options')(next.map((v, position) => ({ ...v, position })));
   const writeFacets = (next: typeof inOrder) => set('facets')(next.map((f, position) => ({ ...f, position })));
 
   const addFacet = (name: string) => {
@@ -84,20 +89,13 @@ export function SearchSection() {
               }))}
               onChange={set(`facets.${index}.options.sort`)}
             />
-            <IconButton
-              aria-label={t('admin.search.move_facet_up', { field: facet.field_name })}
-              disabled={place === 0}
-              onClick={() => writeFacets(moved(inOrder, place, -1))}
-            >
-              ↑
-            </IconButton>
-            <IconButton
-              aria-label={t('admin.search.move_facet_down', { field: facet.field_name })}
-              disabled={place === ordered.length - 1}
-              onClick={() => writeFacets(moved(inOrder, place, 1))}
-            >
-              ↓
-            </IconButton>
+            <MoveButtons
+              index={place}
+              count={ordered.length}
+              upLabel={t('admin.search.move_facet_up', { field: facet.field_name })}
+              downLabel={t('admin.search.move_facet_down', { field: facet.field_name })}
+              onMove={(by) => writeFacets(moved(inOrder, place, by))}
+            />
             <IconButton
               aria-label={t('admin.search.remove_facet', { field: facet.field_name })}
               onClick={() => writeFacets(inOrder.filter((_, i) => i !== place))}
@@ -165,6 +163,36 @@ export function SearchSection() {
           options={(['asc', 'desc'] as const).map((v) => ({ value: v, label: t(`admin.search.orientation_${v}`) }))}
           onChange={set('sorting.orientation.default')}
         />
+        {config.sorting.options.map((o, index) => (
+          <SwitchSetting
+            key={o.key}
+            label={t('admin.search.sort_offered', { sort: t(o.translation) })}
+            checked={o.active}
+            // The default sort stays offered.
+            disabled={o.key === config.sorting.default}
+            onChange={set(`sorting.options.${index}.active`)}
+          />
+        ))}
+        <Stack component="ul" aria-label={t('admin.search.views')} sx={{ listStyle: 'none', p: 0, m: 0 }}>
+          {viewsInOrder.map((view, place) => (
+            <Stack component="li" key={view.key} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+              <SwitchSetting
+                label={t('admin.search.view_offered', { view: t(view.translation) })}
+                checked={view.visible}
+                // The default view stays offered.
+                disabled={view.key === config.search.views.default}
+                onChange={(visible) => writeViews(viewsInOrder.map((v, i) => (i === place ? { ...v, visible } : v)))}
+              />
+              <MoveButtons
+                index={place}
+                count={viewsInOrder.length}
+                upLabel={t('admin.search.move_view_up', { view: t(view.translation) })}
+                downLabel={t('admin.search.move_view_down', { view: t(view.translation) })}
+                onMove={(by) => writeViews(moved(viewsInOrder, place, by))}
+              />
+            </Stack>
+          ))}
+        </Stack>
         <NumberSetting
           label={t('admin.search.sidebar_width')}
           value={config.search.sidebar.width}
