@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMediaUrl } from '@vitrine/contract/paths';
 import { apiCaller, importWithDerivatives, startTestApp, type TestApp } from '../../test/app.ts';
-import { signIn, xsrfHeaders } from '../../test/auth.ts';
+import { openShareLink, signIn } from '../../test/auth.ts';
 import { dialects } from '../../test/databases.ts';
 import { makeImage, makeStl } from '../../test/media-fixtures.ts';
 
@@ -81,20 +81,14 @@ describe.each(dialects)("the model file of the asset page's 3D viewer on %s", (d
   });
 
   it("gives a share link's visitor the model until the link is revoked", async () => {
-    const created = await call('POST', 'share/create', editor, {
+    const { shareId, headers: visitor } = await openShareLink(t, editor, {
       assetIds: [String(ids['tetra.stl'])],
       downloadSets: [0],
     });
-    expect(created.statusCode, created.body).toBe(200);
-    const { token, share } = created.json<{ token: string; share: { id: number } }>();
-    const opened = await call('POST', 'share/open', xsrfHeaders, { token });
-    expect(opened.statusCode, opened.body).toBe(200);
-    const visitor = { authorization: `Bearer ${opened.json().session.session as string}`, ...xsrfHeaders };
-
     const model = (await preview('tetra.stl', visitor)).model?.url ?? '';
-    expect(readMediaUrl(model)?.grant.share).toBe(String(share.id));
+    expect(readMediaUrl(model)?.grant.share).toBe(String(shareId));
     expect((await call('GET', model, {})).statusCode).toBe(200);
-    expect((await call('POST', 'share/revoke', editor, { id: share.id })).statusCode).toBe(200);
+    expect((await call('POST', 'share/revoke', editor, { id: shareId })).statusCode).toBe(200);
     expect((await call('GET', model, {})).statusCode).toBe(403);
   });
 });
