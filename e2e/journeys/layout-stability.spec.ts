@@ -58,6 +58,21 @@ test('the asset page keeps its layout while the asset and its preview load (CLS 
   expect(total(shifts), JSON.stringify(shifts)).toBeLessThanOrEqual(0.1);
 });
 
+test("a 3D model's viewer takes the place of its picture without moving anything (CLS ≤ 0.1)", async ({
+  page,
+  request,
+}) => {
+  const res = await request.get('/assetportal/api/search', {
+    params: { solr_q: '*', filter: JSON.stringify([{ key: 'asset_groups', values: ['3d'] }]), solr_rows: '50' },
+  });
+  const docs = ((await res.json()) as { response: { docs: { id: string; filename?: string }[] } }).response.docs;
+  const model = docs.find((d) => d.filename === 'Spider_binary.stl');
+  expect(model, 'the demo catalogue has Spider_binary.stl').toBeDefined();
+  const shifts = await shiftsOfFirstVisit(page, `/#/asset/${model?.id}`);
+  await expect(page.getByRole('application', { name: /^Interactive 3D view of / })).toBeVisible();
+  expect(total(shifts), JSON.stringify(shifts)).toBeLessThanOrEqual(0.1);
+});
+
 test('the search page keeps its layout while the results load (CLS ≤ 0.1)', async ({ page }) => {
   const shifts = await shiftsOfFirstVisit(page, '/#/search/*');
   await expect(page.getByRole('region', { name: 'Results' })).toBeVisible();

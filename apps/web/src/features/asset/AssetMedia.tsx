@@ -6,10 +6,9 @@ import { ChevronLeftIcon as NavigateBeforeIcon, NavigateNextIcon } from '../../c
 import { pixelAspect } from '../../lib/assetText.ts';
 import { usePreview, useVideoSource } from './queries.ts';
 import { hasWebGL } from './webgl.ts';
+import { ModelViewer } from './ModelViewer.tsx';
 
 const VideoPlayer = lazy(() => import('./VideoPlayer.tsx').then((m) => ({ default: m.VideoPlayer })));
-// three.js is loaded only for an asset page that shows a 3D model.
-const ModelViewer = lazy(() => import('./ModelViewer.tsx').then((m) => ({ default: m.ModelViewer })));
 
 /**
  * The proportion of the media's frame: the asset's own when known; otherwise that of the server's
@@ -121,13 +120,10 @@ export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
     );
   }
   if (model && canShowModel) {
-    const still = <Picture src={url} alt={alt} aspect={aspect} />;
     return (
-      <Suspense fallback={still}>
-        <ModelViewer model={model} label={t('views.asset.model.label', { title: alt })}>
-          {still}
-        </ModelViewer>
-      </Suspense>
+      <ModelViewer model={model} label={t('views.asset.model.label', { title: alt })}>
+        <Picture src={url} alt={alt} aspect={aspect} />
+      </ModelViewer>
     );
   }
   if (groups.includes('document') && pages && url)

@@ -4,8 +4,7 @@ import type { Object3D } from 'three';
 import type { ModelFormat } from '@vitrine/contract/download';
 import { fetchFile } from '../../lib/apiClient.ts';
 import { useTranslation } from '../../lib/translate.tsx';
-import { parseModel } from './modelFiles.ts';
-import { disposeModel, showModel, type ModelScene } from './modelScene.ts';
+import type { ModelScene } from './modelScene.ts';
 import { viewKeyAction } from './orbit.ts';
 
 type Status = 'loading' | 'ready' | 'failed';
@@ -13,7 +12,7 @@ type Status = 'loading' | 'ready' | 'failed';
 /**
  * A 3D model to turn and zoom (issue #27), over `children`, the server's picture of it, which
  * shows while the model loads and stays when it cannot be shown. The model's file comes from its
- * signed URL, fetched as a blob.
+ * signed URL, fetched as a blob, while three.js (a chunk of its own, loaded only here) arrives.
  */
 export function ModelViewer({
   model,
@@ -40,18 +39,23 @@ export function ModelViewer({
     setStatus('loading');
     const load = async () => {
       let object: Object3D | undefined;
+      // three.js loads while the file does; should both fail, the file's failure is the one told.
+      const three = Promise.all([import('./modelFiles.ts'), import('./modelScene.ts')]);
+      three.catch(() => undefined);
       try {
         const file = await fetchFile(
           model.url,
           (loaded, total) => setProgress(total ? (loaded / total) * 100 : undefined),
           abort.signal,
         );
+        const [{ parseModel }, { showModel, disposeModel }] = await three;
         object = await parseModel(model.format, await file.blob.arrayBuffer());
         if (abort.signal.aborted) return disposeModel(object);
         sceneRef.current = showModel(canvas, frame, object);
         setStatus('ready');
       } catch (error) {
-        if (object) disposeModel(object);
+        // A model was read only once three.js had come.
+        if (object) (await three)[1].disposeModel(object);
         // Leaving the page while the model loads is no failure to tell anyone about.
         if (abort.signal.aborted) return;
         setStatus('failed');
