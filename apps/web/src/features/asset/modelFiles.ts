@@ -6,7 +6,14 @@ import type { ModelFormat } from '@vitrine/contract/download';
  * a chunk of its own, fetched the first time a model of that format is shown.
  */
 export async function parseModel(format: ModelFormat, data: ArrayBuffer): Promise<Object3D> {
-  const manager = ownBytesOnly();
+  const files = ownBytesOnly();
+  const model = await parseWith(files.manager, format, data);
+  // Textures arrive after the model is read; it is shown (and drawn once) only when they are there.
+  await files.settled();
+  return model;
+}
+
+async function parseWith(manager: LoadingManager, format: ModelFormat, data: ArrayBuffer): Promise<Object3D> {
   switch (format) {
     case 'glb':
     case 'gltf': {
@@ -42,15 +49,25 @@ const WHITE_TGA = 'data:application/octet-stream;base64,AAACAAAAAAAAAAAAAQABABgA
 /**
  * Files a model names beside itself (textures, materials, buffers) have no signed URL of their own,
  * so they are not requested: only what the file carries inside (data and blob URLs) is loaded, and
- * a texture it names elsewhere is drawn white, so the model shows in its shading alone.
+ * a texture it names elsewhere is drawn white, so the model shows in its shading alone. `settled`
+ * waits until every texture asked for has come (or failed).
  */
-function ownBytesOnly(): LoadingManager {
-  const manager = new LoadingManager();
+function ownBytesOnly(): { manager: LoadingManager; settled: () => Promise<void> } {
+  let loading = false;
+  let done: () => void = () => undefined;
+  const idle = new Promise<void>((resolve) => (done = resolve));
+  const manager = new LoadingManager(() => {
+    loading = false;
+    done();
+  });
+  manager.onStart = () => {
+    loading = true;
+  };
   manager.setURLModifier((url) => {
     if (/^(data|blob):/.test(url)) return url;
     return /\.tga$/i.test(url) ? WHITE_TGA : WHITE_PNG;
   });
-  return manager;
+  return { manager, settled: () => (loading ? idle : Promise.resolve()) };
 }
 
 /** Formats that carry geometry only get a plain, lit surface (their vertex colours where they have them). */
