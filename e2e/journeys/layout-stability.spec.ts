@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { demoAssetId } from '../support/catalogue.ts';
 
 // A first visit on a phone (issue #28): what arrives late (the page's data, its preview, more
 // results) takes a place kept for it, so nothing the visitor sees moves.
@@ -62,13 +63,8 @@ test("a 3D model's viewer takes the place of its picture without moving anything
   page,
   request,
 }) => {
-  const res = await request.get('/assetportal/api/search', {
-    params: { solr_q: '*', filter: JSON.stringify([{ key: 'asset_groups', values: ['3d'] }]), solr_rows: '50' },
-  });
-  const docs = ((await res.json()) as { response: { docs: { id: string; filename?: string }[] } }).response.docs;
-  const model = docs.find((d) => d.filename === 'Spider_binary.stl');
-  expect(model, 'the demo catalogue has Spider_binary.stl').toBeDefined();
-  const shifts = await shiftsOfFirstVisit(page, `/#/asset/${model?.id}`);
+  const model = await demoAssetId(request, '3d', 'Spider_binary.stl');
+  const shifts = await shiftsOfFirstVisit(page, `/#/asset/${model}`);
   await expect(page.getByRole('application', { name: /^Interactive 3D view of / })).toBeVisible();
   expect(total(shifts), JSON.stringify(shifts)).toBeLessThanOrEqual(0.1);
 });

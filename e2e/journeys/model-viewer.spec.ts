@@ -1,28 +1,14 @@
 import { expect as baseExpect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
+import { demoAssetId } from '../support/catalogue.ts';
 
 // A model is fetched, parsed and drawn in software (SwiftShader) on a machine that may be busy.
 const expect = baseExpect.configure({ timeout: 30_000 });
 test.use({ locale: 'en-GB' });
 test.describe.configure({ timeout: 120_000 });
 
-const API = '/assetportal/api/';
-
-/** The demo's 3D models by file name, as a guest finds them (search filtered by asset type). */
-async function models(request: APIRequestContext): Promise<Map<string, string>> {
-  const res = await request.get(`${API}search`, {
-    params: { solr_q: '*', filter: JSON.stringify([{ key: 'asset_groups', values: ['3d'] }]), solr_rows: '50' },
-  });
-  expect(res.ok()).toBe(true);
-  const docs = ((await res.json()) as { response: { docs: { id: string; filename?: string }[] } }).response.docs;
-  return new Map(docs.map((d) => [d.filename ?? '', d.id]));
-}
-
-async function modelId(request: APIRequestContext, filename: string): Promise<string> {
-  const id = (await models(request)).get(filename);
-  expect(id, `${filename} in the demo catalogue`).toBeDefined();
-  return id ?? '';
-}
+/** A demo 3D model's id by its file name. */
+const modelId = (request: APIRequestContext, filename: string) => demoAssetId(request, '3d', filename);
 
 /**
  * Console errors and warnings of the page, collected from now on; not the software renderer's notes
