@@ -80,6 +80,37 @@ function gltf(): string {
   });
 }
 
+/** A COLLADA triangle whose colour comes from a texture beside the file (which has no URL of its own). */
+const dae = `<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><up_axis>Y_UP</up_axis></asset>
+  <library_images><image id="skin"><init_from>./skin.tga</init_from></image></library_images>
+  <library_effects>
+    <effect id="fx"><profile_COMMON>
+      <newparam sid="surface"><surface type="2D"><init_from>skin</init_from></surface></newparam>
+      <newparam sid="sampler"><sampler2D><source>surface</source></sampler2D></newparam>
+      <technique sid="common"><lambert><diffuse><texture texture="sampler" texcoord="UV"/></diffuse></lambert></technique>
+    </profile_COMMON></effect>
+  </library_effects>
+  <library_materials><material id="mat"><instance_effect url="#fx"/></material></library_materials>
+  <library_geometries>
+    <geometry id="tri"><mesh>
+      <source id="pos"><float_array id="pos-a" count="9">0 0 0 1 0 0 0 1 0</float_array>
+        <technique_common><accessor source="#pos-a" count="3" stride="3">
+          <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+        </accessor></technique_common></source>
+      <vertices id="v"><input semantic="POSITION" source="#pos"/></vertices>
+      <triangles material="m" count="1"><input semantic="VERTEX" source="#v" offset="0"/><p>0 1 2</p></triangles>
+    </mesh></geometry>
+  </library_geometries>
+  <library_visual_scenes><visual_scene id="scene"><node id="n">
+    <instance_geometry url="#tri"><bind_material><technique_common>
+      <instance_material symbol="m" target="#mat"/>
+    </technique_common></bind_material></instance_geometry>
+  </node></visual_scene></library_visual_scenes>
+  <scene><instance_visual_scene url="#scene"/></scene>
+</COLLADA>`;
+
 describe('reading a model file by its format', () => {
   it('reads STL with its facet normals onto a lit, two-sided surface', async () => {
     const [mesh, ...more] = meshes(await parseModel('stl', bytes(stl)));
@@ -106,6 +137,14 @@ describe('reading a model file by its format', () => {
       const [mesh] = meshes(await parseModel(format, bytes(gltf())));
       expect(vertices(mesh), format).toBe(3);
     }
+  });
+
+  it('reads COLLADA, and shows it only once the textures it names are there (drawn white: they have no URL)', async () => {
+    const [mesh] = meshes(await parseModel('dae', bytes(dae)));
+    expect(vertices(mesh)).toBe(3);
+    const map = (mesh?.material as MeshStandardMaterial).map;
+    expect(map?.image).toMatchObject({ width: 1, height: 1 });
+    expect([...((map?.image as { data: Uint8Array }).data ?? [])]).toEqual([255, 255, 255, 255]);
   });
 
   it('refuses a file that holds nothing of its format', async () => {
