@@ -74,6 +74,10 @@ test.describe('Content-Security-Policy (docs/security.md "Other measures")', () 
     const model = await firstOf(request, '3d');
     await page.goto(`/#/asset/${model.id}`);
     await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('Asset', { timeout: 15_000 });
+    // The viewer has loaded the model and drawn it, or said that it cannot.
+    const viewer = page.getByRole('application', { name: /^Interactive 3D view of / });
+    const cannot = page.getByRole('status').filter({ hasText: 'The 3D model could not be shown' });
+    await expect(viewer.or(cannot)).toBeVisible({ timeout: 30_000 });
     expect(await violations(page)).toEqual([]);
   });
 });

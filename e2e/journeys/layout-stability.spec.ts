@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { demoAssetId } from '../support/catalogue.ts';
 
 // A first visit on a phone (issue #28): what arrives late (the page's data, its preview, more
 // results) takes a place kept for it, so nothing the visitor sees moves.
@@ -55,6 +56,16 @@ const total = (shifts: Shift[]) => shifts.reduce((sum, s) => sum + s.value, 0);
 test('the asset page keeps its layout while the asset and its preview load (CLS ≤ 0.1)', async ({ page }) => {
   const shifts = await shiftsOfFirstVisit(page, '/#/asset/3');
   await expect(page.getByRole('toolbar', { name: 'Asset actions' })).toBeVisible();
+  expect(total(shifts), JSON.stringify(shifts)).toBeLessThanOrEqual(0.1);
+});
+
+test("a 3D model's viewer takes the place of its picture without moving anything (CLS ≤ 0.1)", async ({
+  page,
+  request,
+}) => {
+  const model = await demoAssetId(request, '3d', 'Spider_binary.stl');
+  const shifts = await shiftsOfFirstVisit(page, `/#/asset/${model}`);
+  await expect(page.getByRole('application', { name: /^Interactive 3D view of / })).toBeVisible();
   expect(total(shifts), JSON.stringify(shifts)).toBeLessThanOrEqual(0.1);
 });
 

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { expect, type APIRequestContext } from '@playwright/test';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -34,4 +35,16 @@ export function makePicture(file: string): void {
     '1',
     file,
   ]);
+}
+
+/** The id of the demo asset of a kind (`asset_groups`) with a file name, as a guest finds it. */
+export async function demoAssetId(request: APIRequestContext, group: string, filename: string): Promise<string> {
+  const res = await request.get('/assetportal/api/search', {
+    params: { solr_q: '*', filter: JSON.stringify([{ key: 'asset_groups', values: [group] }]), solr_rows: '100' },
+  });
+  expect(res.ok()).toBe(true);
+  const docs = ((await res.json()) as { response: { docs: { id: string; filename?: string }[] } }).response.docs;
+  const id = docs.find((d) => d.filename === filename)?.id;
+  expect(id, `${filename} in the demo catalogue`).toBeDefined();
+  return id ?? '';
 }

@@ -70,7 +70,7 @@ describe('serving the built web app', () => {
     const directives = directivesOf((await t.app.inject('/')).headers['content-security-policy']);
     expect(directives.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
     expect(directives.get('font-src')).toEqual(["'self'", 'data:', 'blob:']);
-    expect(directives.get('connect-src')).toEqual(["'self'"]);
+    expect(directives.get('connect-src')).toEqual(["'self'", 'data:', 'blob:']);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { TestApp } from './app.ts';
+import { apiCaller, type TestApp } from './app.ts';
 
 let counter = 0;
 
@@ -25,4 +25,23 @@ export async function signIn(
   });
   const token = await t.app.services.auth.openSession(userId);
   return { userId, token, headers: { authorization: `Bearer ${token}`, ...xsrfHeaders } };
+}
+
+/**
+ * A share link made by `owner` (its headers) for `link` (assets, download sets), opened as a
+ * visitor does: answers the link's id and the headers of the visitor's session.
+ */
+export async function openShareLink(
+  t: TestApp,
+  owner: Record<string, string>,
+  link: { assetIds: string[]; downloadSets: number[] },
+): Promise<{ shareId: number; headers: Record<string, string> }> {
+  const call = apiCaller(t);
+  const created = await call('POST', 'share/create', owner, link);
+  if (created.statusCode !== 200) throw new Error(`share/create: ${created.statusCode} ${created.body}`);
+  const { token, share } = created.json<{ token: string; share: { id: number } }>();
+  const opened = await call('POST', 'share/open', xsrfHeaders, { token });
+  if (opened.statusCode !== 200) throw new Error(`share/open: ${opened.statusCode} ${opened.body}`);
+  const session = opened.json<{ session: { session: string } }>().session.session;
+  return { shareId: share.id, headers: { authorization: `Bearer ${session}`, ...xsrfHeaders } };
 }

@@ -3,6 +3,10 @@ import { defineCall, queryList } from './call.ts';
 
 const assetId = z.string().min(1).max(64);
 
+/** The 3D model formats the asset page shows in its interactive viewer. */
+export const modelFormats = ['glb', 'gltf', 'obj', 'stl', 'ply', 'dae'] as const;
+export type ModelFormat = (typeof modelFormats)[number];
+
 export const previewCall = defineCall({
   method: 'GET',
   path: 'download/preview',
@@ -16,6 +20,12 @@ export const previewCall = defineCall({
     url: z.string().optional(),
     asset_groups: z.array(z.string()),
     page_count: z.number().int().min(1).optional().describe('Pages of a document, for paging through them'),
+    model: z
+      .object({ url: z.string(), format: z.enum(modelFormats) })
+      .optional()
+      .describe(
+        "A 3D model's original file (csetid 0) for the interactive viewer, to a caller who may download the original; viewing it is no counted download",
+      ),
   }),
 });
 

@@ -4,7 +4,7 @@ import { acceptedLanguages } from '@vitrine/contract/formats';
 import { portalLink, readZipIds, type MediaFile } from '@vitrine/contract/paths';
 import type { ConvertSet } from '@vitrine/contract/session';
 import type { CallAnswer } from '@vitrine/contract/call';
-import type { videoCall } from '@vitrine/contract/download';
+import { modelFormats, type previewCall, type videoCall } from '@vitrine/contract/download';
 import { toWebVtt } from '../catalogue/caption-file.ts';
 import type { AccessService } from '../access/access.service.ts';
 import { DeliveryLog } from './delivery-log.ts';
@@ -50,6 +50,7 @@ interface SignedQuery {
 }
 
 export type VideoAnswer = CallAnswer<typeof videoCall>;
+type PreviewAnswer = CallAnswer<typeof previewCall>;
 
 /** A caption track's label: its language's name in the caller's language ("English", "Englisch"). */
 export function captionLabel(lang: string, languages: readonly string[]): string {
@@ -166,21 +167,23 @@ export class DownloadService {
   }
 
   /** The preview of an asset (or a page of a document); without any set to download it in, no url. */
-  async preview(
-    auth: Auth,
-    input: { id: string; page: number },
-  ): Promise<{ url?: string; asset_groups: string[]; page_count?: number }> {
+  async preview(auth: Auth, input: { id: string; page: number }): Promise<PreviewAnswer> {
     requireAssetUser(auth);
     const id = assetIdOf(input.id);
     const sets = await this.access.setIdsFor(auth, id);
     const [src] = await this.repository.sources([id]);
     if (!src) throw notFound(`The asset ${id}`);
     const pages = src.asset_group === 'document' ? await this.repository.pageCount(id) : null;
-    const answer: { url?: string; asset_groups: string[]; page_count?: number } = { asset_groups: [src.asset_group] };
+    const answer: PreviewAnswer = { asset_groups: [src.asset_group] };
     if (pages) answer.page_count = pages;
     if (sets.length === 0) return answer;
     if (pages !== null && input.page > pages) throw notFound(`Page ${input.page}`);
     answer.url = this.access.mediaUrl(auth, { kind: 'preview', id, page: input.page > 0 ? input.page : undefined });
+    const format = modelFormats.find((f) => f === src.format);
+    if (input.page === 0 && src.asset_group === '3d' && format && sets.includes(0)) {
+      // A download URL without a downloader is a viewer's: looking at the model is not counted as a download.
+      answer.model = { url: this.access.mediaUrl(auth, { kind: 'download', id, cset: 0 }), format };
+    }
     return answer;
   }
 

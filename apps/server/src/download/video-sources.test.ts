@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMediaUrl } from '@vitrine/contract/paths';
 import { apiCaller, importWithDerivatives, startTestApp, type TestApp } from '../../test/app.ts';
-import { signIn, xsrfHeaders } from '../../test/auth.ts';
+import { openShareLink, signIn } from '../../test/auth.ts';
 import { dialects } from '../../test/databases.ts';
 import { makeClip } from '../../test/media-fixtures.ts';
 
@@ -124,27 +124,22 @@ describe.each(dialects)('the sources and captions of the player on %s', (dialect
   });
 
   it("gives a share link's visitor the captions of the link's video until the link is revoked", async () => {
-    const created = await call('POST', 'share/create', editor, {
+    const { shareId, headers: visitor } = await openShareLink(t, editor, {
       assetIds: [String(ids['harbour.mp4'])],
       downloadSets: [3],
     });
-    expect(created.statusCode, created.body).toBe(200);
-    const { token, share } = created.json<{ token: string; share: { id: number } }>();
-    const opened = await call('POST', 'share/open', xsrfHeaders, { token });
-    expect(opened.statusCode, opened.body).toBe(200);
-    const visitor = { authorization: `Bearer ${opened.json().session.session as string}`, ...xsrfHeaders };
 
     const answer = await video('harbour.mp4', visitor);
     expect(answer.sources).toHaveLength(1);
     expect(answer.captions).toHaveLength(2);
     const track = answer.captions[1]?.src ?? '';
-    expect(readMediaUrl(track)?.grant.share).toBe(String(share.id));
+    expect(readMediaUrl(track)?.grant.share).toBe(String(shareId));
     const before = await call('GET', track, {});
     expect(before.statusCode).toBe(200);
     expect(before.headers['cache-control']).toMatch(/^private/);
     expect((await call('GET', `download/video/${ids['harbour-raw.mkv']}`, visitor)).statusCode).toBe(404);
 
-    expect((await call('POST', 'share/revoke', editor, { id: share.id })).statusCode).toBe(200);
+    expect((await call('POST', 'share/revoke', editor, { id: shareId })).statusCode).toBe(200);
     const after = await call('GET', track, {});
     expect(after.statusCode).toBe(403);
     expect(after.body).not.toContain('Boats');

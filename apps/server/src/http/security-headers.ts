@@ -4,7 +4,8 @@
  * at run time; pictures and fonts only from the portal and data/blob URLs, so that nothing an admin
  * uploads (a style sheet) can send what a page shows or what is typed to another server. Custom
  * pages may show pictures from the origins an operator names (`customPages.imageOrigins`); media
- * and calls to the portal only. No plugins, no foreign base or form targets, and only the portal
+ * and calls to the portal only, besides data and blob URLs, which reach no server (the 3D viewer
+ * reads the textures and buffers a model file carries inside through them). No plugins, no foreign base or form targets, and only the portal
  * itself may frame its pages (clickjacking).
  */
 export function webAppCsp(imageOrigins: readonly string[] = []): string {
@@ -15,7 +16,7 @@ export function webAppCsp(imageOrigins: readonly string[] = []): string {
     ["img-src 'self' data: blob:", ...imageOrigins].join(' '),
     "media-src 'self' blob:",
     "font-src 'self' data: blob:",
-    "connect-src 'self'",
+    "connect-src 'self' data: blob:",
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",

@@ -1,10 +1,12 @@
 import { Box, CircularProgress, IconButton, Stack, Tooltip, Typography } from '@mui/material';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { ChevronLeftIcon as NavigateBeforeIcon, NavigateNextIcon } from '../../components/icons.tsx';
 import { pixelAspect } from '../../lib/assetText.ts';
 import { usePreview, useVideoSource } from './queries.ts';
+import { hasWebGL } from './webgl.ts';
+import { ModelViewer } from './ModelViewer.tsx';
 
 const VideoPlayer = lazy(() => import('./VideoPlayer.tsx').then((m) => ({ default: m.VideoPlayer })));
 
@@ -89,7 +91,8 @@ function DocumentPages({ id, alt, pages, aspect }: { id: string; alt: string; pa
 /**
  * The media of the asset detail page (portal-spec §2 "Asset detail"): a video player for assets
  * whose asset_groups include video, every page of a document, a playable sound under its waveform,
- * and otherwise the preview picture (photos, 3D views).
+ * a 3D model to turn over the server's picture of it (where the browser has WebGL and the caller
+ * may download the model's file), and otherwise the preview picture.
  */
 export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
   const { t, i18n } = useTranslation();
@@ -101,6 +104,9 @@ export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
   const aspect = frameAspect(doc);
   const url = preview.data?.url;
   const pages = preview.data?.page_count;
+  const model = preview.data?.model;
+  const hasModel = model !== undefined;
+  const canShowModel = useMemo(() => hasModel && hasWebGL(), [hasModel]);
   if (isVideo && source.data) {
     return (
       <Suspense fallback={<Picture src={url} alt={alt} aspect={aspect} />}>
@@ -111,6 +117,13 @@ export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
           <VideoPlayer video={source.data} poster={url} title={alt} />
         </Box>
       </Suspense>
+    );
+  }
+  if (model && canShowModel) {
+    return (
+      <ModelViewer model={model} label={t('views.asset.model.label', { title: alt })}>
+        <Picture src={url} alt={alt} aspect={aspect} />
+      </ModelViewer>
     );
   }
   if (groups.includes('document') && pages && url)
