@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultThemes } from '@vitrine/contract/config-defaults';
 import type { ThemeConfig } from '@vitrine/contract/global-config';
 import { buildTheme } from './theme.ts';
+import { STAR_COLOURS } from '../features/search/FacetSidebar.tsx';
 
 /** WCAG 2.2 relative luminance of an sRGB colour (#rrggbb or rgba(r, g, b, a) over `under`). */
 function channels(colour: string, under?: [number, number, number]): [number, number, number] {
@@ -61,6 +62,19 @@ describe('default themes meet WCAG 2.2 AA contrast (portal-spec §9 "Default the
         .filter((p) => p.ratio < 4.5)
         .map((p) => `${p.name}: ${p.ratio.toFixed(2)}`);
       expect(failing).toEqual([]);
+    });
+
+    it(`${theme.key}: filled and empty rating stars reach 3:1 on the page and on cards (WCAG 1.4.11)`, () => {
+      const palette = buildTheme(theme).palette as unknown as Record<string, Record<string, string>>;
+      const colour = (key: string) => {
+        const [group = '', shade = ''] = key.split('.');
+        return palette[group]?.[shade] ?? '';
+      };
+      for (const key of Object.values(STAR_COLOURS)) {
+        for (const bg of [theme.appearance.background, theme.appearance.surface]) {
+          expect(contrastRatio(colour(key), bg), `${key} on ${bg}`).toBeGreaterThanOrEqual(3);
+        }
+      }
     });
 
     it(`${theme.key}: the primary is orange`, () => {
