@@ -6,16 +6,17 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 /**
  * Imports a folder into the journey server's catalogue through the real command line, as an operator
- * would; files missing since the folder's last import are marked gone.
+ * would; files missing since the folder's last import are marked gone. Another settings file gives
+ * the new assets other access groups (`catalogue.defaultAccessGroups`).
  */
-export function importFolder(folder: string): void {
+export function importFolder(folder: string, settingsFile = path.join(root, 'e2e/settings.json')): void {
   execFileSync(process.execPath, ['apps/server/bin/vitrine.mjs', 'import', folder], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
       DATA_DIR: process.env.E2E_DATA_DIR,
-      SETTINGS_FILE: path.join(root, 'e2e/settings.json'),
+      SETTINGS_FILE: settingsFile,
       LOG_LEVEL: 'silent',
     },
   });

@@ -1,9 +1,10 @@
 import { CssBaseline, ThemeProvider, useMediaQuery } from '@mui/material';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { pickTheme } from '@vitrine/contract/config-defaults';
 import type { ThemeConfig } from '@vitrine/contract/global-config';
-import { useGlobalConfig } from '../stores/config.ts';
+import { configKeys, useGlobalConfig } from '../stores/config.ts';
+import { onCallerChange } from '../stores/session.ts';
 import { useCustomFont } from '../stores/customAssets.ts';
 import { buildTheme, storedThemeKey, storeThemeKey } from '../lib/theme.ts';
 import { TranslationProvider, type Translator } from '../lib/translate.tsx';
@@ -67,6 +68,14 @@ export function Providers({
   queryClient: QueryClient;
   children: ReactNode;
 }) {
+  // Answers fetched for another caller are dropped; the config is the same for everyone.
+  useEffect(
+    () =>
+      onCallerChange(() => {
+        void queryClient.resetQueries({ predicate: (query) => query.queryKey[0] !== configKeys.all[0] });
+      }),
+    [queryClient],
+  );
   return (
     <TranslationProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>

@@ -35,13 +35,38 @@ function set(next: Partial<SessionState>): void {
 
 const hasRights = (s: Session) => s.isAssetUser || s.isGuiAdmin;
 
+const callerListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` whenever the caller changes (a login, a logout, a share link's session taking
+ * over): what was fetched for the one before (hidden assets, bookmarks, rights) no longer holds.
+ * The first session of a page load is no change.
+ */
+export function onCallerChange(listener: () => void): () => void {
+  callerListeners.add(listener);
+  return () => callerListeners.delete(listener);
+}
+
+/** Who the answers in the cache were fetched for: a session's user and token, '' for none yet. */
+let caller: string | undefined;
+
+function callerChanged(next: Session | null): void {
+  const now = next ? JSON.stringify([next.user, next.session]) : '';
+  const before = caller;
+  caller = now;
+  if (before === undefined || before === now) return;
+  for (const l of callerListeners) l();
+}
+
 function store(session: Session): void {
+  callerChanged(session);
   setSessionToken(session.session);
   localStorage.setItem(USER_KEY, JSON.stringify({ ...session, session: undefined }));
   set({ session, loginMethods: session.login, status: hasRights(session) ? 'success' : 'unauthorized' });
 }
 
 function clear(): void {
+  callerChanged(null);
   setSessionToken(null);
   localStorage.removeItem(USER_KEY);
   set({ session: null, status: 'unauthorized' });
@@ -178,4 +203,5 @@ export function useSession(): SessionState {
 /** Test support: back to the state of a fresh page. */
 export function resetSessionState(): void {
   state = initialState;
+  caller = undefined;
 }

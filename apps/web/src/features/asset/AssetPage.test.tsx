@@ -163,4 +163,31 @@ describe('shared links (portal-spec §4 "Shared links")', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 10_000 });
     expect(await screen.findByText('None of the shared assets are visible to you.')).toBeInTheDocument();
   });
+
+  it('shows the asset after the login: what was fetched for the guest is not used for the user', async () => {
+    asset([]);
+    server.use(
+      // The guest's token sees nothing; the logged-in user's token sees asset 42.
+      http.post(api('session/get'), async ({ request }) => {
+        const body = (await request.json().catch(() => ({}))) as { user?: string };
+        return HttpResponse.json(
+          body.user ? sessionAnswer({ user: 'ada', session: 'token-of-ada' }) : sessionAnswer({ user: null }),
+        );
+      }),
+      http.get(api('assets'), ({ request }) =>
+        HttpResponse.json({
+          response: { docs: request.headers.get('Authorization')?.includes('token-of-ada') ? [doc] : [] },
+        }),
+      ),
+    );
+    const { router, user } = await renderApp('/asset/42');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 10_000 });
+    await user.type(screen.getByLabelText(/^Username/), 'ada');
+    await user.type(screen.getByLabelText(/^Password/), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/asset/42'), { timeout: 10_000 });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Harbour <b>at night</b>' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+  });
 });
