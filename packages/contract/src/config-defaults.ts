@@ -199,6 +199,7 @@ export const defaultGlobalConfig: GlobalConfig = {
     hide_dashboard: false,
     run_order_process: false,
     website_title: 'Vitrine',
+    file_size_base: 1000,
   },
   accessibility: { assets: { alt: 'title', alt_fallback: { field_name: 'filename', options: {} } } },
   guide: { show: true, tour: tourSteps.map((key) => ({ key, translation: `views.tour.${key}` })) },

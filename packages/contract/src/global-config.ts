@@ -233,6 +233,8 @@ export const globalConfigModel = z.looseObject({
     hide_dashboard: z.boolean(),
     run_order_process: z.boolean(),
     website_title: notBlank,
+    /** File sizes in units of 1000 (kB, MB) or 1024 (KiB, MiB) (portal-spec §3 "Field configuration"). */
+    file_size_base: z.union([z.literal(1000), z.literal(1024)]),
   }),
   accessibility: z.looseObject({
     assets: z.looseObject({

@@ -122,6 +122,21 @@ describe(
       await waitFor(() => expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument());
     });
 
+    it.each([
+      { locale: 'en', label: 'File sizes in units of', save: 'Save configuration' },
+      { locale: 'de', label: 'Dateigrößen in Einheiten von', save: 'Konfiguration speichern' },
+    ])('in $locale chooses the base of file sizes (global.file_size_base) and saves it', async (c) => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/general', { locale: c.locale });
+      const base = await screen.findByRole('combobox', { name: c.label }, slow);
+      expect(base).toHaveTextContent('1000 (kB, MB, GB)');
+      await user.click(base);
+      await user.click(screen.getByRole('option', { name: '1024 (KiB, MiB, GiB)' }));
+      await user.click(screen.getByRole('button', { name: c.save }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.global.file_size_base).toBe(1024);
+    });
+
     it('edits the footer (admin-spec §3 "Footer link"): texts, links and columns per language, order, new and removed entries', async () => {
       const { posted } = adminServer(defaultGlobalConfig);
       const { user } = await renderApp('/admin/general');

@@ -223,7 +223,6 @@ export const FacetSidebar = memo(function FacetSidebar({
               bounds={[r.min, r.max]}
               filters={filters}
               onChange={onChange}
-              lang={lang}
             />
           );
         }
