@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { TranslationProvider, Translator } from '../../lib/translate.tsx';
+import { expectTabKeptInside } from '../../test/focus.ts';
 import { FilterDrawer, SIDEBAR_FOCUS_DELAY_MS } from './FilterDrawer.tsx';
 
 function renderDrawer() {
@@ -38,16 +39,12 @@ describe('the filter drawer on small screens (portal-spec §2 "Search", §9 side
       vi.useRealTimers();
     }
 
-    await user.tab();
-    expect(screen.getByRole('button', { name: 'Hide filters' })).toHaveFocus();
-    await user.tab();
-    await user.tab();
-    expect(screen.getByRole('button', { name: 'Graphics' })).toHaveFocus();
-    // Past the last filter, Tab comes round to the first element of the drawer again.
-    await user.tab();
-    expect(screen.getByRole('button', { name: 'Hide filters' })).toHaveFocus();
-    await user.tab({ shift: true });
-    expect(screen.getByRole('button', { name: 'Graphics' })).toHaveFocus();
+    // From its hide button to the last filter, and round again.
+    const [hide, last] = [
+      screen.getByRole('button', { name: 'Hide filters' }),
+      screen.getByRole('button', { name: 'Graphics' }),
+    ];
+    await expectTabKeptInside(user, hide, last, 3);
   });
 
   it('Escape closes it and gives focus back to the button that opened it', async () => {
