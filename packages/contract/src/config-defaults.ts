@@ -121,7 +121,7 @@ export const defaultGlobalConfig: GlobalConfig = {
   version: FRONTEND_VERSION,
   themes: { default_light: 'light', default_dark: 'dark', show_theme_selection: true, options: defaultThemes },
   assetInfo: { paramsLeft: [], paramsRight: [], title: 'title' },
-  bookmark: { title: 'title', columns: 4, options: { border_width: 2 } },
+  bookmark: { title: 'title', columns: 4, options: { border_width: 2, card_height: 232 } },
   dashboard: {
     collections: { data: [], height: 250, poster_border_width: 2, show_as_tiles: false, hide_empty_result: false },
     heroImage: {

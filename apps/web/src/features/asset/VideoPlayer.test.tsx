@@ -5,20 +5,11 @@ import { TranslationProvider, Translator } from '../../lib/translate.tsx';
 import { defaultCaption, VideoPlayer } from './VideoPlayer.tsx';
 
 // jsdom has no media queries, no text tracks and does not load media; Plyr asks for all three.
-vi.hoisted(() => {
+await vi.hoisted(async () => {
+  const { mediaQueryList } = await import('../../test/mediaQueries.ts');
   Object.defineProperty(HTMLMediaElement.prototype, 'load', { value: () => undefined });
   globalThis.TextTrack ??= class {} as unknown as typeof TextTrack;
-  const matchMedia = (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      dispatchEvent: () => false,
-    }) as MediaQueryList;
+  const matchMedia = (query: string) => mediaQueryList(query, false);
   if (typeof window.matchMedia !== 'function') Object.defineProperty(window, 'matchMedia', { value: matchMedia });
 });
 
