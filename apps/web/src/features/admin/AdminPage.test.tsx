@@ -303,6 +303,21 @@ describe(
       await waitFor(() => expect(posted).toHaveLength(1));
     });
 
+    it.each([
+      { locale: 'en', label: /^Bookmark card height/, save: 'Save configuration' },
+      { locale: 'de', label: /^Höhe der Merklistenkarten/, save: 'Konfiguration speichern' },
+    ])('in $locale sets the height of the bookmark cards (bookmark.options.card_height)', async (c) => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/appearance', { locale: c.locale });
+      const height = await screen.findByRole('spinbutton', { name: c.label }, slow);
+      expect(height).toHaveValue(232);
+      await user.clear(height);
+      await user.type(height, '300');
+      await user.click(screen.getByRole('button', { name: c.save }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.bookmark.options.card_height).toBe(300);
+    });
+
     it('deletes a theme that is not a default one (admin-spec §3 "Theme")', async () => {
       const { posted } = adminServer(defaultGlobalConfig);
       const { user } = await renderApp('/admin/appearance');
