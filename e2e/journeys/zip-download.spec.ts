@@ -75,9 +75,12 @@ async function searchAndLoadAll(page: Page): Promise<Locator> {
   const buttons = region.locator('[data-asset-id] [data-result-button]');
   await buttons.first().click({ modifiers: ['ControlOrMeta'] });
   await expect(page.getByText('1 selected', { exact: true })).toBeVisible();
+  // Scrolled to the end until every page has come and the last result (the lowest id) is drawn.
+  const lowest = String(LAST_ID - ASSETS + 1);
   await expect(async () => {
     await region.evaluate((el) => el.scrollTo(0, el.scrollHeight));
     expect(loaded).toBe(ASSETS);
+    await expect(region.locator('[data-asset-id]').last()).toHaveAttribute('data-asset-id', lowest, { timeout: 500 });
   }).toPass({ intervals: [150], timeout: 30_000 });
   return buttons;
 }
