@@ -110,7 +110,7 @@ test.describe('dialogs on the other pages give focus back (portal-spec §2 "Dial
 test.describe('phones: the filter drawer and the info panel (portal-spec §4 "Sidebar / drawer")', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
-  test('with the info panel open, the filter drawer and the menu close by Escape and give focus back', async ({
+  test('with the info panel open, the filter drawer takes and keeps focus, and it and the menu close by Escape and give focus back', async ({
     page,
   }) => {
     test.slow();
@@ -120,6 +120,14 @@ test.describe('phones: the filter drawer and the info panel (portal-spec §4 "Si
     await filters.click();
     const hide = page.getByRole('button', { name: 'Hide filters' });
     await expect(hide).toBeVisible();
+    // 250 ms after it opened, the drawer has the focus and keeps it: Tab and Shift+Tab go round inside.
+    const drawer = page.getByRole('dialog', { name: 'Filters' });
+    await expect(drawer).toBeFocused();
+    const focusInDrawer = () => drawer.evaluate((el) => el.contains(document.activeElement));
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusInDrawer()).toBe(true);
+    await page.keyboard.press('Tab');
+    await expect(hide).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(hide).toBeHidden();
     await expect(filters).toBeFocused();

@@ -121,7 +121,7 @@ export const defaultGlobalConfig: GlobalConfig = {
   version: FRONTEND_VERSION,
   themes: { default_light: 'light', default_dark: 'dark', show_theme_selection: true, options: defaultThemes },
   assetInfo: { paramsLeft: [], paramsRight: [], title: 'title' },
-  bookmark: { title: 'title', columns: 4, options: { border_width: 2 } },
+  bookmark: { title: 'title', columns: 4, options: { border_width: 2, card_height: 232 } },
   dashboard: {
     collections: { data: [], height: 250, poster_border_width: 2, show_as_tiles: false, hide_empty_result: false },
     heroImage: {
@@ -199,6 +199,7 @@ export const defaultGlobalConfig: GlobalConfig = {
     hide_dashboard: false,
     run_order_process: false,
     website_title: 'Vitrine',
+    file_size_base: 1000,
   },
   accessibility: { assets: { alt: 'title', alt_fallback: { field_name: 'filename', options: {} } } },
   guide: { show: true, tour: tourSteps.map((key) => ({ key, translation: `views.tour.${key}` })) },

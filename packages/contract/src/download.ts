@@ -62,7 +62,11 @@ export const videoCall = defineCall({
       .describe('The web MP4 first, then the original where a browser plays it and the caller may download it'),
     captions: z.array(
       z.object({
-        label: z.string().describe("The language's name in the caller's language"),
+        label: z
+          .string()
+          .describe(
+            "The language's name in the caller's language; '' when the track names none (the player says 'Captions')",
+          ),
         src: z.string().describe('Signed URL of the track as WebVTT'),
         lang: z.string().describe("BCP 47 language tag; '' when the track names none"),
       }),

@@ -73,6 +73,9 @@ export const themeSchema = z.looseObject({
 });
 export type ThemeConfig = z.infer<typeof themeSchema>;
 
+/** A bookmark card is at least this high: its picture is the card less its 32 px title row. */
+export const BOOKMARK_CARD_MIN_HEIGHT = 100;
+
 const fieldList = z.array(z.looseObject({ field_name: z.string(), translation: z.string().optional() }));
 
 export const facetConfigSchema = z.looseObject({
@@ -150,7 +153,14 @@ export const globalConfigModel = z.looseObject({
   bookmark: z.looseObject({
     title: z.string(),
     columns: z.number().int().min(1).max(12),
-    options: z.looseObject({ border_width: z.number().min(0) }),
+    options: z.looseObject({
+      border_width: z.number().min(0),
+      /**
+       * A card's height in px: its picture is this less 32 (the title row) on medium and larger
+       * screens, 200 on smaller ones (portal-spec §9).
+       */
+      card_height: z.number().int().min(BOOKMARK_CARD_MIN_HEIGHT).max(2000),
+    }),
   }),
   dashboard: z.looseObject({
     collections: z.looseObject({
@@ -233,6 +243,8 @@ export const globalConfigModel = z.looseObject({
     hide_dashboard: z.boolean(),
     run_order_process: z.boolean(),
     website_title: notBlank,
+    /** File sizes in units of 1000 (kB, MB) or 1024 (KiB, MiB) (portal-spec §3 "Field configuration"). */
+    file_size_base: z.union([z.literal(1000), z.literal(1024)]),
   }),
   accessibility: z.looseObject({
     assets: z.looseObject({

@@ -52,11 +52,14 @@ interface SignedQuery {
 export type VideoAnswer = CallAnswer<typeof videoCall>;
 type PreviewAnswer = CallAnswer<typeof previewCall>;
 
-/** A caption track's label: its language's name in the caller's language ("English", "Englisch"). */
+/**
+ * A caption track's label: its language's name in the caller's language ("English", "Englisch");
+ * '' for a track that names no language, which the player calls by the portal's text for captions
+ * (the translations, as an admin may have edited them).
+ */
 export function captionLabel(lang: string, languages: readonly string[]): string {
-  const names = new Intl.DisplayNames([...languages], { type: 'language', fallback: 'code' });
-  if (lang) return names.of(lang) ?? lang;
-  return names.resolvedOptions().locale.startsWith('de') ? 'Untertitel' : 'Captions';
+  if (!lang) return '';
+  return new Intl.DisplayNames([...languages], { type: 'language', fallback: 'code' }).of(lang) ?? lang;
 }
 
 /** Downloads folded into the assets' counts per transaction. */

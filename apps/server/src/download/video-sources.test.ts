@@ -7,12 +7,22 @@ import { apiCaller, importWithDerivatives, startTestApp, type TestApp } from '..
 import { openShareLink, signIn } from '../../test/auth.ts';
 import { dialects } from '../../test/databases.ts';
 import { makeClip } from '../../test/media-fixtures.ts';
+import { captionLabel } from './download.service.ts';
 
 interface VideoAnswer {
   url: string;
   sources: { src: string; type: string; size: number }[];
   captions: { label: string; src: string; lang: string }[];
 }
+
+describe('caption track labels', () => {
+  it("name a track's language in the caller's language, and leave a track that names none to the player", () => {
+    expect(captionLabel('en', ['de', 'en'])).toBe('Englisch');
+    expect(captionLabel('de', ['en'])).toBe('German');
+    expect(captionLabel('', ['de', 'en'])).toBe('');
+    expect(captionLabel('', ['en'])).toBe('');
+  });
+});
 
 describe.each(dialects)('the sources and captions of the player on %s', (dialect) => {
   let t: TestApp;

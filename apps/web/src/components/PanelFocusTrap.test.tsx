@@ -3,6 +3,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useRef, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expectTabKeptInside } from '../test/focus.ts';
 import { PanelFocusTrap } from './PanelFocusTrap.tsx';
 
 /** A page with a trapped panel, a button outside it, and a dialog either of them can open. */
@@ -94,15 +95,8 @@ describe('PanelFocusTrap', () => {
     const user = userEvent.setup();
     render(<Page />);
     expect(screen.getByRole('region', { name: 'Panel' })).toHaveFocus();
-    await user.tab();
-    expect(screen.getByRole('button', { name: 'First' })).toHaveFocus();
-    await user.tab();
-    await user.tab();
-    expect(screen.getByRole('button', { name: 'Last' })).toHaveFocus();
-    await user.tab();
-    expect(screen.getByRole('button', { name: 'First' })).toHaveFocus();
-    await user.tab({ shift: true });
-    expect(screen.getByRole('button', { name: 'Last' })).toHaveFocus();
+    const [first, last] = [screen.getByRole('button', { name: 'First' }), screen.getByRole('button', { name: 'Last' })];
+    await expectTabKeptInside(user, first, last, 3);
   });
 
   it('stands down while a dialog opened from the panel is open; Escape closes it and focus comes back', async () => {

@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import { formatFieldValue, valueFormatOf } from '@vitrine/contract/field-format';
+import { useCallback, useMemo } from 'react';
+import { formatFieldValue, valueFormatOf, type ValueFormat } from '@vitrine/contract/field-format';
 import type { AssetDoc, IndexField } from '@vitrine/contract/search';
 import { useTranslation, type TFunction } from '../lib/translate.tsx';
 import { useGlobalConfig } from './config.ts';
@@ -19,6 +19,7 @@ export interface FieldTextContext {
   lang: string;
   fallbackLang: string;
   fields: readonly IndexField[];
+  /** config global.file_size_base */
   fileSizeBase?: 1000 | 1024;
 }
 
@@ -83,6 +84,7 @@ export function useFieldFormatter(fields: readonly IndexField[] | undefined): Fi
   const { config } = useGlobalConfig();
   const lang = i18n.language;
   const fallbackLang = config.fallback_locale;
+  const fileSizeBase = config.global.file_size_base;
   return useMemo(() => {
     const ctx: FieldTextContext = {
       t,
@@ -90,11 +92,27 @@ export function useFieldFormatter(fields: readonly IndexField[] | undefined): Fi
       lang,
       fallbackLang,
       fields: fields ?? [],
+      fileSizeBase,
     };
     return {
       text: (doc, name) => fieldText(doc, name, ctx),
       label: (ref) => fieldRefLabel(ref, ctx),
       title: (doc, titleField) => assetTitle(doc, titleField, ctx),
     };
-  }, [t, i18n, lang, fallbackLang, fields]);
+  }, [t, i18n, lang, fallbackLang, fields, fileSizeBase]);
+}
+
+/**
+ * A value by a formatter in the visitor's language, file sizes in the configured base, for values
+ * that are no asset's field (a range facet's bounds, a download's progress).
+ */
+export function useValueText(): (value: unknown, format: ValueFormat) => string {
+  const { i18n } = useTranslation();
+  const { config } = useGlobalConfig();
+  const lang = i18n.language;
+  const fileSizeBase = config.global.file_size_base;
+  return useCallback(
+    (value: unknown, format: ValueFormat) => formatFieldValue(value, format, lang, fileSizeBase),
+    [lang, fileSizeBase],
+  );
 }

@@ -23,7 +23,7 @@ import type { ConvertSet } from '@vitrine/contract/session';
 import { routeHref } from '@vitrine/contract/paths';
 import { useGlobalConfig } from '../stores/config.ts';
 import { useMaxAssets } from '../stores/bookmarks.ts';
-import { formatFileSize } from '@vitrine/contract/field-format';
+import { useValueText } from '../stores/fieldText.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import {
   closeDownloadDialog,
@@ -135,13 +135,14 @@ function OrderDialog({ ids }: { ids: string[] }) {
 
 /** Progress of a running download: real progress when the server sent its length. */
 function ProgressPanel({ progress }: { progress: DownloadProgress }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const valueText = useValueText();
   const percent = progress.total ? Math.round((progress.loaded / progress.total) * 100) : undefined;
   const label =
     percent === undefined
       ? t('views.download.progress_unknown', {
           name: progress.name,
-          size: formatFileSize(progress.loaded, i18n.language),
+          size: valueText(progress.loaded, 'filesize'),
         })
       : t('views.download.progress', { name: progress.name });
   return (

@@ -131,6 +131,21 @@ describe(
       await waitFor(() => expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument());
     });
 
+    it.each([
+      { locale: 'en', label: 'File sizes in units of', save: 'Save configuration' },
+      { locale: 'de', label: 'Dateigrößen in Einheiten von', save: 'Konfiguration speichern' },
+    ])('in $locale chooses the base of file sizes (global.file_size_base) and saves it', async (c) => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/general', { locale: c.locale });
+      const base = await screen.findByRole('combobox', { name: c.label }, slow);
+      expect(base).toHaveTextContent('1000 (kB, MB, GB)');
+      await user.click(base);
+      await user.click(screen.getByRole('option', { name: '1024 (KiB, MiB, GiB)' }));
+      await user.click(screen.getByRole('button', { name: c.save }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.global.file_size_base).toBe(1024);
+    });
+
     it('edits the footer (admin-spec §3 "Footer link"): texts, links and columns per language, order, new and removed entries', async () => {
       const { posted } = adminServer(defaultGlobalConfig);
       const { user } = await renderApp('/admin/general');
@@ -386,6 +401,21 @@ describe(
       await user.type(title, 'Archiv');
       await user.click(screen.getByRole('button', { name: 'Save configuration' }));
       await waitFor(() => expect(posted).toHaveLength(1));
+    });
+
+    it.each([
+      { locale: 'en', label: /^Bookmark card height/, save: 'Save configuration' },
+      { locale: 'de', label: /^Höhe der Merklistenkarten/, save: 'Konfiguration speichern' },
+    ])('in $locale sets the height of the bookmark cards (bookmark.options.card_height)', async (c) => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/appearance', { locale: c.locale });
+      const height = await screen.findByRole('spinbutton', { name: c.label }, slow);
+      expect(height).toHaveValue(232);
+      await user.clear(height);
+      await user.type(height, '300');
+      await user.click(screen.getByRole('button', { name: c.save }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.bookmark.options.card_height).toBe(300);
     });
 
     it('deletes a theme that is not a default one (admin-spec §3 "Theme")', async () => {

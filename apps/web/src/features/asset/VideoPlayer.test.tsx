@@ -1,23 +1,15 @@
 import { render, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { defaultTranslations } from '@vitrine/contract/translations';
 import { TranslationProvider, Translator } from '../../lib/translate.tsx';
 import { defaultCaption, VideoPlayer } from './VideoPlayer.tsx';
 
 // jsdom has no media queries, no text tracks and does not load media; Plyr asks for all three.
-vi.hoisted(() => {
+await vi.hoisted(async () => {
+  const { mediaQueryList } = await import('../../test/mediaQueries.ts');
   Object.defineProperty(HTMLMediaElement.prototype, 'load', { value: () => undefined });
   globalThis.TextTrack ??= class {} as unknown as typeof TextTrack;
-  const matchMedia = (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      dispatchEvent: () => false,
-    }) as MediaQueryList;
+  const matchMedia = (query: string) => mediaQueryList(query, false);
   if (typeof window.matchMedia !== 'function') Object.defineProperty(window, 'matchMedia', { value: matchMedia });
 });
 
@@ -33,13 +25,13 @@ const video = {
   ],
 };
 
-function renderPlayer(language: string) {
-  const i18n = new Translator({ language, fallbackLanguage: 'en', messages: { en: {}, de: {} } });
+function renderPlayer(language: string, shown = video) {
+  const i18n = new Translator({ language, fallbackLanguage: 'en', messages: defaultTranslations });
   return render(
     <TranslationProvider i18n={i18n}>
       {/* As on the asset page, the player sits in a frame: Plyr wraps its video in an element of its own. */}
       <div>
-        <VideoPlayer video={video} poster="/media/preview/7?exp=1&sig=e" title="Harbour" />
+        <VideoPlayer video={shown} poster="/media/preview/7?exp=1&sig=e" title="Harbour" />
       </div>
     </TranslationProvider>,
   );
@@ -76,6 +68,16 @@ describe('the video player (sources and caption tracks)', () => {
     expect([...container.querySelectorAll('video track[default]')].map((t) => t.getAttribute('srclang'))).toEqual([
       'en',
     ]);
+  });
+
+  it.each([
+    ['en', 'Captions'],
+    ['de', 'Untertitel'],
+  ])("calls a track that names no language by the portal's text for captions (%s)", async (language, label) => {
+    const unnamed = { ...video, captions: [{ label: '', src: '/media/caption/7/1?exp=1&sig=c', lang: '' }] };
+    const { container } = renderPlayer(language, unnamed);
+    await waitFor(() => expect(container.querySelectorAll('video track')).toHaveLength(1));
+    expect(container.querySelector('video track')?.getAttribute('label')).toBe(label);
   });
 
   it('takes a track of the same base language when none is exact, and none for another language', () => {

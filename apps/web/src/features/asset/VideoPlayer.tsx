@@ -87,13 +87,14 @@ export function VideoPlayer({
       ),
       tracks: video.captions.map((c, i) => ({
         kind: 'captions' as const,
-        label: c.label,
+        // A track that names no language is called by the portal's text for captions.
+        label: c.label || t('views.asset.player.captions'),
         srcLang: c.lang,
         src: c.src,
         ...(i === chosen ? { default: true } : {}),
       })),
     };
-  }, [video, poster, title, language]);
+  }, [video, poster, title, language, t]);
   const options = useMemo(
     () => ({
       controls,

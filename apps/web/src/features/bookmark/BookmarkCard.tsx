@@ -1,4 +1,4 @@
-import { Box, Card, CardActionArea, Skeleton, Stack, Typography } from '@mui/material';
+import { Box, Card, CardActionArea, Skeleton, Stack, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { routePath } from '@vitrine/contract/paths';
@@ -10,19 +10,29 @@ import { useNearViewport } from '../../lib/useNearViewport.ts';
 
 /** portal-spec §9: cards load when they come within 400 px of the viewport. */
 export const LAZY_MARGIN = '400px';
-const IMAGE_HEIGHT = 200;
+/** The picture's height on small screens; on larger ones it is the card's height less its title row. */
+const SMALL_IMAGE_HEIGHT = 200;
+const TITLE_ROW = 32;
 /** Cards fill the columns of a grid at least this wide (BookmarkPage)... */
 export const CARD_MIN_WIDTH = 220;
 /** ...so at most this wide: one more would fit in two such columns and their gap. */
 const CARD_MAX_WIDTH = 2 * CARD_MIN_WIDTH + 16;
 
 /**
- * The width a card's picture is drawn at: the card's, or less for a picture whose height (contained
- * in IMAGE_HEIGHT) leaves it narrower; as wide as the screen at most.
+ * The height of a card's picture (portal-spec §9): the card's height less its title row on medium
+ * and larger screens, otherwise 200.
  */
-function drawnSizes(doc: AssetDoc): string {
+export function bookmarkImageHeight(cardHeight: number, mediumOrLarger: boolean): number {
+  return mediumOrLarger ? cardHeight - TITLE_ROW : SMALL_IMAGE_HEIGHT;
+}
+
+/**
+ * The width a card's picture is drawn at: the card's, or less for a picture whose height (contained
+ * in `imageHeight`) leaves it narrower; as wide as the screen at most.
+ */
+function drawnSizes(doc: AssetDoc, imageHeight: number): string {
   const size = pixelSize(doc);
-  const widest = Math.min(CARD_MAX_WIDTH, size ? Math.ceil((IMAGE_HEIGHT * size.width) / size.height) : Infinity);
+  const widest = Math.min(CARD_MAX_WIDTH, size ? Math.ceil((imageHeight * size.width) / size.height) : Infinity);
   return `(max-width: ${widest}px) 100vw, ${widest}px`;
 }
 
@@ -37,6 +47,7 @@ export function BookmarkCard({
   onSelect,
   first = false,
   borderWidth = 1,
+  cardHeight = SMALL_IMAGE_HEIGHT + TITLE_ROW,
 }: {
   doc: AssetDoc;
   /** The configured title field as the field formatter shows it (config bookmark.title). */
@@ -47,7 +58,11 @@ export function BookmarkCard({
   first?: boolean;
   /** The card's border in px (config bookmark.options.border_width); a selected card's is 1 px wider. */
   borderWidth?: number;
+  /** The card's height in px (config bookmark.options.card_height), which its picture follows. */
+  cardHeight?: number;
 }) {
+  const mediumOrLarger = useMediaQuery(useTheme().breakpoints.up('md'));
+  const imageHeight = bookmarkImageHeight(cardHeight, mediumOrLarger);
   const { ref, near } = useNearViewport(LAZY_MARGIN);
   const longPress = useLongPress(() => onSelect({ shiftKey: false, ctrlKey: true, metaKey: false }));
   return (
@@ -77,18 +92,18 @@ export function BookmarkCard({
         {near ? (
           <Box
             component="img"
-            {...(doc.url && thumbPicture(doc.url, { sizes: drawnSizes(doc), asset: doc, first }))}
+            {...(doc.url && thumbPicture(doc.url, { sizes: drawnSizes(doc, imageHeight), asset: doc, first }))}
             alt=""
             sx={{
               width: '100%',
-              height: IMAGE_HEIGHT,
+              height: imageHeight,
               objectFit: 'contain',
               display: 'block',
               bgcolor: 'action.hover',
             }}
           />
         ) : (
-          <Skeleton variant="rectangular" height={IMAGE_HEIGHT} />
+          <Skeleton variant="rectangular" height={imageHeight} />
         )}
       </CardActionArea>
       <Stack direction="row" sx={{ alignItems: 'center', px: 1 }}>

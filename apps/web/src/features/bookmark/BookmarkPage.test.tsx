@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { bookmarkBatches, CHARS_PER_ID, GUEST_BOOKMARKS_KEY, URL_LIMIT } from '../../stores/bookmarks.ts';
 import { api, configHandlers, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
@@ -9,6 +9,7 @@ import { touch } from '../../test/touch.ts';
 import { CARD_MIN_WIDTH } from './BookmarkCard.tsx';
 import { cardColumns } from './BookmarkPage.tsx';
 import { expectSizedPicture } from '../../test/pictures.ts';
+import { mediaQueryList } from '../../test/mediaQueries.ts';
 
 startTestServer(server, 'bypass');
 
@@ -125,6 +126,35 @@ describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
     await user.click(within(first).getByRole('checkbox'));
     await waitFor(() => expect(getComputedStyle(first).borderTopWidth).toBe('4px'));
   }, 30_000);
+
+  it.each([
+    { screen: 'a medium or larger screen', medium: true, cardHeight: 300, card: '300 px', image: '268px' },
+    {
+      screen: 'a medium or larger screen',
+      medium: true,
+      cardHeight: undefined,
+      card: '232 px (default)',
+      image: '200px',
+    },
+    { screen: 'a phone', medium: false, cardHeight: 300, card: '300 px', image: '200px' },
+  ])(
+    'on $screen, a card $card high (bookmark.options.card_height) has a picture $image high',
+    async (c) => {
+      // jsdom lays nothing out: the screen is what its media queries answer.
+      vi.stubGlobal('matchMedia', (query: string) =>
+        mediaQueryList(query, c.medium && query.includes('min-width:900px')),
+      );
+      onTestFinished(() => void vi.unstubAllGlobals());
+      signedInWith(['1']);
+      catalogue();
+      if (c.cardHeight !== undefined)
+        server.use(...configHandlers({ bookmark: { options: { card_height: c.cardHeight } } }));
+      await renderApp('/bookmark');
+      const card = await screen.findByTestId('bookmark-card', {}, { timeout: 15_000 });
+      await waitFor(() => expect(getComputedStyle(card.querySelector('img') as Element).height).toBe(c.image));
+    },
+    30_000,
+  );
 
   it('acts on all until something is selected; deleting a selection does not ask, deleting all does', async () => {
     const saved = signedInWith(['1', '2', '3', '4']);

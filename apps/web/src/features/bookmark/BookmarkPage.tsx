@@ -127,6 +127,7 @@ export function BookmarkPage() {
                       title={format.title(doc, config.bookmark.title)}
                       first={i < FIRST_IN_GRID}
                       borderWidth={config.bookmark.options.border_width}
+                      cardHeight={config.bookmark.options.card_height}
                       selected={selected.includes(doc.id)}
                       onSelect={(click) => setSelection(nextSelection(selected, order, doc.id, click))}
                     />

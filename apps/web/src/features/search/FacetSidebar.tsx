@@ -226,7 +226,6 @@ export const FacetSidebar = memo(function FacetSidebar({
               bounds={[r.min, r.max]}
               filters={filters}
               onChange={onChange}
-              lang={lang}
             />
           );
         }

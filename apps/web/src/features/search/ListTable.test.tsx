@@ -90,6 +90,17 @@ describe('the list view as a table (portal-spec §2 "Search", config search.list
   });
 
   it.each([
+    { locale: 'en' as const, base: 1024, size: '1.43 MiB' },
+    { locale: 'de' as const, base: 1024, size: '1,43 MiB' },
+    { locale: 'en' as const, base: 1000, size: '1.5 MB' },
+    { locale: 'de' as const, base: 1000, size: '1,5 MB' },
+  ])('in $locale shows file sizes in the configured base $base (config global.file_size_base)', async (c) => {
+    const { table } = await listView(c.locale, { global: { file_size_base: c.base } });
+    const row = within(table).getAllByRole('row')[1];
+    expect(within(row).getAllByRole('cell')[3]).toHaveTextContent(c.size);
+  });
+
+  it.each([
     { locale: 'en' as const, want: ['Picture', 'Rating', 'Keywords', 'Sort by'] },
     { locale: 'de' as const, want: ['Bild', 'Bewertung', 'Schlagwörter', 'Sortieren nach'] },
   ])('in $locale shows the configured columns with their labels', async (c) => {

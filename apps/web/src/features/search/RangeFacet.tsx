@@ -2,7 +2,7 @@ import { Button, FormControl, FormLabel, Slider, Typography } from '@mui/materia
 import { useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { FacetSelection } from '@vitrine/contract/search';
-import { formatFieldValue } from '@vitrine/contract/field-format';
+import { useValueText } from '../../stores/fieldText.ts';
 import { rangeValueFormat, type FacetDef } from './facets.ts';
 import { resetFacet, selectedRange, setSliderRange, sliderShown, sliderStep } from './searchState.ts';
 
@@ -16,21 +16,20 @@ export function RangeFacet({
   bounds,
   filters,
   onChange,
-  lang,
 }: {
   def: FacetDef;
   label: string;
   bounds: [number, number];
   filters: FacetSelection[];
   onChange: (filters: FacetSelection[]) => void;
-  lang: string;
 }) {
   const { t } = useTranslation();
+  const valueText = useValueText();
   const chosen = selectedRange(filters, def.field) ?? bounds;
   const [dragging, setDragging] = useState<[number, number] | null>(null);
-  if (!sliderShown(bounds, def.range, (ms) => formatFieldValue(ms, 'date', lang))) return null;
+  if (!sliderShown(bounds, def.range, (ms) => valueText(ms, 'date'))) return null;
   const value = dragging ?? chosen;
-  const format = (v: number) => formatFieldValue(v, rangeValueFormat(def.range), lang);
+  const format = (v: number) => valueText(v, rangeValueFormat(def.range));
   const labelId = `facet-${def.field}`;
   return (
     <FormControl component="fieldset" sx={{ mb: 2, width: '100%', px: 1 }} data-facet={def.field}>

@@ -1,4 +1,4 @@
-import { Box, Button, CircularProgress, Drawer, Link, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { Box, CircularProgress, Link, Typography, useMediaQuery, useTheme } from '@mui/material';
 import {
   useCallback,
   useDeferredValue,
@@ -19,7 +19,7 @@ import { copyLink, useShareDialog } from '../../widgets/ShareDialog.tsx';
 import { configImageUrl } from '../../stores/customAssets.ts';
 import { DownloadFlowHost, useDownloadOptions } from '../../widgets/DownloadFlowHost.tsx';
 import { GuidedTour } from '../../widgets/GuidedTour.tsx';
-import { FilterIcon } from '../../components/icons.tsx';
+import { FilterDrawer } from './FilterDrawer.tsx';
 import { SuggestionInput } from '../../widgets/SuggestionInput.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { altText } from '../../lib/assetText.ts';
@@ -171,7 +171,6 @@ export function SearchPage() {
   const [selected, setSelected] = useState<string[]>([]);
   const downloadOptions = useDownloadOptions();
   const shareDialog = useShareDialog();
-  const [sidebarOpen, setSidebarOpen] = useState(false);
   const bookmarks = useBookmarks();
   const [sidebarWidth, setSidebarWidth] = useState(() => storedSidebarWidth(config.search.sidebar.width));
 
@@ -444,22 +443,7 @@ export function SearchPage() {
       />
       <FilterTags tags={tags} />
       <Box sx={{ display: 'flex', alignItems: 'stretch', gap: 1 }}>
-        {small ? (
-          <>
-            <Drawer
-              open={sidebarOpen}
-              onClose={() => setSidebarOpen(false)}
-              // Above the sticky header, which would otherwise cover the drawer's close button.
-              sx={{ zIndex: (th) => th.zIndex.modal }}
-              slotProps={{ paper: { 'aria-label': t('views.search.facets'), sx: { width: '100%', p: 2 } } }}
-            >
-              <Button onClick={() => setSidebarOpen(false)} sx={{ alignSelf: 'end' }}>
-                {t('views.search.hide_facets')}
-              </Button>
-              {sidebar}
-            </Drawer>
-          </>
-        ) : (
+        {!small && (
           <>
             <Box
               component="aside"
@@ -491,16 +475,7 @@ export function SearchPage() {
           </>
         )}
         <Box sx={{ flex: 1, minWidth: 0 }}>
-          {small && (
-            <Button
-              startIcon={<FilterIcon />}
-              aria-expanded={sidebarOpen}
-              onClick={() => setSidebarOpen(true)}
-              sx={{ mb: 1 }}
-            >
-              {t('views.search.show_facets')}
-            </Button>
-          )}
+          {small && <FilterDrawer>{sidebar}</FilterDrawer>}
           {status === 'loading' && (
             <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
               <CircularProgress aria-label={t('global.loading')} />

@@ -3,7 +3,12 @@ import { useState } from 'react';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { defaultThemes } from '@vitrine/contract/config-defaults';
 import { isHexColour } from '@vitrine/contract/formats';
-import { themeColourKeys, type ThemeAppearance, type ThemeConfig } from '@vitrine/contract/global-config';
+import {
+  BOOKMARK_CARD_MIN_HEIGHT,
+  themeColourKeys,
+  type ThemeAppearance,
+  type ThemeConfig,
+} from '@vitrine/contract/global-config';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import { useIndexFields } from '../queries.ts';
 import { FieldColumnsEditor } from './FieldColumnsEditor.tsx';
@@ -196,6 +201,12 @@ export function AppearanceSection() {
           label={t('admin.appearance.bookmark_border_width')}
           value={config.bookmark.options.border_width}
           onChange={set('bookmark.options.border_width')}
+        />
+        <NumberSetting
+          label={t('admin.appearance.bookmark_card_height')}
+          value={config.bookmark.options.card_height}
+          min={BOOKMARK_CARD_MIN_HEIGHT}
+          onChange={set('bookmark.options.card_height')}
         />
         <TextSetting
           label={t('admin.appearance.alt_field')}

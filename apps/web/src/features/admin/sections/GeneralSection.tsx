@@ -1,9 +1,11 @@
 import { Button, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { useAdminDraft } from '../AdminDraft.tsx';
-import { LanguageTextSettings, required, Section, SwitchSetting, TextSetting } from '../fields.tsx';
+import { LanguageTextSettings, required, Section, SelectSetting, SwitchSetting, TextSetting } from '../fields.tsx';
 import { useConfigHistory, useRollback } from '../queries.ts';
 import { FooterEditor } from './FooterEditor.tsx';
+
+const fileSizeBases = ['1000', '1024'] as const;
 
 export function GeneralSection() {
   const { t } = useTranslation();
@@ -27,6 +29,12 @@ export function GeneralSection() {
           label={t('admin.general.run_order_process')}
           checked={g.run_order_process}
           onChange={set('global.run_order_process')}
+        />
+        <SelectSetting
+          label={t('admin.general.file_size_base')}
+          value={String(g.file_size_base) as '1000' | '1024'}
+          options={fileSizeBases.map((base) => ({ value: base, label: t(`admin.general.file_size_base_${base}`) }))}
+          onChange={(base) => set('global.file_size_base')(Number(base))}
         />
       </Section>
       <Section title={t('admin.general.terms_of_use')}>
