@@ -69,7 +69,7 @@ test.describe('a link to an asset a guest may not see (portal-spec §4 "Shared l
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`#/asset/${id}$`), { timeout: 15_000 });
     await expect(page.getByRole('region', { name: 'Metadata' })).toBeVisible();
-    await expect(page.getByRole('heading', { level: 1 })).toContainText('partners-only');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('partners only');
   });
 
   test('a link to chosen assets: the guest is asked to log in and then sees them', async ({ browser }) => {

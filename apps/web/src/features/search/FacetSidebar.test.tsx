@@ -4,7 +4,10 @@ import { defaultTranslations } from '@vitrine/contract/translations';
 import { describe, expect, it, vi } from 'vitest';
 import { TranslationProvider, Translator } from '../../lib/translate.tsx';
 import { FacetSidebar, type MoreFacetValues } from './FacetSidebar.tsx';
-import type { FacetDef } from './facets.ts';
+import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
+import { facetConfigSchema, type GlobalConfig } from '@vitrine/contract/global-config';
+import type { IndexField } from '@vitrine/contract/search';
+import { facetDefs, type FacetDef } from './facets.ts';
 import { FACET_PAGE, type FacetValue } from './queries.ts';
 
 // A preview step of 50 keeps the clicks few; the rule is the same for the default 10.
@@ -69,5 +72,31 @@ describe('facet "show more" past the first answer (portal-spec §2 "Search", §9
     expect(boxes()).toHaveLength(12);
     expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
     expect(loadMore).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('configured facets the index no longer has (portal-spec §4 "Search")', () => {
+  const field = (field_name: string): IndexField => ({
+    field_name,
+    default_labels: {},
+    is_facet: true,
+    range_facet: false,
+    multi_valued: false,
+    origin: 'value',
+    type: 'string',
+    options: {},
+  });
+  const configured = (...names: string[]): GlobalConfig => ({
+    ...defaultGlobalConfig,
+    facets: names.map((field_name, position) => facetConfigSchema.parse({ field_name, position })),
+  });
+
+  it('are left out, so that the search asks only for facets the index counts', () => {
+    const defs = facetDefs(configured('category', 'gone_field', 'creator'), [field('creator'), field('category')]);
+    expect(defs.map((d) => d.field)).toEqual(['category', 'creator']);
+  });
+
+  it('are kept while the index fields are not known', () => {
+    expect(facetDefs(configured('category', 'gone_field'), []).map((d) => d.field)).toEqual(['category', 'gone_field']);
   });
 });

@@ -25,13 +25,15 @@ const rangeKindOf = (format: ValueFormat): RangeKind =>
 export const rangeValueFormat = (kind: RangeKind): ValueFormat => (kind === 'other' ? 'none' : kind);
 
 /**
- * The sidebar's facets: the configured ones in position order; with none configured, every facet
- * field of the index (range facets as sliders), so a fresh portal can be filtered at all.
+ * The sidebar's facets: the configured ones in position order, without those the index no longer
+ * has (the search would be refused for them, portal-spec §4 "Search"); with none configured, every
+ * facet field of the index (range facets as sliders), so a fresh portal can be filtered at all.
  */
 export function facetDefs(config: GlobalConfig, fields: readonly IndexField[]): FacetDef[] {
   const byName = new Map(fields.map((f) => [f.field_name, f]));
   if (config.facets.length > 0) {
     return [...config.facets]
+      .filter((f) => fields.length === 0 || byName.has(f.field_name))
       .sort((a, b) => a.position - b.position)
       .map((f) => {
         const index = byName.get(f.field_name);
