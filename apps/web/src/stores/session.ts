@@ -119,8 +119,7 @@ export async function login(user: string, pass: string): Promise<LoginOutcome> {
     const session = await callApi(getSessionCall, { body: user || pass ? { user, pass } : {} });
     store(session);
     if (!session.isGuiAdmin) return { ok: true, session };
-    const { version } = await callApi(checkVersionCall).catch(() => ({ version: undefined }));
-    return { ok: true, session, backendVersion: version };
+    return { ok: true, session, backendVersion: await backendVersionFor(session) };
   } catch (err) {
     clear();
     if (!(err instanceof ApiError)) return { ok: false, reason: 'failed' };
@@ -131,6 +130,13 @@ export async function login(user: string, pass: string): Promise<LoginOutcome> {
     if (err.status === 403) return { ok: false, reason: 'forbidden' };
     return { ok: false, reason: 'failed' };
   }
+}
+
+/** The backend's version, asked for GUI admins only: they are warned of a mismatch at login (portal-spec §6). */
+export async function backendVersionFor(session: Session): Promise<string | undefined> {
+  if (!session.isGuiAdmin) return undefined;
+  const { version } = await callApi(checkVersionCall).catch(() => ({ version: undefined }));
+  return version;
 }
 
 /** Admins are warned when the backend's major or minor version differs (portal-spec §6). */

@@ -254,6 +254,21 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     expect(localStorage.getItem('token')).toBe('sso-session');
   });
 
+  it('warns an admin coming back from single sign-on when the backend version differs (portal-spec §6)', async () => {
+    server.use(
+      http.post(api('session/get'), () =>
+        HttpResponse.json(sessionAnswer({ user: 'ada', isGuiAdmin: true, session: 'sso-session' })),
+      ),
+      http.get(api('info/check_version'), () => HttpResponse.json({ version: '7.1.0' })),
+    );
+    await renderApp('/login?code=one-time-code');
+    await waitFor(() =>
+      expect(screen.getAllByRole('alert').some((a) => a.textContent?.includes('The server runs version 7.1.0'))).toBe(
+        true,
+      ),
+    );
+  });
+
   describe('single sign-on only (portal-spec §2 "Login", §9)', () => {
     const samlOnly = () =>
       server.use(

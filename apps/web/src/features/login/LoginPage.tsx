@@ -8,7 +8,14 @@ import { PageHeading } from '../../components/PageHeading.tsx';
 import { RELOAD_KEY } from '../../lib/apiClient.ts';
 import { toast } from '../../lib/toast.ts';
 import { useGlobalConfig } from '../../stores/config.ts';
-import { landingPath, login, useSession, versionWarning, type LoginOutcome } from '../../stores/session.ts';
+import {
+  backendVersionFor,
+  landingPath,
+  login,
+  useSession,
+  versionWarning,
+  type LoginOutcome,
+} from '../../stores/session.ts';
 import { LoginFrame } from './LoginFrame.tsx';
 import { ResetPasswordDialog } from './ResetPasswordDialog.tsx';
 
@@ -83,7 +90,8 @@ export function LoginPage() {
   // Back from single sign-on: the NavigationGuard exchanges the code of `?code=` for a session.
   useEffect(() => {
     if (ssoCode && session?.user && (status === 'success' || status === 'unauthorized')) {
-      announce({ ok: true, session });
+      // An admin coming back from single sign-on is warned of a version mismatch too.
+      void backendVersionFor(session).then((backendVersion) => announce({ ok: true, session, backendVersion }));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per loaded single sign-on session
   }, [ssoCode, session, status]);
