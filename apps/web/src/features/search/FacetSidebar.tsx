@@ -14,7 +14,7 @@ import { memo, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { FacetSelection, IndexField, SearchAnswer } from '@vitrine/contract/search';
 import { fieldLabel } from '../../stores/searchInput.ts';
-import type { FacetDef } from './facets.ts';
+import { facetValueLabel, type FacetDef } from './facets.ts';
 import { FACET_PAGE, type FacetValue } from './queries.ts';
 import { RangeFacet } from './RangeFacet.tsx';
 import { resetFacet, setRadioValue, toggleFacetValue } from './searchState.ts';
@@ -45,7 +45,7 @@ function ValueLabel({ def, value }: { def: FacetDef; value: FacetValue }) {
             bgcolor: swatches[Number(value.value)] ?? 'transparent',
           }}
         />
-        {t(`views.search.colors.${value.value}`, { defaultValue: value.label ?? value.value })}
+        {facetValueLabel(t, def.field, value.value, value.label)}
       </Box>
     );
   }

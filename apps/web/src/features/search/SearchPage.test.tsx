@@ -97,6 +97,25 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
     expect(await heading('4 results')).toBeInTheDocument();
   });
 
+  it('a chosen suggestion read back from the address shows its value as the portal names it (a colour code)', async () => {
+    network();
+    server.use(
+      http.get(api('index/fields'), () =>
+        HttpResponse.json({
+          visible_fields: [
+            field('category', 'Category'),
+            field('color_code', 'Colour code', { is_facet: false }),
+            field('title', 'Title', { is_facet: false }),
+          ],
+        }),
+      ),
+    );
+    await renderApp('/search/*?%2Bcolor_code=3');
+    expect(await heading(/with Colour code: Yellow$/)).toBeInTheDocument();
+    expect(await screen.findByText('Colour code: Yellow')).toBeInTheDocument();
+    expect(screen.queryByText('Colour code: 3')).not.toBeInTheDocument();
+  });
+
   it('a shared link restores the state: text, facet values and the reset button', async () => {
     const asked = network();
     const { user, router } = await renderApp('/search/boat?%2Bcategory=Photography');

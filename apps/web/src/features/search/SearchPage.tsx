@@ -30,7 +30,7 @@ import { nextSelection, type ClickModifiers } from '../../lib/selection.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { useStableCallback } from '../../lib/useStableCallback.ts';
 import { useFieldFormatter } from '../../stores/fieldText.ts';
-import { facetDefs, type FacetDef } from './facets.ts';
+import { facetDefs, facetValueLabel, type FacetDef } from './facets.ts';
 import type { InfoField } from './infoFields.ts';
 import type { ListColumn } from './ListTable.tsx';
 import { InfoPanel } from './InfoPanel.tsx';
@@ -225,6 +225,21 @@ export function SearchPage() {
   });
   const { setText, setChosen } = input;
 
+  // A chosen suggestion read back from the address names its value only: once the answer's facets
+  // are there, it reads as the portal labels that value (a colour's name, a collection's name).
+  const answerFacets = firstPage?.facetFields;
+  const valueLabel = useCallback(
+    (field: string, value: string) =>
+      facetValueLabel(t, field, value, answerFacets?.[field]?.find((v) => v.value === value)?.label),
+    [t, answerFacets],
+  );
+  useEffect(() => {
+    setChosen((chosen) => {
+      const named = chosen.map((c) => (c.label === c.value ? { ...c, label: valueLabel(c.field, c.value) } : c));
+      return named.some((c, i) => c.label !== chosen[i]?.label) ? named : chosen;
+    });
+  }, [valueLabel, setChosen]);
+
   // A new search, sort or filter clears the active asset; the selection is about this result.
   const searchKey = `${currentPath}|${sort.key}|${sort.orientation}`;
   const [seenSearch, setSeenSearch] = useState({ key: searchKey, path: currentPath });
@@ -314,8 +329,7 @@ export function SearchPage() {
   ).map((c) => (sortKeys.has(c.field) ? { ...c, sortKey: c.field } : c));
   const { alt, alt_fallback } = config.accessibility.assets;
 
-  const collectionName = (id: number) =>
-    firstPage?.facetFields.meta_collections?.find((v) => v.value === String(id))?.label ?? String(id);
+  const collectionName = (id: number) => valueLabel('meta_collections', String(id));
   const tags: Tag[] = [
     ...route.filters
       .filter((f) => !fields.some((x) => x.field_name === f.key) && fields.length > 0)
@@ -357,7 +371,9 @@ export function SearchPage() {
     />
   );
 
-  const suggestionLabels = route.suggestions.flatMap((s) => s.values.map((v) => `${labelOfField(s.field_name)}: ${v}`));
+  const suggestionLabels = route.suggestions.flatMap((s) =>
+    s.values.map((v) => `${labelOfField(s.field_name)}: ${valueLabel(s.field_name, v)}`),
+  );
   const heading = route.text
     ? `${t('views.search.results.query', { count: total })} ${t('views.search.results.quoted', { text: route.text })}`
     : t('views.search.results.all', { count: total });

@@ -2,6 +2,7 @@ import { valueFormatOf, type ValueFormat } from '@vitrine/contract/field-format'
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import type { IndexField } from '@vitrine/contract/search';
 import type { RangeKind } from './searchState.ts';
+import type { TFunction } from '../../lib/translate.tsx';
 
 export type FacetKind = 'checkbox' | 'radio' | 'slider';
 
@@ -57,4 +58,10 @@ export function facetDefs(config: GlobalConfig, fields: readonly IndexField[]): 
       range: rangeKindOf(valueFormatOf(f)),
       preview: f.options.preview ?? DEFAULT_PREVIEW,
     }));
+}
+
+/** What a facet value reads as: a colour code's name, else the label the index gives, else the value. */
+export function facetValueLabel(t: TFunction, field: string, value: string, label?: string): string {
+  if (field === 'color_code') return t(`views.search.colors.${value}`, { defaultValue: label ?? value });
+  return label ?? value;
 }
