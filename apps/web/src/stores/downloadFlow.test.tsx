@@ -79,6 +79,43 @@ describe('a busy media server (portal-spec §8 "Download": backend_rate_limit_re
   }, 15_000);
 });
 
+describe('a download that fails (portal-spec §8 "Download": failed, failed_backend)', () => {
+  it('says the download failed, with the reason, when the conversion cannot be made', async () => {
+    renderToasts();
+    server.use(
+      http.get(api('download/'), () =>
+        HttpResponse.json(
+          { error: 'unsupported_media_type', message: 'clip.mov could not be converted to mp4.' },
+          { status: 415 },
+        ),
+      ),
+    );
+    await act(() => runDownload(['7'], 3, { orderProcess: false, termsShown: false }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The download failed.');
+    expect(alert).toHaveTextContent('clip.mov could not be converted to mp4.');
+  });
+
+  it('says the media server refused it when the signed file is refused where it is served', async () => {
+    renderToasts();
+    server.use(
+      http.get(api('download/'), () => HttpResponse.json({ url: media })),
+      http.get(media, () => HttpResponse.json({ error: 'forbidden', message: 'revoked' }, { status: 403 })),
+    );
+    await act(() => runDownload(['7'], 3, { orderProcess: false, termsShown: false }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The download was refused by the media server.');
+  });
+
+  it('says no downloads are available when the download call itself is refused', async () => {
+    renderToasts();
+    server.use(
+      http.get(api('download/'), () => HttpResponse.json({ error: 'forbidden', message: 'no' }, { status: 403 })),
+    );
+    await act(() => runDownload(['7'], 3, { orderProcess: false, termsShown: false }));
+    expect(await screen.findByText('No downloads available')).toBeInTheDocument();
+  });
+});
+
 describe('downloading more than maxAssets (portal-spec §2 confirmations: "downloading {0} assets")', () => {
   it('splits the assets into zips of at most maxAssets, unless it is -1 or not known', () => {
     const ids = ['1', '2', '3', '4', '5'];

@@ -105,12 +105,21 @@ async function whenNotBusy<T>(ask: () => Promise<T>, onBusy: () => void): Promis
   }
 }
 
-/** Maps a failed call to the toasts of portal-spec §8 "Download". */
+/**
+ * Maps a failed download to the toasts of portal-spec §8 "Download": the download call refused (no
+ * rights, one conversion at a time, a busy server), the file a conversion could not make (failed,
+ * with the server's reason), the signed file refused where it is served (failed_backend: a revoked
+ * share link, an expired URL), else the generic error.
+ */
 function failed(error: unknown): void {
   if (isBusy(error)) toast.show('toast.download.backend_rate_limit_reached', 'warning', undefined, undefined, true);
-  else if (error instanceof ApiError && error.status === 429)
-    toast.show('toast.download.rate_limit_reached', 'warning');
-  else if (error instanceof ApiError && error.status === 403) toast.show('toast.download.unauthorized', 'warning');
+  else if (!(error instanceof ApiError)) toast.show('toast.download.error', 'error');
+  else if (error.status === 429) toast.show('toast.download.rate_limit_reached', 'warning');
+  // A call's refusal names its error id; the signed file's answer is read as a file, without one.
+  else if (error.status === 403 && error.body === undefined) toast.show('toast.download.failed_backend', 'error');
+  else if (error.status === 403) toast.show('toast.download.unauthorized', 'warning');
+  else if (error.body?.error === 'unsupported_media_type')
+    toast.show('toast.download.failed', 'error', undefined, error.body.message);
   else toast.show('toast.download.error', 'error');
 }
 
