@@ -323,6 +323,29 @@ describe(
       expect(saved?.login.infoText.alignment).toBe('right');
     });
 
+    it('sets colours of single components in a theme (admin-spec §3 "Theme": advanced_appearance)', async () => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/appearance');
+      await user.click(await screen.findByRole('button', { name: 'Colours of Light' }, slow));
+      const dialog = screen.getByRole('dialog');
+      await user.click(within(dialog).getByRole('button', { name: 'Add a component colour' }));
+      const key = within(dialog).getByLabelText('Component 1');
+      await user.type(key, 'card border');
+      expect(within(dialog).getByText('Names separated by dots, e.g. card.border')).toBeInTheDocument();
+      expect(within(dialog).getByRole('button', { name: 'Apply' })).toBeDisabled();
+      await user.clear(key);
+      await user.type(key, 'card.border');
+      const colour = within(dialog).getByLabelText('Colour 1');
+      await user.clear(colour);
+      await user.type(colour, '#123456');
+      await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      const light = posted[0]?.themes.options.find((th) => th.key === 'light');
+      expect(light?.advanced_appearance).toEqual({ 'card.border': '#123456' });
+    });
+
     it('reorders the facets: the saved positions follow the order shown (admin-spec §1 "search")', async () => {
       const facet = (field_name: string, position: number) => ({
         field_name,

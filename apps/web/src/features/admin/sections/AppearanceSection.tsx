@@ -246,8 +246,9 @@ export function AppearanceSection() {
           theme={themes[editing]}
           title={themeName(themes[editing])}
           onClose={() => setEditing(null)}
-          onApply={(appearance) => {
+          onApply={(appearance, advanced) => {
             set(`themes.options.${editing}.appearance`)(appearance);
+            set(`themes.options.${editing}.advanced_appearance`)(advanced);
             setEditing(null);
           }}
         />
@@ -266,11 +267,18 @@ function ThemeColoursDialog({
   theme: ThemeConfig;
   title: string;
   onClose: () => void;
-  onApply: (appearance: ThemeAppearance) => void;
+  onApply: (appearance: ThemeAppearance, advanced: Record<string, string>) => void;
 }) {
   const { t } = useTranslation();
   const [colours, setColours] = useState<ThemeAppearance>(theme.appearance);
-  const valid = themeColourKeys.every((k) => isHexColour(colours[k]));
+  // Colours of single components (admin-spec §3 "Theme" advanced_appearance), as rows to edit.
+  const [advanced, setAdvanced] = useState<[string, string][]>(() => Object.entries(theme.advanced_appearance));
+  const advancedValid = advanced.every(
+    ([key, colour], i) => componentKey.test(key) && isHexColour(colour) && advanced.findIndex(([k]) => k === key) === i,
+  );
+  const valid = themeColourKeys.every((k) => isHexColour(colours[k])) && advancedValid;
+  const changeAdvanced = (index: number, row: [string, string]) =>
+    setAdvanced(advanced.map((r, i) => (i === index ? row : r)));
   const c = (key: keyof ThemeAppearance, fallback: string) => (isHexColour(colours[key]) ? colours[key] : fallback);
   return (
     <FormDialog
@@ -279,7 +287,7 @@ function ThemeColoursDialog({
       submitLabel={t('admin.confirm.apply')}
       submitDisabled={!valid}
       onClose={onClose}
-      onSubmit={() => onApply(colours)}
+      onSubmit={() => onApply(colours, Object.fromEntries(advanced))}
       wide
     >
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={3}>
@@ -331,9 +339,53 @@ function ThemeColoursDialog({
           </Box>
         </Box>
       </Stack>
+      <Stack role="group" aria-label={t('admin.appearance.advanced')} spacing={1}>
+        <Typography component="h3" variant="subtitle1">
+          {t('admin.appearance.advanced')}
+        </Typography>
+        {advanced.map(([key, colour], index) => {
+          const n = index + 1;
+          const keyTaken = advanced.findIndex(([k]) => k === key) !== index;
+          return (
+            <Stack key={index} direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+              <TextField
+                size="small"
+                label={t('admin.appearance.advanced_key', { n })}
+                value={key}
+                error={!componentKey.test(key) || keyTaken}
+                helperText={
+                  keyTaken
+                    ? t('admin.validation.key_unique')
+                    : componentKey.test(key)
+                      ? undefined
+                      : t('admin.appearance.advanced_key_invalid')
+                }
+                onChange={(e) => changeAdvanced(index, [e.target.value, colour])}
+              />
+              <TextField
+                size="small"
+                label={t('admin.appearance.advanced_colour', { n })}
+                value={colour}
+                error={!isHexColour(colour)}
+                helperText={isHexColour(colour) ? undefined : t('admin.appearance.colour_invalid')}
+                onChange={(e) => changeAdvanced(index, [key, e.target.value])}
+              />
+              <Button onClick={() => setAdvanced(advanced.filter((_, i) => i !== index))}>
+                {t('admin.appearance.advanced_remove', { n })}
+              </Button>
+            </Stack>
+          );
+        })}
+        <Button sx={{ alignSelf: 'flex-start' }} onClick={() => setAdvanced([...advanced, ['', '#000000']])}>
+          {t('admin.appearance.advanced_add')}
+        </Button>
+      </Stack>
     </FormDialog>
   );
 }
+
+/** A component colour's key: dot-separated names, as the portal's CSS variables take them (card.border). */
+const componentKey = /^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)*$/i;
 
 function PreviewChip({ colour, text, label }: { colour: string; text: string; label: string }) {
   return (
