@@ -18,6 +18,17 @@ async function asGuest(browser: Browser, route: string): Promise<Page> {
   return page;
 }
 
+/** The guest is sent to the login page with the spec's notice, and logs in as the partner there. */
+async function logInWhenAsked(page: Page) {
+  await expect(page).toHaveURL(/#\/login/, { timeout: 15_000 });
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'None of the shared assets are visible to you.' }),
+  ).toBeVisible();
+  await page.getByLabel('Username').fill(partner);
+  await page.getByLabel('Password').fill('journey secret');
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+}
+
 test.describe('a link to an asset a guest may not see (portal-spec §4 "Shared links": none_visible, back after login)', () => {
   let folder: string;
   let settingsFile: string;
@@ -58,15 +69,10 @@ test.describe('a link to an asset a guest may not see (portal-spec §4 "Shared l
     id = (await result.getAttribute('data-asset-id')) ?? '';
     expect(id).toMatch(/^\d+$/);
   });
+
   test('an asset link: the guest is asked to log in and then lands on the asset', async ({ browser }) => {
     const page = await asGuest(browser, `/#/asset/${id}`);
-    await expect(page).toHaveURL(/#\/login/, { timeout: 15_000 });
-    await expect(
-      page.getByRole('alert').filter({ hasText: 'None of the shared assets are visible to you.' }),
-    ).toBeVisible();
-    await page.getByLabel('Username').fill(partner);
-    await page.getByLabel('Password').fill('journey secret');
-    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await logInWhenAsked(page);
     await expect(page).toHaveURL(new RegExp(`#/asset/${id}$`), { timeout: 15_000 });
     await expect(page.getByRole('region', { name: 'Metadata' })).toBeVisible();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('partners only');
@@ -74,13 +80,7 @@ test.describe('a link to an asset a guest may not see (portal-spec §4 "Shared l
 
   test('a link to chosen assets: the guest is asked to log in and then sees them', async ({ browser }) => {
     const page = await asGuest(browser, `/#/search/*?id=${id}`);
-    await expect(page).toHaveURL(/#\/login/, { timeout: 15_000 });
-    await expect(
-      page.getByRole('alert').filter({ hasText: 'None of the shared assets are visible to you.' }),
-    ).toBeVisible();
-    await page.getByLabel('Username').fill(partner);
-    await page.getByLabel('Password').fill('journey secret');
-    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await logInWhenAsked(page);
     await expect(page).toHaveURL(new RegExp(`#/search/\\*\\?id=${id}$`), { timeout: 15_000 });
     await expect(page.getByRole('heading', { level: 2 })).toHaveText(/^1 result\b/);
   });
