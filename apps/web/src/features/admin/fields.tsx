@@ -24,6 +24,7 @@ import { useTranslation } from '../../lib/translate.tsx';
 import type { ConfigFileName } from '@vitrine/contract/config';
 import { useAvailableFiles } from '../../stores/config.ts';
 import { useUploadFile } from './queries.ts';
+import type { IndexField } from '@vitrine/contract/search';
 
 /** A rule answers true when satisfied, else the text key of its message (admin-spec §5). */
 export type Rule = (value: string) => true | string;
@@ -60,6 +61,16 @@ export function moved<T>(list: readonly T[], index: number, by: -1 | 1): T[] {
   const [entry] = next.splice(index, 1);
   if (entry !== undefined) next.splice(index + by, 0, entry);
   return next;
+}
+
+/**
+ * Whether a configured field name is one the index does not have (admin-spec §5: flagged as an
+ * error). Nothing is missing while the index fields are not known yet.
+ */
+export function missingFrom(fields: readonly IndexField[] | undefined): (name: string) => boolean {
+  if (!fields) return () => false;
+  const known = new Set(fields.map((f) => f.field_name));
+  return (name) => name.trim() !== '' && !known.has(name.trim());
 }
 
 /**

@@ -14,6 +14,7 @@ import { useIndexFields } from '../queries.ts';
 import { FieldColumnsEditor } from './FieldColumnsEditor.tsx';
 import {
   check,
+  missingFrom,
   FormDialog,
   keyRequired,
   NumberSetting,
@@ -231,9 +232,7 @@ export function AppearanceSection() {
           onChange={set('accessibility.assets.alt_fallback.field_name')}
         />
         {[config.accessibility.assets.alt, config.accessibility.assets.alt_fallback.field_name]
-          .filter(
-            (name) => name.trim() !== '' && fields !== undefined && !fields.some((f) => f.field_name === name.trim()),
-          )
+          .filter(missingFrom(fields))
           .map((name) => (
             <Alert key={name} severity="error">
               {t('admin.appearance.alt_field_missing', { field: name })}

@@ -12,6 +12,7 @@ import {
   FormDialog,
   keyRequired,
   LanguageTextSettings,
+  missingFrom,
   moved,
   MoveButtons,
   NumberSetting,
@@ -35,7 +36,7 @@ export function DashboardSection() {
   const write = (next: PreSearch[]) =>
     set('dashboard.collections.data')(next.map((p, position) => ({ ...p, position })));
   const fields = useIndexFields().data;
-  const known = new Set((fields ?? []).map((f) => f.field_name));
+  const missingField = missingFrom(fields);
   return (
     <>
       <Section title={t('admin.dashboard.presearches')}>
@@ -43,7 +44,7 @@ export function DashboardSection() {
           label={t('admin.dashboard.presearches')}
           entries={ordered.map((p, index) => {
             const missing = [...new Set(Object.values(p.search).flatMap((q) => q.facets.map((f) => f.key)))].filter(
-              (name) => fields && !known.has(name),
+              missingField,
             );
             return {
               key: p.key,
@@ -247,7 +248,8 @@ function PreSearchDialog({
   onSave: (preSearch: PreSearch) => void;
 }) {
   const { t } = useTranslation();
-  const fields = useIndexFields().data ?? [];
+  const indexFields = useIndexFields().data;
+  const fields = indexFields ?? [];
   const { facets, sorting } = useAdminDraft().config;
   const [key, setKey] = useState(initial?.key ?? '');
   const [texts, setTexts] = useState<Record<string, string>>(() =>
@@ -267,7 +269,7 @@ function PreSearchDialog({
   const selection = (name: string) =>
     facets.find((f) => f.field_name === name)?.options.multivalue ?? field(name)?.options?.multivalue;
   // A configured field that is missing from the index is an error (admin-spec §5).
-  const missing = (name: string) => name !== '' && fields.length > 0 && !field(name);
+  const missing = missingFrom(indexFields);
   const radioTooMany = (d: FilterDraft) =>
     selection(d.key) === 'radio' && !isRange(d.key) && langs.some((l) => valueList(d.values[l]).length > 1);
   const fieldError = filters.some((d) => missing(d.key));

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { IndexField } from '@vitrine/contract/search';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { useAdminDraft } from '../AdminDraft.tsx';
-import { AddFromSelect, moved, MoveButtons, NumberSetting, Section, SelectSetting } from '../fields.tsx';
+import { AddFromSelect, missingFrom, moved, MoveButtons, NumberSetting, Section, SelectSetting } from '../fields.tsx';
 import { useIndexFields } from '../queries.ts';
 
 interface FieldRef {
@@ -28,7 +28,7 @@ function FieldColumn({
   onChange: (value: FieldRef[]) => void;
 }) {
   const { t } = useTranslation();
-  const known = new Set((fields ?? []).map((f) => f.field_name));
+  const missing = missingFrom(fields);
   const offered = (fields ?? []).filter((f) => !value.some((v) => v.field_name === f.field_name));
   return (
     <Stack spacing={1}>
@@ -63,7 +63,7 @@ function FieldColumn({
               sx={{ pr: 18 }}
             >
               <ListItemText primary={field} sx={{ overflowWrap: 'anywhere' }} />
-              {fields && !known.has(field) && (
+              {missing(field) && (
                 <Alert severity="error" sx={{ py: 0 }}>
                   {t('admin.dashboard.field_missing')}
                 </Alert>

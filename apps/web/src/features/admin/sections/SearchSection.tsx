@@ -6,6 +6,7 @@ import {
   AddFromSelect,
   AlignmentSetting,
   EntryList,
+  missingFrom,
   moved,
   MoveButtons,
   NumberSetting,
@@ -23,7 +24,7 @@ export function SearchSection() {
   const { t } = useTranslation();
   const { config, set } = useAdminDraft();
   const fields = useIndexFields().data;
-  const known = new Set((fields ?? []).map((f) => f.field_name));
+  const missing = missingFrom(fields);
   const facetFields = (fields ?? []).filter(
     (f) => f.is_facet && !config.facets.some((c) => c.field_name === f.field_name),
   );
@@ -102,7 +103,7 @@ export function SearchSection() {
             >
               ×
             </IconButton>
-            {fields && !known.has(facet.field_name) && (
+            {missing(facet.field_name) && (
               <Alert severity="error" sx={{ width: '100%' }}>
                 {t('admin.dashboard.field_missing')}
               </Alert>
@@ -128,7 +129,7 @@ export function SearchSection() {
           entries={config.suggestions.map((suggestion, index) => ({
             key: suggestion.field_name,
             primary: suggestion.field_name,
-            secondary: fields && !known.has(suggestion.field_name) ? t('admin.dashboard.field_missing') : undefined,
+            secondary: missing(suggestion.field_name) ? t('admin.dashboard.field_missing') : undefined,
             removeLabel: t('admin.search.remove_suggestion', { field: suggestion.field_name }),
             onRemove: () => set('suggestions')(config.suggestions.filter((_, i) => i !== index)),
           }))}
