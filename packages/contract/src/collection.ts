@@ -22,6 +22,15 @@ export const listCollectionsCall = defineCall({
   response: z.object({ collections: z.array(collectionSchema) }),
 });
 
+export const damCollectionsCall = defineCall({
+  method: 'GET',
+  path: 'collection/dam',
+  summary: 'Every DAM collection of the catalogue, for the admin who chooses those the dashboard shows',
+  response: z.object({
+    collections: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  }),
+});
+
 export const getCollectionCall = defineCall({
   method: 'GET',
   path: 'collection/get',

@@ -123,7 +123,14 @@ export const defaultGlobalConfig: GlobalConfig = {
   assetInfo: { paramsLeft: [], paramsRight: [], title: 'title' },
   bookmark: { title: 'title', columns: 4, options: { border_width: 2, card_height: 232 } },
   dashboard: {
-    collections: { data: [], height: 250, poster_border_width: 2, show_as_tiles: false, hide_empty_result: false },
+    collections: {
+      data: [],
+      height: 250,
+      poster_border_width: 2,
+      show_as_tiles: false,
+      hide_empty_result: false,
+      dam: { all: true, ids: [] },
+    },
     heroImage: {
       height: 350,
       alignment: 'center',

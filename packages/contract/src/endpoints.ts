@@ -35,6 +35,7 @@ const endpoint = <C extends CallDefinition>(method: C['method'], path: string): 
 
 export const getBookmarksCall = endpoint<typeof bookmark.getBookmarksCall>('GET', 'config/bookmarks');
 export const saveBookmarksCall = endpoint<typeof bookmark.saveBookmarksCall>('POST', 'config/bookmarks');
+export const damCollectionsCall = endpoint<typeof collection.damCollectionsCall>('GET', 'collection/dam');
 export const getCollectionCall = endpoint<typeof collection.getCollectionCall>('GET', 'collection/get');
 export const listCollectionsCall = endpoint<typeof collection.listCollectionsCall>('GET', 'collection');
 export const availableFilesCall = endpoint<typeof config.availableFilesCall>('GET', 'config');

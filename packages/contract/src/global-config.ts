@@ -169,6 +169,11 @@ export const globalConfigModel = z.looseObject({
       poster_border_width: z.number().min(0),
       show_as_tiles: z.boolean(),
       hide_empty_result: z.boolean(),
+      /**
+       * The DAM collections the dashboard shows after the pre-searches: every one the visitor sees,
+       * in the order they were made (`all`), or only those chosen, in the order of `ids`.
+       */
+      dam: z.looseObject({ all: z.boolean(), ids: z.array(z.number().int().positive()).max(1000) }),
     }),
     heroImage: z.looseObject({
       height: z.number().min(0),

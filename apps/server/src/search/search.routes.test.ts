@@ -370,4 +370,38 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
     );
     expect(dam.map((c) => c.label)).toEqual(['Spring campaign', 'Archive']);
   });
+
+  it('§1 "dashboard": the DAM collections the admin chose are shown, in the chosen order; collection/dam lists them all to admins only', async () => {
+    const admin = (await signIn(t, { groups: ['admins'] })).headers;
+    expect((await get('collection/dam')).status).toBe(401);
+    expect((await get('collection/dam', staffHeaders)).status).toBe(403);
+    const all = (await get('collection/dam', admin)).body.collections as { id: number; name: string }[];
+    expect(all.map((c) => c.name)).toEqual(['Spring campaign', 'Archive']);
+    const [spring, archive] = all.map((c) => c.id);
+    const repo = new ConfigRepository(t.app.db);
+    const damShown = async () =>
+      ((await get('collection?operation=list')).body.collections as { indicator: string; position: number }[])
+        .filter((c) => c.indicator.startsWith('collection_'))
+        .map((c) => [c.indicator, c.position]);
+    try {
+      // Chosen in the other order, with one that no longer exists: it is left out.
+      await repo.put('global', '', {
+        dashboard: { collections: { dam: { all: false, ids: [archive, 999, spring] } } },
+      });
+      expect(await damShown()).toEqual([
+        [`collection_${archive}`, 0],
+        [`collection_${spring}`, 1],
+      ]);
+      await repo.put('global', '', { dashboard: { collections: { dam: { all: false, ids: [spring] } } } });
+      expect(await damShown()).toEqual([[`collection_${spring}`, 0]]);
+      await repo.put('global', '', { dashboard: { collections: { dam: { all: false, ids: [] } } } });
+      expect(await damShown()).toEqual([]);
+    } finally {
+      await repo.remove('global');
+    }
+    expect((await damShown()).map(([indicator]) => indicator)).toEqual([
+      `collection_${spring}`,
+      `collection_${archive}`,
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { getCollectionCall, listCollectionsCall } from '@vitrine/contract/collection';
+import { damCollectionsCall, getCollectionCall, listCollectionsCall } from '@vitrine/contract/collection';
 import { assetsCall, contentLocalesCall, indexFieldsCall, searchCall, suggestionsCall } from '@vitrine/contract/search';
 import { registerCall } from '../http/route.ts';
 import type { Caller, SearchService } from './search.service.ts';
@@ -17,5 +17,6 @@ export function searchRoutes(app: FastifyInstance, search: SearchService): void 
   registerCall(app, indexFieldsCall, async ({ request }) => search.fields(request.auth));
   registerCall(app, contentLocalesCall, async ({ request }) => search.contentLocales(request.auth));
   registerCall(app, listCollectionsCall, async ({ request }) => search.listCollections(caller(request)));
+  registerCall(app, damCollectionsCall, async ({ request }) => search.damCollections(request.auth));
   registerCall(app, getCollectionCall, async ({ request, query }) => search.getCollection(caller(request), query));
 }

@@ -1,6 +1,6 @@
 import type { Collection } from '@vitrine/contract/collection';
-import { acceptedLanguages } from '@vitrine/contract/formats';
 import type { PreSearch } from '@vitrine/contract/global-config';
+import { acceptedLanguages } from '@vitrine/contract/formats';
 import {
   defaultSuggestionFields,
   type AssetDoc,
@@ -13,7 +13,7 @@ import {
 import type { AccessService } from '../access/access.service.ts';
 import type { ConfigService } from '../config/config.service.ts';
 import { notFound, queryTooCostly, validation } from '../http/errors.ts';
-import { requireAssetUser, type Auth } from '../auth/caller.ts';
+import { requireAssetUser, requireGuiAdmin, type Auth } from '../auth/caller.ts';
 import type { Settings } from '../settings.ts';
 import { presentAssets } from './asset-presenter.ts';
 import { QUERY_TOO_COSTLY } from './engine-types.ts';
@@ -192,15 +192,11 @@ export class SearchService {
     return { locales: await this.contentLanguageList() };
   }
 
-  /** The dashboard's pre-searches: the global config as the web app reads it (contract schema, defaults). */
-  private async preSearches(): Promise<PreSearch[]> {
-    return (await this.config.globalConfig()).dashboard.collections.data;
-  }
-
-  /** The dashboard's collections: the config's pre-searches, then the DAM collections. */
+  /** The dashboard's collections: the config's pre-searches, then the DAM collections it shows. */
   async listCollections(caller: Caller): Promise<{ collections: Collection[] }> {
     requireAssetUser(caller.auth);
-    const preSearches = (await this.preSearches()).map((p): Collection => ({
+    const { data, dam } = (await this.config.globalConfig()).dashboard.collections;
+    const preSearches = data.map((p): Collection => ({
       indicator: p.key,
       label: p.translation ?? p.key,
       ...(p.translation ? { translation: p.translation } : {}),
@@ -215,20 +211,27 @@ export class SearchService {
       this.access.searchGroups(caller.auth),
       this.access.searchIds(caller.auth),
     );
-    const collections = (await this.repository.collections()).flatMap((c, i): Collection[] => {
+    const all = await this.repository.collections();
+    // Every DAM collection in the order they were made, or those the admin chose in the chosen order.
+    const byId = new Map(all.map((c) => [c.id, c]));
+    const shown = dam.all ? all : dam.ids.flatMap((id) => byId.get(id) ?? []);
+    const collections = shown.flatMap((c): Collection[] => {
       const newest = thumbnails.get(c.id);
       // A collection the caller sees nothing of is not offered.
       if (newest === undefined) return [];
       return [
-        {
-          indicator: `collection_${c.id}`,
-          label: c.name,
-          src: String(c.thumbnail_asset_id ?? newest),
-          position: preSearches.length + i,
-        },
+        { indicator: `collection_${c.id}`, label: c.name, src: String(c.thumbnail_asset_id ?? newest), position: 0 },
       ];
     });
-    return { collections: [...preSearches, ...collections] };
+    return {
+      collections: [...preSearches, ...collections.map((c, i) => ({ ...c, position: preSearches.length + i }))],
+    };
+  }
+
+  /** Every DAM collection of the catalogue, for the admin choosing those the dashboard shows. */
+  async damCollections(auth: Auth): Promise<{ collections: { id: number; name: string }[] }> {
+    requireGuiAdmin(auth);
+    return { collections: (await this.repository.collections()).map(({ id, name }) => ({ id, name })) };
   }
 
   /** The first rows of a pre-search or DAM collection; configured fields the index lacks are reported. */
@@ -244,7 +247,9 @@ export class SearchService {
       const result = await this.run(caller.auth, { q: '*', collection: id, rows: input.rows });
       return { response: { docs: await this.docs(caller, result.ids), numFound: result.numFound } };
     }
-    const preSearch = (await this.preSearches()).find((p) => p.key === input.collection);
+    const preSearch = (await this.config.globalConfig()).dashboard.collections.data.find(
+      (p) => p.key === input.collection,
+    );
     if (!preSearch) throw notFound(`The collection '${input.collection}'`);
     const lang = await this.language(caller);
     const { query, errors } = this.preSearchQuery(preSearch, lang);

@@ -57,6 +57,15 @@ function adminServer(stored: Record<string, unknown> | null, storedTexts: Record
       return HttpResponse.json({ ok: true });
     }),
     http.get(api('index/fields'), () => HttpResponse.json({ visible_fields: [] })),
+    http.get(api('collection/dam'), () =>
+      HttpResponse.json({
+        collections: [
+          { id: 3, name: 'Spring campaign' },
+          { id: 7, name: 'Archive' },
+          { id: 9, name: 'Harbour' },
+        ],
+      }),
+    ),
     http.get(api('config/history'), () => HttpResponse.json({ versions: [] })),
     http.post(api('config/global'), async ({ request }) => {
       const config = (await request.json()) as GlobalConfig;
@@ -472,6 +481,51 @@ describe(
         alignment: 'right',
         logo: { height: 64, load_outside: true },
       });
+    });
+
+    it('chooses and orders the DAM collections the dashboard shows (admin-spec §1 "dashboard")', async () => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/dashboard');
+      const every = await screen.findByLabelText('Show every DAM collection, in the order they were made', {}, slow);
+      expect(every).toBeChecked();
+      expect(screen.queryByRole('list', { name: 'DAM collections shown' })).not.toBeInTheDocument();
+      // Switched off, the choice starts from every collection; one is removed, one moved up.
+      await user.click(every);
+      const chosen = screen.getByRole('list', { name: 'DAM collections shown' });
+      expect(
+        within(chosen)
+          .getAllByRole('listitem')
+          .map((li) => li.textContent),
+      ).toEqual([
+        expect.stringContaining('Spring campaign'),
+        expect.stringContaining('Archive'),
+        expect.stringContaining('Harbour'),
+      ]);
+      await user.click(screen.getByRole('button', { name: 'Remove collection Archive' }));
+      await user.click(screen.getByRole('button', { name: 'Move Harbour up' }));
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.dashboard.collections.dam).toEqual({ all: false, ids: [9, 3] });
+      // The removed one can be added again, at the end.
+      await user.click(screen.getByRole('combobox', { name: 'DAM collection' }));
+      await user.click(await screen.findByRole('option', { name: 'Archive' }));
+      await user.click(screen.getByRole('button', { name: 'Add collection' }));
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(2));
+      expect(posted[1]?.dashboard.collections.dam).toEqual({ all: false, ids: [9, 3, 7] });
+    });
+
+    it('flags a chosen DAM collection the catalogue no longer has', async () => {
+      const config = structuredClone(defaultGlobalConfig);
+      config.dashboard.collections.dam = { all: false, ids: [42, 3] };
+      adminServer(config);
+      await renderApp('/admin/dashboard');
+      const chosen = await screen.findByRole('list', { name: 'DAM collections shown' }, slow);
+      expect(await within(chosen).findByText('Collection 42')).toBeInTheDocument();
+      expect(
+        within(chosen).getByText('This collection is no longer in the catalogue; the dashboard leaves it out.'),
+      ).toBeInTheDocument();
+      expect(within(chosen).getByText('Spring campaign')).toBeInTheDocument();
     });
 
     it("holds a pre-search's filter to one value when the configured facet is of radio type (admin-spec §5)", async () => {

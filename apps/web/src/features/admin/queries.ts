@@ -3,6 +3,7 @@ import {
   configHistoryCall,
   configRollbackCall,
   customPageCall,
+  damCollectionsCall,
   indexFieldsCall,
   listTranslationsCall,
   saveCustomPageCall,
@@ -25,6 +26,7 @@ export const adminKeys = {
   storedTexts: () => [...adminKeys.all, 'stored-texts'] as const,
   history: () => [...adminKeys.all, 'history'] as const,
   fields: () => [...adminKeys.all, 'fields'] as const,
+  damCollections: () => [...adminKeys.all, 'dam-collections'] as const,
   locales: () => [...adminKeys.all, 'locales'] as const,
   texts: (lang: string) => [...adminKeys.all, 'texts', lang] as const,
   pageLocales: () => [...adminKeys.all, 'pages'] as const,
@@ -60,6 +62,17 @@ export function useIndexFields() {
     queryFn: async ({ signal }) => (await callApi(indexFieldsCall, { signal })).visible_fields,
     ...onEntry,
   });
+}
+
+/** Every DAM collection of the catalogue, to choose those the dashboard shows (admin-spec §2 entry). */
+export const damCollectionsQuery = {
+  queryKey: adminKeys.damCollections(),
+  queryFn: async ({ signal }: { signal: AbortSignal }) => (await callApi(damCollectionsCall, { signal })).collections,
+  ...onEntry,
+};
+
+export function useDamCollections() {
+  return useQuery(damCollectionsQuery);
 }
 
 export function useConfigHistory() {

@@ -5,6 +5,7 @@ import type { PreSearch } from '@vitrine/contract/global-config';
 import { toast } from '../../../lib/toast.ts';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import {
+  AddFromSelect,
   AlignmentSetting,
   check,
   EntryList,
@@ -23,7 +24,7 @@ import {
   unique,
   UploadSetting,
 } from '../fields.tsx';
-import { useIndexFields, useUploadFile } from '../queries.ts';
+import { useDamCollections, useIndexFields, useUploadFile } from '../queries.ts';
 
 export function DashboardSection() {
   const { t } = useTranslation();
@@ -86,6 +87,7 @@ export function DashboardSection() {
           {t('admin.dashboard.add_presearch')}
         </Button>
       </Section>
+      <DamCollections />
       <Section title={t('admin.dashboard.display')}>
         <SwitchSetting
           label={t('admin.dashboard.hide_dashboard')}
@@ -154,6 +156,66 @@ export function DashboardSection() {
         />
       )}
     </>
+  );
+}
+
+/**
+ * The DAM collections the dashboard shows after the pre-searches (admin-spec §1 "dashboard"): every
+ * one in the order the catalogue made them, or those chosen here, in the order given.
+ */
+function DamCollections() {
+  const { t } = useTranslation();
+  const { config, set } = useAdminDraft();
+  const dam = config.dashboard.collections.dam;
+  const catalogue = useDamCollections();
+  const names = new Map((catalogue.data ?? []).map((c) => [c.id, c.name]));
+  const write = set('dashboard.collections.dam.ids');
+  const nameOf = (id: number) => names.get(id) ?? t('admin.dashboard.dam.gone', { id });
+  return (
+    <Section title={t('admin.dashboard.dam.title')}>
+      <SwitchSetting
+        label={t('admin.dashboard.dam.all')}
+        checked={dam.all}
+        // Switched off, the choice starts from what the dashboard showed: every collection.
+        onChange={(all) => {
+          if (!all && dam.ids.length === 0) write((catalogue.data ?? []).map((c) => c.id));
+          set('dashboard.collections.dam.all')(all);
+        }}
+      />
+      {catalogue.isError && <Alert severity="error">{t('admin.dashboard.dam.unavailable')}</Alert>}
+      {!dam.all && (
+        <>
+          {dam.ids.length === 0 && <Alert severity="info">{t('admin.dashboard.dam.none')}</Alert>}
+          <EntryList
+            label={t('admin.dashboard.dam.chosen')}
+            entries={dam.ids.map((id, index) => ({
+              key: String(id),
+              primary: nameOf(id),
+              secondary: catalogue.data && !names.has(id) ? t('admin.dashboard.dam.gone_hint') : undefined,
+              removeLabel: t('admin.dashboard.dam.remove', { name: nameOf(id) }),
+              onRemove: () => write(dam.ids.filter((_, i) => i !== index)),
+              actions: (
+                <MoveButtons
+                  index={index}
+                  count={dam.ids.length}
+                  upLabel={t('admin.dashboard.dam.move_up', { name: nameOf(id) })}
+                  downLabel={t('admin.dashboard.dam.move_down', { name: nameOf(id) })}
+                  onMove={(by) => write(moved(dam.ids, index, by))}
+                />
+              ),
+            }))}
+          />
+          <AddFromSelect
+            label={t('admin.dashboard.dam.collection')}
+            addLabel={t('admin.dashboard.dam.add')}
+            options={(catalogue.data ?? [])
+              .filter((c) => !dam.ids.includes(c.id))
+              .map((c) => ({ value: String(c.id), label: c.name }))}
+            onAdd={(id) => write([...dam.ids, Number(id)])}
+          />
+        </>
+      )}
+    </Section>
   );
 }
 
