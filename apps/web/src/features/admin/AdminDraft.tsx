@@ -11,7 +11,7 @@ import { defaultTranslations } from '@vitrine/contract/translations';
 import { toast } from '../../lib/toast.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { setAt } from './fields.tsx';
-import { useSaveConfig, useSaveTexts, useStoredConfig, useStoredTexts } from './queries.ts';
+import { useEntryLoads, useSaveConfig, useSaveTexts, useStoredConfig, useStoredTexts } from './queries.ts';
 
 /** Config status values of admin-spec §4. */
 export type AdminConfigStatus = 'initial' | 'loading' | 'success' | 'unavailable' | 'saving';
@@ -154,6 +154,7 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
   }, [stored.isError]);
 
   const current = config ?? defaultGlobalConfig;
+  useEntryLoads(config ? config.visibleLocales.map((l) => l.lang) : []);
   const unsaved = config !== null && JSON.stringify(config) !== backup;
 
   const saveConfig = useCallback(

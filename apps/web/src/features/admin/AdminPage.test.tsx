@@ -67,6 +67,12 @@ function adminServer(stored: Record<string, unknown> | null, storedTexts: Record
       }),
     ),
     http.get(api('config/history'), () => HttpResponse.json({ versions: [] })),
+    http.get(api('config/custom_html'), ({ request }) => {
+      const lang = new URL(request.url).searchParams.get('lang');
+      if (!lang) return HttpResponse.json({ locales: ['de'] });
+      if (lang === 'de') return HttpResponse.json({ heading: 'Impressum', html: '<p>Hafenstraße 1</p>' });
+      return HttpResponse.json({ error: 'not_found', message: 'No page.' }, { status: 404 });
+    }),
     http.post(api('config/global'), async ({ request }) => {
       const config = (await request.json()) as GlobalConfig;
       posted.push(config);
@@ -481,6 +487,43 @@ describe(
         alignment: 'right',
         logo: { height: 64, load_outside: true },
       });
+    });
+
+    it('loads on entry what every section needs: versions, custom page locales, texts and pages (admin-spec §2 "Admin entry guard")', async () => {
+      adminServer(defaultGlobalConfig);
+      const asked: string[] = [];
+      server.events.on('request:start', ({ request }) => {
+        asked.push(new URL(request.url).pathname + new URL(request.url).search);
+      });
+      const { user } = await renderApp('/admin/general');
+      expect(await screen.findByText('Portal 7.0.6 · server 7.0.6', {}, slow)).toBeInTheDocument();
+      // Each configured language's texts and custom page, before any section asks for them.
+      await waitFor(() =>
+        expect(asked).toEqual(
+          expect.arrayContaining([
+            api('config/custom_html'),
+            api('config/custom_html?lang=de'),
+            api('config/custom_html?lang=en'),
+            api('config/translations?lang=de'),
+            api('config/translations?lang=en'),
+            api('collection/dam'),
+            api('index/fields'),
+          ]),
+        ),
+      );
+      server.events.removeAllListeners();
+      await user.click(screen.getByRole('link', { name: 'Own pages' }));
+      expect(await screen.findByRole('tab', { name: 'DE' })).toBeInTheDocument();
+      expect(screen.getByRole('tab', { name: 'EN (no page yet)' })).toBeInTheDocument();
+      expect(screen.getByLabelText('Heading')).toHaveValue('Impressum');
+    });
+
+    it('warns when the server runs another version than the portal (portal-spec §6)', async () => {
+      adminServer(defaultGlobalConfig);
+      server.use(http.get(api('info/check_version'), () => HttpResponse.json({ version: '6.2.0' })));
+      await renderApp('/admin/general');
+      expect(await screen.findByText('Portal 7.0.6 · server 6.2.0', {}, slow)).toBeInTheDocument();
+      expect(screen.getByText('Backend version 6.2.0 and frontend version 7.0.6 differ.')).toBeInTheDocument();
     });
 
     it('chooses and orders the DAM collections the dashboard shows (admin-spec §1 "dashboard")', async () => {

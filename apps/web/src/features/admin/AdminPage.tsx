@@ -4,7 +4,10 @@ import { useTranslation } from '../../lib/translate.tsx';
 import { NavLink, Outlet } from '../../lib/router.tsx';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
+import { FRONTEND_VERSION } from '@vitrine/contract/version';
+import { versionWarning } from '../../stores/session.ts';
 import { AdminDraftProvider, useAdminDraft } from './AdminDraft.tsx';
+import { useBackendVersion } from './queries.ts';
 import { AppearanceSection } from './sections/AppearanceSection.tsx';
 import { DashboardSection } from './sections/DashboardSection.tsx';
 import { EditorSection } from './sections/EditorSection.tsx';
@@ -45,6 +48,7 @@ export function AdminPage() {
               </ListItem>
             ))}
           </List>
+          <Versions />
         </nav>
         <Box sx={{ flex: 1, minWidth: 0 }}>
           <PageHeading titleKey="views.admin.title" />
@@ -52,6 +56,24 @@ export function AdminPage() {
         </Box>
       </Stack>
     </AdminDraftProvider>
+  );
+}
+
+/** The portal's and the server's versions, with the warning when they differ (portal-spec §6). */
+function Versions() {
+  const { t } = useTranslation();
+  const backend = useBackendVersion().data;
+  return (
+    <Box sx={{ px: 2, maxWidth: 240 }}>
+      <Typography variant="caption" component="p" color="text.secondary">
+        {t('admin.versions', { frontend: FRONTEND_VERSION, backend: backend ?? '…' })}
+      </Typography>
+      {versionWarning(backend) && (
+        <Alert severity="warning" sx={{ mt: 1 }}>
+          {t('toast.version.mismatch', { backend, frontend: FRONTEND_VERSION })}
+        </Alert>
+      )}
+    </Box>
   );
 }
 

@@ -1,5 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  checkVersionCall,
   configHistoryCall,
   configRollbackCall,
   customPageCall,
@@ -31,6 +32,7 @@ export const adminKeys = {
   texts: (lang: string) => [...adminKeys.all, 'texts', lang] as const,
   pageLocales: () => [...adminKeys.all, 'pages'] as const,
   page: (lang: string) => [...adminKeys.all, 'pages', lang] as const,
+  backendVersion: () => [...adminKeys.all, 'backend-version'] as const,
 };
 
 /** Loaded once on entry; the admin area's own drafts hold the edits. */
@@ -56,12 +58,14 @@ export function useStoredTexts() {
   });
 }
 
+const indexFieldsQuery = {
+  queryKey: adminKeys.fields(),
+  queryFn: async ({ signal }: { signal: AbortSignal }) => (await callApi(indexFieldsCall, { signal })).visible_fields,
+  ...onEntry,
+};
+
 export function useIndexFields() {
-  return useQuery({
-    queryKey: adminKeys.fields(),
-    queryFn: async ({ signal }) => (await callApi(indexFieldsCall, { signal })).visible_fields,
-    ...onEntry,
-  });
+  return useQuery(indexFieldsQuery);
 }
 
 /** Every DAM collection of the catalogue, to choose those the dashboard shows (admin-spec §2 entry). */
@@ -115,15 +119,17 @@ export function useRollback() {
   });
 }
 
+const translationLocalesQuery = {
+  queryKey: adminKeys.locales(),
+  queryFn: async ({ signal }: { signal: AbortSignal }) => {
+    const answer = await callApi(listTranslationsCall, { signal });
+    return 'locales' in answer && Array.isArray(answer.locales) ? answer.locales : [];
+  },
+  ...onEntry,
+};
+
 export function useTranslationLocales() {
-  return useQuery({
-    queryKey: adminKeys.locales(),
-    queryFn: async ({ signal }) => {
-      const answer = await callApi(listTranslationsCall, { signal });
-      return 'locales' in answer && Array.isArray(answer.locales) ? answer.locales : [];
-    },
-    ...onEntry,
-  });
+  return useQuery(translationLocalesQuery);
 }
 
 /** A language's texts as served; an empty set for a language that has none yet. */
@@ -179,14 +185,61 @@ export interface PageDraft {
 }
 
 /** A custom page as served, or null when the language has none yet. */
+const customPageQuery = (lang: string) => ({
+  queryKey: adminKeys.page(lang),
+  queryFn: async ({ signal }: { signal: AbortSignal }): Promise<PageDraft | null> => {
+    const answer = await nullIfNotFound(callApi(customPageCall, { signal, query: { lang } }));
+    return answer && 'html' in answer ? answer : null;
+  },
+  ...onEntry,
+});
+
 export function useCustomPage(lang: string) {
-  return useQuery({
-    queryKey: adminKeys.page(lang),
-    queryFn: async ({ signal }): Promise<PageDraft | null> => {
-      const answer = await nullIfNotFound(callApi(customPageCall, { signal, query: { lang } }));
-      return answer && 'html' in answer ? answer : null;
-    },
-    ...onEntry,
+  return useQuery(customPageQuery(lang));
+}
+
+/** The languages that have a custom page. */
+const customPageLocalesQuery = {
+  queryKey: adminKeys.pageLocales(),
+  queryFn: async ({ signal }: { signal: AbortSignal }) => {
+    const answer = await callApi(customPageCall, { signal });
+    return 'locales' in answer ? answer.locales : [];
+  },
+  ...onEntry,
+};
+
+export function useCustomPageLocales() {
+  return useQuery(customPageLocalesQuery);
+}
+
+/** The server's version, shown beside the portal's (admins are warned of a mismatch, portal-spec §6). */
+const backendVersionQuery = {
+  queryKey: adminKeys.backendVersion(),
+  queryFn: async ({ signal }: { signal: AbortSignal }) => (await callApi(checkVersionCall, { signal })).version,
+  ...onEntry,
+};
+
+export function useBackendVersion() {
+  return useQuery(backendVersionQuery);
+}
+
+/**
+ * What the admin area loads on entry (admin-spec §2 "Admin entry guard"), beside the stored config
+ * and texts its draft reads: the index fields, the translation and custom page locales, the DAM
+ * collections, the backend version, and each configured language's texts and custom page, so that
+ * every section and tab opens on what is already there and edits are told from the loaded copies.
+ */
+export function useEntryLoads(languages: readonly string[]): void {
+  useQueries({
+    queries: [
+      indexFieldsQuery,
+      translationLocalesQuery,
+      customPageLocalesQuery,
+      damCollectionsQuery,
+      backendVersionQuery,
+      ...languages.map(textsQuery),
+      ...languages.map(customPageQuery),
+    ],
   });
 }
 
@@ -197,6 +250,9 @@ export function useSaveCustomPage() {
       callApi(saveCustomPageCall, { query: { lang }, body: page }),
     onSuccess: (_answer, { lang, page }) => {
       client.setQueryData(adminKeys.page(lang), page);
+      client.setQueryData(adminKeys.pageLocales(), (had: string[] | undefined) =>
+        had && !had.includes(lang) ? [...had, lang] : had,
+      );
       toast.show('toast.custom_page.saved', 'success');
     },
     onError: () => toast.show('toast.custom_page.error', 'error'),

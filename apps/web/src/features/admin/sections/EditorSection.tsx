@@ -5,7 +5,7 @@ import { useTranslation } from '../../../lib/translate.tsx';
 import { sanitizeHtml } from '../../../lib/html.ts';
 import { useAdminDraft, useDiscardQuestion, useUnsavedFlag } from '../AdminDraft.tsx';
 import { Section, TextSetting } from '../fields.tsx';
-import { useCustomPage, useSaveCustomPage, type PageDraft } from '../queries.ts';
+import { useCustomPage, useCustomPageLocales, useSaveCustomPage, type PageDraft } from '../queries.ts';
 
 /** Custom pages, one per language, with a sanitised live preview (admin-spec §1 "editor"). */
 export function EditorSection() {
@@ -14,6 +14,7 @@ export function EditorSection() {
   const langs = config.visibleLocales.map((l) => l.lang);
   const [lang, setLang] = useState(langs[0] ?? 'de');
   const switchLanguage = useDiscardQuestion('page');
+  const withPage = useCustomPageLocales().data;
   return (
     <Section title={t('admin.editor.pages')}>
       <Tabs
@@ -22,7 +23,16 @@ export function EditorSection() {
         aria-label={t('admin.editor.languages')}
       >
         {langs.map((l) => (
-          <Tab key={l} value={l} label={l.toUpperCase()} id={`page-tab-${l}`} aria-controls="page-panel" />
+          <Tab
+            key={l}
+            value={l}
+            // A language without a page says so once the locales are known.
+            label={
+              withPage && !withPage.includes(l) ? t('admin.editor.no_page', { lang: l.toUpperCase() }) : l.toUpperCase()
+            }
+            id={`page-tab-${l}`}
+            aria-controls="page-panel"
+          />
         ))}
       </Tabs>
       <Box id="page-panel" role="tabpanel" aria-labelledby={`page-tab-${lang}`}>
