@@ -1,4 +1,5 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { pageOf } from '@vitrine/contract/paths';
 import { Navigate, useLocation } from '../lib/router.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { globalAccess, guardTarget, startSession, useSession } from '../stores/session.ts';
@@ -6,15 +7,24 @@ import { globalAccess, guardTarget, startSession, useSession } from '../stores/s
 /**
  * Applies the navigation rules of portal-spec §2 and the admin entry rules of admin-spec §2 to every
  * route: it loads the session once, then sends visitors without rights to login, non-admins away
- * from /admin and admins without portal access to the admin area.
+ * from /admin (back to the page they came from, if any) and admins without portal access to the
+ * admin area.
  */
 export function NavigationGuard({ children }: { children: ReactNode }) {
   const s = useSession();
   const location = useLocation();
   useEffect(() => startSession(location.pathname, location.search), [s.status, location.pathname, location.search]);
 
+  // The last page shown: a refused admin entry goes back to it.
+  const [shown, setShown] = useState<string>();
+  const waiting = s.status === 'initial' || s.status === 'loading' || s.status === 'verifying';
+  const here = location.pathname + location.search;
+  const target = globalAccess(location.pathname) || waiting ? undefined : guardTarget(location.pathname, s, shown);
+  // A portal page, kept while rendering (React's pattern for a value from earlier renders).
+  const portalPage = !globalAccess(location.pathname) && pageOf(location.pathname) !== 'admin';
+  if (!waiting && !target && portalPage && shown !== here) setShown(here);
+
   if (globalAccess(location.pathname)) return children;
-  if (s.status === 'initial' || s.status === 'loading' || s.status === 'verifying') return <PageLoading />;
-  const target = guardTarget(location.pathname, s);
+  if (waiting) return <PageLoading />;
   return target ? <Navigate to={target} replace /> : children;
 }

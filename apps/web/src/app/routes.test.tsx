@@ -61,6 +61,23 @@ describe('navigation rules (portal-spec §2 "Navigation rules", admin-spec §2 "
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 
+  it('keeps a non-admin who goes to /admin from another page where they were (admin-spec §2 "Admin entry guard")', async () => {
+    server.use(
+      http.get(api('index/fields'), () => HttpResponse.json({ visible_fields: [] })),
+      http.get(api('search'), () =>
+        HttpResponse.json({
+          response: { docs: [], numFound: 0, start: 0 },
+          facetCounts: { facetFields: {}, facetRanges: {} },
+        }),
+      ),
+    );
+    const router = await renderAt('/search/tulip');
+    expect(await screen.findByRole('heading', { level: 1, name: /Search/ }, { timeout: 10_000 })).toBeInTheDocument();
+    await router.navigate('/admin/search');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search/tulip'));
+    expect(screen.getByRole('heading', { level: 1, name: /Search/ })).toBeInTheDocument();
+  }, 15_000);
+
   it('sends a GUI admin who is not an asset user from a portal page to /admin/general', async () => {
     const admin = sessionAnswer({ user: 'ada', isAssetUser: false, isGuiAdmin: true });
     server.use(http.post(api('session/get'), () => HttpResponse.json(admin)));

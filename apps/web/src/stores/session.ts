@@ -185,11 +185,12 @@ export function landingPath(session: Session, sharedIds: string[]): string {
  * Where the navigation rules send a visit to `path`, or undefined when it may stay. Routes with
  * global access (login, logout, reset-password) are never redirected.
  */
-export function guardTarget(path: string, s: SessionState): string | undefined {
+export function guardTarget(path: string, s: SessionState, from?: string): string | undefined {
   if (globalAccess(path)) return undefined;
   if (s.status === 'unauthorized' || !s.session || !hasRights(s.session)) return routePath({ page: 'login' });
   const admin = pageOf(path) === 'admin';
-  if (admin && !s.session.isGuiAdmin) return routePath({ page: 'dashboard' });
+  // A refused entry: the page the visitor came from, or on a first load the dashboard (admin-spec §2).
+  if (admin && !s.session.isGuiAdmin) return from ?? routePath({ page: 'dashboard' });
   if (!admin && s.session.isGuiAdmin && !s.session.isAssetUser) return ADMIN_START;
   return undefined;
 }
