@@ -1,6 +1,6 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { addUser, logIn } from '../support/accounts.ts';
-import { adminSections, openAdminArea, openAdminSection } from '../support/admin.ts';
+import { adminSections, eachAdminDialog, openAdminArea, openAdminSection } from '../support/admin.ts';
 import { seriousViolations } from '../support/axe.ts';
 
 // The first visit of a page waits for its content on a machine that may be busy.
@@ -196,6 +196,7 @@ test.describe('axe-core on every admin section: dark theme, and on a 375×667 ph
       for (const name of adminSections) {
         await openAdminSection(page, name);
         await check(page, found, `admin ${name}`);
+        await eachAdminDialog(page, name, (what) => check(page, found, `admin ${what}`));
       }
       expect(found).toEqual([]);
     });

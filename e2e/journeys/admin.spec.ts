@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { eachAdminDialog } from '../support/admin.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { snapshotAdminState } from '../support/storedConfig.ts';
 
@@ -269,6 +270,33 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await expect(page.getByRole('heading', { level: 2 })).toHaveText(new RegExp(`^${expected} results?`));
   });
 
+  test('the DAM collections of the dashboard are chosen and ordered, and the portal follows (§1 "dashboard")', async ({
+    page,
+  }) => {
+    await openSection(page, 'Dashboard');
+    await page.getByLabel('Show every DAM collection, in the order they were made').uncheck();
+    const chosen = page.getByRole('list', { name: 'DAM collections shown' });
+    // The choice starts from every collection; all but two are removed.
+    const remove = chosen.getByRole('button', { name: /^Remove collection / });
+    await expect(remove.first()).toBeVisible();
+    const labels = await remove.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''));
+    expect(labels).toEqual(expect.arrayContaining(['Remove collection Photography', 'Remove collection Sound']));
+    for (const label of labels.filter((l) => !/ (Photography|Sound)$/.test(l))) {
+      await chosen.getByRole('button', { name: label, exact: true }).click();
+    }
+    await page.getByRole('button', { name: 'Move Sound up' }).click();
+    await expect(chosen.getByRole('listitem')).toHaveText([/^Sound/, /^Photography/]);
+    await saveConfig(page);
+
+    await page.goto('/#/');
+    const headings = page.getByRole('main').locator('section[aria-labelledby^="collection-"] h2');
+    await expect(headings.filter({ hasText: 'Sound' })).toBeVisible({ timeout: 15_000 });
+    const names = (await headings.allTextContents()).map((n) => n.trim());
+    expect(names.indexOf('Sound')).toBeLessThan(names.indexOf('Photography'));
+    expect(names).not.toContain('Highlights');
+    expect(names).not.toContain('Documents');
+  });
+
   test('a facet configured in the search settings is the one the search page offers (§1 "search")', async ({
     page,
   }) => {
@@ -404,6 +432,24 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await expect(page).toHaveTitle(/^Harbour Archive/);
   });
 
+  test('an empty website title cannot be saved: the form says so and the portal keeps its title (§5)', async ({
+    page,
+  }) => {
+    const title = page.getByLabel('Website title');
+    await expect(title).toHaveValue('Harbour Archive');
+    await title.fill('   ');
+    await expect(page.getByText('This field is required.')).toBeVisible();
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await expectNotice(page, 'Not saved: please correct global.website_title.');
+    // Nothing reached the server: a fresh load of the portal has the old title.
+    const portal = await page.context().newPage();
+    await portal.goto('/#/');
+    await expect(portal).toHaveTitle(/^Harbour Archive/);
+    await portal.close();
+    await title.fill('Harbour Archive');
+    await expect(page.getByText('This field is required.')).toHaveCount(0);
+  });
+
   test('no serious or critical accessibility violation in any section (axe-core)', async ({ page }) => {
     for (const name of [
       'Appearance',
@@ -417,6 +463,7 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
       await openSection(page, name);
       await expect(page.getByRole('progressbar')).toHaveCount(0);
       expect(await seriousViolations(page), name).toEqual([]);
+      await eachAdminDialog(page, name, async (what) => expect(await seriousViolations(page), what).toEqual([]));
     }
   });
 });

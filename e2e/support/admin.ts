@@ -34,3 +34,36 @@ export async function openAdminSection(page: Page, name: string): Promise<void> 
   await expect(page.getByRole('heading', { level: 2, name })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('progressbar')).toHaveCount(0, { timeout: 15_000 });
 }
+
+/** The admin area's dialogs (admin-spec §2 "Modals in the admin area"), by the section that opens them. */
+const adminDialogs: readonly {
+  section: (typeof adminSections)[number];
+  name: string | RegExp;
+  button: string | RegExp;
+}[] = [
+  { section: 'Appearance', name: /^Theme colours: /, button: /^Colours of / },
+  { section: 'Dashboard', name: 'Add pre-search', button: 'Add pre-search' },
+  { section: 'Language settings', name: 'Add language', button: 'Add language' },
+  { section: 'Language settings', name: 'Add translation', button: 'Add translation' },
+];
+
+/**
+ * Opens each dialog of the section shown, hands it to `visit` while open, and closes it by Escape;
+ * focus goes back to the button that opened it.
+ */
+export async function eachAdminDialog(
+  page: Page,
+  section: string,
+  visit: (name: string) => Promise<void>,
+): Promise<void> {
+  for (const { name, button } of adminDialogs.filter((d) => d.section === section)) {
+    const opener = page.getByRole('button', { name: button }).first();
+    await opener.click();
+    const dialog = page.getByRole('dialog', { name });
+    await expect(dialog).toBeVisible();
+    await visit(`${section}: dialog ${String(name)}`);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
+  }
+}
