@@ -11,7 +11,14 @@ import { defaultTranslations } from '@vitrine/contract/translations';
 import { toast } from '../../lib/toast.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { setAt } from './fields.tsx';
-import { useEntryLoads, useSaveConfig, useSaveTexts, useStoredConfig, useStoredTexts } from './queries.ts';
+import {
+  useEntryLoads,
+  useSaveConfig,
+  useSaveTexts,
+  useStoredConfig,
+  useStoredTexts,
+  useStoreFactoryTexts,
+} from './queries.ts';
 
 /** Config status values of admin-spec §4. */
 export type AdminConfigStatus = 'initial' | 'loading' | 'success' | 'unavailable' | 'saving';
@@ -108,6 +115,7 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
   const storedTexts = useStoredTexts();
   const saveCall = useSaveConfig();
   const saveTexts = useSaveTexts();
+  const storeFactoryTexts = useStoreFactoryTexts();
   const [edited, setEdited] = useState<GlobalConfig | null>(null);
   const [baseline, setBaseline] = useState<string | null>(null);
   const [answered, setAnswered] = useState(false);
@@ -134,20 +142,23 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
   const configChanged = migration !== null && (migration.updated || migration.merged);
   const config = edited ?? migration?.config ?? null;
   const backup = baseline ?? (migration ? JSON.stringify(migration.config) : '');
+  // Nothing stored at all: the server serves the bundled texts (admin-spec §4 step 6).
+  const noTexts = storedTexts.data !== undefined && Object.keys(storedTexts.data).length === 0;
+  const noConfig = stored.data?.config === null;
   const question: Question =
     !migration || !texts || answered
       ? null
-      : stored.data?.config === null
+      : noConfig || noTexts
         ? 'reset'
         : configChanged || texts.length > 0
           ? 'adopt'
           : null;
 
   useEffect(() => {
-    if (migration && texts && stored.data?.config && !configChanged && texts.length === 0) {
+    if (migration && texts && stored.data?.config && !noTexts && !configChanged && texts.length === 0) {
       toast.show('admin.upgrade.no_changes', 'success');
     }
-  }, [migration, texts, configChanged, stored.data]);
+  }, [migration, texts, noTexts, configChanged, stored.data]);
 
   useEffect(() => {
     if (stored.isError) toast.show('toast.config.error', 'error');
@@ -216,7 +227,11 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
   }, [unsaved, pending]);
 
   const answer = (yes: boolean) => {
-    if (yes && question === 'reset') saveConfig(defaultGlobalConfig);
+    if (yes && question === 'reset') {
+      // Only what is missing: a stored config or stored texts stay as they are.
+      if (noConfig) saveConfig(defaultGlobalConfig);
+      if (noTexts) storeFactoryTexts.mutate();
+    }
     if (yes && question === 'adopt') {
       if (configChanged) saveConfig(current);
       for (const update of texts ?? []) saveTexts.mutate(update);
@@ -231,7 +246,13 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
         <DialogTitle id="admin-upgrade-title">{t('admin.confirm.title')}</DialogTitle>
         <DialogContent>
           <DialogContentText>
-            {t(question === 'reset' ? 'admin.upgrade.reset_question' : 'admin.upgrade.adopt_question')}
+            {t(
+              question === 'adopt'
+                ? 'admin.upgrade.adopt_question'
+                : noConfig
+                  ? 'admin.upgrade.reset_question'
+                  : 'admin.upgrade.reset_texts_question',
+            )}
           </DialogContentText>
         </DialogContent>
         <DialogActions>

@@ -43,7 +43,11 @@ const withPreSearches = (data: PreSearch[]) => ({
  * The admin calls of entry, with `stored` as the server's config and `storedTexts` as its translation
  * sets; answers the configs and text sets posted.
  */
-function adminServer(stored: Record<string, unknown> | null, storedTexts: Record<string, MessageSet> = {}) {
+function adminServer(
+  stored: Record<string, unknown> | null,
+  // A server with texts of its own, up to date: no question on entry.
+  storedTexts: Record<string, MessageSet> = { en: { metadata: { version: TEXTS_VERSION } } },
+) {
   const posted: GlobalConfig[] = [];
   const postedTexts: { lang: string | null; texts: MessageSet }[] = [];
   server.use(
@@ -116,6 +120,44 @@ describe(
       });
       expect(await screen.findByText('Translations saved')).toBeInTheDocument();
       expect(posted).toHaveLength(0);
+    });
+
+    it('offers the factory settings when the server has neither config nor texts, and stores both (admin-spec §4 step 6)', async () => {
+      const { posted, postedTexts } = adminServer(null, {});
+      const { user } = await renderApp('/admin/general');
+      const dialog = await screen.findByRole('dialog', { name: 'Please confirm' }, slow);
+      expect(dialog).toHaveTextContent('The server has no configuration yet.');
+      await user.click(within(dialog).getByRole('button', { name: 'Reset to factory settings' }));
+      await waitFor(() => expect(postedTexts.map((p) => p.lang).sort()).toEqual(['de', 'en']));
+      expect(posted).toHaveLength(1);
+      expect(posted[0]?.global.website_title).toBe(defaultGlobalConfig.global.website_title);
+      expect(postedTexts.find((p) => p.lang === 'de')?.texts).toMatchObject({
+        metadata: { version: TEXTS_VERSION },
+        views: { dashboard: { title: 'Startseite' } },
+      });
+    });
+
+    it('offers the factory texts when only the texts are missing; the stored config stays (admin-spec §4 step 6)', async () => {
+      const config = { ...defaultGlobalConfig, global: { ...defaultGlobalConfig.global, website_title: 'Archiv' } };
+      const { posted, postedTexts } = adminServer(config, {});
+      const { user } = await renderApp('/admin/general');
+      const dialog = await screen.findByRole('dialog', { name: 'Please confirm' }, slow);
+      expect(dialog).toHaveTextContent('The server has no texts of its own yet');
+      await user.click(within(dialog).getByRole('button', { name: 'Reset to factory settings' }));
+      await waitFor(() => expect(postedTexts).toHaveLength(2));
+      expect(await screen.findByText('Translations saved')).toBeInTheDocument();
+      expect(posted).toHaveLength(0);
+      expect(screen.getByLabelText(/^Website title/)).toHaveValue('Archiv');
+    });
+
+    it('stores nothing when the admin declines the factory texts', async () => {
+      const { posted, postedTexts } = adminServer(defaultGlobalConfig, {});
+      const { user } = await renderApp('/admin/general');
+      const dialog = await screen.findByRole('dialog', { name: 'Please confirm' }, slow);
+      await user.click(within(dialog).getByRole('button', { name: 'No' }));
+      await waitFor(() => expect(dialog).not.toBeInTheDocument());
+      expect(posted).toHaveLength(0);
+      expect(postedTexts).toHaveLength(0);
     });
 
     it('with config and texts up to date asks nothing and says so', async () => {

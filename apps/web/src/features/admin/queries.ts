@@ -16,6 +16,7 @@ import {
 } from '@vitrine/contract/endpoints';
 import { IMAGE_WARNING_BYTES, type ConfigFileName, type MessageSet } from '@vitrine/contract/config';
 import { TEXTS_VERSION } from '@vitrine/contract/config-migrations';
+import { defaultTranslations } from '@vitrine/contract/translations';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import { configKeys } from '../../stores/config.ts';
 import { ApiError, callApi, nullIfNotFound } from '../../lib/apiClient.ts';
@@ -169,6 +170,28 @@ export function useSaveTexts(notices: keyof typeof textNotices = 'translations')
       toast.show(textNotices[notices].saved, 'success');
     },
     onError: (error) => toast.show(textNotices[notices].error, 'error', undefined, refusal(error)),
+  });
+}
+
+/**
+ * Stores the bundled texts of every bundled language on a server that has none (admin-spec §4
+ * step 6: reset to factory settings), with one notice for all of them.
+ */
+export function useStoreFactoryTexts() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      for (const [lang, texts] of Object.entries(defaultTranslations as Record<string, MessageSet>)) {
+        await callApi(saveTranslationsCall, { query: { lang }, body: withTextsVersion(texts) });
+      }
+    },
+    onSuccess: () => {
+      for (const queryKey of [adminKeys.storedTexts(), [...adminKeys.all, 'texts'], adminKeys.locales()]) {
+        void client.invalidateQueries({ queryKey });
+      }
+      toast.show('toast.translations.saved', 'success');
+    },
+    onError: (error) => toast.show('toast.translations.error', 'error', undefined, refusal(error)),
   });
 }
 
