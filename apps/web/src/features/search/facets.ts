@@ -1,6 +1,6 @@
 import { valueFormatOf, type ValueFormat } from '@vitrine/contract/field-format';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
-import type { IndexField } from '@vitrine/contract/search';
+import type { FacetOrder, IndexField } from '@vitrine/contract/search';
 import type { RangeKind } from './searchState.ts';
 import type { TFunction } from '../../lib/translate.tsx';
 
@@ -13,6 +13,8 @@ export interface FacetDef {
   kind: FacetKind;
   range: RangeKind;
   preview: number;
+  /** The order of its values the search settings give it; without it the index field's. */
+  order?: FacetOrder;
 }
 
 /** Facet value default preview (portal-spec §9). */
@@ -47,6 +49,7 @@ export function facetDefs(config: GlobalConfig, fields: readonly IndexField[]): 
           kind: range ? 'slider' : f.options.multivalue === 'slider' ? 'checkbox' : f.options.multivalue,
           range: rangeKindOf(format),
           preview: f.options.preview,
+          order: { sort: f.options.sort, orientation: f.options.sort_orientation },
         };
       });
   }
