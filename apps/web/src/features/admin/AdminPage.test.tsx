@@ -382,6 +382,42 @@ describe(
       ]);
     });
 
+    it('sets a facet\'s value order and direction, value format and label per language (admin-spec §1 "search", §3 "Index field")', async () => {
+      const { posted } = adminServer({
+        ...defaultGlobalConfig,
+        facets: [
+          { field_name: 'category', position: 0, range_facet: false },
+          { field_name: 'imp_date', position: 1, range_facet: true, options: { filterVal: 'date' } },
+        ],
+      });
+      const { user } = await renderApp('/admin/search');
+      const category = within(await screen.findByRole('group', { name: 'category' }, slow));
+      expect(category.getByRole('combobox', { name: 'Value order' })).toHaveTextContent('Ascending');
+      await user.click(category.getByRole('combobox', { name: 'Sort values by' }));
+      await user.click(screen.getByRole('option', { name: 'By count' }));
+      await user.click(category.getByRole('combobox', { name: 'Value order' }));
+      await user.click(screen.getByRole('option', { name: 'Descending' }));
+      const format = category.getByRole('combobox', { name: 'Value format' });
+      expect(format).toHaveTextContent('As the index field says');
+      await user.click(format);
+      await user.click(screen.getByRole('option', { name: 'Date and time' }));
+      await user.type(category.getByLabelText('Label (EN)'), 'Kind');
+      await user.type(category.getByLabelText('Label (DE)'), 'Art');
+      // The other facet's format is left to the index field again.
+      const date = within(screen.getByRole('group', { name: 'imp_date' }));
+      expect(date.getByRole('combobox', { name: 'Value format' })).toHaveTextContent('Date');
+      await user.click(date.getByRole('combobox', { name: 'Value format' }));
+      await user.click(screen.getByRole('option', { name: 'As the index field says' }));
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.facets[0]).toMatchObject({
+        field_name: 'category',
+        labels: { en: 'Kind', de: 'Art' },
+        options: { sort: 'count', sort_orientation: 'desc', filterVal: 'datetime' },
+      });
+      expect(posted[0]?.facets[1]?.options).not.toHaveProperty('filterVal');
+    });
+
     it('removes suggestion fields one by one and flags one the index no longer has', async () => {
       const { posted } = adminServer({
         ...defaultGlobalConfig,

@@ -225,10 +225,21 @@ export function SelectSetting<V extends string>({
   onChange: (value: V) => void;
 }) {
   const id = useId();
+  // An empty choice ('' with a label of its own) is shown like any other.
+  const empty = options.some((o) => o.value === '');
   return (
     <FormControl size="small">
-      <InputLabel id={id}>{label}</InputLabel>
-      <Select labelId={id} label={label} value={value} onChange={(e) => onChange(e.target.value as V)}>
+      <InputLabel id={id} shrink={empty || undefined}>
+        {label}
+      </InputLabel>
+      <Select
+        labelId={id}
+        label={label}
+        value={value}
+        displayEmpty={empty}
+        notched={empty || undefined}
+        onChange={(e) => onChange(e.target.value as V)}
+      >
         {options.map((o) => (
           <MenuItem key={o.value} value={o.value}>
             {o.label}

@@ -10,6 +10,8 @@ export type FacetKind = 'checkbox' | 'radio' | 'slider';
 export interface FacetDef {
   field: string;
   translation?: string;
+  /** Per language: its name as an admin wrote it in the search settings. */
+  labels?: Record<string, string>;
   kind: FacetKind;
   range: RangeKind;
   preview: number;
@@ -46,6 +48,7 @@ export function facetDefs(config: GlobalConfig, fields: readonly IndexField[]): 
         return {
           field: f.field_name,
           translation: f.translation,
+          labels: f.labels,
           kind: range ? 'slider' : f.options.multivalue === 'slider' ? 'checkbox' : f.options.multivalue,
           range: rangeKindOf(format),
           preview: f.options.preview,
@@ -61,6 +64,14 @@ export function facetDefs(config: GlobalConfig, fields: readonly IndexField[]): 
       range: rangeKindOf(valueFormatOf(f)),
       preview: f.options.preview ?? DEFAULT_PREVIEW,
     }));
+}
+
+/**
+ * A facet's name as an admin wrote it: in the visitor's language, else in the fallback language
+ * (an empty one is none); undefined when neither is written.
+ */
+export function facetOwnLabel(def: FacetDef, language: string, fallbackLang: string): string | undefined {
+  return [language, fallbackLang].map((l) => def.labels?.[l]?.trim()).find((label) => !!label);
 }
 
 /** What a facet value reads as: a colour code's name, else the label the index gives, else the value. */

@@ -1,11 +1,13 @@
 import { Alert, Button, IconButton, Stack, Typography } from '@mui/material';
 import { useTranslation } from '../../../lib/translate.tsx';
+import { filterVals, type FilterVal } from '@vitrine/contract/field-format';
 import { facetConfigSchema, viewKey, type ViewKey } from '@vitrine/contract/global-config';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import {
   AddFromSelect,
   AlignmentSetting,
   EntryList,
+  LanguageTextSettings,
   missingFrom,
   moved,
   MoveButtons,
@@ -19,6 +21,9 @@ import { useIndexFields } from '../queries.ts';
 
 type Multivalue = 'checkbox' | 'radio' | 'slider';
 type FacetSort = 'count' | 'alphabetical';
+type Orientation = 'asc' | 'desc';
+/** The formats a facet's values can be given; '' leaves it to the index field. `other` is `none`. */
+const facetFormats = filterVals.filter((v) => v !== 'other');
 
 export function SearchSection() {
   const { t } = useTranslation();
@@ -40,6 +45,7 @@ export function SearchSection() {
   const writeViews = (next: typeof viewsInOrder) =>
     set('search.views.options')(next.map((v, position) => ({ ...v, position })));
   const writeFacets = (next: typeof inOrder) => set('facets')(next.map((f, position) => ({ ...f, position })));
+  const languages = config.visibleLocales.map((l) => l.lang);
 
   const addFacet = (name: string) => {
     const field = fields?.find((f) => f.field_name === name);
@@ -89,6 +95,27 @@ export function SearchSection() {
                 label: t(`admin.search.sort_${v}`),
               }))}
               onChange={set(`facets.${index}.options.sort`)}
+            />
+            <SelectSetting<Orientation>
+              label={t('admin.search.facet_sort_orientation')}
+              value={facet.options.sort_orientation}
+              options={(['asc', 'desc'] as const).map((v) => ({ value: v, label: t(`admin.search.orientation_${v}`) }))}
+              onChange={set(`facets.${index}.options.sort_orientation`)}
+            />
+            <SelectSetting<FilterVal | ''>
+              label={t('admin.search.filter_val')}
+              value={facet.options.filterVal === 'other' ? 'none' : (facet.options.filterVal ?? '')}
+              options={[
+                { value: '', label: t('admin.search.filter_val_index') },
+                ...facetFormats.map((v) => ({ value: v, label: t(`admin.search.filter_val_${v}`) })),
+              ]}
+              onChange={(v) => set(`facets.${index}.options.filterVal`)(v === '' ? undefined : v)}
+            />
+            <LanguageTextSettings
+              label={t('admin.search.facet_label')}
+              languages={languages}
+              value={(lang) => facet.labels?.[lang] ?? ''}
+              onChange={(lang, v) => set(`facets.${index}.labels.${lang}`)(v)}
             />
             <MoveButtons
               index={place}
