@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ESCAPED_AT } from '@vitrine/contract/at-signs';
@@ -346,7 +346,7 @@ describe(
       expect(light?.advanced_appearance).toEqual({ 'card.border': '#123456' });
     });
 
-    it('reorders the facets: the saved positions follow the order shown (admin-spec §1 "search")', async () => {
+    it('reorders the facets with the Move buttons and by dragging with the pointer: the saved positions follow the order shown (admin-spec §1 "search")', async () => {
       const facet = (field_name: string, position: number) => ({
         field_name,
         position,
@@ -373,12 +373,40 @@ describe(
           .getAllByRole('group')
           .map((g) => g.getAttribute('aria-label')),
       ).toEqual(['creator', 'category', 'license']);
+      // With the pointer: a facet dragged onto another takes its place.
+      const dataTransfer = {
+        setData: () => undefined,
+        setDragImage: () => undefined,
+        effectAllowed: '',
+        dropEffect: '',
+      };
+      const drag = (field: string, onto: string) => {
+        const handle = within(filters).getByTitle(`Drag ${field} to move it`);
+        const target = within(filters).getByRole('group', { name: onto });
+        fireEvent.dragStart(handle, { dataTransfer });
+        fireEvent.dragOver(target, { dataTransfer });
+        // The place it would go is marked (not the facet's own).
+        expect(target.hasAttribute('data-drag-over')).toBe(field !== onto);
+        fireEvent.drop(target, { dataTransfer });
+        fireEvent.dragEnd(handle, { dataTransfer });
+        expect(target).not.toHaveAttribute('data-drag-over');
+      };
+      const order = () =>
+        within(filters)
+          .getAllByRole('group')
+          .map((g) => g.getAttribute('aria-label'));
+      drag('license', 'creator');
+      expect(order()).toEqual(['license', 'creator', 'category']);
+      drag('creator', 'category');
+      expect(order()).toEqual(['license', 'category', 'creator']);
+      drag('category', 'category');
+      expect(order()).toEqual(['license', 'category', 'creator']);
       await user.click(screen.getByRole('button', { name: 'Save configuration' }));
       await waitFor(() => expect(posted).toHaveLength(1));
       expect(posted[0]?.facets.map((f) => [f.field_name, f.position])).toEqual([
-        ['creator', 0],
+        ['license', 0],
         ['category', 1],
-        ['license', 2],
+        ['creator', 2],
       ]);
     });
 

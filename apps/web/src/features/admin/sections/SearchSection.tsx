@@ -6,16 +6,19 @@ import { useAdminDraft } from '../AdminDraft.tsx';
 import {
   AddFromSelect,
   AlignmentSetting,
+  DragHandle,
   EntryList,
   LanguageTextSettings,
   missingFrom,
   moved,
+  movedTo,
   MoveButtons,
   NumberSetting,
   Section,
   SelectSetting,
   SwitchSetting,
   UploadSetting,
+  useDragOrder,
 } from '../fields.tsx';
 import { useIndexFields } from '../queries.ts';
 
@@ -45,6 +48,7 @@ export function SearchSection() {
   const writeViews = (next: typeof viewsInOrder) =>
     set('search.views.options')(next.map((v, position) => ({ ...v, position })));
   const writeFacets = (next: typeof inOrder) => set('facets')(next.map((f, position) => ({ ...f, position })));
+  const dragFacets = useDragOrder((from, to) => writeFacets(movedTo(inOrder, from, to)));
   const languages = config.visibleLocales.map((l) => l.lang);
 
   const addFacet = (name: string) => {
@@ -67,10 +71,20 @@ export function SearchSection() {
             key={facet.field_name}
             direction="row"
             spacing={1}
-            sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
+            sx={{
+              alignItems: 'center',
+              flexWrap: 'wrap',
+              rowGap: 1,
+              '&[data-drag-over]': { outline: 2, outlineStyle: 'dashed', outlineColor: 'primary.main' },
+            }}
             role="group"
             aria-label={facet.field_name}
+            {...dragFacets.target(place)}
           >
+            <DragHandle
+              label={t('admin.search.drag_facet', { field: facet.field_name })}
+              {...dragFacets.handle(place)}
+            />
             <Typography sx={{ minWidth: 120 }}>{facet.field_name}</Typography>
             <NumberSetting
               label={t('admin.search.preview')}
