@@ -61,6 +61,9 @@ async function expectNotice(page: Page, text: string) {
   await expect(page.getByText(text)).toBeVisible({ timeout: 15_000 });
 }
 
+/** The counts of facet values from their labels ('Photography (12)'). */
+const countsOf = (labels: string[]) => labels.map((label) => Number(/\((\d+)\)\s*$/.exec(label)?.[1]));
+
 async function saveConfig(page: Page) {
   await page.getByRole('button', { name: 'Save configuration' }).click();
   await expectNotice(page, 'Configuration saved');
@@ -297,7 +300,7 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     expect(names).not.toContain('Documents');
   });
 
-  test('a facet configured in the search settings is the one the search page offers (§1 "search")', async ({
+  test('a facet configured in the search settings is the one the search page offers, with its label and value order (§1 "search", §3 "Index field")', async ({
     page,
   }) => {
     // With no facet configured the search page offers every facet field of the index.
@@ -312,6 +315,12 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     const facet = filters.getByRole('group', { name: 'category' });
     await facet.getByRole('combobox', { name: 'Selection' }).click();
     await page.getByRole('option', { name: 'Radio buttons' }).click();
+    await facet.getByRole('combobox', { name: 'Sort values by' }).click();
+    await page.getByRole('option', { name: 'By count' }).click();
+    await facet.getByRole('combobox', { name: 'Value order' }).click();
+    await page.getByRole('option', { name: 'Descending' }).click();
+    await facet.getByLabel('Label (EN)').fill('Kind of file');
+    await facet.getByLabel('Label (DE)').fill('Dateiart');
     // A second filter, moved above the first: the sidebar shows them in this order.
     await filters.getByRole('combobox', { name: 'Field' }).click();
     await page.getByRole('option', { name: 'creator', exact: true }).click();
@@ -319,11 +328,23 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await expect(filters.getByRole('button', { name: 'Move creator down' })).toBeDisabled();
     await filters.getByRole('button', { name: 'Move creator up' }).click();
     await expect(filters.getByRole('button', { name: 'Move creator up' })).toBeDisabled();
+    // With the pointer: a filter dragged by its grip onto another takes its place, and back.
+    await filters.getByTitle('Drag category to move it').dragTo(filters.getByRole('group', { name: 'creator' }));
+    await expect(filters.getByRole('button', { name: 'Move category up' })).toBeDisabled();
+    await filters.getByTitle('Drag creator to move it').dragTo(filters.getByRole('group', { name: 'category' }));
+    await expect(filters.getByRole('button', { name: 'Move creator up' })).toBeDisabled();
     await saveConfig(page);
 
     await page.goto('/#/search/*');
-    const category = page.getByRole('radiogroup', { name: 'Category' });
+    const category = page.getByRole('radiogroup', { name: 'Kind of file' });
     await expect(category.getByRole('radio').first()).toBeVisible({ timeout: 15_000 });
+    // The values by count, most first, not as the index orders them (alphabetically).
+    const shown = await category.locator('label').allInnerTexts();
+    const counts = countsOf(shown);
+    expect(counts.length).toBeGreaterThan(2);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    const names = shown.map((text) => text.replace(/\s*\(\d+\)\s*$/, ''));
+    expect(names).not.toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
     await expect(page.getByRole('group', { name: 'Created' })).toHaveCount(0);
     const creator = page.getByRole('group', { name: 'Creator' });
     await expect(creator).toBeVisible();
@@ -333,6 +354,15 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await photography.click();
     await expect(page).toHaveURL(/%2Bcategory=Photography/);
     await expect(photography).toBeChecked();
+
+    // In German the facet has its German label, its values still by count.
+    await page.goto('/#/search/*');
+    await page.getByRole('button', { name: /^Language/ }).click();
+    await page.getByRole('menuitemradio', { name: 'Deutsch' }).click();
+    const german = page.getByRole('radiogroup', { name: 'Dateiart' });
+    await expect(german.getByRole('radio').first()).toBeVisible();
+    expect(countsOf(await german.locator('label').allInnerTexts())).toEqual(counts);
+    await page.evaluate(() => localStorage.setItem('locale', 'en'));
   });
 
   test('a theme is deleted and the portal no longer offers it (§1 "appearance", §3 "Theme")', async ({ page }) => {

@@ -30,4 +30,11 @@ describe('endpoints', () => {
     expect(call).toBeDefined();
     expect({ method: endpoint.method, path: endpoint.path }).toEqual({ method: call?.method, path: call?.path });
   });
+
+  it.each([
+    ['category', { sort: 'count', orientation: 'desc' }],
+    ['imp_date', { sort: 'alphabetical', orientation: 'asc' }],
+  ] as const)("facetSortEntry writes what the search call's facet_sort reads back (%s)", (field, order) => {
+    expect(search.facetSortParam.parse(endpoints.facetSortEntry(field, order))).toEqual({ field, ...order });
+  });
 });

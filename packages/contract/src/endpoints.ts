@@ -28,6 +28,10 @@ export const API_BASE_PATH = '/assetportal/api/';
 /** The most rows one search call answers. */
 export const MAX_SEARCH_ROWS = 1000;
 
+/** One facet's value order in a search call's `facet_sort`: 'field:count|alphabetical:asc|desc'. */
+export const facetSortEntry = (field: string, order: search.FacetOrder): string =>
+  `${field}:${order.sort}:${order.orientation}`;
+
 /** The shortest password a share link may have: it guards the link against anyone who learns its address. */
 export const SHARE_PASSWORD_MIN_LENGTH = 8;
 

@@ -81,6 +81,8 @@ const fieldList = z.array(z.looseObject({ field_name: z.string(), translation: z
 export const facetConfigSchema = z.looseObject({
   field_name: z.string(),
   translation: z.string().optional(),
+  /** Per language: the facet's name in the sidebar, written by an admin; when empty, as before (translation, index label). */
+  labels: perLanguage(z.string().max(200)).optional(),
   position: z.number().int(),
   range_facet: z.boolean().default(false),
   options: z

@@ -27,6 +27,25 @@ export const sortParam = z
   .string()
   .regex(/^[A-Za-z][A-Za-z0-9_]{0,63} (asc|desc)$/, "must be 'field asc' or 'field desc'");
 
+/** How a facet's values are ordered: by count or alphabetically, ascending or descending. */
+export const facetValueSorts = ['count', 'alphabetical'] as const;
+export interface FacetOrder {
+  sort: (typeof facetValueSorts)[number];
+  orientation: z.infer<typeof sortOrientation>;
+}
+
+/** One facet's value order in a search call, as `facetSortEntry` (endpoints.ts) writes it. */
+export const facetSortParam = z
+  .string()
+  .regex(
+    /^[A-Za-z][A-Za-z0-9_]{0,63}:(count|alphabetical):(asc|desc)$/,
+    "must be 'field:count:asc', 'field:count:desc', 'field:alphabetical:asc' or 'field:alphabetical:desc'",
+  )
+  .transform((entry) => {
+    const [field, sort, orientation] = entry.split(':') as [string, FacetOrder['sort'], FacetOrder['orientation']];
+    return { field, sort, orientation };
+  });
+
 export { MAX_SEARCH_ROWS } from './endpoints.ts';
 
 export const searchQuerySchema = z.object({
@@ -41,6 +60,10 @@ export const searchQuerySchema = z.object({
   meta_collections: z.coerce.number().int().min(0).optional(),
   facet_limit: queryInt(1, 10_000).default(100).describe("Values per facet field ('show more' pages)"),
   facet_offset: queryInt(0, 1_000_000).default(0).describe('Facet values to skip'),
+  facet_sort: queryList(facetSortParam).describe(
+    "Order of a facet's values, repeated per facet: 'field:count|alphabetical:asc|desc' (the search " +
+      "settings' value order of the facet). A facet without one keeps the index field's order.",
+  ),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
@@ -109,7 +132,7 @@ export const indexFieldSchema = z.object({
       filterVal: z.enum(filterVals).optional(),
       multivalue: z.enum(['checkbox', 'radio', 'slider']).optional(),
       preview: z.number().int().optional(),
-      sort: z.enum(['count', 'alphabetical']).optional(),
+      sort: z.enum(facetValueSorts).optional(),
       sort_orientation: sortOrientation.optional(),
     })
     .default({}),

@@ -1,4 +1,4 @@
-import type { FacetSelection, SearchAnswer, SuggestionSelection } from '@vitrine/contract/search';
+import type { FacetOrder, FacetSelection, SearchAnswer, SuggestionSelection } from '@vitrine/contract/search';
 
 /** A query or filter the engine cannot answer; `param` names the request parameter at fault. */
 export class SearchInputError extends Error {
@@ -44,6 +44,8 @@ export interface EngineQuery {
   collection?: number;
   facetLimit?: number;
   facetOffset?: number;
+  /** Per facet field, the order of its values the caller asks for; else the index field's. */
+  facetSort?: ReadonlyMap<string, FacetOrder>;
 }
 
 export type FacetValue = SearchAnswer['facetCounts']['facetFields'][string][number];

@@ -1,4 +1,4 @@
-import type { FacetSelection } from '@vitrine/contract/search';
+import type { FacetOrder, FacetSelection } from '@vitrine/contract/search';
 import { compareText, filterDocs, SearchInputError, type FacetValue } from './engine-types.ts';
 import type { CodeColumn } from './facet-index.ts';
 import type { SearchField } from './fields.ts';
@@ -98,7 +98,10 @@ export function countValues(view: IndexView, columnName: string, col: CodeColumn
   return whole === undefined ? count() : view.cached(`counts ${columnName} ${whole}`, count);
 }
 
-/** A facet's values with counts over `docs`, in the field's configured order, one page of them. */
+/**
+ * A facet's values with counts over `docs`, one page of them: in the order the caller asks for (the
+ * search settings' value order of the facet), else in the index field's configured order.
+ */
 export function facetValues(
   view: IndexView,
   field: SearchField,
@@ -106,14 +109,15 @@ export function facetValues(
   docs: Int32Array,
   offset: number,
   limit: number,
+  order?: FacetOrder,
 ): FacetValue[] {
   const name = view.columnName(field.field_name, lang);
   const col = view.column(field.field_name, lang);
   const counts = countValues(view, name, col, docs);
   const codes: number[] = [];
   for (let c = 0; c < counts.length; c++) if (counts[c] > 0) codes.push(c);
-  const byCount = field.options.sort === 'count';
-  const dir = field.options.sort_orientation ?? (byCount ? 'desc' : 'asc');
+  const byCount = (order?.sort ?? field.options.sort) === 'count';
+  const dir = order?.orientation ?? field.options.sort_orientation ?? (byCount ? 'desc' : 'asc');
   const sign = dir === 'asc' ? 1 : -1;
   const rank = view.cached(`ranks ${name}`, () => alphabeticalRanks(field, col));
   const byValue = (a: number, b: number): number => rank[a] - rank[b];

@@ -184,6 +184,7 @@ export class SearchEngine {
           docsForFacet,
           query.facetOffset ?? 0,
           query.facetLimit ?? 100,
+          query.facetSort?.get(name),
         );
       }
     }

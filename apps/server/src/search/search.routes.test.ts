@@ -189,6 +189,8 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
     ['an unknown facet field', 'solr_facetfields=nope', 'solr_facetfields'],
     ['an unknown field in the query', 'solr_q=nope:1', 'solr_q'],
     ['a bad id list', 'id=1,abc', 'id'],
+    ['a facet value order without direction (§3 "Facet config")', 'facet_sort=category:count', 'facet_sort'],
+    ['a facet value order of an unknown kind (§3 "Facet config")', 'facet_sort=category:size:asc', 'facet_sort'],
   ])('bad input: %s is a 400 validation error naming the parameter', async (_what, query, param) => {
     const res = await get(`search?${query}`);
     expect(res.status).toBe(400);
@@ -403,5 +405,37 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
       `collection_${spring}`,
       `collection_${archive}`,
     ]);
+  });
+
+  it('§3 "Facet config": facet_sort orders a facet\'s values by count or alphabetically, up or down; without it the index field\'s order stays', async () => {
+    for (const [category, n] of [
+      ['Photography', 3],
+      ['Audio', 2],
+      ['Graphics', 1],
+    ] as const) {
+      for (let i = 0; i < n; i++) {
+        await buildAsset(t.app.db, {
+          filename: `${category}-${i}.jpg`,
+          values: { title: { en: category }, category: { en: category, de: category } },
+        });
+      }
+    }
+    const valuesIn = async (params: string) =>
+      (await search(`solr_rows=0&solr_facetfields=category${params}`)).facetCounts.facetFields.category?.map(
+        (v) => `${v.value} ${v.count}`,
+      );
+    // The index field's order: alphabetical, ascending.
+    const alphabetical = ['Audio 2', 'Graphics 1', 'Photography 3'];
+    expect(await valuesIn('')).toEqual(alphabetical);
+    expect(await valuesIn('&facet_sort=category:count:asc')).toEqual(['Graphics 1', 'Audio 2', 'Photography 3']);
+    expect(await valuesIn('&facet_sort=category:count:desc')).toEqual(['Photography 3', 'Audio 2', 'Graphics 1']);
+    expect(await valuesIn('&facet_sort=category:alphabetical:desc')).toEqual([
+      'Photography 3',
+      'Graphics 1',
+      'Audio 2',
+    ]);
+    // A further page ("show more") goes on in the same order; another facet's order changes nothing here.
+    expect(await valuesIn('&facet_sort=category:count:desc&facet_offset=1&facet_limit=1')).toEqual(['Audio 2']);
+    expect(await valuesIn('&facet_sort=keywords:count:desc')).toEqual(alphabetical);
   });
 });

@@ -148,6 +148,7 @@ export class SearchService {
       collection: input.meta_collections,
       facetLimit: input.facet_limit,
       facetOffset: input.facet_offset,
+      facetSort: new Map(input.facet_sort.map(({ field, ...order }) => [field, order])),
     });
     return {
       response: { docs: await this.docs(caller, result.ids), numFound: result.numFound, start: input.solr_start },

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ESCAPED_AT } from '@vitrine/contract/at-signs';
@@ -403,7 +403,7 @@ describe(
       expect(light?.advanced_appearance).toEqual({ 'card.border': '#123456' });
     });
 
-    it('reorders the facets: the saved positions follow the order shown (admin-spec §1 "search")', async () => {
+    it('reorders the facets with the Move buttons and by dragging with the pointer: the saved positions follow the order shown (admin-spec §1 "search")', async () => {
       const facet = (field_name: string, position: number) => ({
         field_name,
         position,
@@ -430,13 +430,77 @@ describe(
           .getAllByRole('group')
           .map((g) => g.getAttribute('aria-label')),
       ).toEqual(['creator', 'category', 'license']);
+      // With the pointer: a facet dragged onto another takes its place.
+      const dataTransfer = {
+        setData: () => undefined,
+        setDragImage: () => undefined,
+        effectAllowed: '',
+        dropEffect: '',
+      };
+      const drag = (field: string, onto: string) => {
+        const handle = within(filters).getByTitle(`Drag ${field} to move it`);
+        const target = within(filters).getByRole('group', { name: onto });
+        fireEvent.dragStart(handle, { dataTransfer });
+        fireEvent.dragOver(target, { dataTransfer });
+        // The place it would go is marked (not the facet's own).
+        expect(target.hasAttribute('data-drag-over')).toBe(field !== onto);
+        fireEvent.drop(target, { dataTransfer });
+        fireEvent.dragEnd(handle, { dataTransfer });
+        expect(target).not.toHaveAttribute('data-drag-over');
+      };
+      const order = () =>
+        within(filters)
+          .getAllByRole('group')
+          .map((g) => g.getAttribute('aria-label'));
+      drag('license', 'creator');
+      expect(order()).toEqual(['license', 'creator', 'category']);
+      drag('creator', 'category');
+      expect(order()).toEqual(['license', 'category', 'creator']);
+      drag('category', 'category');
+      expect(order()).toEqual(['license', 'category', 'creator']);
       await user.click(screen.getByRole('button', { name: 'Save configuration' }));
       await waitFor(() => expect(posted).toHaveLength(1));
       expect(posted[0]?.facets.map((f) => [f.field_name, f.position])).toEqual([
-        ['creator', 0],
+        ['license', 0],
         ['category', 1],
-        ['license', 2],
+        ['creator', 2],
       ]);
+    });
+
+    it('sets a facet\'s value order and direction, value format and label per language (admin-spec §1 "search", §3 "Index field")', async () => {
+      const { posted } = adminServer({
+        ...defaultGlobalConfig,
+        facets: [
+          { field_name: 'category', position: 0, range_facet: false },
+          { field_name: 'imp_date', position: 1, range_facet: true, options: { filterVal: 'date' } },
+        ],
+      });
+      const { user } = await renderApp('/admin/search');
+      const category = within(await screen.findByRole('group', { name: 'category' }, slow));
+      expect(category.getByRole('combobox', { name: 'Value order' })).toHaveTextContent('Ascending');
+      await user.click(category.getByRole('combobox', { name: 'Sort values by' }));
+      await user.click(screen.getByRole('option', { name: 'By count' }));
+      await user.click(category.getByRole('combobox', { name: 'Value order' }));
+      await user.click(screen.getByRole('option', { name: 'Descending' }));
+      const format = category.getByRole('combobox', { name: 'Value format' });
+      expect(format).toHaveTextContent('As the index field says');
+      await user.click(format);
+      await user.click(screen.getByRole('option', { name: 'Date and time' }));
+      await user.type(category.getByLabelText('Label (EN)'), 'Kind');
+      await user.type(category.getByLabelText('Label (DE)'), 'Art');
+      // The other facet's format is left to the index field again.
+      const date = within(screen.getByRole('group', { name: 'imp_date' }));
+      expect(date.getByRole('combobox', { name: 'Value format' })).toHaveTextContent('Date');
+      await user.click(date.getByRole('combobox', { name: 'Value format' }));
+      await user.click(screen.getByRole('option', { name: 'As the index field says' }));
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]?.facets[0]).toMatchObject({
+        field_name: 'category',
+        labels: { en: 'Kind', de: 'Art' },
+        options: { sort: 'count', sort_orientation: 'desc', filterVal: 'datetime' },
+      });
+      expect(posted[0]?.facets[1]?.options).not.toHaveProperty('filterVal');
     });
 
     it('removes suggestion fields one by one and flags one the index no longer has', async () => {

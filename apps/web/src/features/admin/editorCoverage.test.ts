@@ -109,6 +109,10 @@ describe('every config key the portal reads has an admin editor (admin-spec §3)
   it('tells an edited key from one nobody edits', () => {
     expect(editedBy('dashboard.heroImage.logo.height')?.source).toBe(path.join('sections', 'DashboardSection.tsx'));
     expect(editedBy('facets.*.options.preview')).toBeDefined();
+    // The default config has no facets: the keys of one are named here.
+    for (const key of ['facets.*.options.sort_orientation', 'facets.*.options.filterVal', 'facets.*.labels.*']) {
+      expect(editedBy(key)?.source, key).toBe(path.join('sections', 'SearchSection.tsx'));
+    }
     expect(editedBy('no.such.key')).toBeUndefined();
   });
 });

@@ -19,7 +19,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { ConfigFileName } from '@vitrine/contract/config';
 import { useAvailableFiles } from '../../stores/config.ts';
@@ -55,12 +55,82 @@ export function setAt<T>(root: T, path: string, value: unknown): T {
   return copy as T;
 }
 
+/** A copy of `list` with the entry at `from` moved to the place `to`. */
+export function movedTo<T>(list: readonly T[], from: number, to: number): T[] {
+  const next = [...list];
+  const [entry] = next.splice(from, 1);
+  if (entry !== undefined) next.splice(to, 0, entry);
+  return next;
+}
+
 /** A copy of `list` with the entry at `index` moved one place up (-1) or down (1). */
 export function moved<T>(list: readonly T[], index: number, by: -1 | 1): T[] {
-  const next = [...list];
-  const [entry] = next.splice(index, 1);
-  if (entry !== undefined) next.splice(index + by, 0, entry);
-  return next;
+  return movedTo(list, index, index + by);
+}
+
+/**
+ * Reordering a list with the pointer by native drag and drop, beside its Move buttons (the way for
+ * the keyboard and assistive technology): `handle(place)` goes on an entry's drag handle,
+ * `target(place)` on the entry; dropping one entry on another calls `onMove(from, to)`. The entry a
+ * drag is over carries `data-drag-over`.
+ */
+export function useDragOrder(onMove: (from: number, to: number) => void) {
+  const [dragged, setDragged] = useState<number | null>(null);
+  const [over, setOver] = useState<number | null>(null);
+  const end = () => {
+    setDragged(null);
+    setOver(null);
+  };
+  return {
+    handle: (place: number) => ({
+      draggable: true,
+      onDragStart: (e: DragEvent<HTMLElement>) => {
+        setDragged(place);
+        e.dataTransfer.effectAllowed = 'move';
+        // Firefox starts a drag only with data; the picture dragged is the whole entry.
+        e.dataTransfer.setData('text/plain', String(place));
+        const entry = e.currentTarget.closest('[data-drag-target]');
+        if (entry) e.dataTransfer.setDragImage(entry, 0, 0);
+      },
+      onDragEnd: end,
+    }),
+    target: (place: number) => ({
+      'data-drag-target': '',
+      'data-drag-over': dragged !== null && over === place && dragged !== place ? '' : undefined,
+      onDragOver: (e: DragEvent<HTMLElement>) => {
+        if (dragged === null) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'move';
+        setOver(place);
+      },
+      onDrop: (e: DragEvent<HTMLElement>) => {
+        e.preventDefault();
+        if (dragged !== null && dragged !== place) onMove(dragged, place);
+        end();
+      },
+    }),
+  };
+}
+
+/**
+ * The grip an entry is dragged by. Hidden from assistive technology and not focusable: the Move
+ * buttons do the same for the keyboard; `label` names it for the pointer (its tooltip).
+ */
+export function DragHandle({
+  label,
+  ...handle
+}: { label: string } & ReturnType<ReturnType<typeof useDragOrder>['handle']>) {
+  return (
+    <Box
+      component="span"
+      aria-hidden
+      title={label}
+      {...handle}
+      sx={{ cursor: 'grab', px: 0.5, color: 'text.secondary', userSelect: 'none', fontSize: '1.25rem' }}
+    >
+      ⠿
+    </Box>
+  );
 }
 
 /**
@@ -225,10 +295,21 @@ export function SelectSetting<V extends string>({
   onChange: (value: V) => void;
 }) {
   const id = useId();
+  // An empty choice ('' with a label of its own) is shown like any other.
+  const empty = options.some((o) => o.value === '');
   return (
     <FormControl size="small">
-      <InputLabel id={id}>{label}</InputLabel>
-      <Select labelId={id} label={label} value={value} onChange={(e) => onChange(e.target.value as V)}>
+      <InputLabel id={id} shrink={empty || undefined}>
+        {label}
+      </InputLabel>
+      <Select
+        labelId={id}
+        label={label}
+        value={value}
+        displayEmpty={empty}
+        notched={empty || undefined}
+        onChange={(e) => onChange(e.target.value as V)}
+      >
         {options.map((o) => (
           <MenuItem key={o.value} value={o.value}>
             {o.label}

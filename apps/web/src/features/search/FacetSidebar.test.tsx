@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { describe, expect, it, vi } from 'vitest';
@@ -75,17 +75,19 @@ describe('facet "show more" past the first answer (portal-spec §2 "Search", §9
   });
 });
 
+const field = (field_name: string, over: Partial<IndexField> = {}): IndexField => ({
+  field_name,
+  default_labels: {},
+  is_facet: true,
+  range_facet: false,
+  multi_valued: false,
+  origin: 'value',
+  type: 'string',
+  options: {},
+  ...over,
+});
+
 describe('configured facets the index no longer has (portal-spec §4 "Search")', () => {
-  const field = (field_name: string): IndexField => ({
-    field_name,
-    default_labels: {},
-    is_facet: true,
-    range_facet: false,
-    multi_valued: false,
-    origin: 'value',
-    type: 'string',
-    options: {},
-  });
   const configured = (...names: string[]): GlobalConfig => ({
     ...defaultGlobalConfig,
     facets: names.map((field_name, position) => facetConfigSchema.parse({ field_name, position })),
@@ -98,5 +100,46 @@ describe('configured facets the index no longer has (portal-spec §4 "Search")',
 
   it('are kept while the index fields are not known', () => {
     expect(facetDefs(configured('category', 'gone_field'), []).map((d) => d.field)).toEqual(['category', 'gone_field']);
+  });
+});
+
+describe('a facet label per language from the search settings (admin-spec §1 "search", portal-spec §3 "Facet config")', () => {
+  const keywords = field('keywords', { default_labels: { en: 'Keywords', de: 'Schlagwörter' } });
+  const withLabels = (labels?: Record<string, string>): GlobalConfig => ({
+    ...defaultGlobalConfig,
+    facets: [facetConfigSchema.parse({ field_name: 'keywords', position: 0, labels })],
+  });
+  /** The facet's group as the sidebar shows it in the language. */
+  const facetIn = (config: GlobalConfig, language: string) => {
+    const i18n = new Translator({ language, fallbackLanguage: 'en', messages: defaultTranslations });
+    render(
+      <TranslationProvider i18n={i18n}>
+        <FacetSidebar
+          defs={facetDefs(config, [keywords])}
+          answer={{ facetFields: { keywords: valuesFrom(0, 2) }, facetRanges: {} }}
+          filters={[]}
+          onChange={() => undefined}
+          fields={[keywords]}
+          lang={language}
+          fallbackLang="en"
+        />
+      </TranslationProvider>,
+    );
+    return screen.getByRole('group');
+  };
+
+  it.each([
+    ['en', 'Topics'],
+    ['de', 'Themen'],
+  ])('in %s names the facet with the label of that language', (language, label) => {
+    expect(facetIn(withLabels({ en: 'Topics', de: 'Themen' }), language)).toHaveAccessibleName(label);
+  });
+
+  it("falls back to the fallback language's label, then to the index field's; an empty label is none", () => {
+    expect(facetIn(withLabels({ en: 'Topics', de: '  ' }), 'de')).toHaveAccessibleName('Topics');
+    cleanup();
+    expect(facetIn(withLabels({ en: '', de: '' }), 'de')).toHaveAccessibleName('Schlagwörter');
+    cleanup();
+    expect(facetIn(withLabels(), 'en')).toHaveAccessibleName('Keywords');
   });
 });

@@ -14,7 +14,7 @@ import { memo, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { FacetSelection, IndexField, SearchAnswer } from '@vitrine/contract/search';
 import { fieldLabel } from '../../stores/searchInput.ts';
-import { facetValueLabel, type FacetDef } from './facets.ts';
+import { facetOwnLabel, facetValueLabel, type FacetDef } from './facets.ts';
 import { FACET_PAGE, type FacetValue } from './queries.ts';
 import { RangeFacet } from './RangeFacet.tsx';
 import { resetFacet, setRadioValue, toggleFacetValue } from './searchState.ts';
@@ -209,9 +209,12 @@ export const FacetSidebar = memo(function FacetSidebar({
   /** Further values of a facet past the answer's; without it "show more" stops at the answer's. */
   loadMore?: MoreFacetValues;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (!answer) return null;
-  const labelOf = (def: FacetDef) => fieldLabel(t, fields, def.field, lang, fallbackLang, def.translation);
+  // The search settings' label, else the text key's, else the index field's.
+  const labelOf = (def: FacetDef) =>
+    facetOwnLabel(def, i18n.language, fallbackLang) ??
+    fieldLabel(t, fields, def.field, lang, fallbackLang, def.translation);
   return (
     <Box data-tour="facets">
       {defs.map((def) => {

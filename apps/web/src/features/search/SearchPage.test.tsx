@@ -171,6 +171,40 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
     expect(asked.at(-1)?.sort).toBe('score desc');
   });
 
+  it('§3 "Facet config": a facet\'s value order from the search settings goes with the search and with its "show more" request (facet_sort)', async () => {
+    network();
+    const asked: URLSearchParams[] = [];
+    const firstPage = Array.from({ length: 100 }, (_, i) => ({ value: `value ${i}`, count: 200 - i }));
+    server.use(
+      ...configHandlers({
+        facets: [
+          { field_name: 'category', position: 0, options: { preview: 100, sort: 'count', sort_orientation: 'desc' } },
+        ],
+      }),
+      http.get(api('search'), ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        asked.push(params);
+        const further = Number(params.get('facet_offset') ?? 0) > 0;
+        return HttpResponse.json({
+          response: { docs: catalogue, numFound: catalogue.length, start: 0 },
+          facetCounts: {
+            facetFields: { category: further ? [{ value: 'value 100', count: 1 }] : firstPage },
+            facetRanges: {},
+          },
+        });
+      }),
+    );
+    const { user } = await renderApp('/search/*');
+    await heading('4 results');
+    expect(asked[0]?.getAll('facet_sort')).toEqual(['category:count:desc']);
+    const facet = screen.getByRole('group', { name: 'Category' });
+    await user.click(within(facet).getByRole('button', { name: 'Show more' }));
+    expect(await within(facet).findByRole('checkbox', { name: /value 100/ })).toBeInTheDocument();
+    const more = asked.at(-1);
+    expect(more?.get('facet_offset')).toBe('100');
+    expect(more?.getAll('facet_sort')).toEqual(['category:count:desc']);
+  });
+
   it('§2 Views: the chosen view is kept in the tab, also when the page is opened again', async () => {
     network();
     const { user } = await renderApp('/search/*');

@@ -12,6 +12,7 @@ import { useTranslation } from '../../lib/translate.tsx';
 import { SearchFailure } from './SearchFailure.tsx';
 import { Link as RouterLink, useNavigate, useParams, useSearchParams } from '../../lib/router.tsx';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
+import { facetSortEntry } from '@vitrine/contract/endpoints';
 import { routePath } from '@vitrine/contract/paths';
 import type { AssetDoc, FacetSelection } from '@vitrine/contract/search';
 import { useAvailableFiles, useGlobalConfig } from '../../stores/config.ts';
@@ -202,7 +203,8 @@ export function SearchPage() {
     [view, currentPath, sort.key, sort.orientation],
   );
   const facetFields = useMemo(() => defs.map((d) => d.field), [defs]);
-  const request = { lang, route, sort, facetFields, firstRows };
+  const facetSort = useMemo(() => defs.flatMap((d) => (d.order ? [facetSortEntry(d.field, d.order)] : [])), [defs]);
+  const request = { lang, route, sort, facetFields, facetSort, firstRows };
   const results = useSearchResults(request, () => nextPageSize(view, widthRef.current, sizes), !fieldsQuery.isPending);
   // An answer's arrival is a store update, which React draws in one blocking task; the results and
   // facets it brings are drawn in a transition instead, which yields to the browser as it goes.

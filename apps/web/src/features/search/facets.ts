@@ -1,6 +1,6 @@
 import { valueFormatOf, type ValueFormat } from '@vitrine/contract/field-format';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
-import type { IndexField } from '@vitrine/contract/search';
+import type { FacetOrder, IndexField } from '@vitrine/contract/search';
 import type { RangeKind } from './searchState.ts';
 import type { TFunction } from '../../lib/translate.tsx';
 
@@ -10,9 +10,13 @@ export type FacetKind = 'checkbox' | 'radio' | 'slider';
 export interface FacetDef {
   field: string;
   translation?: string;
+  /** Per language: its name as an admin wrote it in the search settings. */
+  labels?: Record<string, string>;
   kind: FacetKind;
   range: RangeKind;
   preview: number;
+  /** The order of its values the search settings give it; without it the index field's. */
+  order?: FacetOrder;
 }
 
 /** Facet value default preview (portal-spec §9). */
@@ -44,9 +48,11 @@ export function facetDefs(config: GlobalConfig, fields: readonly IndexField[]): 
         return {
           field: f.field_name,
           translation: f.translation,
+          labels: f.labels,
           kind: range ? 'slider' : f.options.multivalue === 'slider' ? 'checkbox' : f.options.multivalue,
           range: rangeKindOf(format),
           preview: f.options.preview,
+          order: { sort: f.options.sort, orientation: f.options.sort_orientation },
         };
       });
   }
@@ -58,6 +64,14 @@ export function facetDefs(config: GlobalConfig, fields: readonly IndexField[]): 
       range: rangeKindOf(valueFormatOf(f)),
       preview: f.options.preview ?? DEFAULT_PREVIEW,
     }));
+}
+
+/**
+ * A facet's name as an admin wrote it: in the visitor's language, else in the fallback language
+ * (an empty one is none); undefined when neither is written.
+ */
+export function facetOwnLabel(def: FacetDef, language: string, fallbackLang: string): string | undefined {
+  return [language, fallbackLang].map((l) => def.labels?.[l]?.trim()).find((label) => !!label);
 }
 
 /** What a facet value reads as: a colour code's name, else the label the index gives, else the value. */

@@ -13,6 +13,8 @@ export interface SearchRequest {
   route: SearchRoute;
   sort: SortState;
   facetFields: string[];
+  /** The value order of facets, as `facet_sort` entries ('field:count:desc'). */
+  facetSort: string[];
   firstRows: number;
 }
 
@@ -48,10 +50,13 @@ async function fetchPage(
   signal?: AbortSignal,
 ): Promise<SearchPage> {
   const { sort } = request;
+  // Facets come with the first page only.
+  const facets = start === 0 ? facetFields : [];
   const answer = await callApi(searchCall, {
     query: {
       ...narrowing(request),
-      solr_facetfields: start === 0 ? facetFields : [],
+      solr_facetfields: facets,
+      facet_sort: facets.length > 0 ? request.facetSort : [],
       solr_sort: `${sort.key} ${sort.orientation}`,
       solr_rows: rows,
       solr_start: start,
@@ -105,6 +110,7 @@ export async function fetchFacetValues(request: SearchRequest, field: string, of
     query: {
       ...narrowing(request),
       solr_facetfields: [field],
+      facet_sort: request.facetSort.filter((entry) => entry.startsWith(`${field}:`)),
       solr_rows: 0,
       facet_offset: offset,
       facet_limit: FACET_PAGE,

@@ -1,24 +1,32 @@
 import { Alert, Button, IconButton, Stack, Typography } from '@mui/material';
 import { useTranslation } from '../../../lib/translate.tsx';
+import { filterVals, type FilterVal } from '@vitrine/contract/field-format';
 import { facetConfigSchema, viewKey, type ViewKey } from '@vitrine/contract/global-config';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import {
   AddFromSelect,
   AlignmentSetting,
+  DragHandle,
   EntryList,
+  LanguageTextSettings,
   missingFrom,
   moved,
+  movedTo,
   MoveButtons,
   NumberSetting,
   Section,
   SelectSetting,
   SwitchSetting,
   UploadSetting,
+  useDragOrder,
 } from '../fields.tsx';
 import { useIndexFields } from '../queries.ts';
 
 type Multivalue = 'checkbox' | 'radio' | 'slider';
 type FacetSort = 'count' | 'alphabetical';
+type Orientation = 'asc' | 'desc';
+/** The formats a facet's values can be given; '' leaves it to the index field. `other` is `none`. */
+const facetFormats = filterVals.filter((v) => v !== 'other');
 
 export function SearchSection() {
   const { t } = useTranslation();
@@ -40,6 +48,8 @@ export function SearchSection() {
   const writeViews = (next: typeof viewsInOrder) =>
     set('search.views.options')(next.map((v, position) => ({ ...v, position })));
   const writeFacets = (next: typeof inOrder) => set('facets')(next.map((f, position) => ({ ...f, position })));
+  const dragFacets = useDragOrder((from, to) => writeFacets(movedTo(inOrder, from, to)));
+  const languages = config.visibleLocales.map((l) => l.lang);
 
   const addFacet = (name: string) => {
     const field = fields?.find((f) => f.field_name === name);
@@ -61,10 +71,20 @@ export function SearchSection() {
             key={facet.field_name}
             direction="row"
             spacing={1}
-            sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
+            sx={{
+              alignItems: 'center',
+              flexWrap: 'wrap',
+              rowGap: 1,
+              '&[data-drag-over]': { outline: 2, outlineStyle: 'dashed', outlineColor: 'primary.main' },
+            }}
             role="group"
             aria-label={facet.field_name}
+            {...dragFacets.target(place)}
           >
+            <DragHandle
+              label={t('admin.search.drag_facet', { field: facet.field_name })}
+              {...dragFacets.handle(place)}
+            />
             <Typography sx={{ minWidth: 120 }}>{facet.field_name}</Typography>
             <NumberSetting
               label={t('admin.search.preview')}
@@ -89,6 +109,27 @@ export function SearchSection() {
                 label: t(`admin.search.sort_${v}`),
               }))}
               onChange={set(`facets.${index}.options.sort`)}
+            />
+            <SelectSetting<Orientation>
+              label={t('admin.search.facet_sort_orientation')}
+              value={facet.options.sort_orientation}
+              options={(['asc', 'desc'] as const).map((v) => ({ value: v, label: t(`admin.search.orientation_${v}`) }))}
+              onChange={set(`facets.${index}.options.sort_orientation`)}
+            />
+            <SelectSetting<FilterVal | ''>
+              label={t('admin.search.filter_val')}
+              value={facet.options.filterVal === 'other' ? 'none' : (facet.options.filterVal ?? '')}
+              options={[
+                { value: '', label: t('admin.search.filter_val_index') },
+                ...facetFormats.map((v) => ({ value: v, label: t(`admin.search.filter_val_${v}`) })),
+              ]}
+              onChange={(v) => set(`facets.${index}.options.filterVal`)(v === '' ? undefined : v)}
+            />
+            <LanguageTextSettings
+              label={t('admin.search.facet_label')}
+              languages={languages}
+              value={(lang) => facet.labels?.[lang] ?? ''}
+              onChange={(lang, v) => set(`facets.${index}.labels.${lang}`)(v)}
             />
             <MoveButtons
               index={place}
