@@ -78,6 +78,21 @@ describe('navigation rules (portal-spec §2 "Navigation rules", admin-spec §2 "
     expect(screen.getByRole('heading', { level: 1, name: /Search/ })).toBeInTheDocument();
   }, 15_000);
 
+  it('asks the server on entering the admin area; an admin session no longer valid is sent away (admin-spec §2 "Admin entry guard")', async () => {
+    const admin = sessionAnswer({ user: 'ada', isGuiAdmin: true });
+    let sessions = 0;
+    server.use(
+      // The first answer is the admin's; the session then expires on the server.
+      http.post(api('session/get'), () => HttpResponse.json(sessions++ === 0 ? admin : sessionAnswer())),
+      http.get(api('session/check'), () => HttpResponse.json({ isGuiAdmin: false, sessionValid: false })),
+      http.get(api('config/global/stored'), () => HttpResponse.json({ config: null })),
+      http.get(api('config/translations/stored'), () => HttpResponse.json({ translations: {} })),
+    );
+    const router = await renderAt('/admin/general');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(sessions).toBe(2);
+  });
+
   it('sends a GUI admin who is not an asset user from a portal page to /admin/general', async () => {
     const admin = sessionAnswer({ user: 'ada', isAssetUser: false, isGuiAdmin: true });
     server.use(http.post(api('session/get'), () => HttpResponse.json(admin)));

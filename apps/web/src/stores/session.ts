@@ -1,9 +1,9 @@
 import { useSyncExternalStore } from 'react';
-import { checkVersionCall, getSessionCall, logoutCall } from '@vitrine/contract/endpoints';
+import { checkSessionCall, checkVersionCall, getSessionCall, logoutCall } from '@vitrine/contract/endpoints';
 import type { Session } from '@vitrine/contract/session';
 import { pageOf, readRoutePath, readSearchQuery, routePath } from '@vitrine/contract/paths';
 import { FRONTEND_VERSION, versionsMismatch } from '@vitrine/contract/version';
-import { ApiError, callApi, onSessionLost, setSessionToken } from '../lib/apiClient.ts';
+import { ApiError, callApi, getSessionToken, onSessionLost, setSessionToken } from '../lib/apiClient.ts';
 
 /** Auth status values of portal-spec §4. */
 export type AuthStatus = 'initial' | 'loading' | 'verifying' | 'success' | 'unauthorized';
@@ -112,6 +112,26 @@ export async function loadSession(ssoCode?: string): Promise<void> {
   }
 }
 
+/** The session token the admin entry was last checked for. */
+let checkedAdminSession: string | null | undefined;
+
+/**
+ * Entering the admin area asks the server whether the session is still valid and a GUI admin's
+ * (admin-spec §2 "Admin entry guard"): the session loaded at the start may have expired or lost its
+ * rights since. If not, the session is loaded again, and the navigation guard sends the visitor away.
+ */
+export async function checkAdminEntry(): Promise<void> {
+  // Once per session: the session loaded again after a refusal is the server's own answer.
+  const token = getSessionToken();
+  if (token === checkedAdminSession) return;
+  checkedAdminSession = token;
+  const answer = await callApi(checkSessionCall).catch(() => undefined);
+  if (answer && (!answer.sessionValid || !answer.isGuiAdmin)) {
+    await loadSession();
+    checkedAdminSession = getSessionToken();
+  }
+}
+
 /** Logs in with credentials (portal-spec §4 "Login"); empty credentials reuse the session. */
 export async function login(user: string, pass: string): Promise<LoginOutcome> {
   set({ status: 'verifying' });
@@ -211,4 +231,5 @@ export function useSession(): SessionState {
 export function resetSessionState(): void {
   state = initialState;
   caller = undefined;
+  checkedAdminSession = undefined;
 }

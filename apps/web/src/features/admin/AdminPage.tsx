@@ -1,11 +1,11 @@
 import { Alert, Box, Button, List, ListItem, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
-import type { ComponentType } from 'react';
+import { useEffect, type ComponentType } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { NavLink, Outlet } from '../../lib/router.tsx';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
 import { FRONTEND_VERSION } from '@vitrine/contract/version';
-import { versionWarning } from '../../stores/session.ts';
+import { checkAdminEntry, versionWarning } from '../../stores/session.ts';
 import { AdminDraftProvider, useAdminDraft } from './AdminDraft.tsx';
 import { useBackendVersion } from './queries.ts';
 import { AppearanceSection } from './sections/AppearanceSection.tsx';
@@ -35,6 +35,7 @@ const configSections = new Set<AdminSection>(['appearance', 'dashboard', 'genera
 
 export function AdminPage() {
   const { t } = useTranslation();
+  useEffect(() => void checkAdminEntry(), []);
   return (
     <AdminDraftProvider>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
