@@ -90,6 +90,25 @@ describe(
   'admin area (admin-spec §2 "Admin entry guard", §4 "Config versioning and upgrade", §5)',
   { timeout: 60_000 },
   () => {
+    it('lists the sections in the sidebar order of admin-spec §1', async () => {
+      adminServer(defaultGlobalConfig);
+      await renderApp('/admin/general');
+      const tabs = await screen.findByRole('navigation', { name: 'Administration' }, slow);
+      expect(
+        within(tabs)
+          .getAllByRole('link')
+          .map((link) => [link.textContent, link.getAttribute('href')]),
+      ).toEqual([
+        ['Appearance', '/admin/appearance'],
+        ['Dashboard', '/admin/dashboard'],
+        ['General', '/admin/general'],
+        ['Language settings', '/admin/language'],
+        ['Search settings', '/admin/search'],
+        ['Login', '/admin/login'],
+        ['Own pages', '/admin/editor'],
+      ]);
+    });
+
     it('offers to adopt the changes of an older stored config and saves it migrated', async () => {
       const { posted } = adminServer({ version: '5.2.1', global: { website_title: 'Archiv' }, themes: { colors: {} } });
       const { user } = await renderApp('/admin/general');
