@@ -592,6 +592,49 @@ describe(
       expect(posted[0]?.themes.options.map((o) => o.key)).toEqual(['light', 'dark']);
     });
 
+    it.each([
+      {
+        locale: 'en',
+        key: /^Key of a new theme/,
+        add: 'Add theme',
+        empty: 'The key must not be empty!',
+        taken: 'The key is already used!',
+      },
+      {
+        locale: 'de',
+        key: /^Schlüssel eines neuen Themas/,
+        add: 'Thema hinzufügen',
+        empty: 'Der Schlüssel darf nicht leer sein!',
+        taken: 'Der Schlüssel wird bereits verwendet!',
+      },
+    ])('in $locale refuses a theme key that is empty or in use (admin-spec §5, §3 "Theme")', async (c) => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/appearance', { locale: c.locale });
+      const key = await screen.findByLabelText(c.key, {}, slow);
+      await user.click(screen.getByRole('button', { name: c.add }));
+      expect(screen.getByText(c.empty)).toBeInTheDocument();
+      await user.type(key, 'dark');
+      expect(screen.getByText(c.taken)).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: c.add }));
+      expect(key).toHaveValue('dark');
+      expect(posted).toHaveLength(0);
+      expect(screen.queryByText(/unsaved|ungespeichert/)).not.toBeInTheDocument();
+    });
+
+    it('refuses a pre-search key that is empty or in use (admin-spec §5, §3 "Pre-search")', async () => {
+      adminServer(withPreSearches([{ key: 'Harbour', position: 0, search: { en: { text: '*', facets: [] } } }]));
+      const { user } = await renderApp('/admin/dashboard');
+      await user.click(await screen.findByRole('button', { name: 'Add pre-search' }, slow));
+      const dialog = await screen.findByRole('dialog', { name: 'Add pre-search' });
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      expect(within(dialog).getByText('The key must not be empty!')).toBeInTheDocument();
+      await user.type(within(dialog).getByLabelText(/^Key/), 'Harbour');
+      expect(within(dialog).getByText('The key is already used!')).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      expect(screen.getByRole('dialog', { name: 'Add pre-search' })).toBeInTheDocument();
+      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
+    });
+
     it('sets where logos show, the hero alignment and the dashboard logo (admin-spec §1 "appearance", "dashboard")', async () => {
       const { posted } = adminServer(defaultGlobalConfig);
       const { user } = await renderApp('/admin/appearance');
