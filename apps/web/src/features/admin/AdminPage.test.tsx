@@ -1098,6 +1098,58 @@ describe(
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     });
 
+    it('flags a text typed back to the stored one as no change (admin-spec §2 "Admin entry guard": backups)', async () => {
+      adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/language');
+      await user.type(await screen.findByLabelText('Find a text', {}, slow), 'views.dashboard.title');
+      const text = await screen.findByLabelText('views.dashboard.title');
+      await user.type(text, ' neu');
+      expect(screen.getByText('There are unsaved changes.')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save translations' })).toBeEnabled();
+      await user.type(text, '{Backspace>4}');
+      expect(text).toHaveValue('Startseite');
+      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save translations' })).toBeDisabled();
+      // Nothing to lose: another language to edit is taken without a question.
+      await user.click(screen.getByRole('combobox', { name: 'Language to translate' }));
+      await user.click(await screen.findByRole('option', { name: 'en' }));
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(screen.getByRole('combobox', { name: 'Language to translate' })).toHaveTextContent('en');
+    });
+
+    it('flags an unsaved custom page and asks before another language tab drops it (admin-spec §2 "Admin entry guard", §4)', async () => {
+      adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/editor');
+      const heading = await screen.findByLabelText('Heading', {}, slow);
+      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
+      await user.type(heading, ' und Kontakt');
+      expect(screen.getByText('There are unsaved changes.')).toBeInTheDocument();
+      // Cancel keeps the edit on its tab.
+      await user.click(screen.getByRole('tab', { name: 'EN (no page yet)' }));
+      const question = await screen.findByRole('dialog', { name: 'Discard the unsaved changes?' });
+      await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.getByRole('tab', { name: 'DE' })).toHaveAttribute('aria-selected', 'true');
+      expect(heading).toHaveValue('Impressum und Kontakt');
+      // Typed back to the stored heading: nothing is flagged.
+      await user.type(heading, '{Backspace>12}');
+      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
+      await user.type(heading, '!');
+      // Confirmed: the other language's page shows, the edit is dropped.
+      await user.click(screen.getByRole('tab', { name: 'EN (no page yet)' }));
+      await user.click(
+        within(await screen.findByRole('dialog', { name: 'Discard the unsaved changes?' })).getByRole('button', {
+          name: 'Confirm',
+        }),
+      );
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.getByLabelText('Heading')).toHaveValue('');
+      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
+      await user.click(screen.getByRole('tab', { name: 'DE' }));
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(await screen.findByLabelText('Heading')).toHaveValue('Impressum');
+    });
+
     it('starts a new language from the texts of a chosen template and says so (admin-spec §3 "Language", §4)', async () => {
       const { postedTexts } = adminServer(defaultGlobalConfig);
       const { user } = await renderApp('/admin/language');
