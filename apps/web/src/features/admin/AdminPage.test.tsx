@@ -43,6 +43,10 @@ const indexField = (field_name: string, over: Partial<IndexField> = {}): IndexFi
   ...over,
 });
 
+/** index/fields answers these fields. */
+const withIndexFields = (...fields: IndexField[]) =>
+  server.use(http.get(api('index/fields'), () => HttpResponse.json({ visible_fields: fields })));
+
 /** The default config with these pre-searches on the dashboard. */
 const withPreSearches = (data: PreSearch[]) => ({
   ...defaultGlobalConfig,
@@ -97,6 +101,15 @@ function adminServer(
     }),
   );
   return { posted, postedTexts };
+}
+
+/** The admin area at `route` on a server whose POST to `path` fails, the entry notice closed. */
+async function withFailingPost(path: string, route: string) {
+  adminServer(defaultGlobalConfig);
+  server.use(http.post(api(path), failure));
+  const rendered = await renderApp(route);
+  await closeEntryNotice(rendered.user);
+  return rendered;
 }
 
 describe(
@@ -535,6 +548,49 @@ describe(
       expect(posted[0]?.facets[1]?.options).not.toHaveProperty('filterVal');
     });
 
+    it('warns of a slider or a range facet on a field the server does not define as a range (admin-spec §5)', async () => {
+      const facet = (field_name: string, position: number, range_facet: boolean, multivalue: string) => ({
+        field_name,
+        position,
+        range_facet,
+        options: { multivalue, preview: 10, sort: 'alphabetical', sort_orientation: 'asc' },
+      });
+      adminServer({
+        ...defaultGlobalConfig,
+        facets: [
+          facet('category', 0, false, 'slider'),
+          // A range on the server, though the config's own flag says not.
+          facet('imp_date', 1, false, 'slider'),
+          facet('creator', 2, true, 'checkbox'),
+          facet('license', 3, false, 'checkbox'),
+        ],
+      });
+      withIndexFields(
+        indexField('category', { is_facet: true }),
+        indexField('imp_date', { is_facet: true, range_facet: true, type: 'date' }),
+        indexField('creator', { is_facet: true }),
+        indexField('license', { is_facet: true }),
+      );
+      const { user } = await renderApp('/admin/search');
+      const group = async (name: string) => within(await screen.findByRole('group', { name }, slow));
+      const slider = 'A slider needs a field defined as a range on the server.';
+      const range = 'A range facet needs a field defined as a range on the server.';
+      const category = await group('category');
+      expect(await category.findByText(slider)).toBeInTheDocument();
+      expect((await group('imp_date')).queryByText(slider)).not.toBeInTheDocument();
+      expect((await group('creator')).getByText(range)).toBeInTheDocument();
+      const license = await group('license');
+      expect(license.queryByText(slider)).not.toBeInTheDocument();
+      expect(license.queryByText(range)).not.toBeInTheDocument();
+      // Shown as a slider, the field that is no range on the server is warned of; as checkboxes no more.
+      await user.click(license.getByRole('combobox', { name: 'Selection' }));
+      await user.click(await screen.findByRole('option', { name: 'Slider' }));
+      expect(license.getByText(slider)).toBeInTheDocument();
+      await user.click(category.getByRole('combobox', { name: 'Selection' }));
+      await user.click(await screen.findByRole('option', { name: 'Checkboxes' }));
+      expect(category.queryByText(slider)).not.toBeInTheDocument();
+    });
+
     it('removes suggestion fields one by one and flags one the index no longer has', async () => {
       const { posted } = adminServer({
         ...defaultGlobalConfig,
@@ -934,10 +990,7 @@ describe(
     });
 
     it('says when the config cannot be saved, and keeps the edit unsaved (admin-spec §4, §8)', async () => {
-      adminServer(defaultGlobalConfig);
-      server.use(http.post(api('config/global'), failure));
-      const { user } = await renderApp('/admin/general');
-      await closeEntryNotice(user);
+      const { user } = await withFailingPost('config/global', '/admin/general');
       const title = screen.getByLabelText(/^Website title/);
       await user.clear(title);
       await user.type(title, 'Archiv');
@@ -949,10 +1002,7 @@ describe(
     });
 
     it('says when a new language cannot be stored (admin-spec §4, §8)', async () => {
-      adminServer(defaultGlobalConfig);
-      server.use(http.post(api('config/translations'), failure));
-      const { user } = await renderApp('/admin/language');
-      await closeEntryNotice(user);
+      const { user } = await withFailingPost('config/translations', '/admin/language');
       await user.click(screen.getByRole('button', { name: 'Add language' }));
       const dialog = screen.getByRole('dialog', { name: 'Add language' });
       await user.type(within(dialog).getByLabelText(/^Name/), 'Français');
@@ -962,10 +1012,7 @@ describe(
     });
 
     it('says when a custom page cannot be saved, and keeps the draft (admin-spec §8)', async () => {
-      adminServer(defaultGlobalConfig);
-      server.use(http.post(api('config/custom_html'), failure));
-      const { user } = await renderApp('/admin/editor');
-      await closeEntryNotice(user);
+      const { user } = await withFailingPost('config/custom_html', '/admin/editor');
       const heading = await screen.findByLabelText('Heading');
       await user.type(heading, ' und Kontakt');
       await user.click(screen.getByRole('button', { name: 'Save page' }));
@@ -976,10 +1023,7 @@ describe(
     });
 
     it('says when a file cannot be saved (admin-spec §8)', async () => {
-      adminServer(defaultGlobalConfig);
-      server.use(http.post(api('config/logo'), failure));
-      const { user } = await renderApp('/admin/appearance');
-      await closeEntryNotice(user);
+      const { user } = await withFailingPost('config/logo', '/admin/appearance');
       const logo = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'logo.png', { type: 'image/png' });
       await user.upload(screen.getByLabelText('Logo'), logo);
       expect(await screen.findByText('The file could not be saved.')).toBeInTheDocument();
