@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultTranslations } from './translations.ts';
 import {
   defaultGlobalConfig,
+  facetConfigSchema,
   fillConfigDefaults,
   globalConfigModel,
   pickContentLanguage,
@@ -32,6 +33,31 @@ describe('config defaults (admin-spec §9 "Business constants and limits", porta
     expect(c.guide.tour).toHaveLength(12);
     expect(c.content_languages).toEqual(['de', 'en']);
     expect(c.fallback_locale).toBe('en');
+  });
+
+  it('has border widths of 2 for bookmark cards, thumbnails and posters (admin-spec §9, §3 "bookmark")', () => {
+    const c = defaultGlobalConfig;
+    expect(c.bookmark.options.border_width).toBe(2);
+    expect(c.search.thumbnails.border_width).toBe(2);
+    expect(c.search.posters.border_width).toBe(2);
+    expect(c.dashboard.collections.poster_border_width).toBe(2);
+    expect(c.infoView.options.border_width).toBe(2);
+  });
+
+  it('gives a facet preview 10, alphabetical ascending values and checkboxes (admin-spec §9)', () => {
+    expect(facetConfigSchema.parse({ field_name: 'category', position: 0 })).toEqual({
+      field_name: 'category',
+      position: 0,
+      range_facet: false,
+      options: { preview: 10, sort: 'alphabetical', sort_orientation: 'asc', multivalue: 'checkbox' },
+    });
+    // Options given in part are filled the same way.
+    expect(facetConfigSchema.parse({ field_name: 'category', position: 0, options: {} }).options).toEqual({
+      preview: 10,
+      sort: 'alphabetical',
+      sort_orientation: 'asc',
+      multivalue: 'checkbox',
+    });
   });
 
   it('offers light, dark and classic themes with all 12 colours and an orange primary', () => {

@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ESCAPED_AT } from '@vitrine/contract/at-signs';
-import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
-import type { MessageSet } from '@vitrine/contract/config';
+import { IMAGE_WARNING_BYTES, type MessageSet } from '@vitrine/contract/config';
+import { configFileNames, defaultGlobalConfig } from '@vitrine/contract/config-defaults';
 import { TEXTS_VERSION } from '@vitrine/contract/config-migrations';
 import type { GlobalConfig, PreSearch } from '@vitrine/contract/global-config';
 import type { IndexField } from '@vitrine/contract/search';
@@ -17,6 +17,19 @@ startTestServer(server, 'error');
 /** The admin area is a lazily loaded chunk: its first render waits for the import. */
 const slow = { timeout: 15_000 };
 
+/** A server failure as the API answers it. */
+const failure = () => HttpResponse.json({ error: 'internal', message: 'Failed.' }, { status: 500 });
+
+/**
+ * Closes the notice of entry ("up to date"): notices show one at a time, and it would stand in front
+ * of the one a test waits for.
+ */
+async function closeEntryNotice(user: { click: (element: Element) => Promise<void> }) {
+  const notice = (await screen.findByText('The configuration is up to date.', {}, slow)).closest('[role="alert"]');
+  await user.click(within(notice as HTMLElement).getByRole('button', { name: 'Close' }));
+  await waitFor(() => expect(screen.queryByText('The configuration is up to date.')).not.toBeInTheDocument());
+}
+
 /** A field of the index as index/fields answers it. */
 const indexField = (field_name: string, over: Partial<IndexField> = {}): IndexField => ({
   field_name,
@@ -29,6 +42,10 @@ const indexField = (field_name: string, over: Partial<IndexField> = {}): IndexFi
   options: {},
   ...over,
 });
+
+/** index/fields answers these fields. */
+const withIndexFields = (...fields: IndexField[]) =>
+  server.use(http.get(api('index/fields'), () => HttpResponse.json({ visible_fields: fields })));
 
 /** The default config with these pre-searches on the dashboard. */
 const withPreSearches = (data: PreSearch[]) => ({
@@ -86,10 +103,38 @@ function adminServer(
   return { posted, postedTexts };
 }
 
+/** The admin area at `route` on a server whose POST to `path` fails, the entry notice closed. */
+async function withFailingPost(path: string, route: string) {
+  adminServer(defaultGlobalConfig);
+  server.use(http.post(api(path), failure));
+  const rendered = await renderApp(route);
+  await closeEntryNotice(rendered.user);
+  return rendered;
+}
+
 describe(
   'admin area (admin-spec §2 "Admin entry guard", §4 "Config versioning and upgrade", §5)',
   { timeout: 60_000 },
   () => {
+    it('lists the sections in the sidebar order of admin-spec §1', async () => {
+      adminServer(defaultGlobalConfig);
+      await renderApp('/admin/general');
+      const tabs = await screen.findByRole('navigation', { name: 'Administration' }, slow);
+      expect(
+        within(tabs)
+          .getAllByRole('link')
+          .map((link) => [link.textContent, link.getAttribute('href')]),
+      ).toEqual([
+        ['Appearance', '/admin/appearance'],
+        ['Dashboard', '/admin/dashboard'],
+        ['General', '/admin/general'],
+        ['Language settings', '/admin/language'],
+        ['Search settings', '/admin/search'],
+        ['Login', '/admin/login'],
+        ['Own pages', '/admin/editor'],
+      ]);
+    });
+
     it('offers to adopt the changes of an older stored config and saves it migrated', async () => {
       const { posted } = adminServer({ version: '5.2.1', global: { website_title: 'Archiv' }, themes: { colors: {} } });
       const { user } = await renderApp('/admin/general');
@@ -503,6 +548,49 @@ describe(
       expect(posted[0]?.facets[1]?.options).not.toHaveProperty('filterVal');
     });
 
+    it('warns of a slider or a range facet on a field the server does not define as a range (admin-spec §5)', async () => {
+      const facet = (field_name: string, position: number, range_facet: boolean, multivalue: string) => ({
+        field_name,
+        position,
+        range_facet,
+        options: { multivalue, preview: 10, sort: 'alphabetical', sort_orientation: 'asc' },
+      });
+      adminServer({
+        ...defaultGlobalConfig,
+        facets: [
+          facet('category', 0, false, 'slider'),
+          // A range on the server, though the config's own flag says not.
+          facet('imp_date', 1, false, 'slider'),
+          facet('creator', 2, true, 'checkbox'),
+          facet('license', 3, false, 'checkbox'),
+        ],
+      });
+      withIndexFields(
+        indexField('category', { is_facet: true }),
+        indexField('imp_date', { is_facet: true, range_facet: true, type: 'date' }),
+        indexField('creator', { is_facet: true }),
+        indexField('license', { is_facet: true }),
+      );
+      const { user } = await renderApp('/admin/search');
+      const group = async (name: string) => within(await screen.findByRole('group', { name }, slow));
+      const slider = 'A slider needs a field defined as a range on the server.';
+      const range = 'A range facet needs a field defined as a range on the server.';
+      const category = await group('category');
+      expect(await category.findByText(slider)).toBeInTheDocument();
+      expect((await group('imp_date')).queryByText(slider)).not.toBeInTheDocument();
+      expect((await group('creator')).getByText(range)).toBeInTheDocument();
+      const license = await group('license');
+      expect(license.queryByText(slider)).not.toBeInTheDocument();
+      expect(license.queryByText(range)).not.toBeInTheDocument();
+      // Shown as a slider, the field that is no range on the server is warned of; as checkboxes no more.
+      await user.click(license.getByRole('combobox', { name: 'Selection' }));
+      await user.click(await screen.findByRole('option', { name: 'Slider' }));
+      expect(license.getByText(slider)).toBeInTheDocument();
+      await user.click(category.getByRole('combobox', { name: 'Selection' }));
+      await user.click(await screen.findByRole('option', { name: 'Checkboxes' }));
+      expect(category.queryByText(slider)).not.toBeInTheDocument();
+    });
+
     it('removes suggestion fields one by one and flags one the index no longer has', async () => {
       const { posted } = adminServer({
         ...defaultGlobalConfig,
@@ -571,6 +659,49 @@ describe(
       await user.click(screen.getByRole('button', { name: 'Save configuration' }));
       await waitFor(() => expect(posted).toHaveLength(1));
       expect(posted[0]?.themes.options.map((o) => o.key)).toEqual(['light', 'dark']);
+    });
+
+    it.each([
+      {
+        locale: 'en',
+        key: /^Key of a new theme/,
+        add: 'Add theme',
+        empty: 'The key must not be empty!',
+        taken: 'The key is already used!',
+      },
+      {
+        locale: 'de',
+        key: /^Schlüssel eines neuen Themas/,
+        add: 'Thema hinzufügen',
+        empty: 'Der Schlüssel darf nicht leer sein!',
+        taken: 'Der Schlüssel wird bereits verwendet!',
+      },
+    ])('in $locale refuses a theme key that is empty or in use (admin-spec §5, §3 "Theme")', async (c) => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/appearance', { locale: c.locale });
+      const key = await screen.findByLabelText(c.key, {}, slow);
+      await user.click(screen.getByRole('button', { name: c.add }));
+      expect(screen.getByText(c.empty)).toBeInTheDocument();
+      await user.type(key, 'dark');
+      expect(screen.getByText(c.taken)).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: c.add }));
+      expect(key).toHaveValue('dark');
+      expect(posted).toHaveLength(0);
+      expect(screen.queryByText(/unsaved|ungespeichert/)).not.toBeInTheDocument();
+    });
+
+    it('refuses a pre-search key that is empty or in use (admin-spec §5, §3 "Pre-search")', async () => {
+      adminServer(withPreSearches([{ key: 'Harbour', position: 0, search: { en: { text: '*', facets: [] } } }]));
+      const { user } = await renderApp('/admin/dashboard');
+      await user.click(await screen.findByRole('button', { name: 'Add pre-search' }, slow));
+      const dialog = await screen.findByRole('dialog', { name: 'Add pre-search' });
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      expect(within(dialog).getByText('The key must not be empty!')).toBeInTheDocument();
+      await user.type(within(dialog).getByLabelText(/^Key/), 'Harbour');
+      expect(within(dialog).getByText('The key is already used!')).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      expect(screen.getByRole('dialog', { name: 'Add pre-search' })).toBeInTheDocument();
+      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
     });
 
     it('sets where logos show, the hero alignment and the dashboard logo (admin-spec §1 "appearance", "dashboard")', async () => {
@@ -782,7 +913,7 @@ describe(
       });
     });
 
-    it('flags an existing pre-search that filters by a field the index no longer has (admin-spec §4, §5)', async () => {
+    it('flags an existing pre-search that filters by a field the index no longer has, with the warning notice (admin-spec §4, §5, §8)', async () => {
       adminServer(
         withPreSearches([
           { key: 'Old', position: 0, search: { en: { text: '*', facets: [{ key: 'gone_field', values: ['x'] }] } } },
@@ -797,12 +928,16 @@ describe(
       expect(
         await screen.findByText('Filters by fields the index does not have: gone_field', {}, slow),
       ).toBeInTheDocument();
+      await closeEntryNotice(user);
       await user.click(screen.getByRole('button', { name: 'Edit Old' }));
       const dialog = screen.getByRole('dialog', { name: 'Edit pre-search Old' });
       expect(within(dialog).getByText('This field does not exist in the index.')).toBeInTheDocument();
       await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
-      // Refused while the field is missing (the spec's warning is a notice, queued behind the entry notice).
+      // Refused while the field is missing, with the spec's warning notice.
       expect(screen.getByRole('dialog', { name: 'Edit pre-search Old' })).toBeInTheDocument();
+      expect(
+        await screen.findByText('The pre-search refers to fields that are missing from the index.'),
+      ).toBeInTheDocument();
       await user.click(within(dialog).getByRole('button', { name: 'Remove filter 1' }));
       await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -833,6 +968,106 @@ describe(
       await user.click(screen.getByRole('button', { name: 'Save configuration' }));
       await waitFor(() => expect(posted).toHaveLength(1));
       expect(posted[0]?.dashboard.collections.data[0]).toMatchObject({ key: 'Harbour picks', src: uploads[0]?.id });
+    });
+
+    it('says when the stored config cannot be loaded: every section shows it, and nothing can be saved (admin-spec §4, §8)', async () => {
+      adminServer(defaultGlobalConfig);
+      server.use(http.get(api('config/global/stored'), failure));
+      const { user } = await renderApp('/admin/general');
+      // The notice, and the section's own word for the unavailable config.
+      await waitFor(() => expect(screen.getAllByText('The configuration could not be loaded.')).toHaveLength(2), slow);
+      expect(
+        screen.getByText('The configuration could not be loaded.', { selector: '.MuiSnackbar-root *' }),
+      ).toBeVisible();
+      const tabs = screen.getByRole('navigation', { name: 'Administration' });
+      for (const section of ['General', 'Appearance', 'Search settings']) {
+        await user.click(within(tabs).getByRole('link', { name: section }));
+        expect(await screen.findByRole('heading', { level: 2, name: section })).toBeInTheDocument();
+        expect(screen.getAllByText('The configuration could not be loaded.').length).toBeGreaterThanOrEqual(1);
+        expect(screen.queryByRole('button', { name: 'Save configuration' })).not.toBeInTheDocument();
+        expect(screen.queryByLabelText(/^Website title/)).not.toBeInTheDocument();
+      }
+    });
+
+    it('says when the config cannot be saved, and keeps the edit unsaved (admin-spec §4, §8)', async () => {
+      const { user } = await withFailingPost('config/global', '/admin/general');
+      const title = screen.getByLabelText(/^Website title/);
+      await user.clear(title);
+      await user.type(title, 'Archiv');
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      expect(await screen.findByText('Error - could not save configuration!')).toBeInTheDocument();
+      expect(screen.getByText('There are unsaved changes.')).toBeInTheDocument();
+      expect(title).toHaveValue('Archiv');
+      expect(screen.getByRole('button', { name: 'Save configuration' })).toBeEnabled();
+    });
+
+    it('says when a new language cannot be stored (admin-spec §4, §8)', async () => {
+      const { user } = await withFailingPost('config/translations', '/admin/language');
+      await user.click(screen.getByRole('button', { name: 'Add language' }));
+      const dialog = screen.getByRole('dialog', { name: 'Add language' });
+      await user.type(within(dialog).getByLabelText(/^Name/), 'Français');
+      await user.type(within(dialog).getByLabelText(/^Code/), 'fr');
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      expect(await screen.findByText('The language could not be updated.')).toBeInTheDocument();
+    });
+
+    it('says when a custom page cannot be saved, and keeps the draft (admin-spec §8)', async () => {
+      const { user } = await withFailingPost('config/custom_html', '/admin/editor');
+      const heading = await screen.findByLabelText('Heading');
+      await user.type(heading, ' und Kontakt');
+      await user.click(screen.getByRole('button', { name: 'Save page' }));
+      expect(await screen.findByText('The page could not be saved.')).toBeInTheDocument();
+      expect(heading).toHaveValue('Impressum und Kontakt');
+      expect(screen.getByText('There are unsaved changes.')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save page' })).toBeEnabled();
+    });
+
+    it('says when a file cannot be saved (admin-spec §8)', async () => {
+      const { user } = await withFailingPost('config/logo', '/admin/appearance');
+      const logo = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'logo.png', { type: 'image/png' });
+      await user.upload(screen.getByLabelText('Logo'), logo);
+      expect(await screen.findByText('The file could not be saved.')).toBeInTheDocument();
+    });
+
+    it('deletes a stored file and says so (admin-spec §4 "saving with no file deletes it", §8)', async () => {
+      adminServer(defaultGlobalConfig);
+      const bodies: (string | null)[] = [];
+      server.use(
+        http.get(api('config'), () =>
+          HttpResponse.json(Object.fromEntries(configFileNames.map((n) => [n, n === 'logo']))),
+        ),
+        http.post(api('config/logo'), async ({ request }) => {
+          bodies.push(request.headers.get('content-type'));
+          return HttpResponse.json({ saved: false, deleted: true });
+        }),
+      );
+      const { user } = await renderApp('/admin/appearance');
+      await closeEntryNotice(user);
+      await user.click(await screen.findByRole('button', { name: 'Logo: Delete' }));
+      expect(await screen.findByText('File deleted')).toBeInTheDocument();
+      expect(bodies).toHaveLength(1);
+      expect(bodies[0] ?? '').not.toMatch(/multipart/);
+    });
+
+    it('warns of an image over 1 MB and uploads it all the same (admin-spec §5, §8)', async () => {
+      adminServer(defaultGlobalConfig);
+      const sizes: number[] = [];
+      server.use(
+        http.post(api('config/dashboardHero'), async ({ request }) => {
+          sizes.push(((await request.formData()).get('file') as File).size);
+          return HttpResponse.json({ saved: true, deleted: false });
+        }),
+      );
+      const { user } = await renderApp('/admin/dashboard');
+      await closeEntryNotice(user);
+      const hero = new File([new Uint8Array(IMAGE_WARNING_BYTES + 1)], 'hero.png', { type: 'image/png' });
+      await user.upload(screen.getByLabelText('Hero image'), hero);
+      const warning = (
+        await screen.findByText('The image is larger than 1 MB. A smaller JPG or webp file is recommended.')
+      ).closest('[role="alert"]');
+      await waitFor(() => expect(sizes).toEqual([IMAGE_WARNING_BYTES + 1]));
+      await user.click(within(warning as HTMLElement).getByRole('button', { name: 'Close' }));
+      expect(await screen.findByText('File saved')).toBeInTheDocument();
     });
 
     it('checks a new language with the German messages of admin-spec §5', async () => {
@@ -905,6 +1140,58 @@ describe(
       await user.click(within(tabs).getByRole('link', { name: 'Dashboard' }));
       expect(await screen.findByRole('heading', { level: 2, name: 'Dashboard' }, slow)).toBeInTheDocument();
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+
+    it('flags a text typed back to the stored one as no change (admin-spec §2 "Admin entry guard": backups)', async () => {
+      adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/language');
+      await user.type(await screen.findByLabelText('Find a text', {}, slow), 'views.dashboard.title');
+      const text = await screen.findByLabelText('views.dashboard.title');
+      await user.type(text, ' neu');
+      expect(screen.getByText('There are unsaved changes.')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save translations' })).toBeEnabled();
+      await user.type(text, '{Backspace>4}');
+      expect(text).toHaveValue('Startseite');
+      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save translations' })).toBeDisabled();
+      // Nothing to lose: another language to edit is taken without a question.
+      await user.click(screen.getByRole('combobox', { name: 'Language to translate' }));
+      await user.click(await screen.findByRole('option', { name: 'en' }));
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(screen.getByRole('combobox', { name: 'Language to translate' })).toHaveTextContent('en');
+    });
+
+    it('flags an unsaved custom page and asks before another language tab drops it (admin-spec §2 "Admin entry guard", §4)', async () => {
+      adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/editor');
+      const heading = await screen.findByLabelText('Heading', {}, slow);
+      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
+      await user.type(heading, ' und Kontakt');
+      expect(screen.getByText('There are unsaved changes.')).toBeInTheDocument();
+      // Cancel keeps the edit on its tab.
+      await user.click(screen.getByRole('tab', { name: 'EN (no page yet)' }));
+      const question = await screen.findByRole('dialog', { name: 'Discard the unsaved changes?' });
+      await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.getByRole('tab', { name: 'DE' })).toHaveAttribute('aria-selected', 'true');
+      expect(heading).toHaveValue('Impressum und Kontakt');
+      // Typed back to the stored heading: nothing is flagged.
+      await user.type(heading, '{Backspace>12}');
+      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
+      await user.type(heading, '!');
+      // Confirmed: the other language's page shows, the edit is dropped.
+      await user.click(screen.getByRole('tab', { name: 'EN (no page yet)' }));
+      await user.click(
+        within(await screen.findByRole('dialog', { name: 'Discard the unsaved changes?' })).getByRole('button', {
+          name: 'Confirm',
+        }),
+      );
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.getByLabelText('Heading')).toHaveValue('');
+      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
+      await user.click(screen.getByRole('tab', { name: 'DE' }));
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(await screen.findByLabelText('Heading')).toHaveValue('Impressum');
     });
 
     it('starts a new language from the texts of a chosen template and says so (admin-spec §3 "Language", §4)', async () => {

@@ -256,7 +256,8 @@ function TranslationEditor({ lang }: { lang: string }) {
     (k) => !needle || k.toLowerCase().includes(needle) || (fallback.get(k) ?? '').toLowerCase().includes(needle),
   );
   const value = (key: string) => edits[key] ?? current.get(key) ?? '';
-  const dirty = Object.keys(edits).length > 0;
+  // Told from the loaded copy: a text typed back to what is stored is no change (admin-spec §2, §4).
+  const dirty = Object.entries(edits).some(([key, text]) => text !== (current.get(key) ?? ''));
   useUnsavedFlag('translations', dirty);
 
   if (english.isPending || target.isPending) return <Typography>{t('global.loading')}</Typography>;

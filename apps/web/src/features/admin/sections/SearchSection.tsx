@@ -33,6 +33,8 @@ export function SearchSection() {
   const { config, set } = useAdminDraft();
   const fields = useIndexFields().data;
   const missing = missingFrom(fields);
+  /** Whether the server defines the field as a range; undefined while unknown (admin-spec §5). */
+  const rangeOnServer = (name: string) => fields?.find((f) => f.field_name === name)?.range_facet;
   const facetFields = (fields ?? []).filter(
     (f) => f.is_facet && !config.facets.some((c) => c.field_name === f.field_name),
   );
@@ -149,11 +151,17 @@ export function SearchSection() {
                 {t('admin.dashboard.field_missing')}
               </Alert>
             )}
-            {facet.options.multivalue === 'slider' && !facet.range_facet && (
-              <Alert severity="warning" sx={{ width: '100%' }}>
-                {t('admin.search.slider_needs_range')}
-              </Alert>
-            )}
+            {/* A slider, and a range facet, need a field the server defines as a range (admin-spec §5). */}
+            {(facet.options.multivalue === 'slider' || facet.range_facet) &&
+              rangeOnServer(facet.field_name) === false && (
+                <Alert severity="warning" sx={{ width: '100%' }}>
+                  {t(
+                    facet.options.multivalue === 'slider'
+                      ? 'admin.search.slider_needs_range'
+                      : 'admin.search.range_needs_range',
+                  )}
+                </Alert>
+              )}
           </Stack>
         ))}
         <AddFromSelect
