@@ -88,6 +88,16 @@ function adminServer(
       }),
     ),
     http.get(api('config/history'), () => HttpResponse.json({ versions: [] })),
+    http.get(api('info/all_languages'), ({ request }) => {
+      const german = new URL(request.url).searchParams.get('lang') === 'de';
+      return HttpResponse.json({
+        languages: [
+          { code: 'de', name: german ? 'Deutsch' : 'German', ui: true, content: true },
+          { code: 'en', name: german ? 'Englisch' : 'English', ui: true, content: true },
+          { code: 'fr', name: german ? 'Französisch' : 'French', ui: false, content: false },
+        ],
+      });
+    }),
     http.get(api('config/custom_html'), ({ request }) => {
       const lang = new URL(request.url).searchParams.get('lang');
       if (!lang) return HttpResponse.json({ locales: ['de'] });
@@ -1068,6 +1078,22 @@ describe(
       await waitFor(() => expect(sizes).toEqual([IMAGE_WARNING_BYTES + 1]));
       await user.click(within(warning as HTMLElement).getByRole('button', { name: 'Close' }));
       expect(await screen.findByText('File saved')).toBeInTheDocument();
+    });
+
+    it('names the language a typed code stands for and offers the name (admin-spec §7 "info/all_languages")', async () => {
+      adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/language');
+      await user.click(await screen.findByRole('button', { name: 'Add language' }, slow));
+      const dialog = screen.getByRole('dialog', { name: 'Add language' });
+      await user.type(within(dialog).getByLabelText(/^Code/), 'fr');
+      expect(await within(dialog).findByText('This code stands for: French')).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Use “French” as the name' }));
+      expect(within(dialog).getByLabelText(/^Name/)).toHaveValue('French');
+      // A name of its own stays: the offer is gone.
+      expect(within(dialog).queryByRole('button', { name: /as the name$/ })).not.toBeInTheDocument();
+      await user.clear(within(dialog).getByLabelText(/^Code/));
+      await user.type(within(dialog).getByLabelText(/^Code/), 'xq');
+      expect(within(dialog).getByText('The server does not know a language with this code.')).toBeInTheDocument();
     });
 
     it('checks a new language with the German messages of admin-spec §5', async () => {

@@ -1,5 +1,6 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  allLanguagesCall,
   checkVersionCall,
   configHistoryCall,
   configRollbackCall,
@@ -34,6 +35,7 @@ export const adminKeys = {
   pageLocales: () => [...adminKeys.all, 'pages'] as const,
   page: (lang: string) => [...adminKeys.all, 'pages', lang] as const,
   backendVersion: () => [...adminKeys.all, 'backend-version'] as const,
+  knownLanguages: (lang: string) => [...adminKeys.all, 'known-languages', lang] as const,
 };
 
 /** Loaded once on entry; the admin area's own drafts hold the edits. */
@@ -233,6 +235,15 @@ const customPageLocalesQuery = {
 
 export function useCustomPageLocales() {
   return useQuery(customPageLocalesQuery);
+}
+
+/** The languages the server knows, named in `lang` (info/all_languages), to name a code an admin types. */
+export function useKnownLanguages(lang: string) {
+  return useQuery({
+    queryKey: adminKeys.knownLanguages(lang),
+    queryFn: async ({ signal }) => (await callApi(allLanguagesCall, { signal, query: { lang } })).languages,
+    ...onEntry,
+  });
 }
 
 /** The server's version, shown beside the portal's (admins are warned of a mismatch, portal-spec §6). */

@@ -17,7 +17,7 @@ import {
   unique,
   type Rule,
 } from '../fields.tsx';
-import { metadataOf, textsQuery, useSaveTexts, useTexts } from '../queries.ts';
+import { metadataOf, textsQuery, useKnownLanguages, useSaveTexts, useTexts } from '../queries.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useQueryClient } from '@tanstack/react-query';
 
@@ -159,8 +159,9 @@ function AddLanguageDialog({
   onClose: () => void;
   onAdd: (language: NewLanguage) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { config } = useAdminDraft();
+  const known = useKnownLanguages(i18n.language).data;
   const [template, setTemplate] = useState(config.fallback_locale);
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
@@ -197,6 +198,12 @@ function AddLanguageDialog({
         required
         hint="admin.language.code_hint"
       />
+      <KnownLanguage
+        code={code.trim()}
+        known={known}
+        canUse={name.trim() === ''}
+        onUse={(knownName) => setName(knownName)}
+      />
       <SelectSetting
         label={t('admin.language.template')}
         value={template}
@@ -215,6 +222,35 @@ function AddLanguageDialog({
         label={t('admin.language.content')}
       />
     </FormDialog>
+  );
+}
+
+/** The name of the language a typed code stands for (info/all_languages), offered as the new language's name. */
+function KnownLanguage({
+  code,
+  known,
+  canUse,
+  onUse,
+}: {
+  code: string;
+  known: readonly { code: string; name: string }[] | undefined;
+  canUse: boolean;
+  onUse: (name: string) => void;
+}) {
+  const { t } = useTranslation();
+  if (!known || !isLanguageCode(code)) return null;
+  const language = known.find((l) => l.code === code);
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }} role="status">
+      <Typography variant="body2">
+        {language ? t('admin.language.known', { name: language.name }) : t('admin.language.unknown')}
+      </Typography>
+      {language && canUse && (
+        <Button size="small" onClick={() => onUse(language.name)}>
+          {t('admin.language.use_name', { name: language.name })}
+        </Button>
+      )}
+    </Stack>
   );
 }
 
