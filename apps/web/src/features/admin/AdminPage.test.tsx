@@ -88,6 +88,7 @@ function adminServer(
       }),
     ),
     http.get(api('config/history'), () => HttpResponse.json({ versions: [] })),
+    http.get(api('index/content_locales'), () => HttpResponse.json({ locales: ['de', 'en'] })),
     http.get(api('info/all_languages'), ({ request }) => {
       const german = new URL(request.url).searchParams.get('lang') === 'de';
       return HttpResponse.json({
@@ -1094,6 +1095,22 @@ describe(
       await user.clear(within(dialog).getByLabelText(/^Code/));
       await user.type(within(dialog).getByLabelText(/^Code/), 'xq');
       expect(within(dialog).getByText('The server does not know a language with this code.')).toBeInTheDocument();
+    });
+
+    it('points out a content language the catalogue has no metadata in (admin-spec §7 "index/content_locales")', async () => {
+      adminServer({
+        ...defaultGlobalConfig,
+        visibleLocales: [...defaultGlobalConfig.visibleLocales, { lang: 'fr', short: 'FR', name: 'Français' }],
+      });
+      const { user } = await renderApp('/admin/language');
+      await screen.findByLabelText('Content language: metadata in de', {}, slow);
+      const french = await screen.findByLabelText('Content language: metadata in fr', {}, slow);
+      const note = 'The catalogue has no metadata in fr yet: visitors who choose it see the metadata in English.';
+      expect(screen.queryByText(note)).not.toBeInTheDocument();
+      await user.click(french);
+      expect(await screen.findByText(note)).toBeInTheDocument();
+      // German is in the catalogue: no note for it.
+      expect(screen.queryByText(/no metadata in de/)).not.toBeInTheDocument();
     });
 
     it('checks a new language with the German messages of admin-spec §5', async () => {

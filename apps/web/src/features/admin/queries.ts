@@ -3,6 +3,7 @@ import {
   allLanguagesCall,
   checkVersionCall,
   configHistoryCall,
+  contentLocalesCall,
   configRollbackCall,
   customPageCall,
   damCollectionsCall,
@@ -35,6 +36,7 @@ export const adminKeys = {
   pageLocales: () => [...adminKeys.all, 'pages'] as const,
   page: (lang: string) => [...adminKeys.all, 'pages', lang] as const,
   backendVersion: () => [...adminKeys.all, 'backend-version'] as const,
+  contentLocales: () => [...adminKeys.all, 'content-locales'] as const,
   knownLanguages: (lang: string) => [...adminKeys.all, 'known-languages', lang] as const,
 };
 
@@ -237,6 +239,17 @@ export function useCustomPageLocales() {
   return useQuery(customPageLocalesQuery);
 }
 
+/** The languages the catalogue has metadata in (index/content_locales). */
+const contentLocalesQuery = {
+  queryKey: adminKeys.contentLocales(),
+  queryFn: async ({ signal }: { signal: AbortSignal }) => (await callApi(contentLocalesCall, { signal })).locales,
+  ...onEntry,
+};
+
+export function useContentLocales() {
+  return useQuery(contentLocalesQuery);
+}
+
 /** The languages the server knows, named in `lang` (info/all_languages), to name a code an admin types. */
 export function useKnownLanguages(lang: string) {
   return useQuery({
@@ -269,6 +282,7 @@ export function useEntryLoads(languages: readonly string[]): void {
       indexFieldsQuery,
       translationLocalesQuery,
       customPageLocalesQuery,
+      contentLocalesQuery,
       damCollectionsQuery,
       backendVersionQuery,
       ...languages.map(textsQuery),

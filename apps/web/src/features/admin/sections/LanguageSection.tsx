@@ -1,4 +1,4 @@
-import { Button, Checkbox, FormControlLabel, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Button, Checkbox, FormControlLabel, Stack, TextField, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/translate.tsx';
 import type { MessageSet } from '@vitrine/contract/config';
@@ -17,7 +17,7 @@ import {
   unique,
   type Rule,
 } from '../fields.tsx';
-import { metadataOf, textsQuery, useKnownLanguages, useSaveTexts, useTexts } from '../queries.ts';
+import { metadataOf, textsQuery, useContentLocales, useKnownLanguages, useSaveTexts, useTexts } from '../queries.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useQueryClient } from '@tanstack/react-query';
 
@@ -27,6 +27,7 @@ export function LanguageSection() {
   const { t } = useTranslation();
   const { config, update, set } = useAdminDraft();
   const [adding, setAdding] = useState(false);
+  const catalogueLanguages = useContentLocales().data;
   const locales = config.visibleLocales;
   const codes = [...new Set([...locales.map((l) => l.lang), ...config.content_languages])];
   const [editLang, setEditLang] = useState(locales[0]?.lang ?? 'de');
@@ -78,16 +79,21 @@ export function LanguageSection() {
                   }
                 : {}),
               children: (
-                <SwitchSetting
-                  label={t('admin.language.content_switch', { code })}
-                  checked={content}
-                  disabled={lastContent}
-                  onChange={(on) =>
-                    set('content_languages')(
-                      on ? [...config.content_languages, code] : config.content_languages.filter((l) => l !== code),
-                    )
-                  }
-                />
+                <>
+                  <SwitchSetting
+                    label={t('admin.language.content_switch', { code })}
+                    checked={content}
+                    disabled={lastContent}
+                    onChange={(on) =>
+                      set('content_languages')(
+                        on ? [...config.content_languages, code] : config.content_languages.filter((l) => l !== code),
+                      )
+                    }
+                  />
+                  {content && catalogueLanguages && !catalogueLanguages.includes(code) && (
+                    <Alert severity="info">{t('admin.language.no_metadata', { code })}</Alert>
+                  )}
+                </>
               ),
             };
           })}
