@@ -43,7 +43,13 @@ describe('info calls (portal-spec §7 "Calls")', () => {
     const de = await t.app.inject('/assetportal/api/info/all_languages?lang=de');
     expect(de.json().languages).toContainEqual({ code: 'en', name: 'Englisch', ui: true, content: true });
     const en = await t.app.inject('/assetportal/api/info/all_languages?lang=en');
-    expect(en.json().languages).toContainEqual({ code: 'de', name: 'German', ui: true, content: true });
+    const languages = en.json().languages as { code: string; name: string; ui: boolean }[];
+    expect(languages).toContainEqual({ code: 'de', name: 'German', ui: true, content: true });
+    // Beyond the portal's own languages, every ISO 639-1 language, named: an admin adding one sees what a code stands for.
+    expect(languages).toContainEqual({ code: 'sw', name: 'Swahili', ui: false, content: false });
+    expect(de.json().languages).toContainEqual({ code: 'fr', name: 'Französisch', ui: false, content: false });
+    expect(languages.length).toBeGreaterThan(150);
+    expect(languages.slice(0, 2).map((l) => l.code)).toEqual(['de', 'en']);
   });
 
   it('answers a malformed query with 400 and the validation error id', async () => {

@@ -5,21 +5,18 @@ import type { ConfigService } from '../config/config.service.ts';
 import { notReady } from '../http/errors.ts';
 import type { InfoRepository } from './info.repository.ts';
 
-/** Language names in English and German; other display languages fall back to English. */
-const knownLanguages: Record<string, { en: string; de: string }> = {
-  de: { en: 'German', de: 'Deutsch' },
-  en: { en: 'English', de: 'Englisch' },
-  fr: { en: 'French', de: 'Französisch' },
-  es: { en: 'Spanish', de: 'Spanisch' },
-  it: { en: 'Italian', de: 'Italienisch' },
-  nl: { en: 'Dutch', de: 'Niederländisch' },
-  pl: { en: 'Polish', de: 'Polnisch' },
-  pt: { en: 'Portuguese', de: 'Portugiesisch' },
-  cs: { en: 'Czech', de: 'Tschechisch' },
-  da: { en: 'Danish', de: 'Dänisch' },
-  sv: { en: 'Swedish', de: 'Schwedisch' },
-  fi: { en: 'Finnish', de: 'Finnisch' },
-};
+/** Every ISO 639-1 code the runtime's language data names (about 190). */
+const isoLanguageCodes: readonly string[] = (() => {
+  const names = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+  const codes: string[] = [];
+  for (let a = 97; a <= 122; a++) {
+    for (let b = 97; b <= 122; b++) {
+      const code = String.fromCharCode(a, b);
+      if (names.of(code)) codes.push(code);
+    }
+  }
+  return codes;
+})();
 
 /** How long the database may take to answer a readiness check. */
 const READY_DATABASE_TIMEOUT_MS = 2000;
@@ -57,15 +54,28 @@ export class InfoService {
   }
 
   /** The configured interface and content languages, named in the display language. */
+  /**
+   * The portal's languages (interface and content), then every other ISO 639-1 language, each named
+   * in `displayLang` (English by default) by the runtime's language data, else by the name an admin
+   * gave it, else by its code.
+   */
   async languages(displayLang: string | undefined): Promise<Language[]> {
     const { ui: uiLanguages, content: contentLanguages, names } = await this.config.languages();
-    const codes = [...new Set([...uiLanguages, ...contentLanguages])];
-    const lang = displayLang === 'de' ? 'de' : 'en';
-    return codes.map((code) => ({
-      code,
-      name: knownLanguages[code]?.[lang] ?? names[code] ?? code,
-      ui: uiLanguages.includes(code),
-      content: contentLanguages.includes(code),
-    }));
+    const configured = [...new Set([...uiLanguages, ...contentLanguages])];
+    const display = new Intl.DisplayNames([displayLang ?? 'en', 'en'], { type: 'language', fallback: 'none' });
+    const nameOf = (code: string) => display.of(code) ?? names[code] ?? code;
+    const others = isoLanguageCodes
+      .filter((code) => !configured.includes(code))
+      .map((code) => ({ code, name: nameOf(code), ui: false, content: false }))
+      .sort((x, y) => x.name.localeCompare(y.name, displayLang ?? 'en'));
+    return [
+      ...configured.map((code) => ({
+        code,
+        name: nameOf(code),
+        ui: uiLanguages.includes(code),
+        content: contentLanguages.includes(code),
+      })),
+      ...others,
+    ];
   }
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   allLanguagesCall,
   checkVersionCall,
@@ -212,19 +212,6 @@ export interface PageDraft {
 }
 
 /** A custom page as served, or null when the language has none yet. */
-const customPageQuery = (lang: string) => ({
-  queryKey: adminKeys.page(lang),
-  queryFn: async ({ signal }: { signal: AbortSignal }): Promise<PageDraft | null> => {
-    const answer = await nullIfNotFound(callApi(customPageCall, { signal, query: { lang } }));
-    return answer && 'html' in answer ? answer : null;
-  },
-  ...onEntry,
-});
-
-export function useCustomPage(lang: string) {
-  return useQuery(customPageQuery(lang));
-}
-
 /** The languages that have a custom page. */
 const customPageLocalesQuery = {
   queryKey: adminKeys.pageLocales(),
@@ -234,6 +221,21 @@ const customPageLocalesQuery = {
   },
   ...onEntry,
 };
+
+const customPageQuery = (lang: string) => ({
+  queryKey: adminKeys.page(lang),
+  queryFn: async ({ signal, client }: { signal: AbortSignal; client: QueryClient }): Promise<PageDraft | null> => {
+    // A language without a page is not asked for: the answer would be a 404 the browser logs.
+    if (!(await client.fetchQuery(customPageLocalesQuery)).includes(lang)) return null;
+    const answer = await nullIfNotFound(callApi(customPageCall, { signal, query: { lang } }));
+    return answer && 'html' in answer ? answer : null;
+  },
+  ...onEntry,
+});
+
+export function useCustomPage(lang: string) {
+  return useQuery(customPageQuery(lang));
+}
 
 export function useCustomPageLocales() {
   return useQuery(customPageLocalesQuery);
