@@ -96,6 +96,7 @@ const matrix: Record<string, Row> = {
   [`GET ${api}config/custom_font`]: { none: 'an uploaded file' },
   [`GET ${api}config/:name`]: { none: 'an uploaded image by its name' },
   [`GET ${api}index/fields`]: { none: 'the index fields' },
+  [`GET ${api}collection/dam`]: { none: 'every DAM collection by id and name (admins)' },
   [`GET ${api}index/content_locales`]: { none: 'content languages' },
   [`GET ${api}config/global/stored`]: { none: 'the stored portal configuration (admins)' },
   [`POST ${api}config/global`]: { none: 'the portal configuration (admins)' },

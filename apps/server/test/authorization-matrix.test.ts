@@ -129,6 +129,8 @@ const matrix: Row[] = [
   { call: search.contentLocalesCall, status: { ...portal, adminOnly: 200 } },
   { call: search.suggestionsCall, query: { text: 'ab' }, status: portal },
   { call: collection.listCollectionsCall, query: { operation: 'list' }, status: portal },
+  // Every DAM collection by name, for the admin who chooses those the dashboard shows.
+  { call: collection.damCollectionsCall, status: adminOnly(200) },
   {
     call: collection.getCollectionCall,
     query: { collection: 'collection_1' },

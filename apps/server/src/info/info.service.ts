@@ -55,23 +55,22 @@ export class InfoService {
 
   /** The configured interface and content languages, named in the display language. */
   /**
-   * The portal's languages (interface and content), then every other ISO 639-1 language, each named
-   * in `displayLang` (English by default) by the runtime's language data, else by the name an admin
-   * gave it, else by its code.
+   * The portal's languages (interface and content), then every other ISO 639-1 language. The portal's
+   * own are named as an admin named them, else like the others: in `displayLang` (English by default)
+   * by the runtime's language data, else by their code.
    */
   async languages(displayLang: string | undefined): Promise<Language[]> {
     const { ui: uiLanguages, content: contentLanguages, names } = await this.config.languages();
     const configured = [...new Set([...uiLanguages, ...contentLanguages])];
     const display = new Intl.DisplayNames([displayLang ?? 'en', 'en'], { type: 'language', fallback: 'none' });
-    const nameOf = (code: string) => display.of(code) ?? names[code] ?? code;
     const others = isoLanguageCodes
       .filter((code) => !configured.includes(code))
-      .map((code) => ({ code, name: nameOf(code), ui: false, content: false }))
+      .map((code) => ({ code, name: display.of(code) ?? code, ui: false, content: false }))
       .sort((x, y) => x.name.localeCompare(y.name, displayLang ?? 'en'));
     return [
       ...configured.map((code) => ({
         code,
-        name: nameOf(code),
+        name: names[code] ?? display.of(code) ?? code,
         ui: uiLanguages.includes(code),
         content: contentLanguages.includes(code),
       })),

@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkSessionCall, convertSetsCall, getSessionCall } from '@vitrine/contract/endpoints';
 import { api, createSessionServer } from '../test/sessionServer.ts';
-import { ApiError, callApi, page, RELOAD_KEY, setSessionToken } from './apiClient.ts';
+import { ApiError, callApi, page, RELOAD_KEY, setRequestLanguage, setSessionToken } from './apiClient.ts';
 
 const server = createSessionServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -29,6 +29,29 @@ describe('interceptor (portal-spec §7 "Calls")', () => {
     await callApi(checkSessionCall);
     expect(seen?.get('authorization')).toBe('Bearer abc');
     expect(seen?.get('x-xsrf-token')).toBe('xyz');
+  });
+
+  it('sends the interface language as Accept-Language, and sets no time limit of its own (admin-spec §7)', async () => {
+    const seen: (string | null)[] = [];
+    let signalled: boolean | undefined;
+    server.use(
+      http.get(api('session/check'), ({ request }) => {
+        seen.push(request.headers.get('accept-language'));
+        signalled = request.signal.aborted;
+        return HttpResponse.json({ isGuiAdmin: false, sessionValid: true });
+      }),
+    );
+    const timeout = vi.spyOn(AbortSignal, 'timeout');
+    const timer = vi.spyOn(window, 'setTimeout');
+    setRequestLanguage('en');
+    await callApi(checkSessionCall);
+    setRequestLanguage('de');
+    await callApi(checkSessionCall);
+    expect(seen).toEqual(['en', 'de']);
+    expect(signalled).toBe(false);
+    // No timer and no timeout signal: a slow answer is waited for (admin-spec §7 "no default timeout").
+    expect(timeout).not.toHaveBeenCalled();
+    expect(timer).not.toHaveBeenCalled();
   });
 
   it('sends a 401 to login', async () => {

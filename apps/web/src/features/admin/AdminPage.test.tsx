@@ -523,6 +523,41 @@ describe(
       ]);
     });
 
+    it('adds a range field of the index as a slider and any other field as checkboxes, 10 values shown (admin-spec §9)', async () => {
+      const { posted } = adminServer(defaultGlobalConfig);
+      server.use(
+        http.get(api('index/fields'), () =>
+          HttpResponse.json({
+            visible_fields: [
+              indexField('file_size', { is_facet: true, range_facet: true }),
+              indexField('creator', { is_facet: true }),
+            ],
+          }),
+        ),
+      );
+      const { user } = await renderApp('/admin/search');
+      const filters = within(await screen.findByRole('region', { name: 'Filters' }, slow));
+      for (const field of ['file_size', 'creator']) {
+        await user.click(await filters.findByRole('combobox', { name: 'Field' }));
+        await user.click(await screen.findByRole('option', { name: field }));
+        await user.click(filters.getByRole('button', { name: 'Add filter' }));
+      }
+      expect(
+        within(filters.getByRole('group', { name: 'file_size' })).getByRole('combobox', { name: 'Selection' }),
+      ).toHaveTextContent('Slider');
+      expect(
+        within(filters.getByRole('group', { name: 'creator' })).getByRole('combobox', { name: 'Selection' }),
+      ).toHaveTextContent('Checkboxes');
+      await user.click(screen.getByRole('button', { name: 'Save configuration' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(
+        posted[0]?.facets.map((f) => [f.field_name, f.range_facet, f.options.multivalue, f.options.preview]),
+      ).toEqual([
+        ['file_size', true, 'slider', 10],
+        ['creator', false, 'checkbox', 10],
+      ]);
+    });
+
     it('sets a facet\'s value order and direction, value format and label per language (admin-spec §1 "search", §3 "Index field")', async () => {
       const { posted } = adminServer({
         ...defaultGlobalConfig,
