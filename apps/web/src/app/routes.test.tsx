@@ -10,6 +10,17 @@ startTestServer(server, 'error');
 
 const renderAt = async (path: string) => (await renderApp(path)).router;
 
+/** What entering the admin area loads (admin-spec §2), as a server with nothing stored answers it. */
+const adminEntry = [
+  http.get(api('config/global/stored'), () => HttpResponse.json({ config: null })),
+  http.get(api('config/translations/stored'), () => HttpResponse.json({ translations: {} })),
+  http.get(api('config/history'), () => HttpResponse.json({ versions: [] })),
+  http.get(api('config/custom_html'), () => HttpResponse.json({ locales: [] })),
+  http.get(api('index/fields'), () => HttpResponse.json({ visible_fields: [] })),
+  http.get(api('index/content_locales'), () => HttpResponse.json({ locales: ['de', 'en'] })),
+  http.get(api('collection/dam'), () => HttpResponse.json({ collections: [] })),
+];
+
 describe('route table (portal-spec §2 "Screens and routes")', () => {
   it('renders the search screen for /search/{query}', async () => {
     server.use(
@@ -35,6 +46,7 @@ describe('route table (portal-spec §2 "Screens and routes")', () => {
   it('opens /admin on the general section (admin-spec §2)', async () => {
     server.use(
       http.post(api('session/get'), () => HttpResponse.json(sessionAnswer({ user: 'ada', isGuiAdmin: true }))),
+      ...adminEntry,
     );
     const router = await renderAt('/admin');
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/general'));
@@ -85,8 +97,10 @@ describe('navigation rules (portal-spec §2 "Navigation rules", admin-spec §2 "
       // The first answer is the admin's; the session then expires on the server.
       http.post(api('session/get'), () => HttpResponse.json(sessions++ === 0 ? admin : sessionAnswer())),
       http.get(api('session/check'), () => HttpResponse.json({ isGuiAdmin: false, sessionValid: false })),
-      http.get(api('config/global/stored'), () => HttpResponse.json({ config: null })),
-      http.get(api('config/translations/stored'), () => HttpResponse.json({ translations: {} })),
+      ...adminEntry,
+      // The dashboard the visitor is sent to.
+      http.get(api('collection'), () => HttpResponse.json({ collections: [] })),
+      http.get(api('info/downloads'), () => HttpResponse.json({ max_assets: -1 })),
     );
     const router = await renderAt('/admin/general');
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
@@ -95,7 +109,10 @@ describe('navigation rules (portal-spec §2 "Navigation rules", admin-spec §2 "
 
   it('sends a GUI admin who is not an asset user from a portal page to /admin/general', async () => {
     const admin = sessionAnswer({ user: 'ada', isAssetUser: false, isGuiAdmin: true });
-    server.use(http.post(api('session/get'), () => HttpResponse.json(admin)));
+    server.use(
+      http.post(api('session/get'), () => HttpResponse.json(admin)),
+      ...adminEntry,
+    );
     const router = await renderAt('/search/*');
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/general'));
   });
