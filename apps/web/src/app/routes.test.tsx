@@ -10,6 +10,17 @@ startTestServer(server, 'error');
 
 const renderAt = async (path: string) => (await renderApp(path)).router;
 
+/** The search page over an empty catalogue. */
+const emptySearch = [
+  http.get(api('index/fields'), () => HttpResponse.json({ visible_fields: [] })),
+  http.get(api('search'), () =>
+    HttpResponse.json({
+      response: { docs: [], numFound: 0, start: 0 },
+      facetCounts: { facetFields: {}, facetRanges: {} },
+    }),
+  ),
+];
+
 /** What entering the admin area loads (admin-spec §2), as a server with nothing stored answers it. */
 const adminEntry = [
   http.get(api('config/global/stored'), () => HttpResponse.json({ config: null })),
@@ -23,15 +34,7 @@ const adminEntry = [
 
 describe('route table (portal-spec §2 "Screens and routes")', () => {
   it('renders the search screen for /search/{query}', async () => {
-    server.use(
-      http.get(api('index/fields'), () => HttpResponse.json({ visible_fields: [] })),
-      http.get(api('search'), () =>
-        HttpResponse.json({
-          response: { docs: [], numFound: 0, start: 0 },
-          facetCounts: { facetFields: {}, facetRanges: {} },
-        }),
-      ),
-    );
+    server.use(...emptySearch);
     await renderAt('/search/*');
     // The search page is a larger lazy chunk than the others.
     expect(await screen.findByRole('heading', { level: 1, name: 'Search' }, { timeout: 10_000 })).toBeInTheDocument();
@@ -74,15 +77,7 @@ describe('navigation rules (portal-spec §2 "Navigation rules", admin-spec §2 "
   });
 
   it('keeps a non-admin who goes to /admin from another page where they were (admin-spec §2 "Admin entry guard")', async () => {
-    server.use(
-      http.get(api('index/fields'), () => HttpResponse.json({ visible_fields: [] })),
-      http.get(api('search'), () =>
-        HttpResponse.json({
-          response: { docs: [], numFound: 0, start: 0 },
-          facetCounts: { facetFields: {}, facetRanges: {} },
-        }),
-      ),
-    );
+    server.use(...emptySearch);
     const router = await renderAt('/search/tulip');
     expect(await screen.findByRole('heading', { level: 1, name: /Search/ }, { timeout: 10_000 })).toBeInTheDocument();
     await router.navigate('/admin/search');
