@@ -1,0 +1,110 @@
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type PointerEvent as ReactPointerEvent,
+} from 'react';
+import type { GlobalConfig } from '@vitrine/contract/global-config';
+import { sidebarWidthAfterDrag, type ViewSizes } from './searchState.ts';
+
+/** Results area height is the window height minus 250 (portal-spec §2 "Search"). */
+const CHROME_HEIGHT = 250;
+const MIN_RESULTS_HEIGHT = 320;
+const SIDEBAR_KEY = 'sidebarWidth';
+/** How far one arrow key moves the sidebar's edge. */
+const SIDEBAR_KEY_STEP = 20;
+
+function useWindowHeight(): number {
+  const [h, setH] = useState(() => window.innerHeight);
+  useEffect(() => {
+    const on = () => setH(window.innerHeight);
+    window.addEventListener('resize', on);
+    return () => window.removeEventListener('resize', on);
+  }, []);
+  return h;
+}
+
+function storedSidebarWidth(fallback: number): number {
+  const stored = Number(localStorage.getItem(SIDEBAR_KEY));
+  return Number.isFinite(stored) && stored >= 80 ? stored : fallback;
+}
+
+export interface SidebarWidth {
+  width: number;
+  /** Drags the sidebar's edge with the pointer (the separator's pointerdown). */
+  startDrag: (e: ReactPointerEvent<HTMLElement>) => void;
+  /** Arrow left and right move the edge (the separator's keydown). */
+  onKey: (e: ReactKeyboardEvent<HTMLElement>) => void;
+}
+
+/**
+ * The facet sidebar's width (portal-spec §2 "Search"): the config's `search.sidebar.width` until the
+ * visitor drags or keys the separator; their width is kept in local storage.
+ */
+export function useSidebarWidth(configured: number): SidebarWidth {
+  const [width, setWidth] = useState(() => storedSidebarWidth(configured));
+  useEffect(() => {
+    localStorage.setItem(SIDEBAR_KEY, String(width));
+  }, [width]);
+  const startDrag = useCallback((e: ReactPointerEvent<HTMLElement>) => {
+    e.preventDefault();
+    const origin = e.currentTarget.parentElement?.getBoundingClientRect().left ?? 0;
+    const move = (ev: PointerEvent) => setWidth((w) => sidebarWidthAfterDrag(w, ev.clientX - origin));
+    const up = () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+  }, []);
+  const onKey = useCallback((e: ReactKeyboardEvent<HTMLElement>) => {
+    if (e.key === 'ArrowLeft') setWidth((w) => sidebarWidthAfterDrag(w, w - SIDEBAR_KEY_STEP));
+    if (e.key === 'ArrowRight') setWidth((w) => sidebarWidthAfterDrag(w, w + SIDEBAR_KEY_STEP));
+  }, []);
+  return { width, startDrag, onKey };
+}
+
+/** The sizes of the views' items, from the config (portal-spec §2 "Search", admin-spec §3). */
+export function viewSizesOf(search: GlobalConfig['search']): ViewSizes {
+  return {
+    posterMinHeight: search.posters.min_height,
+    posterMaxHeight: search.posters.max_height,
+    thumbWidth: search.thumbnails.width,
+    thumbHeight: search.thumbnails.height,
+    rowHeight: search.list.options.rowHeight,
+    listImageWidth: search.list.options.imageColWidth,
+    posterBorder: search.posters.border_width,
+    thumbBorder: search.thumbnails.border_width,
+  };
+}
+
+export interface ResultsBox {
+  /** The results area's height: the window's less the page's chrome, at least 320 px. */
+  height: number;
+  /** The results area's width as last measured (state: a new width draws again). */
+  width: number;
+  /** The same width, read when the next page is sized without drawing again. */
+  widthRef: { readonly current: number };
+  /** The result list reports its measured width here. */
+  onWidth: (width: number) => void;
+}
+
+/**
+ * The results area's box: its height follows the window, its width what the result list measures
+ * (before the first measure, the window's width less the sidebar's when the sidebar shows).
+ */
+export function useResultsBox(sidebarShown: boolean, sidebarWidth: number): ResultsBox {
+  const windowHeight = useWindowHeight();
+  const initialWidth = Math.max(320, window.innerWidth - (sidebarShown ? sidebarWidth : 0));
+  const widthRef = useRef(initialWidth);
+  const [width, setWidth] = useState(initialWidth);
+  const onWidth = useCallback((w: number) => {
+    if (w > 0) {
+      widthRef.current = w;
+      setWidth(w);
+    }
+  }, []);
+  return { height: Math.max(MIN_RESULTS_HEIGHT, windowHeight - CHROME_HEIGHT), width, widthRef, onWidth };
+}
