@@ -35,6 +35,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import pg from 'pg';
 import { freePort, startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
 import { makeClip, makeImage, makePdf } from '@vitrine/server/test/media-fixtures.ts';
+import { ensureServerBuild, watchedServer } from '../server-build.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -56,7 +57,6 @@ const PDF_PAGES = 60;
 const PHOTOS = 60;
 const root = path.resolve(import.meta.dirname, '../..');
 const cli = path.join(root, 'apps/server/bin/vitrine.mjs');
-const watched = path.join(root, 'bench/search/serve-watched.mjs');
 const SECRET = 'abuse bench secret of more than thirty-two characters';
 const API = '/assetportal/api/';
 
@@ -208,7 +208,7 @@ interface Server {
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const profile = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : [];
-  const child = spawn(process.execPath, [...profile, watched], {
+  const child = spawn(process.execPath, [...profile, watchedServer], {
     cwd: path.join(root, 'apps/server'),
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -595,6 +595,7 @@ function report(runs: RunFigures[]): void {
 }
 
 async function main(): Promise<void> {
+  ensureServerBuild();
   const work = mkdtempSync(path.join(tmpdir(), 'vitrine-abuse-'));
   step(`work folder ${work}`);
   // The files are the same every time, so they are made once and kept outside the clone.

@@ -1,6 +1,7 @@
 /**
  * bench/search: per database, generates a synthetic catalogue (`vitrine bench-data`, timed: write +
- * index), starts a server process (`vitrine serve`) and times it until `GET ready` answers 200,
+ * index), starts a server process (the compiled `vitrine serve`, built first when out of date;
+ * VITRINE_SERVER_MAIN names another build's dist/cli/main.js) and times it until `GET ready` answers 200,
  * reads its resident memory, and measures median and p95 of five searches: inside this process
  * (the engine's own time, also with the text cache cleared before each run: a first search) and
  * through HTTP against that server (the portal's answer, 50 docs presented).
@@ -24,6 +25,7 @@ import { createSearchEngine, createTextFeed } from '@vitrine/server/src/search/c
 import type { EngineQuery } from '@vitrine/server/src/search/search-engine.ts';
 import { loadSettings } from '@vitrine/server/src/settings.ts';
 import { startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
+import { ensureServerBuild, watchedServer } from '../server-build.ts';
 import { writeBenchSettings } from '../settings.ts';
 
 const { values: args } = parseArgs({
@@ -41,7 +43,7 @@ const CHANGED = 5000;
 const runs = Number(args.runs);
 const dialects: ('sqlite' | 'postgres')[] =
   args.dialect === 'both' ? ['sqlite', 'postgres'] : [args.dialect === 'postgres' ? 'postgres' : 'sqlite'];
-const watchedServer = path.resolve(import.meta.dirname, 'serve-watched.mjs');
+ensureServerBuild();
 
 /** Resident memory of a process in MB (VmRSS). */
 function residentMb(pid: number): number {

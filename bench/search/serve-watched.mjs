@@ -2,8 +2,10 @@
 // product). The bench starts it with an IPC channel and sends 'reset' before a series of requests and
 // 'report' after it; the answer is the longest delay of the event loop in between, in milliseconds
 // (perf_hooks.monitorEventLoopDelay, sampled every 10 ms, so a task of t ms shows as about t).
+// It runs the compiled server, as `npm start` does (run.ts builds it when out of date), or the one
+// VITRINE_SERVER_MAIN names (another build's dist/cli/main.js, to compare two builds on one catalogue).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { register } from 'tsx/esm/api';
+import { pathToFileURL } from 'node:url';
 
 const histogram = monitorEventLoopDelay({ resolution: 10 });
 histogram.enable();
@@ -18,6 +20,6 @@ process.on('message', (message) => {
 // The channel must not keep the server alive after SIGTERM.
 process.channel?.unref();
 
-register();
 process.argv.splice(2, 0, 'serve');
-await import('@vitrine/server/src/cli/main.ts');
+const main = process.env.VITRINE_SERVER_MAIN ?? new URL('../../apps/server/dist/cli/main.js', import.meta.url).pathname;
+await import(pathToFileURL(main).href);
