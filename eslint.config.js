@@ -79,7 +79,7 @@ export default tseslint.config(
     },
   },
   {
-    // The browser carries no schema library (docs/decisions.md, "Route JavaScript"): outside the
+    // The browser carries no schema library (docs/decisions/0138-no-zod-in-the-browser.md): outside the
     // admin area the web app takes only endpoints, config defaults and plain helpers from the
     // contract at run time, and types from the rest.
     files: ['apps/web/src/**/*.{ts,tsx}'],

@@ -3,8 +3,7 @@ import { apiCaller, type TestApp } from './app.ts';
 let counter = 0;
 
 /**
- * The XSRF cookie and matching header a browser sends with state-changing calls (docs/decisions.md
- * "XSRF"). Spread them into the headers of any POST/PUT/DELETE a test makes as a guest.
+ * The XSRF cookie and matching header a browser sends with state-changing calls (docs/decisions/0008-xsrf-a-double-submit-cookie-for-the-whole-api.md). Spread them into the headers of any POST/PUT/DELETE a test makes as a guest.
  */
 export const xsrfHeaders: Record<string, string> = {
   cookie: 'XSRF-TOKEN=test-xsrf-token',

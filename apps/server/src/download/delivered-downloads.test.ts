@@ -15,7 +15,8 @@ const API = '/assetportal/api/';
 
 /**
  * Downloads are logged when their file or zip was delivered and counted on the assets by a job
- * (docs/security.md "What is logged", docs/decisions.md "Downloads counted on delivery").
+ * (docs/security.md "What is logged", docs/decisions/0123-downloads-logged-at-delivery.md and
+ * 0125-download-counts-folded-by-a-job.md).
  */
 describe.each(dialects)('delivered downloads on %s', (dialect) => {
   let t: TestApp;

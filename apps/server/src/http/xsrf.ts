@@ -17,7 +17,7 @@ function same(a: string, b: string): boolean {
 const matchedRoute = (request: FastifyRequest): string | undefined => request.routeOptions.url;
 
 /**
- * Double-submit XSRF protection (docs/decisions.md "XSRF"): every API answer sets a random XSRF-TOKEN
+ * Double-submit XSRF protection (docs/decisions/0008-xsrf-a-double-submit-cookie-for-the-whole-api.md): every API answer sets a random XSRF-TOKEN
  * cookie when the browser has none; every state-changing request must echo it in the X-XSRF-TOKEN
  * header. Another site can make a browser send the cookie but cannot read it, so it cannot set the
  * header.
