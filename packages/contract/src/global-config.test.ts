@@ -105,6 +105,23 @@ describe('filling a stored config (admin-spec §4 "Config versioning and upgrade
     expect(filled.footer.entries).toEqual([]);
   });
 
+  it("leaves out one entry of a list of the wrong shape and keeps the admin's other entries", () => {
+    const filled = fillConfigDefaults({
+      visibleLocales: [
+        { lang: 'en', short: 'EN' },
+        { lang: 'fr' },
+        { lang: 'de', short: 'DE' },
+        { lang: 'nl', short: 'NL' },
+      ],
+    });
+    expect(filled.visibleLocales.map((l) => l.lang)).toEqual(['en', 'de', 'nl']);
+  });
+
+  it('gives a list left without its one needed entry the default list', () => {
+    const filled = fillConfigDefaults({ visibleLocales: [{ lang: 'fr' }] });
+    expect(filled.visibleLocales).toEqual(defaultGlobalConfig.visibleLocales);
+  });
+
   it('replaces a value of the wrong shape by its default and keeps the rest', () => {
     const filled = fillConfigDefaults({
       search: { sidebar: { width: 'wide' } },

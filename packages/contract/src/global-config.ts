@@ -315,16 +315,38 @@ function nearestDefault(path: readonly PropertyKey[]): { path: PropertyKey[]; va
 }
 
 /**
+ * The innermost stored list an invalid value lies in, and that list without the entry holding it:
+ * one entry of the wrong shape (a language without its short name, a footer link without a type) is
+ * left out, not the admin's whole list replaced by the defaults.
+ */
+function invalidEntry(root: Json, path: readonly PropertyKey[]): { list: PropertyKey[]; without: Json[] } | undefined {
+  for (let n = path.length - 1; n >= 0; n--) {
+    const list = valueAt(root, path.slice(0, n));
+    const at = path[n];
+    if (Array.isArray(list) && typeof at === 'number' && at < list.length) {
+      return { list: path.slice(0, n), without: list.filter((_, i) => i !== at) };
+    }
+  }
+  return undefined;
+}
+
+/**
  * Fills keys missing from a stored config with the defaults; a stored value of the wrong shape is
- * replaced by its default so the portal always has a usable config.
+ * replaced by its default, an entry of a list of the wrong shape is left out (a list left empty
+ * where one entry is needed gets the default list), so the portal always has a usable config.
  */
 export function fillConfigDefaults(stored: unknown): GlobalConfig {
   let merged = mergeOverDefaults(defaultGlobalConfig, isPlainObject(stored) ? stored : {});
-  for (let attempt = 0; attempt < 50; attempt++) {
+  for (let attempt = 0; attempt < 200; attempt++) {
     const parsed = globalConfigModel.safeParse(merged);
     if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) {
-      const fix = nearestDefault(issue.path);
+    // One issue at a time: leaving out an entry moves the positions the other issues name.
+    const [issue] = parsed.error.issues;
+    const entry = issue ? invalidEntry(merged, issue.path) : undefined;
+    if (entry) {
+      merged = replaceAt(merged, entry.list, entry.without);
+    } else {
+      const fix = nearestDefault(issue?.path ?? []);
       merged = replaceAt(merged, fix.path, fix.value);
     }
   }
