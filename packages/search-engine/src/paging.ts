@@ -54,7 +54,7 @@ export function page(
   let keep: (d: number) => boolean;
   if (view.wholeCatalogueOf(result) !== undefined) {
     // The whole visible catalogue: walk the order and test visibility, no membership array.
-    const caller = view.index.callerMasks(groups);
+    const caller = view.callerMasks(groups);
     keep = (d) => view.index.visible(d, caller);
   } else {
     const member = new Uint8Array(view.index.size);

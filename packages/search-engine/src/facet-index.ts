@@ -6,7 +6,7 @@
  * the text index map onto sorted document numbers.
  */
 
-import { groupMask } from '../access/rule.ts';
+import type { AccessRule } from './ports.ts';
 import { FrequentWords, type WordPostings } from './frequent-words.ts';
 
 const EMPTY = new Int32Array(0);
@@ -795,8 +795,8 @@ export class FacetIndex {
   }
 
   /** Masks of a caller's groups, one per 32-group word, as the access rule makes them. */
-  callerMasks(groups: readonly string[]): Uint32Array {
-    return groupMask(groups, (g) => this.groupBits.get(g), this.masks.length);
+  callerMasks(groups: readonly string[], rule: AccessRule): Uint32Array {
+    return rule.groupMask(groups, (g) => this.groupBits.get(g), this.masks.length);
   }
 
   visible(doc: number, caller: Uint32Array): boolean {

@@ -1,25 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { isLive } from '../access/rule.ts';
-import { ALL_ASSETS } from '../db/catalogue-state.ts';
-import { pickLanguage } from './asset-presenter.ts';
 import { baseContentLanguages, pause, type Progress } from './engine-types.ts';
 import { FacetIndex, type IndexRow } from './facet-index.ts';
 import { documentWords, FrequentWords, type WordPostings } from './frequent-words.ts';
 import { parseNumber } from './facets.ts';
-import type { FieldRegistry } from './fields.ts';
-import { columnOf } from './fields.ts';
+import { columnOf, pickLanguage, type FieldRegistry } from './fields.ts';
 import { IndexView, isPerLanguage, languageColumn } from './index-view.ts';
 import {
+  ALL_ASSETS,
   rowsByAsset,
   type AssetBatch,
+  type Catalogue,
   type CatalogueState,
   type ChangeRun,
-  type SearchRepository,
-} from './search.repository.ts';
+  type AccessRule,
+  type EnginePorts,
+} from './ports.ts';
 import { readSnapshot, writeSnapshot, type SnapshotShape } from './snapshot.ts';
 import type { TextAtom } from './query.ts';
-import { textDocuments, textValueFields, writeTexts } from './text-feed.ts';
+import { textDocuments, textValueFields, writeTexts } from './text-documents.ts';
 import type { TextIndex } from './text-index.ts';
 
 const BATCH = 5000;
@@ -75,7 +74,7 @@ const touchesAll = (run: ChangeRun): boolean => run.first === ALL_ASSETS[0] && r
  * version (a view) from start to end; changes are applied in place only between searches, and a
  * rebuilt index replaces the old one without touching it.
  */
-export class CatchUp {
+export class CatchUp<Tx> {
   private index: FacetIndex;
   /** The last change sequence applied to the in-memory index; -1 before the first load. */
   private seq = -1;
@@ -98,12 +97,18 @@ export class CatchUp {
   private snapshotAt = 0;
   private writing: Promise<void> | undefined;
 
+  private readonly repository: Catalogue<Tx>;
+  private readonly text: TextIndex<Tx>;
+  private readonly rule: AccessRule;
+
   constructor(
-    private readonly repository: SearchRepository,
-    private readonly text: TextIndex,
+    ports: EnginePorts<Tx>,
     private readonly fields: FieldRegistry,
     private readonly options: CatchUpOptions = {},
   ) {
+    this.repository = ports.catalogue;
+    this.text = ports.text;
+    this.rule = ports.rule;
     this.index = this.emptyIndex();
   }
 
@@ -115,7 +120,7 @@ export class CatchUp {
   /** The index as it is now. Use it only synchronously, or through read(). */
   view(): IndexView {
     if (this.current?.version !== this.index.version || this.current.index !== this.index) {
-      this.current = new IndexView(this.index, this.fields, this.indexLanguages, this.collectionNames);
+      this.current = new IndexView(this.index, this.fields, this.indexLanguages, this.collectionNames, this.rule);
     }
     return this.current;
   }
@@ -437,7 +442,7 @@ export class CatchUp {
       // The words of the changed assets' texts, for the postings of frequent words.
       const texts = this.index.frequent
         ? new Map(
-            textDocuments(await this.repository.batch(ids, textValueFields(this.fields), false)).map((d) => [
+            textDocuments(await this.repository.batch(ids, textValueFields(this.fields), false), this.rule).map((d) => [
               d.id,
               documentWords(d),
             ]),
@@ -468,7 +473,7 @@ export class CatchUp {
    * changes that may have changed texts.
    */
   private async *changedIds(
-    repository: SearchRepository,
+    repository: Catalogue<Tx>,
     after: number,
     upTo: number,
     size = BATCH,
@@ -533,7 +538,7 @@ export class CatchUp {
             await repository.setTextState({ watermark: state.loadSeq, loadSeq: -1, loadAfter: 0 });
             return 'loaded' as const;
           }
-          await writeTexts(repository, trx, this.text, this.fields, ids, true);
+          await writeTexts(repository, trx, this.text, this.fields, this.rule, ids, true);
           await repository.setTextState({ ...state, loadAfter: ids[ids.length - 1] });
           done += ids.length;
           if (progress) progress('text index', done, (total ??= await this.repository.countAssets()));
@@ -555,7 +560,7 @@ export class CatchUp {
         const last = runs[runs.length - 1]?.seq ?? upTo;
         const complete = runs.length < RUNS ? upTo : runs[0].seq === last ? last : last - 1;
         for await (const ids of this.changedIds(repository, state.watermark, complete, BATCH, true)) {
-          if (ids !== 'all') await writeTexts(repository, trx, this.text, this.fields, ids);
+          if (ids !== 'all') await writeTexts(repository, trx, this.text, this.fields, this.rule, ids);
         }
         await repository.setTextState({ ...state, watermark: complete });
         return 'more' as const;
@@ -574,7 +579,7 @@ export class CatchUp {
       for (const v of own) if (v.lang) this.languages.add(v.lang);
       const row: IndexRow = {
         id: a.id,
-        active: isLive(a.status),
+        active: this.rule.isLive(a.status),
         access: (access.get(a.id) ?? []).map((g) => g.group_name),
         codes: {},
         numbers: {},

@@ -17,9 +17,8 @@ import type { FieldRegistry } from './fields.ts';
 import type { IndexView } from './index-view.ts';
 import { page, scores } from './paging.ts';
 import { parseQuery, QuerySyntaxError, queryTerms, type QueryNode } from './query.ts';
-import type { SearchRepository } from './search.repository.ts';
+import type { EnginePorts } from './ports.ts';
 import { suggest } from './suggestions.ts';
-import type { TextIndex } from './text-index.ts';
 
 export {
   baseContentLanguages,
@@ -37,18 +36,17 @@ export { parseNumber, parseRange } from './facets.ts';
  * (index-view.ts, cache.ts), evaluating a query (evaluate.ts), facets and filters (facets.ts),
  * paging and sorting (paging.ts) and suggestions (suggestions.ts).
  */
-export class SearchEngine {
-  private readonly catchUp: CatchUp;
+export class SearchEngine<Tx = unknown> {
+  private readonly catchUp: CatchUp<Tx>;
   private readonly textMatches: TextMatches;
 
   constructor(
-    repository: SearchRepository,
-    text: TextIndex,
+    ports: EnginePorts<Tx>,
     readonly fields: FieldRegistry,
     private readonly options: { directSortLimit?: number } & CatchUpOptions = {},
   ) {
-    this.catchUp = new CatchUp(repository, text, fields, options);
-    this.textMatches = new TextMatches(text);
+    this.catchUp = new CatchUp(ports, fields, options);
+    this.textMatches = new TextMatches(ports.text);
   }
 
   /** Brings the index up to date with the catalogue; cheap when nothing changed. */
@@ -155,7 +153,7 @@ export class SearchEngine {
       }
       docs = matchCodes(view, docs, view.column(s.field_name, query.lang), s.values);
     }
-    const base = docs ? index.visibleDocs(index.callerMasks(groups), docs) : view.visibleAll(groups);
+    const base = docs ? index.visibleDocs(view.callerMasks(groups), docs) : view.visibleAll(groups);
 
     let result = base;
     let fail: Uint32Array | undefined;

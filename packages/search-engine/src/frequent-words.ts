@@ -6,9 +6,16 @@
  * way the text index is fed (text.ts), so the answer is the text index's answer. Words that become
  * frequent later are found in the text index until the next full load.
  */
-import { TSVECTOR_TEXT_CHARS } from './postgres-text.repository.ts';
 import type { TextAtom } from './query.ts';
 import type { TextDocument } from './text-index.ts';
+
+/**
+ * The characters of a document's title and body fed to to_tsvector (the PostgreSQL text index, apps/server). A tsvector holds at most 1 MB;
+ * one document beyond it failed the whole index update, and every search with it. Worst case (words
+ * of one 4-byte letter, each a lexeme of its own) is about 6 bytes of tsvector per character, so
+ * 100,000 characters stay well below the limit; text after them is not searchable (the title always is).
+ */
+export const TSVECTOR_TEXT_CHARS = 100_000;
 
 export interface WordPostings {
   /** Documents with the word anywhere. */
