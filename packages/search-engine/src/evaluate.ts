@@ -1,6 +1,6 @@
 import { LruCache } from './cache.ts';
 import { filterDocs, pause } from './engine-types.ts';
-import { intersect, subtract, union } from './facet-index.ts';
+import { intersect, subtract, union } from './facet-index/doc-sets.ts';
 import type { IndexView } from './index-view.ts';
 import { parseNumber } from './facets.ts';
 import type { QueryNode, TextAtom } from './query.ts';

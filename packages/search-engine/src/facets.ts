@@ -1,6 +1,6 @@
 import type { FacetOrder, FacetSelection } from '@vitrine/contract/search';
 import { compareText, filterDocs, SearchInputError, type FacetValue } from './engine-types.ts';
-import type { CodeColumn } from './facet-index.ts';
+import type { CodeColumn } from './facet-index/code-column.ts';
 import type { SearchField } from './fields.ts';
 import type { IndexView } from './index-view.ts';
 import { fold } from './text.ts';

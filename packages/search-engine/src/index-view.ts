@@ -1,6 +1,7 @@
 import { colorCodes } from '@vitrine/contract/fields';
 import { LruCache } from './cache.ts';
-import type { CodeColumn, FacetIndex } from './facet-index.ts';
+import type { CodeColumn } from './facet-index/code-column.ts';
+import type { FacetIndex } from './facet-index/facet-index.ts';
 import type { FieldRegistry, SearchField } from './fields.ts';
 import type { AccessRule } from './ports.ts';
 

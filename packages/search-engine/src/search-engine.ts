@@ -1,5 +1,5 @@
 import type { SuggestionGroup } from '@vitrine/contract/search';
-import { CatchUp, type CatalogueWriting, type CatchUpOptions } from './catch-up.ts';
+import { CatchUp, type CatalogueWriting, type CatchUpOptions } from './catch-up/catch-up.ts';
 import {
   filterIndexed,
   MAX_QUERY_PREFIXES,
@@ -11,7 +11,7 @@ import {
   type Progress,
 } from './engine-types.ts';
 import { QueryEvaluator, TextMatches } from './evaluate.ts';
-import { intersect } from './facet-index.ts';
+import { intersect } from './facet-index/doc-sets.ts';
 import { facetValues, matchCodes, minMax, selections } from './facets.ts';
 import type { FieldRegistry } from './fields.ts';
 import type { IndexView } from './index-view.ts';

@@ -1,6 +1,7 @@
 import type { SuggestionGroup } from '@vitrine/contract/search';
 import { compareText, SearchInputError } from './engine-types.ts';
-import { lowerBound, type CodeColumn } from './facet-index.ts';
+import type { CodeColumn } from './facet-index/code-column.ts';
+import { lowerBound } from './facet-index/doc-sets.ts';
 import { groupsKey, type IndexView } from './index-view.ts';
 import { fold, tokenize } from './text.ts';
 

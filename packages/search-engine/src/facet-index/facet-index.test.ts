@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CodeColumn,
-  FacetIndex,
-  intersect,
-  NumberColumn,
-  StringColumn,
-  subtract,
-  union,
-  type IndexRow,
-} from './facet-index.ts';
+import { CodeColumn } from './code-column.ts';
+import { intersect, subtract, union } from './doc-sets.ts';
+import { FacetIndex, type IndexRow } from './facet-index.ts';
+import { NumberColumn, StringColumn } from './value-columns.ts';
 
 const row = (id: number, access: string[], tags: string[], size: number | null = null): IndexRow => ({
   id,
