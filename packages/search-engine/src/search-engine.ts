@@ -27,6 +27,8 @@ export {
   type EngineResult,
   type Progress,
 } from './engine-types.ts';
+
+// `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
 export { parseNumber, parseRange } from './facets.ts';
 
 /**
@@ -160,7 +162,7 @@ export class SearchEngine<Tx = unknown> {
     if (filters.length > 0) {
       fail = new Uint32Array(base.length);
       for (const s of filters) {
-        for (let i = 0; i < base.length; i++) if (!s.pass(base[i])) fail[i] |= s.bit;
+        for (let i = 0; i < base.length; i++) if (!s.pass(base[i]!)) fail[i]! |= s.bit;
       }
       const f = fail;
       result = filterIndexed(base, (i) => f[i] === 0);
@@ -172,7 +174,7 @@ export class SearchEngine<Tx = unknown> {
       const field = this.fields.get(name)!;
       const own = filters.find((s) => s.field.field_name === name);
       const f = fail;
-      const docsForFacet = own && f ? filterIndexed(base, (i) => (f[i] & ~own.bit) === 0) : result;
+      const docsForFacet = own && f ? filterIndexed(base, (i) => (f[i]! & ~own.bit) === 0) : result;
       if (field.numeric && field.range_facet) facetRanges[name] = minMax(view, name, docsForFacet);
       else {
         facetCounts[name] = facetValues(
@@ -193,7 +195,7 @@ export class SearchEngine<Tx = unknown> {
       sort.field === 'score' && tree.kind !== 'all' ? await scores(view, tree, evaluator, result) : undefined;
     const ids = page(view, result, sort, relevance, start, rows, groups, this.options.directSortLimit);
     return {
-      ids: Array.from(ids, (d) => index.ids[d]),
+      ids: Array.from(ids, (d) => index.idOf(d)),
       numFound: result.length,
       facetFields: facetCounts,
       facetRanges,
@@ -208,9 +210,10 @@ export class SearchEngine<Tx = unknown> {
     const docs = only ? view.visibleOf(groups, only) : view.visibleAll(groups);
     const acc = new Map<number, number>();
     for (let i = docs.length - 1; i >= 0; i--) {
-      for (const code of col.get(docs[i])) {
+      const d = docs[i]!;
+      for (const code of col.get(d)) {
         const id = Number(col.values[code]);
-        if (!acc.has(id)) acc.set(id, view.index.ids[docs[i]]);
+        if (!acc.has(id)) acc.set(id, view.index.ids[d]!);
       }
     }
     return acc;

@@ -372,7 +372,8 @@ export class CatchUp<Tx> {
         : undefined;
       await this.noReaders();
       const index = this.index;
-      if (rows.some((r) => index.docOf(r.id) === -1 && index.size > 0 && r.id < index.ids[index.size - 1])) {
+      const highest = index.size > 0 ? index.ids[index.size - 1] : undefined;
+      if (rows.some((r) => index.docOf(r.id) === -1 && highest !== undefined && r.id < highest)) {
         return false;
       }
       for (const row of rows) index.put(row);

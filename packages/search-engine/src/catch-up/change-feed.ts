@@ -42,8 +42,9 @@ export async function* changedIds<Tx>(
         }
       }
     }
-    if (runs.length < RUNS) break;
-    cursor = runs[runs.length - 1];
+    const lastRun = runs.at(-1);
+    if (runs.length < RUNS || !lastRun) break;
+    cursor = lastRun;
   }
   if (pending.length > 0) yield pending;
 }
@@ -61,8 +62,9 @@ export async function onlyCreated<Tx>(
   for (;;) {
     const page = await catalogue.changesAfter(cursor, to, RUNS);
     runs.push(...page);
-    if (page.length < RUNS) break;
-    cursor = page[page.length - 1];
+    const lastRun = page.at(-1);
+    if (page.length < RUNS || !lastRun) break;
+    cursor = lastRun;
   }
   runs.sort((a, b) => a.first - b.first);
   let next = above + 1;

@@ -29,7 +29,9 @@ export async function findFrequentWords<Tx>(
   // Two words asked at a time: the database answers each on a core of its own.
   const fetchWords = async (): Promise<void> => {
     for (let i = next++; i < words.length; i = next++) {
-      const atom: TextAtom = { kind: 'text', tokens: [words[i]], prefix: false, scope: 'all' };
+      const word = words[i];
+      if (word === undefined) break;
+      const atom: TextAtom = { kind: 'text', tokens: [word], prefix: false, scope: 'all' };
       const found = text.matchWithTitle
         ? await text.matchWithTitle(atom)
         : { all: await text.match(atom), title: await text.match({ ...atom, scope: 'title' }) };

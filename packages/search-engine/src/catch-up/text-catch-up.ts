@@ -50,12 +50,13 @@ export class TextCatchUp<Tx> {
             state.loadAfter = 0;
           }
           const ids = await catalogue.activeIdsAfter(state.loadAfter, BATCH);
-          if (ids.length === 0) {
+          const lastId = ids.at(-1);
+          if (lastId === undefined) {
             await catalogue.setTextState({ watermark: state.loadSeq, loadSeq: -1, loadAfter: 0 });
             return 'loaded' as const;
           }
           await writeTexts(catalogue, trx, this.text, this.fields, this.rule, ids, true);
-          await catalogue.setTextState({ ...state, loadAfter: ids[ids.length - 1] });
+          await catalogue.setTextState({ ...state, loadAfter: lastId });
           done += ids.length;
           if (progress) progress('text index', done, (total ??= await this.catalogue.countAssets()));
           return 'more' as const;
@@ -74,7 +75,7 @@ export class TextCatchUp<Tx> {
         // Whole changes only: the last one may not have all its runs here (unless it is the only
         // one). A short page holds every text change up to `upTo`.
         const last = runs[runs.length - 1]?.seq ?? upTo;
-        const complete = runs.length < RUNS ? upTo : runs[0].seq === last ? last : last - 1;
+        const complete = runs.length < RUNS ? upTo : runs[0]?.seq === last ? last : last - 1;
         for await (const ids of changedIds(catalogue, state.watermark, complete, BATCH, true)) {
           if (ids !== 'all') await writeTexts(catalogue, trx, this.text, this.fields, this.rule, ids);
         }

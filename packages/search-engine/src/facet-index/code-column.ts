@@ -7,6 +7,8 @@
  */
 import { lowerBound } from './doc-sets.ts';
 
+// `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
+
 const EMPTY = new Int32Array(0);
 /** The code of no value, in a single-valued column. */
 const NONE = -1;
@@ -63,7 +65,7 @@ export class CodeColumn {
   /** True when the pending documents have at most one value each. */
   private pendingSingle(): boolean {
     const p = this.pendingOffsets;
-    for (let i = 1; i < p.length; i++) if (p[i] - p[i - 1] > 1) return false;
+    for (let i = 1; i < p.length; i++) if (p[i]! - p[i - 1]! > 1) return false;
     return true;
   }
 
@@ -73,7 +75,7 @@ export class CodeColumn {
       const codes = new Int32Array(this.packedCount + added);
       codes.set(this.codes);
       const p = this.pendingOffsets;
-      for (let i = 0; i < added; i++) codes[this.packedCount + i] = p[i + 1] > p[i] ? this.pending[p[i]] : NONE;
+      for (let i = 0; i < added; i++) codes[this.packedCount + i] = p[i + 1]! > p[i]! ? this.pending[p[i]!]! : NONE;
       this.codes = codes;
     } else {
       const offsets = this.multiOffsets();
@@ -83,7 +85,7 @@ export class CodeColumn {
       codes.set(this.pending, base);
       const next = new Int32Array(this.packedCount + this.pendingOffsets.length);
       next.set(offsets.subarray(0, this.packedCount + 1));
-      for (let i = 1; i < this.pendingOffsets.length; i++) next[this.packedCount + i] = base + this.pendingOffsets[i];
+      for (let i = 1; i < this.pendingOffsets.length; i++) next[this.packedCount + i] = base + this.pendingOffsets[i]!;
       this.codes = codes;
       this.offsets = next;
     }
@@ -102,7 +104,7 @@ export class CodeColumn {
     const offsets = new Int32Array(n + 1);
     let k = 0;
     for (let d = 0; d < n; d++) {
-      if (this.codes[d] !== NONE) this.codes[k++] = this.codes[d];
+      if (this.codes[d] !== NONE) this.codes[k++] = this.codes[d]!;
       offsets[d + 1] = k;
     }
     this.codes = this.codes.slice(0, k);
@@ -122,9 +124,9 @@ export class CodeColumn {
       return;
     }
     const n = this.packedCount;
-    for (let d = 0; d < n; d++) if (offsets[d + 1] - offsets[d] > 1) return;
+    for (let d = 0; d < n; d++) if (offsets[d + 1]! - offsets[d]! > 1) return;
     const codes = new Int32Array(n);
-    for (let d = 0; d < n; d++) codes[d] = offsets[d + 1] > offsets[d] ? this.codes[offsets[d]] : NONE;
+    for (let d = 0; d < n; d++) codes[d] = offsets[d + 1]! > offsets[d]! ? this.codes[offsets[d]!]! : NONE;
     this.codes = codes;
     this.offsets = null;
   }
@@ -137,24 +139,24 @@ export class CodeColumn {
       const codes = this.codes.slice();
       for (const d of changed) {
         const vals = this.loose.get(d)!;
-        codes[d] = vals.length > 0 ? vals[0] : NONE;
+        codes[d] = vals.length > 0 ? vals[0]! : NONE;
       }
       this.codes = codes;
     } else {
       const oldOffsets = this.multiOffsets();
       const source = this.codes;
-      let total = oldOffsets[n];
-      for (const d of changed) total += this.loose.get(d)!.length - (oldOffsets[d + 1] - oldOffsets[d]);
+      let total = oldOffsets[n]!;
+      for (const d of changed) total += this.loose.get(d)!.length - (oldOffsets[d + 1]! - oldOffsets[d]!);
       const codes = new Int32Array(total);
       const offsets = new Int32Array(n + 1);
       let k = 0;
       let from = 0;
       // Runs of unchanged documents are copied in one piece (a million documents in milliseconds).
       const copy = (to: number) => {
-        const shift = k - oldOffsets[from];
+        const shift = k - oldOffsets[from]!;
         codes.set(source.subarray(oldOffsets[from], oldOffsets[to]), k);
-        for (let d = from; d < to; d++) offsets[d + 1] = oldOffsets[d + 1] + shift;
-        k += oldOffsets[to] - oldOffsets[from];
+        for (let d = from; d < to; d++) offsets[d + 1] = oldOffsets[d + 1]! + shift;
+        k += oldOffsets[to]! - oldOffsets[from]!;
       };
       for (const d of changed) {
         copy(d);
@@ -236,23 +238,23 @@ export class CodeColumn {
     let j = 0;
     let last = -1;
     for (let i = 0; i < docs.length; i++) {
-      const d = docs[i];
+      const d = docs[i]!;
       if (loose.length > 0) {
         // Out of order (not from a match): find the place again.
         if (d < last) j = lowerBound(loose, d);
         last = d;
-        while (j < loose.length && loose[j] < d) j++;
+        while (j < loose.length && loose[j]! < d) j++;
         if (j < loose.length && loose[j] === d) {
           const vals = this.loose.get(d)!;
-          for (let k = 0; k < vals.length; k++) counts[vals[k]]++;
+          for (let k = 0; k < vals.length; k++) counts[vals[k]!]!++;
           continue;
         }
       }
       if (d >= packedCount || codes.length === 0) continue;
       if (offsets === null) {
-        const c = codes[d];
-        if (c !== NONE) counts[c]++;
-      } else for (let k = offsets[d], end = offsets[d + 1]; k < end; k++) counts[codes[k]]++;
+        const c = codes[d]!;
+        if (c !== NONE) counts[c]!++;
+      } else for (let k = offsets[d]!, end = offsets[d + 1]!; k < end; k++) counts[codes[k]!]!++;
     }
   }
 
@@ -261,12 +263,12 @@ export class CodeColumn {
       // Hot path of filtering: read the packed codes without making a subarray per document.
       if (doc >= this.packedCount || this.codes.length === 0) return false;
       const { offsets, codes } = this;
-      if (offsets === null) return codes[doc] !== NONE && wanted[codes[doc]] === 1;
-      for (let k = offsets[doc], end = offsets[doc + 1]; k < end; k++) if (wanted[codes[k]]) return true;
+      if (offsets === null) return codes[doc] !== NONE && wanted[codes[doc]!] === 1;
+      for (let k = offsets[doc]!, end = offsets[doc + 1]!; k < end; k++) if (wanted[codes[k]!]) return true;
       return false;
     }
     const vals = this.get(doc);
-    for (let k = 0; k < vals.length; k++) if (wanted[vals[k]]) return true;
+    for (let k = 0; k < vals.length; k++) if (wanted[vals[k]!]) return true;
     return false;
   }
 }

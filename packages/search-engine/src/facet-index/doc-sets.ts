@@ -1,3 +1,5 @@
+// `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
+
 /** Sorted-array set operations on ascending document numbers. */
 export function intersect(a: Int32Array, b: Int32Array): Int32Array {
   const acc = new Int32Array(Math.min(a.length, b.length));
@@ -5,8 +7,8 @@ export function intersect(a: Int32Array, b: Int32Array): Int32Array {
   let j = 0;
   let k = 0;
   while (i < a.length && j < b.length) {
-    const x = a[i];
-    const y = b[j];
+    const x = a[i]!;
+    const y = b[j]!;
     if (x === y) {
       acc[k++] = x;
       i++;
@@ -23,8 +25,8 @@ export function union(a: Int32Array, b: Int32Array): Int32Array {
   let j = 0;
   let k = 0;
   while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i] < b[j])) acc[k++] = a[i++]!;
-    else if (i >= a.length || b[j] < a[i]) acc[k++] = b[j++]!;
+    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) acc[k++] = a[i++]!;
+    else if (i >= a.length || b[j]! < a[i]!) acc[k++] = b[j++]!;
     else {
       acc[k++] = a[i++]!;
       j++;
@@ -38,8 +40,8 @@ export function subtract(a: Int32Array, b: Int32Array): Int32Array {
   let j = 0;
   let k = 0;
   for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    while (j < b.length && b[j] < x) j++;
+    const x = a[i]!;
+    while (j < b.length && b[j]! < x) j++;
     if (j >= b.length || b[j] !== x) acc[k++] = x;
   }
   return acc.subarray(0, k);
@@ -51,7 +53,7 @@ export function lowerBound<T extends number | string>(sorted: ArrayLike<T>, key:
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < key) lo = mid + 1;
+    if (sorted[mid]! < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -181,7 +181,7 @@ describe('facet index (in-memory part of the search engine)', () => {
   it('keeps sort orders right through changes: both directions, no value last, ties newest first', async () => {
     const walk = (index: FacetIndex, dir: 'asc' | 'desc') => {
       const acc: number[] = [];
-      index.walkOrder('size', dir, (d) => acc.push(index.ids[d]) > 0);
+      index.walkOrder('size', dir, (d) => acc.push(index.idOf(d)) > 0);
       return acc;
     };
     const sizes = [5, null, 3, 5, 1, null, 3, 8];
@@ -209,7 +209,7 @@ describe('facet index (in-memory part of the search engine)', () => {
     // Counting document by document, as the column reads each one.
     const expected = (docs: number[]) => {
       const counts = new Int32Array(col.values.length);
-      for (const d of docs) for (const c of col.get(d)) counts[c]++;
+      for (const d of docs) for (const c of col.get(d)) counts[c]!++;
       return Array.from(counts);
     };
     const counted = (docs: number[]) => {
@@ -231,7 +231,7 @@ describe('facet index (in-memory part of the search engine)', () => {
     const order = (index: FacetIndex) => index.parts().orders.get('size');
     const walk = (index: FacetIndex) => {
       const acc: number[] = [];
-      index.walkOrder('size', 'asc', (d) => acc.push(index.ids[d]) > 0);
+      index.walkOrder('size', 'asc', (d) => acc.push(index.idOf(d)) > 0);
       return acc;
     };
     const index = new FacetIndex(['tags'], ['size'], [], ['size']);

@@ -15,6 +15,8 @@ import { CodeColumn, type CodeColumnParts } from './code-column.ts';
 import { SortOrders } from './sort-orders.ts';
 import { NumberColumn, StringColumn, type Numbers, type StringColumnParts } from './value-columns.ts';
 
+// `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
+
 /** One asset as the index keeps it. */
 export interface IndexRow {
   id: number;
@@ -140,6 +142,13 @@ export class FacetIndex {
     return this.order.walk(field, dir, visit);
   }
 
+  /** The asset id of a document. */
+  idOf(doc: number): number {
+    const id = this.ids[doc];
+    if (id === undefined || doc >= this.size) throw new RangeError(`The index has no document ${doc}.`);
+    return id;
+  }
+
   /** Document number of an asset id, or -1. */
   docOf(id: number): number {
     let lo = 0;
@@ -147,7 +156,7 @@ export class FacetIndex {
     const ids = this.ids;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const v = ids[mid];
+      const v = ids[mid]!;
       if (v === id) return mid;
       if (v < id) lo = mid + 1;
       else hi = mid - 1;
@@ -161,11 +170,11 @@ export class FacetIndex {
     let n = 0;
     let lo = 0;
     for (let i = 0; i < ids.length; i++) {
-      const id = ids[i];
+      const id = ids[i]!;
       let hi = this.size - 1;
       while (lo <= hi) {
         const mid = (lo + hi) >>> 1;
-        if (this.ids[mid] < id) lo = mid + 1;
+        if (this.ids[mid]! < id) lo = mid + 1;
         else hi = mid - 1;
       }
       if (lo < this.size && this.ids[lo] === id) acc[n++] = lo;
@@ -207,7 +216,7 @@ export class FacetIndex {
   put(row: IndexRow): boolean {
     let doc = this.docOf(row.id);
     if (doc === -1) {
-      if (this.size > 0 && row.id < this.ids[this.size - 1]) return false;
+      if (this.size > 0 && row.id < this.ids[this.size - 1]!) return false;
       doc = this.size;
       this.grow(doc + 1);
       this.ids[doc] = row.id;
@@ -218,7 +227,7 @@ export class FacetIndex {
     for (const m of this.masks) m[doc] = 0;
     for (const g of row.access) {
       const bit = this.groupBit(g);
-      this.masks[bit >> 5][doc] |= 1 << (bit & 31);
+      this.masks[bit >> 5]![doc]! |= 1 << (bit & 31);
     }
     for (const [f, col] of this.numbers) col.set(doc, row.numbers[f] ?? null);
     for (const [f, col] of this.strings) col.set(doc, row.strings[f] ?? '');
@@ -270,7 +279,7 @@ export class FacetIndex {
 
   visible(doc: number, caller: Uint32Array): boolean {
     if (this.active[doc] === 0) return false;
-    for (let w = 0; w < caller.length; w++) if ((this.masks[w][doc] & caller[w]) !== 0) return true;
+    for (let w = 0; w < caller.length; w++) if ((this.masks[w]![doc]! & caller[w]!) !== 0) return true;
     return false;
   }
 
@@ -280,16 +289,16 @@ export class FacetIndex {
     const acc = new Int32Array(n);
     let k = 0;
     if (caller.length === 1) {
-      const m = this.masks[0];
-      const c = caller[0];
+      const m = this.masks[0]!;
+      const c = caller[0]!;
       const active = this.active;
       for (let i = 0; i < n; i++) {
-        const d = docs ? docs[i] : i;
-        if (active[d] !== 0 && (m[d] & c) !== 0) acc[k++] = d;
+        const d = docs ? docs[i]! : i;
+        if (active[d] !== 0 && (m[d]! & c) !== 0) acc[k++] = d;
       }
     } else {
       for (let i = 0; i < n; i++) {
-        const d = docs ? docs[i] : i;
+        const d = docs ? docs[i]! : i;
         if (this.visible(d, caller)) acc[k++] = d;
       }
     }

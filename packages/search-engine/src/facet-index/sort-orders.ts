@@ -4,6 +4,8 @@
  */
 import type { NumberColumn, Numbers, StringColumn } from './value-columns.ts';
 
+// `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
+
 /**
  * Per sort field every document ordered by its value ascending, documents without a value last,
  * equal values in document order (see walk for both directions). Made once after a full load
@@ -67,31 +69,31 @@ export class SortOrders {
     const data = grown(numbers.data, n);
     const present = new Float64Array(n);
     let m = 0;
-    for (let d = 0; d < n; d++) if (!Number.isNaN(data[d])) present[m++] = data[d];
+    for (let d = 0; d < n; d++) if (!Number.isNaN(data[d]!)) present[m++] = data[d]!;
     const distinct = present.subarray(0, m).sort();
     let k = 0;
-    for (let i = 0; i < m; i++) if (i === 0 || distinct[i] !== distinct[k - 1]) distinct[k++] = distinct[i];
+    for (let i = 0; i < m; i++) if (i === 0 || distinct[i]! !== distinct[k - 1]!) distinct[k++] = distinct[i]!;
     const rank = new Int32Array(n);
     const starts = new Int32Array(k + 2);
     for (let d = 0; d < n; d++) {
-      const v = data[d];
+      const v = data[d]!;
       let r = k;
       if (!Number.isNaN(v)) {
         let lo = 0;
         let hi = k - 1;
         while (lo < hi) {
           const mid = (lo + hi) >>> 1;
-          if (distinct[mid] < v) lo = mid + 1;
+          if (distinct[mid]! < v) lo = mid + 1;
           else hi = mid;
         }
         r = lo;
       }
       rank[d] = r;
-      starts[r + 1]++;
+      starts[r + 1]!++;
     }
-    for (let r = 0; r <= k; r++) starts[r + 1] += starts[r];
+    for (let r = 0; r <= k; r++) starts[r + 1]! += starts[r]!;
     const docs = new Int32Array(n);
-    for (let d = 0; d < n; d++) docs[starts[rank[d]]++] = d;
+    for (let d = 0; d < n; d++) docs[starts[rank[d]!]!++] = d;
     return docs;
   }
 
@@ -139,7 +141,7 @@ export class SortOrders {
       const moved = changed.slice().sort(cmp);
       const kept = new Int32Array(order.length);
       let n = 0;
-      for (let i = 0; i < order.length; i++) if (!mark[order[i]]) kept[n++] = order[i];
+      for (let i = 0; i < order.length; i++) if (!mark[order[i]!]!) kept[n++] = order[i]!;
       // Each moved document goes where a binary search puts it: O(log n) comparisons each, so
       // texts decoded on reading (file names) are read only that often.
       const next = new Int32Array(size);
@@ -150,7 +152,7 @@ export class SortOrders {
         let hi = n;
         while (lo < hi) {
           const mid = (lo + hi) >>> 1;
-          if (cmp(kept[mid], m) < 0) lo = mid + 1;
+          if (cmp(kept[mid]!, m) < 0) lo = mid + 1;
           else hi = mid;
         }
         next.set(kept.subarray(from, lo), w);
@@ -177,18 +179,18 @@ export class SortOrders {
       ? (a: number, b: number) => numbers.get(a) === numbers.get(b)
       : (a: number, b: number) => strings!.get(a) === strings!.get(b);
     let end = order.length;
-    if (numbers) while (end > 0 && Number.isNaN(numbers.get(order[end - 1]))) end--;
+    if (numbers) while (end > 0 && Number.isNaN(numbers.get(order[end - 1]!))) end--;
     if (dir === 'desc') {
-      for (let i = end - 1; i >= 0; i--) if (!visit(order[i])) return true;
+      for (let i = end - 1; i >= 0; i--) if (!visit(order[i]!)) return true;
     } else {
       for (let i = 0; i < end;) {
         let j = i + 1;
-        while (j < end && same(order[i], order[j])) j++;
-        for (let k = j - 1; k >= i; k--) if (!visit(order[k])) return true;
+        while (j < end && same(order[i]!, order[j]!)) j++;
+        for (let k = j - 1; k >= i; k--) if (!visit(order[k]!)) return true;
         i = j;
       }
     }
-    for (let i = order.length - 1; i >= end; i--) if (!visit(order[i])) return true;
+    for (let i = order.length - 1; i >= end; i--) if (!visit(order[i]!)) return true;
     return true;
   }
 }
@@ -201,9 +203,9 @@ export class SortOrders {
  */
 function stillInOrder(order: Int32Array, mark: Uint8Array, cmp: (a: number, b: number) => number): boolean {
   for (let i = 0; i < order.length; i++) {
-    if (!mark[order[i]]) continue;
-    if (i > 0 && cmp(order[i - 1], order[i]) > 0) return false;
-    if (i + 1 < order.length && cmp(order[i], order[i + 1]) > 0) return false;
+    if (!mark[order[i]!]) continue;
+    if (i > 0 && cmp(order[i - 1]!, order[i]!) > 0) return false;
+    if (i + 1 < order.length && cmp(order[i]!, order[i + 1]!) > 0) return false;
   }
   return true;
 }

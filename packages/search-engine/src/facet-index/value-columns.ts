@@ -3,6 +3,8 @@
  * and texts (file names, for sorting) as UTF-8 bytes with offsets.
  */
 
+// `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
+
 /**
  * Numbers of a column: 32-bit floats while every value is one exactly (half the memory), else
  * 64-bit; it ends after the last document with a value (read through NumberColumn.get).
@@ -33,7 +35,7 @@ export class NumberColumn {
   }
 
   get(doc: number): number {
-    return doc < this.data.length ? this.data[doc] : NaN;
+    return doc < this.data.length ? this.data[doc]! : NaN;
   }
 }
 
@@ -88,20 +90,20 @@ export class StringColumn {
       const offsets = new Int32Array(size + 1);
       offsets.set(this.offsets.subarray(0, this.packed + 1));
       for (const [i, text] of added.entries()) {
-        offsets[this.packed + i + 1] = offsets[this.packed + i] + Buffer.byteLength(text);
+        offsets[this.packed + i + 1] = offsets[this.packed + i]! + Buffer.byteLength(text);
       }
-      const bytes = Buffer.allocUnsafeSlow(offsets[size]);
+      const bytes = Buffer.allocUnsafeSlow(offsets[size]!);
       this.bytes.copy(bytes, 0, 0, offsets[this.packed]);
-      for (const [i, text] of added.entries()) bytes.write(text, offsets[this.packed + i]);
+      for (const [i, text] of added.entries()) bytes.write(text, offsets[this.packed + i]!);
       this.bytes = bytes;
       this.offsets = offsets;
       this.tail = this.tail.slice(added.length);
       this.packed = size;
     } else if (this.changed.size > 0 || this.tail.length > 0 || this.packed !== size) {
       const offsets = new Int32Array(size + 1);
-      for (let d = 0; d < size; d++) offsets[d + 1] = offsets[d] + Buffer.byteLength(this.get(d));
-      const bytes = Buffer.allocUnsafeSlow(offsets[size]);
-      for (let d = 0; d < size; d++) bytes.write(this.get(d), offsets[d]);
+      for (let d = 0; d < size; d++) offsets[d + 1] = offsets[d]! + Buffer.byteLength(this.get(d));
+      const bytes = Buffer.allocUnsafeSlow(offsets[size]!);
+      for (let d = 0; d < size; d++) bytes.write(this.get(d), offsets[d]!);
       const tail = this.tail.slice(size - this.packed);
       this.bytes = bytes;
       this.offsets = offsets;
