@@ -34,7 +34,7 @@ describe('import rules (ARCHITECTURE §2)', () => {
     });
     const messages = result?.messages.filter((m) => m.ruleId === 'vitrine/boundaries') ?? [];
     expect(messages.map((m) => m.message)).toEqual([expect.stringContaining('the search engine imports only')]);
-    const engine = at('packages/search-engine/src/catch-up.ts');
+    const engine = at('packages/search-engine/src/catch-up/catch-up.ts');
     expect(violation(engine, '../../../apps/server/src/db/database.ts')).toMatch(/across packages/);
     expect(violation(engine, 'kysely')).toMatch(/imports only @vitrine\/contract/);
     expect(violation(engine, '@vitrine/contract/search')).toBeUndefined();

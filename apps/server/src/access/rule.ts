@@ -13,7 +13,7 @@ import type { AccessRule } from '@vitrine/search-engine';
  * - `visibleTo(groups, kinds)`: the where-clause over `asset` (AccessRepository, and any query that
  *   lists assets);
  * - `groupMask(groups, …)` with `isLive(status)`: the form the in-memory search index applies
- *   (`indexRule`, the engine's AccessRule port: @vitrine/search-engine, facet-index.ts);
+ *   (`indexRule`, the engine's AccessRule port: @vitrine/search-engine, facet-index/facet-index.ts);
  * - `permits(groups, asset, kinds)`: the rule over one asset held in memory.
  *
  * `access/rule.test.ts` checks that the forms agree; `test/access-matrix.test.ts` that every route
