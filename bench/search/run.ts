@@ -22,7 +22,7 @@ import { SyntheticCatalogue } from '@vitrine/server/src/bench-data/synthetic.ts'
 import { CatalogueRepository, type AssetWrite } from '@vitrine/server/src/catalogue/catalogue.repository.ts';
 import { openDatabase } from '@vitrine/server/src/db/database.ts';
 import { createSearchEngine, createTextFeed } from '@vitrine/server/src/search/create-engine.ts';
-import type { EngineQuery } from '@vitrine/server/src/search/search-engine.ts';
+import type { EngineQuery } from '@vitrine/search-engine';
 import { loadSettings } from '@vitrine/server/src/settings.ts';
 import { startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
 import { ensureServerBuild, watchedServer } from '../server-build.ts';

@@ -222,5 +222,8 @@ export function pickTheme(config: GlobalConfig, chosen: string | null, prefersDa
   const { options, default_dark, default_light } = config.themes;
   const byKey = (key: string | null) => options.find((t) => t.key === key);
   const fallback = prefersDark ? default_dark : default_light;
-  return (config.themes.show_theme_selection ? byKey(chosen) : undefined) ?? byKey(fallback) ?? options[0];
+  const theme = (config.themes.show_theme_selection ? byKey(chosen) : undefined) ?? byKey(fallback) ?? options[0];
+  // The schema keeps at least one theme (themes.options has min(1)).
+  if (!theme) throw new Error('The config has no theme.');
+  return theme;
 }
