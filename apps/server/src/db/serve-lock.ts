@@ -39,6 +39,11 @@ function holderOf(address: string): Promise<number | undefined> {
   });
 }
 
+/** Whether a live `vitrine serve` holds the SQLite database (commands keep their writes short then). */
+export async function isServed(dbFile: string): Promise<boolean> {
+  return (await holderOf(lockAddress(dbFile))) !== undefined;
+}
+
 function listen(server: Server, address: string): Promise<NodeJS.ErrnoException | undefined> {
   return new Promise((resolve) => {
     server.once('error', (err: NodeJS.ErrnoException) => resolve(err));
