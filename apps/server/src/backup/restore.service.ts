@@ -115,6 +115,10 @@ export async function restoreBackup(
       );
     }
 
+    const dbEntry = DATABASE_ENTRY[manifest.database.dialect];
+    if (manifest.database.entry !== dbEntry || !manifest.entries.some((e) => e.path === dbEntry)) {
+      throw damaged(`its manifest lists no database (${dbEntry})`);
+    }
     // Where each entry goes; refused before anything is written when the target is not empty.
     const placements = new Map<string, Placement>();
     for (const entry of manifest.entries) placements.set(entry.path, placementOf(entry.path, target, beside, damaged));
