@@ -152,7 +152,7 @@ export function groupMask(
   const mask = new Uint32Array(words);
   for (const g of groups) {
     const bit = bitOf(g);
-    if (bit !== undefined) mask[bit >> 5] |= 1 << (bit & 31);
+    if (bit !== undefined) mask[bit >> 5]! |= 1 << (bit & 31);
   }
   return mask;
 }

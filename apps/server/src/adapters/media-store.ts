@@ -4,6 +4,9 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 
+/** One scratch path per key: a tuple of keys gives a tuple of paths. */
+export type ScratchPaths<K extends readonly string[]> = { -readonly [I in keyof K]: string };
+
 /**
  * Where made files live (derivatives, conversions): one interface, so a store other than a folder
  * can take its place. Keys are relative paths ('ab/abcd…/thumb.webp'). Files are made once and then
@@ -16,9 +19,10 @@ export interface MediaStore {
   exists(key: string): Promise<boolean>;
   /**
    * Makes the files of `keys` at once: `make` writes each to the scratch path it is given, and when it
-   * succeeds they are put in place (each atomically). When it fails, nothing appears.
+   * succeeds they are put in place (each atomically). When it fails, nothing appears. `scratch` has
+   * one path per key, in the order of `keys`.
    */
-  write<T>(keys: readonly string[], make: (scratch: string[]) => Promise<T>): Promise<T>;
+  write<const K extends readonly string[], T>(keys: K, make: (scratch: ScratchPaths<K>) => Promise<T>): Promise<T>;
   remove(key: string): Promise<void>;
 }
 
@@ -41,7 +45,10 @@ export class SharedFolderStore implements MediaStore {
     return existsSync(this.path(key));
   }
 
-  async write<T>(keys: readonly string[], make: (scratch: string[]) => Promise<T>): Promise<T> {
+  async write<const K extends readonly string[], T>(
+    keys: K,
+    make: (scratch: ScratchPaths<K>) => Promise<T>,
+  ): Promise<T> {
     const targets = keys.map((k) => this.path(k));
     const tag = `${hostname()}.${process.pid}.${randomBytes(4).toString('hex')}`;
     // The extension stays last: the libraries pick the output format from it.
@@ -51,8 +58,8 @@ export class SharedFolderStore implements MediaStore {
     });
     await Promise.all(targets.map((t) => mkdir(path.dirname(t), { recursive: true })));
     try {
-      const made = await make(scratch);
-      for (let i = 0; i < targets.length; i++) await rename(scratch[i], targets[i]);
+      const made = await make(scratch as ScratchPaths<K>);
+      for (let i = 0; i < targets.length; i++) await rename(scratch[i]!, targets[i]!);
       return made;
     } finally {
       await Promise.all(scratch.map((s) => rm(s, { force: true })));
