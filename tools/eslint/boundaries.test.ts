@@ -201,8 +201,8 @@ function documentedTable(start: string, end: string, everyFolder: string): Recor
   const text = readFileSync(at('docs/architecture.md'), 'utf8');
   const doc = text.slice(text.indexOf(start), text.indexOf(end));
   return Object.fromEntries(
-    [...doc.matchAll(/^\| `([\w-]+)` +\|[^|]*\| ([^|]*?) +\|$/gm)].map((m) => [
-      m[1],
+    [...doc.matchAll(/^\| `([\w-]+)` +\|[^|]*\| ([^|]*?) +\|$/gm)].map((m): [string, string[]] => [
+      m[1] ?? '',
       m[2] === '—' ? [] : m[2] === everyFolder ? ['*'] : (m[2] ?? '').split(', '),
     ]),
   );

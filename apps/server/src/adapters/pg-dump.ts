@@ -24,7 +24,7 @@ export async function dumpDatabase(url: string, file: string): Promise<void> {
 export async function tablesInDump(file: string): Promise<string[]> {
   const list = (await runTool('pg_restore', ['--list', file])).toString('utf8');
   // Lines such as "215; 1259 16390 TABLE public asset vitrine".
-  return [...list.matchAll(/^\d+; \d+ \d+ TABLE \S+ (\S+) /gm)].map((m) => m[1]);
+  return [...list.matchAll(/^\d+; \d+ \d+ TABLE \S+ (\S+) /gm)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
 }
 
 /** Restores a custom-format dump in one transaction: all of it, or nothing when it fails. */

@@ -57,7 +57,7 @@ describe('gzipped tar archives', () => {
       new TarError('the archive ends early (it was cut short)'),
     );
     const flipped = Buffer.from(whole);
-    flipped[whole.length - 6] ^= 0xff; // in gzip's checksum of the whole
+    flipped.writeUInt8(flipped.readUInt8(whole.length - 6) ^ 0xff, whole.length - 6); // in gzip's checksum of the whole
     writeFileSync(path.join(dir, 'flipped.tar.gz'), flipped);
     await expect(readAll(path.join(dir, 'flipped.tar.gz'))).rejects.toThrow(/its compressed data is corrupt/);
   });

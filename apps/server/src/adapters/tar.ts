@@ -97,7 +97,7 @@ export interface TarEntry {
 }
 
 function readSize(h: Buffer): number {
-  if (h[124] & 0x80) return Number(h.readBigUInt64BE(124 + 4));
+  if (h[124]! & 0x80) return Number(h.readBigUInt64BE(124 + 4));
   return parseInt(h.toString('ascii', 124, 136).replace(/\0.*$/s, '').trim() || '0', 8);
 }
 
@@ -164,7 +164,7 @@ export async function* readTarGz(
       }
       if (h.toString('ascii', 257, 262) !== 'ustar') throw new TarError('an entry header is not a tar header');
       let sum = 0;
-      for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : h[i];
+      for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : h[i]!;
       if (sum !== parseInt(h.toString('ascii', 148, 156).replace(/\0.*$/s, '').trim(), 8)) {
         throw new TarError('an entry header does not match its checksum');
       }

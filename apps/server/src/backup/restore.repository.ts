@@ -31,7 +31,7 @@ export async function forgetMadeFiles(db: Db, now = Date.now()): Promise<number>
       if (assets.length === 0) return queued;
       for (const asset of assets) for (const job of derivativeJobsFor(asset)) await jobs.enqueue(job, now);
       queued += assets.length;
-      after = assets[assets.length - 1].id;
+      after = assets.at(-1)?.id ?? after;
     }
   });
 }

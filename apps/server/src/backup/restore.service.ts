@@ -242,7 +242,7 @@ function placementOf(
     const parts = name.slice(DATA_PREFIX.length).split('/');
     const [item, ...rest] = parts;
     const safe = parts.every((p) => p !== '' && p !== '.' && p !== '..');
-    if (safe && (DATA_ITEMS as readonly string[]).includes(item)) {
+    if (safe && item !== undefined && (DATA_ITEMS as readonly string[]).includes(item)) {
       const top = beside(path.join(target.dataDir, item));
       return { final: path.join(top.final, ...rest), staged: path.join(top.staged, ...rest) };
     }
@@ -254,7 +254,7 @@ function placementOf(
 function topOf(p: string, target: RestoreTarget): string {
   const rel = path.relative(target.dataDir, p);
   if (rel.startsWith('..') || path.isAbsolute(rel)) return p;
-  return path.join(target.dataDir, rel.split(path.sep)[0]);
+  return path.join(target.dataDir, rel.split(path.sep)[0] ?? '');
 }
 const topStaged = (place: Placement, target: RestoreTarget) => topOf(place.staged, target);
 const topFinal = (place: Placement, target: RestoreTarget) => topOf(place.final, target);

@@ -218,7 +218,8 @@ describe.each(dialects)('vitrine backup and restore on %s (README "Backups")', (
   it('refuses a damaged archive (a byte changed, cut short) and leaves nothing behind', async () => {
     const whole = readFileSync(archive);
     const flipped = Buffer.from(whole);
-    flipped[Math.floor(whole.length / 2)] ^= 0xff;
+    const middle = Math.floor(whole.length / 2);
+    flipped.writeUInt8(flipped.readUInt8(middle) ^ 0xff, middle);
     writeFileSync(path.join(dir, 'flipped.tar.gz'), flipped);
     writeFileSync(path.join(dir, 'cut.tar.gz'), whole.subarray(0, Math.floor(whole.length * 0.6)));
     for (const [name, why] of [
@@ -312,7 +313,7 @@ describe('vitrine restore refuses what is not a backup it can read', () => {
     const SQLite = (await import('better-sqlite3')).default;
     const { migrations } = await import('../db/migrate.ts');
     const names = Object.keys(migrations).sort();
-    const older = Object.fromEntries(names.slice(0, -3).map((n) => [n, migrations[n]]));
+    const older = Object.fromEntries(Object.entries(migrations).filter(([n]) => names.slice(0, -3).includes(n)));
     const source = path.join(dir, 'older');
     mkdirSync(source);
     const kysely = new Kysely<unknown>({

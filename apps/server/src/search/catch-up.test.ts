@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { must } from '@vitrine/contract/must';
 import { buildAssets, editAsset } from '../../test/factories.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
@@ -297,6 +298,6 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
     await rebuild;
     const rebuilt = await find(engine, 'harbour');
     expect(rebuilt.numFound).toBe(3);
-    expect(rebuilt.facetFields.category.map((v) => v.value)).toContain('Nord');
+    expect(must(rebuilt.facetFields.category, 'the category facet').map((v) => v.value)).toContain('Nord');
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { must } from '@vitrine/contract/must';
 import { SearchInputError, type EngineQuery, type SearchEngine } from '@vitrine/search-engine';
 import { buildAssets, buildCollection, editAsset, type NewAsset } from '../../test/factories.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
@@ -44,7 +45,7 @@ interface Spec extends NewAsset {
 
 function catalogue(): Spec[] {
   const rnd = random(7);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
+  const pick = <T>(list: readonly T[]): T => must(list[Math.floor(rnd() * list.length)], 'an entry of the list');
   const specs: Spec[] = [];
   for (let i = 0; i < 60; i++) {
     const kw = [...new Set([pick(words), pick(words)])];
@@ -71,8 +72,8 @@ function catalogue(): Spec[] {
     [2, 'Dog in the garden', 'Der Hund spielt'],
     [3, 'Street café at night', 'Straßencafé bei Nacht'],
   ];
-  for (const [i, en, de] of fixed) specs[i].values.title = { en, de };
-  specs[4].values.description = 'A red balloon';
+  for (const [i, en, de] of fixed) must(specs[i], `spec ${i}`).values.title = { en, de };
+  must(specs[4], 'spec 4').values.description = 'A red balloon';
   return specs;
 }
 
@@ -164,7 +165,8 @@ describe.each(dialects)('search engine on %s', (dialect) => {
       for (const s of list) for (const v of new Set(get(s))) m.set(v, (m.get(v) ?? 0) + 1);
       return m;
     };
-    const asMap = (values: { value: string; count: number }[]) => new Map(values.map((v) => [v.value, v.count]));
+    const asMap = (values: { value: string; count: number }[] | undefined) =>
+      new Map(must(values, 'the facet').map((v) => [v.value, v.count]));
     // The category facet ignores its own selection (other categories stay selectable) …
     expect(asMap(res.facetFields.category)).toEqual(
       tally(
@@ -176,13 +178,18 @@ describe.each(dialects)('search engine on %s', (dialect) => {
     expect(asMap(res.facetFields.format)).toEqual(tally(inCat, (s) => [s.format]));
     // … and facets without a selection count the result.
     expect(asMap(res.facetFields.keywords)).toEqual(tally(matched, (s) => s.values.keywords));
-    expect(res.facetFields.color_code.find((v) => v.value === '1')?.label).toBe('red');
+    expect(must(res.facetFields.color_code, 'the colour facet').find((v) => v.value === '1')?.label).toBe('red');
   });
 
   it('facet values are sorted alphabetically by default and can be paged', async () => {
-    const all = (await find('*', { facetFields: ['keywords'] })).facetFields.keywords.map((v) => v.value);
+    const all = must((await find('*', { facetFields: ['keywords'] })).facetFields.keywords, 'the keywords facet').map(
+      (v) => v.value,
+    );
     expect(all).toEqual([...all].sort());
-    const page = (await find('*', { facetFields: ['keywords'], facetOffset: 2, facetLimit: 3 })).facetFields.keywords;
+    const page = must(
+      (await find('*', { facetFields: ['keywords'], facetOffset: 2, facetLimit: 3 })).facetFields.keywords,
+      'the keywords facet',
+    );
     expect(page.map((v) => v.value)).toEqual(all.slice(2, 5));
   });
 
@@ -270,12 +277,12 @@ describe.each(dialects)('search engine on %s', (dialect) => {
   });
 
   it('suggestions offer visible values whose words start with the typed text', async () => {
-    const [group] = await engine.suggest(['public'], 'mu', ['creator'], 5);
+    const group = must((await engine.suggest(['public'], 'mu', ['creator'], 5))[0], 'a suggestion group');
     expect(group.field_name).toBe('creator');
     expect(group.docs.map((d) => d.value)).toEqual(['Anna Müller']);
     expect(group.total).toBe(1);
     const none = await engine.suggest(['nobody'], 'mu', ['creator'], 5);
-    expect(none[0].docs).toEqual([]);
+    expect(none[0]?.docs).toEqual([]);
     await expect(engine.suggest(['public'], 'x', ['title'], 5)).rejects.toBeInstanceOf(SearchInputError);
   });
 
@@ -319,8 +326,8 @@ describe.each(dialects)('facets in the content language on %s', (dialect) => {
     { values: { category: { de: 'Nur Deutsch' }, keywords: { de: ['Meer'] } } },
     { values: { category: 'Plain', keywords: ['sea'] } },
   ];
-  const counts = (values: { value: string; count: number }[]) =>
-    Object.fromEntries(values.map((v) => [v.value, v.count]));
+  const counts = (values: { value: string; count: number }[] | undefined) =>
+    Object.fromEntries(must(values, 'the facet').map((v) => [v.value, v.count]));
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
@@ -354,7 +361,7 @@ describe.each(dialects)('facets in the content language on %s', (dialect) => {
   it('per language the counts of a single-valued facet add up to at most numFound', async () => {
     for (const lang of ['en', 'de']) {
       const res = await facets(lang);
-      const sum = res.facetFields.category.reduce((acc, v) => acc + v.count, 0);
+      const sum = must(res.facetFields.category, 'the category facet').reduce((acc, v) => acc + v.count, 0);
       expect(sum).toBeLessThanOrEqual(res.numFound);
       expect(res.numFound).toBe(catalogue.length);
     }
@@ -371,9 +378,9 @@ describe.each(dialects)('facets in the content language on %s', (dialect) => {
   });
 
   it('suggestions and selected suggestions use the caller content language', async () => {
-    const [de] = await engine.suggest(['public'], 'bo', ['keywords'], 5, 'de');
+    const de = must((await engine.suggest(['public'], 'bo', ['keywords'], 5, 'de'))[0], 'a German group');
     expect(de.docs.map((d) => d.value)).toEqual(['Boot']);
-    const [en] = await engine.suggest(['public'], 'bo', ['keywords'], 5, 'en');
+    const en = must((await engine.suggest(['public'], 'bo', ['keywords'], 5, 'en'))[0], 'an English group');
     expect(en.docs.map((d) => d.value)).toEqual(['boat']);
     const found = await engine.search(['public'], {
       q: '*',

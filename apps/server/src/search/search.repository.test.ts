@@ -1,5 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { must } from '@vitrine/contract/must';
 import { createTestDatabase, type TestDatabase } from '../../test/databases.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { PostgresTextIndex } from './postgres-text.repository.ts';
@@ -39,7 +40,7 @@ describe('ARCHITECTURE §3 "Search": reading a large catalogue on postgres', () 
     const { rows } = await db.kysely.executeQuery<{ 'QUERY PLAN': [{ Plan: { 'Node Type': string } }] }>(
       CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]),
     );
-    const types = nodeTypes(rows[0]['QUERY PLAN'][0].Plan);
+    const types = nodeTypes(must(rows[0], 'a query plan')['QUERY PLAN'][0].Plan);
     expect(types).not.toContain('Sort');
     expect(types).not.toContain('Seq Scan');
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { must } from '@vitrine/contract/must';
 import type { SearchAnswer } from '@vitrine/contract/search';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { signIn } from '../../test/auth.ts';
@@ -94,7 +95,7 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
 
   it('§3 Asset: docs carry id as text, signed thumbnail url, size, groups and values in the content language', async () => {
     const de = await search(`solr_q=tulpe`, { 'accept-language': 'de-DE,de;q=0.9' });
-    const doc = de.response.docs[0];
+    const doc = must(de.response.docs[0], 'a doc');
     expect(doc).toMatchObject({
       id: String(ids[0]),
       width: 4000,
@@ -126,7 +127,7 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
     await t.app.db.kysely
       .insertInto('derivative')
       .values({
-        asset_id: ids[0],
+        asset_id: must(ids[0], 'the first asset'),
         kind: 'thumb',
         page: 0,
         sha256: 'x',

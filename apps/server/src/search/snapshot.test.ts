@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { must } from '@vitrine/contract/must';
 import { CHANGE_READER_TTL_MS, type SearchEngine } from '@vitrine/search-engine';
 import { buildAssets, editAsset } from '../../test/factories.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
@@ -72,12 +73,13 @@ describe.each(dialects)('search index snapshot and change-log pruning on %s', (d
     const writer = engine();
     await writer.refresh();
     await writer.saveSnapshot();
-    const ids = (await writer.search(['public'], { q: '*', rows: 100 })).ids;
+    const found = (await writer.search(['public'], { q: '*', rows: 100 })).ids;
+    const ids = (i: number) => must(found[i], `result ${i}`);
     // The catalogue moves on after the snapshot: edits, a new asset, a removal, a group change.
-    await editAsset(db, ids[0], { rating: 4, values: { category: 'Moved', title: { en: 'Harbour crane moved' } } });
-    await editAsset(db, ids[1], { access: ['staff'] });
+    await editAsset(db, ids(0), { rating: 4, values: { category: 'Moved', title: { en: 'Harbour crane moved' } } });
+    await editAsset(db, ids(1), { access: ['staff'] });
     await buildAssets(db, [{ filename: 'aaa-ferry.jpg', rating: 1, values: { title: { en: 'Ferry new' } } }]);
-    await new CatalogueRepository(db.kysely).markGone([ids[2]]);
+    await new CatalogueRepository(db.kysely).markGone([ids(2)]);
 
     const reads = logged('read in');
     const started = engine();
@@ -86,7 +88,7 @@ describe.each(dialects)('search index snapshot and change-log pruning on %s', (d
     const fresh = reference();
     expect(await answers(started)).toEqual(await answers(fresh));
     // The caught-up index keeps its sort orders right as assets change.
-    await editAsset(db, ids[3], { rating: 0, filename: 'zzz.jpg' });
+    await editAsset(db, ids(3), { rating: 0, filename: 'zzz.jpg' });
     expect(await answers(started)).toEqual(await answers(fresh));
   });
 
@@ -98,7 +100,7 @@ describe.each(dialects)('search index snapshot and change-log pruning on %s', (d
     const fresh = reference();
     const expected = await answers(fresh);
     const flipped = Buffer.from(good);
-    flipped[flipped.length - 3] ^= 0xff;
+    flipped.writeUInt8(flipped.readUInt8(flipped.length - 3) ^ 0xff, flipped.length - 3);
     const foreign = Buffer.from(
       good.toString('latin1').replace(/"instance":"[^"]*"/, `"instance":"${'0'.repeat(36)}"`),
       'latin1',

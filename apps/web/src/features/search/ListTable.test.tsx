@@ -6,7 +6,7 @@ import { builtInFields } from '@vitrine/contract/fields';
 import { api, configHandlers, server } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { layOutResults } from '../../test/resultsLayout.ts';
-import { must } from '../../test/must.ts';
+import { must } from '@vitrine/contract/must';
 import { listLayout } from './ListTable.tsx';
 
 layOutResults();

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { TranslationProvider, Translator } from '../../lib/translate.tsx';
 import { expectSizedPicture } from '../../test/pictures.ts';
-import { must } from '../../test/must.ts';
+import { must } from '@vitrine/contract/must';
 import { AssetImage, IconSet, placeholderUrl } from './ResultItem.tsx';
 
 /** A real ThumbHash of a 4×4 picture, red on the left and blue on the right, as the server stores it. */
