@@ -21,6 +21,7 @@ const heavyLibraries = [
   '@node-saml/node-saml',
   'openid-client',
   'fluent-ffmpeg',
+  'prom-client',
 ];
 
 /**

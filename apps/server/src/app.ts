@@ -28,6 +28,7 @@ import { installXsrf } from './http/xsrf.ts';
 import { downloadRoutes } from './download/download.routes.ts';
 import { infoRoutes } from './info/info.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
+import { installRequestMetrics, Metrics } from './metrics/metrics.ts';
 import { searchRoutes } from './search/search.routes.ts';
 import { openServices, type Services } from './services.ts';
 import { sessionRoutes } from './session/session.routes.ts';
@@ -41,6 +42,8 @@ declare module 'fastify' {
     db: Db;
     settings: Settings;
     services: Services;
+    /** The Prometheus metrics, when METRICS_PORT is set; main.ts serves them on their own listener. */
+    metrics: Metrics | undefined;
   }
 }
 
@@ -87,7 +90,14 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
     trustProxy: settings.trustProxy,
     routerOptions: { maxParamLength: 500 },
   });
-  const services = await openServices(settings, { log: app.log });
+  // Made only when asked for: with metrics off, nothing measures or collects anything.
+  const metrics = settings.metrics ? new Metrics(app.log) : undefined;
+  const services = await openServices(settings, { log: app.log, onEngineTimes: metrics?.engineTimes });
+  if (metrics) {
+    metrics.watch(services);
+    installRequestMetrics(app, metrics);
+  }
+  app.decorate('metrics', metrics);
   app.decorate('services', services);
   app.decorate('db', services.db);
   app.decorate('settings', settings);

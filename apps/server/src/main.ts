@@ -3,6 +3,7 @@ import { holdServeLock, ServeLockError } from './db/serve-lock.ts';
 import { trimConversionsSchedule } from './download/conversion-trim.jobs.ts';
 import { foldDownloadsSchedule } from './download/download.jobs.ts';
 import { purgeSchedule } from './jobs/purge.jobs.ts';
+import { listenForMetrics } from './metrics/metrics-listener.ts';
 import { loadSettings, SettingsError } from './settings.ts';
 
 async function main(): Promise<void> {
@@ -60,6 +61,10 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+  // Metrics (METRICS_PORT) have a listener of their own; the portal's port never answers /metrics.
+  const metrics =
+    app.metrics && settings.metrics ? await listenForMetrics(app.metrics, settings.metrics, app.log) : undefined;
+  app.addHook('onClose', async () => metrics?.close());
   await app.listen({ port: settings.port, host: settings.host });
   worker.start();
   // The search index loads now, not on the first search; `ready` answers 200 once it is loaded.
@@ -69,6 +74,9 @@ async function main(): Promise<void> {
     (err: unknown) => app.log.error({ err }, 'the search index did not load; searches will try again'),
   );
   app.log.info(`Vitrine is serving ${settings.publicUrl}/ (data in ${settings.dataDir}, ${settings.database.dialect})`);
+  if (metrics && settings.metrics) {
+    app.log.info(`Prometheus metrics at http://${settings.metrics.host}:${metrics.port}/metrics`);
+  }
 }
 
 await main();

@@ -33,6 +33,7 @@ import { MediaService } from './media/media.service.ts';
 import { CHANGE_READER_TTL_MS } from '@vitrine/search-engine';
 import { createSearchEngine, createTextFeed, SNAPSHOT_FILE } from './search/create-engine.ts';
 import { SearchRepository } from './search/search.repository.ts';
+import type { EngineTimes } from '@vitrine/search-engine';
 import { SearchService } from './search/search.service.ts';
 import { AuthService } from './session/auth.service.ts';
 import { SessionRepository } from './session/session.repository.ts';
@@ -64,6 +65,8 @@ export interface ServiceOptions {
   log?: Log;
   /** Replaces the mailer of the settings (tests). */
   mailer?: Mailer;
+  /** Told how long the parts of each search took in the engine (metrics). */
+  onEngineTimes?: (times: EngineTimes) => void;
 }
 
 /**
@@ -141,6 +144,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     createSearchEngine(db, settings.file.fields, {
       snapshotFile: path.join(settings.dataDir, SNAPSHOT_FILE),
       log: (message) => log.info({}, message),
+      onTimes: options.onEngineTimes,
     }),
     r.search,
     access,
@@ -149,6 +153,14 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     bookmarks,
     limits,
   );
+  const jobHandlers = () => [
+    // Pictures and web videos of an import share the thumbnail slots of all processes.
+    ...withinBudget(work, 'thumbnail', derivativeJobHandlers(derivatives)),
+    ...userJobHandlers(users),
+    ...downloadJobHandlers(downloads, log),
+    trimConversionsJobHandler(conversions, settings.file.conversionCache.maxGB, log),
+    purgeJobHandler(purgeTargets, log),
+  ];
 
   return {
     db,
@@ -177,18 +189,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     importer: () => new ImportService(r.catalogue, settings),
     /** The worker every Vitrine process runs: all job handlers the server knows. */
     jobWorker: (workerOptions: WorkerOptions = {}) =>
-      new JobWorker(
-        r.jobs,
-        [
-          // Pictures and web videos of an import share the thumbnail slots of all processes.
-          ...withinBudget(work, 'thumbnail', derivativeJobHandlers(derivatives)),
-          ...userJobHandlers(users),
-          ...downloadJobHandlers(downloads, log),
-          trimConversionsJobHandler(conversions, settings.file.conversionCache.maxGB, log),
-          purgeJobHandler(purgeTargets, log),
-        ],
-        { leaseMs: settings.jobLeaseMs, ...workerOptions },
-      ),
+      new JobWorker(r.jobs, jobHandlers(), { leaseMs: settings.jobLeaseMs, ...workerOptions }),
+    /** The names of the jobs the worker runs. */
+    jobNames: () => jobHandlers().map((h) => h.name),
     /** Ends the child processes and threads the services started (exiftool, 3D drawing) and closes the database. */
     close: async () => {
       await downloads.settled();

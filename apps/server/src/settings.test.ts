@@ -69,6 +69,23 @@ describe('settings', () => {
     ]);
   });
 
+  it('serves metrics only when METRICS_PORT is set, on loopback unless METRICS_HOST says otherwise', () => {
+    expect(loadSettings({ DATA_DIR: tempDir() }).metrics).toBeUndefined();
+    expect(loadSettings({ DATA_DIR: tempDir(), METRICS_PORT: '' }).metrics).toBeUndefined();
+    expect(loadSettings({ DATA_DIR: tempDir(), METRICS_PORT: '9464' }).metrics).toEqual({
+      port: 9464,
+      host: '127.0.0.1',
+    });
+    expect(loadSettings({ DATA_DIR: tempDir(), METRICS_PORT: '9464', METRICS_HOST: '10.0.0.7' }).metrics).toEqual({
+      port: 9464,
+      host: '10.0.0.7',
+    });
+    expect(() => loadSettings({ DATA_DIR: tempDir(), METRICS_PORT: 'on' })).toThrow(/METRICS_PORT/);
+    expect(() => loadSettings({ DATA_DIR: tempDir(), PORT: '8080', METRICS_PORT: '8080' })).toThrow(
+      /METRICS_PORT: must differ from PORT/,
+    );
+  });
+
   it('refuses TRUST_PROXY=true at start, asking for the proxies by name', () => {
     expect(() => loadSettings({ DATA_DIR: tempDir(), TRUST_PROXY: 'true' })).toThrow(
       /TRUST_PROXY: true would believe X-Forwarded-For from any client; name the proxies/,

@@ -459,6 +459,14 @@ const envSchema = z.object({
     .positive()
     .default(60)
     .describe('A client must send its whole request (headers and body) within this time, or it gets 408'),
+  METRICS_PORT: z
+    .preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional())
+    .describe('Serve Prometheus metrics at /metrics on this port, a listener of its own; off when not set'),
+  METRICS_HOST: z
+    .string()
+    .min(1)
+    .default('127.0.0.1')
+    .describe('Address the metrics listener listens on (METRICS_PORT); keep it off the public network'),
 });
 
 /**
@@ -488,6 +496,8 @@ export interface Settings {
    * client; never every sender of the header.
    */
   trustProxy: false | string[];
+  /** The listener of Prometheus metrics (METRICS_PORT, METRICS_HOST); none when metrics are off. */
+  metrics: { port: number; host: string } | undefined;
   file: FileSettings;
 }
 
@@ -566,6 +576,11 @@ export function settingsLocations(env: Record<string, string | undefined> = proc
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new SettingsError(describeIssues('the environment', parsed.error));
   const e = parsed.data;
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw new SettingsError(
+      'Invalid settings in the environment:\n  METRICS_PORT: must differ from PORT (metrics have a listener of their own)',
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const settingsFile = e.SETTINGS_FILE ? path.resolve(e.SETTINGS_FILE) : path.join(dataDir, 'settings.json');
   const url = e.DATABASE_URL;
@@ -609,6 +624,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY,
+    metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     file: e.SMTP_URL ? { ...file.data, mail: { ...file.data.mail, smtpUrl: e.SMTP_URL } } : file.data,
   };
 }

@@ -215,6 +215,8 @@ describe('access matrix: every route that names or answers assets asks the acces
   };
 
   beforeAll(async () => {
+    // GET /metrics is not among these routes: it is served by a listener of its own on METRICS_PORT
+    // (metrics/metrics-listener.ts), never by this app, and it names no asset.
     t = await startTestApp({ settings, onRoute: (r) => routes.push(r) });
     const collection = await buildCollection(t.app.db, `${MARKER} collection`);
     const id = await buildAsset(t.app.db, {

@@ -59,6 +59,16 @@ export interface EngineResult {
   facetRanges: Record<string, { min: number | null; max: number | null }>;
 }
 
+/**
+ * Milliseconds one search spent matching the query (words, ids, collection, visibility), applying
+ * filters and counting facets, and ranking, sorting and paging the results.
+ */
+export interface EngineTimes {
+  text: number;
+  facets: number;
+  sort: number;
+}
+
 export type Progress = (phase: string, done: number, total: number) => void;
 
 export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

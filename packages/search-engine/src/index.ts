@@ -12,6 +12,7 @@ export {
   SearchInputError,
   type EngineQuery,
   type EngineResult,
+  type EngineTimes,
   type FacetValue,
   type Progress,
 } from './engine-types.ts';

@@ -8,6 +8,7 @@ import {
   SearchInputError,
   type EngineQuery,
   type EngineResult,
+  type EngineTimes,
   type Progress,
 } from './engine-types.ts';
 import { QueryEvaluator, TextMatches } from './evaluate.ts';
@@ -25,6 +26,7 @@ export {
   SearchInputError,
   type EngineQuery,
   type EngineResult,
+  type EngineTimes,
   type Progress,
 } from './engine-types.ts';
 
@@ -45,7 +47,11 @@ export class SearchEngine<Tx = unknown> {
   constructor(
     ports: EnginePorts<Tx>,
     readonly fields: FieldRegistry,
-    private readonly options: { directSortLimit?: number } & CatchUpOptions = {},
+    private readonly options: {
+      directSortLimit?: number;
+      /** Told how long the parts of each search took (metrics). */
+      onTimes?: (times: EngineTimes) => void;
+    } & CatchUpOptions = {},
   ) {
     this.catchUp = new CatchUp(ports, fields, options);
     this.textMatches = new TextMatches(ports.text);
@@ -100,6 +106,11 @@ export class SearchEngine<Tx = unknown> {
     return this.catchUp.loaded;
   }
 
+  /** The last catalogue change the index holds, and when that was the newest one (metrics). */
+  get position(): { applied: number; currentAt: number } {
+    return this.catchUp.position;
+  }
+
   private async answer(view: IndexView, groups: readonly string[], query: EngineQuery): Promise<EngineResult> {
     const index = view.index;
     const sort = query.sort ?? { field: 'score', dir: 'desc' };
@@ -138,6 +149,7 @@ export class SearchEngine<Tx = unknown> {
         QUERY_TOO_COSTLY,
       );
     }
+    const started = performance.now();
     const evaluator = new QueryEvaluator(view, this.textMatches);
     let docs = tree.kind === 'all' ? undefined : await evaluator.evaluate(tree);
     if (query.ids) {
@@ -157,6 +169,7 @@ export class SearchEngine<Tx = unknown> {
     }
     const base = docs ? index.visibleDocs(view.callerMasks(groups), docs) : view.visibleAll(groups);
 
+    const matched = performance.now();
     let result = base;
     let fail: Uint32Array | undefined;
     if (filters.length > 0) {
@@ -189,11 +202,13 @@ export class SearchEngine<Tx = unknown> {
       }
     }
 
+    const counted = performance.now();
     const start = query.start ?? 0;
     const rows = query.rows ?? 25;
     const relevance =
       sort.field === 'score' && tree.kind !== 'all' ? await scores(view, tree, evaluator, result) : undefined;
     const ids = page(view, result, sort, relevance, start, rows, groups, this.options.directSortLimit);
+    this.options.onTimes?.({ text: matched - started, facets: counted - matched, sort: performance.now() - counted });
     return {
       ids: Array.from(ids, (d) => index.idOf(d)),
       numFound: result.length,

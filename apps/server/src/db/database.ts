@@ -10,8 +10,16 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * The PostgreSQL connection pool's connections now (metrics); undefined on SQLite, whose one
+   * connection answers synchronously, so no query ever waits for a connection.
+   */
+  pool?: () => { max: number; total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
+
+/** Connections of the PostgreSQL pool of one process. */
+const POOL_MAX = 10;
 
 // PostgreSQL returns BIGINT (count(*), sums) as text by default; our counts fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -52,6 +60,7 @@ export async function openDatabase(
   options: { migrate?: boolean } = {},
 ): Promise<Db> {
   let kysely: Kysely<Database>;
+  let poolUse: Db['pool'];
   if (config.dialect === 'sqlite') {
     const sqlite = new SQLite(config.file);
     sqlite.pragma('journal_mode = WAL');
@@ -62,7 +71,7 @@ export async function openDatabase(
   } else {
     const pool = new pg.Pool({
       connectionString: config.url,
-      max: 10,
+      max: POOL_MAX,
       // No request may wait forever on a database that is away: connecting gives up after 5 s, a
       // statement after 30 s (the server cancels it), and the client stops waiting soon after.
       connectionTimeoutMillis: 5_000,
@@ -74,6 +83,7 @@ export async function openDatabase(
     // An idle connection the server ended (a restart, a failover) is dropped from the pool and the
     // next query opens a new one; without a listener the 'error' event would end the process.
     pool.on('error', (err) => onIdleError?.(err));
+    poolUse = () => ({ max: POOL_MAX, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   try {
@@ -82,7 +92,7 @@ export async function openDatabase(
     await kysely.destroy();
     throw err;
   }
-  return { kysely, dialect: config.dialect, close: () => kysely.destroy() };
+  return { kysely, dialect: config.dialect, ...(poolUse ? { pool: poolUse } : {}), close: () => kysely.destroy() };
 }
 
 /** The names of the tables the database has (Kysely's migration tables included). */

@@ -166,6 +166,29 @@ export class JobRepository {
     return counts;
   }
 
+  /**
+   * Per job name with jobs not finished: how many wait (queued, due or not) and run, and the
+   * earliest time one of the waiting ones is or was due (ms).
+   */
+  async queue(): Promise<{ name: string; queued: number; running: number; firstDue: number | null }[]> {
+    const rows = await this.db
+      .selectFrom('job')
+      .select((eb) => ['name', 'status', eb.fn.countAll<number>().as('n'), eb.fn.min('run_after').as('due')])
+      .where('status', 'in', ['queued', 'running'])
+      .groupBy(['name', 'status'])
+      .execute();
+    const byName = new Map<string, { name: string; queued: number; running: number; firstDue: number | null }>();
+    for (const r of rows) {
+      const entry = byName.get(r.name) ?? { name: r.name, queued: 0, running: 0, firstDue: null };
+      if (r.status === 'queued') {
+        entry.queued = Number(r.n);
+        entry.firstDue = r.due === null ? null : Number(r.due);
+      } else entry.running = Number(r.n);
+      byName.set(r.name, entry);
+    }
+    return [...byName.values()];
+  }
+
   async failures(limit = 50): Promise<Pick<JobRow, 'name' | 'key' | 'last_error' | 'attempts'>[]> {
     return this.db
       .selectFrom('job')

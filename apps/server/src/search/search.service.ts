@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Collection } from '@vitrine/contract/collection';
 import {
   baseContentLanguages,
@@ -25,6 +27,7 @@ import { notFound, queryTooCostly, validation } from '../http/errors.ts';
 import { requireAssetUser, requireGuiAdmin, type Auth } from '../auth/caller.ts';
 import type { Settings } from '../settings.ts';
 import { presentAssets } from './asset-presenter.ts';
+import { SNAPSHOT_FILE } from './create-engine.ts';
 import type { SearchRepository } from './search.repository.ts';
 
 export interface Caller {
@@ -64,6 +67,31 @@ export class SearchService {
   /** True once the search index has been loaded (readiness). */
   get loaded(): boolean {
     return this.engine.loaded;
+  }
+
+  /**
+   * How far the search index is behind the catalogue: changes not applied yet, seconds since it
+   * last held the newest change (0 when it holds it), and the age of the index snapshot file;
+   * undefined before the index was first loaded.
+   */
+  async indexLag(): Promise<{ changes: number; seconds: number; snapshotSeconds: number | undefined } | undefined> {
+    const { applied, currentAt } = this.engine.position;
+    if (applied === -1) return undefined;
+    const [generation, snapshot] = await Promise.all([
+      this.repository.generation(),
+      stat(path.join(this.settings.dataDir, SNAPSHOT_FILE)).catch((err: NodeJS.ErrnoException) => {
+        // No snapshot yet (a first load writes one).
+        if (err.code === 'ENOENT') return undefined;
+        throw err;
+      }),
+    ]);
+    const now = Date.now();
+    const changes = Math.max(0, generation - applied);
+    return {
+      changes,
+      seconds: changes === 0 ? 0 : (now - currentAt) / 1000,
+      snapshotSeconds: snapshot ? Math.max(0, now - snapshot.mtimeMs) / 1000 : undefined,
+    };
   }
 
   /** Brings the search index up to date with the catalogue (after a bulk write), telling its progress. */

@@ -82,6 +82,8 @@ export class CatchUp<Tx> {
   private snapshotSeq = -1;
   private snapshotAt = 0;
   private writing: Promise<void> | undefined;
+  /** When the catalogue was last read to hold no change the index lacks (ms; 0: never). */
+  private currentAt = 0;
 
   private readonly catalogue: Catalogue<Tx>;
   private readonly text: TextIndex<Tx>;
@@ -104,6 +106,11 @@ export class CatchUp<Tx> {
   /** True once the index has been loaded. */
   get loaded(): boolean {
     return this.seq !== -1;
+  }
+
+  /** The last change applied (-1 before the first load) and when that was the newest change (ms). */
+  get position(): { applied: number; currentAt: number } {
+    return { applied: this.seq, currentAt: this.currentAt };
   }
 
   /** The index as it is now. Use it only synchronously, or through read(). */
@@ -155,10 +162,14 @@ export class CatchUp<Tx> {
   }
 
   private async catchUp(progress?: Progress): Promise<void> {
+    const asked = Date.now();
     const state = await this.catalogue.catalogueState();
     const generation = state.generation;
     this.instance = state.instance;
-    if (generation === this.seq) return this.markReader();
+    if (generation === this.seq) {
+      this.currentAt = asked;
+      return this.markReader();
+    }
     await this.texts.catchUp(generation, progress);
     const collectionNames = new Map((await this.catalogue.collections()).map((c) => [c.id, c.name]));
     if (this.seq === -1) await this.loadSnapshot(state);
@@ -168,6 +179,7 @@ export class CatchUp<Tx> {
     this.collectionNames = collectionNames;
     this.current = undefined;
     this.seq = generation;
+    this.currentAt = asked;
     await this.markReader(true);
     // A rebuilt index is worth keeping at once; caught-up changes now and then.
     if (rebuild || (applied !== generation && Date.now() - this.snapshotAt > SNAPSHOT_EVERY_MS)) {
