@@ -1,25 +1,56 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+/** Bytes `start`…`end` of a file, both included. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** What a store knows of a file without reading it. */
+export interface StoredFileInfo {
+  size: number;
+  modified: Date;
+}
 
 /**
- * Where made files live (derivatives, conversions): one interface, so a store other than a folder
- * can take its place. Keys are relative paths ('ab/abcd…/thumb.webp'). Files are made once and then
- * only read; a key's file appears whole or not at all, so a process on another machine never reads a
- * half-written file. docs/scale-out.md "Media store" says how to share the folder between machines.
+ * Where made files live (derivatives, conversions, uploads): a folder (`SharedFolderStore`) or an
+ * S3-compatible object store (`S3Store`). Keys are relative paths ('ab/abcd…/thumb.webp'). Files are
+ * made once and then only read; a key's file appears whole or not at all, so a process on another
+ * machine never reads a half-written file. Readers stream, never ask for a path: a tool that must
+ * read a file by name (sharp, ffmpeg) borrows one with `withLocalCopy`. docs/scale-out.md "Media
+ * store" says how to share a folder between machines, and README "Object storage" the other way.
  */
 export interface MediaStore {
-  /** The local path to read a key's file from (sharp, ffmpeg and file streaming read paths). */
-  path(key: string): string;
   exists(key: string): Promise<boolean>;
+  /** Size and date of a key's file; undefined when there is none. */
+  stat(key: string): Promise<StoredFileInfo | undefined>;
+  /** A key's file, or a range of it, as a stream; `size` is the whole file's. Rejects when there is none. */
+  open(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number }>;
   /**
-   * Makes the files of `keys` at once: `make` writes each to the scratch path it is given, and when it
-   * succeeds they are put in place (each atomically). When it fails, nothing appears.
+   * Runs `use` with a local file of the key's contents (the folder store's own file; an object store's
+   * downloaded into a temporary file, removed when `use` settles). `use` only reads it.
+   */
+  withLocalCopy<T>(key: string, use: (file: string) => Promise<T>): Promise<T>;
+  /**
+   * Makes the files of `keys` at once: `make` writes each to the local scratch path it is given (its
+   * extension that of the key), and when it succeeds they are put in place (each atomically). When
+   * `make` or putting them in place fails, none of them appears.
    */
   write<T>(keys: readonly string[], make: (scratch: string[]) => Promise<T>): Promise<T>;
   remove(key: string): Promise<void>;
+  /** The names of the files directly in a folder of keys ('' for the top). */
+  list(folder: string): Promise<string[]>;
+}
+
+/** Whether a key stays inside the store: relative, without `..` or empty segments. */
+export function isSafeKey(key: string): boolean {
+  const parts = key.split(/[/\\]/);
+  return key.length > 0 && !path.isAbsolute(key) && parts.every((p) => p !== '' && p !== '.' && p !== '..');
 }
 
 /**
@@ -31,6 +62,7 @@ export interface MediaStore {
 export class SharedFolderStore implements MediaStore {
   constructor(readonly root: string) {}
 
+  /** The local path of a key's file (this store's own; callers outside it use `withLocalCopy`). */
   path(key: string): string {
     const file = path.resolve(this.root, key);
     if (!file.startsWith(path.resolve(this.root) + path.sep)) throw new Error(`media key outside the store: ${key}`);
@@ -39,6 +71,24 @@ export class SharedFolderStore implements MediaStore {
 
   async exists(key: string): Promise<boolean> {
     return existsSync(this.path(key));
+  }
+
+  async stat(key: string): Promise<StoredFileInfo | undefined> {
+    const info = await stat(this.path(key)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
+      throw err;
+    });
+    return info?.isFile() ? { size: info.size, modified: info.mtime } : undefined;
+  }
+
+  async open(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number }> {
+    const file = this.path(key);
+    const { size } = await stat(file);
+    return { stream: createReadStream(file, range ?? {}), size };
+  }
+
+  async withLocalCopy<T>(key: string, use: (file: string) => Promise<T>): Promise<T> {
+    return use(this.path(key));
   }
 
   async write<T>(keys: readonly string[], make: (scratch: string[]) => Promise<T>): Promise<T> {
@@ -61,5 +111,15 @@ export class SharedFolderStore implements MediaStore {
 
   async remove(key: string): Promise<void> {
     await rm(this.path(key), { force: true });
+  }
+
+  async list(folder: string): Promise<string[]> {
+    const dir = folder === '' ? this.root : this.path(folder);
+    const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [];
+      throw err;
+    });
+    // Scratch files of writes under way are no files yet.
+    return entries.filter((e) => e.isFile() && !/\.tmp(\.[^.]*)?$/.test(e.name)).map((e) => e.name);
   }
 }

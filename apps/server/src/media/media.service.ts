@@ -4,6 +4,7 @@ import { PageRenderFailed, type DerivativeService } from '../derivatives/derivat
 import type { DerivativeRow } from '../derivatives/derivative.repository.ts';
 import { typeIconSvg } from '../derivatives/type-icon.ts';
 import { isBusy, notFound, notYetAvailable, unsupportedMediaType, validation } from '../http/errors.ts';
+import type { FileBody } from '../http/send-file.ts';
 
 export type MediaKind = 'thumb' | 'preview' | 'video' | 'audio';
 
@@ -22,7 +23,7 @@ export interface MediaRequest {
 export type MediaAnswer =
   | {
       type: 'file';
-      path: string;
+      body: FileBody;
       mime: string;
       etag: string;
       /** A stand-in for the file asked for (made later): cached this long at most. */
@@ -102,18 +103,21 @@ export class MediaService {
   private async smallThumb(assetId: number): Promise<MediaAnswer | undefined> {
     try {
       const small = await this.derivatives.smallThumb(assetId);
-      return small && this.fileOf(small);
+      return small && (await this.fileOf(small));
     } catch (err) {
       if (!isBusy(err)) throw err;
       const large = await this.derivatives.find(assetId, 'thumb');
-      return large && { ...this.fileOf(large), maxSeconds: STAND_IN_SECONDS };
+      return large && { ...(await this.fileOf(large)), maxSeconds: STAND_IN_SECONDS };
     }
   }
 
-  private fileOf(d: DerivativeRow): MediaAnswer & { type: 'file' } {
+  private async fileOf(d: DerivativeRow): Promise<MediaAnswer & { type: 'file' }> {
+    const body = await this.derivatives.body(d);
+    // Its row without its file: gone from the store (removed by hand, a store that was changed).
+    if (!body) throw notFound('The media file');
     return {
       type: 'file',
-      path: this.derivatives.filePath(d),
+      body,
       mime: d.mime,
       etag: `"${d.sha256.slice(0, 16)}-${d.kind}-${d.page}"`,
     };
