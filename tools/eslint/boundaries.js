@@ -12,6 +12,8 @@ const heavyLibraries = [
   '@node-saml/node-saml',
   'openid-client',
   'fluent-ffmpeg',
+  '@aws-sdk/client-s3',
+  '@aws-sdk/lib-storage',
 ];
 
 /**

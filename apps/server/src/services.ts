@@ -6,6 +6,7 @@ import { BookmarkRepository } from './bookmark/bookmark.repository.ts';
 import { BookmarkService } from './bookmark/bookmark.service.ts';
 import { createMailer, type Mailer } from './adapters/mail.ts';
 import { SharedFolderStore, type MediaStore } from './adapters/media-store.ts';
+import { S3Bucket } from './adapters/s3-store.ts';
 import { endHelpers } from './adapters/process.ts';
 import { CatalogueRepository } from './catalogue/catalogue.repository.ts';
 import { ImportService } from './catalogue/import.service.ts';
@@ -213,12 +214,24 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
 
 export type Services = ReturnType<typeof buildServices>;
 
-/** The media stores of derivatives, conversions and files admins upload: folders in DATA_DIR. */
+/**
+ * The media stores of derivatives, conversions and files admins upload: folders in DATA_DIR, or
+ * the same names as prefixes in one bucket of an object store (README "Object storage").
+ */
 export function mediaStores(settings: Settings): Record<'derivatives' | 'conversions' | 'uploads', MediaStore> {
+  const store = settings.mediaStore;
+  if (store.kind === 'folder') {
+    return {
+      derivatives: new SharedFolderStore(derivativeRoot(settings.dataDir)),
+      conversions: new SharedFolderStore(path.join(settings.dataDir, 'conversions')),
+      uploads: new SharedFolderStore(path.join(settings.dataDir, 'config-files')),
+    };
+  }
+  const bucket = new S3Bucket(store);
   return {
-    derivatives: new SharedFolderStore(derivativeRoot(settings.dataDir)),
-    conversions: new SharedFolderStore(path.join(settings.dataDir, 'conversions')),
-    uploads: new SharedFolderStore(path.join(settings.dataDir, 'config-files')),
+    derivatives: bucket.store('derivatives/'),
+    conversions: bucket.store('conversions/'),
+    uploads: bucket.store('config-files/'),
   };
 }
 

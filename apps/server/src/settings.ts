@@ -459,6 +459,25 @@ const envSchema = z.object({
     .positive()
     .default(60)
     .describe('A client must send its whole request (headers and body) within this time, or it gets 408'),
+  S3_BUCKET: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Keep derivatives, conversions and uploads in this bucket of an S3-compatible store, not in DATA_DIR'),
+  S3_PREFIX: z
+    .string()
+    .default('')
+    .refine((v) => !v.startsWith('/') && !v.split('/').includes('..'), 'must not start with / or contain ..')
+    .describe("Put before every object's key (a trailing / is added when missing)"),
+  S3_ENDPOINT: z.url().optional().describe('The S3 API address of a service other than AWS (MinIO, Ceph, …)'),
+  S3_REGION: z.string().min(1).optional().describe("The bucket's region; default AWS_REGION, else us-east-1"),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .describe('Name the bucket in the path rather than the host name (MinIO and most self-hosted stores)'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  AWS_REGION: z.string().min(1).optional(),
 });
 
 /**
@@ -488,7 +507,45 @@ export interface Settings {
    * client; never every sender of the header.
    */
   trustProxy: false | string[];
+  /** Where derivatives, conversions and uploads are kept: folders under DATA_DIR, or a bucket. */
+  mediaStore: { kind: 'folder' } | ({ kind: 's3' } & S3Settings);
   file: FileSettings;
+}
+
+/** How to reach a bucket of an S3-compatible store (README "Object storage"). */
+export interface S3Settings {
+  bucket: string;
+  /** Put before every key ('' or ending in '/'). */
+  prefix: string;
+  /** The service's address; none: AWS. */
+  endpoint?: string | undefined;
+  region: string;
+  /** Bucket in the path (`https://host/bucket/key`) rather than in the host name, as MinIO wants. */
+  forcePathStyle: boolean;
+  /** None: the SDK's chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, instance roles). */
+  credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
+}
+
+/** The media store the environment names; both halves of a key pair, or neither. */
+function mediaStoreOf(e: z.infer<typeof envSchema>): Settings['mediaStore'] {
+  if (!e.S3_BUCKET) return { kind: 'folder' };
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new SettingsError(
+      'Invalid settings in the environment:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither',
+    );
+  }
+  return {
+    kind: 's3',
+    bucket: e.S3_BUCKET,
+    prefix: e.S3_PREFIX === '' || e.S3_PREFIX.endsWith('/') ? e.S3_PREFIX : `${e.S3_PREFIX}/`,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION ?? e.AWS_REGION ?? 'us-east-1',
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+    credentials:
+      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : undefined,
+  };
 }
 
 /**
@@ -593,6 +650,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY,
+    mediaStore: mediaStoreOf(e),
     file: e.SMTP_URL ? { ...file.data, mail: { ...file.data.mail, smtpUrl: e.SMTP_URL } } : file.data,
   };
 }

@@ -1,12 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importWithDerivatives, startTestApp, type TestApp } from '../../test/app.ts';
+import { importWithDerivatives, startTestApp, testStores, type TestApp } from '../../test/app.ts';
 import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
 import { mediaWindows, signMediaUrl } from '../access/media-url.ts';
 
-describe('media file route (signed thumbnail, preview and video URLs)', () => {
+const title = 'media file route (signed thumbnail, preview and video URLs), media in the %s store';
+
+describe.each(testStores)(title, (store) => {
   let t: TestApp;
   let dir: string;
   const ids: Record<string, number> = {};
@@ -14,7 +16,7 @@ describe('media file route (signed thumbnail, preview and video URLs)', () => {
     signMediaUrl(t.settings.secret, p, window, now);
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ store });
     dir = mkdtempSync(path.join(tmpdir(), 'vitrine-media-'));
     await makeImage(path.join(dir, 'photo.jpg'), { width: 1200, height: 800 });
     makeClip(path.join(dir, 'clip.webm'), { seconds: 1 });
@@ -61,6 +63,10 @@ describe('media file route (signed thumbnail, preview and video URLs)', () => {
     });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+  });
+
+  it('keeps the derivatives in its store: the data folder, or a bucket and nothing in the folder', () => {
+    expect(existsSync(path.join(t.settings.dataDir, 'derivatives'))).toBe(store === 'folder');
   });
 
   it('answers HEAD with the headers and no body', async () => {
