@@ -14,6 +14,7 @@ const heavyLibraries = [
   'fluent-ffmpeg',
   '@aws-sdk/client-s3',
   '@aws-sdk/lib-storage',
+  '@aws-sdk/s3-request-presigner',
 ];
 
 /**

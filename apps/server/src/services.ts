@@ -173,7 +173,11 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     shares: new ShareService(r.shares, access, auth, r.loginThrottle, settings, sessions, limits),
     users,
     info: new InfoService(r.info, config, search),
-    media: new MediaService(access, derivatives),
+    media: new MediaService(
+      access,
+      derivatives,
+      settings.mediaStore.kind === 's3' ? settings.mediaStore.presignSeconds : 0,
+    ),
     downloads,
     /** The cache of converted downloads (its size, trimming, clearing: `vitrine cache`). */
     conversions,

@@ -116,6 +116,7 @@ describe('settings', () => {
       region: 'eu-central-1',
       forcePathStyle: false,
       credentials: undefined,
+      presignSeconds: 0,
     });
     const minio = loadSettings({
       ...env,

@@ -475,6 +475,15 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .describe('Name the bucket in the path rather than the host name (MinIO and most self-hosted stores)'),
+  S3_PRESIGN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3600)
+    .default(0)
+    .describe(
+      'Above 0: media files are answered by a redirect to the bucket, signed for this long (0: sent by the server)',
+    ),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   AWS_REGION: z.string().min(1).optional(),
@@ -524,6 +533,8 @@ export interface S3Settings {
   forcePathStyle: boolean;
   /** None: the SDK's chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, instance roles). */
   credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** Above 0: thumbnails, previews and players' files are answered by a redirect signed this long. */
+  presignSeconds: number;
 }
 
 /** The media store the environment names; both halves of a key pair, or neither. */
@@ -545,6 +556,7 @@ function mediaStoreOf(e: z.infer<typeof envSchema>): Settings['mediaStore'] {
       e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
         ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
         : undefined,
+    presignSeconds: e.S3_PRESIGN_SECONDS,
   };
 }
 

@@ -40,7 +40,15 @@ export async function startTestBucket(prefix = 'portal/'): Promise<TestBucket> {
       S3_ACCESS_KEY_ID: credentials.accessKeyId,
       S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     },
-    settings: { bucket: TEST_BUCKET, prefix, endpoint, region: 'us-east-1', forcePathStyle: true, credentials },
+    settings: {
+      bucket: TEST_BUCKET,
+      prefix,
+      endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials,
+      presignSeconds: 0,
+    },
     dir,
     close: async () => {
       // Clients keep connections alive; the server would wait for them.

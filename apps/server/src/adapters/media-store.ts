@@ -47,6 +47,11 @@ export interface MediaStore {
   remove(key: string): Promise<void>;
   /** The names of the files directly in a folder of keys ('' for the top). */
   list(folder: string): Promise<string[]>;
+  /**
+   * Only stores that can hand out their own URLs (an object store): a URL that answers a key's file,
+   * ranges included, for `seconds`, with these headers. Calls within one window get the same URL.
+   */
+  presign?(key: string, seconds: number, answer: { type: string; cacheControl: string }): Promise<string>;
 }
 
 /** Whether a key stays inside the store: relative, without `..` or empty segments. */

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type * as Sdk from '@aws-sdk/client-s3';
 import type * as Storage from '@aws-sdk/lib-storage';
+import type * as Presigner from '@aws-sdk/s3-request-presigner';
 import type { S3Settings } from '../settings.ts';
 import { isSafeKey, type ByteRange, type MediaStore, type StoredFileInfo } from './media-store.ts';
 
@@ -16,6 +17,7 @@ interface Connection {
   client: Sdk.S3Client;
   sdk: typeof Sdk;
   Upload: typeof Storage.Upload;
+  getSignedUrl: typeof Presigner.getSignedUrl;
 }
 
 /**
@@ -29,7 +31,11 @@ export class S3Bucket {
 
   connect(): Promise<Connection> {
     this.connection ??= (async () => {
-      const [sdk, storage] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
+      const [sdk, storage, presigner] = await Promise.all([
+        import('@aws-sdk/client-s3'),
+        import('@aws-sdk/lib-storage'),
+        import('@aws-sdk/s3-request-presigner'),
+      ]);
       const s = this.settings;
       const client = new sdk.S3Client({
         region: s.region,
@@ -41,7 +47,7 @@ export class S3Bucket {
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
       });
-      return { client, sdk, Upload: storage.Upload };
+      return { client, sdk, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
     })();
     return this.connection;
   }
@@ -164,6 +170,22 @@ export class S3Store implements MediaStore {
     } finally {
       body.destroy();
     }
+  }
+
+  async presign(key: string, seconds: number, answer: { type: string; cacheControl: string }): Promise<string> {
+    const object = this.object(key);
+    const { client, sdk, getSignedUrl } = await this.connection.connect();
+    // Signed as of the start of the current half of `seconds`: the same URL for everyone in that
+    // time (browsers and CDNs cache it), valid for at least half of `seconds` from now.
+    const window = Math.max(1, Math.floor(seconds / 2)) * 1000;
+    const signingDate = new Date(Math.floor(Date.now() / window) * window);
+    const command = new sdk.GetObjectCommand({
+      Bucket: this.bucket,
+      Key: object,
+      ResponseContentType: answer.type,
+      ResponseCacheControl: answer.cacheControl,
+    });
+    return getSignedUrl(client, command, { expiresIn: seconds, signingDate });
   }
 
   async remove(key: string): Promise<void> {

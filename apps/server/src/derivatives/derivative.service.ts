@@ -367,6 +367,11 @@ export class DerivativeService {
     return { size: info.size, open: async (range) => (await this.store.open(row.path, range)).stream };
   }
 
+  /** A URL of the store itself that answers a derivative's file, when the store hands them out. */
+  async presignedUrl(row: DerivativeRow, seconds: number, cacheControl: string): Promise<string | undefined> {
+    return this.store.presign?.(row.path, seconds, { type: row.mime, cacheControl });
+  }
+
   /**
    * Renders pages with `render` into a local folder of its own, then puts them into the store under
    * `folder` (one write: all pages appear, or none); answers their keys and sizes by page.

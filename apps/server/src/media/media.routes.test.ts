@@ -155,3 +155,47 @@ describe.each(testStores)(title, (store) => {
     expect(unknown.json()).toMatchObject({ error: 'not_found' });
   });
 });
+
+describe('media files answered by the object store itself (S3_PRESIGN_SECONDS)', () => {
+  let t: TestApp;
+  let dir: string;
+  let id: number | undefined;
+
+  beforeAll(async () => {
+    t = await startTestApp({ store: 's3', env: { S3_PRESIGN_SECONDS: '600' } });
+    dir = mkdtempSync(path.join(tmpdir(), 'vitrine-presign-'));
+    makeClip(path.join(dir, 'clip.mp4'), { seconds: 1 });
+    id = (await importWithDerivatives(t, dir))['clip.mp4'];
+  }, 60_000);
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('redirects a signed media URL to a URL of the bucket, which answers the file and its ranges', async () => {
+    const url = signMediaUrl(t.settings.secret, `video/${id}`, mediaWindows.view);
+    const res = await t.app.inject({ url });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const location = String(res.headers.location);
+    expect(location.startsWith(`${t.settings.mediaStore.kind === 's3' ? t.settings.mediaStore.endpoint : ''}/`)).toBe(
+      true,
+    );
+    expect(location).toMatch(/X-Amz-Expires=600/);
+    // The same URL within one window, so browsers and CDNs cache the bytes.
+    expect((await t.app.inject({ url })).headers.location).toBe(location);
+
+    const whole = await fetch(location);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('video/mp4');
+    expect(whole.headers.get('cache-control')).toBe('public, max-age=300');
+    const bytes = Buffer.from(await whole.arrayBuffer());
+    const part = await fetch(location, { headers: { range: 'bytes=10-19' } });
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(bytes.subarray(10, 20));
+
+    // The portal's signature is still checked first.
+    const tampered = await t.app.inject({ url: url.replace(`video/${id}`, 'video/999999') });
+    expect(tampered.statusCode).toBe(403);
+  });
+});

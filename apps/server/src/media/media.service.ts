@@ -29,6 +29,8 @@ export type MediaAnswer =
       /** A stand-in for the file asked for (made later): cached this long at most. */
       maxSeconds?: number;
     }
+  /** The file is answered by the store itself (S3_PRESIGN_SECONDS): a redirect to a URL it signed. */
+  | { type: 'redirect'; url: string; maxSeconds?: number }
   | { type: 'placeholder'; svg: string };
 
 /** How long the large thumbnail standing in for a small one not made yet may be cached. */
@@ -60,6 +62,8 @@ export class MediaService {
   constructor(
     private readonly access: AccessService,
     private readonly derivatives: DerivativeService,
+    /** Above 0 (and on a store that signs its own URLs): files are answered by a redirect signed this long. */
+    private readonly presignSeconds = 0,
   ) {}
 
   async resolve(input: MediaRequest): Promise<MediaAnswer> {
@@ -73,8 +77,9 @@ export class MediaService {
     }
     const assetId = Number(input.id);
     const page = input.page === undefined ? 0 : Number(input.page);
+    const scope = input.share === undefined ? 'public' : 'private';
     if (input.kind === 'thumb' && thumbWidth(input.w) === 400) {
-      const small = await this.smallThumb(assetId);
+      const small = await this.smallThumb(assetId, scope);
       if (small) return small;
     }
     let d = await this.derivatives.find(assetId, input.kind, page);
@@ -83,7 +88,7 @@ export class MediaService {
         throw err instanceof PageRenderFailed ? unsupportedMediaType(err.message) : err;
       });
     }
-    if (d) return this.fileOf(d);
+    if (d) return this.fileOf(d, scope);
     const asset = await this.derivatives.source(assetId);
     if (!asset) throw notFound('The asset');
     if (input.kind === 'video') {
@@ -100,18 +105,27 @@ export class MediaService {
    * The small thumbnail, made now when the asset has none yet. When the server is too busy to make
    * it, the large one stands in for a minute rather than a broken picture.
    */
-  private async smallThumb(assetId: number): Promise<MediaAnswer | undefined> {
+  private async smallThumb(assetId: number, scope: 'public' | 'private'): Promise<MediaAnswer | undefined> {
     try {
       const small = await this.derivatives.smallThumb(assetId);
-      return small && (await this.fileOf(small));
+      return small && (await this.fileOf(small, scope));
     } catch (err) {
       if (!isBusy(err)) throw err;
       const large = await this.derivatives.find(assetId, 'thumb');
-      return large && { ...(await this.fileOf(large)), maxSeconds: STAND_IN_SECONDS };
+      return large && { ...(await this.fileOf(large, scope)), maxSeconds: STAND_IN_SECONDS };
     }
   }
 
-  private async fileOf(d: DerivativeRow): Promise<MediaAnswer & { type: 'file' }> {
+  private async fileOf(
+    d: DerivativeRow,
+    scope: 'public' | 'private',
+  ): Promise<MediaAnswer & { type: 'file' | 'redirect' }> {
+    if (this.presignSeconds > 0) {
+      // The store's URL is cached no longer than it is sure to be valid (half its lifetime).
+      const cacheControl = `${scope}, max-age=${Math.floor(this.presignSeconds / 2)}`;
+      const url = await this.derivatives.presignedUrl(d, this.presignSeconds, cacheControl);
+      if (url) return { type: 'redirect', url };
+    }
     const body = await this.derivatives.body(d);
     // Its row without its file: gone from the store (removed by hand, a store that was changed).
     if (!body) throw notFound('The media file');
