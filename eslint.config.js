@@ -23,6 +23,13 @@ export default tseslint.config(
     },
   },
   {
+    // The code is written for noUncheckedIndexedAccess (#29): an index proven by the code around it
+    // carries `!`. Until tsconfig.base.json turns the option on, that `!` changes no type and this
+    // rule would call it unnecessary; switch the rule back on together with the option.
+    files: ['**/*.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-unnecessary-type-assertion': 'off' },
+  },
+  {
     files: ['**/*.{js,mjs,ts,tsx}'],
     plugins: { vitrine: boundariesPlugin },
     languageOptions: { globals: { ...globals.node } },

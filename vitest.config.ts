@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contract', environment: 'node', include: ['packages/contract/src/**/*.test.ts'] } },
+      { test: { name: 'search-engine', environment: 'node', include: ['packages/search-engine/src/**/*.test.ts'] } },
       {
         test: {
           name: 'server',

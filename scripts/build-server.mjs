@@ -1,10 +1,11 @@
-// `npm run build:server`: compiles the server and the contract to JavaScript in apps/server/dist, which
-// `npm start` and `vitrine` run; `npm run dev` and the tests run the TypeScript sources.
+// `npm run build:server`: compiles the server, the contract and the search engine to JavaScript in
+// apps/server/dist, which `npm start` and `vitrine` run; `npm run dev` and the tests run the
+// TypeScript sources.
 //
 // tsc writes each file as it is (`.ts` imports become `.js`); it does not check types here, which
-// `npm run typecheck` does. The contract goes to dist/node_modules/@vitrine/contract, where Node looks
+// `npm run typecheck` does. The packages go to dist/node_modules/@vitrine/<name>, where Node looks
 // first from the compiled server, so every other tool (Vite, Vitest, tsx, tsc) keeps resolving
-// @vitrine/contract to its sources. build.json is written last: without it there is no build.
+// them to their sources. build.json is written last: without it there is no build.
 //
 //   --if-stale  build only when the build is missing or older than its sources
 //   --out DIR   build into DIR instead (runtime-load.test.ts); it must lie inside the clone, so that
@@ -18,14 +19,21 @@ const { values } = parseArgs({ options: { 'if-stale': { type: 'boolean' }, out: 
 if (values['if-stale'] && !serverBuildMissing()) process.exit(0);
 
 const out = values.out ? path.resolve(values.out) : serverDist;
-const contract = path.join(out, 'node_modules/@vitrine/contract');
+/** The workspace packages the server imports, each with the exports of its compiled form. */
+const packages = [
+  { dir: 'packages/contract', name: '@vitrine/contract', exports: { './*': './*.js' } },
+  { dir: 'packages/search-engine', name: '@vitrine/search-engine', exports: { '.': './index.js' } },
+];
 const tsc = path.join(root, 'node_modules/.bin/tsc');
 const started = Date.now();
 
 rmSync(out, { recursive: true, force: true });
 run(tsc, ['-p', 'apps/server/tsconfig.build.json', '--outDir', out]);
-run(tsc, ['-p', 'packages/contract/tsconfig.build.json', '--outDir', contract]);
-const manifest = { name: '@vitrine/contract', private: true, type: 'module', exports: { './*': './*.js' } };
-writeFileSync(path.join(contract, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+for (const { dir, name, exports } of packages) {
+  const target = path.join(out, 'node_modules', name);
+  run(tsc, ['-p', `${dir}/tsconfig.build.json`, '--outDir', target]);
+  const manifest = { name, private: true, type: 'module', exports };
+  writeFileSync(path.join(target, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
 writeFileSync(path.join(out, 'build.json'), `${JSON.stringify({ built: new Date().toISOString() }, null, 2)}\n`);
 console.log(`The server is built in ${path.relative(root, out)} (${((Date.now() - started) / 1000).toFixed(1)} s).`);

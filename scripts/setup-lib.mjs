@@ -66,8 +66,10 @@ export function serverBuildMissing() {
   return buildMissing(path.join(serverDist, 'build.json'), [
     'apps/server/src',
     'packages/contract/src',
+    'packages/search-engine/src',
     'apps/server/tsconfig.build.json',
     'packages/contract/tsconfig.build.json',
+    'packages/search-engine/tsconfig.build.json',
     'tsconfig.base.json',
     'scripts/build-server.mjs',
   ]);

@@ -371,7 +371,7 @@ async function abuser(
   figures: AbuseFigures,
 ): Promise<void> {
   let n = seed;
-  const pick = <T>(xs: readonly T[]): T => xs[(n = (n * 1103515245 + 12345) & 0x7fffffff) % xs.length];
+  const pick = <T>(xs: readonly T[]): T => xs[(n = (n * 1103515245 + 12345) & 0x7fffffff) % xs.length]!;
   const counted = (a: Answer) => {
     figures.requests++;
     figures.statuses.set(a.status, (figures.statuses.get(a.status) ?? 0) + 1);

@@ -62,7 +62,7 @@ function ensureNginx(): string {
 /** CPU seconds a process and its reaped children used so far (from /proc). */
 function cpuOf(pid: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     // utime, stime, cutime, cstime are fields 14–17 (11–14 after the command name).
     return fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0) / TICKS;
   } catch {
@@ -75,7 +75,7 @@ function childrenOf(parent: number): number[] {
     .filter((d) => /^\d+$/.test(d))
     .filter((d) => {
       try {
-        return readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ')[1] === String(parent);
+        return readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ')[1] === String(parent);
       } catch {
         return false;
       }
@@ -172,7 +172,7 @@ async function drive(
   let loginsInFlight = 0;
   const words = ['*', 'sunset', 'blue', 'mountain', 'portrait', 'city', 'night'];
   let n = 0;
-  const pick = <T>(xs: T[]) => xs[n++ % xs.length];
+  const pick = <T>(xs: T[]) => xs[n++ % xs.length]!;
   const api = '/assetportal/api/';
   const auth = (c: Record<string, unknown>) => ({
     authorization: `Bearer ${String(c.token)}`,
@@ -194,7 +194,7 @@ async function drive(
       // A visitor arrives: a real password login, unless many are logging in right now (then the
       // visitor goes on with the session it has, as returning visitors do).
       setupRequest: (req, c) => {
-        const user = free.pop() ?? users[n++ % users.length];
+        const user = free.pop() ?? users[n++ % users.length]!;
         c.user = user;
         c.token = user.token;
         if (loginsInFlight >= 12)

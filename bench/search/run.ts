@@ -22,7 +22,7 @@ import { SyntheticCatalogue } from '@vitrine/server/src/bench-data/synthetic.ts'
 import { CatalogueRepository, type AssetWrite } from '@vitrine/server/src/catalogue/catalogue.repository.ts';
 import { openDatabase } from '@vitrine/server/src/db/database.ts';
 import { createSearchEngine, createTextFeed } from '@vitrine/server/src/search/create-engine.ts';
-import type { EngineQuery } from '@vitrine/server/src/search/search-engine.ts';
+import type { EngineQuery } from '@vitrine/search-engine';
 import { loadSettings } from '@vitrine/server/src/settings.ts';
 import { startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
 import { ensureServerBuild, watchedServer } from '../server-build.ts';
@@ -123,7 +123,7 @@ interface Timing {
 
 const all: DialectResult[] = [];
 for (const dialect of dialects) all.push(await benchDialect(dialect));
-if (all.length === 2) printSideBySide(all);
+if (all.length === 2) printSideBySide(all[0]!, all[1]!);
 
 async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResult> {
   const dataDir = path.resolve(args['data-dir'] ?? `/tmp/vitrine-bench-${dialect}-${assets}`);
@@ -162,7 +162,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
     const catalogue = new SyntheticCatalogue();
     const visible = (await engine.search(groups, { q: '*', rows: 0 })).numFound;
     // The keyword closest to 20 % of the visible assets, and one found in roughly 0.02 %.
-    let common = catalogue.keywords[0];
+    let common = catalogue.keywords[0]!;
     let best = Infinity;
     for (const word of catalogue.keywords.slice(0, 12)) {
       const n = (await engine.search(groups, { q: word, rows: 0 })).numFound;
@@ -171,11 +171,14 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
         common = word;
       }
     }
-    const rare = catalogue.keywords[2000];
+    const rare = catalogue.keywords[2000]!;
     const commonShare = (100 * (await engine.search(groups, { q: common, rows: 0 })).numFound) / visible;
-    const topCategory = (
-      await engine.search(groups, { q: '*', rows: 0, facetFields: ['category'], facetLimit: 10_000 })
-    ).facetFields.category.sort((a, b) => b.count - a.count)[0].value;
+    const [top] = (
+      (await engine.search(groups, { q: '*', rows: 0, facetFields: ['category'], facetLimit: 10_000 })).facetFields
+        .category ?? []
+    ).sort((a, b) => b.count - a.count);
+    if (!top) throw new Error('the bench catalogue has no category to filter by');
+    const topCategory = top.value;
 
     interface Scenario {
       name: string;
@@ -239,8 +242,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
       }
       times.sort((a, b) => a - b);
       return {
-        median: times[Math.floor(times.length / 2)],
-        p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)],
+        median: times[Math.floor(times.length / 2)]!,
+        p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)]!,
       };
     };
 
@@ -273,7 +276,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
     await catalogueRows.saveAssets(changed, { queueDerivatives: false });
     await server.resetLoop();
     const catchUpStarted = performance.now();
-    await get(scenarios[0].url);
+    await get(scenarios[0]!.url);
     const changeLoop = { ...(await server.loop()), catchUpMs: performance.now() - catchUpStarted };
     process.stderr.write(
       `server applied a change of ${CHANGED} assets in ${changeLoop.catchUpMs.toFixed(0)} ms (one search); event loop delayed at most ${changeLoop.maxMs.toFixed(0)} ms\n`,
@@ -322,8 +325,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
 }
 
 /** Both databases side by side, against the targets of a 1M catalogue. */
-function printSideBySide(rows: DialectResult[]): void {
-  const [a, b] = rows;
+function printSideBySide(a: DialectResult, b: DialectResult): void {
   const ms = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(1));
   const lines = [
     `### ${assets.toLocaleString('en')} assets, both databases (load average ${loadavg()
@@ -339,7 +341,8 @@ function printSideBySide(rows: DialectResult[]): void {
     `| server event loop, longest delay during the searches (ms) | ${ms(a.loopMaxMs)} | ${ms(b.loopMaxMs)} | ≤ 100 |`,
     `| server event loop, longest delay applying a change of ${CHANGED} assets (ms) | ${ms(a.changeLoop.maxMs)} | ${ms(b.changeLoop.maxMs)} | ≤ 100 |`,
     ...a.results.flatMap((r, i) => {
-      const o = b.results[i];
+      // Both ran the same scenarios.
+      const o = b.results[i]!;
       return [
         `| ${r.scenario}: engine median ms | ${ms(r.engine.median)} | ${ms(o.engine.median)} | |`,
         ...(r.uncached

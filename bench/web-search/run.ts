@@ -88,12 +88,12 @@ async function firstResultPainted(p: Page, word: string): Promise<number> {
 }
 
 const catalogue = new SyntheticCatalogue(42);
-const words = [3, 10, 30, 100, 300, 5, 20, 50, 150, 7].map((rank) => catalogue.keywords[rank]);
+const words = [3, 10, 30, 100, 300, 5, 20, 50, 150, 7].map((rank) => catalogue.keywords[rank]!);
 const times: number[] = [];
 for (const word of words) times.push(await firstResultPainted(page, word));
 const sorted = [...times].sort((a, b) => a - b);
-const median = sorted[Math.floor(sorted.length / 2)];
-const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)];
+const median = sorted[Math.floor(sorted.length / 2)]!;
+const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
 
 // Long tasks while scrolling 2,000 posters. The suggestion menu of the last word must not cover
 // the view buttons.

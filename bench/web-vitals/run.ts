@@ -60,6 +60,7 @@ const observe = () => {
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 for (const vp of viewports) {
   const [width, height] = vp.split('x').map(Number);
+  if (width === undefined || height === undefined) throw new Error(`VIEWPORTS: ${vp} is not WIDTHxHEIGHT`);
   for (const path of pages) {
     const cls: number[] = [];
     const tbt: number[] = [];
@@ -107,7 +108,7 @@ for (const vp of viewports) {
       detail = out;
       await context.close();
     }
-    const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+    const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
     console.log(
       `${vp} ${path}: CLS ${med(cls).toFixed(3)} [${cls.map((c) => c.toFixed(3)).join(' ')}]  TBT ${med(tbt)} ms [${tbt.join(' ')}]`,
     );

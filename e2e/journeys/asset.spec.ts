@@ -169,7 +169,7 @@ test.describe('zip downloads from the search page (portal-spec §4 "Selection", 
       await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible({ timeout: 15_000 });
       await page.goto(`/#/search/*?id=${chosen.join(',')}`);
       const button = (id: string) => page.locator(`[data-asset-id="${id}"] [data-result-button]`);
-      await expect(button(chosen[0])).toBeVisible({ timeout: 15_000 });
+      await expect(button(chosen[0]!)).toBeVisible({ timeout: 15_000 });
       // Ctrl/meta click adds one to the selection; unlike a plain click it opens no details panel,
       // which would move the results under the pointer.
       for (const id of chosen) {

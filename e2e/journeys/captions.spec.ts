@@ -37,7 +37,7 @@ async function cueAt(page: Page, lang: string, seconds: number): Promise<string>
   return page.locator('.plyr video').evaluate(
     async (element, [language, at]) => {
       const video = element as HTMLVideoElement;
-      const all = Array.from({ length: video.textTracks.length }, (_, i) => video.textTracks[i]);
+      const all = Array.from(video.textTracks);
       const track = all.find((t) => t.language === language);
       if (!track) return `no track in ${language}`;
       for (const other of all) other.mode = other === track ? 'showing' : 'disabled';
@@ -69,7 +69,7 @@ test.describe('captions of a video (portal-spec "Video source", docs/catalogue.m
     ]);
     const textTracks = await page.locator('.plyr video').evaluate((v) => {
       const list = (v as HTMLVideoElement).textTracks;
-      return Array.from({ length: list.length }, (_, i) => list[i]).map((t) => ({
+      return Array.from(list, (t) => ({
         kind: t.kind,
         language: t.language,
         label: t.label,

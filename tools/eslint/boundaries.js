@@ -2,7 +2,16 @@
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const packageRoots = ['packages/contract', 'apps/server', 'apps/web', 'e2e', 'bench', 'scripts', 'tools'];
+const packageRoots = [
+  'packages/contract',
+  'packages/search-engine',
+  'apps/server',
+  'apps/web',
+  'e2e',
+  'bench',
+  'scripts',
+  'tools',
+];
 const heavyLibraries = [
   'sharp',
   'exiftool-vendored',
@@ -138,6 +147,21 @@ export function violation(fromFile, spec) {
 
   if (fromPackage === 'packages/contract' && !relative && name !== 'zod' && name !== 'vitest') {
     return 'the contract package imports only zod';
+  }
+  if (
+    fromPackage === 'packages/search-engine' &&
+    !relative &&
+    !spec.startsWith('node:') &&
+    name !== '@vitrine/contract' &&
+    name !== 'vitest'
+  ) {
+    return 'the search engine imports only @vitrine/contract and node built-ins; the server passes it the rest through its ports';
+  }
+  if (
+    fromPackage === 'apps/web' &&
+    (name === '@vitrine/search-engine' || target?.startsWith('packages/search-engine/'))
+  ) {
+    return 'the web app never imports the search engine; it asks the server';
   }
   if (fromPackage === 'apps/web' && (name === '@vitrine/server' || target?.startsWith('apps/server/'))) {
     return 'the web app never imports server code; share through @vitrine/contract';

@@ -27,6 +27,24 @@ describe('import rules (ARCHITECTURE §2)', () => {
     expect(violation(at('packages/contract/src/search.ts'), 'kysely')).toMatch(/only zod/);
   });
 
+  it('fails lint when the search engine imports server code; it imports only the contract and node built-ins', async () => {
+    const eslint = new ESLint({ cwd: root });
+    const [result] = await eslint.lintText("export { indexRule } from '@vitrine/server/src/access/rule.ts';\n", {
+      filePath: at('packages/search-engine/src/probe.js'),
+    });
+    const messages = result?.messages.filter((m) => m.ruleId === 'vitrine/boundaries') ?? [];
+    expect(messages.map((m) => m.message)).toEqual([expect.stringContaining('the search engine imports only')]);
+    const engine = at('packages/search-engine/src/catch-up/catch-up.ts');
+    expect(violation(engine, '../../../apps/server/src/db/database.ts')).toMatch(/across packages/);
+    expect(violation(engine, 'kysely')).toMatch(/imports only @vitrine\/contract/);
+    expect(violation(engine, '@vitrine/contract/search')).toBeUndefined();
+    expect(violation(engine, 'node:crypto')).toBeUndefined();
+    expect(violation(at('apps/server/src/search/create-engine.ts'), '@vitrine/search-engine')).toBeUndefined();
+    expect(violation(at('apps/web/src/lib/apiClient.ts'), '@vitrine/search-engine')).toMatch(
+      /never imports the search engine/,
+    );
+  });
+
   it('keeps heavy libraries inside their adapters', () => {
     expect(violation(at('apps/server/src/catalogue/catalogue.service.ts'), 'sharp')).toMatch(/adapter/);
     expect(violation(at('apps/server/src/adapters/media.ts'), 'sharp')).toBeUndefined();

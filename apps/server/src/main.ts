@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { holdServeLock, ServeLockError } from './db/serve-lock.ts';
 import { trimConversionsSchedule } from './download/conversion-trim.jobs.ts';
 import { foldDownloadsSchedule } from './download/download.jobs.ts';
 import { purgeSchedule } from './jobs/purge.jobs.ts';
@@ -15,6 +16,15 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // One server process per SQLite database; PostgreSQL serves several (docs/scale-out.md).
+  const lock =
+    settings.database.dialect === 'sqlite'
+      ? await holdServeLock(settings.database.file).catch((err: unknown) => {
+          if (!(err instanceof ServeLockError)) throw err;
+          console.error(err.message);
+          process.exit(1);
+        })
+      : undefined;
   const app = await buildApp(settings);
   // Derivatives, web videos and other background work run in every server process; each asks for
   // the purge of expired rows, the counting of delivered downloads and the trim of the conversion
@@ -34,6 +44,7 @@ async function main(): Promise<void> {
   const stopJobs = () => (stoppingJobs ??= worker.stop({ handBackAfterMs: settings.shutdownGraceMs }));
   // Runs after the listener closed and before the services (the database) close.
   app.addHook('onClose', async () => stopJobs());
+  app.addHook('onClose', async () => lock?.release());
   const stop = async (signal: string) => {
     app.log.info({ signal, graceMs: settings.shutdownGraceMs }, 'shutting down');
     void stopJobs();

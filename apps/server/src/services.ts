@@ -33,7 +33,7 @@ import { JobWorker, type WorkerOptions } from './jobs/job.worker.ts';
 import { WorkBudget, withinBudget } from './jobs/work-budget.ts';
 import { WorkSlotRepository } from './jobs/work-slot.repository.ts';
 import { MediaService } from './media/media.service.ts';
-import { CHANGE_READER_TTL_MS } from './search/catch-up.ts';
+import { CHANGE_READER_TTL_MS } from '@vitrine/search-engine';
 import { createSearchEngine, createTextFeed, SNAPSHOT_FILE } from './search/create-engine.ts';
 import { SearchRepository } from './search/search.repository.ts';
 import { SearchService } from './search/search.service.ts';

@@ -44,25 +44,25 @@ function claimsOf(where: string, text: string): Claim[] {
   const setting = '`([A-Za-z]+(?:\\.[A-Za-z_]+)+|[A-Z][A-Z_]+)`';
   const n = '(\\d[\\d,]*)';
   for (const m of text.matchAll(new RegExp(`${setting}, ${n} in ${n} minutes(?:, at most ${n} at once)?`, 'g'))) {
-    add(m[1], { max: number(m[2]), minutes: number(m[3]), ...(m[4] ? { burst: number(m[4]) } : {}) });
+    add(m[1]!, { max: number(m[2]!), minutes: number(m[3]!), ...(m[4] ? { burst: number(m[4]) } : {}) });
   }
   for (const m of text.matchAll(new RegExp(`${setting}, ${n} per process, ${n} in all`, 'g'))) {
-    add(m[1], { perProcess: number(m[2]), total: number(m[3]) });
+    add(m[1]!, { perProcess: number(m[2]!), total: number(m[3]!) });
   }
-  for (const m of text.matchAll(new RegExp(`${setting}, ${n} per process;`, 'g'))) add(m[1], number(m[2]));
+  for (const m of text.matchAll(new RegExp(`${setting}, ${n} per process;`, 'g'))) add(m[1]!, number(m[2]!));
   // `key`, 5 / `key` (default 90) / `KEY`, default 60 — not a number followed by a unit of its own.
   const sep = '(?:, default |, | \\(default )';
   for (const m of text.matchAll(new RegExp(`${setting}${sep}${n}(?![\\d,]*(?: in | per | ?%))`, 'g'))) {
-    add(m[1], number(m[2]));
+    add(m[1]!, number(m[2]!));
   }
   // `key` (default `users`, `admins`) / `KEY`, default `info`
   for (const m of text.matchAll(new RegExp(`${setting}(?:, default | \\(default )((?:\`[^\`]+\`(?:, )?)+)`, 'g'))) {
-    const values = [...m[2].matchAll(/`([^`]+)`/g)].map((v) => v[1]);
-    add(m[1], Array.isArray(defaultOf(m[1])) ? values : values[0]);
+    const values = [...m[2]!.matchAll(/`([^`]+)`/g)].map((v) => v[1]);
+    add(m[1]!, Array.isArray(defaultOf(m[1]!)) ? values : values[0]);
   }
   // default: settings `key`, `["a","b"]`
   for (const m of text.matchAll(new RegExp(`default: settings ${setting}, \`([^\`]+)\``, 'g'))) {
-    add(m[1], JSON.parse(m[2]));
+    add(m[1]!, JSON.parse(m[2]!));
   }
   return claims;
 }
@@ -72,7 +72,7 @@ describe('the documented defaults are the schemas’ defaults', () => {
     const rows = [...readme.matchAll(/^\| `([A-Z_]+)` +\| `([^`]+)` +\|/gm)];
     expect(rows.map((r) => r[1])).toEqual(expect.arrayContaining(['PORT', 'HOST', 'DATA_DIR', 'LOG_LEVEL']));
     const loaded = loadSettings({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'vitrine-settings-')) });
-    for (const [, name, value] of rows) {
+    for (const [, name = '', value = ''] of rows) {
       if (name === 'PUBLIC_URL') {
         // Made of HOST and PORT when not set.
         expect(loaded.publicUrl).toBe(value.replace('HOST', loaded.host).replace('PORT', String(loaded.port)));

@@ -622,14 +622,36 @@ function readSecret(dataDir: string): string {
 
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
 
-export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
+/**
+ * Where the portal keeps its state, as the environment names it: the data folder, the settings file
+ * and the database. Reads and creates nothing (`vitrine restore` must find an empty target as it is).
+ */
+export function settingsLocations(env: Record<string, string | undefined> = process.env): {
+  dataDir: string;
+  /** The settings file read at start (it may not exist unless SETTINGS_FILE names it). */
+  settingsFile: string;
+  database: Settings['database'];
+} {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new SettingsError(describeIssues('the environment', parsed.error));
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const settingsFile = e.SETTINGS_FILE ? path.resolve(e.SETTINGS_FILE) : path.join(dataDir, 'settings.json');
+  const url = e.DATABASE_URL;
+  const database: Settings['database'] =
+    url && /^postgres(ql)?:\/\//.test(url)
+      ? { dialect: 'postgres', url }
+      : { dialect: 'sqlite', file: url ? url.replace(/^(sqlite|file):/, '') : path.join(dataDir, 'vitrine.db') };
+  return { dataDir, settingsFile, database };
+}
+
+export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) throw new SettingsError(describeIssues('the environment', parsed.error));
+  const e = parsed.data;
+  const { dataDir, settingsFile, database } = settingsLocations(env);
   mkdirSync(dataDir, { recursive: true });
 
-  const settingsFile = e.SETTINGS_FILE ? path.resolve(e.SETTINGS_FILE) : path.join(dataDir, 'settings.json');
   let raw: unknown = {};
   if (existsSync(settingsFile)) {
     try {
@@ -642,12 +664,6 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
   }
   const file = fileSettingsSchema.safeParse(raw);
   if (!file.success) throw new SettingsError(describeIssues(settingsFile, file.error));
-
-  const url = e.DATABASE_URL;
-  const database: Settings['database'] =
-    url && /^postgres(ql)?:\/\//.test(url)
-      ? { dialect: 'postgres', url }
-      : { dialect: 'sqlite', file: url ? url.replace(/^(sqlite|file):/, '') : path.join(dataDir, 'vitrine.db') };
 
   return {
     port: e.PORT,

@@ -12,12 +12,17 @@ export async function buildAsset(db: Db, overrides: NewAsset = {}): Promise<numb
   return id;
 }
 
-export async function buildAssets(db: Db, assets: NewAsset[], now = Date.now()): Promise<number[]> {
+/** One id per asset, in their order: a list of assets written out gives a tuple of ids. */
+export async function buildAssets<A extends readonly NewAsset[]>(
+  db: Db,
+  assets: readonly [...A],
+  now = Date.now(),
+): Promise<{ -readonly [I in keyof A]: number }> {
   const saved = await new CatalogueRepository(db.kysely).saveAssets(
     assets.map((a) => newAssetWrite(a, now)),
     { now },
   );
-  return saved.map((s) => s.id);
+  return saved.map((s) => s.id) as { -readonly [I in keyof A]: number };
 }
 
 let collections = 0;

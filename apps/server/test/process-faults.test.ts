@@ -98,13 +98,14 @@ describe('faults with two server processes on PostgreSQL (docs/scale-out.md "Fau
     await client.query('CREATE DATABASE vitrine');
     await client.end();
     data = tempDataDir();
+    const dataDir = path.join(data.dir, 'data');
     env = {
-      DATA_DIR: path.join(data.dir, 'data'),
+      DATA_DIR: dataDir,
       DATABASE_URL: cluster.url.replace(/\/postgres$/, '/vitrine'),
       REQUEST_TIMEOUT_SECONDS: String(REQUEST_TIMEOUT_SECONDS),
       SHUTDOWN_GRACE_SECONDS: '1',
     };
-    mkdirSync(env.DATA_DIR, { recursive: true });
+    mkdirSync(dataDir, { recursive: true });
     // Both processes start at once on the empty database: the migrations run once.
     await Promise.all([start(), start()]);
     services = await openServices(loadSettings({ ...env, LOG_LEVEL: 'silent' }));
@@ -146,9 +147,15 @@ describe('faults with two server processes on PostgreSQL (docs/scale-out.md "Fau
   });
 
   const alive = () => processes.filter((p) => p.child.exitCode === null && p.child.signalCode === null);
+  /** The two running processes; a test fails here, saying so, when one of them is not running. */
+  const twoAlive = () => {
+    const [first, second] = alive();
+    if (!first || !second) throw new Error(`two processes should be running, ${alive().length} are`);
+    return [first, second] as const;
+  };
 
   it('a process killed during config saves leaves the old or the new config, never a mix; the other keeps serving', async () => {
-    const [victim, other] = alive();
+    const [victim, other] = twoAlive();
     const served: number[] = [];
     let reading = true;
     const reader = (async () => {
@@ -186,7 +193,8 @@ describe('faults with two server processes on PostgreSQL (docs/scale-out.md "Fau
       const light = config.themes.options.find((t) => t.key === 'light');
       expect(light?.appearance.primary).toBe(`#${String(n).padStart(6, '0')}`);
       // The document and its newest history entry were written together.
-      const newest = await services.repositories.config.historyEntry('global', '', history.versions[0].id);
+      expect(history.versions).toHaveLength(1);
+      const newest = await services.repositories.config.historyEntry('global', '', history.versions[0]!.id);
       expect(newest).toEqual(config);
     } else {
       expect(history.versions).toEqual([]);
@@ -195,7 +203,7 @@ describe('faults with two server processes on PostgreSQL (docs/scale-out.md "Fau
   }, 120_000);
 
   it('a process killed during a zip leaves its client with a download it can tell is broken; the other serves it whole', async () => {
-    const [victim, other] = alive();
+    const [victim, other] = twoAlive();
     const ask = await fetchAll(
       `${other.url}${api}download?operation=zip&csetid=0&${assetIds.map((id) => `id=${id}`).join('&')}`,
       {
@@ -266,6 +274,7 @@ describe('faults with two server processes on PostgreSQL (docs/scale-out.md "Fau
 
   it('garbage, huge headers, big bodies and slow clients get 4xx or are cut off; the process keeps serving', async () => {
     const [p] = alive();
+    if (!p) throw new Error('no process is running');
     expect(await raw(p.port, (s) => s.end('\u0000\u0001garbage\r\n\r\n'))).toMatch(/^HTTP\/1\.1 400/);
     const hugeHeader = `GET ${api}health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`;
     expect(await raw(p.port, (s) => s.write(hugeHeader))).toMatch(/^HTTP\/1\.1 431/);

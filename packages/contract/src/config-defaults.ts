@@ -34,7 +34,7 @@ const theme = (
 });
 
 /** Default themes: light and dark with an orange primary (portal-spec §9), and classic. */
-export const defaultThemes: ThemeConfig[] = [
+export const defaultThemes: [ThemeConfig, ...ThemeConfig[]] = [
   theme(
     'light',
     false,
@@ -217,10 +217,18 @@ export function pickContentLanguage(uiLanguage: string, contentLanguages: readon
   return contentLanguages.includes(uiLanguage) ? uiLanguage : (contentLanguages[0] ?? uiLanguage);
 }
 
-/** The theme to use: the chosen one when it exists, else the default for the colour scheme. */
+/**
+ * The theme to use: the chosen one when it exists, else the default for the colour scheme. The
+ * schema asks for at least one theme; a config that still has none gets the built-in light theme.
+ */
 export function pickTheme(config: GlobalConfig, chosen: string | null, prefersDark: boolean): ThemeConfig {
   const { options, default_dark, default_light } = config.themes;
   const byKey = (key: string | null) => options.find((t) => t.key === key);
   const fallback = prefersDark ? default_dark : default_light;
-  return (config.themes.show_theme_selection ? byKey(chosen) : undefined) ?? byKey(fallback) ?? options[0];
+  return (
+    (config.themes.show_theme_selection ? byKey(chosen) : undefined) ??
+    byKey(fallback) ??
+    options[0] ??
+    defaultThemes[0]
+  );
 }

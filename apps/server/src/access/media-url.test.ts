@@ -35,4 +35,16 @@ describe('signed media URLs (ARCHITECTURE §3 "Media URLs")', () => {
     const p = parts(signMediaUrl(secret, 'download/1/0', mediaWindows.download, t));
     expect(verifyMediaUrl(secret, p.path, p.exp, p.sig, t + 3 * mediaWindows.download * 1000)).toBe('expired');
   });
+
+  it('is signed again for a new window and for another secret, not taken from the last one', () => {
+    const t = Date.UTC(2026, 0, 1);
+    const first = parts(signMediaUrl(secret, 'thumb/7', 3600, t));
+    const later = parts(signMediaUrl(secret, 'thumb/7', 3600, t + 3600_000));
+    expect(Number(later.exp)).toBe(Number(first.exp) + 3600);
+    expect(verifyMediaUrl(secret, later.path, later.exp, later.sig, t + 3600_000)).toBe('ok');
+    const other = 'y'.repeat(32);
+    const byOther = parts(signMediaUrl(other, 'thumb/7', 3600, t + 3600_000));
+    expect(verifyMediaUrl(other, byOther.path, byOther.exp, byOther.sig, t + 3600_000)).toBe('ok');
+    expect(byOther.sig).not.toBe(later.sig);
+  });
 });

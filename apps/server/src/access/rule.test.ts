@@ -131,7 +131,7 @@ describe.each(dialects)('the access rule on %s: its SQL, bit-mask and in-memory 
           const granted = grant(auth, downloadIn(setId), rights);
           return permits(granted.groups, { ...a, accessGroups: a.access, assetGroup: a.asset_group }, granted.kinds);
         });
-        expect(await access.setIdsFor(auth, ids[i]), `${auth.groups.join()} asset ${i}`).toEqual(sets);
+        expect(await access.setIdsFor(auth, ids[i]!), `${auth.groups.join()} asset ${i}`).toEqual(sets);
       }
     }
     // The random settings leave enough to compare: not every check answers nothing.

@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Auth } from '../auth/caller.ts';
+import type { AccessRule } from '@vitrine/search-engine';
 
 /**
  * THE asset access rule (ARCHITECTURE §4), the one place it is written down. An asset is visible to
@@ -12,7 +13,7 @@ import type { Auth } from '../auth/caller.ts';
  * - `visibleTo(groups, kinds)`: the where-clause over `asset` (AccessRepository, and any query that
  *   lists assets);
  * - `groupMask(groups, …)` with `isLive(status)`: the form the in-memory search index applies
- *   (search/facet-index.ts);
+ *   (`indexRule`, the engine's AccessRule port: @vitrine/search-engine, facet-index/facet-index.ts);
  * - `permits(groups, asset, kinds)`: the rule over one asset held in memory.
  *
  * `access/rule.test.ts` checks that the forms agree; `test/access-matrix.test.ts` that every route
@@ -151,7 +152,10 @@ export function groupMask(
   const mask = new Uint32Array(words);
   for (const g of groups) {
     const bit = bitOf(g);
-    if (bit !== undefined) mask[bit >> 5] |= 1 << (bit & 31);
+    if (bit !== undefined) mask[bit >> 5]! |= 1 << (bit & 31);
   }
   return mask;
 }
+
+/** The rule in the forms the search engine's in-memory index applies (its AccessRule port). */
+export const indexRule: AccessRule = { isLive, groupMask };

@@ -19,6 +19,9 @@ export interface StoredFileInfo {
   modified: Date;
 }
 
+/** One scratch path per key: a tuple of keys gives a tuple of paths. */
+export type ScratchPaths<K extends readonly string[]> = { -readonly [I in keyof K]: string };
+
 /**
  * Where made files live (derivatives, conversions, uploads): a folder (`SharedFolderStore`) or an
  * S3-compatible object store (`S3Store`). Keys are relative paths ('ab/abcd…/thumb.webp'). Files are
@@ -41,9 +44,10 @@ export interface MediaStore {
   /**
    * Makes the files of `keys` at once: `make` writes each to the local scratch path it is given (its
    * extension that of the key), and when it succeeds they are put in place (each atomically). When
-   * `make` or putting them in place fails, none of them appears.
+   * `make` or putting them in place fails, none of them appears. `scratch` has one path per key, in
+   * the order of `keys`.
    */
-  write<T>(keys: readonly string[], make: (scratch: string[]) => Promise<T>): Promise<T>;
+  write<const K extends readonly string[], T>(keys: K, make: (scratch: ScratchPaths<K>) => Promise<T>): Promise<T>;
   remove(key: string): Promise<void>;
   /** The names of the files directly in a folder of keys ('' for the top). */
   list(folder: string): Promise<string[]>;
@@ -101,7 +105,10 @@ export class SharedFolderStore implements MediaStore {
     return use(this.path(key));
   }
 
-  async write<T>(keys: readonly string[], make: (scratch: string[]) => Promise<T>): Promise<T> {
+  async write<const K extends readonly string[], T>(
+    keys: K,
+    make: (scratch: ScratchPaths<K>) => Promise<T>,
+  ): Promise<T> {
     const targets = keys.map((k) => this.path(k));
     const tag = `${hostname()}.${process.pid}.${randomBytes(4).toString('hex')}`;
     // The extension stays last: the libraries pick the output format from it.
@@ -111,8 +118,8 @@ export class SharedFolderStore implements MediaStore {
     });
     await Promise.all(targets.map((t) => mkdir(path.dirname(t), { recursive: true })));
     try {
-      const made = await make(scratch);
-      for (let i = 0; i < targets.length; i++) await rename(scratch[i], targets[i]);
+      const made = await make(scratch as ScratchPaths<K>);
+      for (let i = 0; i < targets.length; i++) await rename(scratch[i]!, targets[i]!);
       return made;
     } finally {
       await Promise.all(scratch.map((s) => rm(s, { force: true })));

@@ -31,9 +31,16 @@ export async function endHelpers(): Promise<void> {
 export const TOOL_NICE = 10;
 
 /** Runs a command line tool and answers its stdout; a non-zero exit becomes an error with its stderr. */
-export function runTool(cmd: string, args: string[], options: { timeoutMs?: number } = {}): Promise<Buffer> {
+export function runTool(
+  cmd: string,
+  args: string[],
+  options: { timeoutMs?: number; env?: Record<string, string | undefined> } = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+    });
     if (child.pid !== undefined) {
       try {
         setPriority(child.pid, TOOL_NICE);

@@ -8,7 +8,7 @@ import type * as Sdk from '@aws-sdk/client-s3';
 import type * as Storage from '@aws-sdk/lib-storage';
 import type * as Presigner from '@aws-sdk/s3-request-presigner';
 import type { S3Settings } from '../settings.ts';
-import { isSafeKey, type ByteRange, type MediaStore, type StoredFileInfo } from './media-store.ts';
+import { isSafeKey, type ByteRange, type MediaStore, type ScratchPaths, type StoredFileInfo } from './media-store.ts';
 
 /** Parts of a multipart upload; files up to this size go up in one PUT. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -128,14 +128,17 @@ export class S3Store implements MediaStore {
     }
   }
 
-  async write<T>(keys: readonly string[], make: (scratch: string[]) => Promise<T>): Promise<T> {
+  async write<const K extends readonly string[], T>(
+    keys: K,
+    make: (scratch: ScratchPaths<K>) => Promise<T>,
+  ): Promise<T> {
     const objects = keys.map((k) => this.object(k));
     const { client, sdk } = await this.connection.connect();
     const dir = await mkdtemp(path.join(tmpdir(), 'vitrine-write-'));
     const scratch = keys.map((k, i) => path.join(dir, `${i}-${path.basename(k)}`));
     const uploaded: string[] = [];
     try {
-      const made = await make(scratch);
+      const made = await make(scratch as ScratchPaths<K>);
       for (let i = 0; i < objects.length; i++) {
         await this.upload(objects[i] ?? '', scratch[i] ?? '');
         uploaded.push(objects[i] ?? '');

@@ -17,7 +17,7 @@ const BENCH_EPOCH = Date.UTC(2016, 0, 1);
 const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'be', 'da', 'fu', 'go', 'hi', 'ju', 'pe', 'so'];
 const firstNames = ['Anna', 'Ben', 'Chloé', 'David', 'Eva', 'Felix', 'Greta', 'Hugo', 'Ines', 'Jonas'];
 const lastNames = ['Müller', 'Smith', 'Dubois', 'Rossi', 'Novak', 'Jensen', 'García', 'Kowalski', 'Berg', 'Weber'];
-const formats: Record<string, string[]> = {
+const formats = {
   image: ['jpg', 'png', 'tif'],
   video: ['mp4', 'mov'],
   document: ['pdf'],
@@ -54,7 +54,7 @@ function zipfTable(n: number): Float64Array {
   const table = new Float64Array(n);
   let sum = 0;
   for (let k = 1; k <= n; k++) table[k - 1] = sum += 1 / k;
-  for (let k = 0; k < n; k++) table[k] = table[k] / sum;
+  for (let k = 0; k < n; k++) table[k] = table[k]! / sum;
   return table;
 }
 
@@ -79,7 +79,7 @@ export class SyntheticCatalogue {
     let hi = this.zipf.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.zipf[mid] < u) lo = mid + 1;
+      if (this.zipf[mid]! < u) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -90,11 +90,11 @@ export class SyntheticCatalogue {
     const r = this.rnd;
     const kw = new Set<string>();
     const count = 2 + Math.floor(r() * 3);
-    for (let k = 0; k < count; k++) kw.add(this.keywords[this.keywordRank()]);
+    for (let k = 0; k < count; k++) kw.add(this.keywords[this.keywordRank()]!);
     const words = [...kw];
     const g = r();
     const group = g < 0.7 ? 'image' : g < 0.8 ? 'video' : g < 0.95 ? 'document' : g < 0.97 ? '3d' : 'audio';
-    const format = formats[group][Math.floor(r() * formats[group].length)];
+    const format = formats[group][Math.floor(r() * formats[group].length)]!;
     const impDate = BENCH_EPOCH + Math.floor(r() * YEARS * 365 * DAY);
     const a = r();
     const access = a < 0.8 ? ['public', 'users'] : a < 0.95 ? ['users'] : ['admins'];
@@ -115,12 +115,12 @@ export class SyntheticCatalogue {
       color_code: r() < 0.6 ? 0 : 1 + Math.floor(r() * 7),
       obj_dload_cnt: Math.floor(Math.pow(r(), 4) * 1000),
       access,
-      collections: collections.length > 0 && r() < 0.05 ? [collections[Math.floor(r() * collections.length)]] : [],
+      collections: collections.length > 0 && r() < 0.05 ? [collections[Math.floor(r() * collections.length)]!] : [],
       values: {
         title: { en: `${words.join(' ')} ${i}` },
         keywords: { en: words },
-        category: { en: this.categories[Math.floor(r() * r() * CATEGORY_COUNT)] },
-        creator: this.creators[Math.floor(r() * CREATOR_COUNT)],
+        category: { en: this.categories[Math.floor(r() * r() * CATEGORY_COUNT)]! },
+        creator: this.creators[Math.floor(r() * CREATOR_COUNT)]!,
       },
     };
   }

@@ -240,25 +240,26 @@ export class CatalogueRepository {
           await trx.deleteFrom(table).where('asset_id', 'in', ids).execute();
         }
       }
-      const rows = fresh.map((i) => assetRow(writes[i].columns, now));
+      const rows = fresh.map((i) => assetRow(writes[i]!.columns, now));
       const inserted = await insertAll<{ id: number; source_path: string }>(
         trx,
         'asset',
-        rows.length > 0 ? Object.keys(rows[0]) : [],
+        rows.length > 0 ? Object.keys(rows[0]!) : [],
         rows,
         ['id', 'source_path'],
       );
       const made = new Map(inserted.map((r) => [r.source_path, Number(r.id)]));
-      for (const i of fresh) saved[i] = { id: made.get(writes[i].columns.source_path)!, created: true };
+      for (const i of fresh) saved[i] = { id: made.get(writes[i]!.columns.source_path)!, created: true };
+      // Every write has its entry in `saved` now, replaced or fresh.
 
-      const captions = writes.flatMap((w, i) => captionRows(saved[i].id, w.captions ?? []));
+      const captions = writes.flatMap((w, i) => captionRows(saved[i]!.id, w.captions ?? []));
       await insertAll(trx, 'asset_caption', captionColumns, captions);
       const values: WrittenRows['values'] = [];
       const access: { asset_id: number; group_name: string }[] = [];
       const members: { asset_id: number; collection_id: number }[] = [];
       const tiles = new Map<number, number>();
       for (const [i, w] of writes.entries()) {
-        const id = saved[i].id;
+        const id = saved[i]!.id;
         const ord = new Map<string, number>();
         for (const v of w.values) {
           const k = `${v.field}\n${v.lang}`;
@@ -286,7 +287,7 @@ export class CatalogueRepository {
       if (options.queueDerivatives ?? true) {
         const jobs = new JobRepository(trx);
         for (const [i, w] of writes.entries()) {
-          const asset = { id: saved[i].id, sha256: w.columns.sha256, asset_group: w.columns.asset_group };
+          const asset = { id: saved[i]!.id, sha256: w.columns.sha256, asset_group: w.columns.asset_group };
           for (const job of derivativeJobsFor(asset)) await jobs.enqueue(job, now);
         }
       }
@@ -294,7 +295,7 @@ export class CatalogueRepository {
       await recordCatalogueChange(trx, seq, ids);
       if (feed) {
         const assets = writes.map((w, i) => ({
-          id: saved[i].id,
+          id: saved[i]!.id,
           status: w.columns.status ?? 'active',
           filename: w.columns.filename,
         }));
@@ -354,7 +355,8 @@ export class CatalogueRepository {
   /** One asset: `saveAssets` for the import, which writes each file in its own transaction. */
   async saveAsset(write: AssetWrite, now = Date.now()): Promise<SavedAsset> {
     const [saved] = await this.saveAssets([write], { now });
-    return saved;
+    // One write, one answer.
+    return saved!;
   }
 
   /** An asset as it was written, to be changed and written again (tests edit assets so). */

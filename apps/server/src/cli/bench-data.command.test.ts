@@ -24,8 +24,8 @@ describe('vitrine bench-data', () => {
     for (const a of assets) {
       for (const k of (a.values!.keywords as { en: string[] }).en) counts.set(k, (counts.get(k) ?? 0) + 1);
     }
-    const top = counts.get(catalogue.keywords[0]) ?? 0;
-    const hundredth = counts.get(catalogue.keywords[99]) ?? 0;
+    const top = counts.get(catalogue.keywords[0]!) ?? 0;
+    const hundredth = counts.get(catalogue.keywords[99]!) ?? 0;
     expect(top).toBeGreaterThan(5 * hundredth);
     expect(new SyntheticCatalogue(1).next(0, [])).toEqual(new SyntheticCatalogue(1).next(0, []));
   });
@@ -45,7 +45,7 @@ describe('vitrine bench-data', () => {
       const engine = createSearchEngine(db, []);
       const all = await engine.search(['public', 'users', 'admins'], { q: '*', rows: 0 });
       expect(all.numFound).toBe(6000);
-      const word = new SyntheticCatalogue().keywords[0];
+      const word = new SyntheticCatalogue().keywords[0]!;
       const found = await engine.search(['public', 'users', 'admins'], { q: word, rows: 0, facetFields: ['keywords'] });
       expect(found.numFound).toBeGreaterThan(100);
       // The last asset's title ends with its number: its text is in the full-text index.

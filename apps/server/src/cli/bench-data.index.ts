@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { CatalogueWriting } from '../search/catch-up.ts';
+import type { CatalogueWriting } from '@vitrine/search-engine';
 import { withServices } from '../services.ts';
 import type { Settings } from '../settings.ts';
 

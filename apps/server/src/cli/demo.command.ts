@@ -56,7 +56,8 @@ async function prepareCollections(services: Services, media: string): Promise<vo
       parent = await repo.ensureCollection(acc, part, parent);
     }
   }
-  await named(DEMO_COLLECTIONS[DEMO_COLLECTIONS.length - 1]);
+  const last = DEMO_COLLECTIONS.at(-1);
+  if (last !== undefined) await named(last);
 }
 
 /** An administrator acting for the command line. */

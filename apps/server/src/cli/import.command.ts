@@ -1,18 +1,6 @@
-import { SingleBar, Presets } from 'cli-progress';
 import type { ImportSummary } from '../catalogue/import.service.ts';
 import type { Services } from '../services.ts';
-
-const bar = (label: string) =>
-  new SingleBar(
-    {
-      format: `${label.padEnd(12)} {bar} {percentage}% | {value}/{total} | {detail}`,
-      hideCursor: true,
-      clearOnComplete: false,
-      noTTYOutput: false,
-      etaBuffer: 50,
-    },
-    Presets.shades_classic,
-  );
+import { bar } from './progress.ts';
 
 const short = (s: string) => (s.length > 48 ? `…${s.slice(-47)}` : s);
 

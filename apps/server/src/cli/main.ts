@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
 import { endHelpers } from '../adapters/process.ts';
 import { loadSettings, SettingsError, type Settings } from '../settings.ts';
+import { backupCommands } from './backup.command.ts';
 import { cacheCommand } from './cache.ts';
 import { usersCommand } from './users.ts';
 
@@ -92,6 +93,7 @@ function buildCli(): Command {
 
   usersCommand(program);
   cacheCommand(program);
+  backupCommands(program);
 
   program
     .command('bench-data')

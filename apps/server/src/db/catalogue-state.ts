@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { ALL_ASSETS } from '@vitrine/search-engine';
 import type { Database } from './schema.ts';
 
 type Executor = Transaction<Database> | Kysely<Database>;
@@ -19,9 +20,6 @@ export interface WrittenRows {
   assets: { id: number; status: string; filename: string }[];
   values: { asset_id: number; field: string; lang: string; ord: number; value: string }[];
 }
-
-/** The id range a change of every asset (clearing the catalogue) is recorded with. */
-export const ALL_ASSETS: readonly [number, number] = [0, Number.MAX_SAFE_INTEGER];
 
 /** Rows of catalogue_change per statement (four parameters each). */
 const CHANGE_ROWS = 5000;

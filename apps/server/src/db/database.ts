@@ -42,7 +42,15 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-export async function openDatabase(config: Settings['database'], onIdleError?: (err: Error) => void): Promise<Db> {
+/**
+ * Opens the database and migrates it to the latest schema; `migrate: false` leaves it as it is (a
+ * restore looks at a target before it writes anything).
+ */
+export async function openDatabase(
+  config: Settings['database'],
+  onIdleError?: (err: Error) => void,
+  options: { migrate?: boolean } = {},
+): Promise<Db> {
   let kysely: Kysely<Database>;
   if (config.dialect === 'sqlite') {
     const sqlite = new SQLite(config.file);
@@ -69,10 +77,16 @@ export async function openDatabase(config: Settings['database'], onIdleError?: (
     kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   try {
-    await migrateToLatest(kysely);
+    if (options.migrate !== false) await migrateToLatest(kysely);
   } catch (err) {
     await kysely.destroy();
     throw err;
   }
   return { kysely, dialect: config.dialect, close: () => kysely.destroy() };
+}
+
+/** The names of the tables the database has (Kysely's migration tables included). */
+export async function tableNames(db: Db): Promise<string[]> {
+  const tables = await db.kysely.introspection.getTables({ withInternalKyselyTables: true });
+  return tables.filter((t) => !t.isView).map((t) => t.name);
 }

@@ -5,14 +5,16 @@ function ipv6Groups(address: string): number[] | undefined {
   let text = address.replace(/%.*$/, '').toLowerCase();
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (v4) {
-    const [a, b, c, d] = v4[1].split('.').map(Number);
-    text = `${text.slice(0, -v4[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    const dotted = v4[1]!;
+    // The pattern matched four dotted numbers.
+    const [a, b, c, d] = dotted.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, -dotted.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const halves = text.split('::');
   if (halves.length > 2) return undefined;
   const part = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
-  const head = part(halves[0]);
-  const tail = halves.length === 2 ? part(halves[1]) : [];
+  const head = part(halves[0]!);
+  const tail = halves.length === 2 ? part(halves[1]!) : [];
   const missing = 8 - head.length - tail.length;
   if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
   return [...head, ...Array<number>(halves.length === 2 ? missing : 0).fill(0), ...tail];
@@ -29,7 +31,9 @@ export function clientGroup(address: string): string {
   const groups = ipv6Groups(address);
   if (!groups) return address;
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    return [groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff].join('.');
+    // ipv6Groups gives eight groups.
+    const [high, low] = [groups[6]!, groups[7]!];
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
   }
   const prefix = groups
     .slice(0, 4)

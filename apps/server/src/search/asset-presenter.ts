@@ -1,8 +1,7 @@
 import type { MediaFile } from '@vitrine/contract/paths';
 import type { AssetDoc } from '@vitrine/contract/search';
-import type { FieldRegistry } from './fields.ts';
-import { columnOf } from './fields.ts';
-import type { AssetBatch, ValueRow } from './search.repository.ts';
+import { columnOf, pickLanguage, type FieldRegistry, type ValueRow } from '@vitrine/search-engine';
+import type { AssetBatch } from './search.repository.ts';
 
 export interface PresentOptions {
   /** The caller's content language (Accept-Language, else the session's locale). */
@@ -10,16 +9,6 @@ export interface PresentOptions {
   /** Signs a media URL (AccessService.mediaUrl) for an asset the caller may see. */
   mediaUrl: (file: MediaFile) => string;
   fields: FieldRegistry;
-}
-
-/** Language preference for per-language values: the caller's, then none, then English, German. */
-export function pickLanguage(rows: ValueRow[], lang: string): ValueRow[] {
-  for (const want of [lang, '', 'en', 'de']) {
-    const hit = rows.filter((r) => r.lang === want);
-    if (hit.length > 0) return hit;
-  }
-  const first = rows[0]?.lang;
-  return rows.filter((r) => r.lang === first);
 }
 
 /**

@@ -4,9 +4,14 @@ import { buildAssets } from '../../test/factories.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { createSearchEngine } from './create-engine.ts';
-import { MAX_QUERY_PREFIXES, MAX_QUERY_TERMS, QUERY_TOO_COSTLY, SearchInputError } from './engine-types.ts';
-import { TEXT_CACHE } from './evaluate.ts';
-import type { SearchEngine } from './search-engine.ts';
+import {
+  MAX_QUERY_PREFIXES,
+  MAX_QUERY_TERMS,
+  QUERY_TOO_COSTLY,
+  SearchInputError,
+  TEXT_CACHE,
+  type SearchEngine,
+} from '@vitrine/search-engine';
 
 const letters = 'abcdefghijklmnopqrstuvwxyz';
 

@@ -1,31 +1,36 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildAssets, editAsset } from '../../test/factories.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import { openDatabase, type Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 import { readFile } from 'node:fs/promises';
-import type { CatalogueWriting } from './catch-up.ts';
-import { pause } from './engine-types.ts';
+import {
+  FieldRegistry,
+  pause,
+  SearchEngine,
+  type CatalogueWriting,
+  type TextAtom,
+  type TextIndex,
+} from '@vitrine/search-engine';
 import { createSearchEngine } from './create-engine.ts';
-import { FieldRegistry } from './fields.ts';
 import { PostgresTextIndex } from './postgres-text.repository.ts';
-import type { TextAtom } from './query.ts';
-import { SearchEngine } from './search-engine.ts';
 import { SearchRepository } from './search.repository.ts';
 import { SqliteTextIndex } from './sqlite-text.repository.ts';
-import type { TextIndex } from './text-index.ts';
+import { indexRule } from '../access/rule.ts';
 
 const HOUR = 3_600_000;
 
 /** A full-text index whose answers can be held back, to change the catalogue while a search waits. */
-class HeldTextIndex implements TextIndex {
+class HeldTextIndex implements TextIndex<Kysely<Database>> {
   private gate: Promise<void> | undefined;
   private open: (() => void) | undefined;
   /** Resolves when a search is waiting at the gate. */
   waiting: Promise<void> = Promise.resolve();
   private arrived: (() => void) | undefined;
 
-  constructor(private readonly inner: TextIndex) {}
+  constructor(private readonly inner: TextIndex<Kysely<Database>>) {}
 
   hold(): void {
     this.gate = new Promise((resolve) => (this.open = resolve));
@@ -37,8 +42,8 @@ class HeldTextIndex implements TextIndex {
     this.gate = undefined;
   }
 
-  write: TextIndex['write'] = (docs, removed, executor) => this.inner.write(docs, removed, executor);
-  clear: TextIndex['clear'] = (executor) => this.inner.clear(executor);
+  write: TextIndex<Kysely<Database>>['write'] = (docs, removed, executor) => this.inner.write(docs, removed, executor);
+  clear: TextIndex<Kysely<Database>>['clear'] = (executor) => this.inner.clear(executor);
 
   async match(atom: TextAtom): Promise<Int32Array> {
     if (this.gate) {
@@ -68,7 +73,7 @@ describe('catching up in steps', () => {
       await buildAssets(db, [{ values: { title: { en: 'Harbour crane' } }, access: ['public'] }]);
       const events: string[] = [];
       const inner = new SqliteTextIndex(db);
-      const text: TextIndex = {
+      const text: TextIndex<Kysely<Database>> = {
         write: (docs, removed, executor) => inner.write(docs, removed, executor),
         clear: (executor) => inner.clear(executor),
         match: async (atom) => {
@@ -83,7 +88,10 @@ describe('catching up in steps', () => {
           return found;
         },
       };
-      const engine = new SearchEngine(new SearchRepository(db), text, new FieldRegistry([]));
+      const engine = new SearchEngine(
+        { catalogue: new SearchRepository(db), text, rule: indexRule },
+        new FieldRegistry([]),
+      );
       await engine.refresh();
       expect((await engine.search(['public'], { q: 'harbour' })).numFound).toBe(1);
       expect(events).toEqual(['match all', 'timer', 'match title']);
@@ -116,7 +124,7 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
     await database.drop();
   });
 
-  const createTextIndex = (db: Db): TextIndex =>
+  const createTextIndex = (db: Db): TextIndex<Kysely<Database>> =>
     db.dialect === 'postgres' ? new PostgresTextIndex(db) : new SqliteTextIndex(db);
 
   const find = (engine: SearchEngine, q: string) =>
@@ -124,7 +132,10 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
 
   it('catching up a change counts no assets: only a full load of the text index shows a total', async () => {
     const repository = new SearchRepository(db);
-    const engine = new SearchEngine(repository, createTextIndex(db), new FieldRegistry([]));
+    const engine = new SearchEngine(
+      { catalogue: repository, text: createTextIndex(db), rule: indexRule },
+      new FieldRegistry([]),
+    );
     await engine.refresh();
     const [buoy] = await buildAssets(db, [{ values: { title: { en: 'Mooring buoy' } }, access: ['public'] }]);
     const counted = vi.spyOn(repository, 'countAssets');
@@ -139,7 +150,7 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
     const repository = new SearchRepository(db);
     const inner = createTextIndex(db);
     const written: number[] = [];
-    const text: TextIndex = {
+    const text: TextIndex<Kysely<Database>> = {
       write: (docs, removed, executor, fresh) => {
         written.push(...docs.map((d) => d.id), ...removed);
         return inner.write(docs, removed, executor, fresh);
@@ -147,7 +158,7 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
       clear: (executor) => inner.clear(executor),
       match: (atom) => inner.match(atom),
     };
-    const engine = new SearchEngine(repository, text, new FieldRegistry([]));
+    const engine = new SearchEngine({ catalogue: repository, text, rule: indexRule }, new FieldRegistry([]));
     const [anchor, rope] = await buildAssets(db, [
       { values: { title: { en: 'Anchor chain' } }, access: ['public'] },
       { values: { title: { en: 'Anchor rope' } }, access: ['public'] },
@@ -246,7 +257,10 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
 
   it('an index changed or rebuilt during a search does not mix versions', async () => {
     const text = new HeldTextIndex(createTextIndex(db));
-    const engine = new SearchEngine(new SearchRepository(db), text, new FieldRegistry([]));
+    const engine = new SearchEngine(
+      { catalogue: new SearchRepository(db), text, rule: indexRule },
+      new FieldRegistry([]),
+    );
     const before = await find(engine, 'harbour');
     expect(before.numFound).toBe(2);
 

@@ -1,12 +1,13 @@
+import type { Kysely } from 'kysely';
+import { FieldRegistry, SearchEngine, type TextIndex } from '@vitrine/search-engine';
+import { indexRule } from '../access/rule.ts';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 import type { Settings } from '../settings.ts';
-import { FieldRegistry } from './fields.ts';
 import { PostgresTextIndex } from './postgres-text.repository.ts';
-import { SearchEngine } from './search-engine.ts';
 import { SearchRepository } from './search.repository.ts';
 import { SqliteTextIndex } from './sqlite-text.repository.ts';
 import { TextFeed } from './text-feed.ts';
-import type { TextIndex } from './text-index.ts';
 
 /** The index snapshot's file name in DATA_DIR. */
 export const SNAPSHOT_FILE = 'search-index.snapshot';
@@ -15,12 +16,13 @@ export const SNAPSHOT_FILE = 'search-index.snapshot';
 export function createSearchEngine(
   db: Db,
   declaredFields: Settings['file']['fields'],
-  options: ConstructorParameters<typeof SearchEngine>[3] = {},
-): SearchEngine {
-  return new SearchEngine(new SearchRepository(db), textIndexOf(db), new FieldRegistry(declaredFields), options);
+  options: ConstructorParameters<typeof SearchEngine>[2] = {},
+): SearchEngine<Kysely<Database>> {
+  const ports = { catalogue: new SearchRepository(db), text: textIndexOf(db), rule: indexRule };
+  return new SearchEngine(ports, new FieldRegistry(declaredFields), options);
 }
 
-function textIndexOf(db: Db): TextIndex {
+function textIndexOf(db: Db): TextIndex<Kysely<Database>> {
   return db.dialect === 'postgres' ? new PostgresTextIndex(db) : new SqliteTextIndex(db);
 }
 

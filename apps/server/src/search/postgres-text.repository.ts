@@ -1,8 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/database.ts';
-import type { TextAtom } from './query.ts';
-import { parseIdList, type TextDocument, type TextIndex } from './text-index.ts';
+import {
+  parseIdList,
+  TSVECTOR_TEXT_CHARS,
+  type TextAtom,
+  type TextDocument,
+  type TextIndex,
+} from '@vitrine/search-engine';
 
 /** Documents read to find the frequent words of a large index (a random sample of them). */
 const FREQUENT_SAMPLE = 200_000;
@@ -13,16 +18,8 @@ export function tsqueryExpression(atom: TextAtom): string {
   return atom.tokens.map((t, i) => `'${t}'${atom.prefix && i === last ? ':*' : ''}`).join(' <-> ');
 }
 
-/**
- * The characters of a document's title and body fed to to_tsvector. A tsvector holds at most 1 MB;
- * one document beyond it failed the whole index update, and every search with it. Worst case (words
- * of one 4-byte letter, each a lexeme of its own) is about 6 bytes of tsvector per character, so
- * 100,000 characters stay well below the limit; text after them is not searchable (the title always is).
- */
-export const TSVECTOR_TEXT_CHARS = 100_000;
-
 /** Full-text index in PostgreSQL: tsvector columns with GIN indexes (search_document). */
-export class PostgresTextIndex implements TextIndex {
+export class PostgresTextIndex implements TextIndex<Kysely<Database>> {
   constructor(
     private readonly db: Db,
     /** Documents read to find the frequent words of an index larger than that. */

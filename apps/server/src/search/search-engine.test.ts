@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchInputError, type EngineQuery, type SearchEngine } from '@vitrine/search-engine';
 import { buildAssets, buildCollection, editAsset, type NewAsset } from '../../test/factories.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { createSearchEngine } from './create-engine.ts';
-import { SearchInputError, type EngineQuery, type SearchEngine } from './search-engine.ts';
 
 /**
  * The shared engine suite (ARCHITECTURE §3 "Search"): the same catalogue and the same expectations

@@ -1,5 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type {
+  AssetBatch as EngineBatch,
+  Catalogue,
+  CatalogueState,
+  ChangeRun,
+  TextState,
+} from '@vitrine/search-engine';
 import type { AssetTable, Database } from '../db/schema.ts';
 
 export type AssetRow = Omit<
@@ -12,52 +19,8 @@ export type AssetRow = Omit<
   obj_dload_cnt: number;
 };
 
-export interface ValueRow {
-  asset_id: number;
-  field: string;
-  lang: string;
-  ord: number;
-  value: string;
-}
-
-/** The full-text index's shared state: see SearchStateTable. */
-export interface TextState {
-  watermark: number;
-  loadSeq: number;
-  loadAfter: number;
-}
-
-export interface CatalogueState {
-  generation: number;
-  instance: string;
-  prunedThrough: number;
-}
-
-/** Assets first..last were touched by catalogue change `seq`. */
-export interface ChangeRun {
-  seq: number;
-  first: number;
-  last: number;
-}
-
-/** Everything the search engine reads about a batch of assets. */
-export interface AssetBatch {
-  assets: AssetRow[];
-  values: ValueRow[];
-  access: { asset_id: number; group_name: string }[];
-  collections: { asset_id: number; collection_id: number }[];
-}
-
-/** Rows of a batch grouped by their asset. */
-export function rowsByAsset<T extends { asset_id: number }>(rows: readonly T[]): Map<number, T[]> {
-  const acc = new Map<number, T[]>();
-  for (const r of rows) {
-    const list = acc.get(r.asset_id);
-    if (list) list.push(r);
-    else acc.set(r.asset_id, [r]);
-  }
-  return acc;
-}
+/** Everything the search engine reads about a batch of assets, with every asset column. */
+export type AssetBatch = EngineBatch<AssetRow>;
 
 const assetColumns = [
   'id',
@@ -86,7 +49,7 @@ const assetColumns = [
 ] as const;
 
 /** Reads of the catalogue for the search engine and the asset presenter (SQL lives only here). */
-export class SearchRepository {
+export class SearchRepository implements Catalogue<Kysely<Database>> {
   private readonly k: Kysely<Database>;
 
   constructor(

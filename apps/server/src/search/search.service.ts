@@ -1,4 +1,13 @@
 import type { Collection } from '@vitrine/contract/collection';
+import {
+  baseContentLanguages,
+  QUERY_TOO_COSTLY,
+  SearchInputError,
+  type CatalogueWriting,
+  type EngineQuery,
+  type Progress,
+  type SearchEngine,
+} from '@vitrine/search-engine';
 import type { PreSearch } from '@vitrine/contract/global-config';
 import { acceptedLanguages } from '@vitrine/contract/formats';
 import {
@@ -16,15 +25,6 @@ import { notFound, queryTooCostly, validation } from '../http/errors.ts';
 import { requireAssetUser, requireGuiAdmin, type Auth } from '../auth/caller.ts';
 import type { Settings } from '../settings.ts';
 import { presentAssets } from './asset-presenter.ts';
-import { QUERY_TOO_COSTLY } from './engine-types.ts';
-import {
-  baseContentLanguages,
-  SearchInputError,
-  type EngineQuery,
-  type Progress,
-  type SearchEngine,
-} from './search-engine.ts';
-import type { CatalogueWriting } from './catch-up.ts';
 import type { SearchRepository } from './search.repository.ts';
 
 export interface Caller {

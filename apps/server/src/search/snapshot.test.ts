@@ -2,13 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANGE_READER_TTL_MS, type SearchEngine } from '@vitrine/search-engine';
 import { buildAssets, editAsset } from '../../test/factories.ts';
 import { createTestDatabase, dialects, type TestDatabase } from '../../test/databases.ts';
 import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import { openDatabase, type Db } from '../db/database.ts';
-import { CHANGE_READER_TTL_MS } from './catch-up.ts';
 import { createSearchEngine, SNAPSHOT_FILE } from './create-engine.ts';
-import type { SearchEngine } from './search-engine.ts';
 import { SearchRepository } from './search.repository.ts';
 
 const facets = ['category', 'rating'];

@@ -1,8 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/database.ts';
-import type { TextAtom } from './query.ts';
-import { parseIdList, type TextDocument, type TextIndex } from './text-index.ts';
+import { parseIdList, type TextAtom, type TextDocument, type TextIndex } from '@vitrine/search-engine';
 
 /** FTS5 query text of one atom: tokens are [\p{L}\p{N}]+ after folding, so quoting them is safe. */
 export function fts5Expression(atom: TextAtom): string {
@@ -11,7 +10,7 @@ export function fts5Expression(atom: TextAtom): string {
 }
 
 /** Full-text index in an SQLite FTS5 table (search_fts, rowid = asset id). */
-export class SqliteTextIndex implements TextIndex {
+export class SqliteTextIndex implements TextIndex<Kysely<Database>> {
   constructor(private readonly db: Db) {}
 
   async write(

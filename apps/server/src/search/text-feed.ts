@@ -1,65 +1,17 @@
 import type { Kysely } from 'kysely';
-import { isLive } from '../access/rule.ts';
+import {
+  textDocuments,
+  textValueFields,
+  writeDocuments,
+  writeTexts,
+  type FieldRegistry,
+  type TextIndex,
+} from '@vitrine/search-engine';
+import { indexRule } from '../access/rule.ts';
 import type { CatalogueWriteFeed, WrittenRows } from '../db/catalogue-state.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import type { FieldRegistry } from './fields.ts';
-import { rowsByAsset, SearchRepository } from './search.repository.ts';
-import { indexText } from './text.ts';
-import type { TextDocument, TextIndex } from './text-index.ts';
-
-/** The searchable fields kept in asset_value (the others are asset columns). */
-export function textValueFields(fields: FieldRegistry): string[] {
-  return fields.searchable.filter((f) => f.storage === 'value').map((f) => f.field_name);
-}
-
-/** The documents of the live assets of a batch read with the text fields' values. */
-export function textDocuments(batch: WrittenRows): TextDocument[] {
-  const values = rowsByAsset(batch.values);
-  return batch.assets
-    .filter((a) => isLive(a.status))
-    .map((a) => {
-      const own = values.get(a.id) ?? [];
-      return {
-        id: a.id,
-        title: indexText(own.filter((v) => v.field === 'title').map((v) => v.value)),
-        body: indexText([...own.map((v) => v.value), a.filename]),
-      };
-    });
-}
-
-/**
- * Writes the texts of these assets as the database holds them (read in `repository`'s transaction);
- * those gone or no longer live leave the index. `fresh`: none of them is in the index yet.
- */
-export async function writeTexts(
-  repository: SearchRepository,
-  trx: Kysely<Database>,
-  text: TextIndex,
-  fields: FieldRegistry,
-  ids: readonly number[],
-  fresh = false,
-): Promise<void> {
-  const batch = await repository.batch(ids, textValueFields(fields), false);
-  await writeDocuments(trx, text, ids, textDocuments(batch), fresh);
-}
-
-/** Writes the documents of these assets; those without one leave the index. */
-async function writeDocuments(
-  trx: Kysely<Database>,
-  text: TextIndex,
-  ids: readonly number[],
-  docs: TextDocument[],
-  fresh: boolean,
-): Promise<void> {
-  const kept = new Set(docs.map((d) => d.id));
-  await text.write(
-    docs,
-    ids.filter((id) => !kept.has(id)),
-    trx,
-    fresh,
-  );
-}
+import { SearchRepository } from './search.repository.ts';
 
 /** Compares texts as SQLite's binary collation does (UTF-8 bytes, that is code points). */
 function binaryText(a: string, b: string): number {
@@ -80,12 +32,12 @@ function binaryOrder(a: WrittenRows['values'][number], b: WrittenRows['values'][
  * current up to the change before this one (or the catalogue was empty): then writing this
  * change's texts and moving the watermark to it keeps the index exactly as a catch-up would. Else
  * (another process's change not yet caught up, a full load under way) it leaves the change to the
- * catch-up (catch-up.ts), as before.
+ * catch-up (@vitrine/search-engine, catch-up), as before.
  */
 export class TextFeed implements CatalogueWriteFeed {
   constructor(
     private readonly db: Db,
-    private readonly text: TextIndex,
+    private readonly text: TextIndex<Kysely<Database>>,
     private readonly fields: FieldRegistry,
   ) {}
 
@@ -114,8 +66,8 @@ export class TextFeed implements CatalogueWriteFeed {
       // of reading them again. PostgreSQL orders by the database's collation: it reads them back.
       const fields = new Set(textValueFields(this.fields));
       const values = rows.values.filter((v) => fields.has(v.field)).sort(binaryOrder);
-      await writeDocuments(trx, this.text, ids, textDocuments({ assets: rows.assets, values }), fresh);
-    } else await writeTexts(repository, trx, this.text, this.fields, ids, fresh);
+      await writeDocuments(trx, this.text, ids, textDocuments({ assets: rows.assets, values }, indexRule), fresh);
+    } else await writeTexts(repository, trx, this.text, this.fields, indexRule, ids, fresh);
     await repository.setTextState({ ...state, watermark: seq });
   }
 }

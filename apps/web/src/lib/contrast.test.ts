@@ -7,12 +7,12 @@ import { STAR_COLOURS } from '../features/search/FacetSidebar.tsx';
 /** WCAG 2.2 relative luminance of an sRGB colour (#rrggbb or rgba(r, g, b, a) over `under`). */
 function channels(colour: string, under?: [number, number, number]): [number, number, number] {
   const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour);
-  if (hex) return [1, 2, 3].map((i) => parseInt(hex[i], 16)) as [number, number, number];
+  if (hex) return [1, 2, 3].map((i) => parseInt(hex[i]!, 16)) as [number, number, number];
   const rgba = /^rgba?\((\d+),\s*(\d+),\s*(\d+)(?:,\s*([\d.]+))?\)$/.exec(colour);
   if (!rgba) throw new Error(`not a colour: ${colour}`);
   const a = rgba[4] === undefined ? 1 : Number(rgba[4]);
   const base = under ?? [255, 255, 255];
-  return [1, 2, 3].map((i, k) => Number(rgba[i]) * a + base[k] * (1 - a)) as [number, number, number];
+  return [1, 2, 3].map((i, k) => Number(rgba[i]) * a + base[k]! * (1 - a)) as [number, number, number];
 }
 
 function luminance([r, g, b]: [number, number, number]): number {
@@ -25,8 +25,8 @@ function luminance([r, g, b]: [number, number, number]): number {
 
 function contrastRatio(fg: string, bg: string): number {
   const back = channels(bg);
-  const [a, b] = [luminance(channels(fg, back)), luminance(back)].sort((x, y) => y - x);
-  return (a + 0.05) / (b + 0.05);
+  const [x, y] = [luminance(channels(fg, back)), luminance(back)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
 }
 
 const light = defaultThemes.find((th) => th.key === 'light') as ThemeConfig;

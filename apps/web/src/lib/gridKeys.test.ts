@@ -10,8 +10,14 @@ function item(left: number, top: number, width: number, height = 100): HTMLEleme
 
 describe('arrow keys in poster and thumbnail grids', () => {
   // Row 1: a wide and a narrow poster; row 2: three posters.
-  const items = [item(0, 0, 300), item(304, 0, 100), item(0, 104, 120), item(124, 104, 120), item(248, 104, 160)];
-  const [a, b, c, d, e] = items;
+  const [a, b, c, d, e] = [
+    item(0, 0, 300),
+    item(304, 0, 100),
+    item(0, 104, 120),
+    item(124, 104, 120),
+    item(248, 104, 160),
+  ];
+  const items = [a, b, c, d, e];
 
   it('moves left and right in result order, across rows, and stops at the ends', () => {
     expect(gridNeighbour(items, b, 'ArrowRight')).toBe(c);

@@ -117,6 +117,7 @@ export function GuidedTour({
   if (!tour?.anchor) return null;
   const { steps } = tour;
   const step = steps[index];
+  if (!step) return null;
   const end = () => {
     markTourFinished(page);
     setTour(null);
@@ -128,9 +129,10 @@ export function GuidedTour({
    */
   const following = (dir: 1 | -1): { index: number; anchor: HTMLElement | null } | undefined => {
     for (let i = index + dir; i >= 0 && i < steps.length; i += dir) {
-      const target = tourTarget(steps[i].key);
+      const { key } = steps[i]!;
+      const target = tourTarget(key);
       if (target) return { index: i, anchor: target };
-      if (bringUp?.[steps[i].key]) return { index: i, anchor: null };
+      if (bringUp?.[key]) return { index: i, anchor: null };
     }
     return undefined;
   };

@@ -6,6 +6,7 @@ import { builtInFields } from '@vitrine/contract/fields';
 import { api, configHandlers, server } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { layOutResults } from '../../test/resultsLayout.ts';
+import { must } from '../../test/must.ts';
 import { listLayout } from './ListTable.tsx';
 
 layOutResults();
@@ -81,7 +82,7 @@ describe('the list view as a table (portal-spec §2 "Search", config search.list
   ])('in $locale without configured columns: the picture, title, format, size and date', async (c) => {
     const { table } = await listView(c.locale);
     expect(headers(table)).toEqual(c.want);
-    const row = within(table).getAllByRole('row')[1];
+    const row = must(within(table).getAllByRole('row')[1], 'a first result row');
     const cells = within(row)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
@@ -96,7 +97,7 @@ describe('the list view as a table (portal-spec §2 "Search", config search.list
     { locale: 'de' as const, base: 1000, size: '1,5 MB' },
   ])('in $locale shows file sizes in the configured base $base (config global.file_size_base)', async (c) => {
     const { table } = await listView(c.locale, { global: { file_size_base: c.base } });
-    const row = within(table).getAllByRole('row')[1];
+    const row = must(within(table).getAllByRole('row')[1], 'a first result row');
     expect(within(row).getAllByRole('cell')[3]).toHaveTextContent(c.size);
   });
 
@@ -117,7 +118,7 @@ describe('the list view as a table (portal-spec §2 "Search", config search.list
       },
     });
     expect(headers(table)).toEqual(c.want);
-    const row = within(table).getAllByRole('row')[1];
+    const row = must(within(table).getAllByRole('row')[1], 'a first result row');
     expect(
       within(row)
         .getAllByRole('cell')
@@ -155,14 +156,14 @@ describe('the list view as a table (portal-spec §2 "Search", config search.list
 
   it('selects by the picture and the row, opens the info panel in a row of its own', async () => {
     const { table, user } = await listView('en');
-    const rows = () => within(table).getAllByRole('row');
-    await user.click(within(rows()[1]).getByRole('button', { name: 'Red car' }));
-    expect(within(rows()[1]).getByRole('button', { name: 'Red car' })).toHaveAttribute('aria-pressed', 'true');
+    const row = (i: number) => must(within(table).getAllByRole('row')[i], `row ${i}`);
+    await user.click(within(row(1)).getByRole('button', { name: 'Red car' }));
+    expect(within(row(1)).getByRole('button', { name: 'Red car' })).toHaveAttribute('aria-pressed', 'true');
     const panel = await screen.findByRole('region', { name: 'Details of Red car' });
-    expect(within(rows()[2]).getByRole('cell')).toContainElement(panel);
+    expect(within(row(2)).getByRole('cell')).toContainElement(panel);
     // A ctrl click on the next row's text adds it to the selection.
     await user.keyboard('{Control>}');
-    await user.click(within(rows()[3]).getByRole('cell', { name: 'Blue boat' }));
+    await user.click(within(row(3)).getByRole('cell', { name: 'Blue boat' }));
     await user.keyboard('{/Control}');
     expect(screen.getByText('2 selected')).toBeInTheDocument();
   });

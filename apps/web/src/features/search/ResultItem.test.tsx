@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { TranslationProvider, Translator } from '../../lib/translate.tsx';
 import { expectSizedPicture } from '../../test/pictures.ts';
+import { must } from '../../test/must.ts';
 import { AssetImage, IconSet, placeholderUrl } from './ResultItem.tsx';
 
 /** A real ThumbHash of a 4×4 picture, red on the left and blue on the right, as the server stores it. */
@@ -23,7 +24,9 @@ describe('result placeholders (portal-spec §2 "Poster, thumbnail and list rows"
         <AssetImage doc={{ id: '2', url: '/media/thumb/2' }} alt="Harbour" width={300} height={200} />
       </>,
     );
-    const [withHash, without] = [...container.querySelectorAll<HTMLElement>('.vt-image')];
+    const images = container.querySelectorAll<HTMLElement>('.vt-image');
+    const withHash = must(images[0], 'the picture with a ThumbHash');
+    const without = must(images[1], 'the picture without one');
     expect(withHash.dataset.placeholder).toBe('thumbhash');
     expect(withHash.style.backgroundImage).toMatch(/^url\("?data:image\/png;base64,/);
     expect(withHash.querySelector('img')?.getAttribute('src')).toBe('/media/thumb/1');

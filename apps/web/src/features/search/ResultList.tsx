@@ -106,9 +106,9 @@ export function ResultList(props: ResultListProps) {
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => rows[i].height + gap + (i === activeRow ? 320 : 0),
+    estimateSize: (i) => rows[i]!.height + gap + (i === activeRow ? 320 : 0),
     overscan: 2,
-    getItemKey: (i) => `${view}-${rows[i].start}`,
+    getItemKey: (i) => `${view}-${rows[i]!.start}`,
     // The list's header row sits above its rows.
     scrollMargin: headerHeight,
   });
@@ -173,12 +173,13 @@ export function ResultList(props: ResultListProps) {
   const download = useStableCallback(props.actions.download);
   const actions = useMemo<ItemActions>(() => ({ share, toggleBookmark, download }), [share, toggleBookmark, download]);
   const rowsOf = (item: (typeof items)[number]) => {
-    const row = rows[item.index];
+    // The virtualizer counts the rows, and the rows are laid out over the docs: these indexes exist.
+    const row = rows[item.index]!;
     const rowDocs = docs.slice(row.start, row.start + row.widths.length);
-    const info = item.index === activeRow && activeIndex !== -1 && props.renderInfo(docs[activeIndex], panelId);
+    const info = item.index === activeRow && activeIndex !== -1 && props.renderInfo(docs[activeIndex]!, panelId);
     const rowProps = { ...props, panelId, onClick, itemActions: actions, first: item.index === 0 };
     if (list) {
-      const doc = docs[row.start];
+      const doc = docs[row.start]!;
       return (
         <>
           <ListRow
@@ -204,7 +205,7 @@ export function ResultList(props: ResultListProps) {
       <>
         <div className="vt-row" style={{ gap, paddingBottom: gap }}>
           {rowDocs.map((doc, i) => (
-            <Row key={doc.id} {...rowProps} doc={doc} width={row.widths[i]} height={row.height} />
+            <Row key={doc.id} {...rowProps} doc={doc} width={row.widths[i]!} height={row.height} />
           ))}
         </div>
         {info && <div>{info}</div>}

@@ -32,17 +32,17 @@ export function posterRows(
   while (start < aspects.length) {
     let sum = 0;
     let end = start;
-    while (end < aspects.length && sum * min + (end - start - 1) * gap < width) sum += aspects[end++];
+    while (end < aspects.length && sum * min + (end - start - 1) * gap < width) sum += aspects[end++]!;
     const gaps = (end - start - 1) * gap;
     let height = min;
     if (sum * min + gaps >= width) {
       // The last poster taken made the row overflow at the minimum height: with it the row shrinks
       // below the minimum, without it the row grows; the height nearer the range wins.
       const withLast = (width - gaps) / sum;
-      const without = end - start > 1 ? (width - gaps + gap) / (sum - aspects[end - 1]) : Infinity;
+      const without = end - start > 1 ? (width - gaps + gap) / (sum - aspects[end - 1]!) : Infinity;
       if (off(without) < off(withLast)) {
         end--;
-        sum -= aspects[end];
+        sum -= aspects[end]!;
         height = Math.min(max, without);
       } else height = withLast;
     }

@@ -225,7 +225,7 @@ export class Router<R extends LoadableRoute<R>> {
       const results = await Promise.allSettled(pending.map((m) => this.load(m.route)));
       if (id !== this.navigationId) return;
       const failed = results.findIndex((r) => r.status === 'rejected');
-      if (failed >= 0) errorAt = matches.indexOf(pending[failed]);
+      if (failed >= 0) errorAt = matches.indexOf(pending[failed]!);
     }
     if (action !== 'pop') {
       this.idx += action === 'push' ? 1 : 0;

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CodeColumn,
-  FacetIndex,
-  intersect,
-  NumberColumn,
-  StringColumn,
-  subtract,
-  union,
-  type IndexRow,
-} from './facet-index.ts';
+import { CodeColumn } from './code-column.ts';
+import { intersect, subtract, union } from './doc-sets.ts';
+import { FacetIndex, type IndexRow } from './facet-index.ts';
+import { NumberColumn, StringColumn } from './value-columns.ts';
 
 const row = (id: number, access: string[], tags: string[], size: number | null = null): IndexRow => ({
   id,
@@ -110,7 +104,8 @@ describe('facet index (in-memory part of the search engine)', () => {
     const index = new FacetIndex([], [], []);
     for (let i = 1; i <= 40; i++) index.put(row(i, [`group${i}`], []));
     index.pack();
-    const caller = index.callerMasks(['group2', 'group35', 'unknown']);
+    // Groups take bits in the order the index meets them: group2 is bit 1, group35 bit 34 (word 1, bit 2).
+    const caller = Uint32Array.from([1 << 1, 1 << 2]);
     expect(Array.from(index.visibleDocs(caller)).map((d) => index.ids[d])).toEqual([2, 35]);
     index.deactivate(35);
     expect(Array.from(index.visibleDocs(caller)).map((d) => index.ids[d])).toEqual([2]);
@@ -186,7 +181,7 @@ describe('facet index (in-memory part of the search engine)', () => {
   it('keeps sort orders right through changes: both directions, no value last, ties newest first', async () => {
     const walk = (index: FacetIndex, dir: 'asc' | 'desc') => {
       const acc: number[] = [];
-      index.walkOrder('size', dir, (d) => acc.push(index.ids[d]) > 0);
+      index.walkOrder('size', dir, (d) => acc.push(index.idOf(d)) > 0);
       return acc;
     };
     const sizes = [5, null, 3, 5, 1, null, 3, 8];
@@ -214,7 +209,7 @@ describe('facet index (in-memory part of the search engine)', () => {
     // Counting document by document, as the column reads each one.
     const expected = (docs: number[]) => {
       const counts = new Int32Array(col.values.length);
-      for (const d of docs) for (const c of col.get(d)) counts[c]++;
+      for (const d of docs) for (const c of col.get(d)) counts[c]!++;
       return Array.from(counts);
     };
     const counted = (docs: number[]) => {
@@ -236,7 +231,7 @@ describe('facet index (in-memory part of the search engine)', () => {
     const order = (index: FacetIndex) => index.parts().orders.get('size');
     const walk = (index: FacetIndex) => {
       const acc: number[] = [];
-      index.walkOrder('size', 'asc', (d) => acc.push(index.ids[d]) > 0);
+      index.walkOrder('size', 'asc', (d) => acc.push(index.idOf(d)) > 0);
       return acc;
     };
     const index = new FacetIndex(['tags'], ['size'], [], ['size']);

@@ -2,6 +2,8 @@ import type { QueryEvaluator } from './evaluate.ts';
 import type { IndexView } from './index-view.ts';
 import { positiveTextAtoms, type QueryNode } from './query.ts';
 
+// `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
+
 /** Below this many matches sorting them directly beats walking a precomputed order. */
 export const DIRECT_SORT_LIMIT = 2_000;
 
@@ -26,8 +28,8 @@ export async function scores(
   for (const atom of positives) {
     const all = await evaluator.matchText(atom);
     const title = atom.scope === 'title' ? all : await evaluator.matchText({ ...atom, scope: 'title' });
-    for (let i = 0; i < all.length; i++) acc[all[i]] = Math.min(255, acc[all[i]] + 1);
-    for (let i = 0; i < title.length; i++) acc[title[i]] = Math.min(255, acc[title[i]] + 1);
+    for (let i = 0; i < all.length; i++) acc[all[i]!] = Math.min(255, acc[all[i]!]! + 1);
+    for (let i = 0; i < title.length; i++) acc[title[i]!] = Math.min(255, acc[title[i]!]! + 1);
   }
   return acc;
 }
@@ -54,11 +56,11 @@ export function page(
   let keep: (d: number) => boolean;
   if (view.wholeCatalogueOf(result) !== undefined) {
     // The whole visible catalogue: walk the order and test visibility, no membership array.
-    const caller = view.index.callerMasks(groups);
+    const caller = view.callerMasks(groups);
     keep = (d) => view.index.visible(d, caller);
   } else {
     const member = new Uint8Array(view.index.size);
-    for (let i = 0; i < result.length; i++) member[result[i]] = 1;
+    for (let i = 0; i < result.length; i++) member[result[i]!] = 1;
     keep = (d) => member[d] === 1;
   }
   const visit = (d: number): boolean => {
@@ -68,7 +70,7 @@ export function page(
   // The index keeps every sort order up to date; sorting here is only for an index without one.
   if (!view.index.walkOrder(sort.field, sort.dir, visit)) {
     const order = view.cached(`order ${sort.field} ${sort.dir}`, () => view.allDocs().slice().sort(cmp));
-    for (let i = 0; i < order.length && visit(order[i]); i++);
+    for (let i = 0; i < order.length && visit(order[i]!); i++);
   }
   return acc.subarray(0, n);
 }
@@ -89,11 +91,11 @@ function pageByScore(
   let seen = 0;
   let n = 0;
   const levels = new Set<number>();
-  for (let i = 0; i < result.length; i++) levels.add(relevance[result[i]]);
+  for (let i = 0; i < result.length; i++) levels.add(relevance[result[i]!]!);
   const order = [...levels].sort((a, b) => (sort.dir === 'desc' ? b - a : a - b));
   for (const level of order) {
     for (let i = result.length - 1; i >= 0; i--) {
-      const d = result[i];
+      const d = result[i]!;
       if (relevance[d] !== level || seen++ < start) continue;
       acc[n++] = d;
       if (n === acc.length) return acc;
@@ -111,7 +113,7 @@ function comparator(view: IndexView, { field, dir }: SortBy): (a: number, b: num
     return (a, b) => {
       const x = strings.get(a);
       const y = strings.get(b);
-      return (x < y ? -sign : x > y ? sign : 0) || ids[b] - ids[a];
+      return (x < y ? -sign : x > y ? sign : 0) || ids[b]! - ids[a]!;
     };
   }
   const values = view.index.numbers.get(field)!;
@@ -120,7 +122,7 @@ function comparator(view: IndexView, { field, dir }: SortBy): (a: number, b: num
     const y = values.get(b);
     const xn = Number.isNaN(x);
     const yn = Number.isNaN(y);
-    if (xn || yn) return xn && yn ? ids[b] - ids[a] : xn ? 1 : -1;
-    return sign * (x - y) || ids[b] - ids[a];
+    if (xn || yn) return xn && yn ? ids[b]! - ids[a]! : xn ? 1 : -1;
+    return sign * (x - y) || ids[b]! - ids[a]!;
   };
 }

@@ -1,5 +1,6 @@
 import { builtInFields, type BuiltInField } from '@vitrine/contract/fields';
 import type { IndexField } from '@vitrine/contract/search';
+import type { ValueRow } from './ports.ts';
 
 /**
  * The index fields of this server: the built-in ones and those the settings declare (stored in
@@ -78,4 +79,14 @@ export class FieldRegistry {
       }),
     );
   }
+}
+
+/** Language preference for per-language values: the caller's, then none, then English, German. */
+export function pickLanguage(rows: ValueRow[], lang: string): ValueRow[] {
+  for (const want of [lang, '', 'en', 'de']) {
+    const hit = rows.filter((r) => r.lang === want);
+    if (hit.length > 0) return hit;
+  }
+  const first = rows[0]?.lang;
+  return rows.filter((r) => r.lang === first);
 }

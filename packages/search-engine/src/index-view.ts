@@ -1,7 +1,9 @@
 import { colorCodes } from '@vitrine/contract/fields';
 import { LruCache } from './cache.ts';
-import type { CodeColumn, FacetIndex } from './facet-index.ts';
+import type { CodeColumn } from './facet-index/code-column.ts';
+import type { FacetIndex } from './facet-index/facet-index.ts';
 import type { FieldRegistry, SearchField } from './fields.ts';
+import type { AccessRule } from './ports.ts';
 
 /** What is computed from one index version is kept up to this many entries and bytes. */
 const VIEW_CACHE = { entries: 512, bytes: 128 * 1024 * 1024 };
@@ -31,6 +33,7 @@ export class IndexView {
     /** Languages the index has columns for (per-language fields keep one column each). */
     readonly languages: readonly string[],
     readonly collectionNames: ReadonlyMap<number, string>,
+    private readonly rule: AccessRule,
   ) {
     this.version = index.version;
   }
@@ -66,11 +69,16 @@ export class IndexView {
     });
   }
 
+  /** Masks of a caller's groups for this index (the access rule's bit-mask form). */
+  callerMasks(groups: readonly string[]): Uint32Array {
+    return this.index.callerMasks(groups, this.rule);
+  }
+
   /** Active documents a caller sees in the whole catalogue. */
   visibleAll(groups: readonly string[]): Int32Array {
     const key = groupsKey(groups);
     return this.cached(`visible ${key}`, () => {
-      const docs = this.index.visibleDocs(this.index.callerMasks(groups));
+      const docs = this.index.visibleDocs(this.callerMasks(groups));
       this.wholeCatalogues.set(docs, key);
       return docs;
     });
@@ -79,7 +87,7 @@ export class IndexView {
   /** Active documents a caller sees among the assets `ids` (a share link's scope). */
   visibleOf(groups: readonly string[], ids: readonly number[]): Int32Array {
     const docs = this.index.docsOf([...new Set(ids)].sort((a, b) => a - b));
-    return this.index.visibleDocs(this.index.callerMasks(groups), docs);
+    return this.index.visibleDocs(this.callerMasks(groups), docs);
   }
 
   /** The groups key when `docs` is a caller's whole visible catalogue (visibleAll's answer). */

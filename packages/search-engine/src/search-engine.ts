@@ -1,5 +1,5 @@
 import type { SuggestionGroup } from '@vitrine/contract/search';
-import { CatchUp, type CatalogueWriting, type CatchUpOptions } from './catch-up.ts';
+import { CatchUp, type CatalogueWriting, type CatchUpOptions } from './catch-up/catch-up.ts';
 import {
   filterIndexed,
   MAX_QUERY_PREFIXES,
@@ -11,15 +11,14 @@ import {
   type Progress,
 } from './engine-types.ts';
 import { QueryEvaluator, TextMatches } from './evaluate.ts';
-import { intersect } from './facet-index.ts';
+import { intersect } from './facet-index/doc-sets.ts';
 import { facetValues, matchCodes, minMax, selections } from './facets.ts';
 import type { FieldRegistry } from './fields.ts';
 import type { IndexView } from './index-view.ts';
 import { page, scores } from './paging.ts';
 import { parseQuery, QuerySyntaxError, queryTerms, type QueryNode } from './query.ts';
-import type { SearchRepository } from './search.repository.ts';
+import type { EnginePorts } from './ports.ts';
 import { suggest } from './suggestions.ts';
-import type { TextIndex } from './text-index.ts';
 
 export {
   baseContentLanguages,
@@ -28,6 +27,8 @@ export {
   type EngineResult,
   type Progress,
 } from './engine-types.ts';
+
+// `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
 export { parseNumber, parseRange } from './facets.ts';
 
 /**
@@ -37,18 +38,17 @@ export { parseNumber, parseRange } from './facets.ts';
  * (index-view.ts, cache.ts), evaluating a query (evaluate.ts), facets and filters (facets.ts),
  * paging and sorting (paging.ts) and suggestions (suggestions.ts).
  */
-export class SearchEngine {
-  private readonly catchUp: CatchUp;
+export class SearchEngine<Tx = unknown> {
+  private readonly catchUp: CatchUp<Tx>;
   private readonly textMatches: TextMatches;
 
   constructor(
-    repository: SearchRepository,
-    text: TextIndex,
+    ports: EnginePorts<Tx>,
     readonly fields: FieldRegistry,
     private readonly options: { directSortLimit?: number } & CatchUpOptions = {},
   ) {
-    this.catchUp = new CatchUp(repository, text, fields, options);
-    this.textMatches = new TextMatches(text);
+    this.catchUp = new CatchUp(ports, fields, options);
+    this.textMatches = new TextMatches(ports.text);
   }
 
   /** Brings the index up to date with the catalogue; cheap when nothing changed. */
@@ -155,14 +155,14 @@ export class SearchEngine {
       }
       docs = matchCodes(view, docs, view.column(s.field_name, query.lang), s.values);
     }
-    const base = docs ? index.visibleDocs(index.callerMasks(groups), docs) : view.visibleAll(groups);
+    const base = docs ? index.visibleDocs(view.callerMasks(groups), docs) : view.visibleAll(groups);
 
     let result = base;
     let fail: Uint32Array | undefined;
     if (filters.length > 0) {
       fail = new Uint32Array(base.length);
       for (const s of filters) {
-        for (let i = 0; i < base.length; i++) if (!s.pass(base[i])) fail[i] |= s.bit;
+        for (let i = 0; i < base.length; i++) if (!s.pass(base[i]!)) fail[i]! |= s.bit;
       }
       const f = fail;
       result = filterIndexed(base, (i) => f[i] === 0);
@@ -174,7 +174,7 @@ export class SearchEngine {
       const field = this.fields.get(name)!;
       const own = filters.find((s) => s.field.field_name === name);
       const f = fail;
-      const docsForFacet = own && f ? filterIndexed(base, (i) => (f[i] & ~own.bit) === 0) : result;
+      const docsForFacet = own && f ? filterIndexed(base, (i) => (f[i]! & ~own.bit) === 0) : result;
       if (field.numeric && field.range_facet) facetRanges[name] = minMax(view, name, docsForFacet);
       else {
         facetCounts[name] = facetValues(
@@ -195,7 +195,7 @@ export class SearchEngine {
       sort.field === 'score' && tree.kind !== 'all' ? await scores(view, tree, evaluator, result) : undefined;
     const ids = page(view, result, sort, relevance, start, rows, groups, this.options.directSortLimit);
     return {
-      ids: Array.from(ids, (d) => index.ids[d]),
+      ids: Array.from(ids, (d) => index.idOf(d)),
       numFound: result.length,
       facetFields: facetCounts,
       facetRanges,
@@ -210,9 +210,10 @@ export class SearchEngine {
     const docs = only ? view.visibleOf(groups, only) : view.visibleAll(groups);
     const acc = new Map<number, number>();
     for (let i = docs.length - 1; i >= 0; i--) {
-      for (const code of col.get(docs[i])) {
+      const d = docs[i]!;
+      for (const code of col.get(d)) {
         const id = Number(col.values[code]);
-        if (!acc.has(id)) acc.set(id, view.index.ids[docs[i]]);
+        if (!acc.has(id)) acc.set(id, view.index.ids[d]!);
       }
     }
     return acc;

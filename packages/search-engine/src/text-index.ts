@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { TextAtom } from './query.ts';
 
 /** One asset as the full-text index stores it: folded tokens of its title and of all its text. */
@@ -12,21 +10,17 @@ export interface TextDocument {
 /**
  * The full-text half of the search engine, one implementation per database (FTS5, tsvector). It
  * answers which assets contain a word, a prefix or a phrase; everything else (AND/OR/NOT, facets,
- * visibility, sorting) happens in memory on those answers, identically for both databases.
+ * visibility, sorting) happens in memory on those answers, identically for both databases. `Tx`:
+ * the host's transaction, in which texts are written (see ports.ts).
  */
-export interface TextIndex {
+export interface TextIndex<Tx = unknown> {
   /**
    * Writes and removes documents with `executor` (the caller's transaction); `fresh`: none of `docs`
    * is in the index yet, so there is nothing of them to replace.
    */
-  write(
-    docs: readonly TextDocument[],
-    removed: readonly number[],
-    executor: Kysely<Database>,
-    fresh?: boolean,
-  ): Promise<void>;
+  write(docs: readonly TextDocument[], removed: readonly number[], executor: Tx, fresh?: boolean): Promise<void>;
   /** Removes every document (before a full load). */
-  clear(executor: Kysely<Database>): Promise<void>;
+  clear(executor: Tx): Promise<void>;
   /** Ascending ids of the assets matching one atom. */
   match(atom: TextAtom): Promise<Int32Array>;
   /**

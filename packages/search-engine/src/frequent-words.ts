@@ -6,9 +6,19 @@
  * way the text index is fed (text.ts), so the answer is the text index's answer. Words that become
  * frequent later are found in the text index until the next full load.
  */
-import { TSVECTOR_TEXT_CHARS } from './postgres-text.repository.ts';
 import type { TextAtom } from './query.ts';
 import type { TextDocument } from './text-index.ts';
+
+// `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
+
+/**
+ * The characters of a document's title and body fed to to_tsvector (the server's PostgreSQL text
+ * index). A tsvector holds at most 1 MB; one document beyond it failed the whole index update, and
+ * every search with it. Worst case (words of one 4-byte letter, each a lexeme of its own) is about
+ * 6 bytes of tsvector per character, so 100,000 characters stay well below the limit; text after
+ * them is not searchable (the title always is).
+ */
+export const TSVECTOR_TEXT_CHARS = 100_000;
 
 export interface WordPostings {
   /** Documents with the word anywhere. */
@@ -33,7 +43,7 @@ export class FrequentWords {
   /** The documents matching an atom, when it is one frequent word. */
   match(atom: TextAtom): Int32Array | undefined {
     if (atom.prefix || atom.tokens.length !== 1) return undefined;
-    const p = this.words.get(atom.tokens[0]);
+    const p = this.words.get(atom.tokens[0]!);
     return p && (atom.scope === 'title' ? p.title : p.all);
   }
 
@@ -65,13 +75,13 @@ function replaceDocs(docs: Int32Array<ArrayBuffer>, changed: Int32Array, now: nu
   let c = 0;
   let k = 0;
   for (let i = 0; i < docs.length; i++) {
-    const d = docs[i];
-    while (k < now.length && now[k] < d) acc[n++] = now[k++];
-    while (c < changed.length && changed[c] < d) c++;
+    const d = docs[i]!;
+    while (k < now.length && now[k]! < d) acc[n++] = now[k++]!;
+    while (c < changed.length && changed[c]! < d) c++;
     if (c < changed.length && changed[c] === d) continue;
     acc[n++] = d;
   }
-  while (k < now.length) acc[n++] = now[k++];
+  while (k < now.length) acc[n++] = now[k++]!;
   return acc.slice(0, n);
 }
 
@@ -83,7 +93,7 @@ function holdsAny(docs: Int32Array, wanted: Int32Array): boolean {
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       if (docs[mid] === w) return true;
-      if (docs[mid] < w) lo = mid + 1;
+      if (docs[mid]! < w) lo = mid + 1;
       else hi = mid - 1;
     }
   }

@@ -1,5 +1,7 @@
 import type { FacetOrder, FacetSelection, SearchAnswer, SuggestionSelection } from '@vitrine/contract/search';
 
+// `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
+
 /** A query or filter the engine cannot answer; `param` names the request parameter at fault. */
 export class SearchInputError extends Error {
   constructor(
@@ -65,7 +67,7 @@ export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b
 export function filterDocs(docs: Int32Array, keep: (doc: number) => boolean): Int32Array {
   const acc = new Int32Array(docs.length);
   let n = 0;
-  for (let i = 0; i < docs.length; i++) if (keep(docs[i])) acc[n++] = docs[i]!;
+  for (let i = 0; i < docs.length; i++) if (keep(docs[i]!)) acc[n++] = docs[i]!;
   return acc.subarray(0, n);
 }
 

@@ -45,13 +45,13 @@ function lex(input: string): Token[] {
   const out: Token[] = [];
   let i = 0;
   while (i < input.length) {
-    const c = input[i];
+    const c = input.charAt(i);
     if (/\s/.test(c)) {
       i++;
       continue;
     }
     let neg = false;
-    if ((c === '-' || c === '!') && i + 1 < input.length && !/\s/.test(input[i + 1])) {
+    if ((c === '-' || c === '!') && i + 1 < input.length && !/\s/.test(input.charAt(i + 1))) {
       neg = true;
       i++;
     }
@@ -83,7 +83,7 @@ function lex(input: string): Token[] {
       continue;
     }
     let j = i;
-    while (j < input.length && !/[\s()"]/.test(input[j])) j++;
+    while (j < input.length && !/[\s()"]/.test(input.charAt(j))) j++;
     const text = input.slice(i, j);
     i = j;
     if (!field && !neg && text === 'OR') out.push({ t: 'or' });
@@ -122,7 +122,9 @@ export function parseQuery(input: string, fieldExists: (field: string) => boolea
     }
     const real = alternatives.filter((a) => !(a.kind === 'and' && a.items.length === 0));
     if (real.some((a) => a.kind === 'all')) return { kind: 'all' };
-    return real.length === 1 ? real[0] : real.length === 0 ? { kind: 'and', items: [] } : { kind: 'or', items: real };
+    const [first, ...rest] = real;
+    if (!first) return { kind: 'and', items: [] };
+    return rest.length === 0 ? first : { kind: 'or', items: real };
   };
 
   const parseAnd = (depth: number): QueryNode => {
@@ -146,8 +148,9 @@ export function parseQuery(input: string, fieldExists: (field: string) => boolea
       if (node) items.push(node);
     }
     const meaningful = items.filter((n) => n.kind !== 'all');
-    if (meaningful.length === 0) return items.length > 0 ? { kind: 'all' } : { kind: 'and', items: [] };
-    return meaningful.length === 1 ? meaningful[0] : { kind: 'and', items: meaningful };
+    const [first, ...rest] = meaningful;
+    if (!first) return items.length > 0 ? { kind: 'all' } : { kind: 'and', items: [] };
+    return rest.length === 0 ? first : { kind: 'and', items: meaningful };
   };
 
   const tree = parseOr(0);

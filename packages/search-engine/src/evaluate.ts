@@ -1,6 +1,6 @@
 import { LruCache } from './cache.ts';
 import { filterDocs, pause } from './engine-types.ts';
-import { intersect, subtract, union } from './facet-index.ts';
+import { intersect, subtract, union } from './facet-index/doc-sets.ts';
 import type { IndexView } from './index-view.ts';
 import { parseNumber } from './facets.ts';
 import type { QueryNode, TextAtom } from './query.ts';
@@ -88,7 +88,7 @@ export class QueryEvaluator {
         const negatives = node.items.flatMap((n) => (n.kind === 'not' ? [n.item] : []));
         const sets = await Promise.all(positives.map((n) => this.evaluate(n)));
         sets.sort((a, b) => a.length - b.length);
-        let acc = sets.length > 0 ? sets[0] : this.view.allDocs();
+        let acc = sets[0] ?? this.view.allDocs();
         for (const s of sets.slice(1)) acc = intersect(acc, s);
         for (const n of negatives) if (acc.length > 0) acc = subtract(acc, await this.evaluate(n));
         return acc;
@@ -137,12 +137,13 @@ export class QueryEvaluator {
 
 /** True when `words` holds `wanted` as a consecutive run (the last one as a prefix if asked). */
 function containsTokens(words: readonly string[], wanted: readonly string[], prefix: boolean): boolean {
+  // Indexes stay within both lists (i + wanted.length <= words.length, j <= last): the assertions hold.
   const last = wanted.length - 1;
   for (let i = 0; i + wanted.length <= words.length; i++) {
     let ok = true;
     for (let j = 0; j <= last && ok; j++) {
-      const w = words[i + j];
-      ok = prefix && j === last ? w.startsWith(wanted[j]) : w === wanted[j];
+      const w = words[i + j]!;
+      ok = prefix && j === last ? w.startsWith(wanted[j]!) : w === wanted[j];
     }
     if (ok) return true;
   }

@@ -10,7 +10,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm } from 'node:fs/promises';
-import { FacetIndex, type FacetIndexParts, type Numbers } from './facet-index.ts';
+import { FacetIndex, type FacetIndexParts } from './facet-index/facet-index.ts';
+import type { Numbers } from './facet-index/value-columns.ts';
 
 const MAGIC = 'VTRIDX01';
 const FORMAT = 5;

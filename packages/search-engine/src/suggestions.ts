@@ -1,6 +1,7 @@
 import type { SuggestionGroup } from '@vitrine/contract/search';
 import { compareText, SearchInputError } from './engine-types.ts';
-import { lowerBound, type CodeColumn } from './facet-index.ts';
+import type { CodeColumn } from './facet-index/code-column.ts';
+import { lowerBound } from './facet-index/doc-sets.ts';
 import { groupsKey, type IndexView } from './index-view.ts';
 import { fold, tokenize } from './text.ts';
 
@@ -21,8 +22,8 @@ export function suggest(
       throw new SearchInputError('fields', `The field '${name}' has no values to suggest.`);
     }
   }
-  const typed = tokenize(text);
-  if (typed.length === 0) return [];
+  const [first, ...more] = tokenize(text);
+  if (first === undefined) return [];
   const key = groupsKey(groups);
   return fields.map((name) => {
     const columnName = view.columnName(name, lang);
@@ -36,22 +37,22 @@ export function suggest(
       ? countIn(view.visibleOf(groups, only))
       : view.cached(`visible counts ${columnName} ${key}`, () => countIn(view.visibleAll(groups)));
     const { tokens, codes } = view.cached(`tokens ${columnName}`, () => tokenList(col));
-    const first = typed[0];
     let lo = lowerBound(tokens, first);
     const candidates = new Set<number>();
-    for (; lo < tokens.length && tokens[lo].startsWith(first); lo++) candidates.add(codes[lo]);
+    // Codes and tokens index the column's own lists (lo < tokens.length): the assertions below hold.
+    for (; lo < tokens.length && tokens[lo]!.startsWith(first); lo++) candidates.add(codes[lo]!);
     const matches = [...candidates].filter(
-      (c) => counts[c] > 0 && typed.slice(1).every((t) => tokenize(col.values[c]).some((v) => v.startsWith(t))),
+      (c) => counts[c]! > 0 && more.every((t) => tokenize(col.values[c]!).some((v) => v.startsWith(t))),
     );
     matches.sort(
       (a, b) =>
-        counts[b] - counts[a] ||
-        compareText(fold(col.values[a]), fold(col.values[b])) ||
-        compareText(col.values[a], col.values[b]),
+        counts[b]! - counts[a]! ||
+        compareText(fold(col.values[a]!), fold(col.values[b]!)) ||
+        compareText(col.values[a]!, col.values[b]!),
     );
-    const docs = matches.slice(0, SUGGESTION_DOCS).map((c) => {
+    const docs = matches.slice(0, SUGGESTION_DOCS).flatMap((c) => {
       const value = col.values[c];
-      return { value, label: view.label(name, value) ?? value };
+      return value === undefined ? [] : [{ value, label: view.label(name, value) ?? value }];
     });
     return { field_name: name, docs, preview: Math.min(preview, docs.length), total: matches.length };
   });

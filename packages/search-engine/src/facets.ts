@@ -1,9 +1,11 @@
 import type { FacetOrder, FacetSelection } from '@vitrine/contract/search';
 import { compareText, filterDocs, SearchInputError, type FacetValue } from './engine-types.ts';
-import type { CodeColumn } from './facet-index.ts';
+import type { CodeColumn } from './facet-index/code-column.ts';
 import type { SearchField } from './fields.ts';
 import type { IndexView } from './index-view.ts';
 import { fold } from './text.ts';
+
+// `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
 
 /** One filtered field of a search: its bit in the per-document failure mask and its test. */
 export interface Selection {
@@ -77,7 +79,7 @@ export function minMax(view: IndexView, field: string, docs: Int32Array): { min:
   let min = Infinity;
   let max = -Infinity;
   for (let i = 0; i < docs.length; i++) {
-    const v = col.get(docs[i]);
+    const v = col.get(docs[i]!);
     if (v < min) min = v;
     if (v > max) max = v;
   }
@@ -115,17 +117,19 @@ export function facetValues(
   const col = view.column(field.field_name, lang);
   const counts = countValues(view, name, col, docs);
   const codes: number[] = [];
-  for (let c = 0; c < counts.length; c++) if (counts[c] > 0) codes.push(c);
+  for (let c = 0; c < counts.length; c++) if (counts[c]! > 0) codes.push(c);
   const byCount = (order?.sort ?? field.options.sort) === 'count';
   const dir = order?.orientation ?? field.options.sort_orientation ?? (byCount ? 'desc' : 'asc');
   const sign = dir === 'asc' ? 1 : -1;
   const rank = view.cached(`ranks ${name}`, () => alphabeticalRanks(field, col));
-  const byValue = (a: number, b: number): number => rank[a] - rank[b];
-  codes.sort((a, b) => (byCount ? sign * (counts[a] - counts[b]) || byValue(a, b) : sign * byValue(a, b) || a - b));
-  return codes.slice(offset, offset + limit).map((c) => {
+  const byValue = (a: number, b: number): number => rank[a]! - rank[b]!;
+  codes.sort((a, b) => (byCount ? sign * (counts[a]! - counts[b]!) || byValue(a, b) : sign * byValue(a, b) || a - b));
+  return codes.slice(offset, offset + limit).flatMap((c) => {
     const value = col.values[c];
+    const count = counts[c];
+    if (value === undefined || count === undefined) return [];
     const label = view.label(field.field_name, value);
-    return label === undefined ? { value, count: counts[c] } : { value, label, count: counts[c] };
+    return [label === undefined ? { value, count } : { value, label, count }];
   });
 }
 
@@ -137,7 +141,7 @@ function alphabeticalRanks(field: SearchField, col: CodeColumn): Int32Array {
   order.sort((a, b) =>
     numeric
       ? Number(col.values[a]) - Number(col.values[b])
-      : compareText(folded[a], folded[b]) || compareText(col.values[a], col.values[b]),
+      : compareText(folded[a]!, folded[b]!) || compareText(col.values[a]!, col.values[b]!),
   );
   const rank = new Int32Array(order.length);
   order.forEach((code, i) => (rank[code] = i));
@@ -156,9 +160,11 @@ export function parseRange(field: string, text: string, date: boolean): [number,
   const m = /^\s*(\S+)\s+TO\s+(\S+)\s*$/.exec(text);
   const bad = () =>
     new SearchInputError('filter', `The range '${text}' of '${field}' must be written 'from TO to' with numbers.`);
-  if (!m) throw bad();
-  const lo = m[1] === '*' ? -Infinity : parseNumber(m[1], date);
-  const hi = m[2] === '*' ? Infinity : parseNumber(m[2], date);
+  const from = m?.[1];
+  const to = m?.[2];
+  if (from === undefined || to === undefined) throw bad();
+  const lo = from === '*' ? -Infinity : parseNumber(from, date);
+  const hi = to === '*' ? Infinity : parseNumber(to, date);
   if (Number.isNaN(lo) || Number.isNaN(hi)) throw bad();
   if (lo > hi) {
     throw new SearchInputError('filter', `The range '${text}' of '${field}' starts after it ends.`);

@@ -1,32 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { isLive } from '../access/rule.ts';
-import { ALL_ASSETS } from '../db/catalogue-state.ts';
-import { pickLanguage } from './asset-presenter.ts';
-import { baseContentLanguages, pause, type Progress } from './engine-types.ts';
-import { FacetIndex, type IndexRow } from './facet-index.ts';
-import { documentWords, FrequentWords, type WordPostings } from './frequent-words.ts';
-import { parseNumber } from './facets.ts';
-import type { FieldRegistry } from './fields.ts';
-import { columnOf } from './fields.ts';
-import { IndexView, isPerLanguage, languageColumn } from './index-view.ts';
-import {
-  rowsByAsset,
-  type AssetBatch,
-  type CatalogueState,
-  type ChangeRun,
-  type SearchRepository,
-} from './search.repository.ts';
-import { readSnapshot, writeSnapshot, type SnapshotShape } from './snapshot.ts';
-import type { TextAtom } from './query.ts';
-import { textDocuments, textValueFields, writeTexts } from './text-feed.ts';
-import type { TextIndex } from './text-index.ts';
+import { baseContentLanguages, pause, type Progress } from '../engine-types.ts';
+import { FacetIndex } from '../facet-index/facet-index.ts';
+import { documentWords } from '../frequent-words.ts';
+import type { FieldRegistry } from '../fields.ts';
+import { IndexView, isPerLanguage, languageColumn } from '../index-view.ts';
+import type { AccessRule, Catalogue, CatalogueState, EnginePorts } from '../ports.ts';
+import { readSnapshot, writeSnapshot, type SnapshotShape } from '../snapshot.ts';
+import { textDocuments, textValueFields } from '../text-documents.ts';
+import type { TextIndex } from '../text-index.ts';
+import { BATCH, changedIds, onlyCreated } from './change-feed.ts';
+import { findFrequentWords } from './frequent-postings.ts';
+import { indexRows, indexValueFields } from './index-rows.ts';
+import { TextCatchUp } from './text-catch-up.ts';
 
-const BATCH = 5000;
 /** Changed assets read and applied to the in-memory index in one step (the event loop waits for it). */
 const APPLY_BATCH = 500;
-/** Change runs read at once. */
-const RUNS = 5000;
 
 /** A process tells the change log which changes it holds at most this often. */
 const READER_MARK_MS = 60_000;
@@ -59,23 +48,19 @@ export interface CatchUpOptions {
   frequentMinDocs?: number;
 }
 
-/** Share of the catalogue a word must be in for its postings to be kept in memory. */
-const FREQUENT_SHARE = 0.02;
-const FREQUENT_MIN_DOCS = 2000;
-
-/** A catalogue change that touched every asset (see ALL_ASSETS): indexes load everything again. */
-const touchesAll = (run: ChangeRun): boolean => run.first === ALL_ASSETS[0] && run.last === ALL_ASSETS[1];
-
 /**
  * Keeps the in-memory index and the shared full-text index up to date with the catalogue, whichever
  * process changed it. Every write transaction takes the next change sequence number (the catalogue
- * generation) before it writes and records the ids it touched under it (db/catalogue-state.ts), so
+ * generation) before it writes and records the ids it touched under it (the host's change log), so
  * sequence order is commit order: a refresh reads the generation once and applies the changes
  * after the last one it applied, none missed whatever the clocks say. Searches read one index
  * version (a view) from start to end; changes are applied in place only between searches, and a
- * rebuilt index replaces the old one without touching it.
+ * rebuilt index replaces the old one without touching it. Its parts: reading the change log
+ * (change-feed.ts), catalogue rows as index rows (index-rows.ts), the shared full-text index's
+ * catch-up (text-catch-up.ts) and the frequent words' postings (frequent-postings.ts); this module
+ * schedules them: loads, applying changes between searches, snapshots, the reader mark.
  */
-export class CatchUp {
+export class CatchUp<Tx> {
   private index: FacetIndex;
   /** The last change sequence applied to the in-memory index; -1 before the first load. */
   private seq = -1;
@@ -98,12 +83,21 @@ export class CatchUp {
   private snapshotAt = 0;
   private writing: Promise<void> | undefined;
 
+  private readonly catalogue: Catalogue<Tx>;
+  private readonly text: TextIndex<Tx>;
+  private readonly rule: AccessRule;
+  /** The shared full-text index's catch-up (text-catch-up.ts). */
+  private readonly texts: TextCatchUp<Tx>;
+
   constructor(
-    private readonly repository: SearchRepository,
-    private readonly text: TextIndex,
+    ports: EnginePorts<Tx>,
     private readonly fields: FieldRegistry,
     private readonly options: CatchUpOptions = {},
   ) {
+    this.catalogue = ports.catalogue;
+    this.text = ports.text;
+    this.rule = ports.rule;
+    this.texts = new TextCatchUp(this.catalogue, this.text, fields, this.rule);
     this.index = this.emptyIndex();
   }
 
@@ -115,7 +109,7 @@ export class CatchUp {
   /** The index as it is now. Use it only synchronously, or through read(). */
   view(): IndexView {
     if (this.current?.version !== this.index.version || this.current.index !== this.index) {
-      this.current = new IndexView(this.index, this.fields, this.indexLanguages, this.collectionNames);
+      this.current = new IndexView(this.index, this.fields, this.indexLanguages, this.collectionNames, this.rule);
     }
     return this.current;
   }
@@ -160,23 +154,17 @@ export class CatchUp {
     return new FacetIndex(shape.coded, shape.numeric, shape.strings, shape.sort);
   }
 
-  private get indexValueFields(): string[] {
-    return this.fields.all
-      .filter((f) => (f.coded || f.numeric) && f.storage === 'value' && f.field_name !== 'meta_collections')
-      .map((f) => f.field_name);
-  }
-
   private async catchUp(progress?: Progress): Promise<void> {
-    const state = await this.repository.catalogueState();
+    const state = await this.catalogue.catalogueState();
     const generation = state.generation;
     this.instance = state.instance;
     if (generation === this.seq) return this.markReader();
-    await this.catchUpText(generation, progress);
-    const collectionNames = new Map((await this.repository.collections()).map((c) => [c.id, c.name]));
+    await this.texts.catchUp(generation, progress);
+    const collectionNames = new Map((await this.catalogue.collections()).map((c) => [c.id, c.name]));
     if (this.seq === -1) await this.loadSnapshot(state);
     const applied = this.seq;
     const rebuild = this.seq === -1 || this.seq < state.prunedThrough || !(await this.applyChanges(generation));
-    if (rebuild) await this.repository.withBulkCache(() => this.loadAll(progress));
+    if (rebuild) await this.catalogue.withBulkCache(() => this.loadAll(progress));
     this.collectionNames = collectionNames;
     this.current = undefined;
     this.seq = generation;
@@ -194,12 +182,12 @@ export class CatchUp {
     const now = Date.now();
     if (!changed && now - this.markedAt < READER_MARK_MS) return;
     this.markedAt = now;
-    await this.repository.markReader(this.readerName, this.seq, now);
+    await this.catalogue.markReader(this.readerName, this.seq, now);
   }
 
   /** This process stops reading the change log: the changes it held go at the next purge, not a day later. */
   async leave(): Promise<void> {
-    await this.repository.forgetReader(this.readerName);
+    await this.catalogue.forgetReader(this.readerName);
   }
 
   /** Starts from the snapshot when there is a usable one (it is then caught up like any index). */
@@ -254,7 +242,7 @@ export class CatchUp {
     this.writing = (async () => {
       const started = performance.now();
       // The snapshot holds these changes back from the purge before anyone can read it.
-      await this.repository.markReader(`snapshot ${hostname()} ${file}`, seq, Date.now());
+      await this.catalogue.markReader(`snapshot ${hostname()} ${file}`, seq, Date.now());
       await index.fold(pause);
       const bytes = await writeSnapshot(file, index, this.shape(meta.languages), meta);
       this.snapshotSeq = seq;
@@ -288,7 +276,7 @@ export class CatchUp {
    * as their writes commit. Answers how many of the loaded assets have ids above `above`.
    */
   private async loadAllOnce(progress?: Progress, writing?: CatalogueWriting, above = 0): Promise<number> {
-    const total = writing?.total ?? (progress ? await this.repository.countAssets() : 0);
+    const total = writing?.total ?? (progress ? await this.catalogue.countAssets() : 0);
     const index = this.emptyIndex();
     let after = 0;
     let done = 0;
@@ -296,14 +284,14 @@ export class CatchUp {
     for (;;) {
       // Asked before reading: when the writing had ended by then, every write it made is readable.
       const ended = writing?.ended() ?? true;
-      const ids = await this.repository.activeIdsAfter(after, BATCH);
+      const ids = await this.catalogue.activeIdsAfter(after, BATCH);
       if (ids.length === 0) {
         if (ended) break;
         await writing?.wrote();
         continue;
       }
-      const batch = await this.repository.batch(ids, this.indexValueFields);
-      for (const row of this.indexRows(batch)) index.put(row);
+      const batch = await this.catalogue.batch(ids, indexValueFields(this.fields));
+      for (const row of indexRows(batch, this.fields, this.indexLanguages, this.languages, this.rule)) index.put(row);
       after = ids[ids.length - 1]!;
       done += ids.length;
       for (const id of ids) if (id > above) newer++;
@@ -315,7 +303,7 @@ export class CatchUp {
     index.pack();
     // The frequent words are the database's work, the sort orders this thread's: both at once.
     await Promise.all([
-      this.findFrequentWords(index, progress),
+      findFrequentWords(this.text, index, this.options.frequentMinDocs, progress),
       (async () => {
         progress?.('sort orders', 0, index.sortFields.length);
         await index.sortOrders(pause);
@@ -339,86 +327,25 @@ export class CatchUp {
    */
   async loadWhileWritten(writing: CatalogueWriting, progress?: Progress): Promise<void> {
     if (this.seq !== -1) return this.refresh(progress);
-    const start = await this.repository.catalogueState();
-    const highest = await this.repository.highestId();
+    const start = await this.catalogue.catalogueState();
+    const highest = await this.catalogue.highestId();
     this.instance = start.instance;
     this.indexLanguages = [...this.languages].sort();
     const languages = this.indexLanguages.length;
     // Texts the writes left to the catch-up are written meanwhile, on a connection of their own.
-    const texts = this.followText(writing.follower(), progress);
-    const newer = await this.repository.withBulkCache(() => this.loadAllOnce(progress, writing, highest));
+    const texts = this.texts.follow(writing.follower(), progress);
+    const newer = await this.catalogue.withBulkCache(() => this.loadAllOnce(progress, writing, highest));
     await texts;
-    const end = await this.repository.catalogueState();
+    const end = await this.catalogue.catalogueState();
     const followed =
-      this.languages.size === languages && (await this.onlyCreated(start.generation, end.generation, highest, newer));
-    this.collectionNames = new Map((await this.repository.collections()).map((c) => [c.id, c.name]));
+      this.languages.size === languages &&
+      (await onlyCreated(this.catalogue, start.generation, end.generation, highest, newer));
+    this.collectionNames = new Map((await this.catalogue.collections()).map((c) => [c.id, c.name]));
     this.current = undefined;
-    await this.catchUpText(end.generation, progress);
+    await this.texts.catchUp(end.generation, progress);
     this.seq = followed ? end.generation : start.generation;
     await this.refresh(progress);
     await this.markReader(true);
-  }
-
-  /** Catches the full-text index up with each write, until the writing ended. */
-  private async followText(writing: CatalogueWriting, progress?: Progress): Promise<void> {
-    for (;;) {
-      const ended = writing.ended();
-      await this.catchUpText(await this.repository.generation(), progress);
-      if (ended) return;
-      await writing.wrote();
-    }
-  }
-
-  /** True when the changes after `from` up to `to` created `count` assets above `above` and did nothing else. */
-  private async onlyCreated(from: number, to: number, above: number, count: number): Promise<boolean> {
-    const runs: ChangeRun[] = [];
-    let cursor = { seq: from, first: Number.MAX_SAFE_INTEGER };
-    for (;;) {
-      const page = await this.repository.changesAfter(cursor, to, RUNS);
-      runs.push(...page);
-      if (page.length < RUNS) break;
-      cursor = page[page.length - 1];
-    }
-    runs.sort((a, b) => a.first - b.first);
-    let next = above + 1;
-    let total = 0;
-    for (const run of runs) {
-      // Runs in id order must not overlap (an asset changed twice) nor touch older assets.
-      if (run.first < next) return false;
-      next = run.last + 1;
-      total += run.last - run.first + 1;
-    }
-    return total === count;
-  }
-
-  /** Fetches the postings of the catalogue's frequent words, when the text index is dear to ask. */
-  private async findFrequentWords(index: FacetIndex, progress?: Progress): Promise<void> {
-    const text = this.text;
-    if (!text.frequentWords) return;
-    const minDocs = Math.max(this.options.frequentMinDocs ?? FREQUENT_MIN_DOCS, Math.ceil(index.size * FREQUENT_SHARE));
-    const words = await text.frequentWords(minDocs, index.size);
-    const postings: (WordPostings | undefined)[] = [];
-    let next = 0;
-    let fetched = 0;
-    progress?.('frequent words', 0, words.length);
-    // Two words asked at a time: the database answers each on a core of its own.
-    const fetchWords = async (): Promise<void> => {
-      for (let i = next++; i < words.length; i = next++) {
-        const atom: TextAtom = { kind: 'text', tokens: [words[i]], prefix: false, scope: 'all' };
-        const found = text.matchWithTitle
-          ? await text.matchWithTitle(atom)
-          : { all: await text.match(atom), title: await text.match({ ...atom, scope: 'title' }) };
-        // A word the text index only guessed to be frequent (from a sample) is left to the index.
-        if (found.all.length >= minDocs) {
-          postings[i] = { all: index.docsOf(found.all).slice(), title: index.docsOf(found.title).slice() };
-        }
-        progress?.('frequent words', ++fetched, words.length);
-      }
-    };
-    await Promise.all([fetchWords(), fetchWords()]);
-    index.frequent = new FrequentWords(
-      new Map(words.flatMap((w, i): [string, WordPostings][] => (postings[i] ? [[w, postings[i]]] : []))),
-    );
   }
 
   /**
@@ -428,16 +355,16 @@ export class CatchUp {
    */
   private async applyChanges(upTo: number): Promise<boolean> {
     const from = this.seq;
-    for await (const ids of this.changedIds(this.repository, from, upTo, APPLY_BATCH)) {
+    for await (const ids of changedIds(this.catalogue, from, upTo, APPLY_BATCH)) {
       if (ids === 'all') return false;
-      const batch = await this.repository.batch(ids, this.indexValueFields);
-      const rows = this.indexRows(batch);
+      const batch = await this.catalogue.batch(ids, indexValueFields(this.fields));
+      const rows = indexRows(batch, this.fields, this.indexLanguages, this.languages, this.rule);
       if (this.languages.size !== this.indexLanguages.length) return false;
       const present = new Set(batch.assets.map((a) => a.id));
       // The words of the changed assets' texts, for the postings of frequent words.
       const texts = this.index.frequent
         ? new Map(
-            textDocuments(await this.repository.batch(ids, textValueFields(this.fields), false)).map((d) => [
+            textDocuments(await this.catalogue.batch(ids, textValueFields(this.fields), false), this.rule).map((d) => [
               d.id,
               documentWords(d),
             ]),
@@ -445,7 +372,8 @@ export class CatchUp {
         : undefined;
       await this.noReaders();
       const index = this.index;
-      if (rows.some((r) => index.docOf(r.id) === -1 && index.size > 0 && r.id < index.ids[index.size - 1])) {
+      const highest = index.size > 0 ? index.ids[index.size - 1] : undefined;
+      if (rows.some((r) => index.docOf(r.id) === -1 && highest !== undefined && r.id < highest)) {
         return false;
       }
       for (const row of rows) index.put(row);
@@ -459,158 +387,6 @@ export class CatchUp {
     // Packed once for all batches, a step at a time: searches wait for the refresh meanwhile.
     await this.index.packGradually(pause);
     // Changes pruned while they were read may be missing: then start anew.
-    return (await this.repository.catalogueState()).prunedThrough <= from;
-  }
-
-  /**
-   * The ids that changes after sequence `after` up to `upTo` touched (deleted assets included), in
-   * batches of `size` ids, or 'all' when a change touched every asset; with `texts`, only those of
-   * changes that may have changed texts.
-   */
-  private async *changedIds(
-    repository: SearchRepository,
-    after: number,
-    upTo: number,
-    size = BATCH,
-    texts = false,
-  ): AsyncGenerator<number[] | 'all'> {
-    let cursor = { seq: after, first: Number.MAX_SAFE_INTEGER };
-    let pending: number[] = [];
-    for (;;) {
-      const runs = await repository.changesAfter(cursor, upTo, RUNS, texts);
-      if (runs.some(touchesAll)) {
-        yield 'all';
-        return;
-      }
-      for (const run of runs) {
-        for (let id = run.first; id <= run.last; id++) {
-          pending.push(id);
-          if (pending.length >= size) {
-            yield pending;
-            pending = [];
-          }
-        }
-      }
-      if (runs.length < RUNS) break;
-      cursor = runs[runs.length - 1];
-    }
-    if (pending.length > 0) yield pending;
-  }
-
-  /**
-   * Feeds the shared full-text index with the changes since its watermark, one batch per
-   * transaction under the lock on its state: whichever process gets the lock reads the assets and
-   * writes them, so a process never overwrites a newer text with an older one. A full load (first
-   * start, or after every asset changed) goes through the assets by id the same way, and any
-   * process may continue it where another left it.
-   */
-  private async catchUpText(upTo: number, progress?: Progress): Promise<void> {
-    const shared = await this.repository.textState();
-    if (shared.watermark >= upTo && shared.loadSeq === -1) return;
-    if (shared.watermark === -1 || shared.loadSeq !== -1) {
-      await this.repository.withBulkCache(() => this.catchUpTextSteps(upTo, progress));
-    } else await this.catchUpTextSteps(upTo, progress);
-  }
-
-  private async catchUpTextSteps(upTo: number, progress?: Progress): Promise<void> {
-    // Counted only for a full load's progress: changes are caught up after every bulk write, and
-    // counting a million assets each time would cost more than the change.
-    let total: number | undefined;
-    let done = 0;
-    for (;;) {
-      const step = await this.repository.inTransaction(async (repository, trx) => {
-        await repository.lockTextState();
-        const state = await repository.textState();
-        if (state.watermark >= upTo && state.loadSeq === -1) return 'done' as const;
-        if (state.watermark === -1 || state.loadSeq !== -1) {
-          if (state.loadSeq === -1) {
-            await this.text.clear(trx);
-            state.loadSeq = await repository.generation();
-            state.loadAfter = 0;
-          }
-          const ids = await repository.activeIdsAfter(state.loadAfter, BATCH);
-          if (ids.length === 0) {
-            await repository.setTextState({ watermark: state.loadSeq, loadSeq: -1, loadAfter: 0 });
-            return 'loaded' as const;
-          }
-          await writeTexts(repository, trx, this.text, this.fields, ids, true);
-          await repository.setTextState({ ...state, loadAfter: ids[ids.length - 1] });
-          done += ids.length;
-          if (progress) progress('text index', done, (total ??= await this.repository.countAssets()));
-          return 'more' as const;
-        }
-        // Changes that only counted downloads changed no text: they are stepped over.
-        const runs = await repository.changesAfter(
-          { seq: state.watermark, first: Number.MAX_SAFE_INTEGER },
-          upTo,
-          RUNS,
-          true,
-        );
-        if (runs.some(touchesAll)) {
-          await repository.setTextState({ watermark: -1, loadSeq: -1, loadAfter: 0 });
-          return 'more' as const;
-        }
-        // Whole changes only: the last one may not have all its runs here (unless it is the only
-        // one). A short page holds every text change up to `upTo`.
-        const last = runs[runs.length - 1]?.seq ?? upTo;
-        const complete = runs.length < RUNS ? upTo : runs[0].seq === last ? last : last - 1;
-        for await (const ids of this.changedIds(repository, state.watermark, complete, BATCH, true)) {
-          if (ids !== 'all') await writeTexts(repository, trx, this.text, this.fields, ids);
-        }
-        await repository.setTextState({ ...state, watermark: complete });
-        return 'more' as const;
-      });
-      if (step === 'done') return;
-      await pause();
-    }
-  }
-
-  private indexRows(batch: AssetBatch): IndexRow[] {
-    const values = rowsByAsset(batch.values);
-    const access = rowsByAsset(batch.access);
-    const collections = rowsByAsset(batch.collections);
-    return batch.assets.map((a) => {
-      const own = values.get(a.id) ?? [];
-      for (const v of own) if (v.lang) this.languages.add(v.lang);
-      const row: IndexRow = {
-        id: a.id,
-        active: isLive(a.status),
-        access: (access.get(a.id) ?? []).map((g) => g.group_name),
-        codes: {},
-        numbers: {},
-        strings: { filename: a.filename },
-      };
-      const column = (name: string): string | number | null =>
-        (a as unknown as Record<string, string | number | null>)[columnOf[name] ?? name] ?? null;
-      for (const f of this.fields.coded) {
-        const name = f.field_name;
-        if (name === 'meta_collections') {
-          row.codes[name] = (collections.get(a.id) ?? []).map((c) => String(c.collection_id));
-        } else if (f.storage === 'column') {
-          const v = column(name);
-          row.codes[name] = v == null ? [] : [String(v)];
-        } else if (isPerLanguage(f)) {
-          // Per language the values that language's docs show (asset-presenter), so a value that
-          // exists in one language only still counts once.
-          const mine = own.filter((v) => v.field === name);
-          for (const lang of this.indexLanguages) {
-            row.codes[languageColumn(name, lang)] = pickLanguage(mine, lang).map((v) => v.value);
-          }
-        } else {
-          row.codes[name] = own.filter((v) => v.field === name).map((v) => v.value);
-        }
-      }
-      for (const f of this.fields.numeric) {
-        const name = f.field_name;
-        if (f.storage === 'column') {
-          const v = column(name);
-          row.numbers[name] = v == null ? null : Number(v);
-        } else {
-          const v = own.find((x) => x.field === name);
-          row.numbers[name] = v ? parseNumber(v.value, f.type === 'date') : null;
-        }
-      }
-      return row;
-    });
+    return (await this.catalogue.catalogueState()).prunedThrough <= from;
   }
 }

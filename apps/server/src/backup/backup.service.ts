@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { BACKEND_VERSION } from '@vitrine/contract/version';
+import { dumpDatabase } from '../adapters/pg-dump.ts';
+import { writeTarGz, type TarSource } from '../adapters/tar.ts';
+import { backupSqlite } from '../db/sqlite-backup.ts';
+import type { Settings } from '../settings.ts';
+import {
+  ARCHIVE_FORMAT,
+  DATA_ITEMS,
+  DATA_PREFIX,
+  DATABASE_ENTRY,
+  DATABASE_HOLDS,
+  FORMAT_VERSION,
+  MADE_UPLOADS,
+  MANIFEST,
+  NOT_INCLUDED,
+  PRODUCT,
+  SETTINGS_ENTRY,
+  type Manifest,
+} from './backup-manifest.ts';
+
+/** A backup or restore that cannot be done, with the reason an operator reads. */
+export class BackupError extends Error {}
+
+export type BackupStage = 'database' | 'archive';
+
+export interface BackupResult {
+  file: string;
+  manifest: Manifest;
+  /** Size of the archive file. */
+  bytes: number;
+  seconds: number;
+}
+
+export async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** The admins' uploads below `dir`, by path relative to it; the widths made of them are left out. */
+async function uploads(dir: string, relative = ''): Promise<string[]> {
+  const names = await readdir(path.join(dir, relative), { withFileTypes: true }).catch((err: unknown) => {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  });
+  const found: string[] = [];
+  for (const entry of names.sort((a, b) => a.name.localeCompare(b.name))) {
+    const rel = path.posix.join(relative, entry.name);
+    if (entry.isDirectory() && !(relative === '' && entry.name === MADE_UPLOADS))
+      found.push(...(await uploads(dir, rel)));
+    // Names ending in .tmp are uploads being written (config-admin.service.ts renames them into place).
+    else if (entry.isFile() && !entry.name.endsWith('.tmp')) found.push(rel);
+  }
+  return found;
+}
+
+/** A file read whole now; one replaced meanwhile (uploads are renamed into place) is skipped. */
+async function readNow(file: string): Promise<Buffer | undefined> {
+  return readFile(file).catch((err: unknown) => {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  });
+}
+
+/**
+ * Writes a backup of the portal into `target` while it may be serving: the database (SQLite's online
+ * backup, or pg_dump's snapshot), the settings file, the data folder's secret and the admins'
+ * uploads, with a manifest of sizes and checksums. The archive is written under a temporary name
+ * beside `target` and renamed at the end, so a file of that name is always a whole archive.
+ */
+export async function makeBackup(
+  settings: Settings,
+  settingsFile: string,
+  target: string,
+  onProgress: (stage: BackupStage, done: number, total: number) => void = () => undefined,
+): Promise<BackupResult> {
+  const started = performance.now();
+  const file = path.resolve(target);
+  if (existsSync(file))
+    throw new BackupError(`${file} exists already; a backup never replaces a file, name a new one.`);
+  if (!existsSync(path.dirname(file))) throw new BackupError(`The folder ${path.dirname(file)} does not exist.`);
+  const work = await mkdtemp(path.join(path.dirname(file), '.vitrine-backup-'));
+  try {
+    const { dialect } = settings.database;
+    const dbCopy = path.join(work, path.basename(DATABASE_ENTRY[dialect]));
+    if (settings.database.dialect === 'sqlite') {
+      if (!existsSync(settings.database.file))
+        throw new BackupError(`There is no database at ${settings.database.file}.`);
+      await backupSqlite(settings.database.file, dbCopy, (done, total) => onProgress('database', done, total));
+    } else {
+      onProgress('database', 0, 1);
+      await dumpDatabase(settings.database.url, dbCopy).catch((err: unknown) => {
+        throw new BackupError(`pg_dump could not dump the database: ${(err as Error).message}`);
+      });
+      onProgress('database', 1, 1);
+    }
+    const sources: TarSource[] = [
+      { name: DATABASE_ENTRY[dialect], size: (await stat(dbCopy)).size, data: { file: dbCopy } },
+    ];
+    const settingsData = await readNow(settingsFile);
+    if (settingsData) sources.push({ name: SETTINGS_ENTRY, size: settingsData.length, data: settingsData });
+    for (const item of DATA_ITEMS) {
+      const base = path.join(settings.dataDir, item);
+      const files = item === 'config-files' ? await uploads(base) : existsSync(base) ? [''] : [];
+      for (const rel of files) {
+        const data = await readNow(path.join(base, rel));
+        if (data) sources.push({ name: DATA_PREFIX + path.posix.join(item, rel), size: data.length, data });
+      }
+    }
+    const manifest: Manifest = {
+      product: PRODUCT,
+      format: ARCHIVE_FORMAT,
+      formatVersion: FORMAT_VERSION,
+      createdAt: new Date().toISOString(),
+      serverVersion: BACKEND_VERSION,
+      database: { dialect, entry: DATABASE_ENTRY[dialect], holds: DATABASE_HOLDS },
+      notIncluded: NOT_INCLUDED,
+      entries: await Promise.all(
+        sources.map(async (s) => ({
+          path: s.name,
+          size: s.size,
+          sha256: Buffer.isBuffer(s.data) ? sha256(s.data) : await sha256OfFile(s.data.file),
+        })),
+      ),
+    };
+    const manifestData = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+    const total = sources.reduce((sum, s) => sum + s.size, 0);
+    const archive = path.join(work, 'archive.tar.gz');
+    await writeTarGz(archive, [{ name: MANIFEST, size: manifestData.length, data: manifestData }, ...sources], (done) =>
+      onProgress('archive', Math.min(done, total), total),
+    );
+    await rename(archive, file);
+    return { file, manifest, bytes: (await stat(file)).size, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Applying catalogue rows to the in-memory index: a batch of assets read from the catalogue becomes
+ * the rows the facet index keeps (codes per coded field and content language, numbers, file name,
+ * access groups, live or not).
+ */
+import type { IndexRow } from '../facet-index/facet-index.ts';
+import { parseNumber } from '../facets.ts';
+import { columnOf, pickLanguage, type FieldRegistry } from '../fields.ts';
+import { isPerLanguage, languageColumn } from '../index-view.ts';
+import { rowsByAsset, type AccessRule, type AssetBatch } from '../ports.ts';
+
+/** The value fields (asset_value) the in-memory index keeps. */
+export function indexValueFields(fields: FieldRegistry): string[] {
+  return fields.all
+    .filter((f) => (f.coded || f.numeric) && f.storage === 'value' && f.field_name !== 'meta_collections')
+    .map((f) => f.field_name);
+}
+
+/** The rows of a batch as the index keeps them; content languages met on its values are added to `languages`. */
+export function indexRows(
+  batch: AssetBatch,
+  fields: FieldRegistry,
+  indexLanguages: readonly string[],
+  languages: Set<string>,
+  rule: Pick<AccessRule, 'isLive'>,
+): IndexRow[] {
+  const values = rowsByAsset(batch.values);
+  const access = rowsByAsset(batch.access);
+  const collections = rowsByAsset(batch.collections);
+  return batch.assets.map((a) => {
+    const own = values.get(a.id) ?? [];
+    for (const v of own) if (v.lang) languages.add(v.lang);
+    const row: IndexRow = {
+      id: a.id,
+      active: rule.isLive(a.status),
+      access: (access.get(a.id) ?? []).map((g) => g.group_name),
+      codes: {},
+      numbers: {},
+      strings: { filename: a.filename },
+    };
+    const column = (name: string): string | number | null =>
+      (a as unknown as Record<string, string | number | null>)[columnOf[name] ?? name] ?? null;
+    for (const f of fields.coded) {
+      const name = f.field_name;
+      if (name === 'meta_collections') {
+        row.codes[name] = (collections.get(a.id) ?? []).map((c) => String(c.collection_id));
+      } else if (f.storage === 'column') {
+        const v = column(name);
+        row.codes[name] = v == null ? [] : [String(v)];
+      } else if (isPerLanguage(f)) {
+        // Per language the values that language's docs show (asset-presenter), so a value that
+        // exists in one language only still counts once.
+        const mine = own.filter((v) => v.field === name);
+        for (const lang of indexLanguages) {
+          row.codes[languageColumn(name, lang)] = pickLanguage(mine, lang).map((v) => v.value);
+        }
+      } else {
+        row.codes[name] = own.filter((v) => v.field === name).map((v) => v.value);
+      }
+    }
+    for (const f of fields.numeric) {
+      const name = f.field_name;
+      if (f.storage === 'column') {
+        const v = column(name);
+        row.numbers[name] = v == null ? null : Number(v);
+      } else {
+        const v = own.find((x) => x.field === name);
+        row.numbers[name] = v ? parseNumber(v.value, f.type === 'date') : null;
+      }
+    }
+    return row;
+  });
+}

@@ -1,0 +1,60 @@
+// `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
+
+/** Sorted-array set operations on ascending document numbers. */
+export function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const acc = new Int32Array(Math.min(a.length, b.length));
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x === y) {
+      acc[k++] = x;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return acc.subarray(0, k);
+}
+
+export function union(a: Int32Array, b: Int32Array): Int32Array {
+  const acc = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) acc[k++] = a[i++]!;
+    else if (i >= a.length || b[j]! < a[i]!) acc[k++] = b[j++]!;
+    else {
+      acc[k++] = a[i++]!;
+      j++;
+    }
+  }
+  return acc.subarray(0, k);
+}
+
+export function subtract(a: Int32Array, b: Int32Array): Int32Array {
+  const acc = new Int32Array(a.length);
+  let j = 0;
+  let k = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    while (j < b.length && b[j]! < x) j++;
+    if (j >= b.length || b[j] !== x) acc[k++] = x;
+  }
+  return acc.subarray(0, k);
+}
+
+/** The first index of an ascending list whose entry is not below `key` (its length when none). */
+export function lowerBound<T extends number | string>(sorted: ArrayLike<T>, key: T): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,38 @@
+/**
+ * @vitrine/search-engine: the public API of the search engine (README.md explains it). The host
+ * implements the ports (ports.ts, text-index.ts) and builds a SearchEngine over them.
+ */
+export { SearchEngine } from './search-engine.ts';
+export {
+  baseContentLanguages,
+  MAX_QUERY_PREFIXES,
+  MAX_QUERY_TERMS,
+  pause,
+  QUERY_TOO_COSTLY,
+  SearchInputError,
+  type EngineQuery,
+  type EngineResult,
+  type FacetValue,
+  type Progress,
+} from './engine-types.ts';
+export { parseNumber, parseRange } from './facets.ts';
+export { CHANGE_READER_TTL_MS, type CatalogueWriting, type CatchUpOptions } from './catch-up/catch-up.ts';
+export { TEXT_CACHE } from './evaluate.ts';
+export { columnOf, FieldRegistry, pickLanguage, type SearchField } from './fields.ts';
+export {
+  ALL_ASSETS,
+  rowsByAsset,
+  type AccessRule,
+  type AssetBatch,
+  type Catalogue,
+  type CatalogueAsset,
+  type CatalogueState,
+  type ChangeRun,
+  type EnginePorts,
+  type TextState,
+  type ValueRow,
+} from './ports.ts';
+export { parseIdList, type TextDocument, type TextIndex } from './text-index.ts';
+export { textDocuments, textValueFields, writeDocuments, writeTexts } from './text-documents.ts';
+export { TSVECTOR_TEXT_CHARS } from './frequent-words.ts';
+export type { QueryNode, TextAtom } from './query.ts';
