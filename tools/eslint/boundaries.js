@@ -22,6 +22,9 @@ const heavyLibraries = [
   'openid-client',
   'fluent-ffmpeg',
   'prom-client',
+  '@aws-sdk/client-s3',
+  '@aws-sdk/lib-storage',
+  '@aws-sdk/s3-request-presigner',
 ];
 
 /**

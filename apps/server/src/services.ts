@@ -5,6 +5,8 @@ import { shareRulesOf } from './access/share-rule.ts';
 import { BookmarkRepository } from './bookmark/bookmark.repository.ts';
 import { BookmarkService } from './bookmark/bookmark.service.ts';
 import { createMailer, type Mailer } from './adapters/mail.ts';
+import { SharedFolderStore, type MediaStore } from './adapters/media-store.ts';
+import { S3Bucket } from './adapters/s3-store.ts';
 import { endHelpers } from './adapters/process.ts';
 import { CatalogueRepository } from './catalogue/catalogue.repository.ts';
 import { ImportService } from './catalogue/import.service.ts';
@@ -22,6 +24,7 @@ import { derivativeJobHandlers } from './derivatives/derivative.jobs.ts';
 import { DerivativeRepository } from './derivatives/derivative.repository.ts';
 import { DerivativeService } from './derivatives/derivative.service.ts';
 import { ModelRenderer } from './derivatives/model-renderer.ts';
+import { derivativeRoot } from './derivatives/storage.ts';
 import { logSourceRefusalsTo } from './derivatives/source-file.ts';
 import { InfoRepository } from './info/info.repository.ts';
 import { InfoService } from './info/info.service.ts';
@@ -108,10 +111,11 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const access = new AccessService(r.access, settings.secret, settings.file);
   const auth = new AuthService(r.sessions, settings, (shareId) => access.shareGrant(shareId));
   const sso = new SsoService(settings, r.users, r.sso, log);
-  const config = new ConfigService(r.config, settings.dataDir, access, work);
+  const stores = mediaStores(settings);
+  const config = new ConfigService(r.config, stores.uploads, access, work);
   logSourceRefusalsTo(log);
   const models = new ModelRenderer(settings.file.models);
-  const derivatives = new DerivativeService(r.derivatives, settings.dataDir, models, work, log);
+  const derivatives = new DerivativeService(r.derivatives, stores.derivatives, models, work, log);
   const users = new UserService(r.users, r.loginThrottle, settings, mailer, log, r.jobs, async (locale) => {
     const lang = locale === 'de' ? 'de' : 'en';
     const set = await config.translations(lang);
@@ -136,7 +140,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const limits = new ClientRateLimits(r.loginThrottle, settings, (err) =>
     log.warn({ error: err.message }, 'searches counted in memory could not be added to the shared count'),
   );
-  const conversions = new ConversionCache(r.downloads, settings.dataDir, work, { log });
+  const conversions = new ConversionCache(r.downloads, settings.dataDir, work, { log, store: stores.conversions });
   const downloads = new DownloadService(access, r.downloads, conversions, settings, config, mailer, limits);
   const bookmarks = new BookmarkService(r.bookmarks, access);
   const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso, limits);
@@ -167,11 +171,13 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     settings,
     /** For commands and tests that read or write rows directly (the demo reset, test set-up). */
     repositories,
+    /** Where derivatives, conversions and uploaded files are kept. */
+    stores,
     access,
     auth,
     sso,
     config,
-    configAdmin: new ConfigAdminService(r.config, settings.dataDir, settings.file.customPages.imageOrigins),
+    configAdmin: new ConfigAdminService(r.config, stores.uploads, settings.file.customPages.imageOrigins),
     search,
     bookmarks,
     derivatives,
@@ -179,7 +185,11 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     shares: new ShareService(r.shares, access, auth, r.loginThrottle, settings, sessions, limits),
     users,
     info: new InfoService(r.info, config, search),
-    media: new MediaService(access, derivatives),
+    media: new MediaService(
+      access,
+      derivatives,
+      settings.mediaStore.kind === 's3' ? settings.mediaStore.presignSeconds : 0,
+    ),
     downloads,
     /** The cache of converted downloads (its size, trimming, clearing: `vitrine cache`). */
     conversions,
@@ -210,6 +220,27 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
 }
 
 export type Services = ReturnType<typeof buildServices>;
+
+/**
+ * The media stores of derivatives, conversions and files admins upload: folders in DATA_DIR, or
+ * the same names as prefixes in one bucket of an object store (README "Object storage").
+ */
+export function mediaStores(settings: Settings): Record<'derivatives' | 'conversions' | 'uploads', MediaStore> {
+  const store = settings.mediaStore;
+  if (store.kind === 'folder') {
+    return {
+      derivatives: new SharedFolderStore(derivativeRoot(settings.dataDir)),
+      conversions: new SharedFolderStore(path.join(settings.dataDir, 'conversions')),
+      uploads: new SharedFolderStore(path.join(settings.dataDir, 'config-files')),
+    };
+  }
+  const bucket = new S3Bucket(store);
+  return {
+    derivatives: bucket.store('derivatives/'),
+    conversions: bucket.store('conversions/'),
+    uploads: bucket.store('config-files/'),
+  };
+}
 
 /** Opens the configured database (migrating it) and builds the services over it. */
 export async function openServices(settings: Settings, options: ServiceOptions = {}): Promise<Services> {

@@ -122,6 +122,42 @@ describe('settings', () => {
     expect(s.database).toEqual({ dialect: 'postgres', url: 'postgres://u@localhost/vitrine' });
   });
 
+  it('keeps media in DATA_DIR unless S3_BUCKET names a bucket, then reads the object store settings', () => {
+    expect(loadSettings({ DATA_DIR: tempDir() }).mediaStore).toEqual({ kind: 'folder' });
+    const env = { DATA_DIR: tempDir(), S3_BUCKET: 'media', S3_PREFIX: 'portal', AWS_REGION: 'eu-central-1' };
+    expect(loadSettings(env).mediaStore).toEqual({
+      kind: 's3',
+      bucket: 'media',
+      prefix: 'portal/',
+      endpoint: undefined,
+      region: 'eu-central-1',
+      forcePathStyle: false,
+      credentials: undefined,
+      presignSeconds: 0,
+    });
+    const minio = loadSettings({
+      ...env,
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    }).mediaStore;
+    expect(minio).toMatchObject({
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
+  });
+
+  it('refuses half a key pair, a prefix that climbs out, and a path style that is no boolean', () => {
+    const env = { DATA_DIR: tempDir(), S3_BUCKET: 'media' };
+    expect(() => loadSettings({ ...env, S3_ACCESS_KEY_ID: 'id' })).toThrow(/S3_SECRET_ACCESS_KEY: set both/);
+    expect(() => loadSettings({ ...env, S3_PREFIX: 'a/../b' })).toThrow(/S3_PREFIX/);
+    expect(() => loadSettings({ ...env, S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
+  });
+
   it('stops with a message naming the bad environment key', () => {
     expect(() => loadSettings({ DATA_DIR: tempDir(), PORT: 'eighty' })).toThrow(/PORT/);
   });

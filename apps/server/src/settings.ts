@@ -467,6 +467,34 @@ const envSchema = z.object({
     .min(1)
     .default('127.0.0.1')
     .describe('Address the metrics listener listens on (METRICS_PORT); keep it off the public network'),
+  S3_BUCKET: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Keep derivatives, conversions and uploads in this bucket of an S3-compatible store, not in DATA_DIR'),
+  S3_PREFIX: z
+    .string()
+    .default('')
+    .refine((v) => !v.startsWith('/') && !v.split('/').includes('..'), 'must not start with / or contain ..')
+    .describe("Put before every object's key (a trailing / is added when missing)"),
+  S3_ENDPOINT: z.url().optional().describe('The S3 API address of a service other than AWS (MinIO, Ceph, …)'),
+  S3_REGION: z.string().min(1).optional().describe("The bucket's region; default AWS_REGION, else us-east-1"),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .describe('Name the bucket in the path rather than the host name (MinIO and most self-hosted stores)'),
+  S3_PRESIGN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3600)
+    .default(0)
+    .describe(
+      'Above 0: media files are answered by a redirect to the bucket, signed for this long (0: sent by the server)',
+    ),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  AWS_REGION: z.string().min(1).optional(),
 });
 
 /**
@@ -498,7 +526,48 @@ export interface Settings {
   trustProxy: false | string[];
   /** The listener of Prometheus metrics (METRICS_PORT, METRICS_HOST); none when metrics are off. */
   metrics: { port: number; host: string } | undefined;
+  /** Where derivatives, conversions and uploads are kept: folders under DATA_DIR, or a bucket. */
+  mediaStore: { kind: 'folder' } | ({ kind: 's3' } & S3Settings);
   file: FileSettings;
+}
+
+/** How to reach a bucket of an S3-compatible store (README "Object storage"). */
+export interface S3Settings {
+  bucket: string;
+  /** Put before every key ('' or ending in '/'). */
+  prefix: string;
+  /** The service's address; none: AWS. */
+  endpoint?: string | undefined;
+  region: string;
+  /** Bucket in the path (`https://host/bucket/key`) rather than in the host name, as MinIO wants. */
+  forcePathStyle: boolean;
+  /** None: the SDK's chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, instance roles). */
+  credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** Above 0: thumbnails, previews and players' files are answered by a redirect signed this long. */
+  presignSeconds: number;
+}
+
+/** The media store the environment names; both halves of a key pair, or neither. */
+function mediaStoreOf(e: z.infer<typeof envSchema>): Settings['mediaStore'] {
+  if (!e.S3_BUCKET) return { kind: 'folder' };
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new SettingsError(
+      'Invalid settings in the environment:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither',
+    );
+  }
+  return {
+    kind: 's3',
+    bucket: e.S3_BUCKET,
+    prefix: e.S3_PREFIX === '' || e.S3_PREFIX.endsWith('/') ? e.S3_PREFIX : `${e.S3_PREFIX}/`,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION ?? e.AWS_REGION ?? 'us-east-1',
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+    credentials:
+      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    presignSeconds: e.S3_PRESIGN_SECONDS,
+  };
 }
 
 /**
@@ -625,6 +694,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY,
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    mediaStore: mediaStoreOf(e),
     file: e.SMTP_URL ? { ...file.data, mail: { ...file.data.mail, smtpUrl: e.SMTP_URL } } : file.data,
   };
 }

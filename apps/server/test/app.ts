@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -6,6 +7,18 @@ import { API_BASE_PATH } from '@vitrine/contract/endpoints';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadSettings, type Settings } from '../src/settings.ts';
 import { createTestDatabase, type DatabaseConfig } from './databases.ts';
+import { startTestBucket } from './s3.ts';
+
+/** Where a test app keeps derivatives, conversions and uploads: DATA_DIR's folders, or a bucket of an S3 server. */
+export type TestStore = 'folder' | 's3';
+/** The media stores the API tests of media, downloads, zips and uploads run on. */
+export const testStores = ['folder', 's3'] as const satisfies readonly TestStore[];
+/** Both databases with media in folders, and the object store once (on SQLite: the store does not touch the database). */
+export const storeSetups = [
+  { dialect: 'sqlite', store: 'folder' },
+  { dialect: 'postgres', store: 'folder' },
+  { dialect: 'sqlite', store: 's3' },
+] as const satisfies readonly { dialect: DatabaseConfig['dialect']; store: TestStore }[];
 
 export interface TestApp {
   app: FastifyInstance;
@@ -20,6 +33,8 @@ export interface TestApp {
 export async function startTestApp(
   options: {
     dialect?: DatabaseConfig['dialect'];
+    /** 's3': a bucket of an S3-protocol server started for this app on loopback. Default 'folder'. */
+    store?: TestStore;
     env?: Record<string, string>;
     settings?: object;
     onRoute?: BuildOptions['onRoute'];
@@ -30,7 +45,8 @@ export async function startTestApp(
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vitrine-data-'));
   if (options.settings) writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(options.settings));
   const database = await createTestDatabase(options.dialect ?? 'sqlite');
-  const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env });
+  const bucket = options.store === 's3' ? await startTestBucket() : undefined;
+  const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...bucket?.env, ...options.env });
   settings.database = database.config;
   const app = await buildApp(settings, { logger: options.logger ?? false, onRoute: options.onRoute });
   return {
@@ -38,6 +54,7 @@ export async function startTestApp(
     settings,
     close: async () => {
       await app.close();
+      await bucket?.close();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -69,4 +86,9 @@ export async function importWithDerivatives(
 export function apiCaller(t: TestApp) {
   return (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) =>
     t.app.inject({ method, url: url.startsWith('/') ? url : API_BASE_PATH + url, headers, payload });
+}
+
+/** Puts a file among the uploaded ones (logo, style sheet, tile images) as an upload leaves it, in either store. */
+export async function putUpload(t: TestApp, key: string, content: Buffer | string): Promise<void> {
+  await t.app.services.stores.uploads.write([key], ([scratch = '']) => writeFile(scratch, content));
 }

@@ -56,6 +56,27 @@ describe('media store on a shared folder (docs/scale-out.md "Media store")', () 
     expect(readdirSync(path.join(root, 'y'))).toEqual([]);
   });
 
+  it('reads a file whole, as a range and in place, and lists a folder without scratch files', async () => {
+    const read = async (stream: AsyncIterable<Buffer>) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      return Buffer.concat(chunks).toString();
+    };
+    expect(await store.stat('c/page-2.jpg')).toBeUndefined();
+    await store.write(['c/page-2.jpg'], async ([scratch]) => {
+      await appendFile(scratch, '0123456789');
+      expect(await store.list('c')).toEqual([]);
+    });
+    expect(await store.stat('c/page-2.jpg')).toMatchObject({ size: 10 });
+    expect(await read((await store.open('c/page-2.jpg')).stream)).toBe('0123456789');
+    const part = await store.open('c/page-2.jpg', { start: 3, end: 4 });
+    expect([part.size, await read(part.stream)]).toEqual([10, '34']);
+    // The folder's own file: nothing is copied.
+    expect(await store.withLocalCopy('c/page-2.jpg', async (file) => file)).toBe(path.join(root, 'c/page-2.jpg'));
+    expect(await store.list('c')).toEqual(['page-2.jpg']);
+    expect(await store.list('none')).toEqual([]);
+  });
+
   it('refuses keys that lead out of the store', () => {
     expect(() => store.path('../secret')).toThrow('outside the store');
     expect(store.path('ab/c.webp')).toBe(path.join(root, 'ab/c.webp'));

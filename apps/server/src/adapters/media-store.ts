@@ -1,29 +1,67 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+const READ_BLOCK_BYTES = 512 * 1024;
+
+/** Bytes `start`…`end` of a file, both included. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** What a store knows of a file without reading it. */
+export interface StoredFileInfo {
+  size: number;
+  modified: Date;
+}
 
 /** One scratch path per key: a tuple of keys gives a tuple of paths. */
 export type ScratchPaths<K extends readonly string[]> = { -readonly [I in keyof K]: string };
 
 /**
- * Where made files live (derivatives, conversions): one interface, so a store other than a folder
- * can take its place. Keys are relative paths ('ab/abcd…/thumb.webp'). Files are made once and then
- * only read; a key's file appears whole or not at all, so a process on another machine never reads a
- * half-written file. docs/scale-out.md "Media store" says how to share the folder between machines.
+ * Where made files live (derivatives, conversions, uploads): a folder (`SharedFolderStore`) or an
+ * S3-compatible object store (`S3Store`). Keys are relative paths ('ab/abcd…/thumb.webp'). Files are
+ * made once and then only read; a key's file appears whole or not at all, so a process on another
+ * machine never reads a half-written file. Readers stream, never ask for a path: a tool that must
+ * read a file by name (sharp, ffmpeg) borrows one with `withLocalCopy`. docs/scale-out.md "Media
+ * store" says how to share a folder between machines, and README "Object storage" the other way.
  */
 export interface MediaStore {
-  /** The local path to read a key's file from (sharp, ffmpeg and file streaming read paths). */
-  path(key: string): string;
   exists(key: string): Promise<boolean>;
+  /** Size and date of a key's file; undefined when there is none. */
+  stat(key: string): Promise<StoredFileInfo | undefined>;
+  /** A key's file, or a range of it, as a stream; `size` is the whole file's. Rejects when there is none. */
+  open(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number }>;
   /**
-   * Makes the files of `keys` at once: `make` writes each to the scratch path it is given, and when it
-   * succeeds they are put in place (each atomically). When it fails, nothing appears. `scratch` has
-   * one path per key, in the order of `keys`.
+   * Runs `use` with a local file of the key's contents (the folder store's own file; an object store's
+   * downloaded into a temporary file, removed when `use` settles). `use` only reads it.
+   */
+  withLocalCopy<T>(key: string, use: (file: string) => Promise<T>): Promise<T>;
+  /**
+   * Makes the files of `keys` at once: `make` writes each to the local scratch path it is given (its
+   * extension that of the key), and when it succeeds they are put in place (each atomically). When
+   * `make` or putting them in place fails, none of them appears. `scratch` has one path per key, in
+   * the order of `keys`.
    */
   write<const K extends readonly string[], T>(keys: K, make: (scratch: ScratchPaths<K>) => Promise<T>): Promise<T>;
   remove(key: string): Promise<void>;
+  /** The names of the files directly in a folder of keys ('' for the top). */
+  list(folder: string): Promise<string[]>;
+  /**
+   * Only stores that can hand out their own URLs (an object store): a URL that answers a key's file,
+   * ranges included, for `seconds`, with these headers. Calls within one window get the same URL.
+   */
+  presign?(key: string, seconds: number, answer: { type: string; cacheControl: string }): Promise<string>;
+}
+
+/** Whether a key stays inside the store: relative, without `..` or empty segments. */
+export function isSafeKey(key: string): boolean {
+  const parts = key.split(/[/\\]/);
+  return key.length > 0 && !path.isAbsolute(key) && parts.every((p) => p !== '' && p !== '.' && p !== '..');
 }
 
 /**
@@ -35,6 +73,7 @@ export interface MediaStore {
 export class SharedFolderStore implements MediaStore {
   constructor(readonly root: string) {}
 
+  /** The local path of a key's file (this store's own; callers outside it use `withLocalCopy`). */
   path(key: string): string {
     const file = path.resolve(this.root, key);
     if (!file.startsWith(path.resolve(this.root) + path.sep)) throw new Error(`media key outside the store: ${key}`);
@@ -43,6 +82,27 @@ export class SharedFolderStore implements MediaStore {
 
   async exists(key: string): Promise<boolean> {
     return existsSync(this.path(key));
+  }
+
+  async stat(key: string): Promise<StoredFileInfo | undefined> {
+    const info = await stat(this.path(key)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
+      throw err;
+    });
+    return info?.isFile() ? { size: info.size, modified: info.mtime } : undefined;
+  }
+
+  async open(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number }> {
+    const file = this.path(key);
+    const { size } = await stat(file);
+    const { start, end } = range ?? { start: 0, end: size - 1 };
+    // Blocks of up to 512 KiB: a read and a socket write per block, not per 64 KiB (Node's default).
+    const highWaterMark = Math.min(READ_BLOCK_BYTES, Math.max(1, end - start + 1));
+    return { stream: createReadStream(file, { start, end: Math.max(start, end), highWaterMark }), size };
+  }
+
+  async withLocalCopy<T>(key: string, use: (file: string) => Promise<T>): Promise<T> {
+    return use(this.path(key));
   }
 
   async write<const K extends readonly string[], T>(
@@ -68,5 +128,15 @@ export class SharedFolderStore implements MediaStore {
 
   async remove(key: string): Promise<void> {
     await rm(this.path(key), { force: true });
+  }
+
+  async list(folder: string): Promise<string[]> {
+    const dir = folder === '' ? this.root : this.path(folder);
+    const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [];
+      throw err;
+    });
+    // Scratch files of writes under way are no files yet.
+    return entries.filter((e) => e.isFile() && !/\.tmp(\.[^.]*)?$/.test(e.name)).map((e) => e.name);
   }
 }

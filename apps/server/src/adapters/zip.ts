@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 
 /**
@@ -13,14 +13,17 @@ import { crc32 as zlibCrc32 } from 'node:zlib';
 export interface ZipEntry {
   /** The name inside the zip; the caller makes it safe and unique. */
   name: string;
-  /** The file the entry's bytes come from. */
+  /** The local file the entry's bytes come from; with `open`, only what the errors call it. */
   path: string;
+  /** Reads bytes of the entry from elsewhere (an object of the media store) instead of `path`. */
+  open?: (range: { start: number; end: number }) => Promise<Readable>;
   size: number;
   crc32: number;
   modified: Date;
 }
 
-type Segment = { offset: number; length: number } & ({ data: Buffer } | { path: string });
+type Source = Pick<ZipEntry, 'path' | 'open'>;
+type Segment = { offset: number; length: number } & ({ data: Buffer } | Source);
 
 export interface ZipPlan {
   size: number;
@@ -123,7 +126,7 @@ function endRecords(count: number, cdOffset: number, cdSize: number): Buffer {
 export function planZip(entries: readonly ZipEntry[]): ZipPlan {
   const segments: Segment[] = [];
   let offset = 0;
-  const push = (s: { data: Buffer } | { path: string; length: number }) => {
+  const push = (s: { data: Buffer } | (Source & { length: number })) => {
     const length = 'data' in s ? s.data.length : s.length;
     if (length > 0) segments.push({ ...s, offset, length });
     offset += length;
@@ -133,7 +136,7 @@ export function planZip(entries: readonly ZipEntry[]): ZipPlan {
     const name = Buffer.from(e.name, 'utf8');
     const start = offset;
     push({ data: header('local', e, name, start) });
-    push({ path: e.path, length: e.size });
+    push({ path: e.path, ...(e.open ? { open: e.open } : {}), length: e.size });
     central.push(header('central', e, name, start));
   }
   const cdOffset = offset;
@@ -189,6 +192,10 @@ export async function writeZip(plan: ZipPlan, out: Writable, start = 0, end = pl
         out.write(s.data.subarray(from, to + 1), settle);
         continue;
       }
+      if (s.open) {
+        await copyStream(await s.open({ start: from, end: to }), out, to - from + 1, s.path, () => failure);
+        continue;
+      }
       const file = await open(s.path, 'r');
       try {
         for (let at = from; at <= to;) {
@@ -211,6 +218,45 @@ export async function writeZip(plan: ZipPlan, out: Writable, start = 0, end = pl
     out.off('close', closed);
     out.off('error', settle);
   }
+}
+
+/**
+ * Writes a stream of `length` bytes into `out`, waiting for `out` to drain when it asks to; rejects
+ * when the stream ends short or fails, or `failed` names a failure of `out`.
+ */
+async function copyStream(
+  stream: Readable,
+  out: Writable,
+  length: number,
+  what: string,
+  failed: () => Error | undefined,
+): Promise<void> {
+  let copied = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const failure = failed();
+      if (failure) throw failure;
+      const part = chunk.length > length - copied ? chunk.subarray(0, length - copied) : chunk;
+      copied += part.length;
+      if (!out.write(part)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            out.off('drain', done);
+            out.off('close', done);
+            resolve();
+          };
+          out.once('drain', done);
+          out.once('close', done);
+        });
+      }
+      if (copied >= length) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  if (copied < length) throw new Error(`${what} changed while it was being zipped`);
+  const failure = failed();
+  if (failure) throw failure;
 }
 
 /** CRC-32 and size of a file, read once in large chunks (zip entries need both before streaming). */

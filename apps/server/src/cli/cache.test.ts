@@ -41,7 +41,7 @@ describe('vitrine cache', () => {
     const cleared = vitrine(['cache', 'clear']);
     expect(cleared.status).toBe(0);
     expect(cleared.stdout).toMatch(/^Removed 2 converted file\(s\), 0\.\d MB\.\n$/);
-    for (const file of made) expect(existsSync(file.path)).toBe(false);
+    for (const file of made) expect(existsSync(path.join(dataDir, 'conversions', file.key ?? 'missing'))).toBe(false);
     expect(vitrine(['cache']).stdout).toMatch(/^Converted files: 0\nSize: {12}0\.0 MB\n/);
 
     const wrong = vitrine(['cache', 'empty']);

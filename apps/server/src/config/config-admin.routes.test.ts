@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '@vitrine/contract/config';
 import { defaultGlobalConfig, type GlobalConfig } from '@vitrine/contract/global-config';
-import { startTestApp, type TestApp } from '../../test/app.ts';
+import { startTestApp, storeSetups, type TestApp } from '../../test/app.ts';
 import { signIn } from '../../test/auth.ts';
-import { dialects } from '../../test/databases.ts';
 import { rgbaToPng } from '../adapters/media.ts';
 
 const api = '/assetportal/api/';
@@ -25,14 +24,17 @@ const form = (content: Buffer | string, filename = 'upload.bin'): FormData => {
   return data;
 };
 
-describe.each(dialects)('admin config calls on %s (admin-spec §7 "Calls", §4 "States and transitions")', (dialect) => {
+const title =
+  'admin config calls on $dialect, uploads in the $store store (admin-spec §7 "Calls", §4 "States and transitions")';
+
+describe.each(storeSetups)(title, ({ dialect, store }) => {
   let t: TestApp;
   let admin: Record<string, string>;
   let user: Record<string, string>;
   let png: Buffer;
 
   beforeAll(async () => {
-    t = await startTestApp({ dialect });
+    t = await startTestApp({ dialect, store });
     admin = (await signIn(t, { name: 'alice', groups: ['admins'] })).headers;
     user = (await signIn(t, { name: 'bob', groups: ['users'] })).headers;
     png = await rgbaToPng(new Uint8Array(4 * 4 * 4).fill(200), 4, 4);

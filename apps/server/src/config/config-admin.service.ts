@@ -1,6 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import {
   configFileName,
   MAX_UPLOAD_BYTES,
@@ -10,6 +9,7 @@ import {
 } from '@vitrine/contract/config';
 import { fillConfigDefaults, type GlobalConfig } from '@vitrine/contract/global-config';
 import { probeImage } from '../adapters/media.ts';
+import type { MediaStore } from '../adapters/media-store.ts';
 import { pageImageSources, sanitizePageHtml } from '../adapters/html.ts';
 import { notFound, payloadTooLarge, unsupportedMediaType, validation } from '../http/errors.ts';
 import { requireGuiAdmin, type Auth } from '../auth/caller.ts';
@@ -36,16 +36,13 @@ const rasterImages = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/web
  * as written and served sanitised.
  */
 export class ConfigAdminService {
-  private readonly filesDir: string;
-
   constructor(
     private readonly repository: ConfigRepository,
-    dataDir: string,
+    /** The uploaded files (services.ts `mediaStores`). */
+    private readonly files: MediaStore,
     /** Where custom pages may show pictures from besides the portal (`customPages.imageOrigins`). */
     private readonly imageOrigins: readonly string[] = [],
-  ) {
-    this.filesDir = path.join(dataDir, 'config-files');
-  }
+  ) {}
 
   async storedConfig(auth: Auth): Promise<{ config: Record<string, unknown> | null }> {
     requireGuiAdmin(auth);
@@ -145,21 +142,15 @@ export class ConfigAdminService {
   ): Promise<{ saved: boolean; deleted: boolean }> {
     requireGuiAdmin(auth);
     const { kind, relative } = uploadTarget(target);
-    const file = path.join(this.filesDir, relative);
     const data = await read();
     if (!data || data.length === 0) {
-      const existed = await rm(file).then(
-        () => true,
-        () => false,
-      );
+      const existed = await this.files.exists(relative);
+      if (existed) await this.files.remove(relative);
       return { saved: false, deleted: existed };
     }
     if (data.length > MAX_UPLOAD_BYTES) throw tooLarge();
     await checkContent(kind, data);
-    await mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, data);
-    await rename(tmp, file);
+    await this.files.write([relative], ([tmp = '']) => writeFile(tmp, data));
     return { saved: true, deleted: false };
   }
 }
@@ -177,7 +168,7 @@ function uploadTarget({ name, id }: { name: string; id?: string | undefined }): 
 } {
   if (name === 'thumbnail') {
     if (id === undefined) throw validation('A tile image needs the id of its collection tile (query parameter id).');
-    return { kind: 'thumbnail', relative: path.join('thumbnail', id) };
+    return { kind: 'thumbnail', relative: `thumbnail/${id}` };
   }
   const parsed = configFileName.safeParse(name);
   if (!parsed.success) throw notFound(`The file name '${name}'`);

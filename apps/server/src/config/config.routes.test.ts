@@ -1,10 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultGlobalConfig } from '@vitrine/contract/global-config';
 import { defaultTranslations } from '@vitrine/contract/translations';
-import { startTestApp, type TestApp } from '../../test/app.ts';
-import { dialects } from '../../test/databases.ts';
+import { putUpload, startTestApp, storeSetups, type TestApp } from '../../test/app.ts';
 import { ConfigRepository } from './config.repository.ts';
 
 const api = '/assetportal/api/';
@@ -13,12 +10,13 @@ const png = Buffer.from(
   'base64',
 );
 
-describe.each(dialects)('config calls on %s (admin-spec §7 "Calls")', (dialect) => {
+const title = 'config calls on $dialect, uploads in the $store store (admin-spec §7 "Calls")';
+
+describe.each(storeSetups)(title, ({ dialect, store }) => {
   let t: TestApp;
-  let files: string;
+  const put = (key: string, content: Buffer | string) => putUpload(t, key, content);
   beforeAll(async () => {
-    t = await startTestApp({ dialect });
-    files = path.join(t.settings.dataDir, 'config-files');
+    t = await startTestApp({ dialect, store });
   });
   afterAll(async () => t.close());
 
@@ -44,15 +42,13 @@ describe.each(dialects)('config calls on %s (admin-spec §7 "Calls")', (dialect)
   it('GET config reports which files are uploaded', async () => {
     const before = (await t.app.inject(`${api}config`)).json();
     expect(Object.values(before).every((v) => v === false)).toBe(true);
-    mkdirSync(files, { recursive: true });
-    writeFileSync(path.join(files, 'dashboardLogo'), png);
+    await put('dashboardLogo', png);
     const after = (await t.app.inject(`${api}config`)).json();
     expect(after).toMatchObject({ dashboardLogo: true, style: false, custom_font: false });
   });
 
   it('GET config/{name} serves an uploaded image with its real type', async () => {
-    mkdirSync(files, { recursive: true });
-    writeFileSync(path.join(files, 'loginHero'), png);
+    await put('loginHero', png);
     const res = await t.app.inject(`${api}config/loginHero`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
@@ -69,9 +65,8 @@ describe.each(dialects)('config calls on %s (admin-spec §7 "Calls")', (dialect)
   });
 
   it('GET config/style serves the style sheet as CSS and config/custom_font the font', async () => {
-    mkdirSync(files, { recursive: true });
-    writeFileSync(path.join(files, 'style'), 'body { color: red; }');
-    writeFileSync(path.join(files, 'custom_font'), Buffer.concat([Buffer.from('wOF2'), Buffer.alloc(60)]));
+    await put('style', 'body { color: red; }');
+    await put('custom_font', Buffer.concat([Buffer.from('wOF2'), Buffer.alloc(60)]));
     const css = await t.app.inject(`${api}config/style`);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(css.body).toBe('body { color: red; }');
@@ -102,8 +97,7 @@ describe.each(dialects)('config calls on %s (admin-spec §7 "Calls")', (dialect)
   });
 
   it('GET config/thumbnail serves an uploaded tile image, else 404', async () => {
-    mkdirSync(path.join(files, 'thumbnail'), { recursive: true });
-    writeFileSync(path.join(files, 'thumbnail', 'nature'), png);
+    await put('thumbnail/nature', png);
     const res = await t.app.inject(`${api}config/thumbnail?id=nature`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');

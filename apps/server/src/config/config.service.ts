@@ -1,6 +1,4 @@
-import { createReadStream, type ReadStream } from 'node:fs';
-import { open, readdir, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { configFileNames, configImageName, type ConfigFileName, type MessageSet } from '@vitrine/contract/config';
 import { atWidth, type ThumbWidth } from '@vitrine/contract/paths';
 import { fillConfigDefaults, mergeOverDefaults, type GlobalConfig } from '@vitrine/contract/global-config';
@@ -8,7 +6,7 @@ import { defaultTranslations } from '@vitrine/contract/translations';
 import type { AccessService } from '../access/access.service.ts';
 import { webpAtWidth } from '../adapters/media.ts';
 import { once } from '../adapters/concurrency-limit.ts';
-import { SharedFolderStore } from '../adapters/media-store.ts';
+import type { MediaStore } from '../adapters/media-store.ts';
 import type { WorkBudget } from '../jobs/work-budget.ts';
 import { isBusy, notFound } from '../http/errors.ts';
 import type { Auth } from '../auth/caller.ts';
@@ -16,7 +14,7 @@ import type { ConfigRepository } from './config.repository.ts';
 
 /** A file answer: the routes stream it with its type and cache policy. */
 export interface ConfigFile {
-  stream: ReadStream;
+  stream: Readable;
   size: number;
   type: string;
   /** Uploaded files change without changing their name, so browsers must revalidate them. */
@@ -25,9 +23,9 @@ export interface ConfigFile {
 
 export type ThumbnailAnswer = { file: ConfigFile } | { redirect: string };
 
-/** An uploaded file found on disk, not opened yet. */
+/** An uploaded file found in the store, not opened yet. */
 interface FoundFile {
-  file: string;
+  key: string;
   size: number;
   type: string;
   lastModified: Date;
@@ -55,27 +53,25 @@ export function sniffType(head: Buffer, name: string): string {
   return 'application/octet-stream';
 }
 
+/** The folder of uploaded images in other widths, next to the uploads, named after the upload's version. */
+const SIZED = 'sized';
+
 /**
  * The configuration the portal reads: the global config (stored values over defaults), translation
- * sets, and files admins uploaded to DATA_DIR/config-files. All of it is public: the login page
- * needs it before anyone logs in. Writing belongs to the admin area.
+ * sets, and files admins uploaded (DATA_DIR/config-files, or the object store). All of it is public:
+ * the login page needs it before anyone logs in. Writing belongs to the admin area.
  */
 export class ConfigService {
-  private readonly filesDir: string;
-  /** Uploaded images in other widths, next to the uploads, named after the upload's version. */
-  private readonly sized: SharedFolderStore;
   /** Widths being made in this process, by file name. */
   private readonly making = new Map<string, Promise<void>>();
 
   constructor(
     private readonly repository: ConfigRepository,
-    dataDir: string,
+    /** The uploaded files (services.ts `mediaStores`). */
+    private readonly files: MediaStore,
     private readonly access: AccessService,
     private readonly work: WorkBudget,
-  ) {
-    this.filesDir = path.join(dataDir, 'config-files');
-    this.sized = new SharedFolderStore(path.join(this.filesDir, 'sized'));
-  }
+  ) {}
 
   async globalConfig(): Promise<GlobalConfig> {
     return fillConfigDefaults(await this.repository.get('global'));
@@ -89,7 +85,7 @@ export class ConfigService {
   }
 
   async availableFiles(): Promise<Record<ConfigFileName, boolean>> {
-    const present = new Set(await readdir(this.filesDir).catch(() => [] as string[]));
+    const present = new Set(await this.files.list(''));
     return Object.fromEntries(configFileNames.map((n) => [n, present.has(n)])) as Record<ConfigFileName, boolean>;
   }
 
@@ -115,7 +111,7 @@ export class ConfigService {
     if (!parsed.success) throw notFound(`The image '${name}'`);
     const found = await this.find(parsed.data, parsed.data).catch(() => undefined);
     if (!found) throw notFound(`The image '${name}'`);
-    if (width === undefined || !resizable.has(found.type)) return opened(found);
+    if (width === undefined || !resizable.has(found.type)) return this.opened(found);
     return this.atWidth(parsed.data, found, width);
   }
 
@@ -128,35 +124,39 @@ export class ConfigService {
    */
   private async atWidth(name: string, original: FoundFile, width: number): Promise<ConfigFile> {
     const version = `${Math.round(original.lastModified.getTime())}-${original.size}`;
-    const key = `${name}.${version}.${width}.webp`;
-    if (!(await this.sized.exists(key))) {
+    const key = `${SIZED}/${name}.${version}.${width}.webp`;
+    let made = await this.files.stat(key);
+    if (!made) {
       const making = once(this.making, key, () =>
         this.work
-          .run('thumbnail', 'request', () => this.sized.write([key], ([tmp]) => webpAtWidth(original.file, tmp, width)))
+          .run('thumbnail', 'request', () =>
+            this.files.withLocalCopy(original.key, (upload) =>
+              this.files.write([key], ([tmp = '']) => webpAtWidth(upload, tmp, width)),
+            ),
+          )
           .then(() => this.dropOtherVersions(name, version)),
       );
       // A server too busy to make it now serves the upload as it is, as it did before widths were made.
-      const made = await making.then(
+      const ready = await making.then(
         () => true,
         (err: unknown) => {
           if (isBusy(err)) return false;
           throw err;
         },
       );
-      if (!made) return opened(original);
+      made = ready ? await this.files.stat(key) : undefined;
+      if (!made) return this.opened(original);
     }
-    const file = this.sized.path(key);
-    const size = (await stat(file)).size;
     // Dated as the upload, so a browser revalidating after a new upload gets the new picture.
-    return opened({ file, size, type: 'image/webp', lastModified: original.lastModified });
+    return this.opened({ key, size: made.size, type: 'image/webp', lastModified: original.lastModified });
   }
 
   /** Removes the widths made of earlier uploads of `name`. */
   private async dropOtherVersions(name: string, version: string): Promise<void> {
-    const stale = (await readdir(this.sized.root)).filter(
-      (f) => f.startsWith(`${name}.`) && !f.startsWith(`${name}.${version}.`) && !f.includes('.tmp'),
+    const stale = (await this.files.list(SIZED)).filter(
+      (f) => f.startsWith(`${name}.`) && !f.startsWith(`${name}.${version}.`),
     );
-    await Promise.all(stale.map((f) => rm(path.join(this.sized.root, f), { force: true })));
+    await Promise.all(stale.map((f) => this.files.remove(`${SIZED}/${f}`)));
   }
 
   async style(): Promise<ConfigFile> {
@@ -174,7 +174,7 @@ export class ConfigService {
   async thumbnail(auth: Auth, id: string, width?: ThumbWidth): Promise<ThumbnailAnswer> {
     const safe = /^[A-Za-z0-9_-]{1,200}$/.test(id);
     if (safe) {
-      const uploaded = await this.open(path.join('thumbnail', id), 'thumbnail').catch(() => undefined);
+      const uploaded = await this.open(`thumbnail/${id}`, 'thumbnail').catch(() => undefined);
       if (uploaded) return { file: uploaded };
       const assetId = /^\d{1,15}$/.test(id) ? Number(id) : undefined;
       if (assetId !== undefined && (await this.access.checkAccess(auth, 'asset.read', [assetId])).has(assetId)) {
@@ -191,23 +191,27 @@ export class ConfigService {
     return found;
   }
 
-  private async open(relative: string, name: string): Promise<ConfigFile> {
-    return opened(await this.find(relative, name));
+  private async open(key: string, name: string): Promise<ConfigFile> {
+    return this.opened(await this.find(key, name));
   }
 
-  private async find(relative: string, name: string): Promise<FoundFile> {
-    const file = path.join(this.filesDir, relative);
-    const info = await stat(file);
-    if (!info.isFile()) throw new Error(`${file} is not a file`);
-    const handle = await open(file, 'r');
-    const head = Buffer.alloc(64);
-    try {
-      await handle.read(head, 0, 64, 0);
-    } finally {
-      await handle.close();
-    }
-    return { file, size: info.size, type: sniffType(head, name), lastModified: info.mtime };
+  private async find(key: string, name: string): Promise<FoundFile> {
+    const info = await this.files.stat(key);
+    if (!info) throw new Error(`${key} is not a file`);
+    const head = info.size === 0 ? Buffer.alloc(64) : await this.head(key, Math.min(64, info.size));
+    return { key, size: info.size, type: sniffType(head, name), lastModified: info.modified };
+  }
+
+  /** The first bytes of a file, which tell its type. */
+  private async head(key: string, bytes: number): Promise<Buffer> {
+    const { stream } = await this.files.open(key, { start: 0, end: bytes - 1 });
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+    // Zeros after a short file's end, as the sniffing always had them.
+    return Buffer.concat(chunks, 64);
+  }
+
+  private async opened({ key, ...rest }: FoundFile): Promise<ConfigFile> {
+    return { stream: (await this.files.open(key)).stream, ...rest };
   }
 }
-
-const opened = ({ file, ...rest }: FoundFile): ConfigFile => ({ stream: createReadStream(file), ...rest });

@@ -1,9 +1,11 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { Insertable } from 'kysely';
 import { makeImageDerivatives, PREVIEW_BOX, shrinkThumbnail } from '../adapters/media.ts';
 import { once } from '../adapters/concurrency-limit.ts';
-import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
+import type { MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng, pdfPagesJpeg } from '../adapters/pdf.ts';
 import { audioWaveform, convertAv, decodeImageWithFfmpeg, probeAv, videoPoster, webMp4 } from '../adapters/video.ts';
 import type { DerivativeTable } from '../db/schema.ts';
@@ -11,7 +13,7 @@ import type { WorkBudget } from '../jobs/work-budget.ts';
 import type { DerivativeRepository, DerivativeRow, DerivativeSource } from './derivative.repository.ts';
 import type { ModelRenderer } from './model-renderer.ts';
 import { sourceFileUsable } from './source-file.ts';
-import { derivativeFolder, derivativeRoot } from './storage.ts';
+import { derivativeFolder } from './storage.ts';
 import { typeIconSvg } from './type-icon.ts';
 
 /** The derivative kind of the small thumbnail (the thumbnail URL's `w=400`) and its file name. */
@@ -48,8 +50,6 @@ export class PageRenderFailed extends Error {
  * each checks what is already done.
  */
 export class DerivativeService {
-  private readonly root: string;
-  private readonly store: MediaStore;
   /** Pages being rendered on request in this process, by asset and page. */
   private readonly pageRenders = new Map<string, Promise<DerivativeRow | undefined>>();
   /** Pages whose render failed lately, by asset, content and page, with when they may be tried again. */
@@ -59,14 +59,12 @@ export class DerivativeService {
 
   constructor(
     private readonly repo: DerivativeRepository,
-    dataDir: string,
+    /** Where the files go: DATA_DIR/derivatives or the object store (services.ts `mediaStores`). */
+    private readonly store: MediaStore,
     private readonly models: ModelRenderer,
     private readonly work: WorkBudget,
     private readonly log: Log,
-  ) {
-    this.root = derivativeRoot(dataDir);
-    this.store = new SharedFolderStore(this.root);
-  }
+  ) {}
 
   /** The picture that stands for an asset: the image itself, a video frame, a PDF page, a waveform, a 3D view. */
   private async pictureOf(src: DerivativeSource): Promise<string | Buffer> {
@@ -167,19 +165,10 @@ export class DerivativeService {
       const last = Math.min(src.page_count, MAX_PAGE_PREVIEWS);
       if (last >= 2) {
         const pages = await this.work.run('pdf_page', 'job', () =>
-          pdfPagesJpeg(src.source_path, 2, last, PREVIEW_BOX.width, path.join(this.root, rel)),
+          this.storePages(rel, (dir) => pdfPagesJpeg(src.source_path, 2, last, PREVIEW_BOX.width, dir)),
         );
         for (const [page, file] of pages) {
-          const size = await stat(file);
-          rows.push(
-            row(
-              'preview',
-              path.relative(this.root, file),
-              { width: null, height: null, bytes: size.size },
-              page,
-              'image/jpeg',
-            ),
-          );
+          rows.push(row('preview', file.key, { width: null, height: null, bytes: file.bytes }, page, 'image/jpeg'));
         }
       }
     }
@@ -203,7 +192,7 @@ export class DerivativeService {
   private async shrinkOnce(thumb: DerivativeRow): Promise<DerivativeRow | undefined> {
     const rel = path.join(path.dirname(thumb.path), SMALL_THUMB_FILE);
     const made = await this.work.run('thumbnail', 'request', () =>
-      this.store.write([rel], ([tmp]) => shrinkThumbnail(this.store.path(thumb.path), tmp)),
+      this.store.withLocalCopy(thumb.path, (large) => this.store.write([rel], ([tmp]) => shrinkThumbnail(large, tmp))),
     );
     // Should a new import have replaced the thumbnail meanwhile, the row written here names the old
     // content; the next request finds it stale and makes the small one again.
@@ -271,8 +260,10 @@ export class DerivativeService {
     const made = await plan(src);
     if (!made) return;
     const rel = path.join(derivativeFolder(src.sha256), out.file);
-    await this.store.write([rel], ([tmp]) => made.write(tmp));
-    const size = await stat(this.store.path(rel));
+    const size = await this.store.write([rel], async ([tmp]) => {
+      await made.write(tmp);
+      return stat(tmp);
+    });
     await this.repo.replace(
       src.id,
       [out.kind],
@@ -323,13 +314,12 @@ export class DerivativeService {
       // Another process may have finished between our look and our claim.
       const made = await this.repo.find(src.id, 'preview', page);
       if (made) return made;
-      const folder = path.join(this.root, derivativeFolder(src.sha256));
-      await mkdir(folder, { recursive: true });
       const file = await this.work.run('pdf_page', 'request', async () => {
         try {
-          return (await pdfPagesJpeg(src.source_path, page, page, PREVIEW_BOX.width, folder, PAGE_TIMEOUT_MS)).get(
-            page,
+          const pages = await this.storePages(derivativeFolder(src.sha256), (dir) =>
+            pdfPagesJpeg(src.source_path, page, page, PREVIEW_BOX.width, dir, PAGE_TIMEOUT_MS),
           );
+          return pages.get(page);
         } catch (err) {
           // The tool's message names server paths: it goes to the log, not to the caller.
           this.log.warn({ asset: src.id, page, error: (err as Error).message }, 'a PDF page could not be rendered');
@@ -344,11 +334,11 @@ export class DerivativeService {
         kind: 'preview',
         page,
         sha256: src.sha256,
-        path: path.relative(this.root, file),
+        path: file.key,
         mime: 'image/jpeg',
         width: null,
         height: null,
-        bytes: (await stat(file)).size,
+        bytes: file.bytes,
         placeholder: null,
         created_at: Date.now(),
       });
@@ -367,8 +357,50 @@ export class DerivativeService {
     return this.repo.source(assetId);
   }
 
-  /** Where a derivative's file lies on disk. */
-  filePath(row: DerivativeRow): string {
-    return this.store.path(row.path);
+  /**
+   * A derivative's file to send: its size (undefined when the file is not in the store) and a way to
+   * read it or a part of it.
+   */
+  async body(row: DerivativeRow): Promise<StoredBody | undefined> {
+    const info = await this.store.stat(row.path);
+    if (!info) return undefined;
+    return { size: info.size, open: async (range) => (await this.store.open(row.path, range)).stream };
   }
+
+  /** A URL of the store itself that answers a derivative's file, when the store hands them out. */
+  async presignedUrl(row: DerivativeRow, seconds: number, cacheControl: string): Promise<string | undefined> {
+    return this.store.presign?.(row.path, seconds, { type: row.mime, cacheControl });
+  }
+
+  /**
+   * Renders pages with `render` into a local folder of its own, then puts them into the store under
+   * `folder` (one write: all pages appear, or none); answers their keys and sizes by page.
+   */
+  private async storePages(
+    folder: string,
+    render: (dir: string) => Promise<Map<number, string>>,
+  ): Promise<Map<number, { key: string; bytes: number }>> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'vitrine-pages-'));
+    try {
+      const rendered = [...(await render(dir))];
+      const keys = rendered.map(([, file]) => path.join(folder, path.basename(file)));
+      const sizes = await this.store.write(keys, (scratch) =>
+        Promise.all(
+          rendered.map(async ([, file], i) => {
+            await copyFile(file, scratch[i] ?? '');
+            return (await stat(file)).size;
+          }),
+        ),
+      );
+      return new Map(rendered.map(([page], i) => [page, { key: keys[i] ?? '', bytes: sizes[i] ?? 0 }]));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** A stored file to send (http/send-file.ts reads it). */
+export interface StoredBody {
+  size: number;
+  open(range?: { start: number; end: number }): Promise<Readable>;
 }

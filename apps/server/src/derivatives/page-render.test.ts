@@ -120,7 +120,7 @@ describe.each(dialects)('PDF pages rendered on request on %s', (dialect) => {
     // A second process: its own renders in flight and its own slots, over the same database and files.
     const other = new DerivativeService(
       new DerivativeRepository(t.app.db.kysely),
-      t.settings.dataDir,
+      t.app.services.stores.derivatives,
       new ModelRenderer(t.settings.file.models),
       new WorkBudget(new WorkSlotRepository(t.app.db.kysely), t.settings.file.work),
       { warn: () => undefined },

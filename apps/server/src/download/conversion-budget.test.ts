@@ -187,7 +187,8 @@ describe.each(dialects)('conversions within the work budget (%s)', (dialect) => 
       );
     const [a, b] = [process(), process()];
     const [fa, fb] = await Promise.all([a.file(src, video), b.file(src, video)]);
-    expect(fa).toEqual(fb);
+    // The same file, each with its own way of reading it.
+    expect({ ...fa, open: undefined }).toEqual({ ...fb, open: undefined });
     expect(made).toHaveLength(1);
   });
 });

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { convertImage } from '../adapters/media.ts';
 import { once } from '../adapters/concurrency-limit.ts';
-import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
+import { SharedFolderStore, type ByteRange, type MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng } from '../adapters/pdf.ts';
 import { convertAv, decodeImageWithFfmpeg } from '../adapters/video.ts';
 import { crc32OfFile } from '../adapters/zip.ts';
@@ -15,7 +17,12 @@ import type { ConversionRow, DownloadRepository, DownloadSource } from './downlo
 
 /** A file ready for download: the original or a cached conversion. */
 export interface DownloadFile {
-  path: string;
+  /** The original's local file (zips read it by path); undefined for a conversion. */
+  path?: string;
+  /** A conversion's key in the media store; undefined for an original. */
+  key?: string;
+  /** Reads the file, or a range of it. */
+  open: (range?: ByteRange) => Promise<Readable>;
   mime: string;
   bytes: number;
   crc32: number;
@@ -46,6 +53,8 @@ export interface ConversionCacheOptions {
   /** How often a caller looks whether another process finished the conversion it waits for. */
   pollMs?: number;
   log?: { info(details: object, message: string): void; warn(details: object, message: string): void };
+  /** Where conversions are kept; default the folder DATA_DIR/conversions (services.ts `mediaStores`). */
+  store?: MediaStore;
 }
 
 /** A served conversion's `last_used` is written at most this often, so serving is not a write per request. */
@@ -92,7 +101,7 @@ export class ConversionCache {
     private readonly budget: WorkBudget,
     private readonly options: ConversionCacheOptions = {},
   ) {
-    this.store = new SharedFolderStore(path.join(dataDir, 'conversions'));
+    this.store = options.store ?? new SharedFolderStore(path.join(dataDir, 'conversions'));
     this.claimLeaseMs = options.claimLeaseMs ?? 60_000;
     this.pollMs = options.pollMs ?? 200;
   }
@@ -102,7 +111,15 @@ export class ConversionCache {
     await requireSource(src);
     let sum = (await this.repository.checksums([src.sha256])).get(src.sha256);
     if (!sum) sum = await once(this.checksumsInFlight, src.sha256, () => this.checksum(src));
-    return { path: src.source_path, mime: src.mime, bytes: sum.bytes, crc32: sum.crc32, ext: '' };
+    const file = src.source_path;
+    return {
+      path: file,
+      open: async (range) => createReadStream(file, range ?? {}),
+      mime: src.mime,
+      bytes: sum.bytes,
+      crc32: sum.crc32,
+      ext: '',
+    };
   }
 
   /** Reads a whole original once to know its CRC-32 (a zip's layout is known before its first byte). */
@@ -171,7 +188,7 @@ export class ConversionCache {
           await this.repository.touchConversion(src.sha256, key, now);
           row.last_used = now;
         }
-        return { path: this.store.path(row.path), mime, bytes: row.bytes, crc32: row.crc32, ext };
+        return { key: row.path, open: this.opener(row.path), mime, bytes: row.bytes, crc32: row.crc32, ext };
       }
       // Another process is making it: wait for its file without taking a slot.
       if (row?.status === 'running' && row.claimed_until >= Date.now()) {
@@ -201,27 +218,17 @@ export class ConversionCache {
       Math.max(20, Math.floor(this.claimLeaseMs / 3)),
     );
     try {
-      const size = await this.store.write([rel], async ([tmp]) => {
-        if (set.format === 'mp4' || set.format === 'm4a') {
-          if (src.asset_group !== 'video' && src.asset_group !== 'audio') throw cannotConvert(src, set);
-          await convertAv(src.source_path, tmp, {
-            format: set.format,
-            maxSize: set.maxSize,
-            keepMetadata: set.keepMetadata,
-          });
-          return { width: null, height: null };
-        }
-        if (set.format === 'pdf') throw cannotConvert(src, set);
-        return convertImage(await this.picture(src, set), tmp, { ...set, format: set.format });
+      const { size, sum } = await this.store.write([rel], async ([tmp = '']) => {
+        const size = await this.make(src, set, tmp);
+        // Summed before it is put in place: an object store's copy is not read back.
+        return { size, sum: await crc32OfFile(tmp) };
       });
-      const target = this.store.path(rel);
-      const sum = await crc32OfFile(target);
       await this.repository.finishConversion(src.sha256, key, { path: rel, mime, ...sum, ...size });
       this.options.log?.info(
         { asset: src.id, set: set.id, bytes: sum.bytes, ms: Date.now() - started },
         'conversion made',
       );
-      return { path: target, mime, ...sum, ext };
+      return { key: rel, open: this.opener(rel), mime, ...sum, ext };
     } catch (err) {
       this.recent.delete(`${src.sha256}:${key}`);
       await this.repository.dropConversion(src.sha256, key);
@@ -232,6 +239,28 @@ export class ConversionCache {
     } finally {
       clearInterval(renew);
     }
+  }
+
+  private async make(
+    src: DownloadSource,
+    set: ConversionSet,
+    tmp: string,
+  ): Promise<{ width: number | null; height: number | null }> {
+    if (set.format === 'mp4' || set.format === 'm4a') {
+      if (src.asset_group !== 'video' && src.asset_group !== 'audio') throw cannotConvert(src, set);
+      await convertAv(src.source_path, tmp, {
+        format: set.format,
+        maxSize: set.maxSize,
+        keepMetadata: set.keepMetadata,
+      });
+      return { width: null, height: null };
+    }
+    if (set.format === 'pdf') throw cannotConvert(src, set);
+    return convertImage(await this.picture(src, set), tmp, { ...set, format: set.format });
+  }
+
+  private opener(key: string): (range?: ByteRange) => Promise<Readable> {
+    return async (range) => (await this.store.open(key, range)).stream;
   }
 
   /** Finished conversions in the cache: files and bytes. */

@@ -27,6 +27,8 @@ describe.each(dialects)('the conversion cache is bounded (%s)', (dialect) => {
     db = await openDatabase(database.config);
     services = buildServices(db, s);
   };
+  /** Where the folder store keeps a conversion. */
+  const stored = (file: DownloadFile | undefined) => path.join(dir, 'data', 'conversions', file?.key ?? 'missing');
   const rows = () =>
     db.kysely.selectFrom('conversion').select(['sha256', 'status', 'last_used', 'path']).orderBy('sha256').execute();
   const convert = async (name: string) => {
@@ -85,12 +87,12 @@ describe.each(dialects)('the conversion cache is bounded (%s)', (dialect) => {
     const lookups = vi.spyOn(services.repositories.downloads, 'conversion');
     await convert('new.jpg');
     expect(lookups).toHaveBeenCalledTimes(1);
-    for (let i = 0; i < 3; i++) expect((await convert('new.jpg')).path).toBe(files['new.jpg']?.path);
+    for (let i = 0; i < 3; i++) expect((await convert('new.jpg')).key).toBe(files['new.jpg']?.key);
     expect(lookups).toHaveBeenCalledTimes(1);
     // Removed by another process's trim (row, then file): looked up again and made again.
     await db.kysely.deleteFrom('conversion').execute();
-    rmSync(files['new.jpg']?.path ?? '');
-    expect(existsSync((await convert('new.jpg')).path)).toBe(true);
+    rmSync(stored(files['new.jpg']));
+    expect(existsSync(stored(await convert('new.jpg')))).toBe(true);
     expect(lookups.mock.calls.length).toBeGreaterThan(1);
   });
 
@@ -100,8 +102,8 @@ describe.each(dialects)('the conversion cache is bounded (%s)', (dialect) => {
     expect(await services.conversions.usage()).toEqual({ files: 3, bytes: kept + bytes('old.jpg') });
     const removed = await services.conversions.trim(kept);
     expect(removed).toEqual({ files: 1, bytes: bytes('old.jpg') });
-    expect(existsSync(files['old.jpg']?.path ?? '')).toBe(false);
-    expect(existsSync(files['middle.jpg']?.path ?? '')).toBe(true);
+    expect(existsSync(stored(files['old.jpg']))).toBe(false);
+    expect(existsSync(stored(files['middle.jpg']))).toBe(true);
     expect(await services.conversions.usage()).toEqual({ files: 2, bytes: kept });
     // Asked again, the removed one is converted anew.
     expect((await convert('old.jpg')).bytes).toBe(bytes('old.jpg'));
@@ -125,8 +127,8 @@ describe.each(dialects)('the conversion cache is bounded (%s)', (dialect) => {
     await worker.stop();
     const left = await rows();
     expect(left).toHaveLength(1);
-    expect(left[0]?.path).toContain(files['new.jpg']?.path.split(path.sep).at(-1));
-    expect(existsSync(files['middle.jpg']?.path ?? '')).toBe(false);
+    expect(left[0]?.path).toContain(files['new.jpg']?.key?.split(path.sep).at(-1));
+    expect(existsSync(stored(files['middle.jpg']))).toBe(false);
   });
 
   it("takes 10 % of the data folder's disk, at most 20 GB, when no size is set", async () => {

@@ -3,9 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app.ts';
+import { importWithDerivatives, startTestApp, storeSetups, type TestApp } from '../../test/app.ts';
 import { signIn } from '../../test/auth.ts';
-import { dialects } from '../../test/databases.ts';
 import { editAsset } from '../../test/factories.ts';
 import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
 import { startSmtp } from '../../test/smtp.ts';
@@ -24,7 +23,9 @@ function unzip(zip: Buffer, dir: string): Record<string, Buffer> {
   return Object.fromEntries(listing.map((name) => [name, readFileSync(path.join(out, name))]));
 }
 
-describe.each(dialects)('downloads on %s (portal-spec §4 "Download flow", §7 download calls)', (dialect) => {
+const title = 'downloads on $dialect, media in the $store store (portal-spec §4 "Download flow", §7 download calls)';
+
+describe.each(storeSetups)(title, ({ dialect, store }) => {
   let t: TestApp;
   let dir: string;
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -37,6 +38,7 @@ describe.each(dialects)('downloads on %s (portal-spec §4 "Download flow", §7 d
     smtp = await startSmtp();
     t = await startTestApp({
       dialect,
+      store,
       env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://portal.example.org' },
       settings: {
         catalogue: { defaultAccessGroups: ['public', 'users', 'partners'] },
@@ -56,13 +58,7 @@ describe.each(dialects)('downloads on %s (portal-spec §4 "Download flow", §7 d
     makeClip(path.join(dir, 'media', 'clip.mp4'), { seconds: 1 });
     makePdf(path.join(dir, 'media', 'manual.pdf'), ['One', 'Two']);
     makeClip(path.join(dir, 'media', 'tone.wav'), { seconds: 1, video: false });
-    await t.app.services.importer().importFolder(path.join(dir, 'media'));
-    const worker = t.app.services.jobWorker({ pollMs: 50 });
-    await worker.drain();
-    await worker.stop();
-    for (const a of await t.app.db.kysely.selectFrom('asset').select(['id', 'filename']).execute()) {
-      ids[a.filename] = a.id;
-    }
+    Object.assign(ids, await importWithDerivatives(t, path.join(dir, 'media')));
     await editAsset(t.app.db, ids['secret.jpg'] ?? 0, { access: ['admins'] });
     await new ConfigRepository(t.app.db).put('global', '', { global: { run_order_process: true } });
     user = (await signIn(t, { groups: ['users'] })).headers;

@@ -12,6 +12,7 @@ import type { Mailer } from '../adapters/mail.ts';
 import { planZip, type ZipEntry, type ZipPlan } from '../adapters/zip.ts';
 import type { ConfigService } from '../config/config.service.ts';
 import { forbidden, notFound, rateLimitReached, validation } from '../http/errors.ts';
+import { localFileBody, type FileBody } from '../http/send-file.ts';
 import { requireAssetUser, type Auth } from '../auth/caller.ts';
 import { conversionSetTitle, type ConversionSet, type Settings } from '../settings.ts';
 import { outputOf, type ConversionCache, type DownloadFile } from './conversion-cache.ts';
@@ -25,7 +26,7 @@ export interface DownloadCaller {
 }
 
 export interface SignedFile {
-  path: string;
+  body: FileBody;
   mime: string;
   etag: string;
   filename: string;
@@ -402,8 +403,12 @@ export class DownloadService {
     if (!src) throw notFound('The asset');
     const set = this.set(Number(input.cset));
     const file = await this.cache.file(src, set);
+    // An original is sent as large as it is now; a conversion as it was made.
+    const body: FileBody = file.path
+      ? await localFileBody(file.path)
+      : { size: file.bytes, open: (range) => file.open(range) };
     return {
-      path: file.path,
+      body,
       mime: file.mime,
       etag: `"${src.sha256.slice(0, 16)}-${input.cset}-${file.crc32.toString(16)}"`,
       filename: downloadName(src, set),
@@ -433,7 +438,8 @@ export class DownloadService {
     const names = uniqueNames(sources.map((src) => downloadName(src, set)));
     const entries: ZipEntry[] = sources.map((src, i) => ({
       name: names[i] ?? `asset-${src.id}`,
-      path: files[i]?.path ?? src.source_path,
+      path: files[i]?.path ?? `a conversion of ${src.filename}`,
+      ...(files[i] && !files[i].path ? { open: files[i].open } : {}),
       size: files[i]?.bytes ?? 0,
       crc32: files[i]?.crc32 ?? 0,
       modified: new Date(src.imp_date),

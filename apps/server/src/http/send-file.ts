@@ -1,10 +1,31 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendRange } from './byte-range.ts';
 import { attachment } from './content-disposition.ts';
 
 const READ_BLOCK_BYTES = 512 * 1024;
+
+/**
+ * The bytes of a file to send, wherever they are kept (a local file, an object of the media store):
+ * their size, and a stream of a part of them.
+ */
+export interface FileBody {
+  size: number;
+  open(range: { start: number; end: number }): Promise<Readable>;
+}
+
+/** A local file (an original where it was imported) as a body. */
+export async function localFileBody(file: string): Promise<FileBody> {
+  const { size } = await stat(file);
+  return {
+    size,
+    // Read in blocks of up to 512 KiB: a read and a socket write per block, not per 64 KiB (Node's default).
+    open: async ({ start, end }) =>
+      createReadStream(file, { start, end, highWaterMark: Math.min(READ_BLOCK_BYTES, Math.max(1, end - start + 1)) }),
+  };
+}
 
 /**
  * Calls `onDelivered` once the response has sent its whole body, when that body is the whole file
@@ -31,7 +52,7 @@ export async function sendFile(
   request: FastifyRequest,
   reply: FastifyReply,
   file: {
-    path: string;
+    body: FileBody;
     mime: string;
     etag: string;
     cacheControl: string;
@@ -39,7 +60,7 @@ export async function sendFile(
     onDelivered?: () => void;
   },
 ): Promise<FastifyReply> {
-  const size = (await stat(file.path)).size;
+  const size = file.body.size;
   void reply
     .header('Content-Type', file.mime)
     .header('ETag', file.etag)
@@ -51,8 +72,8 @@ export async function sendFile(
   if (file.filename !== undefined) void reply.header('Content-Disposition', attachment(file.filename));
   whenDelivered(request, reply, { start, end, size }, file.onDelivered);
   if (end < start) return reply.send();
-  // For HEAD, Fastify's automatic HEAD route drops the stream and keeps these headers. Read in
-  // blocks of up to 512 KiB: a read and a socket write per block, not per 64 KiB (Node's default).
-  const highWaterMark = Math.min(READ_BLOCK_BYTES, Math.max(1, end - start + 1));
-  return reply.send(createReadStream(file.path, { start, end, highWaterMark }));
+  // For HEAD, Fastify's automatic HEAD route keeps these headers and drains the stream it is given:
+  // an empty one, so that nothing is read (from the disk or the object store).
+  if (request.method === 'HEAD') return reply.send(Readable.from([]));
+  return reply.send(await file.body.open({ start, end }));
 }

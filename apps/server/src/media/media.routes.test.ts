@@ -1,12 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importWithDerivatives, startTestApp, type TestApp } from '../../test/app.ts';
+import { importWithDerivatives, startTestApp, testStores, type TestApp } from '../../test/app.ts';
 import { makeClip, makeImage, makePdf } from '../../test/media-fixtures.ts';
 import { mediaWindows, signMediaUrl } from '../access/media-url.ts';
 
-describe('media file route (signed thumbnail, preview and video URLs)', () => {
+const title = 'media file route (signed thumbnail, preview and video URLs), media in the %s store';
+
+describe.each(testStores)(title, (store) => {
   let t: TestApp;
   let dir: string;
   const ids: Record<string, number> = {};
@@ -14,7 +16,7 @@ describe('media file route (signed thumbnail, preview and video URLs)', () => {
     signMediaUrl(t.settings.secret, p, window, now);
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ store });
     dir = mkdtempSync(path.join(tmpdir(), 'vitrine-media-'));
     await makeImage(path.join(dir, 'photo.jpg'), { width: 1200, height: 800 });
     makeClip(path.join(dir, 'clip.webm'), { seconds: 1 });
@@ -61,6 +63,10 @@ describe('media file route (signed thumbnail, preview and video URLs)', () => {
     });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+  });
+
+  it('keeps the derivatives in its store: the data folder, or a bucket and nothing in the folder', () => {
+    expect(existsSync(path.join(t.settings.dataDir, 'derivatives'))).toBe(store === 'folder');
   });
 
   it('answers HEAD with the headers and no body', async () => {
@@ -147,5 +153,49 @@ describe('media file route (signed thumbnail, preview and video URLs)', () => {
     const unknown = await t.app.inject({ url: sign('thumb/999999') });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ error: 'not_found' });
+  });
+});
+
+describe('media files answered by the object store itself (S3_PRESIGN_SECONDS)', () => {
+  let t: TestApp;
+  let dir: string;
+  let id: number | undefined;
+
+  beforeAll(async () => {
+    t = await startTestApp({ store: 's3', env: { S3_PRESIGN_SECONDS: '600' } });
+    dir = mkdtempSync(path.join(tmpdir(), 'vitrine-presign-'));
+    makeClip(path.join(dir, 'clip.mp4'), { seconds: 1 });
+    id = (await importWithDerivatives(t, dir))['clip.mp4'];
+  }, 60_000);
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('redirects a signed media URL to a URL of the bucket, which answers the file and its ranges', async () => {
+    const url = signMediaUrl(t.settings.secret, `video/${id}`, mediaWindows.view);
+    const res = await t.app.inject({ url });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const location = String(res.headers.location);
+    expect(location.startsWith(`${t.settings.mediaStore.kind === 's3' ? t.settings.mediaStore.endpoint : ''}/`)).toBe(
+      true,
+    );
+    expect(location).toMatch(/X-Amz-Expires=600/);
+    // The same URL within one window, so browsers and CDNs cache the bytes.
+    expect((await t.app.inject({ url })).headers.location).toBe(location);
+
+    const whole = await fetch(location);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('video/mp4');
+    expect(whole.headers.get('cache-control')).toBe('public, max-age=300');
+    const bytes = Buffer.from(await whole.arrayBuffer());
+    const part = await fetch(location, { headers: { range: 'bytes=10-19' } });
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(bytes.subarray(10, 20));
+
+    // The portal's signature is still checked first.
+    const tampered = await t.app.inject({ url: url.replace(`video/${id}`, 'video/999999') });
+    expect(tampered.statusCode).toBe(403);
   });
 });

@@ -29,6 +29,8 @@ export function mediaRoutes(app: FastifyInstance, media: MediaService): void {
       if (answer.type === 'placeholder') {
         return reply.type('image/svg+xml').header('Cache-Control', `${scope}, max-age=60`).send(answer.svg);
       }
+      // Not cached: the redirect must not outlive the store's URL, and each one checks the signature again.
+      if (answer.type === 'redirect') return reply.header('Cache-Control', 'no-store').redirect(answer.url, 302);
       const cacheControl = mediaCacheControl(request.query.exp, scope, answer.maxSeconds);
       return sendFile(request, reply, { ...answer, cacheControl });
     };

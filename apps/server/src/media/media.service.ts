@@ -4,6 +4,7 @@ import { PageRenderFailed, type DerivativeService } from '../derivatives/derivat
 import type { DerivativeRow } from '../derivatives/derivative.repository.ts';
 import { typeIconSvg } from '../derivatives/type-icon.ts';
 import { isBusy, notFound, notYetAvailable, unsupportedMediaType, validation } from '../http/errors.ts';
+import type { FileBody } from '../http/send-file.ts';
 
 export type MediaKind = 'thumb' | 'preview' | 'video' | 'audio';
 
@@ -22,12 +23,14 @@ export interface MediaRequest {
 export type MediaAnswer =
   | {
       type: 'file';
-      path: string;
+      body: FileBody;
       mime: string;
       etag: string;
       /** A stand-in for the file asked for (made later): cached this long at most. */
       maxSeconds?: number;
     }
+  /** The file is answered by the store itself (S3_PRESIGN_SECONDS): a redirect to a URL it signed. */
+  | { type: 'redirect'; url: string; maxSeconds?: number }
   | { type: 'placeholder'; svg: string };
 
 /** How long the large thumbnail standing in for a small one not made yet may be cached. */
@@ -59,6 +62,8 @@ export class MediaService {
   constructor(
     private readonly access: AccessService,
     private readonly derivatives: DerivativeService,
+    /** Above 0 (and on a store that signs its own URLs): files are answered by a redirect signed this long. */
+    private readonly presignSeconds = 0,
   ) {}
 
   async resolve(input: MediaRequest): Promise<MediaAnswer> {
@@ -72,8 +77,9 @@ export class MediaService {
     }
     const assetId = Number(input.id);
     const page = input.page === undefined ? 0 : Number(input.page);
+    const scope = input.share === undefined ? 'public' : 'private';
     if (input.kind === 'thumb' && thumbWidth(input.w) === 400) {
-      const small = await this.smallThumb(assetId);
+      const small = await this.smallThumb(assetId, scope);
       if (small) return small;
     }
     let d = await this.derivatives.find(assetId, input.kind, page);
@@ -82,7 +88,7 @@ export class MediaService {
         throw err instanceof PageRenderFailed ? unsupportedMediaType(err.message) : err;
       });
     }
-    if (d) return this.fileOf(d);
+    if (d) return this.fileOf(d, scope);
     const asset = await this.derivatives.source(assetId);
     if (!asset) throw notFound('The asset');
     if (input.kind === 'video') {
@@ -99,21 +105,33 @@ export class MediaService {
    * The small thumbnail, made now when the asset has none yet. When the server is too busy to make
    * it, the large one stands in for a minute rather than a broken picture.
    */
-  private async smallThumb(assetId: number): Promise<MediaAnswer | undefined> {
+  private async smallThumb(assetId: number, scope: 'public' | 'private'): Promise<MediaAnswer | undefined> {
     try {
       const small = await this.derivatives.smallThumb(assetId);
-      return small && this.fileOf(small);
+      return small && (await this.fileOf(small, scope));
     } catch (err) {
       if (!isBusy(err)) throw err;
       const large = await this.derivatives.find(assetId, 'thumb');
-      return large && { ...this.fileOf(large), maxSeconds: STAND_IN_SECONDS };
+      return large && { ...(await this.fileOf(large, scope)), maxSeconds: STAND_IN_SECONDS };
     }
   }
 
-  private fileOf(d: DerivativeRow): MediaAnswer & { type: 'file' } {
+  private async fileOf(
+    d: DerivativeRow,
+    scope: 'public' | 'private',
+  ): Promise<MediaAnswer & { type: 'file' | 'redirect' }> {
+    if (this.presignSeconds > 0) {
+      // The store's URL is cached no longer than it is sure to be valid (half its lifetime).
+      const cacheControl = `${scope}, max-age=${Math.floor(this.presignSeconds / 2)}`;
+      const url = await this.derivatives.presignedUrl(d, this.presignSeconds, cacheControl);
+      if (url) return { type: 'redirect', url };
+    }
+    const body = await this.derivatives.body(d);
+    // Its row without its file: gone from the store (removed by hand, a store that was changed).
+    if (!body) throw notFound('The media file');
     return {
       type: 'file',
-      path: this.derivatives.filePath(d),
+      body,
       mime: d.mime,
       etag: `"${d.sha256.slice(0, 16)}-${d.kind}-${d.page}"`,
     };
