@@ -124,13 +124,16 @@ export function facetValues(
   const rank = view.cached(`ranks ${name}`, () => alphabeticalRanks(field, col));
   const byValue = (a: number, b: number): number => rank[a]! - rank[b]!;
   codes.sort((a, b) => (byCount ? sign * (counts[a]! - counts[b]!) || byValue(a, b) : sign * byValue(a, b) || a - b));
-  return codes.slice(offset, offset + limit).flatMap((c) => {
-    const value = col.values[c];
-    const count = counts[c];
-    if (value === undefined || count === undefined) return [];
+  const end = Math.min(codes.length, offset + limit);
+  const page: FacetValue[] = [];
+  for (let i = offset; i < end; i++) {
+    const c = codes[i]!;
+    const value = col.values[c]!;
+    const count = counts[c]!;
     const label = view.label(field.field_name, value);
-    return [label === undefined ? { value, count } : { value, label, count }];
-  });
+    page.push(label === undefined ? { value, count } : { value, label, count });
+  }
+  return page;
 }
 
 /** Position of every value of a field in alphabetical order (folded, then exact; numbers by value). */
