@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { assetGroups } from '@vitrine/contract/fields';
 import { oneOrByLanguage } from '@vitrine/contract/formats';
 import { indexFieldSchema } from '@vitrine/contract/search';
+import { LANGUAGE_TAG } from '@vitrine/contract/languages';
 
 /**
  * Groups when the settings file names none: registered users and guests see the portal, admins also
@@ -278,7 +279,7 @@ const fileSettingsSchema = z
           .describe('Groups that see an imported asset when its sidecar names none (access_groups)'),
         defaultLanguage: z
           .string()
-          .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/)
+          .regex(LANGUAGE_TAG)
           .optional()
           .describe('The language of caption files whose names state none (clip.vtt); without it they have none'),
       })

@@ -6,6 +6,9 @@
 
 export const LANGUAGE_CODE = /^[a-z]{2}$/;
 
+/** A BCP 47 language tag as caption files and their settings name them: `en`, `de-CH`, `fil`, `zh-Hant-TW`. */
+export const LANGUAGE_TAG = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
+
 /** The language of the interface texts a missing text falls back to. */
 export const FALLBACK_LOCALE = 'en';
 

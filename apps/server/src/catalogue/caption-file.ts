@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { LANGUAGE_TAG } from '@vitrine/contract/languages';
 
 /**
  * Caption tracks written beside a video (docs/catalogue.md "Captions"): `clip.vtt`, `clip.en.vtt`,
@@ -43,7 +44,7 @@ export function captionFormatOf(name: string): CaptionFormat | undefined {
 
 /** `en`, `de-CH`, `en-GB` canonical, or undefined when `part` is no language tag. */
 function languageTag(part: string): string | undefined {
-  if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(part)) return undefined;
+  if (!LANGUAGE_TAG.test(part)) return undefined;
   try {
     return Intl.getCanonicalLocales(part)[0];
   } catch {
