@@ -7,7 +7,7 @@ import {
   type PointerEvent as ReactPointerEvent,
 } from 'react';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
-import { sidebarWidthAfterDrag, type ViewSizes } from './searchState.ts';
+import { SIDEBAR_MIN_X, sidebarWidthAfterDrag, type ViewSizes } from './searchState.ts';
 
 /** Results area height is the window height minus 250 (portal-spec §2 "Search"). */
 const CHROME_HEIGHT = 250;
@@ -28,7 +28,7 @@ function useWindowHeight(): number {
 
 function storedSidebarWidth(fallback: number): number {
   const stored = Number(localStorage.getItem(SIDEBAR_KEY));
-  return Number.isFinite(stored) && stored >= 80 ? stored : fallback;
+  return Number.isFinite(stored) && stored >= SIDEBAR_MIN_X ? stored : fallback;
 }
 
 export interface SidebarWidth {
