@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { canCheck, endProcesses, leftBehind } from './leftovers.mjs';
 import { root, whatIsMissing } from './setup-lib.mjs';
 
@@ -17,44 +18,84 @@ if (missing.length) {
 }
 
 const reports = mkdtempSync(path.join(tmpdir(), 'vitrine-test-'));
-const vitestJson = path.join(reports, 'vitest.json');
 const e2eJson = path.join(reports, 'e2e.json');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
-const steps = [
-  { name: 'format', cmd: bin('prettier'), args: ['--check', '.'] },
-  { name: 'lint', cmd: bin('eslint'), args: ['--max-warnings', '0', '.'] },
-  { name: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
-  {
-    name: 'unit, component and API tests (SQLite and PostgreSQL)',
+/**
+ * A vitest run of some projects, one test file at a time, counted from its JSON report. The web
+ * project's files (jsdom, one core each) run beside the server's, which start databases, converters
+ * and servers of their own and so run one at a time.
+ */
+function vitestStep(name, label, projects) {
+  const json = path.join(reports, `vitest-${label}.json`);
+  return {
+    name,
+    label,
     cmd: bin('vitest'),
-    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
+    args: [
+      'run',
+      ...projects.flatMap((project) => ['--project', project]),
+      '--maxWorkers=1',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${json}`,
+    ],
     counts: () => {
-      const r = JSON.parse(readFileSync(vitestJson, 'utf8'));
-      return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0) };
+      const r = JSON.parse(readFileSync(json, 'utf8'));
+      return {
+        passed: r.numPassedTests,
+        failed: r.numFailedTests + (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
+      };
     },
-  },
-  {
-    name: 'browser journeys (Playwright, Chromium)',
-    cmd: bin('playwright'),
-    args: ['test', '--config', 'e2e/playwright.config.ts'],
-    env: { E2E_JSON: e2eJson },
-    counts: () => {
-      const s = JSON.parse(readFileSync(e2eJson, 'utf8')).stats;
-      return { passed: s.expected, failed: s.unexpected + s.flaky + s.skipped };
+  };
+}
+
+// Stages run one after the other; the steps of a stage run side by side (each is one process that
+// keeps one core busy, and a small machine has two), every line of their output marked with the
+// step's label.
+const stages = [
+  [
+    { name: 'format', label: 'format', cmd: bin('prettier'), args: ['--check', '.'] },
+    { name: 'lint', label: 'lint', cmd: bin('eslint'), args: ['--max-warnings', '0', '.'] },
+    { name: 'typecheck', label: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
+  ],
+  [
+    vitestStep('unit and component tests of the web app', 'web', ['web']),
+    vitestStep('unit and API tests (SQLite and PostgreSQL)', 'server', ['server', 'search-engine', 'contract']),
+  ],
+  [
+    {
+      name: 'browser journeys (Playwright, Chromium)',
+      cmd: bin('playwright'),
+      args: ['test', '--config', 'e2e/playwright.config.ts'],
+      env: { E2E_JSON: e2eJson },
+      counts: () => {
+        const s = JSON.parse(readFileSync(e2eJson, 'utf8')).stats;
+        return { passed: s.expected, failed: s.unexpected + s.flaky + s.skipped };
+      },
     },
-  },
+  ],
 ];
 
-/** Runs a step in a new session (its own process group); Ctrl+C and SIGTERM reach the whole step. */
-function run(step, sessions) {
+/**
+ * Runs a step in a new session (its own process group); Ctrl+C and SIGTERM reach the whole step.
+ * With `marked`, each line of its output is printed with the step's label (steps that run side by side).
+ */
+function run(step, sessions, marked) {
   return new Promise((resolve) => {
     const child = spawn(step.cmd, step.args, {
       cwd: root,
-      stdio: 'inherit',
+      stdio: marked ? ['ignore', 'pipe', 'pipe'] : 'inherit',
       env: { ...process.env, ...step.env },
       detached: true,
     });
+    if (marked) {
+      for (const stream of [child.stdout, child.stderr]) {
+        createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) =>
+          console.log(`[${step.label}] ${line}`),
+        );
+      }
+    }
     sessions.add(child.pid);
     const forward = (signal) => {
       interrupted = true;
@@ -72,7 +113,8 @@ function run(step, sessions) {
       resolve(status);
     };
     child.once('error', () => done(1));
-    child.once('exit', (code) => done(code ?? 1));
+    // 'close' comes after the marked output has been read to its end.
+    child.once(marked ? 'close' : 'exit', (code) => done(code ?? 1));
   });
 }
 
@@ -81,11 +123,12 @@ let failed = 0;
 let interrupted = false;
 const summary = [];
 const sessions = new Set();
-for (const step of steps) {
-  if (interrupted) break;
+
+/** Runs a step and counts what passed and failed in it. */
+async function runAndCount(step, marked) {
   const t0 = Date.now();
-  console.log(`\n=== ${step.name}`);
-  const status = await run(step, sessions);
+  if (!marked) console.log(`\n=== ${step.name}`);
+  const status = await run(step, sessions, marked);
   const ok = status === 0;
   let counted = { passed: ok ? 1 : 0, failed: ok ? 0 : 1 };
   if (step.counts) {
@@ -98,9 +141,13 @@ for (const step of steps) {
   }
   passed += counted.passed;
   failed += counted.failed;
-  summary.push(
-    `${ok ? 'ok  ' : 'FAIL'} ${step.name}: ${counted.passed} passed, ${counted.failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
-  );
+  return `${ok ? 'ok  ' : 'FAIL'} ${step.name}: ${counted.passed} passed, ${counted.failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`;
+}
+
+for (const stage of stages) {
+  if (interrupted) break;
+  if (stage.length > 1) console.log(`\n=== ${stage.map((step) => step.name).join(', ')} (side by side)`);
+  summary.push(...(await Promise.all(stage.map((step) => runAndCount(step, stage.length > 1)))));
 }
 
 // Tests and servers end the helpers they start (exiftool -stay_open, browsers); a process of a step's
