@@ -1,21 +1,31 @@
 /**
  * The scale test (`npm run scale-test`): a throwaway PostgreSQL, the demo catalogue plus synthetic
- * assets, then 1 and 3 server processes behind nginx on loopback, each driven by autocannon with
- * 200 concurrent virtual users that mix searches with facets, previews, bookmark writes, logins and
- * zip downloads. Prints throughput, p50/p95/p99 per call, errors, lost bookmark writes and the CPU
- * used by the server processes, PostgreSQL, nginx and the load generator, side by side.
+ * assets, then server processes behind nginx on loopback, each run driven by autocannon with 200
+ * concurrent virtual users that mix searches with facets, previews, bookmark writes, logins and zip
+ * downloads. Three runs: 1 and 3 processes sharing one data folder, and 3 processes whose media
+ * store is a bucket of a real S3-protocol server on loopback (s3rver), each with a data folder of its
+ * own, so derivatives and conversions come from the bucket and no folder is shared. Prints
+ * throughput, p50/p95/p99 per call, errors, lost bookmark writes and the CPU used by the server
+ * processes, PostgreSQL, nginx, the object store and the load generator, side by side.
  *
  *   npm run scale-test [-- --assets 100000 --seconds 40 --users 200]
  *
  * Bounded to a few minutes; CI does not run it. Figures and how to read them: bench/README.md.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type Request } from 'autocannon';
 import pg from 'pg';
+import { S3Bucket } from '@vitrine/server/src/adapters/s3-store.ts';
+import { makeDerivatives } from '@vitrine/server/src/cli/import.command.ts';
+import { DERIVATIVES_JOB } from '@vitrine/server/src/derivatives/derivative.jobs.ts';
 import { openServices } from '@vitrine/server/src/services.ts';
 import { loadSettings } from '@vitrine/server/src/settings.ts';
 import { startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
@@ -142,6 +152,8 @@ interface CallFigures {
   /** How many answers of each error status (0: a timeout or a reset, no answer). */
   statuses: Map<number, number>;
   ms: number[];
+  /** Bytes of the answers, headers included. */
+  bytes: number;
 }
 
 const percentile = (xs: number[], p: number) => {
@@ -150,7 +162,7 @@ const percentile = (xs: number[], p: number) => {
 };
 
 interface RunResult {
-  processes: number;
+  label: string;
   rps: number;
   total: number;
   errors: number;
@@ -158,7 +170,12 @@ interface RunResult {
   calls: Map<string, CallFigures>;
   cpu: Record<string, number>;
   load: number[];
+  /** Media files found in the processes' own data folders after the run (object store runs). */
+  localMediaFiles?: number;
 }
+
+/** The conversion set the zips are made of: its files come from the media store (the bucket, or DATA_DIR). */
+const ZIP_SET = 1;
 
 /** One load run: VUS connections through nginx, each a visitor going round the mix of calls. */
 async function drive(
@@ -286,7 +303,7 @@ async function drive(
           {
             ...req,
             method: 'GET',
-            path: `${api}download?operation=zip&csetid=0&${assets.zip.map((id) => `id=${id}`).join('&')}`,
+            path: `${api}download?operation=zip&csetid=${ZIP_SET}&${assets.zip.map((id) => `id=${id}`).join('&')}`,
             headers: auth(c),
           },
           c,
@@ -303,11 +320,12 @@ async function drive(
     },
   ];
   const instance = autocannon({ url, connections: VUS, duration: SECONDS, timeout: 30, requests: round });
-  instance.on('response', (client, status, _bytes, ms) => {
+  instance.on('response', (client, status, bytes, ms) => {
     const call = client.requestIterator.context.call;
     const name = typeof call === 'string' ? call : 'other';
-    const f = calls.get(name) ?? { count: 0, errors: 0, statuses: new Map<number, number>(), ms: [] };
+    const f = calls.get(name) ?? { count: 0, errors: 0, statuses: new Map<number, number>(), ms: [], bytes: 0 };
     f.count++;
+    f.bytes += bytes;
     if (status >= 400) {
       f.errors++;
       f.statuses.set(status, (f.statuses.get(status) ?? 0) + 1);
@@ -333,15 +351,18 @@ async function main(): Promise<void> {
   await client.connect();
   await client.query('CREATE DATABASE vitrine');
   await client.end();
-  const env = {
+  const env: Record<string, string> = {
     DATA_DIR: path.join(work, 'data'),
     DATABASE_URL: cluster.url.replace(/\/postgres$/, '/vitrine'),
     TRUST_PROXY: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    // One secret for every process: the object store's processes have no shared folder to keep it in.
+    SECRET: randomBytes(32).toString('hex'),
   };
-  mkdirSync(env.DATA_DIR, { recursive: true });
+  mkdirSync(env.DATA_DIR!, { recursive: true });
   const servers: ServerProcess[] = [];
   let proxy: { pid: number; stop(): void } | undefined;
+  let store: ObjectStore | undefined;
   try {
     const vitrine = (...cmd: string[]) => {
       const r = spawnSync(process.execPath, [cli, ...cmd], {
@@ -351,7 +372,7 @@ async function main(): Promise<void> {
       });
       if (r.status !== 0) throw new Error(`vitrine ${cmd.join(' ')} failed (${r.status})`);
     };
-    step(`importing the demo catalogue from ${demoMedia} (previews are made by the server processes later)`);
+    step(`importing the demo catalogue from ${demoMedia}`);
     if (!existsSync(demoMedia))
       throw new Error(`no demo media in ${demoMedia}: run \`npx vitrine demo\` once (npm start does)`);
     vitrine('import', demoMedia, '--no-derivatives');
@@ -359,8 +380,13 @@ async function main(): Promise<void> {
     vitrine('bench-data', '--assets', String(SYNTHETIC));
 
     const services = await openServices(loadSettings({ ...env, LOG_LEVEL: 'silent' }));
-    // The demo's previews and web videos would be made by the server processes during the runs and
-    // take the CPU the runs measure: the queue is emptied, previews answer their placeholders.
+    // The demo's thumbnails and previews are made now, so every run serves the same real files (from
+    // the data folder, then from the bucket). Its web videos and sounds would be made by the server
+    // processes during the runs and take the CPU the runs measure: those jobs are dropped.
+    await services.db.kysely.deleteFrom('job').where('name', '!=', DERIVATIVES_JOB).execute();
+    step('making the demo thumbnails and previews');
+    const made = await makeDerivatives(services, true);
+    if (made.failed) step(`${made.failed} derivative job(s) failed`);
     await services.db.kysely.deleteFrom('job').execute();
     step(`creating ${VUS} accounts`);
     const users: { name: string; token: string }[] = [];
@@ -376,30 +402,62 @@ async function main(): Promise<void> {
     }
     const demo = await services.db.kysely
       .selectFrom('asset')
-      .select(['id', 'file_size'])
+      .select(['id', 'file_size', 'asset_group'])
       .where('source_path', 'like', `${demoMedia}%`)
       .orderBy('file_size')
       .execute();
-    const assets = { search: demo.map((a) => a.id), zip: demo.slice(0, 3).map((a) => a.id) };
+    // The zips hold the three smallest pictures, converted by the zip's set (made before the clock).
+    const pictures = demo.filter((a) => a.asset_group === 'image');
+    const assets = { search: demo.map((a) => a.id), zip: pictures.slice(0, 3).map((a) => a.id) };
     await services.close();
 
+    const columns: { label: string; processes: number; objectStore: boolean }[] = [
+      { label: '1 process', processes: 1, objectStore: false },
+      { label: '3 processes', processes: 3, objectStore: false },
+      { label: '3 processes, S3 store', processes: 3, objectStore: true },
+    ];
     const results: RunResult[] = [];
-    for (const count of [1, 3]) {
-      step(`starting ${count} server process(es) behind nginx`);
-      while (servers.length < count) servers.push(await startServerProcess(env));
+    const privateDirs: string[] = [];
+    for (const [n, column] of columns.entries()) {
+      if (column.objectStore && !store) {
+        // A new set of processes: none of them sees the data folder of the runs before.
+        await Promise.all(servers.splice(0).map((s) => s.kill()));
+        step('starting the object store (s3rver on loopback) and copying the made files into its bucket');
+        store = await startObjectStore();
+        // As README "Object storage" tells an operator who switches: the made files go to the bucket.
+        const copied = await copyToBucket(env.DATA_DIR!, store.env);
+        step(`${copied} files copied into the bucket`);
+      }
+      step(`starting ${column.label} behind nginx`);
+      while (servers.length < column.processes) {
+        if (!column.objectStore) {
+          servers.push(await startServerProcess(env));
+          continue;
+        }
+        // Each process its own data folder (the database, its search index snapshot, the outbox):
+        // media come only from the bucket. S3_PRESIGN_SECONDS stays 0: the bytes go through Node.
+        const own = path.join(work, `data-s3-${servers.length + 1}`);
+        mkdirSync(own, { recursive: true });
+        privateDirs.push(own);
+        servers.push(await startServerProcess({ ...env, ...store!.env, DATA_DIR: own, S3_PRESIGN_SECONDS: '0' }));
+      }
       proxy = startNginx(
         nginx,
         servers.map((s) => s.port),
-        18000 + count,
+        18001 + n,
       );
-      const url = `http://127.0.0.1:${18000 + count}`;
+      const url = `http://127.0.0.1:${18001 + n}`;
       // Every process loads its search index before the clock starts.
       for (const s of servers) await fetch(`${s.url}/assetportal/api/search?solr_q=*`);
+      // The zip's conversions are made (or found in the store) before the clock starts.
+      await warmZip(servers[0]!.url, users[0]!.token, assets.zip);
       const pgPid = postmasterPid(Number(new URL(cluster.url).port));
+      const storePid = store?.child.pid;
       const before = {
         server: servers.reduce((s, p) => s + treeCpu(p.child.pid!), 0),
         postgres: treeCpu(pgPid),
         nginx: treeCpu(proxy.pid),
+        store: column.objectStore && storePid ? treeCpu(storePid) : 0,
         load: process.cpuUsage(),
       };
       step(`${VUS} virtual users for ${SECONDS} s`);
@@ -407,7 +465,7 @@ async function main(): Promise<void> {
       const used = process.cpuUsage(before.load);
       reportServerErrors(servers);
       results.push({
-        processes: count,
+        label: column.label,
         rps: run.rps,
         total: run.total,
         errors: run.errors,
@@ -417,9 +475,11 @@ async function main(): Promise<void> {
           'server processes': servers.reduce((s, p) => s + treeCpu(p.child.pid!), 0) - before.server,
           PostgreSQL: treeCpu(pgPid) - before.postgres,
           nginx: treeCpu(proxy.pid) - before.nginx,
+          ...(column.objectStore && storePid ? { 'object store (s3rver)': treeCpu(storePid) - before.store } : {}),
           'load generator': (used.user + used.system) / 1e6,
         },
         load: loadavg(),
+        ...(column.objectStore ? { localMediaFiles: privateDirs.reduce((sum, d) => sum + mediaFilesIn(d), 0) } : {}),
       });
       proxy.stop();
       proxy = undefined;
@@ -428,9 +488,79 @@ async function main(): Promise<void> {
   } finally {
     proxy?.stop();
     await Promise.all(servers.map((s) => s.kill()));
+    await store?.stop();
     cluster.stop();
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The object store's process (object-store.ts) and the environment that points a server at its bucket. */
+interface ObjectStore {
+  child: ChildProcess;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+async function startObjectStore(): Promise<ObjectStore> {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const child = spawn(process.execPath, ['--import', tsx, path.join(import.meta.dirname, 'object-store.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+    });
+    child.once('exit', (code) => reject(new Error(`the object store ended (${code}) before it served`)));
+  });
+  const { env } = JSON.parse(line) as { env: Record<string, string> };
+  return {
+    child,
+    env,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Files under a folder, relative to it. */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
+
+/** Made files (derivatives, conversions, uploads) in a data folder. */
+const mediaFilesIn = (dataDir: string) =>
+  ['derivatives', 'conversions', 'config-files'].reduce((sum, f) => sum + filesUnder(path.join(dataDir, f)).length, 0);
+
+/** Copies a data folder's made files to the same keys of the bucket, through the portal's own object store. */
+async function copyToBucket(dataDir: string, bucketEnv: Record<string, string>): Promise<number> {
+  const settings = loadSettings({ ...bucketEnv, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  if (settings.mediaStore.kind !== 's3') throw new Error('the object store settings did not select a bucket');
+  const bucket = new S3Bucket(settings.mediaStore);
+  let copied = 0;
+  for (const folder of ['derivatives', 'conversions', 'config-files']) {
+    const keys = bucket.store(`${folder}/`);
+    for (const rel of filesUnder(path.join(dataDir, folder))) {
+      await keys.write([rel], ([scratch = '']) => copyFile(path.join(dataDir, folder, rel), scratch));
+      copied++;
+    }
+  }
+  return copied;
+}
+
+/** Asks for the zip once, so its conversions exist before the clock starts. */
+async function warmZip(url: string, token: string, ids: number[]): Promise<void> {
+  const r = await fetch(
+    `${url}/assetportal/api/download?operation=zip&csetid=${ZIP_SET}&${ids.map((id) => `id=${id}`).join('&')}`,
+    { headers: { authorization: `Bearer ${token}` } },
+  );
+  if (!r.ok) throw new Error(`the zip could not be prepared: ${r.status} ${await r.text()}`);
 }
 
 /** The distinct errors the server processes logged so far, so an error count comes with its cause. */
@@ -453,7 +583,7 @@ function reportServerErrors(servers: ServerProcess[]): void {
 }
 
 function print(results: RunResult[]): void {
-  const head = `| | ${results.map((r) => `${r.processes} process${r.processes > 1 ? 'es' : ''}`).join(' | ')} |`;
+  const head = `| | ${results.map((r) => r.label).join(' | ')} |`;
   const sep = `|---|${results.map(() => '---').join('|')}|`;
   const row = (label: string, f: (r: RunResult) => string) => `| ${label} | ${results.map(f).join(' | ')} |`;
   const lines = [
@@ -476,9 +606,22 @@ function print(results: RunResult[]): void {
       }),
     );
   }
-  for (const part of Object.keys(results[0]?.cpu ?? {})) {
-    lines.push(row(`CPU s: ${part}`, (r) => (r.cpu[part] ?? 0).toFixed(1)));
+  for (const name of ['preview image', 'zip download']) {
+    lines.push(
+      row(`${name}: MB received`, (r) => {
+        const f = r.calls.get(name);
+        return f ? (f.bytes / 1e6).toFixed(1) : '–';
+      }),
+    );
   }
+  for (const part of [...new Set(results.flatMap((r) => Object.keys(r.cpu)))]) {
+    lines.push(row(`CPU s: ${part}`, (r) => (part in r.cpu ? r.cpu[part]!.toFixed(1) : '–')));
+  }
+  lines.push(
+    row('made files in the processes’ own data folders', (r) =>
+      r.localMediaFiles === undefined ? '(one shared folder)' : String(r.localMediaFiles),
+    ),
+  );
   lines.push(row('load average after (1/5/15 min)', (r) => r.load.map((l) => l.toFixed(1)).join(' / ')));
   console.log(`\n${VUS} virtual users, ${SECONDS} s per run, ${SYNTHETIC} synthetic assets + the demo\n`);
   console.log(lines.join('\n'));

@@ -11,6 +11,7 @@ import {
   type WrittenRows,
 } from '../db/catalogue-state.ts';
 import { isPostgres } from '../db/dialect.ts';
+import { BULK_BATCH } from '../db/serve-lock.ts';
 
 /**
  * The single-valued part of an asset. `status` (default active), `imp_date` (default: the time of
@@ -391,19 +392,27 @@ export class CatalogueRepository {
     };
   }
 
-  /** Marks assets whose files are gone; they stay in the database but leave the portal. */
-  async markGone(ids: number[], now = Date.now()): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db.transaction().execute(async (trx) => {
-      await changeCatalogue(trx, ids);
-      for (let i = 0; i < ids.length; i += 500) {
-        await trx
-          .updateTable('asset')
-          .set({ status: 'gone', updated_at: now })
-          .where('id', 'in', ids.slice(i, i + 500))
-          .execute();
-      }
-    });
+  /**
+   * Marks assets whose files are gone; they stay in the database but leave the portal. `batch` assets
+   * per transaction (db/serve-lock.ts writeBatchSize), each transaction one catalogue change: a
+   * failure midway leaves whole batches marked and the rest active, and the next import, which finds
+   * the rest still active and their files still missing, marks them.
+   */
+  async markGone(ids: readonly number[], options: { batch?: number; now?: number } = {}): Promise<void> {
+    const now = options.now ?? Date.now();
+    const batch = Math.max(1, options.batch ?? BULK_BATCH);
+    // In id order: each batch's change is a few runs of consecutive ids.
+    const sorted = [...new Set(ids)].sort((a, b) => a - b);
+    for (let from = 0; from < sorted.length; from += batch) {
+      if (from > 0) await nextTurn();
+      const part = sorted.slice(from, from + batch);
+      await this.db.transaction().execute(async (trx) => {
+        await changeCatalogue(trx, part);
+        for (const some of chunks(part, 1)) {
+          await trx.updateTable('asset').set({ status: 'gone', updated_at: now }).where('id', 'in', some).execute();
+        }
+      });
+    }
   }
 
   /** Refreshes the planner's statistics after a bulk write, so lookups by id use the indexes. */
@@ -411,17 +420,54 @@ export class CatalogueRepository {
     await sql`analyze`.execute(this.db);
   }
 
-  /** Removes every asset, collection, derivative and derivative job (for rebuilding the demo). */
-  async clear(): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await changeCatalogue(trx, 'all');
-      for (const t of ['derivative', 'asset_value', 'asset_collection', 'asset_access', 'asset_caption'] as const) {
-        await trx.deleteFrom(t).execute();
-      }
-      await trx.deleteFrom('job').where('name', 'in', DERIVATIVE_JOBS).execute();
-      await trx.updateTable('collection').set({ parent_id: null }).execute();
-      await trx.deleteFrom('asset').execute();
-      await trx.deleteFrom('collection').execute();
-    });
+  /**
+   * Removes every asset, collection, derivative and derivative job (for rebuilding the demo), in
+   * transactions of `batch` rows (db/serve-lock.ts writeBatchSize). First the assets, newest first,
+   * each batch whole (values, access, collection memberships, captions, derivatives and derivative
+   * jobs go with their asset) and as one catalogue change; then derivative jobs left by older versions
+   * of files; then the collections; last a change of every asset, so that search indexes read the
+   * emptied catalogue afresh. A failure midway leaves a smaller catalogue of whole assets, and
+   * running it again removes the rest.
+   */
+  async clear(batch = BULK_BATCH): Promise<void> {
+    const size = Math.max(1, batch);
+    for (;;) {
+      const assets = await this.db
+        .selectFrom('asset')
+        .select(['id', 'sha256', 'asset_group'])
+        .orderBy('id', 'desc')
+        .limit(size)
+        .execute();
+      if (assets.length === 0) break;
+      const ids = assets.map((a) => Number(a.id));
+      const jobKeys = assets.flatMap((a) => derivativeJobsFor({ ...a, id: Number(a.id) }).map((j) => j.key));
+      await this.db.transaction().execute(async (trx) => {
+        await changeCatalogue(trx, ids);
+        for (const keys of chunks(jobKeys, 1)) await trx.deleteFrom('job').where('key', 'in', keys).execute();
+        for (const some of chunks(ids, 1)) {
+          for (const t of ['derivative', 'asset_value', 'asset_collection', 'asset_access', 'asset_caption'] as const) {
+            await trx.deleteFrom(t).where('asset_id', 'in', some).execute();
+          }
+          await trx.deleteFrom('asset').where('id', 'in', some).execute();
+        }
+      });
+      await nextTurn();
+    }
+    const jobs = () => this.db.selectFrom('job').select('id').where('name', 'in', DERIVATIVE_JOBS).limit(size);
+    while (Number((await this.db.deleteFrom('job').where('id', 'in', jobs()).executeTakeFirst()).numDeletedRows) > 0)
+      await nextTurn();
+    const collections = () => this.db.selectFrom('collection').select('id').orderBy('id', 'desc').limit(size);
+    while (
+      Number(
+        (await this.db.deleteFrom('collection').where('id', 'in', collections()).executeTakeFirst()).numDeletedRows,
+      ) > 0
+    )
+      await nextTurn();
+    await this.db.transaction().execute((trx) => changeCatalogue(trx, 'all'));
   }
+}
+
+/** Lets timers and I/O run between a command's transactions (better-sqlite3 answers synchronously). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -8,6 +8,7 @@ import { probeImage } from '../adapters/media.ts';
 import { pdfInfo } from '../adapters/pdf.ts';
 import { decodeImageWithFfmpeg, probeAv } from '../adapters/video.ts';
 import type { Settings } from '../settings.ts';
+import { writeBatchSize } from '../db/serve-lock.ts';
 import type { AssetColumns, AssetWrite, CatalogueRepository } from './catalogue.repository.ts';
 import {
   captionFormatOf,
@@ -412,7 +413,8 @@ export class ImportService {
 
     const seen = new Set(found.map((f) => f.file));
     const gone = [...known.values()].filter((a) => a.status === 'active' && !seen.has(a.source_path)).map((a) => a.id);
-    await this.repo.markGone(gone);
+    // Few per transaction while a server serves the SQLite database (db/serve-lock.ts).
+    await this.repo.markGone(gone, { batch: await writeBatchSize(this.settings.database) });
     summary.gone = gone.length;
     summary.failed.sort((a, b) => a.file.localeCompare(b.file));
     summary.seconds = (performance.now() - started) / 1000;

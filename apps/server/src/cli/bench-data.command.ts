@@ -2,18 +2,11 @@ import cliProgress from 'cli-progress';
 import { startThread } from '../adapters/thread.ts';
 import { COLLECTION_COUNT, SyntheticCatalogue } from '../bench-data/synthetic.ts';
 import { newAssetWrite } from '../catalogue/new-asset.ts';
-import { isServed } from '../db/serve-lock.ts';
+import { writeBatchSize } from '../db/serve-lock.ts';
 import type { Settings } from '../settings.ts';
 import { withServices } from '../services.ts';
 import type { IndexerData, IndexerMessage } from './bench-data.index.ts';
 
-const CHUNK = 5000;
-/**
- * Assets per transaction on a SQLite database that a server is serving: the server's writes wait for
- * the write lock, and better-sqlite3 waits synchronously, so the transaction must end well within
- * 100 ms of the server's event loop (100 assets took 61–77 ms on 2 busy cores; 5000 took 0.7–0.9 s).
- */
-const SERVED_CHUNK = 100;
 /** Width of a progress bar's phase name. */
 const PHASE = 14;
 
@@ -62,8 +55,8 @@ function startIndexer(data: IndexerData, progress: (phase: string, done: number,
  * index as the writes commit and writes its snapshot, so the two cores write and index at once.
  */
 export async function writeBenchData(settings: Settings, assets: number, seed = 42): Promise<void> {
-  const served = settings.database.dialect === 'sqlite' && (await isServed(settings.database.file));
-  const chunkSize = served ? SERVED_CHUNK : CHUNK;
+  // Few assets per transaction while a server serves the SQLite database (db/serve-lock.ts).
+  const chunkSize = await writeBatchSize(settings.database);
   await withServices(settings, async (services) => {
     const catalogueRows = services.repositories.catalogue;
     const bars = new cliProgress.MultiBar(

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { convertImage } from '../adapters/media.ts';
 import type { Auth } from '../auth/caller.ts';
 import { DEMO_COLLECTIONS, DEMO_HERO, DEMO_MANIFEST, writeDemoSidecars } from '../catalogue/demo-catalogue.ts';
+import { writeBatchSize } from '../db/serve-lock.ts';
 import { derivativeRoot } from '../derivatives/storage.ts';
 import type { Settings } from '../settings.ts';
 import { withServices, type Services } from '../services.ts';
@@ -98,7 +99,8 @@ export async function runDemo(settings: Settings, opts: { reset: boolean; ifEmpt
     const repo = services.repositories.catalogue;
     if (opts.reset) {
       console.log('Removing the catalogue and its derivatives…');
-      await repo.clear();
+      // Few assets per transaction while a server serves the SQLite database (db/serve-lock.ts).
+      await repo.clear(await writeBatchSize(settings.database));
       await rm(derivativeRoot(settings.dataDir), { recursive: true, force: true });
       await rm(media, { recursive: true, force: true });
     } else if (opts.ifEmpty) {
