@@ -30,6 +30,8 @@ describe('the serializer compiled from a response schema', () => {
       ranges: z.record(z.string(), z.object({ min: z.number().nullable(), max: z.number().nullable() })),
       options: z.object({ filter: z.boolean().optional() }).default({}),
       hidden: z.object({ a: z.number() }),
+      owner: z.object({ name: z.string() }).nullable(),
+      either: z.array(z.union([z.string().min(1), z.number().int(), z.object({ k: z.boolean() })])),
     });
     const data = {
       docs: [
@@ -38,6 +40,8 @@ describe('the serializer compiled from a response schema', () => {
       ],
       ranges: { file_size: { min: null, max: 5 }, rating: { min: 1, max: 2, extra: true } },
       hidden: { a: 1, secret: 'not sent' },
+      owner: null,
+      either: ['x', 2, { k: true, other: 1 }],
       notInSchema: 'dropped',
     };
     const written = compiledJson(schema, data);
@@ -50,7 +54,12 @@ describe('the serializer compiled from a response schema', () => {
       ranges: { file_size: { min: null, max: 5 }, rating: { min: 1, max: 2 } },
       options: {},
       hidden: { a: 1 },
+      owner: null,
+      either: ['x', 2, { k: true }],
     });
+    const withOwner = { ...data, owner: { name: 'Anna', role: 'not sent' } };
+    expect(compiledJson(schema, withOwner)).toEqual(zodJson(schema, withOwner));
+    expect(compiledJson(schema, withOwner)).toMatchObject({ owner: { name: 'Anna' } });
   });
 
   it('is not made for a schema without a JSON Schema form (transforms, dates): the zod check writes those', () => {

@@ -16,10 +16,19 @@ type Serializer = (data: unknown) => string;
 export function compiledSerializer(schema: z.ZodType): Serializer | undefined {
   try {
     const jsonSchema = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'throw', target: 'draft-7' });
-    return fastJson(jsonSchema as Parameters<typeof fastJson>[0]);
+    return fastJson(JSON.parse(JSON.stringify(jsonSchema), keysLeftOut) as Parameters<typeof fastJson>[0]);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * JSON.parse reviver: drops `additionalProperties: false`. fast-json-stringify leaves keys an object
+ * schema does not name out without it, but it picks the branch of a union (`anyOf`) with Ajv, which
+ * would refuse an object carrying a key more; zod's parse strips such a key and takes the branch.
+ */
+function keysLeftOut(key: string, value: unknown): unknown {
+  return key === 'additionalProperties' && value === false ? undefined : value;
 }
 
 /**
