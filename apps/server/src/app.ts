@@ -6,12 +6,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_BASE_PATH } from '@vitrine/contract/call';
 import { getSessionCall } from '@vitrine/contract/session';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
@@ -23,6 +18,7 @@ import type { Db } from './db/database.ts';
 import { installJsonCompression } from './http/compression.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { logRedaction } from './http/log-redaction.ts';
+import { responseSerializerCompiler } from './http/serializer.ts';
 import { webAppSecurityHeaders } from './http/security-headers.ts';
 import { installXsrf } from './http/xsrf.ts';
 import { downloadRoutes } from './download/download.routes.ts';
@@ -52,6 +48,11 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** Told of every route as it is registered (tests audit them). */
   onRoute?: (route: RouteOptions) => void;
+  /**
+   * Checks every answer against its zod schema (a mismatch is a 500) instead of writing it with the
+   * serializer compiled from the schema (http/serializer.ts). Default: on under NODE_ENV=test.
+   */
+  checkAnswers?: boolean;
 }
 
 /** The logger options; every log line has its secrets redacted (http/log-redaction.ts). */
@@ -105,7 +106,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler(options.checkAnswers ?? process.env.NODE_ENV === 'test'));
   // Answers never name the server's folders (the details go to the log).
   installErrorHandler(app, [settings.dataDir, tmpdir(), process.cwd(), path.resolve(import.meta.dirname, '..')]);
   installJsonCompression(app);

@@ -40,6 +40,8 @@ export async function startTestApp(
     onRoute?: BuildOptions['onRoute'];
     /** pino options, to read what the server logs; none by default. */
     logger?: BuildOptions['logger'];
+    /** false: answers written by the compiled serializers, as in production (default: checked with zod). */
+    checkAnswers?: boolean;
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vitrine-data-'));
@@ -48,7 +50,11 @@ export async function startTestApp(
   const bucket = options.store === 's3' ? await startTestBucket() : undefined;
   const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...bucket?.env, ...options.env });
   settings.database = database.config;
-  const app = await buildApp(settings, { logger: options.logger ?? false, onRoute: options.onRoute });
+  const app = await buildApp(settings, {
+    logger: options.logger ?? false,
+    onRoute: options.onRoute,
+    checkAnswers: options.checkAnswers,
+  });
   return {
     app,
     settings,
