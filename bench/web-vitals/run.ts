@@ -9,6 +9,10 @@
  *   PAGES='/#/asset/3' VIEWPORTS=375x812 DETAIL=1 npx tsx bench/web-vitals/run.ts URL
  *
  * DETAIL=1 lists the long tasks and each shift with the elements that moved.
+ *
+ * Beside them, the main thread's processor time over the visit (Chrome's ThreadTime: time the
+ * thread ran, not time it waited for a core, so a busy machine moves it far less than the blocking
+ * time) and how often style and layout were computed (RecalcStyleCount, LayoutCount).
  */
 import { chromium } from '@playwright/test';
 
@@ -64,6 +68,9 @@ for (const vp of viewports) {
   for (const path of pages) {
     const cls: number[] = [];
     const tbt: number[] = [];
+    const cpu: number[] = [];
+    const styles: number[] = [];
+    const layouts: number[] = [];
     let detail: { shifts: Shift[]; long: Measures['__long']; fcp: number } | undefined;
     for (let r = 0; r < runs; r++) {
       const context = await browser.newContext({
@@ -87,8 +94,9 @@ for (const vp of viewports) {
       });
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.CPU_SLOWDOWN ?? 4) });
       await cdp.send('Network.enable');
+      await cdp.send('Performance.enable');
       await cdp.send('Network.emulateNetworkConditions', {
         offline: false,
         latency: 150,
@@ -103,6 +111,11 @@ for (const vp of viewports) {
         const w = window as unknown as Measures;
         return { shifts: w.__shifts, long: w.__long, fcp: Math.round(fcp) };
       });
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? Number.NaN;
+      cpu.push(Math.round(metric('ThreadTime') * 1000));
+      styles.push(metric('RecalcStyleCount'));
+      layouts.push(metric('LayoutCount'));
       cls.push(out.shifts.reduce((s, e) => s + e.value, 0));
       tbt.push(out.long.filter((l) => l.start >= out.fcp).reduce((s, l) => s + Math.max(0, l.d - 50), 0));
       detail = out;
@@ -110,7 +123,7 @@ for (const vp of viewports) {
     }
     const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
     console.log(
-      `${vp} ${path}: CLS ${med(cls).toFixed(3)} [${cls.map((c) => c.toFixed(3)).join(' ')}]  TBT ${med(tbt)} ms [${tbt.join(' ')}]`,
+      `${vp} ${path}: CLS ${med(cls).toFixed(3)} [${cls.map((c) => c.toFixed(3)).join(' ')}]  TBT ${med(tbt)} ms [${tbt.join(' ')}]  main thread ${med(cpu)} ms [${cpu.join(' ')}]  style ${med(styles)}× layout ${med(layouts)}×`,
     );
     if (process.env.DETAIL && detail) {
       console.log(`  fcp ${detail.fcp}; long tasks: ${detail.long.map((l) => `${l.start}+${l.d}`).join(', ')}`);

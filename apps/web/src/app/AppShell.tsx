@@ -1,4 +1,4 @@
-import { Alert, AppBar, Box, IconButton, LinearProgress, Link, Toolbar, useMediaQuery, useTheme } from '@mui/material';
+import { Alert, IconButton, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
 import { Link as RouterLink, Outlet, useLocation, useMatches, useNavigation } from '../lib/router.tsx';
@@ -7,7 +7,7 @@ import { ChevronLeftIcon, MenuIcon } from '../components/icons.tsx';
 import { IconTooltip } from '../components/IconTooltip.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
 import { ToastHost } from '../components/ToastHost.tsx';
-import { visuallyHidden } from '../components/visuallyHidden.ts';
+import { VISUALLY_HIDDEN } from '../components/visuallyHidden.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import { AppFooter } from './AppFooter.tsx';
 import { logoVisible, useAvailableFiles, useConfigErrorNotice, useGlobalConfig } from '../stores/config.ts';
@@ -17,6 +17,7 @@ import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { NavDrawer } from './NavDrawer.tsx';
 import { ThemeSwitch } from './ThemeSwitch.tsx';
 import { usePageTitle } from './usePageTitle.ts';
+import './shell.css';
 
 interface RouteHandle {
   titleKey?: string;
@@ -25,12 +26,6 @@ interface RouteHandle {
 /** Hash anchors scroll with an offset (the fixed header and, on search, its toolbar; portal-spec §2). */
 export const ANCHOR_OFFSET_SEARCH = 212;
 export const ANCHOR_OFFSET = 76;
-
-/**
- * The page fills the screen below the header (56 px high on phones, 64 px from sm up), so the footer
- * starts below the fold: a page whose content arrives late pushes nothing visible down.
- */
-export const MAIN_MIN_HEIGHT = { xs: 'calc(100dvh - 56px)', sm: 'calc(100dvh - 64px)' };
 
 /** On a route change: scroll to the hash anchor below the header, otherwise to the top. */
 function useScrollOnNavigation(): void {
@@ -87,24 +82,23 @@ export function AppShell() {
   useScrollOnNavigation();
 
   const loading = navigation.state !== 'idle';
+  // Plain elements with static CSS (shell.css): the page fills the screen below the header (56 px
+  // high on phones, 64 px from 600 px up), so the footer starts below the fold and a page whose
+  // content arrives late pushes nothing visible down.
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
-      <Link
+    <div className="vt-shell">
+      <a
+        className="vt-skip"
         href="#main"
         onClick={(e) => {
           e.preventDefault();
           document.getElementById('main')?.focus();
         }}
-        sx={{
-          position: 'absolute',
-          left: -9999,
-          '&:focus': { left: 8, top: 8, zIndex: 3000, bgcolor: 'background.paper', p: 1 },
-        }}
       >
         {t('global.skip_to_content')}
-      </Link>
-      <AppBar position="sticky" elevation={1} sx={{ zIndex: (th) => th.zIndex.drawer + 1 }}>
-        <Toolbar sx={{ gap: 1 }}>
+      </a>
+      <header className="vt-header">
+        <div className="vt-toolbar">
           <IconTooltip title={drawerOpen ? t('global.close_menu') : t('global.open_menu')}>
             <IconButton
               edge="start"
@@ -117,62 +111,45 @@ export function AppShell() {
               {drawerOpen && !mobile ? <ChevronLeftIcon /> : <MenuIcon />}
             </IconButton>
           </IconTooltip>
-          <Link
-            component={RouterLink}
-            to={startPath(hideDashboard)}
-            color="inherit"
-            underline="none"
-            sx={{ display: 'flex', alignItems: 'center', fontWeight: 700, fontSize: '1.25rem', minWidth: 0 }}
-          >
+          <RouterLink className="vt-brand" to={startPath(hideDashboard)}>
             {showLogo ? (
-              <Box
-                component="img"
-                src={configImageUrl('logo')}
-                alt={t('global.logo', { title: websiteTitle })}
-                sx={{ height: 40, maxWidth: 200, objectFit: 'contain' }}
-              />
+              <img src={configImageUrl('logo')} alt={t('global.logo', { title: websiteTitle })} />
             ) : (
               websiteTitle
             )}
-          </Link>
-          <Box sx={{ flex: 1 }} />
+          </RouterLink>
+          <div className="vt-grow" />
           <ThemeSwitch />
           <LanguageSwitch locales={config.visibleLocales} />
           <AccountMenu compact={mobile} hideDashboard={hideDashboard} />
-        </Toolbar>
+        </div>
         {loading && (
           <LinearProgress
             aria-label={t('global.loading')}
             sx={{ position: 'absolute', bottom: 0, left: 0, right: 0 }}
           />
         )}
-      </AppBar>
-      <Box sx={{ display: 'flex', flex: 1, minHeight: 0 }}>
+      </header>
+      <div className="vt-body">
         <NavDrawer mobile={mobile} open={drawerOpen} onOpenChange={setDrawerOpen} hideDashboard={hideDashboard} />
-        <Box sx={{ display: 'flex', flexDirection: 'column', flex: 1, minWidth: 0 }}>
+        <div className="vt-column">
           {status === 'unavailable' && (
             <Alert severity="error" sx={{ m: 2, mb: 0 }}>
               {t('global.config_unavailable')}
             </Alert>
           )}
-          <Box
-            component="main"
-            id="main"
-            tabIndex={-1}
-            aria-busy={loading}
-            sx={{ flex: 1, p: 2, outline: 'none', minWidth: 0, minHeight: MAIN_MIN_HEIGHT }}
-          >
+          <main className="vt-main" id="main" tabIndex={-1} aria-busy={loading}>
             <Suspense fallback={<PageLoading />}>
               <Outlet />
             </Suspense>
-          </Box>
+          </main>
           <AppFooter config={config} />
-        </Box>
-      </Box>
-      <Box role="status" aria-live="polite" sx={visuallyHidden}>
+        </div>
+      </div>
+      <div role="status" aria-live="polite" className={VISUALLY_HIDDEN}>
         {announcement}
-      </Box>
+      </div>
       <ToastHost />
-    </Box>
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { Box, List, ListItemButton, ListItemIcon, ListItemText, type SvgIconProps } from '@mui/material';
+import { List, ListItemButton, ListItemIcon, ListItemText, type SvgIconProps } from '@mui/material';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
 import { pageOf, routePath } from '@vitrine/contract/paths';
@@ -92,23 +92,15 @@ export function NavDrawer({
       </Suspense>
     );
   }
+  // Static CSS (shell.css); only the width changes.
   return (
-    <Box
-      component="nav"
+    <nav
+      className="vt-nav"
       id="main-navigation"
       aria-label={t('global.navigation')}
-      sx={{
-        width: open ? DRAWER_WIDTH : RAIL_WIDTH,
-        flexShrink: 0,
-        overflowX: 'hidden',
-        bgcolor: 'var(--vitrine-navigation)',
-        color: 'var(--vitrine-on-navigation)',
-        borderRight: 1,
-        borderColor: 'divider',
-        transition: (theme) => theme.transitions.create('width'),
-      }}
+      style={{ width: open ? DRAWER_WIDTH : RAIL_WIDTH }}
     >
       <NavList rail={!open} hideDashboard={hideDashboard} />
-    </Box>
+    </nav>
   );
 }

@@ -1,3 +1,5 @@
+import './visuallyHidden.css';
+
 /** Styles that hide content visually but keep it for screen readers (sx width 1 would mean 100 %). */
 export const visuallyHidden = {
   position: 'absolute',
@@ -10,3 +12,6 @@ export const visuallyHidden = {
   whiteSpace: 'nowrap',
   border: 0,
 } as const;
+
+/** The same as a class of a static style sheet, for elements that are not MUI components. */
+export const VISUALLY_HIDDEN = 'vt-visually-hidden';

@@ -35,7 +35,7 @@ export function buildTheme(config: ThemeConfig, options: { customFont?: boolean 
   const cssVariables = Object.fromEntries(
     Object.entries(config.advanced_appearance).map(([key, value]) => [`--vitrine-${key.replace(/\./g, '-')}`, value]),
   );
-  return createTheme({
+  const theme = createTheme({
     palette: {
       mode,
       primary: { main: c.primary, contrastText: c.on_primary },
@@ -109,6 +109,33 @@ export function buildTheme(config: ThemeConfig, options: { customFont?: boolean 
       },
     },
   });
+  // Static style sheets (the shell, the search page, the dashboard's rows) read the palette from
+  // these, set once per theme, instead of styles serialised by every component at render.
+  const root = (theme.components?.MuiCssBaseline?.styleOverrides as Record<string, Record<string, string>>)[':root']!;
+  Object.assign(root, paletteVariables(theme));
+  return theme;
+}
+
+/**
+ * The palette as CSS variables (--vt-<name>) for static style sheets. `--vt-elevation-1` is what MUI
+ * lays over a paper of elevation 1 in a dark theme (none in a light one).
+ */
+export function paletteVariables(theme: Theme): Record<string, string> {
+  const p = theme.palette;
+  return {
+    '--vt-primary': p.primary.main,
+    '--vt-on-primary': p.primary.contrastText,
+    '--vt-paper': p.background.paper,
+    '--vt-background': p.background.default,
+    '--vt-text': p.text.primary,
+    '--vt-text-secondary': p.text.secondary,
+    '--vt-disabled': p.action.disabled,
+    '--vt-hover': p.action.hover,
+    '--vt-divider': p.divider,
+    '--vt-elevation-1':
+      p.mode === 'dark' ? 'linear-gradient(rgba(255, 255, 255, 0.05), rgba(255, 255, 255, 0.05))' : 'none',
+    '--vt-shadow-1': theme.shadows[1],
+  };
 }
 
 export function storedThemeKey(): string | null {

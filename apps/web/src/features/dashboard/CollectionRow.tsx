@@ -1,4 +1,4 @@
-import { Box, Button, Link, Typography } from '@mui/material';
+import { Button, Typography } from '@mui/material';
 import type { Ref } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { Link as RouterLink } from '../../lib/router.tsx';
@@ -8,7 +8,7 @@ import type { CollectionContent } from './queries.ts';
 import { LoadingBlock } from '../../components/LoadingBlock.tsx';
 import { pixelAspect } from '../../lib/assetText.ts';
 import { thumbPicture } from '../../lib/pictures.ts';
-import { TAP_TARGET } from '../../lib/theme.ts';
+import './dashboard.css';
 
 /** The gap between posters (theme spacing 1). */
 const GAP = 8;
@@ -60,18 +60,18 @@ export function CollectionRow({
     posters.push({ doc, width, first: first && left < window.innerWidth });
     left += width + 2 * borderWidth + GAP;
   }
+  // Plain elements with static CSS (dashboard.css): a poster's size goes in style, since as sx each
+  // size would add a rule of its own.
   return (
-    <Box
-      component="section"
+    <section
+      className="vt-collection"
       ref={sectionRef}
       onFocus={onFocus}
       aria-labelledby={headingId}
       data-tour="collection"
-      sx={{ mb: 4 }}
     >
-      {/* As high as the More results button, which comes with the content. */}
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1, minHeight: TAP_TARGET }}>
-        <Typography id={headingId} component="h2" variant="h5" sx={{ flex: 1, minWidth: 0 }}>
+      <div className="vt-collection-head">
+        <Typography id={headingId} component="h2" variant="h5" className="vt-collection-title">
           {label}
         </Typography>
         {content && content.numFound > 0 && (
@@ -84,39 +84,27 @@ export function CollectionRow({
             {t('views.dashboard.more_results')}
           </Button>
         )}
-      </Box>
+      </div>
       {!loading && content?.docs.length === 0 && <Typography>{t('views.dashboard.empty')}</Typography>}
       {(loading || (content && content.docs.length > 0)) && (
         // The list is there while loading too: a keyboard user tabbing down the page reaches a row
         // not loaded yet, which then loads.
-        <Box
-          component="ul"
-          sx={{ display: 'flex', gap: `${GAP}px`, overflowX: 'auto', listStyle: 'none', m: 0, p: 0, pb: 1 }}
-          tabIndex={0}
-          aria-label={label}
-          aria-busy={loading}
-        >
+        <ul className="vt-posters" tabIndex={0} aria-label={label} aria-busy={loading}>
           {loading && (
-            <Box component="li" sx={{ flex: 1 }}>
+            <li className="vt-posters-loading">
               <LoadingBlock height={postersHeight} />
-            </Box>
+            </li>
           )}
           {posters.map(({ doc, width, first: seenFirst }) => (
-            <Box component="li" key={doc.id} sx={{ flexShrink: 0 }}>
-              <Link
-                component={RouterLink}
+            <li className="vt-poster" key={doc.id}>
+              <RouterLink
+                className="vt-poster-link"
                 to={routePath({ page: 'asset', id: doc.id })}
-                sx={{
-                  display: 'block',
-                  lineHeight: 0,
-                  border: borderWidth,
-                  borderColor: 'divider',
-                  borderStyle: 'solid',
-                }}
+                style={{ borderWidth }}
               >
                 {doc.url ? (
-                  <Box
-                    component="img"
+                  <img
+                    className="vt-poster-image"
                     {...thumbPicture(doc.url, {
                       sizes: `${width}px`,
                       asset: doc,
@@ -125,16 +113,16 @@ export function CollectionRow({
                     alt={alt(doc)}
                     width={width}
                     height={height}
-                    sx={{ height, width, objectFit: 'cover', display: 'block' }}
+                    style={{ width, height }}
                   />
                 ) : (
-                  <Box role="img" aria-label={alt(doc)} sx={{ height, width, bgcolor: 'action.hover' }} />
+                  <div className="vt-poster-none" role="img" aria-label={alt(doc)} style={{ width, height }} />
                 )}
-              </Link>
-            </Box>
+              </RouterLink>
+            </li>
           ))}
-        </Box>
+        </ul>
       )}
-    </Box>
+    </section>
   );
 }

@@ -1,4 +1,4 @@
-import { Box, CircularProgress, Typography } from '@mui/material';
+import { CircularProgress } from '@mui/material';
 import { useTranslation } from '../../lib/translate.tsx';
 import { Navigate } from '../../lib/router.tsx';
 import { configThumbnailCall } from '@vitrine/contract/endpoints';
@@ -10,7 +10,7 @@ import type { AssetDoc } from '@vitrine/contract/search';
 import { logoVisible, useAvailableFiles, useGlobalConfig } from '../../stores/config.ts';
 import { configImageUrl } from '../../stores/customAssets.ts';
 import { GuidedTour } from '../../widgets/GuidedTour.tsx';
-import { visuallyHidden } from '../../components/visuallyHidden.ts';
+import { VISUALLY_HIDDEN } from '../../components/visuallyHidden.ts';
 import { callUrl } from '../../lib/apiClient.ts';
 import { CollectionRow } from './CollectionRow.tsx';
 import { useNearViewport } from '../../lib/useNearViewport.ts';
@@ -95,9 +95,7 @@ export function DashboardPage() {
   const list = collections.data ?? [];
   return (
     <>
-      <Typography component="h1" sx={visuallyHidden}>
-        {t('views.dashboard.title')}
-      </Typography>
+      <h1 className={VISUALLY_HIDDEN}>{t('views.dashboard.title')}</h1>
       <Hero
         hero={config.dashboard.heroImage}
         heroImageUrl={files.dashboardHero ? configImageUrl('dashboardHero') : undefined}
@@ -106,11 +104,11 @@ export function DashboardPage() {
       >
         <DashboardSearch lang={lang} fallbackLang={config.fallback_locale} configuredFields={config.suggestions} />
       </Hero>
-      <Box sx={{ mt: 3 }}>
+      <div className="vt-collections">
         {collections.isPending && (
-          <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
+          <div className="vt-collections-loading">
             <CircularProgress aria-label={t('views.dashboard.loading')} />
-          </Box>
+          </div>
         )}
         {show_as_tiles ? (
           <CollectionTileGrid>
@@ -123,7 +121,7 @@ export function DashboardPage() {
             <PosterCollection key={c.indicator} collection={c} lang={lang} config={config} first={i === 0} />
           ))
         )}
-      </Box>
+      </div>
       <GuidedTour page="dashboard" ready={!collections.isPending} />
     </>
   );

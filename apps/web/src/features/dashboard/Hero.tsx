@@ -1,8 +1,8 @@
-import { Box, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { screenWidePicture } from '../../lib/pictures.ts';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
+import './dashboard.css';
 
 const flexAlign = { left: 'flex-start', center: 'center', right: 'flex-end' } as const;
 
@@ -26,70 +26,32 @@ export function Hero({
   const { t } = useTranslation();
   const align = flexAlign[hero.alignment];
   const logo = logoUrl && (
-    <Box
-      component="img"
+    <img
+      className="vt-hero-logo"
       src={logoUrl}
       alt={logoAlt}
-      sx={{
-        height: hero.logo.height,
-        maxWidth: '100%',
-        objectFit: 'contain',
-        alignSelf: flexAlign[hero.logo.alignment],
-      }}
+      style={{ height: hero.logo.height, alignSelf: flexAlign[hero.logo.alignment] }}
     />
   );
+  // Plain elements with static CSS (dashboard.css); what the config sets goes in style.
   return (
     <>
       {hero.logo.load_outside && logo}
-      <Box
+      <div
+        className="vt-hero"
         data-testid="dashboard-hero"
-        sx={{
-          position: 'relative',
-          minHeight: hero.height,
-          display: 'flex',
-          flexDirection: 'column',
-          justifyContent: 'center',
-          alignItems: align,
-          textAlign: hero.alignment,
-          gap: 2,
-          px: { xs: 2, sm: 6 },
-          py: 4,
-          borderRadius: 1,
-          overflow: 'hidden',
-          color: '#ffffff',
-          background: 'linear-gradient(135deg, #262626 0%, #4a4a4a 100%)',
-          // Everything but the image sits above it.
-          '& > :not(.hero-image)': { position: 'relative' },
-        }}
+        style={{ minHeight: hero.height, alignItems: align, textAlign: hero.alignment }}
       >
         {heroImageUrl && (
-          <Box
-            component="img"
-            className="hero-image"
-            // The largest picture of the dashboard: in the width the screen needs, fetched first.
-            // It covers the box, whose height is reserved, so nothing moves when it arrives.
-            {...screenWidePicture(heroImageUrl)}
-            alt=""
-            sx={{
-              position: 'absolute',
-              inset: 0,
-              width: '100%',
-              height: '100%',
-              objectFit: 'cover',
-              // A dark veil keeps the texts readable on any image.
-              filter: 'brightness(0.55)',
-            }}
-          />
+          // The largest picture of the dashboard: in the width the screen needs, fetched first.
+          // It covers the box, whose height is reserved, so nothing moves when it arrives.
+          <img className="hero-image" {...screenWidePicture(heroImageUrl)} alt="" />
         )}
         {!hero.logo.load_outside && logo}
-        <Typography component="p" variant="h3" sx={{ fontWeight: 700, fontSize: { xs: '1.75rem', sm: '2.5rem' } }}>
-          {t(hero.trans_header)}
-        </Typography>
-        <Typography component="p" variant="h6" sx={{ fontWeight: 400 }}>
-          {t(hero.trans_body)}
-        </Typography>
+        <p className="vt-hero-title">{t(hero.trans_header)}</p>
+        <p className="vt-hero-body">{t(hero.trans_body)}</p>
         {children}
-      </Box>
+      </div>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { rgbaToThumbHash } from 'thumbhash';
 import { describe, expect, it, vi } from 'vitest';
@@ -16,7 +16,7 @@ function hashOfPicture(): string {
 }
 
 describe('result placeholders (portal-spec §2 "Poster, thumbnail and list rows": the ThumbHash as skeleton)', () => {
-  it('draws the ThumbHash of an asset under its picture; an asset without one keeps the plain skeleton', () => {
+  it('draws the ThumbHash of an asset under its picture (decoded after the render); an asset without one keeps the plain skeleton', async () => {
     const hash = hashOfPicture();
     const { container } = render(
       <>
@@ -28,7 +28,7 @@ describe('result placeholders (portal-spec §2 "Poster, thumbnail and list rows"
     const withHash = must(images[0], 'the picture with a ThumbHash');
     const without = must(images[1], 'the picture without one');
     expect(withHash.dataset.placeholder).toBe('thumbhash');
-    expect(withHash.style.backgroundImage).toMatch(/^url\("?data:image\/png;base64,/);
+    await waitFor(() => expect(withHash.style.backgroundImage).toMatch(/^url\("?data:image\/png;base64,/));
     expect(withHash.querySelector('img')?.getAttribute('src')).toBe('/media/thumb/1');
     expect(without.dataset.placeholder).toBe('skeleton');
     expect(without.style.backgroundImage).toBe('');

@@ -220,6 +220,36 @@ export function placeholderUrl(hash: string | undefined): string | undefined {
   return url || undefined;
 }
 
+/** Placeholders still to decode, with the element each one is drawn on. */
+const toDecode: { el: HTMLElement; hash: string }[] = [];
+/** A slice of decoding stays well below a long task (50 ms), also on a slow phone. */
+const DECODE_SLICE_MS = 8;
+
+function decodeSome(): void {
+  const until = performance.now() + DECODE_SLICE_MS;
+  while (toDecode.length > 0 && performance.now() < until) {
+    const { el, hash } = toDecode.shift()!;
+    if (!el.isConnected) continue;
+    const url = placeholderUrl(hash);
+    if (url) el.style.backgroundImage = `url(${url})`;
+    else el.dataset.placeholder = 'skeleton';
+  }
+  if (toDecode.length > 0) setTimeout(decodeSome, 0);
+}
+
+/**
+ * Draws the placeholder on the element once decoded: a screenful of results decoded during their
+ * render would lengthen the task that commits them, so they are decoded after it, a few at a time.
+ */
+function useDecodedPlaceholder(ref: RefObject<HTMLElement | null>, hash: string | undefined, decoded: boolean): void {
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || !hash || decoded) return;
+    toDecode.push({ el, hash });
+    if (toDecode.length === 1) setTimeout(decodeSome, 0);
+  }, [ref, hash, decoded]);
+}
+
 /**
  * The picture of an asset: its ThumbHash placeholder (or a plain skeleton without one) until it has
  * been in view once, then the thumbnail, in the width it is drawn at, over the placeholder while it
@@ -239,13 +269,15 @@ export function AssetImage({
   first?: boolean;
 }) {
   const ref = useRevealOnce<HTMLDivElement>();
-  const placeholder = placeholderUrl(doc.thumbhash);
+  // Decoded at render only when decoded before (an item scrolled past and back), else just after.
+  const placeholder = doc.thumbhash ? placeholders.get(doc.thumbhash) : undefined;
+  useDecodedPlaceholder(ref, doc.thumbhash, placeholder !== undefined);
   const picture = doc.url ? thumbPicture(doc.url, { sizes: `${width}px`, asset: doc, first }) : undefined;
   return (
     <div
       ref={ref}
       className="vt-image"
-      data-placeholder={placeholder ? 'thumbhash' : 'skeleton'}
+      data-placeholder={doc.thumbhash && placeholder !== '' ? 'thumbhash' : 'skeleton'}
       style={{ width, height, backgroundImage: placeholder ? `url(${placeholder})` : undefined }}
     >
       {picture &&

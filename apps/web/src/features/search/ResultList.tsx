@@ -1,4 +1,4 @@
-import { Box, CircularProgress, useTheme } from '@mui/material';
+import { CircularProgress, useTheme } from '@mui/material';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   useCallback,
@@ -18,6 +18,7 @@ import type { ClickModifiers } from '../../lib/selection.ts';
 import { aspectOf, gridRows, posterRows, type ResultRow } from './layout.ts';
 import { ResultItem, type ItemActions } from './ResultItem.tsx';
 import { LIST_HEADER_HEIGHT, ListHeader, ListInfoRow, ListRow, listLayout, type ListColumn } from './ListTable.tsx';
+import { paletteVariables } from '../../lib/theme.ts';
 import { loadDistance, type SortState, type ViewKey, type ViewSizes } from './searchState.ts';
 
 /** Gaps between posters and between thumbnails (portal-spec §9). */
@@ -151,15 +152,7 @@ export function ResultList(props: ResultListProps) {
   const colours = useMemo(
     () =>
       ({
-        '--vt-primary': theme.palette.primary.main,
-        '--vt-on-primary': theme.palette.primary.contrastText,
-        '--vt-paper': theme.palette.background.paper,
-        '--vt-background': theme.palette.background.default,
-        '--vt-text': theme.palette.text.primary,
-        '--vt-text-secondary': theme.palette.text.secondary,
-        '--vt-disabled': theme.palette.action.disabled,
-        '--vt-hover': theme.palette.action.hover,
-        '--vt-divider': theme.palette.divider,
+        ...paletteVariables(theme),
         // A selected item's border, as configured for the view (portal-spec §9: 2 px by default).
         '--vt-selected-width': `${view === 'grid' ? sizes.posterBorder : view === 'thumbnail' ? sizes.thumbBorder : 2}px`,
       }) as CSSProperties,
@@ -236,24 +229,17 @@ export function ResultList(props: ResultListProps) {
     </div>
   );
   return (
-    <Box
+    <div
       ref={scrollRef}
+      className="vt-results"
       onScroll={onScroll}
       onKeyDown={gridKeyHandler('[data-result-button]')}
       role="region"
       aria-label={t('views.search.results_label')}
       data-tour="result_view"
       data-view={view}
-      // Sizes and positions that change per row go in style: as sx they would add a CSS rule per value.
-      style={{ height, ...colours }}
-      sx={{
-        overflowY: 'auto',
-        overflowX: list ? 'auto' : 'hidden',
-        position: 'relative',
-        contain: 'strict',
-        // A row brought into view by the keyboard is not left under the list's header row.
-        scrollPaddingTop: headerHeight,
-      }}
+      // A row brought into view by the keyboard is not left under the list's header row.
+      style={{ height, overflowX: list ? 'auto' : 'hidden', scrollPaddingTop: headerHeight, ...colours }}
     >
       {list ? (
         <div
@@ -270,15 +256,15 @@ export function ResultList(props: ResultListProps) {
       )}
       {/* Over the bottom of the results, taking no room: the rows above it do not move. */}
       {loadingMore && (
-        <Box role="status" sx={{ position: 'sticky', bottom: 0, height: 0 }}>
+        <div role="status" className="vt-results-more">
           <CircularProgress
             size={24}
             aria-label={t('views.search.loading_more')}
             sx={{ position: 'absolute', bottom: 16, left: 'calc(50% - 12px)' }}
           />
-        </Box>
+        </div>
       )}
-    </Box>
+    </div>
   );
 }
 

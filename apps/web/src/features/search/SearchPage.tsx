@@ -1,4 +1,4 @@
-import { Box, CircularProgress, Link, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { CircularProgress, Link, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { useCallback, useDeferredValue, useMemo } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { SearchFailure } from './SearchFailure.tsx';
@@ -14,7 +14,7 @@ import { DownloadFlowHost, useDownloadOptions } from '../../widgets/DownloadFlow
 import { GuidedTour } from '../../widgets/GuidedTour.tsx';
 import { FilterDrawer } from './FilterDrawer.tsx';
 import { SuggestionInput } from '../../widgets/SuggestionInput.tsx';
-import { visuallyHidden } from '../../components/visuallyHidden.ts';
+import { VISUALLY_HIDDEN } from '../../components/visuallyHidden.ts';
 import { altText } from '../../lib/assetText.ts';
 import { useBookmarks } from '../../stores/bookmarks.ts';
 import { fieldLabel, useIndexFields } from '../../stores/searchInput.ts';
@@ -45,6 +45,7 @@ import { useResultFields } from './useResultFields.ts';
 import { useResultsBox, useSidebarWidth, viewSizesOf } from './useResultsLayout.ts';
 import { useResultSelection, useSearchView } from './useResultSelection.ts';
 import { useRouteInput, useRouteState, useSharedIdsNotice } from './useSearchRoute.ts';
+import './searchPage.css';
 
 /**
  * The search page (portal-spec §2 "Search", §4 "Search", "Active asset", "Selection"): header with
@@ -189,11 +190,10 @@ export function SearchPage() {
 
   const logoVisible = files.searchLogo && config.visibleLogos.find((l) => l.key === 'search')?.visible !== false;
   const logoImg = logoVisible && (
-    <Box
-      component="img"
+    <img
+      className="vt-search-logo"
       src={configImageUrl('searchLogo')}
       alt={t('global.logo', { title: config.global.website_title })}
-      sx={{ height: 48, display: 'block' }}
     />
   );
 
@@ -227,12 +227,11 @@ export function SearchPage() {
   const headingText = status === 'loading' || results.isPlaceholderData ? t('global.loading') : heading;
 
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
-      <Typography component="h1" sx={visuallyHidden}>
-        {t('views.search.title')}
-      </Typography>
+    // Plain elements with static CSS (searchPage.css) for the page's frame.
+    <div className="vt-search">
+      <h1 className={VISUALLY_HIDDEN}>{t('views.search.title')}</h1>
       <ShareVisitBanner />
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+      <div className="vt-search-head">
         {logoImg &&
           (config.global.hide_dashboard ? (
             logoImg
@@ -251,7 +250,7 @@ export function SearchPage() {
           onSubmit={submit}
           labelOf={input.labelOf}
         />
-      </Box>
+      </div>
       <ResultsBar
         heading={`${headingText}${suggestionLabels.length > 0 ? ` ${t('views.search.results.suggestions')} ${suggestionLabels.join(', ')}` : ''}`}
         selectedCount={selected.length}
@@ -268,17 +267,18 @@ export function SearchPage() {
         onReset={hasQuery(route) ? reset : undefined}
       />
       <FilterTags tags={tags} />
-      <Box sx={{ display: 'flex', alignItems: 'stretch', gap: 1 }}>
+      <div className="vt-search-row">
         {!small && (
           <>
-            <Box
-              component="aside"
+            <aside
+              className="vt-facets"
               aria-label={t('views.search.facets')}
-              sx={{ width: sidebarWidth.width, flex: 'none', height: box.height, overflowY: 'auto', pr: 1 }}
+              style={{ width: sidebarWidth.width, height: box.height }}
             >
               {sidebar}
-            </Box>
-            <Box
+            </aside>
+            <div
+              className="vt-separator"
               role="separator"
               aria-orientation="vertical"
               aria-label={t('views.search.resize_facets')}
@@ -287,22 +287,15 @@ export function SearchPage() {
               tabIndex={0}
               onPointerDown={sidebarWidth.startDrag}
               onKeyDown={sidebarWidth.onKey}
-              sx={{
-                width: 6,
-                flex: 'none',
-                cursor: 'col-resize',
-                bgcolor: 'divider',
-                '&:focus-visible': { outline: 2, outlineStyle: 'solid', outlineColor: 'primary.main' },
-              }}
             />
           </>
         )}
-        <Box sx={{ flex: 1, minWidth: 0 }}>
+        <div className="vt-results-column">
           {small && <FilterDrawer>{sidebar}</FilterDrawer>}
           {status === 'loading' && (
-            <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
+            <div className="vt-search-loading">
               <CircularProgress aria-label={t('global.loading')} />
-            </Box>
+            </div>
           )}
           {status === 'failure' && <SearchFailure error={results.error} onRetry={() => void results.refetch()} />}
           {status === 'success' && total === 0 && <Typography sx={{ p: 2 }}>{t('views.search.no_results')}</Typography>}
@@ -351,12 +344,12 @@ export function SearchPage() {
               height={box.height}
             />
           )}
-        </Box>
-      </Box>
+        </div>
+      </div>
       <DownloadFlowHost />
       {shareDialog.dialog}
       {/* On search the tour starts when the total changes (portal-spec §2 "Guided tour"). */}
       <GuidedTour page="search" ready={status === 'success' && total > 0} startKey={total} bringUp={tourBringUp} />
-    </Box>
+    </div>
   );
 }
