@@ -135,4 +135,23 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
     },
   },
+  {
+    // One `test` for every journey: its worker fixture starts the portal on the object store, and
+    // files of one set of fixtures keep their order and share a worker.
+    files: ['e2e/journeys/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test', 'expect'],
+              message: 'Journeys take test and expect from e2e/support/journey.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

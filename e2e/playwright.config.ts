@@ -2,13 +2,19 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { folderPort as port, MEDIA_TAG, portalOf } from './support/portals.ts';
 import { toursSeen } from './support/tour.ts';
 
-// The config is read by the runner and again by each worker; the data folder is made once and
-// handed to the workers through the environment.
+// The config is read by the runner and again by each worker; the data folders (and the S3 server's
+// folder) are made once and handed to the workers through the environment.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'vitrine-e2e-'));
-const port = Number(process.env.E2E_PORT ?? 18473);
+process.env.E2E_OBJECT_STORE_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'vitrine-e2e-object-store-'));
+process.env.E2E_BUCKET_DIR ??= mkdtempSync(path.join(tmpdir(), 'vitrine-e2e-bucket-'));
 const root = path.resolve(import.meta.dirname, '..');
+const project = (store: 'folder' | 'object-store') => {
+  const { origin } = portalOf(store);
+  return { name: store, use: { baseURL: origin, storageState: toursSeen(origin) } };
+};
 
 export default defineConfig({
   testDir: './journeys',
@@ -20,9 +26,11 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: process.env.E2E_JSON ? [['list'], ['json', { outputFile: process.env.E2E_JSON }]] : [['list']],
+  // Every journey runs on the portal that keeps made files in folders of its data folder; those
+  // tagged @media (downloads, previews, zips, uploads) run again on a portal that keeps them in a
+  // bucket of an S3 server on loopback, started by the worker of that project (support/portals.ts).
+  projects: [project('folder'), { ...project('object-store'), grep: new RegExp(MEDIA_TAG) }],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
-    storageState: toursSeen(`http://127.0.0.1:${port}`),
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

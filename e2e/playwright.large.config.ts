@@ -16,6 +16,8 @@ export default defineConfig({
   testDir: './journeys',
   testMatch: '**/*.large.spec.ts',
   testIgnore: [],
+  // One portal, on the folder store.
+  projects: undefined,
   timeout: 120_000,
   use: { ...base.use, baseURL: `http://127.0.0.1:${port}`, storageState: toursSeen(`http://127.0.0.1:${port}`) },
   webServer: {

@@ -1,4 +1,5 @@
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/journey.ts';
 import { addUser, logIn } from '../support/accounts.ts';
 import { adminSections, eachAdminDialog, openAdminArea, openAdminSection } from '../support/admin.ts';
 import { seriousViolations } from '../support/axe.ts';

@@ -1,8 +1,10 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
 import { addUser } from '../support/accounts.ts';
 import { seriousViolations } from '../support/axe.ts';
+import { expect, test } from '../support/journey.ts';
+import { storedMedia } from '../support/media.ts';
+import { MEDIA_TAG } from '../support/portals.ts';
+import { storeConfigFiles } from '../support/storedConfig.ts';
 
 test.beforeAll(() => {
   addUser('visitor', 'users');
@@ -151,18 +153,19 @@ test.describe('account entry on a phone', () => {
 });
 
 test.describe('login branding (admin-spec §3 "login", §7 "config/{name}")', () => {
-  // A 1×1 PNG: what an admin upload leaves in the file store.
+  // A 1×1 PNG, uploaded as an admin does.
   const png = Buffer.from(
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
     'base64',
   );
 
-  test('the login page shows an uploaded login logo and background', async ({ page }, testInfo) => {
-    const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'config-files');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'loginLogo'), png);
-    writeFileSync(path.join(dir, 'loginHero'), png);
+  test('the login page shows an uploaded login logo and background', { tag: MEDIA_TAG }, async ({ page }, testInfo) => {
+    const restore = await storeConfigFiles([
+      { name: 'loginLogo', content: png },
+      { name: 'loginHero', content: png },
+    ]);
     try {
+      expect(await storedMedia('config-files')).toEqual(expect.arrayContaining(['loginLogo', 'loginHero']));
       const hero = page.waitForResponse((r) => r.url().endsWith('/assetportal/api/config/loginHero'));
       await page.goto('/#/login');
       const logo = page.getByRole('img', { name: 'Logo of Vitrine' });
@@ -177,8 +180,7 @@ test.describe('login branding (admin-spec §3 "login", §7 "config/{name}")', ()
       await expect(page.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
       await keepScreenshot(page, testInfo, 'login-branding');
     } finally {
-      rmSync(path.join(dir, 'loginLogo'));
-      rmSync(path.join(dir, 'loginHero'));
+      await restore();
     }
   });
 });

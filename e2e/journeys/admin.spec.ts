@@ -1,55 +1,36 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/journey.ts';
+import { addUser, logIn } from '../support/accounts.ts';
 import { eachAdminDialog } from '../support/admin.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { snapshotAdminState } from '../support/storedConfig.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const admin = `site-admin-${Date.now()}`;
 
 // One admin works through the admin area step by step; each step builds on the saved config.
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
-// What the admin saves (title, colours, languages, logo, pages) is put back afterwards, so the other
-// journeys see the portal as it was.
-let restoreAdminState: () => void = () => undefined;
-test.afterAll(() => restoreAdminState());
+// What the admin saves (title, colours, languages, pages) is put back afterwards, so the other
+// journeys see the portal as it was. (Uploads have a journey of their own: uploads.spec.ts.)
+let restoreAdminState: () => Promise<void> = async () => undefined;
+test.afterAll(async () => restoreAdminState());
 
-test.beforeAll(() => {
-  restoreAdminState = snapshotAdminState();
-  execFileSync(process.execPath, ['apps/server/bin/vitrine.mjs', 'users', 'add', admin, '--groups', 'admins'], {
-    cwd: root,
-    input: 'journey secret\n',
-    env: {
-      ...process.env,
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      SETTINGS_FILE: path.join(root, 'e2e/settings.json'),
-      LOG_LEVEL: 'silent',
-    },
-  });
+test.beforeAll(async () => {
+  restoreAdminState = await snapshotAdminState();
+  addUser(admin, 'admins');
 });
 
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => {
     if (!localStorage.getItem('locale')) localStorage.setItem('locale', 'en');
   });
-  await page.goto('/#/login');
-  await page.getByLabel('Username').fill(admin);
-  await page.getByLabel('Password').fill('journey secret');
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await expect(page).not.toHaveURL(/#\/login/);
+  await logIn(page, admin);
   await page.goto('/#/admin/general');
   // The upgrade question of the first entry hides the page from assistive technology while open.
   await expect(page.getByRole('heading', { level: 2, name: 'General', includeHidden: true })).toBeAttached({
     timeout: 15_000,
   });
 });
-
-const onePixelPng = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 async function openSection(page: Page, name: string) {
   await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name }).click();
@@ -217,22 +198,6 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await expect(page.getByRole('heading', { name: 'Harbour picks' })).toBeVisible();
   });
 
-  test('a tile image uploaded for the pre-search shows on its dashboard tile (§1 "dashboard", §7 "thumbnail")', async ({
-    page,
-  }) => {
-    await openSection(page, 'Dashboard');
-    await page
-      .locator('input[type=file][aria-label="Tile image of Harbour picks"]')
-      .setInputFiles({ name: 'tile.png', mimeType: 'image/png', buffer: onePixelPng });
-    await expectNotice(page, 'File saved');
-    await page.getByLabel('Show collections as tiles').check();
-    await saveConfig(page);
-    await page.goto('/#/');
-    const image = page.getByRole('link', { name: 'Harbour picks' }).locator('img');
-    await expect(image).toHaveAttribute('src', /config\/thumbnail\?id=tile_/);
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
-  });
-
   test('a pre-search\'s size range and sort are edited and its dashboard row follows (§3 "Pre-search")', async ({
     page,
   }) => {
@@ -381,18 +346,6 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await expect(page.getByRole('menuitemradio', { name: 'Dark' })).toBeVisible();
     await expect(page.getByRole('menuitemradio', { name: 'Classic' })).toHaveCount(0);
     await page.keyboard.press('Escape');
-  });
-
-  test('a logo is uploaded and served (§1 "appearance", §7 "Calls")', async ({ page }) => {
-    await openSection(page, 'Appearance');
-    await page
-      .locator('input[type=file][aria-label="Logo"]')
-      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: onePixelPng });
-    await expectNotice(page, 'File saved');
-    await expect(page.getByText('The change is visible after reloading the page.').first()).toBeVisible();
-    const served = await page.request.get('/assetportal/api/config/logo');
-    expect(served.status()).toBe(200);
-    expect(served.headers()['content-type']).toBe('image/png');
   });
 
   test('leaving with unsaved changes shows the notice and lets the admin stay (§2, §8)', async ({ page }) => {

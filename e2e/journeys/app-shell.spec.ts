@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/journey.ts';
 
 test.describe('app shell (portal-spec §2 "Screens and routes")', () => {
   test('opening / renders the shell with the dashboard and its page title', async ({ page }) => {

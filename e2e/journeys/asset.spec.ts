@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { storeGlobalConfig } from '../support/storedConfig.ts';
 import { addUser } from '../support/accounts.ts';
+import { expect, test } from '../support/journey.ts';
+import { madeFilesFolder, storedMedia } from '../support/media.ts';
+import { journeyPortal, MEDIA_TAG } from '../support/portals.ts';
 import { zipEntryNames } from '../support/zip.ts';
 
 const API = '/assetportal/api/';
@@ -60,9 +63,11 @@ test.describe('asset detail (portal-spec §2 "Asset detail")', () => {
     await expect(page.locator(`[data-asset-id="${id}"]`)).toBeVisible();
   });
 
-  test('plays the demo video in the player', async ({ page, request }) => {
+  test('plays the demo video in the player', { tag: MEDIA_TAG }, async ({ page, request }) => {
     const [video] = await find(request, [{ key: 'asset_groups', values: ['video'] }]);
     expect(video).toBeDefined();
+    // The web video the player streams (in byte ranges) is the one made on import, in the store.
+    expect(await storedMedia('derivatives', madeFilesFolder(video?.filename ?? ''))).toContain('video.mp4');
     await page.goto(`/#/asset/${video?.id}`);
     const player = page.locator('video');
     await expect(player.locator('source').first()).toHaveAttribute('src', /\/media\/video\/\d+\?exp=/, {
@@ -84,10 +89,11 @@ test.describe('asset detail (portal-spec §2 "Asset detail")', () => {
     expect(loaded.every((r) => r.ours)).toBe(true);
   });
 
-  test('pages through every page of a PDF', async ({ page, request }) => {
+  test('pages through every page of a PDF', { tag: MEDIA_TAG }, async ({ page, request }) => {
     const docs = await find(request, [{ key: 'asset_groups', values: ['document'] }]);
     const pdf = docs.find((d) => (d.page_count ?? 0) >= 3);
     expect(pdf).toBeDefined();
+    expect(await storedMedia('derivatives', madeFilesFolder(pdf?.filename ?? ''))).toContain('page-002.jpg');
     await page.goto(`/#/asset/${pdf?.id}`);
     const pages = page.getByRole('region', { name: 'Pages of the document' });
     await expect(pages.getByText(`Page 1 of ${pdf?.page_count}`)).toBeVisible({ timeout: 15_000 });
@@ -101,27 +107,33 @@ test.describe('asset detail (portal-spec §2 "Asset detail")', () => {
 });
 
 test.describe('download flow (portal-spec §4 "Download flow", §8 "Download")', () => {
-  test('downloads an image in a chosen conversion set: the file arrives with the set’s name and type', async ({
-    page,
-    request,
-  }) => {
-    const images = await find(request, [{ key: 'format', values: ['png'] }]);
-    const image = images[0];
-    expect(image).toBeDefined();
-    await page.goto(`/#/asset/${image?.id}`);
-    await page.getByRole('toolbar', { name: 'Asset actions' }).getByRole('button', { name: 'Download' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Download options' });
-    await expect(dialog.getByRole('radio', { name: 'Original file' })).toBeChecked();
-    await dialog.getByRole('radio', { name: 'Web JPEG (2048 px)' }).check();
-    const downloading = page.waitForEvent('download');
-    await dialog.getByRole('button', { name: 'Download' }).click();
-    const download = await downloading;
-    const base = (image?.filename ?? '').replace(/\.[^.]+$/, '');
-    expect(download.suggestedFilename()).toBe(`${base}.jpg`);
-    const file = readFileSync(await download.path());
-    expect([...file.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
-    await expect(page.getByRole('alert').filter({ hasText: 'Your download starts soon.' })).toBeVisible();
-  });
+  test(
+    'downloads an image in a chosen conversion set: the file arrives with the set’s name and type',
+    {
+      tag: MEDIA_TAG,
+    },
+    async ({ page, request }) => {
+      const images = await find(request, [{ key: 'format', values: ['png'] }]);
+      const image = images[0];
+      expect(image).toBeDefined();
+      await page.goto(`/#/asset/${image?.id}`);
+      await page.getByRole('toolbar', { name: 'Asset actions' }).getByRole('button', { name: 'Download' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Download options' });
+      await expect(dialog.getByRole('radio', { name: 'Original file' })).toBeChecked();
+      await dialog.getByRole('radio', { name: 'Web JPEG (2048 px)' }).check();
+      const downloading = page.waitForEvent('download');
+      await dialog.getByRole('button', { name: 'Download' }).click();
+      const download = await downloading;
+      const base = (image?.filename ?? '').replace(/\.[^.]+$/, '');
+      expect(download.suggestedFilename()).toBe(`${base}.jpg`);
+      const file = readFileSync(await download.path());
+      expect([...file.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+      await expect(page.getByRole('alert').filter({ hasText: 'Your download starts soon.' })).toBeVisible();
+      // The conversion was kept in the store, from which it was sent.
+      const conversions = await storedMedia('conversions', madeFilesFolder(image?.filename ?? ''));
+      expect(conversions.filter((name) => name.endsWith('.jpg'))).toHaveLength(1);
+    },
+  );
 
   test('an asset with no set to download goes to the order dialog, whose order is mailed', async ({
     page,
@@ -141,7 +153,7 @@ test.describe('download flow (portal-spec §4 "Download flow", §8 "Download")',
       await dialog.getByLabel('Message').fill('For the annual report');
       await dialog.getByRole('button', { name: 'Submit order' }).click();
       await expect(page.getByRole('alert').filter({ hasText: 'Your order has been sent.' })).toBeVisible();
-      const outbox = path.join(process.env.E2E_DATA_DIR ?? '', 'outbox');
+      const outbox = path.join(journeyPortal().dataDir, 'outbox');
       const mails = readdirSync(outbox).map((f) => readFileSync(path.join(outbox, f), 'utf8'));
       expect(mails.some((m) => m.includes('For the annual report') && m.includes(`#/asset/${image?.id}`))).toBe(true);
     } finally {
@@ -151,55 +163,62 @@ test.describe('download flow (portal-spec §4 "Download flow", §8 "Download")',
 });
 
 test.describe('zip downloads from the search page (portal-spec §4 "Selection", "Download flow")', () => {
-  test('zips three selected assets in a set one of them is not made for; the order dialog offers that one', async ({
-    page,
-    request,
-  }) => {
-    test.setTimeout(90_000);
-    // Web JPEG (conversion set 1) is made of pictures, documents and 3D models, not of videos.
-    const name = `zipper${Date.now()}`;
-    addUser(name, 'users');
-    const restore = await storeGlobalConfig({ global: { run_order_process: true } });
-    try {
-      const images = await find(request, [{ key: 'asset_groups', values: ['image'] }]);
-      const [video] = await find(request, [{ key: 'asset_groups', values: ['video'] }]);
-      const chosen = [images[0]?.id, images[1]?.id, video?.id].map(String);
-      await logIn(page, name);
-      // The login lands on the dashboard; going on before it has would race its navigation.
-      await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible({ timeout: 15_000 });
-      await page.goto(`/#/search/*?id=${chosen.join(',')}`);
-      const button = (id: string) => page.locator(`[data-asset-id="${id}"] [data-result-button]`);
-      await expect(button(chosen[0]!)).toBeVisible({ timeout: 15_000 });
-      // Ctrl/meta click adds one to the selection; unlike a plain click it opens no details panel,
-      // which would move the results under the pointer.
-      for (const id of chosen) {
-        await button(id).click({ modifiers: ['ControlOrMeta'] });
-        await expect(button(id)).toHaveAttribute('aria-pressed', 'true');
+  test(
+    'zips three selected assets in a set one of them is not made for; the order dialog offers that one',
+    {
+      tag: MEDIA_TAG,
+    },
+    async ({ page, request }) => {
+      test.setTimeout(90_000);
+      // Web JPEG (conversion set 1) is made of pictures, documents and 3D models, not of videos.
+      const name = `zipper${Date.now()}`;
+      addUser(name, 'users');
+      const restore = await storeGlobalConfig({ global: { run_order_process: true } });
+      try {
+        const images = await find(request, [{ key: 'asset_groups', values: ['image'] }]);
+        const [video] = await find(request, [{ key: 'asset_groups', values: ['video'] }]);
+        const chosen = [images[0]?.id, images[1]?.id, video?.id].map(String);
+        await logIn(page, name);
+        // The login lands on the dashboard; going on before it has would race its navigation.
+        await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible({ timeout: 15_000 });
+        await page.goto(`/#/search/*?id=${chosen.join(',')}`);
+        const button = (id: string) => page.locator(`[data-asset-id="${id}"] [data-result-button]`);
+        await expect(button(chosen[0]!)).toBeVisible({ timeout: 15_000 });
+        // Ctrl/meta click adds one to the selection; unlike a plain click it opens no details panel,
+        // which would move the results under the pointer.
+        for (const id of chosen) {
+          await button(id).click({ modifiers: ['ControlOrMeta'] });
+          await expect(button(id)).toHaveAttribute('aria-pressed', 'true');
+        }
+        await expect(page.getByText('3 selected', { exact: true })).toBeVisible();
+
+        await page.getByRole('button', { name: 'Download selection' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Download options' });
+        await dialog.getByRole('radio', { name: 'Web JPEG (2048 px)' }).check();
+        const downloading = page.waitForEvent('download');
+        await dialog.getByRole('button', { name: 'Download' }).click();
+        const download = await downloading;
+        expect(download.suggestedFilename()).toMatch(/\.zip$/);
+        // A whole zip of two entries (the pictures), converted into the store.
+        expect(zipEntryNames(readFileSync(await download.path()))).toHaveLength(2);
+        for (const picture of images.slice(0, 2)) {
+          const conversions = await storedMedia('conversions', madeFilesFolder(picture.filename ?? ''));
+          expect(conversions.filter((name) => name.endsWith('.jpg'))).toHaveLength(1);
+        }
+        // The modal order dialog hides the rest of the page (the toast too) from the accessibility tree.
+        // Notices queue, five seconds each: this one waits behind "Your download starts soon."
+        await expect(page.getByText('Some assets cannot be downloaded.', { exact: true })).toBeVisible({
+          timeout: 15_000,
+        });
+
+        const order = page.getByRole('dialog', { name: 'Download not available' });
+        await expect(order.getByRole('link', { name: chosen[2] })).toBeVisible();
+        await expect(order.getByRole('link')).toHaveCount(1);
+      } finally {
+        await restore();
       }
-      await expect(page.getByText('3 selected', { exact: true })).toBeVisible();
-
-      await page.getByRole('button', { name: 'Download selection' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Download options' });
-      await dialog.getByRole('radio', { name: 'Web JPEG (2048 px)' }).check();
-      const downloading = page.waitForEvent('download');
-      await dialog.getByRole('button', { name: 'Download' }).click();
-      const download = await downloading;
-      expect(download.suggestedFilename()).toMatch(/\.zip$/);
-      // A whole zip of two entries (the pictures).
-      expect(zipEntryNames(readFileSync(await download.path()))).toHaveLength(2);
-      // The modal order dialog hides the rest of the page (the toast too) from the accessibility tree.
-      // Notices queue, five seconds each: this one waits behind "Your download starts soon."
-      await expect(page.getByText('Some assets cannot be downloaded.', { exact: true })).toBeVisible({
-        timeout: 15_000,
-      });
-
-      const order = page.getByRole('dialog', { name: 'Download not available' });
-      await expect(order.getByRole('link', { name: chosen[2] })).toBeVisible();
-      await expect(order.getByRole('link')).toHaveCount(1);
-    } finally {
-      await restore();
-    }
-  });
+    },
+  );
 });
 
 test.describe('share links (portal-spec §4 "Shared links", §8 "Copy share link")', () => {

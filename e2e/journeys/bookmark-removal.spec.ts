@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/journey.ts';
 import { importFolder, makePicture } from '../support/catalogue.ts';
 
 const API = '/assetportal/api/';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/journey.ts';
 
 test.use({ locale: 'en-GB' });
 

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test } from '../support/journey.ts';
 import { addUser, logIn } from '../support/accounts.ts';
 
 test.use({ locale: 'en-GB', viewport: { width: 1400, height: 1000 } });

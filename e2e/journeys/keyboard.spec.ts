@@ -1,4 +1,5 @@
-import { expect as baseExpect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/journey.ts';
 import { addUser } from '../support/accounts.ts';
 
 // The first visit of a page waits for its content on a machine that may be busy.

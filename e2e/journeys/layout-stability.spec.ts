@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/journey.ts';
 import { demoAssetId } from '../support/catalogue.ts';
 
 // A first visit on a phone (issue #28): what arrives late (the page's data, its preview, more

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/journey.ts';
 import { addUser } from '../support/accounts.ts';
 
 test.beforeAll(() => {

@@ -1,4 +1,5 @@
-import { expect as baseExpect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/journey.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { demoAssetId } from '../support/catalogue.ts';
 

@@ -1,4 +1,5 @@
-import { expect as baseExpect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/journey.ts';
 import { addUser, logIn } from '../support/accounts.ts';
 import { adminSections, openAdminArea, openAdminSection } from '../support/admin.ts';
 

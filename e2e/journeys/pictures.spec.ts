@@ -1,4 +1,7 @@
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/journey.ts';
+import { storedMedia } from '../support/media.ts';
+import { MEDIA_TAG } from '../support/portals.ts';
 import { scrollThrough } from '../support/scroll.ts';
 
 // The first visit of a page waits for its content on a machine that may be busy.
@@ -52,7 +55,7 @@ test.describe('pictures sized for their box on a phone', () => {
     expect(errors).toEqual([]);
   });
 
-  test('the search results are fetched no larger than drawn, without errors', async ({ page }) => {
+  test('the search results are fetched no larger than drawn, without errors', { tag: MEDIA_TAG }, async ({ page }) => {
     const errors = consoleErrors(page);
     await page.goto('/#/search/*');
     const results = page.getByRole('region', { name: 'Results', exact: true });
@@ -60,6 +63,8 @@ test.describe('pictures sized for their box on a phone', () => {
     await scrollThrough(page, results);
     await scrollThrough(page);
     expect(await results.locator('img[src]').count()).toBeGreaterThan(4);
+    // The thumbnails were made on import into the store; the widths between are made from them.
+    expect((await storedMedia('derivatives')).filter((name) => name.endsWith('/thumb.webp')).length).toBeGreaterThan(4);
     expect(await oversizedPictures(page)).toEqual([]);
     expect(errors).toEqual([]);
   });

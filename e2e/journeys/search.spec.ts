@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/journey.ts';
 
 /** The texts a visitor reads, per interface language (packages/contract translations). */
 const languages = [

@@ -1,9 +1,10 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
+import { expect, test } from '../support/journey.ts';
+import { storedMedia } from '../support/media.ts';
+import { MEDIA_TAG } from '../support/portals.ts';
 import { scrollThrough } from '../support/scroll.ts';
-import { storeGlobalConfig } from '../support/storedConfig.ts';
+import { storeConfigFiles, storeGlobalConfig } from '../support/storedConfig.ts';
 
 test.use({ locale: 'de-DE' });
 
@@ -128,20 +129,25 @@ test.describe('drawer on a phone (portal-spec §4 "Sidebar / drawer")', () => {
 });
 
 test.describe('uploaded style sheet and font (portal-spec §8 "Error catalogue")', () => {
-  test('applies the custom style sheet, and says so when the font cannot be loaded', async ({ page }) => {
-    const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'config-files');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'style'), 'main#main { border-top: 7px solid rgb(1, 2, 3); }');
-    writeFileSync(path.join(dir, 'custom_font'), 'this is not a font');
-    try {
-      await openDashboard(page);
-      await expect(page.getByRole('main')).toHaveCSS('border-top-width', '7px');
-      await expect(page.getByRole('alert')).toContainText('Die Schriftart konnte nicht geladen werden.');
-    } finally {
-      rmSync(path.join(dir, 'style'));
-      rmSync(path.join(dir, 'custom_font'));
-    }
-  });
+  test(
+    'applies the custom style sheet, and says so when the font cannot be loaded',
+    { tag: MEDIA_TAG },
+    async ({ page }) => {
+      const restore = await storeConfigFiles([
+        { name: 'style', content: 'main#main { border-top: 7px solid rgb(1, 2, 3); }' },
+        // A WOFF2 file by its first bytes, as the upload checks, and nothing a browser can load.
+        { name: 'custom_font', content: 'wOF2 this is not a font' },
+      ]);
+      try {
+        expect(await storedMedia('config-files')).toEqual(expect.arrayContaining(['style', 'custom_font']));
+        await openDashboard(page);
+        await expect(page.getByRole('main')).toHaveCSS('border-top-width', '7px');
+        await expect(page.getByRole('alert')).toContainText('Die Schriftart konnte nicht geladen werden.');
+      } finally {
+        await restore();
+      }
+    },
+  );
 });
 
 test.describe('an upgrade while the portal is open', () => {

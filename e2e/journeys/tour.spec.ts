@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/journey.ts';
 
 // A browser that has never seen the tour (the other journeys start with it seen).
 test.use({ storageState: { cookies: [], origins: [] } });

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
+import type { Download, Locator, Page } from '@playwright/test';
+import { expect, test } from '../support/journey.ts';
 import { ownPort, startOwnServer, type OwnServer } from '../support/ownServer.ts';
 import { toursSeen } from '../support/tour.ts';
 import { zipEntryNames } from '../support/zip.ts';

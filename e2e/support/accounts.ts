@@ -1,11 +1,12 @@
 import { expect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { journeyPortal } from './portals.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 /**
- * Creates an account on the journey server through the real command line, the password on stdin.
+ * Creates an account on the journey's portal through the real command line, the password on stdin.
  * The runner starts a new worker after a failed journey, which runs a `beforeAll` again, so an
  * account made before is fine.
  */
@@ -15,12 +16,7 @@ export function addUser(name: string, groups: string, password = 'journey secret
       cwd: root,
       input: `${password}\n`,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        DATA_DIR: process.env.E2E_DATA_DIR,
-        SETTINGS_FILE: path.join(root, 'e2e/settings.json'),
-        LOG_LEVEL: 'silent',
-      },
+      env: journeyPortal().env,
     });
   } catch (error) {
     const stderr = (error as { stderr?: Buffer | string }).stderr?.toString() ?? '';

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, type APIRequestContext } from '@playwright/test';
+import { journeyPortal } from './portals.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 /**
- * Imports a folder into the journey server's catalogue through the real command line, as an operator
+ * Imports a folder into the catalogue of the journey's portal through the real command line, as an operator
  * would; files missing since the folder's last import are marked gone. Another settings file gives
  * the new assets other access groups (`catalogue.defaultAccessGroups`).
  */
@@ -13,12 +14,7 @@ export function importFolder(folder: string, settingsFile = path.join(root, 'e2e
   execFileSync(process.execPath, ['apps/server/bin/vitrine.mjs', 'import', folder], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      SETTINGS_FILE: settingsFile,
-      LOG_LEVEL: 'silent',
-    },
+    env: { ...journeyPortal().env, SETTINGS_FILE: settingsFile },
   });
 }
 

@@ -39,22 +39,11 @@ export async function startOwnServer(
   const origin = `http://127.0.0.1:${ownPort}`;
   let server: ChildProcess | undefined;
   const stop = async () => {
-    if (server && server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((resolve) => server?.once('exit', resolve));
-      server.kill('SIGTERM');
-      const stopped = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve(false), 10_000))]);
-      if (stopped === false) server.kill('SIGKILL');
-    }
+    if (server) await stopServer(server);
     rmSync(folder, { recursive: true, force: true });
   };
-  const answers = () =>
-    fetch(`${origin}/assetportal/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
   try {
-    // A server left on the port would answer in place of this one.
-    if (await answers()) throw new Error(`a server answers on ${origin} already`);
+    await expectPortFree(origin);
     prepare(
       (...args) =>
         execFileSync(process.execPath, ['apps/server/bin/vitrine.mjs', ...args], { cwd: root, env, stdio: 'pipe' }),
@@ -62,14 +51,39 @@ export async function startOwnServer(
       env.DATA_DIR,
     );
     server = spawn(process.execPath, ['apps/server/bin/vitrine.mjs', 'serve'], { cwd: root, env, stdio: 'inherit' });
-    for (let waited = 0; ; waited += 200) {
-      if (await answers()) break;
-      if (server.exitCode !== null || waited > 30_000) throw new Error(`the server on ${origin} did not start`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await serverStarted(server, origin, 30_000);
   } catch (error) {
     await stop();
     throw error;
   }
   return { origin, folder, stop };
+}
+
+const answers = (origin: string) =>
+  fetch(`${origin}/assetportal/api/health`).then(
+    (r) => r.ok,
+    () => false,
+  );
+
+/** Throws when a server answers on `origin` already: it would answer in place of the one to start. */
+export async function expectPortFree(origin: string): Promise<void> {
+  if (await answers(origin)) throw new Error(`a server answers on ${origin} already`);
+}
+
+/** Waits until the server process answers its health call on `origin`; throws if it ends or takes too long. */
+export async function serverStarted(server: ChildProcess, origin: string, timeoutMs: number): Promise<void> {
+  for (let waited = 0; ; waited += 200) {
+    if (await answers(origin)) return;
+    if (server.exitCode !== null || waited > timeoutMs) throw new Error(`the server on ${origin} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Stops a server process as production does (SIGTERM), and ends it if it has not stopped after ten seconds. */
+export async function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  const stopped = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve(false), 10_000))]);
+  if (stopped === false) server.kill('SIGKILL');
 }
