@@ -257,7 +257,7 @@ export function objectStoreProblem(err: unknown, bucket: string): string | undef
     return `The object store refused access to the bucket ${bucket}: check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (${name || status}).`;
   if (name === 'CredentialsProviderError')
     return (
-      'No credentials for the object store: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (or the AWS SDK\'s ' +
+      "No credentials for the object store: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (or the AWS SDK's " +
       'own: AWS_ACCESS_KEY_ID, AWS_PROFILE, an instance role), and S3_ENDPOINT for a service other than AWS.'
     );
   const code = e.code ?? (e as { cause?: { code?: string } }).cause?.code;

@@ -230,7 +230,16 @@ export class ImportService {
           captions.push(e);
           continue;
         }
-        const found: Found = { file: `${folder}${tree.sep}${name}`, key: e.key, folder, folderKey, size: e.size, modified: e.modified, names, captions: [] };
+        const found: Found = {
+          file: `${folder}${tree.sep}${name}`,
+          key: e.key,
+          folder,
+          folderKey,
+          size: e.size,
+          modified: e.modified,
+          names,
+          captions: [],
+        };
         if (fileTypeOf(name)?.group === 'video') {
           const stem = name.slice(0, -path.extname(name).length);
           videos.set(stem, [...(videos.get(stem) ?? []), found]);
@@ -255,7 +264,10 @@ export class ImportService {
 
   /** The key of a file of a tree by its source path. */
   private keyOf(tree: ImportTree, file: string): string {
-    return file.slice(tree.root.length + tree.sep.length).split(tree.sep).join('/');
+    return file
+      .slice(tree.root.length + tree.sep.length)
+      .split(tree.sep)
+      .join('/');
   }
 
   /** Reads small files of a tree (sidecars, manifests, captions) by their source paths. */

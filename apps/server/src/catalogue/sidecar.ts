@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { oneOrByLanguage } from '@vitrine/contract/formats';
 
