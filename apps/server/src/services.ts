@@ -230,7 +230,9 @@ export type Services = ReturnType<typeof buildServices>;
  * The media stores of derivatives, conversions and files admins upload: folders in DATA_DIR, or
  * the same names as prefixes in one bucket of an object store (README "Object storage").
  */
-export function mediaStores(settings: Settings): Record<'derivatives' | 'conversions' | 'uploads', MediaStore> {
+export function mediaStores(
+  settings: Pick<Settings, 'dataDir' | 'mediaStore'>,
+): Record<'derivatives' | 'conversions' | 'uploads', MediaStore> {
   const store = settings.mediaStore;
   if (store.kind === 'folder') {
     return {
