@@ -25,7 +25,7 @@ import { DerivativeRepository } from './derivatives/derivative.repository.ts';
 import { DerivativeService } from './derivatives/derivative.service.ts';
 import { ModelRenderer } from './derivatives/model-renderer.ts';
 import { derivativeRoot } from './derivatives/storage.ts';
-import { logSourceRefusalsTo } from './derivatives/source-file.ts';
+import { logSourceRefusalsTo, Originals } from './derivatives/source-file.ts';
 import { InfoRepository } from './info/info.repository.ts';
 import { InfoService } from './info/info.service.ts';
 import { JobRepository } from './jobs/job.repository.ts';
@@ -114,8 +114,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const stores = mediaStores(settings);
   const config = new ConfigService(r.config, stores.uploads, access, work);
   logSourceRefusalsTo(log);
+  const originals = new Originals(bucketStores(settings));
   const models = new ModelRenderer(settings.file.models);
-  const derivatives = new DerivativeService(r.derivatives, stores.derivatives, models, work, log);
+  const derivatives = new DerivativeService(r.derivatives, stores.derivatives, models, work, log, originals);
   const users = new UserService(r.users, r.loginThrottle, settings, mailer, log, r.jobs, async (locale) => {
     const lang = locale === 'de' ? 'de' : 'en';
     const set = await config.translations(lang);
@@ -140,7 +141,11 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const limits = new ClientRateLimits(r.loginThrottle, settings, (err) =>
     log.warn({ error: err.message }, 'searches counted in memory could not be added to the shared count'),
   );
-  const conversions = new ConversionCache(r.downloads, settings.dataDir, work, { log, store: stores.conversions });
+  const conversions = new ConversionCache(r.downloads, settings.dataDir, work, {
+    log,
+    store: stores.conversions,
+    originals,
+  });
   const downloads = new DownloadService(access, r.downloads, conversions, settings, config, mailer, limits);
   const bookmarks = new BookmarkService(r.bookmarks, access);
   const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso, limits);
@@ -196,7 +201,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     /** Slots of expensive work (conversions, page renders, …) of this process and across processes. */
     work,
     /** A new import run (it remembers the collections it made until it ends). */
-    importer: () => new ImportService(r.catalogue, settings),
+    importer: () => new ImportService(r.catalogue, settings, originals),
     /** The worker every Vitrine process runs: all job handlers the server knows. */
     jobWorker: (workerOptions: WorkerOptions = {}) =>
       new JobWorker(r.jobs, jobHandlers(), { leaseMs: settings.jobLeaseMs, ...workerOptions }),
@@ -225,7 +230,9 @@ export type Services = ReturnType<typeof buildServices>;
  * The media stores of derivatives, conversions and files admins upload: folders in DATA_DIR, or
  * the same names as prefixes in one bucket of an object store (README "Object storage").
  */
-export function mediaStores(settings: Settings): Record<'derivatives' | 'conversions' | 'uploads', MediaStore> {
+export function mediaStores(
+  settings: Pick<Settings, 'dataDir' | 'mediaStore'>,
+): Record<'derivatives' | 'conversions' | 'uploads', MediaStore> {
   const store = settings.mediaStore;
   if (store.kind === 'folder') {
     return {
@@ -239,6 +246,22 @@ export function mediaStores(settings: Settings): Record<'derivatives' | 'convers
     derivatives: bucket.store('derivatives/'),
     conversions: bucket.store('conversions/'),
     uploads: bucket.store('config-files/'),
+  };
+}
+
+/**
+ * The stores of buckets of the object store (S3_ENDPOINT, S3_REGION, …) under a prefix, one client
+ * per bucket: where originals imported from `s3://bucket/prefix` are read.
+ */
+export function bucketStores(settings: Settings): (bucket: string, prefix: string) => MediaStore {
+  const buckets = new Map<string, S3Bucket>();
+  return (bucket, prefix) => {
+    let made = buckets.get(bucket);
+    if (!made) {
+      made = new S3Bucket({ ...settings.s3, bucket, prefix: '', presignSeconds: 0 });
+      buckets.set(bucket, made);
+    }
+    return made.store(prefix);
   };
 }
 

@@ -528,15 +528,19 @@ export interface Settings {
   /** The listener of Prometheus metrics (METRICS_PORT, METRICS_HOST); none when metrics are off. */
   metrics: { port: number; host: string } | undefined;
   /** Where derivatives, conversions and uploads are kept: folders under DATA_DIR, or a bucket. */
-  mediaStore: { kind: 'folder' } | ({ kind: 's3' } & S3Settings);
+  mediaStore: MediaStoreSettings;
+  /**
+   * How to reach the S3-compatible service (S3_ENDPOINT, S3_REGION, …), also without S3_BUCKET: the
+   * originals `vitrine import s3://bucket/prefix` imported are read through it.
+   */
+  s3: S3Connection;
   file: FileSettings;
 }
 
-/** How to reach a bucket of an S3-compatible store (README "Object storage"). */
-export interface S3Settings {
-  bucket: string;
-  /** Put before every key ('' or ending in '/'). */
-  prefix: string;
+export type MediaStoreSettings = { kind: 'folder' } | ({ kind: 's3' } & S3Settings);
+
+/** How to reach an S3-compatible service, whichever bucket (README "Object storage"). */
+export interface S3Connection {
   /** The service's address; none: AWS. */
   endpoint?: string | undefined;
   region: string;
@@ -544,22 +548,25 @@ export interface S3Settings {
   forcePathStyle: boolean;
   /** None: the SDK's chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, instance roles). */
   credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
+}
+
+/** How to reach the bucket of the media store (README "Object storage"). */
+export interface S3Settings extends S3Connection {
+  bucket: string;
+  /** Put before every key ('' or ending in '/'). */
+  prefix: string;
   /** Above 0: thumbnails, previews and players' files are answered by a redirect signed this long. */
   presignSeconds: number;
 }
 
-/** The media store the environment names; both halves of a key pair, or neither. */
-function mediaStoreOf(e: z.infer<typeof envSchema>): Settings['mediaStore'] {
-  if (!e.S3_BUCKET) return { kind: 'folder' };
+/** How the environment reaches the S3-compatible service; both halves of a key pair, or neither. */
+function s3ConnectionOf(e: z.infer<typeof envSchema>): S3Connection {
   if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
     throw new SettingsError(
       'Invalid settings in the environment:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither',
     );
   }
   return {
-    kind: 's3',
-    bucket: e.S3_BUCKET,
-    prefix: e.S3_PREFIX === '' || e.S3_PREFIX.endsWith('/') ? e.S3_PREFIX : `${e.S3_PREFIX}/`,
     endpoint: e.S3_ENDPOINT,
     region: e.S3_REGION ?? e.AWS_REGION ?? 'us-east-1',
     forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
@@ -567,6 +574,17 @@ function mediaStoreOf(e: z.infer<typeof envSchema>): Settings['mediaStore'] {
       e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
         ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
         : undefined,
+  };
+}
+
+/** The media store the environment names. */
+function mediaStoreOf(e: z.infer<typeof envSchema>, s3: S3Connection): MediaStoreSettings {
+  if (!e.S3_BUCKET) return { kind: 'folder' };
+  return {
+    kind: 's3',
+    bucket: e.S3_BUCKET,
+    prefix: e.S3_PREFIX === '' || e.S3_PREFIX.endsWith('/') ? e.S3_PREFIX : `${e.S3_PREFIX}/`,
+    ...s3,
     presignSeconds: e.S3_PRESIGN_SECONDS,
   };
 }
@@ -642,6 +660,9 @@ export function settingsLocations(env: Record<string, string | undefined> = proc
   /** The settings file read at start (it may not exist unless SETTINGS_FILE names it). */
   settingsFile: string;
   database: Settings['database'];
+  /** Where uploads are kept (a restore puts them there). */
+  mediaStore: MediaStoreSettings;
+  s3: S3Connection;
 } {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new SettingsError(describeIssues('the environment', parsed.error));
@@ -658,14 +679,15 @@ export function settingsLocations(env: Record<string, string | undefined> = proc
     url && /^postgres(ql)?:\/\//.test(url)
       ? { dialect: 'postgres', url }
       : { dialect: 'sqlite', file: url ? url.replace(/^(sqlite|file):/, '') : path.join(dataDir, 'vitrine.db') };
-  return { dataDir, settingsFile, database };
+  const s3 = s3ConnectionOf(e);
+  return { dataDir, settingsFile, database, mediaStore: mediaStoreOf(e, s3), s3 };
 }
 
 export function loadSettings(env: Record<string, string | undefined> = process.env): Settings {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new SettingsError(describeIssues('the environment', parsed.error));
   const e = parsed.data;
-  const { dataDir, settingsFile, database } = settingsLocations(env);
+  const { dataDir, settingsFile, database, mediaStore, s3 } = settingsLocations(env);
   mkdirSync(dataDir, { recursive: true });
 
   let raw: unknown = {};
@@ -695,7 +717,8 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY,
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
-    mediaStore: mediaStoreOf(e),
+    mediaStore,
+    s3,
     file: e.SMTP_URL ? { ...file.data, mail: { ...file.data.mail, smtpUrl: e.SMTP_URL } } : file.data,
   };
 }

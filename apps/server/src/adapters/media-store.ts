@@ -19,6 +19,11 @@ export interface StoredFileInfo {
   modified: Date;
 }
 
+/** A file of a store found by `walk`: its key and what the store knows of it. */
+export interface WalkedFile extends StoredFileInfo {
+  key: string;
+}
+
 /** One scratch path per key: a tuple of keys gives a tuple of paths. */
 export type ScratchPaths<K extends readonly string[]> = { -readonly [I in keyof K]: string };
 
@@ -51,11 +56,21 @@ export interface MediaStore {
   remove(key: string): Promise<void>;
   /** The names of the files directly in a folder of keys ('' for the top). */
   list(folder: string): Promise<string[]>;
+  /** Every file below a folder of keys ('' for the top), at any depth, with its key (`/`-separated), sorted by key. */
+  walk(folder: string): Promise<WalkedFile[]>;
   /**
    * Only stores that can hand out their own URLs (an object store): a URL that answers a key's file,
    * ranges included, for `seconds`, with these headers. Calls within one window get the same URL.
    */
   presign?(key: string, seconds: number, answer: { type: string; cacheControl: string }): Promise<string>;
+}
+
+/** A local file of `size` bytes, or a range of it, as a stream. */
+export function readFileRange(file: string, size: number, range?: ByteRange): Readable {
+  const { start, end } = range ?? { start: 0, end: size - 1 };
+  // Blocks of up to 512 KiB: a read and a socket write per block, not per 64 KiB (Node's default).
+  const highWaterMark = Math.min(READ_BLOCK_BYTES, Math.max(1, end - start + 1));
+  return createReadStream(file, { start, end: Math.max(start, end), highWaterMark });
 }
 
 /** Whether a key stays inside the store: relative, without `..` or empty segments. */
@@ -71,7 +86,11 @@ export function isSafeKey(key: string): boolean {
  * machines with the same process id never write into one file.
  */
 export class SharedFolderStore implements MediaStore {
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    /** false: a folder this store only reads (originals), where no name is taken for a write's scratch file. */
+    private readonly options: { writes: boolean } = { writes: true },
+  ) {}
 
   /** The local path of a key's file (this store's own; callers outside it use `withLocalCopy`). */
   path(key: string): string {
@@ -95,10 +114,7 @@ export class SharedFolderStore implements MediaStore {
   async open(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number }> {
     const file = this.path(key);
     const { size } = await stat(file);
-    const { start, end } = range ?? { start: 0, end: size - 1 };
-    // Blocks of up to 512 KiB: a read and a socket write per block, not per 64 KiB (Node's default).
-    const highWaterMark = Math.min(READ_BLOCK_BYTES, Math.max(1, end - start + 1));
-    return { stream: createReadStream(file, { start, end: Math.max(start, end), highWaterMark }), size };
+    return { stream: readFileRange(file, size, range), size };
   }
 
   async withLocalCopy<T>(key: string, use: (file: string) => Promise<T>): Promise<T> {
@@ -137,6 +153,32 @@ export class SharedFolderStore implements MediaStore {
       throw err;
     });
     // Scratch files of writes under way are no files yet.
-    return entries.filter((e) => e.isFile() && !/\.tmp(\.[^.]*)?$/.test(e.name)).map((e) => e.name);
+    return entries.filter((e) => e.isFile() && !this.isScratch(e.name)).map((e) => e.name);
+  }
+
+  async walk(folder: string): Promise<WalkedFile[]> {
+    const found: WalkedFile[] = [];
+    const visit = async (rel: string) => {
+      const dir = rel === '' ? this.root : this.path(rel);
+      const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return [];
+        throw err;
+      });
+      for (const e of entries) {
+        const key = rel === '' ? e.name : `${rel}/${e.name}`;
+        if (e.isDirectory()) await visit(key);
+        else if (e.isFile() && !this.isScratch(e.name)) {
+          const info = await this.stat(key);
+          if (info) found.push({ key, ...info });
+        }
+      }
+    };
+    await visit(folder);
+    return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  /** Scratch files of writes under way (`write`) are no files yet. */
+  private isScratch(name: string): boolean {
+    return this.options.writes && /\.tmp(\.[^.]*)?$/.test(name);
   }
 }

@@ -8,7 +8,14 @@ import type * as Sdk from '@aws-sdk/client-s3';
 import type * as Storage from '@aws-sdk/lib-storage';
 import type * as Presigner from '@aws-sdk/s3-request-presigner';
 import type { S3Settings } from '../settings.ts';
-import { isSafeKey, type ByteRange, type MediaStore, type ScratchPaths, type StoredFileInfo } from './media-store.ts';
+import {
+  isSafeKey,
+  type ByteRange,
+  type MediaStore,
+  type ScratchPaths,
+  type StoredFileInfo,
+  type WalkedFile,
+} from './media-store.ts';
 
 /** Parts of a multipart upload; files up to this size go up in one PUT. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -198,17 +205,63 @@ export class S3Store implements MediaStore {
   }
 
   async list(folder: string): Promise<string[]> {
+    return (await this.listed(folder, '/')).map((f) => f.key);
+  }
+
+  async walk(folder: string): Promise<WalkedFile[]> {
+    const found = await this.listed(folder, undefined);
+    // Keys ending in '/' are the folder markers some tools make, no files.
+    return found
+      .filter((f) => f.key !== '' && !f.key.endsWith('/'))
+      .map((f) => ({ ...f, key: folder === '' ? f.key : `${folder.split(path.sep).join('/')}/${f.key}` }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  /** The objects under a folder of keys, by key relative to it; with a delimiter only those directly in it. */
+  private async listed(folder: string, delimiter: '/' | undefined): Promise<WalkedFile[]> {
     const prefix = folder === '' ? this.prefix : `${this.object(folder)}/`;
     const { client, sdk } = await this.connection.connect();
-    const names: string[] = [];
+    const found: WalkedFile[] = [];
     let token: string | undefined;
     do {
       const page = await client.send(
-        new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, Delimiter: '/', ContinuationToken: token }),
+        new sdk.ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix,
+          Delimiter: delimiter,
+          ContinuationToken: token,
+        }),
       );
-      for (const o of page.Contents ?? []) if (o.Key) names.push(o.Key.slice(prefix.length));
+      for (const o of page.Contents ?? []) {
+        if (o.Key)
+          found.push({ key: o.Key.slice(prefix.length), size: o.Size ?? 0, modified: o.LastModified ?? new Date(0) });
+      }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
-    return names;
+    return found;
   }
+}
+
+/**
+ * What an operator should read when the object store refuses or cannot be reached: a missing
+ * bucket, refused credentials, no credentials at all, an address that does not answer. Undefined
+ * for other errors.
+ */
+export function objectStoreProblem(err: unknown, bucket: string): string | undefined {
+  const e = err as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const status = e.$metadata?.httpStatusCode;
+  const name = e.name ?? '';
+  if (name === 'NoSuchBucket' || (name === 'NotFound' && status === 404))
+    return `The bucket ${bucket} does not exist (or S3_ENDPOINT names another service).`;
+  if (['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'Forbidden'].includes(name) || status === 403)
+    return `The object store refused access to the bucket ${bucket}: check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (${name || status}).`;
+  if (name === 'CredentialsProviderError')
+    return (
+      "No credentials for the object store: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (or the AWS SDK's " +
+      'own: AWS_ACCESS_KEY_ID, AWS_PROFILE, an instance role), and S3_ENDPOINT for a service other than AWS.'
+    );
+  const code = e.code ?? (e as { cause?: { code?: string } }).cause?.code;
+  if (code && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH'].includes(code))
+    return `The object store cannot be reached (${code}): check S3_ENDPOINT and S3_REGION.`;
+  return undefined;
 }

@@ -261,9 +261,14 @@ async function copyStream(
 
 /** CRC-32 and size of a file, read once in large chunks (zip entries need both before streaming). */
 export async function crc32OfFile(path: string): Promise<{ crc32: number; bytes: number }> {
+  return crc32OfStream(createReadStream(path, { highWaterMark: 4 * 1024 * 1024 }));
+}
+
+/** CRC-32 and size of what a stream reads (an original in a bucket). */
+export async function crc32OfStream(stream: AsyncIterable<unknown>): Promise<{ crc32: number; bytes: number }> {
   let crc = 0;
   let bytes = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
     crc = zlibCrc32(chunk, crc);
     bytes += chunk.length;
   }

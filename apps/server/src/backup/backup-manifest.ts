@@ -52,6 +52,6 @@ export const NOT_INCLUDED = [
   'conversions of downloads: made again when asked for',
   'other widths of uploaded photos (config-files/sized): made again when asked for',
   'the search index snapshot: rebuilt from the database at start',
-  'the original media files: they stay in the folders they were imported from',
+  'the original media files: they stay in the folders or buckets they were imported from',
   'the outbox of mails written without SMTP',
 ];

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
+import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
 import { dumpDatabase } from '../adapters/pg-dump.ts';
 import { writeTarGz, type TarSource } from '../adapters/tar.ts';
 import { backupSqlite } from '../db/sqlite-backup.ts';
 import type { Settings } from '../settings.ts';
 import {
   ARCHIVE_FORMAT,
-  DATA_ITEMS,
   DATA_PREFIX,
   DATABASE_ENTRY,
   DATABASE_HOLDS,
@@ -43,21 +44,33 @@ export async function sha256OfFile(file: string): Promise<string> {
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-/** The admins' uploads below `dir`, by path relative to it; the widths made of them are left out. */
-async function uploads(dir: string, relative = ''): Promise<string[]> {
-  const names = await readdir(path.join(dir, relative), { withFileTypes: true }).catch((err: unknown) => {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  });
-  const found: string[] = [];
-  for (const entry of names.sort((a, b) => a.name.localeCompare(b.name))) {
-    const rel = path.posix.join(relative, entry.name);
-    if (entry.isDirectory() && !(relative === '' && entry.name === MADE_UPLOADS))
-      found.push(...(await uploads(dir, rel)));
+/**
+ * Copies the admins' uploads from their store (DATA_DIR/config-files, or the bucket) into `dir`,
+ * streamed, and answers them as archive entries; the widths made of them are left out, and an upload
+ * removed meanwhile is skipped. The archive is then written from these copies, so it and its
+ * manifest agree even when an upload is replaced during the backup.
+ */
+async function copyUploads(store: MediaStore, dir: string): Promise<TarSource[]> {
+  const sources: TarSource[] = [];
+  const files = (await store.walk('')).filter(
     // Names ending in .tmp are uploads being written (config-admin.service.ts renames them into place).
-    else if (entry.isFile() && !entry.name.endsWith('.tmp')) found.push(rel);
+    (f) => !f.key.startsWith(`${MADE_UPLOADS}/`) && !f.key.endsWith('.tmp'),
+  );
+  for (const [i, f] of files.entries()) {
+    const opened = await store.open(f.key).catch(async (err: unknown) => {
+      if ((await store.exists(f.key).catch(() => true)) === false) return undefined;
+      throw err;
+    });
+    if (!opened) continue;
+    const copy = path.join(dir, `upload-${i}`);
+    await pipeline(opened.stream, createWriteStream(copy, { mode: 0o600 }));
+    sources.push({
+      name: DATA_PREFIX + path.posix.join('config-files', f.key),
+      size: (await stat(copy)).size,
+      data: { file: copy },
+    });
   }
-  return found;
+  return sources;
 }
 
 /** A file read whole now; one replaced meanwhile (uploads are renamed into place) is skipped. */
@@ -79,6 +92,8 @@ export async function makeBackup(
   settingsFile: string,
   target: string,
   onProgress: (stage: BackupStage, done: number, total: number) => void = () => undefined,
+  /** Where the admins' uploads are kept (services.ts `mediaStores`); default DATA_DIR/config-files. */
+  uploads: MediaStore = new SharedFolderStore(path.join(settings.dataDir, 'config-files')),
 ): Promise<BackupResult> {
   const started = performance.now();
   const file = path.resolve(target);
@@ -105,14 +120,9 @@ export async function makeBackup(
     ];
     const settingsData = await readNow(settingsFile);
     if (settingsData) sources.push({ name: SETTINGS_ENTRY, size: settingsData.length, data: settingsData });
-    for (const item of DATA_ITEMS) {
-      const base = path.join(settings.dataDir, item);
-      const files = item === 'config-files' ? await uploads(base) : existsSync(base) ? [''] : [];
-      for (const rel of files) {
-        const data = await readNow(path.join(base, rel));
-        if (data) sources.push({ name: DATA_PREFIX + path.posix.join(item, rel), size: data.length, data });
-      }
-    }
+    const secret = await readNow(path.join(settings.dataDir, 'secret'));
+    if (secret) sources.push({ name: `${DATA_PREFIX}secret`, size: secret.length, data: secret });
+    sources.push(...(await copyUploads(uploads, work)));
     const manifest: Manifest = {
       product: PRODUCT,
       format: ARCHIVE_FORMAT,

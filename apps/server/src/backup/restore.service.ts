@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
+import type { MediaStore } from '../adapters/media-store.ts';
 import { restoreDatabase, tablesInDump } from '../adapters/pg-dump.ts';
 import { isGzip, readTarGz, TarError, type TarEntry } from '../adapters/tar.ts';
 import { openDatabase, tableNames } from '../db/database.ts';
@@ -40,6 +41,9 @@ export interface RestoreResult {
 
 export type RestoreStage = 'archive' | 'database';
 
+/** Entries of the admins' uploads. */
+const UPLOADS_PREFIX = `${DATA_PREFIX}config-files/`;
+
 /** Names of what a restore writes before it moves it into place; a leftover of a stopped restore. */
 const STAGING = '.vitrine-restore-';
 const MAX_MANIFEST_BYTES = 16 << 20;
@@ -69,6 +73,8 @@ export async function restoreBackup(
   target: RestoreTarget,
   archive: string,
   onProgress: (stage: RestoreStage, done: number, total: number) => void = () => undefined,
+  /** An object store the uploads go to (S3_BUCKET; services.ts `mediaStores`); none: DATA_DIR/config-files. */
+  uploads?: MediaStore,
 ): Promise<RestoreResult> {
   const started = performance.now();
   const file = path.resolve(archive);
@@ -85,6 +91,7 @@ export async function restoreBackup(
   });
   const written: string[] = [];
   const moved: string[] = [];
+  const uploaded: string[] = [];
   let createdDataDir = false;
   let dropTables: (() => Promise<void>) | undefined;
 
@@ -123,6 +130,16 @@ export async function restoreBackup(
     const placements = new Map<string, Placement>();
     for (const entry of manifest.entries) placements.set(entry.path, placementOf(entry.path, target, beside, damaged));
     await refuseUnlessEmpty(target, manifest, placements);
+    const stored = uploads && (await uploads.walk(''));
+    if (stored && stored.length > 0) {
+      throw new BackupError(
+        `The uploads' place in the bucket is not empty (it holds ${stored
+          .slice(0, 5)
+          .map((f) => f.key)
+          .join(', ')}${stored.length > 5 ? ', …' : ''}). A restore writes only where nothing of the portal is ` +
+          'yet; point S3_BUCKET or S3_PREFIX at a new place.',
+      );
+    }
 
     if (!existsSync(target.dataDir)) {
       await mkdir(target.dataDir, { recursive: true });
@@ -181,14 +198,25 @@ export async function restoreBackup(
       .filter(([name]) => !(name === manifest.database.entry && target.database.dialect === 'postgres'))
       .sort(([a], [b]) => Number(a === manifest.database.entry) - Number(b === manifest.database.entry));
     const tops = new Map<string, string>();
-    for (const [, place] of order) tops.set(topStaged(place, target), topFinal(place, target));
+    const stagedUploads = new Set<string>();
+    for (const [name, place] of order) {
+      // Uploads for a bucket go there from their staged copies, which are removed with the rest.
+      if (uploads && name.startsWith(UPLOADS_PREFIX)) {
+        const key = name.slice(UPLOADS_PREFIX.length);
+        await uploads.write([key], ([scratch = '']) => copyFile(place.staged, scratch));
+        uploaded.push(key);
+        stagedUploads.add(topStaged(place, target));
+      } else tops.set(topStaged(place, target), topFinal(place, target));
+    }
     for (const [staged, final] of tops) {
       await rename(staged, final);
       moved.push(final);
     }
+    for (const top of stagedUploads) await rm(top, { recursive: true, force: true });
     return { manifest, assets, seconds: (performance.now() - started) / 1000 };
   } catch (err) {
     await entries.return(undefined).catch(() => undefined);
+    for (const key of uploaded) await uploads?.remove(key).catch(() => undefined);
     for (const p of [...written, ...moved]) await rm(p, { recursive: true, force: true });
     if (target.database.dialect === 'sqlite') {
       for (const suffix of ['-wal', '-shm', '-journal']) {

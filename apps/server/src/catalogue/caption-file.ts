@@ -76,12 +76,16 @@ export function captionTarget<T>(
  * Reads a caption file for storing: refused (CaptionFileError, with the reason) when it is larger
  * than MAX_CAPTION_BYTES, not UTF-8 text, or not a WebVTT or SubRip file.
  */
-export async function readCaption(sidecar: CaptionSidecar, defaultLang: string | undefined): Promise<CaptionTrack> {
-  const size = (await stat(sidecar.file)).size;
+export async function readCaption(
+  sidecar: CaptionSidecar,
+  defaultLang: string | undefined,
+  files: CaptionFiles = localFiles,
+): Promise<CaptionTrack> {
+  const size = await files.size(sidecar.file);
   if (size > MAX_CAPTION_BYTES) {
     throw new CaptionFileError(`larger than ${MAX_CAPTION_BYTES / 1024 / 1024} MB (${size} bytes)`);
   }
-  const bytes = await readFile(sidecar.file);
+  const bytes = await files.bytes(sidecar.file);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -104,6 +108,14 @@ export async function readCaption(sidecar: CaptionSidecar, defaultLang: string |
     content: body,
   };
 }
+
+/** How the import reads caption files by the names it gives them (local paths, or objects' `s3://` names). */
+export interface CaptionFiles {
+  size(file: string): Promise<number>;
+  bytes(file: string): Promise<Buffer>;
+}
+
+const localFiles: CaptionFiles = { size: async (file) => (await stat(file)).size, bytes: (file) => readFile(file) };
 
 const SRT_TIMING = /^\s*\d{1,3}:\d{2}:\d{2}[,.]\d{1,3}\s*-->\s*\d{1,3}:\d{2}:\d{2}[,.]\d{1,3}/m;
 

@@ -39,7 +39,7 @@ describe('demo catalogue metadata', () => {
     );
     await writeDemoSidecars(dir);
 
-    const photos = await readManifest(path.join(dir, 'photos'), 'manifest.json');
+    const photos = await readManifest(path.join(dir, 'photos', 'manifest.json'));
     const sunset = photos.get('sunset_by_Aitzol_Berasategi.jpg');
     expect(sunset).toMatchObject({
       creator: 'Aitzol Berasategi',
@@ -52,7 +52,7 @@ describe('demo catalogue metadata', () => {
     expect(sunset?.rating).toBeGreaterThanOrEqual(3);
     expect((sunset?.description as Record<string, string>).en).toContain('lomiri-wallpapers-16.04 20.04.0-2');
 
-    const tiff = await readManifest(path.join(dir, 'tiff'), 'manifest.json');
+    const tiff = await readManifest(path.join(dir, 'tiff', 'manifest.json'));
     expect(tiff.get('video-001.tiff')?.access_groups).toEqual(['users', 'admins']);
     // The same picture in many formats is kept apart from the curated rows.
     expect(tiff.get('video-001.tiff')?.collections).toEqual(['Format test files']);

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { isSafeKey, SharedFolderStore, type MediaStore, type WalkedFile } from '../adapters/media-store.ts';
+import { objectStoreProblem } from '../adapters/s3-store.ts';
+import { bucketLocation, bucketSourcePath, Originals } from '../derivatives/source-file.ts';
 import { readEmbeddedMetadata, type EmbeddedMetadata } from '../adapters/metadata.ts';
 import { probeImage } from '../adapters/media.ts';
 import { pdfInfo } from '../adapters/pdf.ts';
@@ -60,8 +63,17 @@ const labelColours: Record<string, number> = {
 };
 
 interface Found {
+  /** Its source path. */
   file: string;
+  /** Its key in the tree's store. */
+  key: string;
+  /** The source path of its folder, and the folder's key ('' for the top). */
   folder: string;
+  folderKey: string;
+  size: number;
+  modified: Date;
+  /** The names of the files in its folder. */
+  names: ReadonlySet<string>;
   /** Caption files beside a video, named after it. */
   captions: CaptionSidecar[];
 }
@@ -76,9 +88,9 @@ interface Probed {
   plays_in_browser?: number;
 }
 
-async function sha256Of(file: string): Promise<string> {
+async function sha256Of(stream: Readable): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  for await (const chunk of stream) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
@@ -142,9 +154,45 @@ function titleFromName(file: string): string {
 }
 
 /**
- * `vitrine import <folder>`: catalogues every supported file under a folder with its embedded and
- * sidecar metadata. An operator's tool (run from a shell on the server), so it has no caller to check.
- * Each file is written in its own transaction; a file that cannot be read is reported and skipped.
+ * Where an import reads: a local folder, or a prefix of a bucket of an object store. Its files are
+ * the keys of `store`; an asset's source path is `root`, `sep` and its key.
+ */
+interface ImportTree {
+  /** Source paths begin with it: '/srv/media' or 's3://bucket/prefix'. */
+  root: string;
+  sep: string;
+  /** What assets keep as the root their file must stay in (a folder's real path). */
+  importRoot: string;
+  /** The top collection's name: the folder's, or the prefix's last part (else the bucket's). */
+  name: string;
+  store: MediaStore;
+}
+
+/** A tree's files in depth-first order of their names, as a folder listing sorted per folder gives them. */
+function byPath(a: WalkedFile, b: WalkedFile): number {
+  const x = a.key.split('/');
+  const y = b.key.split('/');
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const c = (x[i] ?? '').localeCompare(y[i] ?? '');
+    if (c !== 0) return c;
+  }
+  return x.length - y.length;
+}
+
+/** `s3://bucket/prefix` → bucket and prefix (without slashes at its ends); undefined for any other source. */
+export function bucketSource(source: string): { bucket: string; prefix: string } | undefined {
+  const at = bucketLocation(source);
+  if (!at) return undefined;
+  return { bucket: at.bucket, prefix: at.key.replace(/^\/+|\/+$/g, '') };
+}
+
+/**
+ * `vitrine import <folder>` and `vitrine import s3://bucket/prefix`: catalogues every supported file
+ * under a folder or bucket prefix with its embedded and sidecar metadata. Originals imported from a
+ * bucket stay there (their source path is `s3://bucket/key`); the tools that read them get a
+ * temporary local copy. An operator's tool (run from a shell on the server), so it has no caller
+ * to check. Each file is written in its own transaction; a file that cannot be read is reported and
+ * skipped.
  */
 export class ImportService {
   private collections = new Map<string, number>();
@@ -152,67 +200,116 @@ export class ImportService {
   constructor(
     private readonly repo: CatalogueRepository,
     private readonly settings: Settings,
+    /** Where originals are read: their folders, and the buckets (`s3://…`) they are imported from. */
+    private readonly originals = new Originals(),
   ) {}
 
-  /** The files to catalogue under `folder`; caption files go with their video (or to `warnings`). */
-  private async walk(folder: string, out: Found[], warnings: string[], root: string): Promise<void> {
-    const entries = await readdir(folder, { withFileTypes: true });
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    const names = new Set(entries.map((e) => e.name));
-    const videos = new Map<string, Found[]>();
-    const captionNames: string[] = [];
-    for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
-      const full = path.join(folder, e.name);
-      if (e.isDirectory()) await this.walk(full, out, warnings, root);
-      else if (e.isFile()) {
-        if (MANIFEST_NAMES.includes(e.name)) continue;
-        if (e.name.endsWith('.json') && names.has(e.name.slice(0, -5))) continue;
-        if (isCompanionFile(e.name)) continue;
-        if (captionFormatOf(e.name)) {
-          captionNames.push(e.name);
+  /** The files to catalogue in a tree; caption files go with their video (or to `warnings`). */
+  private async walk(tree: ImportTree, warnings: string[]): Promise<Found[]> {
+    const files = (await tree.store.walk(''))
+      // Hidden files and folders are skipped.
+      .filter((f) => !f.key.split('/').some((part) => part.startsWith('.')))
+      .sort(byPath);
+    const byFolder = new Map<string, WalkedFile[]>();
+    for (const f of files) {
+      const folder = f.key.includes('/') ? f.key.slice(0, f.key.lastIndexOf('/')) : '';
+      byFolder.set(folder, [...(byFolder.get(folder) ?? []), f]);
+    }
+    const out: Found[] = [];
+    for (const [folderKey, entries] of byFolder) {
+      const folder = folderKey === '' ? tree.root : `${tree.root}${tree.sep}${folderKey.split('/').join(tree.sep)}`;
+      const baseName = (f: WalkedFile) => f.key.slice(f.key.lastIndexOf('/') + 1);
+      const names = new Set(entries.map(baseName));
+      const videos = new Map<string, Found[]>();
+      const captions: WalkedFile[] = [];
+      for (const e of entries) {
+        const name = baseName(e);
+        if (MANIFEST_NAMES.includes(name)) continue;
+        if (name.endsWith('.json') && names.has(name.slice(0, -5))) continue;
+        if (isCompanionFile(name)) continue;
+        if (captionFormatOf(name)) {
+          captions.push(e);
           continue;
         }
-        const found: Found = { file: full, folder, captions: [] };
-        if (fileTypeOf(e.name)?.group === 'video') {
-          const stem = e.name.slice(0, -path.extname(e.name).length);
+        const found: Found = {
+          file: `${folder}${tree.sep}${name}`,
+          key: e.key,
+          folder,
+          folderKey,
+          size: e.size,
+          modified: e.modified,
+          names,
+          captions: [],
+        };
+        if (fileTypeOf(name)?.group === 'video') {
+          const stem = name.slice(0, -path.extname(name).length);
           videos.set(stem, [...(videos.get(stem) ?? []), found]);
         }
         out.push(found);
       }
-    }
-    for (const name of captionNames) {
-      const format = captionFormatOf(name);
-      const target = captionTarget(name, videos);
-      if (!format || !target) {
-        warnings.push(`${path.relative(root, path.join(folder, name))}: a caption file named after no video beside it`);
-        continue;
+      for (const c of captions) {
+        const name = baseName(c);
+        const format = captionFormatOf(name);
+        const target = captionTarget(name, videos);
+        if (!format || !target) {
+          warnings.push(`${c.key}: a caption file named after no video beside it`);
+          continue;
+        }
+        for (const video of target.videos)
+          video.captions.push({ file: `${folder}${tree.sep}${name}`, format, lang: target.lang });
       }
-      for (const video of target.videos)
-        video.captions.push({ file: path.join(folder, name), format, lang: target.lang });
     }
+    // Depth-first, as a folder is read: a folder's files and subfolders in the order of their names.
+    return out.sort((a, b) => byPath({ key: a.key } as WalkedFile, { key: b.key } as WalkedFile));
+  }
+
+  /** The key of a file of a tree by its source path. */
+  private keyOf(tree: ImportTree, file: string): string {
+    return file
+      .slice(tree.root.length + tree.sep.length)
+      .split(tree.sep)
+      .join('/');
+  }
+
+  /** Reads small files of a tree (sidecars, manifests, captions) by their source paths. */
+  private reader(tree: ImportTree) {
+    const bytes = async (file: string) => {
+      const { stream } = await tree.store.open(this.keyOf(tree, file));
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    };
+    return {
+      text: async (file: string) => (await bytes(file)).toString('utf8'),
+      captions: {
+        size: async (file: string) => (await tree.store.stat(this.keyOf(tree, file)))?.size ?? 0,
+        bytes,
+      },
+    };
   }
 
   /**
    * The caption tracks of a video as its caption files are now; a file that cannot be used is left
    * out with its reason in `warnings`.
    */
-  private async captionsOf(f: Found, warnings: string[], root: string): Promise<CaptionTrack[]> {
+  private async captionsOf(f: Found, warnings: string[], tree: ImportTree): Promise<CaptionTrack[]> {
     const tracks: CaptionTrack[] = [];
     for (const sidecar of f.captions) {
       try {
-        tracks.push(await readCaption(sidecar, this.settings.file.catalogue.defaultLanguage));
+        tracks.push(
+          await readCaption(sidecar, this.settings.file.catalogue.defaultLanguage, this.reader(tree).captions),
+        );
       } catch (err) {
         const reason = err instanceof CaptionFileError ? err.message : `cannot be read (${(err as Error).message})`;
-        warnings.push(`${path.relative(root, sidecar.file)}: caption left out: ${reason}`);
+        warnings.push(`${this.keyOf(tree, sidecar.file)}: caption left out: ${reason}`);
       }
     }
     return tracks;
   }
 
-  private async collectionFor(root: string, folder: string): Promise<number> {
-    const base = path.dirname(root);
-    const rel = path.relative(base, folder).split(path.sep).join('/');
+  /** The collection of a folder of the tree (by its key, '' for the top) and those above it. */
+  private async collectionFor(tree: ImportTree, folderKey: string): Promise<number> {
+    const rel = folderKey === '' ? tree.name : `${tree.name}/${folderKey}`;
     let parent: number | null = null;
     let acc = '';
     for (const part of rel.split('/')) {
@@ -305,11 +402,48 @@ export class ImportService {
     return { columns, values, accessGroups: sc.access_groups ?? this.settings.file.catalogue.defaultAccessGroups };
   }
 
+  /** Imports a folder, or a bucket prefix named `s3://bucket/prefix`. */
+  async importFrom(source: string, onProgress?: (p: ImportProgress) => void): Promise<ImportSummary> {
+    const inBucket = bucketSource(source);
+    return inBucket ? this.importBucket(inBucket, onProgress) : this.importFolder(source, onProgress);
+  }
+
   async importFolder(folder: string, onProgress?: (p: ImportProgress) => void): Promise<ImportSummary> {
-    const started = performance.now();
     const root = path.resolve(folder);
     const rootStat = await stat(root).catch(() => undefined);
     if (!rootStat?.isDirectory()) throw new ImportInputError(`${root} is not a folder`);
+    // Files are served only while they stay inside the folder as it is now (docs/security.md).
+    const importRoot = await realpath(root);
+    const store = new SharedFolderStore(root, { writes: false });
+    return this.importTree({ root, sep: path.sep, importRoot, name: path.basename(root), store }, onProgress);
+  }
+
+  /**
+   * Imports the objects under a prefix of a bucket (S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE and
+   * the credentials of the settings reach it); they stay in the bucket.
+   */
+  private async importBucket(
+    at: { bucket: string; prefix: string },
+    onProgress?: (p: ImportProgress) => void,
+  ): Promise<ImportSummary> {
+    const root = bucketSourcePath(at.bucket, at.prefix).replace(/\/$/, '');
+    if (!at.bucket) throw new ImportInputError(`${root} names no bucket (s3://bucket/prefix)`);
+    if (at.prefix !== '' && !isSafeKey(at.prefix))
+      throw new ImportInputError(`${root}: the prefix must not hold empty, . or .. parts`);
+    const store = this.originals.bucket(at.bucket, at.prefix === '' ? '' : `${at.prefix}/`);
+    if (!store) throw new ImportInputError(`${root}: this Vitrine reaches no object store`);
+    const name = at.prefix === '' ? at.bucket : at.prefix.slice(at.prefix.lastIndexOf('/') + 1);
+    // The service's answer to a first listing says whether the bucket is there and may be read.
+    await store.list('').catch((err: unknown) => {
+      const problem = objectStoreProblem(err, at.bucket);
+      throw problem ? new ImportInputError(`${root}: ${problem}`) : err;
+    });
+    return this.importTree({ root, sep: '/', importRoot: root, name, store }, onProgress);
+  }
+
+  private async importTree(tree: ImportTree, onProgress?: (p: ImportProgress) => void): Promise<ImportSummary> {
+    const started = performance.now();
+    const { root, importRoot } = tree;
     const summary: ImportSummary = {
       files: 0,
       bytes: 0,
@@ -321,73 +455,75 @@ export class ImportService {
       warnings: [],
       seconds: 0,
     };
-    // Files are served only while they stay inside the folder as it is now (docs/security.md).
-    const importRoot = await realpath(root);
-    const found: Found[] = [];
-    await this.walk(root, found, summary.warnings, root);
-    const known = new Map((await this.repo.assetsUnder(root + path.sep)).map((a) => [a.source_path, a]));
+    const found = await this.walk(tree, summary.warnings);
+    const known = new Map((await this.repo.assetsUnder(root + tree.sep)).map((a) => [a.source_path, a]));
+    const read = this.reader(tree);
     const manifests = new Map<string, Promise<Map<string, Sidecar>>>();
-    const manifestOf = (dir: string) => {
-      let m = manifests.get(dir);
+    const manifestOf = (f: Found) => {
+      let m = manifests.get(f.folder);
       if (!m) {
         m = (async () => {
           const merged = new Map<string, Sidecar>();
           for (const name of MANIFEST_NAMES) {
-            if (!existsSync(path.join(dir, name))) continue;
-            for (const [k, v] of await readManifest(dir, name)) merged.set(k, { ...merged.get(k), ...v });
+            if (!f.names.has(name)) continue;
+            for (const [k, v] of await readManifest(`${f.folder}${tree.sep}${name}`, read.text))
+              merged.set(k, { ...merged.get(k), ...v });
           }
           return merged;
         })();
-        manifests.set(dir, m);
+        manifests.set(f.folder, m);
       }
       return m;
     };
 
     let done = 0;
     const one = async (f: Found) => {
-      const rel = path.relative(root, f.file);
+      const rel = f.key.split('/').join(path.sep);
       try {
         const type = fileTypeOf(f.file);
         if (!type) throw new Error(`not a supported file type (${path.extname(f.file) || 'no extension'})`);
-        const st = await stat(f.file);
+        if (!isSafeKey(f.key)) throw new Error('the name has empty, . or .. parts');
         summary.files++;
-        summary.bytes += st.size;
-        const sidecarFile = `${f.file}.json`;
-        const manifest = await manifestOf(f.folder);
+        summary.bytes += f.size;
+        const name = path.basename(f.file);
+        const manifest = await manifestOf(f);
         const sc: Sidecar = {
-          ...manifest.get(path.basename(f.file)),
-          ...(existsSync(sidecarFile) ? await readSidecar(sidecarFile) : {}),
+          ...manifest.get(name),
+          ...(f.names.has(`${name}.json`) ? await readSidecar(`${f.file}.json`, read.text) : {}),
         };
-        const sha = await sha256Of(f.file);
+        const sha = await sha256Of((await tree.store.open(f.key)).stream);
         const fingerprint = createHash('sha256')
           .update(JSON.stringify([IMPORT_VERSION, sha, sc, this.settings.file.catalogue.defaultAccessGroups]))
           .digest('hex');
         const before = known.get(f.file);
         const same = before?.fingerprint === fingerprint && before.import_root === importRoot;
         // Captions are kept apart from the asset: a changed caption file does not make the video again.
-        const captions = type.group === 'video' ? await this.captionsOf(f, summary.warnings, root) : [];
+        const captions = type.group === 'video' ? await this.captionsOf(f, summary.warnings, tree) : [];
         if (before && before.status === 'active' && same) {
           await this.repo.saveCaptions(before.id, captions);
           summary.unchanged++;
           return;
         }
-        const probed = await probe(f.file, type).catch((err: unknown) => {
-          throw new Error(`the file cannot be read as ${type.format.toUpperCase()}: ${(err as Error).message}`);
-        });
-        const embedded = await readEmbeddedMetadata(f.file).catch((err: unknown) => {
-          summary.warnings.push(`${rel}: embedded metadata could not be read (${(err as Error).message})`);
-          return null;
-        });
+        // The tools read a local file: the folder's own, or a temporary copy of the object.
+        const { probed, embedded } = await tree.store.withLocalCopy(f.key, async (file) => ({
+          probed: await probe(file, type).catch((err: unknown) => {
+            throw new Error(`the file cannot be read as ${type.format.toUpperCase()}: ${(err as Error).message}`);
+          }),
+          embedded: await readEmbeddedMetadata(file).catch((err: unknown) => {
+            summary.warnings.push(`${rel}: embedded metadata could not be read (${(err as Error).message})`);
+            return null;
+          }),
+        }));
         const write = this.toWrite(
           f,
           type,
-          { sha, size: st.size, mtime: Math.round(st.mtimeMs), fingerprint, root: importRoot },
+          { sha, size: f.size, mtime: Math.round(f.modified.getTime()), fingerprint, root: importRoot },
           probed,
           embedded,
           sc,
           summary.warnings,
         );
-        const collectionIds = [await this.collectionFor(root, f.folder)];
+        const collectionIds = [await this.collectionFor(tree, f.folderKey)];
         for (const name of sc.collections ?? []) collectionIds.push(await this.namedCollection(name));
         const saved = await this.repo.saveAsset({ ...write, collectionIds, captions });
         if (saved.created) summary.imported++;

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { oneOrByLanguage } from '@vitrine/contract/formats';
 
@@ -50,10 +49,14 @@ function parseSidecar(file: string, data: unknown): Sidecar {
   return r.data;
 }
 
-export async function readSidecar(file: string): Promise<Sidecar> {
+/** Reads a small text file by the name the import gives it (a local path, or an object's `s3://` name). */
+export type ReadText = (file: string) => Promise<string>;
+const readLocalText: ReadText = (file) => readFile(file, 'utf8');
+
+export async function readSidecar(file: string, read: ReadText = readLocalText): Promise<Sidecar> {
   let data: unknown;
   try {
-    data = JSON.parse(await readFile(file, 'utf8'));
+    data = JSON.parse(await read(file));
   } catch (err) {
     throw new SidecarError(`${file}: not valid JSON (${(err as Error).message})`);
   }
@@ -137,12 +140,11 @@ function csvEntries(file: string, text: string): Record<string, unknown> {
 
 export const MANIFEST_NAMES = ['manifest.json', 'manifest.csv'];
 
-/** A folder's manifest: entries by file name (relative to the folder). */
-export async function readManifest(folder: string, name: string): Promise<Map<string, Sidecar>> {
-  const file = path.join(folder, name);
-  const text = await readFile(file, 'utf8');
+/** A folder's manifest (`file` is one of MANIFEST_NAMES in it): entries by file name (relative to the folder). */
+export async function readManifest(file: string, read: ReadText = readLocalText): Promise<Map<string, Sidecar>> {
+  const text = await read(file);
   let entries: unknown;
-  if (name.endsWith('.csv')) entries = csvEntries(file, text);
+  if (file.endsWith('.csv')) entries = csvEntries(file, text);
   else {
     try {
       entries = JSON.parse(text);

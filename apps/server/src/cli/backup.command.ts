@@ -59,8 +59,13 @@ export function backupCommands(program: Command): void {
           archive: { label: 'Archive', unit: 'bytes' },
         });
         const { settingsFile } = settingsLocations();
-        const result = await makeBackup(settings, settingsFile, target, (stage, done, total) =>
-          bars.update(stage, done, total),
+        const { mediaStores } = await import('../services.ts');
+        const result = await makeBackup(
+          settings,
+          settingsFile,
+          target,
+          (stage, done, total) => bars.update(stage, done, total),
+          mediaStores(settings).uploads,
         ).finally(() => bars.stop());
         const { entries, database } = result.manifest;
         const uploads = entries.filter((e) => e.path.startsWith('data/config-files/')).length;
@@ -84,8 +89,14 @@ export function backupCommands(program: Command): void {
           archive: { label: 'Reading', unit: 'bytes' },
           database: { label: 'Database', unit: 'steps' },
         });
-        const result = await restoreBackup(target, archive, (stage, done, total) =>
-          bars.update(stage, done, total),
+        // Uploads go back into the bucket when one is configured, else into the data folder.
+        const { mediaStores } = await import('../services.ts');
+        const uploads = target.mediaStore.kind === 's3' ? mediaStores(target).uploads : undefined;
+        const result = await restoreBackup(
+          target,
+          archive,
+          (stage, done, total) => bars.update(stage, done, total),
+          uploads,
         ).finally(() => bars.stop());
         const where =
           target.database.dialect === 'sqlite' ? target.dataDir : `${target.dataDir} and the database of DATABASE_URL`;

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,16 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { vitrineCli } from '../../test/cli.ts';
 import { makeImage } from '../../test/media-fixtures.ts';
+import { startTestBucket, TEST_BUCKET } from '../../test/s3.ts';
+
+/** The command as a child process, while this process goes on answering (the test's object store). */
+const run = (args: string[], env: NodeJS.ProcessEnv) =>
+  new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [...vitrineCli, ...args], { env });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
 
 describe('vitrine import (command line)', () => {
   let dir = '';
@@ -48,7 +58,35 @@ describe('vitrine import (command line)', () => {
       env: { ...process.env, DATA_DIR: path.join(dir, 'data') },
       encoding: 'utf8',
     });
-    expect(r.status).not.toBe(0);
+    expect(r.status).toBe(1);
     expect(r.stderr).toContain(`${path.join(dir, 'nope')} is not a folder`);
   });
+
+  it('says so, with exit code 1, when a bucket is missing or there are no credentials for the object store', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'vitrine-cli-'));
+    const bucket = await startTestBucket('');
+    try {
+      const { S3_BUCKET: _b, ...connection } = bucket.env;
+      const env = { ...process.env, ...connection, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent' };
+      // Not spawnSync: the object store answers from this process.
+      const missing = await run(['import', 's3://nope/photos'], env);
+      expect(missing.stderr).toContain('s3://nope/photos: The bucket nope does not exist');
+      expect(missing.status).toBe(1);
+      // No S3_* keys and none of the AWS SDK's own sources (variables, profiles, instance roles).
+      const bare = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(S3|AWS)_/.test(k)));
+      const none = await run(['import', `s3://${TEST_BUCKET}/photos`], {
+        ...bare,
+        HOME: dir,
+        AWS_EC2_METADATA_DISABLED: 'true',
+        DATA_DIR: path.join(dir, 'data'),
+        LOG_LEVEL: 'silent',
+      });
+      expect(none.stderr).toContain(
+        'No credentials for the object store: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY',
+      );
+      expect(none.status).toBe(1);
+    } finally {
+      await bucket.close();
+    }
+  }, 60_000);
 });

@@ -4,11 +4,11 @@ import { bar } from './progress.ts';
 
 const short = (s: string) => (s.length > 48 ? `…${s.slice(-47)}` : s);
 
-/** Imports a folder with a progress bar; answers the summary. */
-export async function importWithProgress(services: Services, folder: string, quiet = false): Promise<ImportSummary> {
+/** Imports a folder or a bucket prefix (`s3://bucket/prefix`) with a progress bar; answers the summary. */
+export async function importWithProgress(services: Services, source: string, quiet = false): Promise<ImportSummary> {
   const progress = bar('Importing');
   let started = false;
-  const summary = await services.importer().importFolder(folder, (p) => {
+  const summary = await services.importer().importFrom(source, (p) => {
     if (quiet) return;
     if (!started) {
       progress.start(p.total, 0, { detail: '' });

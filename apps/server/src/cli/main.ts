@@ -53,21 +53,25 @@ function buildCli(): Command {
   program
     .command('import')
     .description(
-      'catalogue every supported file under a folder (recursively) with its embedded and sidecar metadata; ' +
-        'unchanged files are skipped, changed ones updated, removed ones marked gone',
+      'catalogue every supported file under a folder or bucket prefix (recursively) with its embedded and ' +
+        'sidecar metadata; unchanged files are skipped, changed ones updated, removed ones marked gone',
     )
-    .argument('<folder>', 'folder to import; each folder becomes a collection')
+    .argument(
+      '<source>',
+      'folder to import, or s3://bucket/prefix of an object store (S3_ENDPOINT, S3_REGION, credentials: README); ' +
+        'each folder becomes a collection',
+    )
     .option('--no-derivatives', 'do not wait for thumbnails and previews (a running server makes them)')
-    .action(async (folder: string, opts: { derivatives: boolean }) => {
+    .action(async (source: string, opts: { derivatives: boolean }) => {
       const { importWithProgress, makeDerivatives, printSummary } = await import('./import.command.ts');
       const { withServices } = await import('../services.ts');
       const { ImportInputError } = await import('../catalogue/import.service.ts');
       const settings = settingsOrExit();
       const failed = await withServices(settings, async (services) => {
-        const summary = await importWithProgress(services, folder).catch((err: unknown) => {
+        const summary = await importWithProgress(services, source).catch((err: unknown) => {
           if (!(err instanceof ImportInputError)) throw err;
           console.error(err.message);
-          process.exit(2);
+          process.exit(1);
         });
         printSummary(summary);
         const jobs = opts.derivatives ? await makeDerivatives(services) : { failed: 0 };

@@ -12,7 +12,7 @@ import type { DerivativeTable } from '../db/schema.ts';
 import type { WorkBudget } from '../jobs/work-budget.ts';
 import type { DerivativeRepository, DerivativeRow, DerivativeSource } from './derivative.repository.ts';
 import type { ModelRenderer } from './model-renderer.ts';
-import { sourceFileUsable } from './source-file.ts';
+import { Originals } from './source-file.ts';
 import { derivativeFolder } from './storage.ts';
 import { typeIconSvg } from './type-icon.ts';
 
@@ -64,23 +64,28 @@ export class DerivativeService {
     private readonly models: ModelRenderer,
     private readonly work: WorkBudget,
     private readonly log: Log,
+    /** Where the assets' originals are read: their folders, or the buckets they were imported from. */
+    private readonly originals = new Originals(),
   ) {}
 
-  /** The picture that stands for an asset: the image itself, a video frame, a PDF page, a waveform, a 3D view. */
-  private async pictureOf(src: DerivativeSource): Promise<string | Buffer> {
+  /**
+   * The picture that stands for an asset: the image itself, a video frame, a PDF page, a waveform, a
+   * 3D view; `file` is a local file of its original.
+   */
+  private async pictureOf(src: DerivativeSource, file: string): Promise<string | Buffer> {
     switch (src.asset_group) {
       case 'image':
-        return src.source_path;
+        return file;
       case 'video':
-        return videoPoster(src.source_path, src.duration);
+        return videoPoster(file, src.duration);
       case 'audio':
-        return audioWaveform(src.source_path);
+        return audioWaveform(file);
       case 'document':
-        return this.work.run('pdf_page', 'job', () => pdfPagePng(src.source_path, 1, PREVIEW_BOX.width));
+        return this.work.run('pdf_page', 'job', () => pdfPagePng(file, 1, PREVIEW_BOX.width));
       case '3d': {
         // A model the small renderer cannot (or may not) draw still gets a clear picture: the typed icon.
         const view = await this.work
-          .run('model_view', 'job', () => this.models.render(src.source_path, src.format))
+          .run('model_view', 'job', () => this.models.render(file, src.format))
           .catch((err: unknown) => {
             this.log.warn({ assetId: src.id, error: (err as Error).message }, 'the 3D model could not be drawn');
             return undefined;
@@ -102,7 +107,7 @@ export class DerivativeService {
   private async current(assetId: number, sha256: string): Promise<DerivativeSource | undefined> {
     const src = await this.repo.source(assetId);
     if (!src || src.status !== 'active' || src.sha256 !== sha256) return undefined;
-    return (await sourceFileUsable(src)) ? src : undefined;
+    return (await this.originals.usable(src)) ? src : undefined;
   }
 
   /**
@@ -117,6 +122,11 @@ export class DerivativeService {
     if (['thumb', 'preview'].every((k) => have.some((d) => d.kind === k && d.sha256 === src.sha256))) return;
 
     const rel = derivativeFolder(src.sha256);
+    // One local file of the original for every tool below (a copy, when it is in a bucket).
+    await this.originals.withLocalCopy(src, (file) => this.makePicturesOf(src, file, rel));
+  }
+
+  private async makePicturesOf(src: DerivativeSource, file: string, rel: string): Promise<void> {
     const out = {
       thumb: path.join(rel, 'thumb.webp'),
       thumbSmall: path.join(rel, SMALL_THUMB_FILE),
@@ -125,18 +135,18 @@ export class DerivativeService {
     const made = await this.store.write([out.thumb, out.thumbSmall, out.preview], async ([thumb, small, preview]) => {
       const abs = { thumb: thumb, thumbSmall: small, preview: preview };
       try {
-        return await makeImageDerivatives(await this.pictureOf(src), abs);
+        return await makeImageDerivatives(await this.pictureOf(src, file), abs);
       } catch (err) {
         // Files the image library cannot read (BMP, TGA, some TIFF layouts) go through ffmpeg's decoders.
         if (src.asset_group !== 'image') throw err;
-        const decoded = await decodeImageWithFfmpeg(src.source_path).catch(() => Promise.reject(err as Error));
+        const decoded = await decodeImageWithFfmpeg(file).catch(() => Promise.reject(err as Error));
         return makeImageDerivatives(decoded, abs);
       }
     });
     const now = Date.now();
     const row = (
       kind: string,
-      file: string,
+      key: string,
       f: { width: number | null; height: number | null; bytes: number },
       page = 0,
       mime = 'image/webp',
@@ -146,7 +156,7 @@ export class DerivativeService {
         kind,
         page,
         sha256: src.sha256,
-        path: file,
+        path: key,
         mime,
         width: f.width,
         height: f.height,
@@ -165,10 +175,10 @@ export class DerivativeService {
       const last = Math.min(src.page_count, MAX_PAGE_PREVIEWS);
       if (last >= 2) {
         const pages = await this.work.run('pdf_page', 'job', () =>
-          this.storePages(rel, (dir) => pdfPagesJpeg(src.source_path, 2, last, PREVIEW_BOX.width, dir)),
+          this.storePages(rel, (dir) => pdfPagesJpeg(file, 2, last, PREVIEW_BOX.width, dir)),
         );
-        for (const [page, file] of pages) {
-          rows.push(row('preview', file.key, { width: null, height: null, bytes: file.bytes }, page, 'image/jpeg'));
+        for (const [page, stored] of pages) {
+          rows.push(row('preview', stored.key, { width: null, height: null, bytes: stored.bytes }, page, 'image/jpeg'));
         }
       }
     }
@@ -220,12 +230,12 @@ export class DerivativeService {
 
   /** The web version of a video (H.264 MP4). */
   async makeWebVideo(assetId: number, sha256: string): Promise<void> {
-    await this.makePlayable(assetId, sha256, { kind: 'video', file: 'video.mp4', mime: 'video/mp4' }, async (src) => {
-      const probe = await probeAv(src.source_path);
+    await this.makePlayable(assetId, sha256, { kind: 'video', file: 'video.mp4', mime: 'video/mp4' }, async (file) => {
+      const probe = await probeAv(file);
       if (!probe.hasVideo) return undefined;
       return {
         width: probe.width === null ? null : Math.min(probe.width, 1280),
-        write: (tmp) => webMp4(src.source_path, tmp, probe),
+        write: (tmp) => webMp4(file, tmp, probe),
       };
     });
   }
@@ -235,35 +245,38 @@ export class DerivativeService {
    * (set 0) can still listen, and every browser plays it.
    */
   async makeWebAudio(assetId: number, sha256: string): Promise<void> {
-    await this.makePlayable(assetId, sha256, { kind: 'audio', file: 'audio.m4a', mime: 'audio/mp4' }, (src) =>
-      Promise.resolve(
-        src.asset_group === 'audio'
-          ? { width: null, write: (tmp) => convertAv(src.source_path, tmp, { format: 'm4a', keepMetadata: false }) }
-          : undefined,
-      ),
+    await this.makePlayable(assetId, sha256, { kind: 'audio', file: 'audio.m4a', mime: 'audio/mp4' }, (file) =>
+      Promise.resolve({ width: null, write: (tmp) => convertAv(file, tmp, { format: 'm4a', keepMetadata: false }) }),
     );
   }
 
-  /** Makes the one file of `kind` a player streams, unless it exists for the asset's content. */
+  /**
+   * Makes the one file of `kind` a player streams, unless it exists for the asset's content; `plan`
+   * reads a local file of the original.
+   */
   private async makePlayable(
     assetId: number,
     sha256: string,
     out: { kind: 'video' | 'audio'; file: string; mime: string },
-    plan: (
-      src: DerivativeSource,
-    ) => Promise<{ width: number | null; write: (tmp: string) => Promise<void> } | undefined>,
+    plan: (file: string) => Promise<{ width: number | null; write: (tmp: string) => Promise<void> } | undefined>,
   ): Promise<void> {
     const src = await this.current(assetId, sha256);
-    if (!src) return;
+    // Only sounds get a playable sound (a video's is in its web video).
+    if (!src || (out.kind === 'audio' && src.asset_group !== 'audio')) return;
     const have = await this.repo.find(src.id, out.kind);
     if (have?.sha256 === src.sha256) return;
-    const made = await plan(src);
-    if (!made) return;
     const rel = path.join(derivativeFolder(src.sha256), out.file);
-    const size = await this.store.write([rel], async ([tmp]) => {
-      await made.write(tmp);
-      return stat(tmp);
+    const made = await this.originals.withLocalCopy(src, async (file) => {
+      const planned = await plan(file);
+      if (!planned) return undefined;
+      const size = await this.store.write([rel], async ([tmp]) => {
+        await planned.write(tmp);
+        return stat(tmp);
+      });
+      return { width: planned.width, size };
     });
+    if (!made) return;
+    const { size } = made;
     await this.repo.replace(
       src.id,
       [out.kind],
@@ -296,7 +309,7 @@ export class DerivativeService {
     const src = await this.repo.source(assetId);
     if (!src || src.status !== 'active' || src.asset_group !== 'document' || page > (src.page_count ?? 0))
       return undefined;
-    if (!(await sourceFileUsable(src))) return undefined;
+    if (!(await this.originals.usable(src))) return undefined;
     const key = `${src.id}:${page}`;
     if ((this.failedPages.get(`${key}:${src.sha256}`) ?? 0) > Date.now()) throw new PageRenderFailed(page);
     return once(this.pageRenders, key, () => this.pageOnce(src, page));
@@ -316,8 +329,10 @@ export class DerivativeService {
       if (made) return made;
       const file = await this.work.run('pdf_page', 'request', async () => {
         try {
-          const pages = await this.storePages(derivativeFolder(src.sha256), (dir) =>
-            pdfPagesJpeg(src.source_path, page, page, PREVIEW_BOX.width, dir, PAGE_TIMEOUT_MS),
+          const pages = await this.originals.withLocalCopy(src, (file) =>
+            this.storePages(derivativeFolder(src.sha256), (dir) =>
+              pdfPagesJpeg(file, page, page, PREVIEW_BOX.width, dir, PAGE_TIMEOUT_MS),
+            ),
           );
           return pages.get(page);
         } catch (err) {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -8,8 +7,8 @@ import { once } from '../adapters/concurrency-limit.ts';
 import { SharedFolderStore, type ByteRange, type MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng } from '../adapters/pdf.ts';
 import { convertAv, decodeImageWithFfmpeg } from '../adapters/video.ts';
-import { crc32OfFile } from '../adapters/zip.ts';
-import { sourceFileUsable } from '../derivatives/source-file.ts';
+import { crc32OfFile, crc32OfStream } from '../adapters/zip.ts';
+import { Originals, type OriginalBody } from '../derivatives/source-file.ts';
 import { DomainError, fileMissing, unsupportedMediaType } from '../http/errors.ts';
 import type { WorkBudget } from '../jobs/work-budget.ts';
 import type { ConversionSet } from '../settings.ts';
@@ -17,7 +16,7 @@ import type { ConversionRow, DownloadRepository, DownloadSource } from './downlo
 
 /** A file ready for download: the original or a cached conversion. */
 export interface DownloadFile {
-  /** The original's local file (zips read it by path); undefined for a conversion. */
+  /** The original's local file (zips read it by path); undefined for a conversion or an original in a bucket. */
   path?: string;
   /** A conversion's key in the media store; undefined for an original. */
   key?: string;
@@ -55,6 +54,8 @@ export interface ConversionCacheOptions {
   log?: { info(details: object, message: string): void; warn(details: object, message: string): void };
   /** Where conversions are kept; default the folder DATA_DIR/conversions (services.ts `mediaStores`). */
   store?: MediaStore;
+  /** Where originals are read; default their local folders only. */
+  originals?: Originals;
 }
 
 /** A served conversion's `last_used` is written at most this often, so serving is not a write per request. */
@@ -92,6 +93,7 @@ export class ConversionCache {
   private readonly recent = new Map<string, { row: ConversionRow; readAt: number }>();
   private readonly checksumsInFlight = new Map<string, Promise<{ bytes: number; crc32: number }>>();
   private readonly store: MediaStore;
+  private readonly originals: Originals;
   private readonly claimLeaseMs: number;
   private readonly pollMs: number;
 
@@ -102,19 +104,24 @@ export class ConversionCache {
     private readonly options: ConversionCacheOptions = {},
   ) {
     this.store = options.store ?? new SharedFolderStore(path.join(dataDir, 'conversions'));
+    this.originals = options.originals ?? new Originals();
     this.claimLeaseMs = options.claimLeaseMs ?? 60_000;
     this.pollMs = options.pollMs ?? 200;
   }
 
   /** The original (set 0, and PDF passthrough of a PDF) needs no conversion, only its checksum. */
   async original(src: DownloadSource): Promise<DownloadFile> {
-    await requireSource(src);
+    await this.requireSource(src);
     let sum = (await this.repository.checksums([src.sha256])).get(src.sha256);
     if (!sum) sum = await once(this.checksumsInFlight, src.sha256, () => this.checksum(src));
-    const file = src.source_path;
+    const file = this.originals.localPath(src);
     return {
-      path: file,
-      open: async (range) => createReadStream(file, range ?? {}),
+      ...(file === undefined ? {} : { path: file }),
+      open: async (range) => {
+        const body = await this.originals.body(src);
+        if (!body) throw fileMissing(src.filename);
+        return body.open(range);
+      },
       mime: src.mime,
       bytes: sum.bytes,
       crc32: sum.crc32,
@@ -125,7 +132,9 @@ export class ConversionCache {
   /** Reads a whole original once to know its CRC-32 (a zip's layout is known before its first byte). */
   private async checksum(src: DownloadSource): Promise<{ bytes: number; crc32: number }> {
     return this.budget.run('checksum', 'request', async () => {
-      const sum = await crc32OfFile(src.source_path);
+      const body = await this.originals.body(src);
+      if (!body) throw fileMissing(src.filename);
+      const sum = await crc32OfStream(await body.open());
       await this.repository.addChecksum(src.sha256, sum);
       return sum;
     });
@@ -133,7 +142,7 @@ export class ConversionCache {
 
   /** Splits sources into those whose file is in its folder and those whose file went away. */
   async onDisk(sources: readonly DownloadSource[]): Promise<{ present: DownloadSource[]; missing: DownloadSource[] }> {
-    const found = await Promise.all(sources.map((src) => hasSource(src)));
+    const found = await Promise.all(sources.map((src) => this.originals.usable(src)));
     return {
       present: sources.filter((_src, i) => found[i]),
       missing: sources.filter((_src, i) => !found[i]),
@@ -169,9 +178,20 @@ export class ConversionCache {
   async file(src: DownloadSource, set: ConversionSet | undefined): Promise<DownloadFile> {
     if (!set || this.passesThrough(src, set)) return this.original(src);
     // A finished conversion outlives its source, but the asset is on its way out of the portal.
-    await requireSource(src);
+    await this.requireSource(src);
     const key = conversionKey(set);
     return once(this.inFlight, `${src.sha256}:${key}`, () => this.obtain(src, set, key));
+  }
+
+  /** The original as it is now, for a download that sends it; 404 `not_found` naming it when it is missing. */
+  async originalBody(src: DownloadSource): Promise<OriginalBody> {
+    const body = await this.originals.body(src);
+    if (!body) throw fileMissing(src.filename);
+    return body;
+  }
+
+  private async requireSource(src: DownloadSource): Promise<void> {
+    if (!(await this.originals.usable(src))) throw fileMissing(src.filename);
   }
 
   private passesThrough(src: DownloadSource, set: ConversionSet): boolean {
@@ -218,11 +238,14 @@ export class ConversionCache {
       Math.max(20, Math.floor(this.claimLeaseMs / 3)),
     );
     try {
-      const { size, sum } = await this.store.write([rel], async ([tmp = '']) => {
-        const size = await this.make(src, set, tmp);
-        // Summed before it is put in place: an object store's copy is not read back.
-        return { size, sum: await crc32OfFile(tmp) };
-      });
+      // One local file of the original for the tools (a copy, when it is in a bucket).
+      const { size, sum } = await this.originals.withLocalCopy(src, (file) =>
+        this.store.write([rel], async ([tmp = '']) => {
+          const size = await this.make(src, file, set, tmp);
+          // Summed before it is put in place: an object store's copy is not read back.
+          return { size, sum: await crc32OfFile(tmp) };
+        }),
+      );
       await this.repository.finishConversion(src.sha256, key, { path: rel, mime, ...sum, ...size });
       this.options.log?.info(
         { asset: src.id, set: set.id, bytes: sum.bytes, ms: Date.now() - started },
@@ -241,14 +264,16 @@ export class ConversionCache {
     }
   }
 
+  /** Converts the original, a local file, into `tmp`. */
   private async make(
     src: DownloadSource,
+    file: string,
     set: ConversionSet,
     tmp: string,
   ): Promise<{ width: number | null; height: number | null }> {
     if (set.format === 'mp4' || set.format === 'm4a') {
       if (src.asset_group !== 'video' && src.asset_group !== 'audio') throw cannotConvert(src, set);
-      await convertAv(src.source_path, tmp, {
+      await convertAv(file, tmp, {
         format: set.format,
         maxSize: set.maxSize,
         keepMetadata: set.keepMetadata,
@@ -256,7 +281,7 @@ export class ConversionCache {
       return { width: null, height: null };
     }
     if (set.format === 'pdf') throw cannotConvert(src, set);
-    return convertImage(await this.picture(src, set), tmp, { ...set, format: set.format });
+    return convertImage(await this.picture(src, file, set), tmp, { ...set, format: set.format });
   }
 
   private opener(key: string): (range?: ByteRange) => Promise<Readable> {
@@ -307,21 +332,12 @@ export class ConversionCache {
     return removed;
   }
 
-  /** The picture a set converts: the image itself, or the first page of a document. */
-  private async picture(src: DownloadSource, set: ConversionSet): Promise<string | Buffer> {
-    if (src.asset_group === 'document') return pdfPagePng(src.source_path, 1, set.maxSize ?? 2480);
+  /** The picture a set converts from the original's local file: the image itself, or the first page of a document. */
+  private async picture(src: DownloadSource, file: string, set: ConversionSet): Promise<string | Buffer> {
+    if (src.asset_group === 'document') return pdfPagePng(file, 1, set.maxSize ?? 2480);
     if (src.asset_group !== 'image') throw cannotConvert(src, set);
-    return ffmpegImages.has(src.format) ? decodeImageWithFfmpeg(src.source_path) : src.source_path;
+    return ffmpegImages.has(src.format) ? decodeImageWithFfmpeg(file) : file;
   }
-}
-
-/** Whether the asset's file is still in its folder (until the next import marks the asset gone). */
-async function hasSource(src: DownloadSource): Promise<boolean> {
-  return sourceFileUsable(src);
-}
-
-async function requireSource(src: DownloadSource): Promise<void> {
-  if (!(await hasSource(src))) throw fileMissing(src.filename);
 }
 
 function cannotConvert(src: DownloadSource, set: ConversionSet): DomainError {

@@ -12,7 +12,7 @@ import type { Mailer } from '../adapters/mail.ts';
 import { planZip, type ZipEntry, type ZipPlan } from '../adapters/zip.ts';
 import type { ConfigService } from '../config/config.service.ts';
 import { forbidden, notFound, rateLimitReached, validation } from '../http/errors.ts';
-import { localFileBody, type FileBody } from '../http/send-file.ts';
+import type { FileBody } from '../http/send-file.ts';
 import { requireAssetUser, type Auth } from '../auth/caller.ts';
 import { conversionSetTitle, type ConversionSet, type Settings } from '../settings.ts';
 import { outputOf, type ConversionCache, type DownloadFile } from './conversion-cache.ts';
@@ -404,9 +404,10 @@ export class DownloadService {
     const set = this.set(Number(input.cset));
     const file = await this.cache.file(src, set);
     // An original is sent as large as it is now; a conversion as it was made.
-    const body: FileBody = file.path
-      ? await localFileBody(file.path)
-      : { size: file.bytes, open: (range) => file.open(range) };
+    const body: FileBody =
+      file.key === undefined
+        ? await this.cache.originalBody(src)
+        : { size: file.bytes, open: (range) => file.open(range) };
     return {
       body,
       mime: file.mime,
@@ -438,7 +439,7 @@ export class DownloadService {
     const names = uniqueNames(sources.map((src) => downloadName(src, set)));
     const entries: ZipEntry[] = sources.map((src, i) => ({
       name: names[i] ?? `asset-${src.id}`,
-      path: files[i]?.path ?? `a conversion of ${src.filename}`,
+      path: files[i]?.path ?? (files[i]?.key === undefined ? src.filename : `a conversion of ${src.filename}`),
       ...(files[i] && !files[i].path ? { open: files[i].open } : {}),
       size: files[i]?.bytes ?? 0,
       crc32: files[i]?.crc32 ?? 0,

@@ -1,11 +1,7 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendRange } from './byte-range.ts';
 import { attachment } from './content-disposition.ts';
-
-const READ_BLOCK_BYTES = 512 * 1024;
 
 /**
  * The bytes of a file to send, wherever they are kept (a local file, an object of the media store):
@@ -14,17 +10,6 @@ const READ_BLOCK_BYTES = 512 * 1024;
 export interface FileBody {
   size: number;
   open(range: { start: number; end: number }): Promise<Readable>;
-}
-
-/** A local file (an original where it was imported) as a body. */
-export async function localFileBody(file: string): Promise<FileBody> {
-  const { size } = await stat(file);
-  return {
-    size,
-    // Read in blocks of up to 512 KiB: a read and a socket write per block, not per 64 KiB (Node's default).
-    open: async ({ start, end }) =>
-      createReadStream(file, { start, end, highWaterMark: Math.min(READ_BLOCK_BYTES, Math.max(1, end - start + 1)) }),
-  };
 }
 
 /**
