@@ -141,8 +141,25 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   bookmarkRoutes(app, services.bookmarks);
   shareRoutes(app, services.shares);
 
-  await serveWebApp(app, settings.webDist, webAppSecurityHeaders(settings.file.customPages.imageOrigins), services);
+  await serveWebApp(
+    app,
+    settings.webDist,
+    webAppSecurityHeaders(settings.file.customPages.imageOrigins, await presignedOrigins(settings, services)),
+    services,
+  );
   return app;
+}
+
+/**
+ * The origin media files are redirected to when the object store answers them itself
+ * (`S3_PRESIGN_SECONDS`): read from a URL the store signs, so it is the one browsers are sent to,
+ * whatever the endpoint, path style or region. None when the server sends the files.
+ */
+async function presignedOrigins(settings: Settings, services: Services): Promise<string[]> {
+  const store = services.stores.derivatives;
+  if (settings.mediaStore.kind !== 's3' || settings.mediaStore.presignSeconds === 0 || !store.presign) return [];
+  const url = await store.presign('origin', 60, { type: 'application/octet-stream', cacheControl: 'no-store' });
+  return [new URL(url).origin];
 }
 
 /**

@@ -5,18 +5,22 @@
  * uploads (a style sheet) can send what a page shows or what is typed to another server. Custom
  * pages may show pictures from the origins an operator names (`customPages.imageOrigins`); media
  * and calls to the portal only, besides data and blob URLs, which reach no server (the 3D viewer
- * reads the textures and buffers a model file carries inside through them). No plugins, no foreign base or form targets, and only the portal
- * itself may frame its pages (clickjacking).
+ * reads the textures and buffers a model file carries inside through them). When media files are
+ * answered by a redirect to the object store (`S3_PRESIGN_SECONDS`), the store's origin
+ * (`mediaOrigins`) is allowed for pictures, media and calls (the 3D viewer fetches its model). No
+ * plugins, no foreign base or form targets, and only the portal itself may frame its pages
+ * (clickjacking).
  */
-export function webAppCsp(imageOrigins: readonly string[] = []): string {
+export function webAppCsp(imageOrigins: readonly string[] = [], mediaOrigins: readonly string[] = []): string {
+  const sources = (directive: string, ...origins: readonly string[]) => [directive, ...origins].join(' ');
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    ["img-src 'self' data: blob:", ...imageOrigins].join(' '),
-    "media-src 'self' blob:",
+    sources("img-src 'self' data: blob:", ...imageOrigins, ...mediaOrigins),
+    sources("media-src 'self' blob:", ...mediaOrigins),
     "font-src 'self' data: blob:",
-    "connect-src 'self' data: blob:",
+    sources("connect-src 'self' data: blob:", ...mediaOrigins),
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
@@ -26,9 +30,12 @@ export function webAppCsp(imageOrigins: readonly string[] = []): string {
 }
 
 /** Headers for every file of the web app (and the page that says it is not built). */
-export function webAppSecurityHeaders(imageOrigins: readonly string[] = []): Record<string, string> {
+export function webAppSecurityHeaders(
+  imageOrigins: readonly string[] = [],
+  mediaOrigins: readonly string[] = [],
+): Record<string, string> {
   return {
-    'Content-Security-Policy': webAppCsp(imageOrigins),
+    'Content-Security-Policy': webAppCsp(imageOrigins, mediaOrigins),
     // For browsers that do not know frame-ancestors.
     'X-Frame-Options': 'SAMEORIGIN',
     'X-Content-Type-Options': 'nosniff',

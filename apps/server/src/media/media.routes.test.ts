@@ -198,4 +198,21 @@ describe('media files answered by the object store itself (S3_PRESIGN_SECONDS)',
     const tampered = await t.app.inject({ url: url.replace(`video/${id}`, 'video/999999') });
     expect(tampered.statusCode).toBe(403);
   });
+
+  it("lets the web app's pages show, play and fetch what the bucket answers (CSP img-src, media-src, connect-src)", async () => {
+    const location = String(
+      (await t.app.inject({ url: signMediaUrl(t.settings.secret, `video/${id}`, mediaWindows.view) })).headers.location,
+    );
+    const origin = new URL(location).origin;
+    const csp = String((await t.app.inject('/')).headers['content-security-policy']);
+    for (const directive of ['img-src', 'media-src', 'connect-src']) {
+      const sources = csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .find(([name]) => name === directive);
+      expect(sources, directive).toContain(origin);
+    }
+    // Nothing else is opened up: scripts, styles and fonts still come from the portal only.
+    expect(csp).not.toMatch(new RegExp(`(script|style|font)-src[^;]*${origin.replace(/[.:/]/g, '\\$&')}`));
+  });
 });
