@@ -50,30 +50,33 @@ function vitestStep(name, label, projects) {
   };
 }
 
-// Stages run one after the other; the steps of a stage run side by side (each is one process that
-// keeps one core busy, and a small machine has two), every line of their output marked with the
-// step's label.
+// Stages run one after the other. A stage has lanes that run side by side, each its steps one
+// after the other, every line of their output marked with the step's label: the static checks and
+// then the web app's tests in one lane, the server's tests in the other, keep both cores of a small
+// machine busy (the checks side by side with each other were slower than one after the other).
 const stages = [
   [
-    { name: 'format', label: 'format', cmd: bin('prettier'), args: ['--check', '.'] },
-    { name: 'lint', label: 'lint', cmd: bin('eslint'), args: ['--max-warnings', '0', '.'] },
-    { name: 'typecheck', label: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
+    [
+      { name: 'format', label: 'format', cmd: bin('prettier'), args: ['--check', '.'] },
+      { name: 'lint', label: 'lint', cmd: bin('eslint'), args: ['--max-warnings', '0', '.'] },
+      { name: 'typecheck', label: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
+      vitestStep('unit and component tests of the web app', 'web', ['web']),
+    ],
+    [vitestStep('unit and API tests (SQLite and PostgreSQL)', 'server', ['server', 'search-engine', 'contract'])],
   ],
   [
-    vitestStep('unit and component tests of the web app', 'web', ['web']),
-    vitestStep('unit and API tests (SQLite and PostgreSQL)', 'server', ['server', 'search-engine', 'contract']),
-  ],
-  [
-    {
-      name: 'browser journeys (Playwright, Chromium)',
-      cmd: bin('playwright'),
-      args: ['test', '--config', 'e2e/playwright.config.ts'],
-      env: { E2E_JSON: e2eJson },
-      counts: () => {
-        const s = JSON.parse(readFileSync(e2eJson, 'utf8')).stats;
-        return { passed: s.expected, failed: s.unexpected + s.flaky + s.skipped };
+    [
+      {
+        name: 'browser journeys (Playwright, Chromium)',
+        cmd: bin('playwright'),
+        args: ['test', '--config', 'e2e/playwright.config.ts'],
+        env: { E2E_JSON: e2eJson },
+        counts: () => {
+          const s = JSON.parse(readFileSync(e2eJson, 'utf8')).stats;
+          return { passed: s.expected, failed: s.unexpected + s.flaky + s.skipped };
+        },
       },
-    },
+    ],
   ],
 ];
 
@@ -144,10 +147,23 @@ async function runAndCount(step, marked) {
   return `${ok ? 'ok  ' : 'FAIL'} ${step.name}: ${counted.passed} passed, ${counted.failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`;
 }
 
+/** Runs the steps of a lane one after the other, as long as the run is not interrupted. */
+async function runLane(lane, marked) {
+  const lines = [];
+  for (const step of lane) {
+    if (interrupted) break;
+    if (marked) console.log(`[${step.label}] === ${step.name}`);
+    lines.push(await runAndCount(step, marked));
+  }
+  return lines;
+}
+
 for (const stage of stages) {
   if (interrupted) break;
-  if (stage.length > 1) console.log(`\n=== ${stage.map((step) => step.name).join(', ')} (side by side)`);
-  summary.push(...(await Promise.all(stage.map((step) => runAndCount(step, stage.length > 1)))));
+  const marked = stage.length > 1;
+  if (marked)
+    console.log(`\n=== side by side: ${stage.map((lane) => lane.map((step) => step.name).join(', then ')).join('; ')}`);
+  summary.push(...(await Promise.all(stage.map((lane) => runLane(lane, marked)))).flat());
 }
 
 // Tests and servers end the helpers they start (exiftool -stay_open, browsers); a process of a step's
