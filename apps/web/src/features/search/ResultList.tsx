@@ -1,4 +1,4 @@
-import { CircularProgress, useTheme } from '@mui/material';
+import { CircularProgress } from '@mui/material';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   useCallback,
@@ -18,7 +18,6 @@ import type { ClickModifiers } from '../../lib/selection.ts';
 import { aspectOf, gridRows, posterRows, type ResultRow } from './layout.ts';
 import { ResultItem, type ItemActions } from './ResultItem.tsx';
 import { LIST_HEADER_HEIGHT, ListHeader, ListInfoRow, ListRow, listLayout, type ListColumn } from './ListTable.tsx';
-import { paletteVariables } from '../../lib/theme.ts';
 import { loadDistance, type SortState, type ViewKey, type ViewSizes } from './searchState.ts';
 
 /** Gaps between posters and between thumbnails (portal-spec §9). */
@@ -148,15 +147,14 @@ export function ResultList(props: ResultListProps) {
 
   const panelId = 'search-info-panel';
   const items = virtualizer.getVirtualItems();
-  const theme = useTheme();
+  // The palette's variables are set once on :root by the theme (lib/theme.ts paletteVariables).
   const colours = useMemo(
     () =>
       ({
-        ...paletteVariables(theme),
         // A selected item's border, as configured for the view (portal-spec §9: 2 px by default).
         '--vt-selected-width': `${view === 'grid' ? sizes.posterBorder : view === 'thumbnail' ? sizes.thumbBorder : 2}px`,
       }) as CSSProperties,
-    [theme, view, sizes.posterBorder, sizes.thumbBorder],
+    [view, sizes.posterBorder, sizes.thumbBorder],
   );
   // Items get only values that change with them; the handlers stay the same object, so the memoised
   // items re-render only when their own state changes.
