@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/journey.ts';
+import { seriousViolations } from '../support/axe.ts';
 
 /** The texts a visitor reads, per interface language (packages/contract translations). */
 const languages = [
@@ -179,9 +179,7 @@ test.describe('search page accessibility (axe-core)', () => {
         await total(page, /^(\d+) results/);
         await page.locator('[data-result-button]').first().click();
         await expect(page.getByRole('region', { name: /^Details of / })).toBeVisible();
-        const { violations } = await new AxeBuilder({ page }).analyze();
-        const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-        expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
       });
     }
   }
