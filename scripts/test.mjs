@@ -22,9 +22,9 @@ const e2eJson = path.join(reports, 'e2e.json');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
 /**
- * A vitest run of some projects, one test file at a time, counted from its JSON report: the server's
- * files start databases, converters and servers of their own and time their work budgets, and the
- * run shares the machine with the other lane.
+ * A vitest run of some projects, one test file at a time, counted from its JSON report. The web
+ * project's files (jsdom, one core each) run beside the server's, which start databases, converters
+ * and servers of their own and so run one at a time.
  */
 function vitestStep(name, label, projects) {
   const json = path.join(reports, `vitest-${label}.json`);
@@ -50,35 +50,32 @@ function vitestStep(name, label, projects) {
   };
 }
 
-// The browser journeys: the compiled server and Chromium on the demo catalogue.
-const journeys = {
-  name: 'browser journeys (Playwright, Chromium)',
-  label: 'journeys',
-  cmd: bin('playwright'),
-  args: ['test', '--config', 'e2e/playwright.config.ts'],
-  env: { E2E_JSON: e2eJson },
-  counts: () => {
-    const s = JSON.parse(readFileSync(e2eJson, 'utf8')).stats;
-    return { passed: s.expected, failed: s.unexpected + s.flaky + s.skipped };
-  },
-};
-
 // Stages run one after the other. A stage has lanes that run side by side, each its steps one
-// after the other, every line of their output marked with the step's label. Two lanes keep both
-// cores of a small machine busy: the static checks and then the journeys (a browser and a server,
-// which wait on each other most of the time) in one; the server's tests and then the web app's in
-// the other. The checks side by side with each other were slower than one after the other.
+// after the other, every line of their output marked with the step's label: the static checks and
+// then the web app's tests in one lane, the server's tests in the other, keep both cores of a small
+// machine busy (the checks side by side with each other were slower than one after the other).
 const stages = [
   [
     [
       { name: 'format', label: 'format', cmd: bin('prettier'), args: ['--check', '.'] },
       { name: 'lint', label: 'lint', cmd: bin('eslint'), args: ['--max-warnings', '0', '.'] },
       { name: 'typecheck', label: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
-      journeys,
-    ],
-    [
-      vitestStep('unit and API tests (SQLite and PostgreSQL)', 'server', ['server', 'search-engine', 'contract']),
       vitestStep('unit and component tests of the web app', 'web', ['web']),
+    ],
+    [vitestStep('unit and API tests (SQLite and PostgreSQL)', 'server', ['server', 'search-engine', 'contract'])],
+  ],
+  [
+    [
+      {
+        name: 'browser journeys (Playwright, Chromium)',
+        cmd: bin('playwright'),
+        args: ['test', '--config', 'e2e/playwright.config.ts'],
+        env: { E2E_JSON: e2eJson },
+        counts: () => {
+          const s = JSON.parse(readFileSync(e2eJson, 'utf8')).stats;
+          return { passed: s.expected, failed: s.unexpected + s.flaky + s.skipped };
+        },
+      },
     ],
   ],
 ];
