@@ -1,3 +1,5 @@
+// First: the first screen's code downloads while the modules below run.
+import './app/firstScreen.ts';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createHashRouter, RouterProvider } from './lib/router.tsx';

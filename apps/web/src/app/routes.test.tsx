@@ -53,7 +53,9 @@ describe('route table (portal-spec §2 "Screens and routes")', () => {
     );
     const router = await renderAt('/admin');
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/general'));
-    expect(await screen.findByRole('heading', { level: 2, name: 'General' })).toBeInTheDocument();
+    // Nothing is stored, so the factory settings are offered in a dialog over the section (§4).
+    expect(await screen.findByRole('dialog', { name: 'Please confirm' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 2, name: 'General', hidden: true })).toBeInTheDocument();
   });
 
   it('sets the page title from website title, separator and page title', async () => {
@@ -82,7 +84,7 @@ describe('navigation rules (portal-spec §2 "Navigation rules", admin-spec §2 "
     expect(await screen.findByRole('heading', { level: 1, name: /Search/ }, { timeout: 10_000 })).toBeInTheDocument();
     await router.navigate('/admin/search');
     await waitFor(() => expect(router.state.location.pathname).toBe('/search/tulip'));
-    expect(screen.getByRole('heading', { level: 1, name: /Search/ })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: /Search/ })).toBeInTheDocument();
   }, 15_000);
 
   it('asks the server on entering the admin area; an admin session no longer valid is sent away (admin-spec §2 "Admin entry guard")', async () => {

@@ -4,6 +4,7 @@ import { Navigate, type NonIndexRouteObject, type RouteObject } from '../lib/rou
 import { PageLoading } from '../components/PageLoading.tsx';
 import { ScreenLoadError } from '../components/ScreenLoadError.tsx';
 import { AppShell } from './AppShell.tsx';
+import { screens } from './screens.ts';
 import { NavigationGuard } from './NavigationGuard.tsx';
 
 /*
@@ -45,43 +46,21 @@ export const routes: RouteObject[] = [
     // Shown on the very first load while the first screen's code arrives.
     hydrateFallbackElement: <PageLoading />,
     children: [
-      screen(routePatterns.dashboard, 'views.dashboard.title', () =>
-        import('../features/dashboard/DashboardPage.tsx').then((m) => m.DashboardPage),
-      ),
-      screen(routePatterns.login, 'views.login.title', () =>
-        import('../features/login/LoginPage.tsx').then((m) => m.LoginPage),
-      ),
-      screen(routePatterns.logout, 'views.logout.title', () =>
-        import('../features/login/LogoutPage.tsx').then((m) => m.LogoutPage),
-      ),
-      screen(routePatterns.resetPassword, 'views.login.new_password.title', () =>
-        import('../features/login/ResetPasswordPage.tsx').then((m) => m.ResetPasswordPage),
-      ),
+      screen(routePatterns.dashboard, 'views.dashboard.title', screens.dashboard),
+      screen(routePatterns.login, 'views.login.title', screens.login),
+      screen(routePatterns.logout, 'views.logout.title', screens.logout),
+      screen(routePatterns.resetPassword, 'views.login.new_password.title', screens.resetPassword),
       // A search or asset address without its part leads home.
       { path: '/search', element: <Navigate to={home} replace /> },
-      screen(routePatterns.search, 'views.search.title', () =>
-        import('../features/search/SearchPage.tsx').then((m) => m.SearchPage),
-      ),
+      screen(routePatterns.search, 'views.search.title', screens.search),
       { path: '/asset', element: <Navigate to={home} replace /> },
-      screen(routePatterns.asset, 'views.asset.title', () =>
-        import('../features/asset/AssetPage.tsx').then((m) => m.AssetPage),
-      ),
-      screen(routePatterns.bookmark, 'views.bookmark.title', () =>
-        import('../features/bookmark/BookmarkPage.tsx').then((m) => m.BookmarkPage),
-      ),
-      screen(routePatterns.shares, 'views.shares.title', () =>
-        import('../features/share/MySharesPage.tsx').then((m) => m.MySharesPage),
-      ),
-      screen(routePatterns.share, 'views.share_landing.title', () =>
-        import('../features/share/ShareLandingPage.tsx').then((m) => m.ShareLandingPage),
-      ),
-      screen(routePatterns.custom, 'views.custom.title', () =>
-        import('../features/custom/CustomPage.tsx').then((m) => m.CustomPage),
-      ),
+      screen(routePatterns.asset, 'views.asset.title', screens.asset),
+      screen(routePatterns.bookmark, 'views.bookmark.title', screens.bookmark),
+      screen(routePatterns.shares, 'views.shares.title', screens.shares),
+      screen(routePatterns.share, 'views.share_landing.title', screens.share),
+      screen(routePatterns.custom, 'views.custom.title', screens.custom),
       {
-        ...screen(routePatterns.admin, 'views.admin.title', () =>
-          import('../features/admin/AdminPage.tsx').then((m) => m.AdminPage),
-        ),
+        ...screen(routePatterns.admin, 'views.admin.title', screens.admin),
         children: [{ index: true, element: <Navigate to="general" replace /> }, ...adminChildren],
       },
       { path: '*', element: <Navigate to={home} replace /> },

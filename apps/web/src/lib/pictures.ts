@@ -1,5 +1,8 @@
+import type { ConfigImageName } from '@vitrine/contract/config';
+import { configImageCall } from '@vitrine/contract/endpoints';
 import { atWidth, configImageWidths, THUMB_BOX_RATIO, thumbWidths } from '@vitrine/contract/paths';
 import type { AssetDoc } from '@vitrine/contract/search';
+import { callUrl } from './apiClient.ts';
 
 /**
  * How many pictures of a grid whose columns depend on the screen (tiles, bookmark cards) are taken
@@ -49,6 +52,26 @@ export function thumbPicture(
     ...(options.first ? { fetchPriority: 'high' } : { loading: 'lazy' }),
     decoding: 'async',
   };
+}
+
+/** The address of an admin's uploaded picture (logo, hero images, favicon). */
+export function configImageUrl(name: ConfigImageName): string {
+  return callUrl(configImageCall, { params: { name } });
+}
+
+/**
+ * Asks for a picture before the element that shows it exists, as `<img {...picture}>` would (the
+ * browser picks the same width from `srcset` and `sizes`), so the element finds it on its way.
+ */
+export function preloadPicture(picture: PictureAttributes, doc: Document = document): void {
+  const link = doc.createElement('link');
+  link.rel = 'preload';
+  link.href = picture.src;
+  link.setAttribute('as', 'image');
+  link.setAttribute('imagesrcset', picture.srcSet);
+  link.setAttribute('imagesizes', picture.sizes);
+  if (picture.fetchPriority) link.setAttribute('fetchpriority', picture.fetchPriority);
+  doc.head.append(link);
 }
 
 /**

@@ -1,15 +1,11 @@
 import { useEffect, useState } from 'react';
-import { configFontCall, configImageCall, configStyleCall } from '@vitrine/contract/endpoints';
-import type { ConfigImageName } from '@vitrine/contract/config';
+import { configFontCall, configStyleCall } from '@vitrine/contract/endpoints';
 import { pageOf } from '@vitrine/contract/paths';
 import { callUrl } from '../lib/apiClient.ts';
+import { configImageUrl } from '../lib/pictures.ts';
 import { toast } from '../lib/toast.ts';
 import { useAvailableFiles } from './config.ts';
 import { CUSTOM_FONT_FAMILY } from '../lib/theme.ts';
-
-export function configImageUrl(name: ConfigImageName): string {
-  return callUrl(configImageCall, { params: { name } });
-}
 
 /** Loads the admin's custom font when one is uploaded; true once it can be used. */
 export function useCustomFont(): boolean {

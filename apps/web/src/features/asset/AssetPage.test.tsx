@@ -182,7 +182,8 @@ describe('shared links (portal-spec §4 "Shared links")', () => {
     );
     const { router, user } = await renderApp('/asset/42');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 10_000 });
-    await user.type(screen.getByLabelText(/^Username/), 'ada');
+    // The router's state leads; the screen is drawn in a deferred render after it.
+    await user.type(await screen.findByLabelText(/^Username/), 'ada');
     await user.type(screen.getByLabelText(/^Password/), 'secret');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/asset/42'), { timeout: 10_000 });

@@ -8,7 +8,6 @@ import type { Collection } from '@vitrine/contract/collection';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { logoVisible, useAvailableFiles, useGlobalConfig } from '../../stores/config.ts';
-import { configImageUrl } from '../../stores/customAssets.ts';
 import { GuidedTour } from '../../widgets/GuidedTour.tsx';
 import { VISUALLY_HIDDEN } from '../../components/visuallyHidden.ts';
 import { callUrl } from '../../lib/apiClient.ts';
@@ -20,7 +19,7 @@ import { collectionSearchPath } from './collectionRoute.ts';
 import { DashboardSearch } from './DashboardSearch.tsx';
 import { Hero } from './Hero.tsx';
 import { useCollectionContent, useCollections } from './queries.ts';
-import { FIRST_IN_GRID } from '../../lib/pictures.ts';
+import { configImageUrl, FIRST_IN_GRID } from '../../lib/pictures.ts';
 
 function useLabel() {
   const { t } = useTranslation();

@@ -2,7 +2,7 @@ import { Box, Paper } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { logoVisible, useAvailableFiles, useGlobalConfig } from '../../stores/config.ts';
-import { configImageUrl } from '../../stores/customAssets.ts';
+import { configImageUrl } from '../../lib/pictures.ts';
 
 /**
  * The branded frame of the login and logout screens (admin-spec §3 "login"): the uploaded login

@@ -57,6 +57,8 @@ async function listView(locale: 'en' | 'de', stored: Record<string, unknown> = {
     { name: locale === 'en' ? 'Results' : 'Ergebnisse' },
     { timeout: 15_000 },
   );
+  // The rows are drawn in a transition once the table's width is known.
+  await within(table).findAllByRole('cell', undefined, { timeout: 15_000 });
   return { ...app, table, sorts };
 }
 

@@ -1,6 +1,7 @@
 import { CircularProgress } from '@mui/material';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
+  startTransition,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -73,7 +74,9 @@ export function ResultList(props: ResultListProps) {
     const measure = () => {
       // The scroll bar's width stays out of the layout.
       const w = el.clientWidth;
-      setWidth(w);
+      // A state update in a layout effect is drawn at once, in one task: the results' first draw
+      // (every row the viewport shows) is a transition instead, which React splits into short tasks.
+      startTransition(() => setWidth(w));
       onWidth(w);
     };
     measure();
@@ -83,7 +86,9 @@ export function ResultList(props: ResultListProps) {
   }, [onWidth]);
 
   const rows: ResultRow[] = useMemo(() => {
-    const w = Math.max(width, 1);
+    // Nothing is laid out before the area's width is known.
+    if (width === 0) return [];
+    const w = width;
     if (view === 'grid')
       return posterRows(docs.map(aspectOf), w, sizes.posterMinHeight, sizes.posterMaxHeight, POSTER_GAP);
     if (view === 'thumbnail')

@@ -74,6 +74,8 @@ function network(options: { failures?: number } = {}) {
 }
 
 const result = (title: string) => screen.getByRole('button', { name: title });
+/** The results are drawn in a transition once the results area's width is known. */
+const drawn = (title: string) => screen.findByRole('button', { name: title });
 /** The first render loads the lazy route and the config: allow it some time. */
 const heading = (name: string | RegExp) => screen.findByRole('heading', { name }, { timeout: 15_000 });
 
@@ -222,7 +224,7 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
     network();
     const { user } = await renderApp('/search/*');
     await heading('4 results');
-    await user.click(result('Red car'));
+    await user.click(await drawn('Red car'));
     expect(result('Red car')).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByRole('region', { name: 'Details of Red car' })).toBeInTheDocument();
     // Clicking the active one again closes the panel.
@@ -258,7 +260,7 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
     const results = screen.getByRole('region', { name: 'Results' });
     expect(results.getAttribute('data-view')).toBe('grid');
     expect(results.style.getPropertyValue('--vt-selected-width')).toBe('5px');
-    await user.click(result('Red car'));
+    await user.click(await drawn('Red car'));
     expect(getComputedStyle(screen.getByRole('region', { name: 'Details of Red car' })).borderTopWidth).toBe('6px');
     await user.click(screen.getByRole('button', { name: 'Thumbnails' }));
     await waitFor(() => expect(results.getAttribute('data-view')).toBe('thumbnail'));
@@ -270,7 +272,7 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
     const { user } = await renderApp('/search/*');
     await heading('4 results');
     // The item is selected while the finger still rests on it, and lifting it opens nothing.
-    await touch(user, result('Red car'), {
+    await touch(user, await drawn('Red car'), {
       whileHeld: () => expect(result('Red car')).toHaveAttribute('aria-pressed', 'true'),
     });
     expect(result('Red car')).toHaveAttribute('aria-pressed', 'true');

@@ -9,7 +9,7 @@ import { routePath } from '@vitrine/contract/paths';
 import type { FacetSelection } from '@vitrine/contract/search';
 import { useAvailableFiles, useGlobalConfig } from '../../stores/config.ts';
 import { copyLink, useShareDialog } from '../../widgets/ShareDialog.tsx';
-import { configImageUrl } from '../../stores/customAssets.ts';
+import { configImageUrl } from '../../lib/pictures.ts';
 import { DownloadFlowHost, useDownloadOptions } from '../../widgets/DownloadFlowHost.tsx';
 import { GuidedTour } from '../../widgets/GuidedTour.tsx';
 import { FilterDrawer } from './FilterDrawer.tsx';

@@ -2,6 +2,7 @@ import {
   createContext,
   useCallback,
   useContext,
+  useDeferredValue,
   useEffect,
   useId,
   useLayoutEffect,
@@ -36,7 +37,9 @@ import { parsePath, resolvePath, type Location, type Params, type RouteMatch } f
  *
  * Invariants:
  * - Components read the router's state through `useSyncExternalStore`, so a screen draws the state
- *   the router holds, never a mix of two.
+ *   the router holds, never a mix of two. A store's update is drawn in one blocking task; the first
+ *   screen is drawn from a deferred copy of the state instead, in a render React splits into short
+ *   tasks (the search page's first screen was one task of 800 ms on a phone).
  * - Each matched route is drawn inside its own `RouteContext`: relative paths (`useNavigate`,
  *   `Link`, `Navigate`) resolve against the pathname its pattern matched, and `Outlet` shows the
  *   next route down.
@@ -124,14 +127,22 @@ function errorBoundaryOf(state: RouterState<RouteObject>): number | undefined {
 }
 
 export function RouterProvider({ router }: { router: Router<RouteObject> }) {
-  const state = useSyncExternalStore(router.subscribe, router.getState);
+  const current = useSyncExternalStore(router.subscribe, router.getState);
+  // The first screen is drawn from a deferred copy of the state, in a render React splits into short
+  // tasks; later navigations are drawn at once, so a click never shows the old screen meanwhile.
+  const deferred = useDeferredValue(current);
+  const state = current.initialized && !deferred.initialized ? deferred : current;
+  // Memoised on the state drawn: the store's blocking update leaves the fallback as it is.
+  const screen = useMemo(
+    () =>
+      state.initialized
+        ? renderMatches(router, state, errorBoundaryOf(state), 0)
+        : (router.routes.find((r) => r.hydrateFallbackElement !== undefined)?.hydrateFallbackElement ?? null),
+    [router, state],
+  );
   return (
     <RouterContext.Provider value={router}>
-      <StateContext.Provider value={state}>
-        {state.initialized
-          ? renderMatches(router, state, errorBoundaryOf(state), 0)
-          : (router.routes.find((r) => r.hydrateFallbackElement !== undefined)?.hydrateFallbackElement ?? null)}
-      </StateContext.Provider>
+      <StateContext.Provider value={state}>{screen}</StateContext.Provider>
     </RouterContext.Provider>
   );
 }

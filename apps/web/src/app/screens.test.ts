@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BootData } from '@vitrine/contract/boot';
+import { configFileNames, defaultGlobalConfig } from '@vitrine/contract/config-defaults';
+import { startFirstScreen } from './screens.ts';
+
+const noFiles = Object.fromEntries(configFileNames.map((n) => [n, false])) as BootData['files'];
+
+/** The page's boot data with the hero uploaded or not, and the dashboard hidden or not. */
+function boot({ hero = true, hidden = false } = {}): BootData {
+  return {
+    config: { ...defaultGlobalConfig, global: { ...defaultGlobalConfig.global, hide_dashboard: hidden } },
+    files: { ...noFiles, dashboardHero: hero },
+    locales: ['en'],
+    messages: {},
+  };
+}
+
+const preloads = () => [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="image"]')];
+
+afterEach(() => {
+  for (const link of preloads()) link.remove();
+});
+
+describe("the first screen's code and largest picture, asked for at start (issue #28)", () => {
+  it("asks for the dashboard's hero at the widths its <img> offers, first", () => {
+    startFirstScreen('', boot());
+    const [link] = preloads();
+    expect(preloads()).toHaveLength(1);
+    expect(link?.href).toMatch(/\/assetportal\/api\/config\/dashboardHero$/);
+    expect(link?.getAttribute('imagesrcset')).toMatch(/dashboardHero\?w=\d+ \d+w, /);
+    expect(link?.getAttribute('imagesizes')).toBe('100vw');
+    expect(link?.getAttribute('fetchpriority')).toBe('high');
+  });
+
+  it('asks for no picture on another screen, without an uploaded hero, or with the dashboard hidden', () => {
+    startFirstScreen('#/search/*', boot());
+    startFirstScreen('#/', boot({ hero: false }));
+    startFirstScreen('#/', boot({ hidden: true }));
+    startFirstScreen('#/', null);
+    expect(preloads()).toEqual([]);
+  });
+});
