@@ -11,9 +11,11 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'vitrine-e2e-'));
 process.env.E2E_OBJECT_STORE_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'vitrine-e2e-object-store-'));
 process.env.E2E_BUCKET_DIR ??= mkdtempSync(path.join(tmpdir(), 'vitrine-e2e-bucket-'));
 const root = path.resolve(import.meta.dirname, '..');
+// One worker per portal: the journeys of one portal change its stored config and catalogue, so
+// they run one after the other, while the two portals' journeys run side by side.
 const project = (store: 'folder' | 'object-store') => {
   const { origin } = portalOf(store);
-  return { name: store, use: { baseURL: origin, storageState: toursSeen(origin) } };
+  return { name: store, workers: 1, use: { baseURL: origin, storageState: toursSeen(origin) } };
 };
 
 export default defineConfig({
@@ -23,7 +25,7 @@ export default defineConfig({
   outputDir: './test-results',
   timeout: 30_000,
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: process.env.E2E_JSON ? [['list'], ['json', { outputFile: process.env.E2E_JSON }]] : [['list']],
   // Every journey runs on the portal that keeps made files in folders of its data folder; those

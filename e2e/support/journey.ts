@@ -30,8 +30,8 @@ async function startObjectStorePortal(): Promise<() => Promise<void>> {
 
 /**
  * The journeys' `test`, which every journey uses (one set of fixtures: the runner keeps the files'
- * order and one worker for them all): on project `object-store`, the worker starts the portal on the object store
- * before its first journey (only runs that have journeys tagged `@media` pay for it) and stops it
+ * order and one worker per project, the two projects side by side): on project `object-store`, the
+ * worker starts the portal on the object store before its first journey (only runs that have journeys tagged `@media` pay for it) and stops it
  * when it ends. The bucket and the data folder outlive a worker that restarts after a failure.
  */
 export const test = base.extend<object, { objectStorePortal: void }>({
