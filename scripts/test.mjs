@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { stripVTControlCharacters } from 'node:util';
 import { canCheck, endProcesses, leftBehind } from './leftovers.mjs';
 import { root, whatIsMissing } from './setup-lib.mjs';
 
@@ -47,8 +48,44 @@ function vitestStep(name, label, projects) {
         failed: r.numFailedTests + (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
       };
     },
+    failures: () =>
+      JSON.parse(readFileSync(json, 'utf8')).testResults.flatMap((file) =>
+        file.assertionResults
+          .filter((t) => t.status !== 'passed')
+          .map((t) => ({
+            title: `${path.relative(root, file.name)} › ${t.fullName}`,
+            message: t.failureMessages?.[0] ?? t.status,
+          })),
+      ),
   };
 }
+
+/** The journeys of a Playwright JSON report that did not pass, with their first error. */
+function journeyFailures(report) {
+  const out = [];
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests)
+        if (test.status !== 'expected') {
+          const result = test.results.find((r) => r.status !== 'passed');
+          out.push({
+            title: `[${test.projectName}] ${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}`,
+            message: result?.error?.message ?? result?.errors?.[0]?.message ?? test.status,
+          });
+        }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of report.suites) walk(suite, []);
+  return out;
+}
+
+/** The first lines of a failure's message, without terminal colours, indented under its title. */
+const firstLines = (message, lines = 6) =>
+  stripVTControlCharacters(message)
+    .split('\n')
+    .filter((line) => line.trim())
+    .slice(0, lines)
+    .map((line) => `         ${line.slice(0, 200)}`);
 
 // Stages run one after the other. A stage has lanes that run side by side, each its steps one
 // after the other, every line of their output marked with the step's label: the static checks and
@@ -75,6 +112,7 @@ const stages = [
           const s = JSON.parse(readFileSync(e2eJson, 'utf8')).stats;
           return { passed: s.expected, failed: s.unexpected + s.flaky + s.skipped };
         },
+        failures: () => journeyFailures(JSON.parse(readFileSync(e2eJson, 'utf8'))),
       },
     ],
   ],
@@ -144,7 +182,18 @@ async function runAndCount(step, marked) {
   }
   passed += counted.passed;
   failed += counted.failed;
-  return `${ok ? 'ok  ' : 'FAIL'} ${step.name}: ${counted.passed} passed, ${counted.failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`;
+  const lines = [
+    `${ok ? 'ok  ' : 'FAIL'} ${step.name}: ${counted.passed} passed, ${counted.failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+  ];
+  // What failed, repeated at the end of the run, where a reader of its last lines finds it.
+  if (counted.failed > 0 && step.failures) {
+    try {
+      for (const f of step.failures()) lines.push(`       ✘ ${f.title}`, ...firstLines(f.message));
+    } catch {
+      lines.push('       (its report could not be read)');
+    }
+  }
+  return lines;
 }
 
 /** Runs the steps of a lane one after the other, as long as the run is not interrupted. */
@@ -153,7 +202,7 @@ async function runLane(lane, marked) {
   for (const step of lane) {
     if (interrupted) break;
     if (marked) console.log(`[${step.label}] === ${step.name}`);
-    lines.push(await runAndCount(step, marked));
+    lines.push(...(await runAndCount(step, marked)));
   }
   return lines;
 }
