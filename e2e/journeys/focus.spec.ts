@@ -136,6 +136,11 @@ test.describe('phones: the filter drawer and the info panel (portal-spec §4 "Si
     await hide.click();
     await expect(hide).toBeHidden();
     await expect(filters).toBeFocused();
+    // Escape at once after opening, before the drawer has taken the focus, closes it too.
+    await filters.click();
+    await page.keyboard.press('Escape');
+    await expect(hide).toBeHidden();
+    await expect(filters).toBeFocused();
     const menu = page.getByRole('button', { name: 'Open menu' });
     await menu.click();
     await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();

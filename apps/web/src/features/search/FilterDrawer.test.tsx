@@ -58,6 +58,25 @@ describe('the filter drawer on small screens (portal-spec §2 "Search", §9 side
     expect(opener).toHaveAttribute('aria-expanded', 'false');
   });
 
+  it('Escape closes it also before it has taken focus, while the focus is still on the button that opened it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const { opener } = renderDrawer();
+    try {
+      act(() => opener.focus());
+      act(() => opener.click());
+      expect(drawer()).toBeVisible();
+      expect(opener).toHaveFocus();
+      act(() => void opener.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })));
+      expect(opener).toHaveAttribute('aria-expanded', 'false');
+      // Past the drawer's closing transition and the moment its trap would have taken the focus.
+      act(() => void vi.advanceTimersByTime(1_000));
+    } finally {
+      vi.useRealTimers();
+    }
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(opener).toHaveFocus();
+  });
+
   it('gives focus back to its button also when a tap opened it without focusing the button', async () => {
     const { user, opener } = renderDrawer();
     await user.click(opener);

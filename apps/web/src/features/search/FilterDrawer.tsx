@@ -2,6 +2,7 @@ import { Button, Drawer } from '@mui/material';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { FilterIcon } from '../../components/icons.tsx';
+import { useEscapeBeforeFocus } from '../../lib/useEscapeBeforeFocus.ts';
 
 /** The filter drawer takes focus and traps it 250 ms after it opens (portal-spec §9, sidebar focus trap). */
 export const SIDEBAR_FOCUS_DELAY_MS = 250;
@@ -9,7 +10,7 @@ export const SIDEBAR_FOCUS_DELAY_MS = 250;
 /**
  * The facet sidebar on small screens (portal-spec §2 "Search": full width, toggled by a button).
  * Opened, the drawer takes focus 250 ms later and keeps it (Tab cycles inside) until it is closed by
- * Escape, the backdrop or its hide button; then the button that opened it has focus again, also when
+ * Escape (also before it has taken focus), the backdrop or its hide button; then the button that opened it has focus again, also when
  * a tap opened it without focusing it.
  */
 export function FilterDrawer({ children }: { children: ReactNode }) {
@@ -19,6 +20,10 @@ export function FilterDrawer({ children }: { children: ReactNode }) {
   const opener = useRef<HTMLButtonElement>(null);
   const paper = useRef<HTMLDivElement>(null);
   const wasOpen = useRef(false);
+  const close = () => {
+    setOpen(false);
+    setTrapped(false);
+  };
   useEffect(() => {
     if (open) {
       wasOpen.current = true;
@@ -33,10 +38,7 @@ export function FilterDrawer({ children }: { children: ReactNode }) {
     wasOpen.current = false;
     return undefined;
   }, [open]);
-  const close = () => {
-    setOpen(false);
-    setTrapped(false);
-  };
+  useEscapeBeforeFocus(open && !trapped, close);
   return (
     <>
       <Button ref={opener} startIcon={<FilterIcon />} aria-expanded={open} onClick={() => setOpen(true)} sx={{ mb: 1 }}>

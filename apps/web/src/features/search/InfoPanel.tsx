@@ -8,6 +8,7 @@ import type { InfoField } from './infoFields.ts';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { CloseIcon } from '../../components/icons.tsx';
 import { PanelFocusTrap } from '../../components/PanelFocusTrap.tsx';
+import { useEscapeBeforeFocus } from '../../lib/useEscapeBeforeFocus.ts';
 
 /** The info panel takes focus 350 ms after it opens (portal-spec §9). */
 export const INFO_FOCUS_DELAY_MS = 350;
@@ -44,7 +45,8 @@ function FieldColumn({
 /**
  * The info panel under the active asset's row (portal-spec §4 "Active asset"): title, two columns of
  * metadata, the way to the asset page. Focus moves into it and stays there from 350 ms after it opens
- * (until a dialog or the visitor's pointer takes it elsewhere); Escape or the close button closes it.
+ * (until a dialog or the visitor's pointer takes it elsewhere); Escape (also before it has taken focus) or
+ * the close button closes it.
  */
 export function InfoPanel({
   id,
@@ -73,6 +75,7 @@ export function InfoPanel({
     const timer = setTimeout(() => setTrapped(true), INFO_FOCUS_DELAY_MS);
     return () => clearTimeout(timer);
   }, []);
+  useEscapeBeforeFocus(!trapped, onClose);
   return (
     <PanelFocusTrap open={trapped} rootRef={ref}>
       <Box

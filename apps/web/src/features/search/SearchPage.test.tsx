@@ -207,6 +207,16 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
     expect(more?.getAll('facet_sort')).toEqual(['category:count:desc']);
   });
 
+  it('§4 Active asset: Escape at once after a click closes the info panel, before it has taken the focus (§9: 350 ms)', async () => {
+    network();
+    const { user } = await renderApp('/search/*');
+    await heading('4 results');
+    await user.click(await drawn('Red car'));
+    expect(screen.getByRole('region', { name: 'Details of Red car' })).not.toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('region', { name: 'Details of Red car' })).not.toBeInTheDocument();
+  });
+
   it('§2 Views: the chosen view is kept in the tab, also when the page is opened again', async () => {
     network();
     const { user } = await renderApp('/search/*');
