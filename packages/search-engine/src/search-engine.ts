@@ -106,6 +106,17 @@ export class SearchEngine<Tx = unknown> {
     return this.catchUp.loaded;
   }
 
+  /**
+   * Calls `listener` whenever the index holds assets anew: with their ids when it applied a change of
+   * the catalogue to them (before any search sees it), with 'all' when a whole index was loaded.
+   * What the host keeps of assets beside the index (their presented rows) is forgotten there, so it
+   * is never older than the index. Answers the function that stops the calls.
+   */
+  onChanged(listener: (ids: readonly number[] | 'all') => void): () => void {
+    this.catchUp.listeners.add(listener);
+    return () => this.catchUp.listeners.delete(listener);
+  }
+
   /** The last catalogue change the index holds, and when that was the newest one (metrics). */
   get position(): { applied: number; currentAt: number } {
     return this.catchUp.position;

@@ -9,6 +9,10 @@ export interface PresentOptions {
   /** Signs a media URL (AccessService.mediaUrl) for an asset the caller may see. */
   mediaUrl: (file: MediaFile) => string;
   fields: FieldRegistry;
+  /** The thumbnail's placeholder (ThumbHash) of an asset, when it has one. */
+  thumbhash?: (id: number) => string | undefined;
+  /** Whether the caller bookmarked an asset (`isBookmarked`; left out without it). */
+  bookmarked?: (id: number) => boolean;
 }
 
 /**
@@ -17,11 +21,14 @@ export interface PresentOptions {
  * caller's language) and asset_groups. Answers the docs in the order of `ids`, skipping missing ones.
  */
 export function presentAssets(batch: AssetBatch, ids: readonly number[], options: PresentOptions): AssetDoc[] {
-  const byAsset = new Map<number, ValueRow[]>();
+  // Each asset's values by field, read once (not once per field).
+  const byAsset = new Map<number, Map<string, ValueRow[]>>();
   for (const v of batch.values) {
-    const list = byAsset.get(v.asset_id);
+    let fields = byAsset.get(v.asset_id);
+    if (!fields) byAsset.set(v.asset_id, (fields = new Map<string, ValueRow[]>()));
+    const list = fields.get(v.field);
     if (list) list.push(v);
-    else byAsset.set(v.asset_id, [v]);
+    else fields.set(v.field, [v]);
   }
   const collections = new Map<number, number[]>();
   for (const c of batch.collections)
@@ -36,9 +43,12 @@ export function presentAssets(batch: AssetBatch, ids: readonly number[], options
       url: options.mediaUrl({ kind: 'thumb', id: a.id }),
       asset_groups: [a.asset_group],
     };
+    const thumbhash = options.thumbhash?.(a.id);
+    if (thumbhash) doc.thumbhash = thumbhash;
+    if (options.bookmarked) doc.isBookmarked = options.bookmarked(a.id);
     if (a.pixel_x) doc.width = a.pixel_x;
     if (a.pixel_y) doc.height = a.pixel_y;
-    const values = byAsset.get(a.id) ?? [];
+    const values = byAsset.get(a.id);
     for (const f of options.fields.all) {
       const name = f.field_name;
       if (name === 'asset_groups') continue;
@@ -52,8 +62,8 @@ export function presentAssets(batch: AssetBatch, ids: readonly number[], options
         if (v != null) doc[name] = v;
         continue;
       }
-      const own = values.filter((v) => v.field === name);
-      if (own.length === 0) continue;
+      const own = values?.get(name);
+      if (!own) continue;
       const chosen = f.localized ? pickLanguage(own, options.lang) : own;
       const typed = chosen.map((v) => (f.type === 'int' || f.type === 'float' ? Number(v.value) : v.value));
       doc[name] = f.multi_valued ? typed : typed[0];

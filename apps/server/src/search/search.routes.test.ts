@@ -3,7 +3,7 @@ import { must } from '@vitrine/contract/must';
 import type { SearchAnswer } from '@vitrine/contract/search';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { signIn } from '../../test/auth.ts';
-import { buildAsset, buildCollection } from '../../test/factories.ts';
+import { buildAsset, buildCollection, editAsset } from '../../test/factories.ts';
 import { verifyMediaUrl } from '../access/media-url.ts';
 import { ConfigRepository } from '../config/config.repository.ts';
 
@@ -438,5 +438,25 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
     // A further page ("show more") goes on in the same order; another facet's order changes nothing here.
     expect(await valuesIn('&facet_sort=category:count:desc&facet_offset=1&facet_limit=1')).toEqual(['Audio 2']);
     expect(await valuesIn('&facet_sort=keywords:count:desc')).toEqual(alphabetical);
+  });
+
+  it('an answer shows an asset as it is after a change, also when an earlier answer showed it (the docs kept per asset)', async () => {
+    const id = await buildAsset(t.app.db, {
+      filename: 'kite.jpg',
+      rating: 2,
+      values: { title: { en: 'Red kite', de: 'Roter Drachen' }, creator: 'Chen Li' },
+      collections: [collectionId],
+    });
+    const docOf = async (lang: string) =>
+      (await search(`solr_q=*&id=${id}`, { 'accept-language': lang })).response.docs[0];
+    expect(await docOf('en')).toMatchObject({ title: 'Red kite', rating: 2, meta_collections: [collectionId] });
+    expect(await docOf('en')).toMatchObject({ title: 'Red kite' });
+
+    await editAsset(t.app.db, id, { rating: 4, values: { title: { en: 'Blue kite', de: 'Blauer Drachen' } } });
+    expect(await docOf('en')).toMatchObject({ title: 'Blue kite', rating: 4, creator: 'Chen Li' });
+    expect(await docOf('de')).toMatchObject({ title: 'Blauer Drachen' });
+    // By id too (the asset page's call), from the same kept rows.
+    const byId = await get(`assets?assetid=${id}`);
+    expect(byId.body).toMatchObject({ response: { docs: [{ id: String(id), title: 'Blue kite', rating: 4 }] } });
   });
 });

@@ -27,6 +27,7 @@ import { notFound, queryTooCostly, validation } from '../http/errors.ts';
 import { requireAssetUser, requireGuiAdmin, type Auth } from '../auth/caller.ts';
 import type { Settings } from '../settings.ts';
 import { presentAssets } from './asset-presenter.ts';
+import { AssetRowsCache, joinRows } from './asset-rows.ts';
 import { SNAPSHOT_FILE } from './create-engine.ts';
 import type { SearchRepository } from './search.repository.ts';
 
@@ -54,7 +55,13 @@ export class SearchService {
     /** Which of the docs the caller bookmarked (BookmarkService), for `isBookmarked`. */
     private readonly bookmarks?: { bookmarkedOf(auth: Auth, ids: readonly number[]): Promise<Set<number>> },
     private readonly limit?: SearchLimit,
-  ) {}
+  ) {
+    this.rows = new AssetRowsCache(repository);
+    engine.onChanged((ids) => this.rows.forget(ids));
+  }
+
+  /** The catalogue rows of assets shown in answers, kept until the index applies a change of them. */
+  private readonly rows: AssetRowsCache;
 
   /**
    * Searches of callers without an account (guests, share links' visitors) count against their
@@ -143,18 +150,17 @@ export class SearchService {
 
   private async docs(caller: Caller, ids: number[]): Promise<AssetDoc[]> {
     // Only ids the access rule let through come here; the presenter does not show access groups.
-    const [batch, thumbhashes] = await Promise.all([
-      this.repository.batch(ids, 'all', false),
-      this.repository.thumbhashes(ids),
+    const [rows, bookmarked, lang] = await Promise.all([
+      this.rows.rows(ids),
+      this.bookmarks?.bookmarkedOf(caller.auth, ids) ?? new Set<number>(),
+      this.language(caller),
     ]);
-    const bookmarked = (await this.bookmarks?.bookmarkedOf(caller.auth, ids)) ?? new Set<number>();
-    return presentAssets(batch, ids, {
-      lang: await this.language(caller),
+    return presentAssets(joinRows(rows.values()), ids, {
+      lang,
       mediaUrl: (file) => this.access.mediaUrl(caller.auth, file),
       fields: this.engine.fields,
-    }).map((doc) => {
-      const thumbhash = thumbhashes.get(Number(doc.id));
-      return { ...doc, ...(thumbhash ? { thumbhash } : {}), isBookmarked: bookmarked.has(Number(doc.id)) };
+      thumbhash: (id) => rows.get(id)?.thumbhash,
+      bookmarked: (id) => bookmarked.has(id),
     });
   }
 

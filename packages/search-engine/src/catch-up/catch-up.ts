@@ -84,6 +84,8 @@ export class CatchUp<Tx> {
   private writing: Promise<void> | undefined;
   /** When the catalogue was last read to hold no change the index lacks (ms; 0: never). */
   private currentAt = 0;
+  /** Told which assets the index now holds anew (SearchEngine.onChanged). */
+  readonly listeners = new Set<(ids: readonly number[] | 'all') => void>();
 
   private readonly catalogue: Catalogue<Tx>;
   private readonly text: TextIndex<Tx>;
@@ -130,6 +132,11 @@ export class CatchUp<Tx> {
       this.readers--;
       if (this.readers === 0) for (const wake of this.waiting.splice(0)) wake();
     }
+  }
+
+  /** Tells the listeners that the index holds these assets anew ('all': a whole index was loaded). */
+  private changed(ids: readonly number[] | 'all'): void {
+    for (const listener of this.listeners) listener(ids);
   }
 
   private async noReaders(): Promise<void> {
@@ -224,6 +231,7 @@ export class CatchUp<Tx> {
     if (!index.sorted) await index.sortOrders(pause);
     index.version = this.index.version + 1;
     this.index = index;
+    this.changed('all');
     this.indexLanguages = meta.languages;
     for (const l of meta.catalogueLanguages) this.languages.add(l);
     this.seq = meta.generation;
@@ -325,6 +333,7 @@ export class CatchUp<Tx> {
     // Versions only grow, also across rebuilds, so no cache mistakes the new index for the old.
     index.version += this.index.version + 1;
     this.index = index;
+    this.changed('all');
     return newer;
   }
 
@@ -390,6 +399,7 @@ export class CatchUp<Tx> {
       }
       for (const row of rows) index.put(row);
       for (const id of ids) if (!present.has(id)) index.deactivate(id);
+      this.changed(ids);
       await pause();
       if (index.frequent && texts) {
         const changed = index.docsOf([...ids].sort((a, b) => a - b));
