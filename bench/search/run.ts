@@ -4,7 +4,8 @@
  * VITRINE_SERVER_MAIN names another build's dist/cli/main.js) and times it until `GET ready` answers 200,
  * reads its resident memory, and measures median and p95 of five searches: inside this process
  * (the engine's own time, also with the text cache cleared before each run: a first search) and
- * through HTTP against that server (the portal's answer, 50 docs presented).
+ * through HTTP against that server (the portal's answer, 50 docs presented), timed by a client in a
+ * process of its own (http-client.mjs), as a browser asks.
  *
  *   npx tsx bench/search/run.ts --assets 100000 [--dialect sqlite|postgres|both] [--data-dir DIR] [--reuse] [--runs 30] [--searches-only]
  *
