@@ -257,6 +257,13 @@ export function readRoutePath(path: string): PortalRoute | undefined {
 export const pageOf = (path: string): PortalPage | undefined => readRoutePath(path)?.page;
 
 /**
+ * The page a visitor lands on for `page`: with `hide_dashboard` set, the dashboard's address leads
+ * to the search (portal-spec §2 "Dashboard").
+ */
+export const landingPage = (page: PortalPage, global: { hide_dashboard: boolean }): PortalPage =>
+  page === 'dashboard' && global.hide_dashboard ? 'search' : page;
+
+/**
  * Where a link to assets leads (portal-spec §4 "Shared links"): one asset's page, or the search
  * page limited to them for several.
  */

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { BootData } from '@vitrine/contract/boot';
-import { pageOf, type PortalPage } from '@vitrine/contract/paths';
+import { landingPage, pageOf, type PortalPage } from '@vitrine/contract/paths';
 import { configImageUrl, preloadPicture, screenWidePicture } from '../lib/pictures.ts';
 
 /*
@@ -29,10 +29,9 @@ export const screens = {
  * element, is asked for too, before the screen that draws it exists.
  */
 export function startFirstScreen(hash: string, boot: BootData | null): void {
-  let page = pageOf(hash.slice(1) || '/');
-  // With hide_dashboard set, the dashboard's address leads to the search (portal-spec §2).
-  if (page === 'dashboard' && boot?.config.global.hide_dashboard) page = 'search';
-  if (!page) return;
+  const shown = pageOf(hash.slice(1) || '/');
+  if (!shown) return;
+  const page = boot ? landingPage(shown, boot.config.global) : shown;
   screens[page]().catch(() => undefined);
   if (page === 'dashboard' && boot?.files.dashboardHero)
     preloadPicture(screenWidePicture(configImageUrl('dashboardHero')));

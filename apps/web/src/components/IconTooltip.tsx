@@ -1,5 +1,6 @@
-import { cloneElement, useEffect, useId, useState, type FocusEvent, type MouseEvent, type ReactElement } from 'react';
+import { cloneElement, useId, useState, type FocusEvent, type MouseEvent, type ReactElement } from 'react';
 import { useDelay } from '../lib/delay.ts';
+import { useEscapeKey } from '../lib/useEscapeKey.ts';
 import { Anchored } from './Anchored.tsx';
 
 /** Tooltips of icon buttons (portal-spec §9): on top, multiline, at most 275 px wide, in the primary colour. */
@@ -35,14 +36,7 @@ export function IconTooltip({ title, children }: { title: string; children: Reac
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const delay = useDelay();
   const id = useId();
-  useEffect(() => {
-    if (!anchor) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setAnchor(null);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [anchor]);
+  useEscapeKey(anchor !== null, () => setAnchor(null));
 
   const later = (ms: number, next: HTMLElement | null) => delay.run(ms, () => setAnchor(next));
   const own = children.props;

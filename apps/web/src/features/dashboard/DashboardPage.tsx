@@ -2,7 +2,7 @@ import { CircularProgress } from '@mui/material';
 import { useTranslation } from '../../lib/translate.tsx';
 import { Navigate } from '../../lib/router.tsx';
 import { configThumbnailCall } from '@vitrine/contract/endpoints';
-import { routePath } from '@vitrine/contract/paths';
+import { landingPage, routePath } from '@vitrine/contract/paths';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { Collection } from '@vitrine/contract/collection';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
@@ -89,7 +89,8 @@ export function DashboardPage() {
   const lang = pickContentLanguage(i18n.language, config.content_languages);
   const collections = useCollections(lang);
   if (status === 'loading') return <CircularProgress aria-label={t('global.loading')} />;
-  if (config.global.hide_dashboard) return <Navigate to={routePath({ page: 'search' })} replace />;
+  if (landingPage('dashboard', config.global) === 'search')
+    return <Navigate to={routePath({ page: 'search' })} replace />;
   const { show_as_tiles } = config.dashboard.collections;
   const list = collections.data ?? [];
   return (

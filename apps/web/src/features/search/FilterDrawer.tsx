@@ -2,7 +2,7 @@ import { Button, Drawer } from '@mui/material';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { FilterIcon } from '../../components/icons.tsx';
-import { useEscapeBeforeFocus } from '../../lib/useEscapeBeforeFocus.ts';
+import { useEscapeKey } from '../../lib/useEscapeKey.ts';
 
 /** The filter drawer takes focus and traps it 250 ms after it opens (portal-spec §9, sidebar focus trap). */
 export const SIDEBAR_FOCUS_DELAY_MS = 250;
@@ -38,7 +38,8 @@ export function FilterDrawer({ children }: { children: ReactNode }) {
     wasOpen.current = false;
     return undefined;
   }, [open]);
-  useEscapeBeforeFocus(open && !trapped, close);
+  // Until it has taken the focus, Escape from anywhere closes it (the focus is still on its button).
+  useEscapeKey(open && !trapped, close);
   return (
     <>
       <Button ref={opener} startIcon={<FilterIcon />} aria-expanded={open} onClick={() => setOpen(true)} sx={{ mb: 1 }}>

@@ -8,7 +8,7 @@ import type { InfoField } from './infoFields.ts';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { CloseIcon } from '../../components/icons.tsx';
 import { PanelFocusTrap } from '../../components/PanelFocusTrap.tsx';
-import { useEscapeBeforeFocus } from '../../lib/useEscapeBeforeFocus.ts';
+import { useEscapeKey } from '../../lib/useEscapeKey.ts';
 
 /** The info panel takes focus 350 ms after it opens (portal-spec §9). */
 export const INFO_FOCUS_DELAY_MS = 350;
@@ -75,7 +75,8 @@ export function InfoPanel({
     const timer = setTimeout(() => setTrapped(true), INFO_FOCUS_DELAY_MS);
     return () => clearTimeout(timer);
   }, []);
-  useEscapeBeforeFocus(!trapped, onClose);
+  // Until it has taken the focus, Escape from anywhere closes it (the focus is still on the result).
+  useEscapeKey(!trapped, onClose);
   return (
     <PanelFocusTrap open={trapped} rootRef={ref}>
       <Box
