@@ -11,6 +11,7 @@
  *
  * --searches-only (with --reuse on SQLite) leaves the catalogue as it is: no settings file written, no
  * change of 5,000 assets (the server still marks the change log it read and may write its snapshot).
+ * BENCH_SERVER_CPU_PROF=DIR has the server write a CPU profile of its run to DIR (node --cpu-prof).
  *
  * PostgreSQL runs on a throwaway cluster started here. Each database's results are printed as a
  * Markdown table and written to bench/search/results/<dialect>-<assets>.json; with both, a table
@@ -81,10 +82,16 @@ interface Server {
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = 18_700 + Math.floor(Math.random() * 200);
   const started = performance.now();
-  const child = spawn(process.execPath, [watchedServer], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+  // BENCH_SERVER_CPU_PROF=DIR: the server writes a CPU profile of its whole run there (node --cpu-prof).
+  const profile = process.env.BENCH_SERVER_CPU_PROF;
+  const child = spawn(
+    process.execPath,
+    [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), watchedServer],
+    {
+      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
   const ask = <T>(message: string) =>
     new Promise<T>((resolve) => {
       child.once('message', (answer) => resolve(answer as T));
@@ -116,7 +123,15 @@ interface DialectResult {
   rssReadyMb: number;
   rssAfterMb: number;
   visible: number;
-  results: { scenario: string; engine: Timing; uncached?: Timing; http: Timing; ratio: number; loop: LoopDelay }[];
+  results: {
+    scenario: string;
+    engine: Timing;
+    uncached?: Timing;
+    http: Timing;
+    ratio: number;
+    loop: LoopDelay;
+    httpTarget: number;
+  }[];
   /** The server's longest event-loop delay over all searches, and while it applied a change of CHANGED assets. */
   loopMaxMs: number;
   changeLoop: (LoopDelay & { catchUpMs: number }) | undefined;
@@ -191,6 +206,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
       url: string;
       /** Searches words, so the engine's cache of text matches matters. */
       text?: boolean;
+      /** The bound of its HTTP median at 1M (ms). */
+      httpTarget: number;
     }
     const facetParams = facets.map((f) => `solr_facetfields=${f}`).join('&');
     const q = (query: EngineQuery) => () => engine.search(groups, { rows: 50, facetFields: facets, ...query });
@@ -204,29 +221,34 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
         name: 'match-all + 6 facets, sorted by date',
         engine: q({ q: '*', sort: { field: 'imp_date', dir: 'desc' } }),
         url: `search?solr_q=*&solr_rows=50&solr_sort=imp_date%20desc&${facetParams}`,
+        httpTarget: 15,
       },
       {
         name: `common word (${commonShare.toFixed(0)} % of assets) + 6 facets`,
         engine: q({ q: common }),
         text: true,
         url: `search?solr_q=${common}&solr_rows=50&${facetParams}`,
+        httpTarget: 15,
       },
       {
         name: `rare word (${(await engine.search(groups, { q: rare, rows: 0 })).numFound} hits) + 6 facets`,
         engine: q({ q: rare }),
         text: true,
         url: `search?solr_q=${rare}&solr_rows=50&${facetParams}`,
+        httpTarget: 3,
       },
       {
         name: 'common word + 2 facet filters + size range + 6 facets',
         engine: q({ q: common, filter: filters }),
         text: true,
         url: `search?solr_q=${common}&solr_rows=50&${facetParams}&filter=${encodeURIComponent(JSON.stringify(filters))}`,
+        httpTarget: 30,
       },
       {
         name: "suggestions for a 2-letter prefix ('ka')",
         engine: () => engine.suggest(groups, 'ka', ['keywords', 'category', 'creator'], 5),
         url: 'search/suggestions?text=ka',
+        httpTarget: 3,
       },
     ];
 
@@ -278,7 +300,15 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
       await server.resetLoop();
       const http = await measureHttp(s.url);
       const loop = await server.loop();
-      results.push({ scenario: s.name, engine: raw, uncached, http, ratio: http.median / raw.median, loop });
+      results.push({
+        scenario: s.name,
+        engine: raw,
+        uncached,
+        http,
+        ratio: http.median / raw.median,
+        loop,
+        httpTarget: s.httpTarget,
+      });
     }
     const loopMaxMs = Math.max(...results.map((r) => r.loop.maxMs));
     const rssAfterMb = residentMb(server.pid);
@@ -305,7 +335,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
           `| ${r.scenario} | ${ms(r.engine.median)} | ${ms(r.engine.p95)} | ${r.uncached ? ms(r.uncached.median) : '–'} | ${ms(r.http.median)} | ${ms(r.http.p95)} | ${r.ratio.toFixed(2)} | ${ms(r.loop.maxMs)} |`,
       ),
       '',
-      `server event loop: longest delay ${ms(loopMaxMs)} ms over all searches${changeLoop ? `; ${ms(changeLoop.maxMs)} ms while applying a change of ${CHANGED} assets (${changeLoop.catchUpMs.toFixed(0)} ms for that search)` : ''}`,
+      `server event loop: longest delay ${ms(loopMaxMs)} ms over all searches${changeLoop ? `; ${ms(changeLoop.maxMs)} ms while another process wrote a change of ${CHANGED} assets and it applied it (${changeLoop.catchUpMs.toFixed(0)} ms for that search)` : ''}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     const out = path.join(import.meta.dirname, 'results');
@@ -332,7 +362,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
 
 /**
  * A change of CHANGED assets made by another process (this one, writing as the import does, with
- * their texts), which the server applies to its index at its next search (`search`): its event loop then.
+ * their texts), which the server applies to its index at its next search (`search`): its event loop
+ * while the change is written and applied.
  */
 async function applyChange(
   db: Awaited<ReturnType<typeof openDatabase>>,
@@ -346,8 +377,9 @@ async function applyChange(
     const write = await catalogueRows.assetWrite(id);
     if (write) changed.push({ ...write, columns: { ...write.columns, rating: ((write.columns.rating ?? 0) % 5) + 1 } });
   }
-  await catalogueRows.saveAssets(changed, { queueDerivatives: false });
+  // Measured from before the write: the server's statements wait for the writer's lock meanwhile.
   await server.resetLoop();
+  await catalogueRows.saveAssets(changed, { queueDerivatives: false });
   const catchUpStarted = performance.now();
   await search();
   const changeLoop = { ...(await server.loop()), catchUpMs: performance.now() - catchUpStarted };
@@ -371,8 +403,8 @@ function printSideBySide(a: DialectResult, b: DialectResult): void {
     `| server start until ready (s) | ${ms(a.readySeconds)} | ${ms(b.readySeconds)} | ≤ 5 |`,
     `| resident memory when ready (MB) | ${a.rssReadyMb.toFixed(0)} | ${b.rssReadyMb.toFixed(0)} | ≤ 400 |`,
     `| resident memory after the searches (MB) | ${a.rssAfterMb.toFixed(0)} | ${b.rssAfterMb.toFixed(0)} | ≤ 400 |`,
-    `| server event loop, longest delay during the searches (ms) | ${ms(a.loopMaxMs)} | ${ms(b.loopMaxMs)} | ≤ 100 |`,
-    `| server event loop, longest delay applying a change of ${CHANGED} assets (ms) | ${ms(a.changeLoop?.maxMs)} | ${ms(b.changeLoop?.maxMs)} | ≤ 100 |`,
+    `| server event loop, longest delay during the searches (ms) | ${ms(a.loopMaxMs)} | ${ms(b.loopMaxMs)} | ≤ 50 |`,
+    `| server event loop, longest delay while a change of ${CHANGED} assets is written and applied (ms) | ${ms(a.changeLoop?.maxMs)} | ${ms(b.changeLoop?.maxMs)} | ≤ 50 |`,
     ...a.results.flatMap((r, i) => {
       // Both ran the same scenarios.
       const o = b.results[i]!;
@@ -383,7 +415,8 @@ function printSideBySide(a: DialectResult, b: DialectResult): void {
               `| ${r.scenario}: first search (text not cached) ms | ${ms(r.uncached.median)} | ${ms(o.uncached?.median)} | ≤ 100 |`,
             ]
           : []),
-        `| ${r.scenario}: HTTP median ms | ${ms(r.http.median)} | ${ms(o.http.median)} | |`,
+        `| ${r.scenario}: HTTP median ms | ${ms(r.http.median)} | ${ms(o.http.median)} | ≤ ${r.httpTarget} |`,
+        `| ${r.scenario}: HTTP − engine median ms | ${ms(r.http.median - r.engine.median)} | ${ms(o.http.median - o.engine.median)} | ≤ 2 |`,
       ];
     }),
   ];

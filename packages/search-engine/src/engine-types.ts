@@ -96,3 +96,19 @@ export function filterIndexed(docs: Int32Array, keep: (i: number) => boolean): I
  * of the event loop.
  */
 export const pause = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+
+/** Work a search does in one turn of the event loop before it lets other work run (ms). */
+export const SEARCH_SLICE_MS = 8;
+
+/**
+ * A step a long computation takes between its parts: it pauses once `sliceMs` of work passed since
+ * the last pause, and costs nothing before that (cached answers never pause).
+ */
+export function slicer(sliceMs = SEARCH_SLICE_MS): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < sliceMs) return;
+    await pause();
+    since = performance.now();
+  };
+}

@@ -50,10 +50,16 @@ export class FrequentWords {
   /**
    * Puts changed documents right: `changed` (ascending document numbers) lose every word, then get
    * those of their current text (`texts`: a live document's words; absent ones left the text index).
+   * `step` runs before each word (a word's postings are rewritten whole: other work runs between).
    */
-  update(changed: Int32Array, texts: Map<number, { all: Set<string>; title: Set<string> }>): void {
+  async update(
+    changed: Int32Array,
+    texts: Map<number, { all: Set<string>; title: Set<string> }>,
+    step: () => Promise<void> = async () => {},
+  ): Promise<void> {
     if (changed.length === 0) return;
     for (const [word, postings] of this.words) {
+      await step();
       const withAll: number[] = [];
       const withTitle: number[] = [];
       for (const d of changed) {

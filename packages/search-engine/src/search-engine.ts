@@ -6,6 +6,7 @@ import {
   MAX_QUERY_TERMS,
   QUERY_TOO_COSTLY,
   SearchInputError,
+  slicer,
   type EngineQuery,
   type EngineResult,
   type EngineTimes,
@@ -194,7 +195,10 @@ export class SearchEngine<Tx = unknown> {
 
     const facetCounts: EngineResult['facetFields'] = {};
     const facetRanges: EngineResult['facetRanges'] = {};
+    // Counting a facet over a whole catalogue takes milliseconds: other requests run between them.
+    const step = slicer();
     for (const name of facetFields) {
+      await step();
       const field = this.fields.get(name)!;
       const own = filters.find((s) => s.field.field_name === name);
       const f = fail;
@@ -213,6 +217,7 @@ export class SearchEngine<Tx = unknown> {
       }
     }
 
+    await step();
     const counted = performance.now();
     const start = query.start ?? 0;
     const rows = query.rows ?? 25;

@@ -2,7 +2,8 @@ import type { SuggestionGroup } from '@vitrine/contract/search';
 import { compareText, SearchInputError } from './engine-types.ts';
 import type { CodeColumn } from './facet-index/code-column.ts';
 import { lowerBound } from './facet-index/doc-sets.ts';
-import { groupsKey, type IndexView } from './index-view.ts';
+import { countValues } from './facets.ts';
+import type { IndexView } from './index-view.ts';
 import { fold, tokenize } from './text.ts';
 
 const SUGGESTION_DOCS = 50;
@@ -24,18 +25,11 @@ export function suggest(
   }
   const [first, ...more] = tokenize(text);
   if (first === undefined) return [];
-  const key = groupsKey(groups);
   return fields.map((name) => {
     const columnName = view.columnName(name, lang);
     const col = view.column(name, lang);
-    const countIn = (docs: Int32Array) => {
-      const acc = new Int32Array(col.values.length);
-      col.count(docs, acc);
-      return acc;
-    };
-    const counts = only
-      ? countIn(view.visibleOf(groups, only))
-      : view.cached(`visible counts ${columnName} ${key}`, () => countIn(view.visibleAll(groups)));
+    // Over the whole visible catalogue these are the counts of the facet (kept with the view).
+    const counts = countValues(view, columnName, col, only ? view.visibleOf(groups, only) : view.visibleAll(groups));
     const { tokens, codes } = view.cached(`tokens ${columnName}`, () => tokenList(col));
     let lo = lowerBound(tokens, first);
     const candidates = new Set<number>();

@@ -1,5 +1,14 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type SqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { Settings } from '../settings.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -51,6 +60,65 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 }
 
 /**
+ * How long a statement waits for another process's write lock inside SQLite (the thread waits: no
+ * request, timer or probe runs meanwhile), and how long in all, the rest asynchronously.
+ */
+const BUSY_WAIT = { syncMs: 10, totalMs: 5000 };
+
+/** SQLite answered that another connection holds the lock this statement needs (not a stale snapshot). */
+const isBusy = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+
+/**
+ * A statement that finds the database locked by another process (an import, `bench-data`, a
+ * backup) is tried again after an asynchronous wait, so the event loop runs meanwhile: SQLite's own
+ * busy timeout blocks the thread, which froze every request for as long as the other process wrote.
+ */
+export async function retryWhileBusy<T>(run: () => Promise<T>, totalMs = BUSY_WAIT.totalMs): Promise<T> {
+  const started = performance.now();
+  for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isBusy(err) || performance.now() - started + wait > totalMs) throw err;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+/** The query builder's SQLite driver, with every statement tried again while the database is busy. */
+class BusyRetryingDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const retrying = new WeakMap<DatabaseConnection, DatabaseConnection>();
+    const wrap = (connection: DatabaseConnection): DatabaseConnection => {
+      let wrapped = retrying.get(connection);
+      if (!wrapped) {
+        wrapped = {
+          executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> =>
+            retryWhileBusy(() => connection.executeQuery<R>(query)),
+          streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => connection.streamQuery<R>(query, chunkSize),
+        };
+        retrying.set(connection, wrapped);
+      }
+      return wrapped;
+    };
+    // The driver's own statements (begin, commit, savepoints) go through the connection it is handed.
+    return {
+      init: () => driver.init(),
+      acquireConnection: async () => wrap(await driver.acquireConnection()),
+      beginTransaction: (connection, settings) => driver.beginTransaction(connection, settings),
+      commitTransaction: (connection) => driver.commitTransaction(connection),
+      rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
+      savepoint: driver.savepoint?.bind(driver),
+      rollbackToSavepoint: driver.rollbackToSavepoint?.bind(driver),
+      releaseSavepoint: driver.releaseSavepoint?.bind(driver),
+      releaseConnection: (connection) => driver.releaseConnection(connection),
+      destroy: () => driver.destroy(),
+    };
+  }
+}
+
+/**
  * Opens the database and migrates it to the latest schema; `migrate: false` leaves it as it is (a
  * restore looks at a target before it writes anything).
  */
@@ -66,8 +134,8 @@ export async function openDatabase(
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    sqlite.pragma(`busy_timeout = ${BUSY_WAIT.syncMs}`);
+    kysely = new Kysely<Database>({ dialect: new BusyRetryingDialect({ database: withStatementCache(sqlite) }) });
   } else {
     const pool = new pg.Pool({
       connectionString: config.url,

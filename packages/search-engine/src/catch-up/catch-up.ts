@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { baseContentLanguages, pause, type Progress } from '../engine-types.ts';
+import { baseContentLanguages, pause, slicer, type Progress } from '../engine-types.ts';
 import { FacetIndex } from '../facet-index/facet-index.ts';
 import { documentWords } from '../frequent-words.ts';
 import type { FieldRegistry } from '../fields.ts';
@@ -14,8 +14,11 @@ import { findFrequentWords } from './frequent-postings.ts';
 import { indexRows, indexValueFields } from './index-rows.ts';
 import { TextCatchUp } from './text-catch-up.ts';
 
-/** Changed assets read and applied to the in-memory index in one step (the event loop waits for it). */
-const APPLY_BATCH = 500;
+/**
+ * Changed assets read in one step and applied in the next (the event loop waits for each step: at a
+ * million assets a step of 500 took up to 60 ms).
+ */
+const APPLY_BATCH = 250;
 
 /** A process tells the change log which changes it holds at most this often. */
 const READER_MARK_MS = 60_000;
@@ -376,21 +379,19 @@ export class CatchUp<Tx> {
    */
   private async applyChanges(upTo: number): Promise<boolean> {
     const from = this.seq;
+    // The words of the changed assets' texts (none: it left the text index), for the postings of
+    // frequent words, put right once after every batch: each word's postings are written anew.
+    const words = new Map<number, ReturnType<typeof documentWords> | undefined>();
     for await (const ids of changedIds(this.catalogue, from, upTo, APPLY_BATCH)) {
       if (ids === 'all') return false;
       const batch = await this.catalogue.batch(ids, indexValueFields(this.fields));
       const rows = indexRows(batch, this.fields, this.indexLanguages, this.languages, this.rule);
       if (this.languages.size !== this.indexLanguages.length) return false;
       const present = new Set(batch.assets.map((a) => a.id));
-      // The words of the changed assets' texts, for the postings of frequent words.
       const texts = this.index.frequent
-        ? new Map(
-            textDocuments(await this.catalogue.batch(ids, textValueFields(this.fields), false), this.rule).map((d) => [
-              d.id,
-              documentWords(d),
-            ]),
-          )
+        ? textDocuments(await this.catalogue.batch(ids, textValueFields(this.fields), false), this.rule)
         : undefined;
+      await pause();
       await this.noReaders();
       const index = this.index;
       const highest = index.size > 0 ? index.ids[index.size - 1] : undefined;
@@ -399,12 +400,20 @@ export class CatchUp<Tx> {
       }
       for (const row of rows) index.put(row);
       for (const id of ids) if (!present.has(id)) index.deactivate(id);
+      if (texts) {
+        for (const id of ids) words.set(id, undefined);
+        for (const doc of texts) words.set(doc.id, documentWords(doc));
+      }
       this.changed(ids);
       await pause();
-      if (index.frequent && texts) {
-        const changed = index.docsOf([...ids].sort((a, b) => a - b));
-        index.frequent.update(changed, new Map([...texts].map(([id, words]) => [index.docOf(id), words])));
-      }
+    }
+    const { frequent } = this.index;
+    if (frequent && words.size > 0) {
+      const index = this.index;
+      const changed = index.docsOf([...words.keys()].sort((a, b) => a - b));
+      const byDoc = new Map<number, NonNullable<ReturnType<typeof documentWords>>>();
+      for (const [id, w] of words) if (w) byDoc.set(index.docOf(id), w);
+      await frequent.update(changed, byDoc, slicer());
     }
     // Packed once for all batches, a step at a time: searches wait for the refresh meanwhile.
     await this.index.packGradually(pause);

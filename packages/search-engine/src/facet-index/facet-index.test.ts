@@ -178,6 +178,28 @@ describe('facet index (in-memory part of the search engine)', () => {
     ]);
   });
 
+  it('packs changed file names among unchanged ones: longer, shorter, emptied, first and last, with new ones', () => {
+    const names = Array.from({ length: 40 }, (_, d) => (d % 7 === 0 ? '' : `näme-${d}${'x'.repeat(d % 5)}.jpg`));
+    const col = new StringColumn();
+    names.forEach((name, d) => col.set(d, name));
+    let packed = StringColumn.fromParts(col.parts(names.length));
+    const expected = [...names];
+    for (let round = 0; round < 3; round++) {
+      for (const d of [0, 3, 4, 17, 20 + round, names.length - 1]) {
+        expected[d] = d % 2 === 0 ? `é${'long'.repeat(round + (d % 3))}-${d}` : '';
+        packed.set(d, expected[d]);
+      }
+      const added = expected.length;
+      expected.push(`new-${round}.tif`, `ß-${round}`);
+      packed.set(added, expected[added]!);
+      packed.set(added + 1, expected[added + 1]!);
+      const parts = packed.parts(expected.length);
+      expect(Buffer.from(parts.bytes).toString()).toBe(expected.join(''));
+      packed = StringColumn.fromParts(parts);
+      expect(Array.from({ length: expected.length }, (_, d) => packed.get(d))).toEqual(expected);
+    }
+  });
+
   it('keeps sort orders right through changes: both directions, no value last, ties newest first', async () => {
     const walk = (index: FacetIndex, dir: 'asc' | 'desc') => {
       const acc: number[] = [];
