@@ -116,14 +116,24 @@ export function facetValues(
   const name = view.columnName(field.field_name, lang);
   const col = view.column(field.field_name, lang);
   const counts = countValues(view, name, col, docs);
-  const codes: number[] = [];
-  for (let c = 0; c < counts.length; c++) if (counts[c]! > 0) codes.push(c);
   const byCount = (order?.sort ?? field.options.sort) === 'count';
   const dir = order?.orientation ?? field.options.sort_orientation ?? (byCount ? 'desc' : 'asc');
-  const sign = dir === 'asc' ? 1 : -1;
-  const rank = view.cached(`ranks ${name}`, () => alphabeticalRanks(field, col));
-  const byValue = (a: number, b: number): number => rank[a]! - rank[b]!;
-  codes.sort((a, b) => (byCount ? sign * (counts[a]! - counts[b]!) || byValue(a, b) : sign * byValue(a, b) || a - b));
+  const ordered = (): Int32Array => {
+    const codes: number[] = [];
+    for (let c = 0; c < counts.length; c++) if (counts[c]! > 0) codes.push(c);
+    const sign = dir === 'asc' ? 1 : -1;
+    const rank = view.cached(`ranks ${name}`, () => alphabeticalRanks(field, col));
+    const byValue = (a: number, b: number): number => rank[a]! - rank[b]!;
+    codes.sort((a, b) => (byCount ? sign * (counts[a]! - counts[b]!) || byValue(a, b) : sign * byValue(a, b) || a - b));
+    return Int32Array.from(codes);
+  };
+  // Over a caller's whole catalogue (kept counts) the order is kept too: sorting thousands of
+  // values took half a millisecond of every empty search.
+  const whole = view.wholeCatalogueOf(docs);
+  const codes =
+    whole === undefined
+      ? ordered()
+      : view.cached(`facet order ${name} ${whole} ${byCount ? 'count' : 'value'} ${dir}`, ordered);
   const end = Math.min(codes.length, offset + limit);
   const page: FacetValue[] = [];
   for (let i = offset; i < end; i++) {

@@ -255,9 +255,9 @@ export class SearchEngine<Tx = unknown> {
     return this.catchUp.view().collectionNames;
   }
 
-  /** Content languages seen on the catalogue's values. */
-  async contentLanguages(): Promise<string[]> {
-    await this.refresh();
+  /** Content languages seen on the catalogue's values (`fresh: false`: as of the last check). */
+  async contentLanguages(fresh = true): Promise<string[]> {
+    if (fresh) await this.refresh();
     return [...this.catchUp.languages].sort();
   }
 

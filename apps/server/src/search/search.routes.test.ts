@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { must } from '@vitrine/contract/must';
 import type { SearchAnswer } from '@vitrine/contract/search';
 import { startTestApp, type TestApp } from '../../test/app.ts';
@@ -6,6 +6,7 @@ import { signIn } from '../../test/auth.ts';
 import { buildAsset, buildCollection, editAsset } from '../../test/factories.ts';
 import { verifyMediaUrl } from '../access/media-url.ts';
 import { ConfigRepository } from '../config/config.repository.ts';
+import { SearchRepository } from './search.repository.ts';
 
 const API = '/assetportal/api/';
 
@@ -458,5 +459,20 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
     // By id too (the asset page's call), from the same kept rows.
     const byId = await get(`assets?assetid=${id}`);
     expect(byId.body).toMatchObject({ response: { docs: [{ id: String(id), title: 'Blue kite', rating: 4 }] } });
+  });
+
+  it('a search reads the catalogue’s state once (issue #31 "The answer path"), and the asset call sees a change at once', async () => {
+    const id = await buildAsset(t.app.db, { filename: 'heron.jpg', values: { title: { en: 'Grey heron' } } });
+    await search('solr_q=*');
+    const reads = vi.spyOn(SearchRepository.prototype, 'catalogueState');
+    try {
+      await search('solr_q=heron&solr_facetfields=category', { 'accept-language': 'de' });
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+    }
+    // Shown by a search, then changed: the asset call (no search between) shows the change.
+    await editAsset(t.app.db, id, { values: { title: { en: 'Purple heron' } } });
+    expect((await get(`assets?assetid=${id}`)).body).toMatchObject({ response: { docs: [{ title: 'Purple heron' }] } });
   });
 });

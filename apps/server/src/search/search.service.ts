@@ -125,15 +125,20 @@ export class SearchService {
     }
   }
 
-  private async language(caller: Caller): Promise<string> {
-    const known = await this.contentLanguageList();
+  /**
+   * The caller's content language among the catalogue's. `fresh: false` takes the languages the
+   * index held at its last check, without asking the catalogue again: for a search, whose own check
+   * follows at once (one catalogue read per search instead of three).
+   */
+  private async language(caller: Caller, fresh = true): Promise<string> {
+    const known = await this.contentLanguageList(fresh);
     const wanted = acceptedLanguages(caller.acceptLanguage);
     if (caller.auth.locale) wanted.push(caller.auth.locale.toLowerCase());
     return wanted.find((l) => known.includes(l)) ?? 'en';
   }
 
-  private async contentLanguageList(): Promise<string[]> {
-    return [...new Set([...baseContentLanguages, ...(await this.engine.contentLanguages())])].sort();
+  private async contentLanguageList(fresh = true): Promise<string[]> {
+    return [...new Set([...baseContentLanguages, ...(await this.engine.contentLanguages(fresh))])].sort();
   }
 
   private async run(auth: Auth, query: EngineQuery): Promise<ReturnType<SearchEngine['search']>> {
@@ -148,12 +153,17 @@ export class SearchService {
     }
   }
 
-  private async docs(caller: Caller, ids: number[]): Promise<AssetDoc[]> {
+  /**
+   * The docs of assets in the caller's language. Without `lang` the index is brought up to date
+   * first (kept rows of assets another process changed are forgotten then); a search passes the
+   * language it searched in, its index having just been checked.
+   */
+  private async docs(caller: Caller, ids: number[], language?: string): Promise<AssetDoc[]> {
     // Only ids the access rule let through come here; the presenter does not show access groups.
-    const [rows, bookmarked, lang] = await Promise.all([
+    const lang = language ?? (await this.language(caller));
+    const [rows, bookmarked] = await Promise.all([
       this.rows.rows(ids),
       this.bookmarks?.bookmarkedOf(caller.auth, ids) ?? new Set<number>(),
-      this.language(caller),
     ]);
     return presentAssets(joinRows(rows.values()), ids, {
       lang,
@@ -169,9 +179,10 @@ export class SearchService {
     await this.countSearch(caller);
     const [field, dir] = (input.solr_sort ?? 'score desc').split(' ') as [string, 'asc' | 'desc'];
     const ids = input.id === undefined ? undefined : parseIds(input.id, 'id');
+    const lang = await this.language(caller, false);
     const result = await this.run(caller.auth, {
       q: input.solr_q.trim() === '' ? '*' : input.solr_q,
-      lang: await this.language(caller),
+      lang,
       filter: input.filter,
       suggestions: input.suggestions_filter,
       facetFields: input.solr_facetfields,
@@ -185,7 +196,7 @@ export class SearchService {
       facetSort: new Map(input.facet_sort.map(({ field, ...order }) => [field, order])),
     });
     return {
-      response: { docs: await this.docs(caller, result.ids), numFound: result.numFound, start: input.solr_start },
+      response: { docs: await this.docs(caller, result.ids, lang), numFound: result.numFound, start: input.solr_start },
       facetCounts: { facetFields: result.facetFields, facetRanges: result.facetRanges },
     };
   }
@@ -207,7 +218,8 @@ export class SearchService {
     await this.countSearch(caller);
     const fields = input.fields.length > 0 ? input.fields : defaultSuggestionFields;
     try {
-      const lang = await this.language(caller);
+      // The suggestions check the index themselves, at once.
+      const lang = await this.language(caller, false);
       const groups = this.access.searchGroups(caller.auth);
       const only = this.access.searchIds(caller.auth);
       return { suggestions: await this.engine.suggest(groups, input.text, fields, input.preview, lang, only) };
