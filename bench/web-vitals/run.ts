@@ -2,7 +2,8 @@
 /**
  * bench/web-vitals: first visits of the dashboard, search and asset pages as Lighthouse's mobile
  * profile loads them (4x slower processor, slow 4G: 150 ms, 1.6 Mbit/s), in a fresh context each:
- * cumulative layout shift and total blocking time (long tasks after the first contentful paint,
+ * largest contentful paint as the browser saw it under that throttling (Lighthouse simulates it
+ * instead), cumulative layout shift and total blocking time (long tasks after the first contentful paint,
  * each counted beyond 50 ms), median of the runs. Against a running portal:
  *
  *   npx tsx bench/web-vitals/run.ts http://127.0.0.1:18520 [runs]
@@ -24,6 +25,7 @@ interface Shift {
 interface Measures {
   __shifts: Shift[];
   __long: { start: number; d: number }[];
+  __lcp: { t: number; element: string };
 }
 type LayoutShift = PerformanceEntry & {
   value: number;
@@ -59,6 +61,18 @@ const observe = () => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) w.__long.push({ start: Math.round(e.startTime), d: Math.round(e.duration) });
   }).observe({ type: 'longtask', buffered: true });
+  w.__lcp = { t: 0, element: '' };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as (PerformanceEntry & { element?: Element; url?: string })[]) {
+      const el = e.element;
+      w.__lcp = {
+        t: Math.round(e.startTime),
+        element: el
+          ? `${el.tagName.toLowerCase()}${e.url ? ` ${e.url.replace(/^https?:\/\/[^/]+/, '').slice(0, 60)}` : ''}`
+          : '?',
+      };
+    }
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
 };
 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
@@ -67,11 +81,12 @@ for (const vp of viewports) {
   if (width === undefined || height === undefined) throw new Error(`VIEWPORTS: ${vp} is not WIDTHxHEIGHT`);
   for (const path of pages) {
     const cls: number[] = [];
+    const lcp: number[] = [];
     const tbt: number[] = [];
     const cpu: number[] = [];
     const styles: number[] = [];
     const layouts: number[] = [];
-    let detail: { shifts: Shift[]; long: Measures['__long']; fcp: number } | undefined;
+    let detail: { shifts: Shift[]; long: Measures['__long']; fcp: number; lcp: Measures['__lcp'] } | undefined;
     for (let r = 0; r < runs; r++) {
       const context = await browser.newContext({
         viewport: { width, height },
@@ -109,7 +124,7 @@ for (const vp of viewports) {
       const out = await page.evaluate(() => {
         const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
         const w = window as unknown as Measures;
-        return { shifts: w.__shifts, long: w.__long, fcp: Math.round(fcp) };
+        return { shifts: w.__shifts, long: w.__long, fcp: Math.round(fcp), lcp: w.__lcp };
       });
       const { metrics } = await cdp.send('Performance.getMetrics');
       const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? Number.NaN;
@@ -117,15 +132,17 @@ for (const vp of viewports) {
       styles.push(metric('RecalcStyleCount'));
       layouts.push(metric('LayoutCount'));
       cls.push(out.shifts.reduce((s, e) => s + e.value, 0));
+      lcp.push(out.lcp.t);
       tbt.push(out.long.filter((l) => l.start >= out.fcp).reduce((s, l) => s + Math.max(0, l.d - 50), 0));
       detail = out;
       await context.close();
     }
     const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
     console.log(
-      `${vp} ${path}: CLS ${med(cls).toFixed(3)} [${cls.map((c) => c.toFixed(3)).join(' ')}]  TBT ${med(tbt)} ms [${tbt.join(' ')}]  main thread ${med(cpu)} ms [${cpu.join(' ')}]  style ${med(styles)}× layout ${med(layouts)}×`,
+      `${vp} ${path}: LCP ${med(lcp)} ms [${lcp.join(' ')}]  CLS ${med(cls).toFixed(3)} [${cls.map((c) => c.toFixed(3)).join(' ')}]  TBT ${med(tbt)} ms [${tbt.join(' ')}]  main thread ${med(cpu)} ms [${cpu.join(' ')}]  style ${med(styles)}× layout ${med(layouts)}×`,
     );
     if (process.env.DETAIL && detail) {
+      console.log(`  lcp ${detail.lcp.t} (${detail.lcp.element})`);
       console.log(`  fcp ${detail.fcp}; long tasks: ${detail.long.map((l) => `${l.start}+${l.d}`).join(', ')}`);
       for (const s of detail.shifts) console.log(`  shift ${s.value.toFixed(4)} @${s.t}: ${s.nodes.join(' | ')}`);
     }
