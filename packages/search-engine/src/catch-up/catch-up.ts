@@ -20,6 +20,9 @@ import { TextCatchUp } from './text-catch-up.ts';
  */
 const APPLY_BATCH = 250;
 
+/** Changed assets whose words are held before the frequent words' postings are put right (memory). */
+const WORDS_PUT_AT = 20_000;
+
 /** A process tells the change log which changes it holds at most this often. */
 const READER_MARK_MS = 60_000;
 /** Readers of the change log not heard of for this long no longer hold changes back from the purge. */
@@ -380,8 +383,19 @@ export class CatchUp<Tx> {
   private async applyChanges(upTo: number): Promise<boolean> {
     const from = this.seq;
     // The words of the changed assets' texts (none: it left the text index), for the postings of
-    // frequent words, put right once after every batch: each word's postings are written anew.
+    // frequent words, put right once per WORDS_PUT_AT changed assets: each word's postings are
+    // written anew each time (per batch of 250 that cost more than applying the batch).
     const words = new Map<number, ReturnType<typeof documentWords> | undefined>();
+    const putWords = async () => {
+      const { frequent } = this.index;
+      if (!frequent || words.size === 0) return;
+      const index = this.index;
+      const changed = index.docsOf([...words.keys()].sort((a, b) => a - b));
+      const byDoc = new Map<number, NonNullable<ReturnType<typeof documentWords>>>();
+      for (const [id, w] of words) if (w) byDoc.set(index.docOf(id), w);
+      words.clear();
+      await frequent.update(changed, byDoc, slicer());
+    };
     for await (const ids of changedIds(this.catalogue, from, upTo, APPLY_BATCH)) {
       if (ids === 'all') return false;
       const batch = await this.catalogue.batch(ids, indexValueFields(this.fields));
@@ -406,15 +420,9 @@ export class CatchUp<Tx> {
       }
       this.changed(ids);
       await pause();
+      if (words.size >= WORDS_PUT_AT) await putWords();
     }
-    const { frequent } = this.index;
-    if (frequent && words.size > 0) {
-      const index = this.index;
-      const changed = index.docsOf([...words.keys()].sort((a, b) => a - b));
-      const byDoc = new Map<number, NonNullable<ReturnType<typeof documentWords>>>();
-      for (const [id, w] of words) if (w) byDoc.set(index.docOf(id), w);
-      await frequent.update(changed, byDoc, slicer());
-    }
+    await putWords();
     // Packed once for all batches, a step at a time: searches wait for the refresh meanwhile.
     await this.index.packGradually(pause);
     // Changes pruned while they were read may be missing: then start anew.
