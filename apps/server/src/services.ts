@@ -150,11 +150,16 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const bookmarks = new BookmarkService(r.bookmarks, access);
   const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso, limits);
   const search = new SearchService(
-    createSearchEngine(db, settings.file.fields, {
-      snapshotFile: path.join(settings.dataDir, SNAPSHOT_FILE),
-      log: (message) => log.info({}, message),
-      onTimes: options.onEngineTimes,
-    }),
+    createSearchEngine(
+      db,
+      settings.file.fields,
+      {
+        snapshotFile: path.join(settings.dataDir, SNAPSHOT_FILE),
+        log: (message) => log.info({}, message),
+        onTimes: options.onEngineTimes,
+      },
+      r.search,
+    ),
     r.search,
     access,
     config,

@@ -22,6 +22,7 @@ import * as derivativeClaim from './migrations/202611251705_derivative_claim.ts'
 import * as importRoot from './migrations/202611251740_import_root.ts';
 import * as conversionLastUsed from './migrations/202611251750_conversion_last_used.ts';
 import * as captions from './migrations/202611261500_captions.ts';
+import * as placeholderState from './migrations/202611271700_placeholder_state.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '202611251740_import_root': importRoot,
   '202611251750_conversion_last_used': conversionLastUsed,
   '202611261500_captions': captions,
+  '202611271700_placeholder_state': placeholderState,
 };
 
 /**

@@ -13,6 +13,7 @@ export interface Database {
   catalogue_state: CatalogueStateTable;
   catalogue_change: CatalogueChangeTable;
   catalogue_reader: CatalogueReaderTable;
+  placeholder_state: PlaceholderStateTable;
   user_account: UserAccountTable;
   user_group: UserGroupTable;
   session: SessionTable;
@@ -184,6 +185,15 @@ export interface SessionTable {
   locale: string | null;
   /** For a visitor who opened a share link: the link; the session ends with it. */
   share_id?: number | null;
+}
+
+/** The kind of derivative whose first page carries the asset's placeholder (ThumbHash). */
+export const PLACEHOLDER_KIND = 'thumb';
+
+/** How many thumbnail placeholders were written (one row, id 1): raised with each. */
+export interface PlaceholderStateTable {
+  id: number;
+  mark: Generated<number>;
 }
 
 /** How far the full-text index has caught up with catalogue changes. */

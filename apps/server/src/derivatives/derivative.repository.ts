@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { AssetTable, Database, DerivativeTable } from '../db/schema.ts';
+import { PLACEHOLDER_KIND, type AssetTable, type Database, type DerivativeTable } from '../db/schema.ts';
 
 export type DerivativeRow = Selectable<DerivativeTable>;
 export type DerivativeSource = Pick<
@@ -44,11 +44,14 @@ export class DerivativeRepository {
 
   /** Adds one derivative unless another process added it first. */
   async add(row: Insertable<DerivativeTable>): Promise<void> {
-    await this.db
-      .insertInto('derivative')
-      .values(row)
-      .onConflict((oc) => oc.columns(['asset_id', 'kind', 'page']).doNothing())
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      const added = await trx
+        .insertInto('derivative')
+        .values(row)
+        .onConflict((oc) => oc.columns(['asset_id', 'kind', 'page']).doNothing())
+        .executeTakeFirst();
+      if (Number(added.numInsertedOrUpdatedRows ?? 0) > 0) await raisePlaceholderMark(trx, [row]);
+    });
   }
 
   /**
@@ -95,6 +98,24 @@ export class DerivativeRepository {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('derivative').where('asset_id', '=', assetId).where('kind', 'in', kinds).execute();
       if (rows.length) await trx.insertInto('derivative').values(rows).execute();
+      await raisePlaceholderMark(trx, rows);
     });
   }
+}
+
+/**
+ * Raises the count of thumbnail placeholders written when `rows` bring one, in their transaction:
+ * server processes ask again for the placeholders of assets they found without one only once it
+ * moved (search/asset-rows.ts).
+ */
+async function raisePlaceholderMark(
+  trx: Kysely<Database>,
+  rows: readonly Insertable<DerivativeTable>[],
+): Promise<void> {
+  if (!rows.some((r) => r.kind === PLACEHOLDER_KIND && (r.page ?? 0) === 0 && r.placeholder != null)) return;
+  await trx
+    .updateTable('placeholder_state')
+    .set((eb) => ({ mark: eb('mark', '+', 1) }))
+    .where('id', '=', 1)
+    .execute();
 }

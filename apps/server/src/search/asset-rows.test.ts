@@ -5,6 +5,8 @@ import { AssetRowsCache, joinRows, type AssetRowsSource } from './asset-rows.ts'
 /** A catalogue in memory: a title per asset and the thumbnails made so far; counts what is read. */
 function catalogue(titles: Record<number, string>) {
   const placeholders = new Map<number, string>();
+  /** The count of placeholders written, as the last read of the catalogue's state saw it. */
+  const mark = { seen: 0 };
   const reads: number[][] = [];
   const placeholderReads: number[][] = [];
   let pause: Promise<void> | undefined;
@@ -25,11 +27,13 @@ function catalogue(titles: Record<number, string>) {
       placeholderReads.push([...ids]);
       return new Map(ids.flatMap((id) => (placeholders.has(id) ? [[id, placeholders.get(id) as string]] : [])));
     },
+    placeholderMark: () => mark.seen,
   };
   return {
     source,
     titles,
     placeholders,
+    mark,
     reads,
     placeholderReads,
     /** Holds reads of the catalogue until the answered function is called. */
@@ -81,18 +85,46 @@ describe('the rows of assets that answers show (issue #31 "The answer path")', (
     expect(c.reads).toEqual([[1], [1]]);
   });
 
-  it('asks for a missing thumbnail placeholder again until there is one, without reading the asset again', async () => {
+  it('asks for a missing thumbnail placeholder again once one was written anywhere, without reading the asset again', async () => {
     const c = catalogue({ 1: 'Red car', 2: 'Blue boat' });
     c.placeholders.set(2, 'h2');
     const cache = new AssetRowsCache(c.source);
     const first = await cache.rows([1, 2]);
     expect([first.get(1)?.thumbhash, first.get(2)?.thumbhash]).toEqual([undefined, 'h2']);
+    // No placeholder written since: nothing is asked.
+    await cache.rows([1, 2]);
+    expect(c.placeholderReads).toEqual([[1, 2]]);
     c.placeholders.set(1, 'h1');
+    c.mark.seen = 1;
     const second = await cache.rows([1, 2]);
     expect([second.get(1)?.thumbhash, second.get(2)?.thumbhash]).toEqual(['h1', 'h2']);
     await cache.rows([1, 2]);
     expect(c.reads).toEqual([[1, 2]]);
     expect(c.placeholderReads).toEqual([[1, 2], [1]]);
+  });
+
+  it('asks for a missing placeholder each time while the count of placeholders written is not known', async () => {
+    const c = catalogue({ 1: 'Red car' });
+    c.mark.seen = -1;
+    const cache = new AssetRowsCache(c.source);
+    await cache.rows([1]);
+    await cache.rows([1]);
+    c.placeholders.set(1, 'h1');
+    expect((await cache.rows([1])).get(1)?.thumbhash).toBe('h1');
+    expect(c.placeholderReads).toEqual([[1], [1], [1]]);
+  });
+
+  it('a placeholder written while an answer reads is asked for by the next answer', async () => {
+    const c = catalogue({ 1: 'Red car' });
+    const cache = new AssetRowsCache(c.source);
+    const release = c.holdReads();
+    const reading = cache.rows([1]);
+    // Written (and counted) after the answer took the count it reads against.
+    c.placeholders.set(1, 'h1');
+    c.mark.seen = 1;
+    release();
+    expect((await reading).get(1)?.thumbhash).toBeUndefined();
+    expect((await cache.rows([1])).get(1)?.thumbhash).toBe('h1');
   });
 
   it('keeps at most its limit, the least recently used going first; assets that do not exist are not kept', async () => {

@@ -6,14 +6,21 @@ export const KEPT_ASSETS = 5000;
 /** What an answer shows of one asset, as read from the catalogue: its row, values, collections. */
 export interface AssetRows {
   batch: AssetBatch;
-  /** The thumbnail's placeholder; undefined while the asset has none (asked again each time). */
+  /** The thumbnail's placeholder; undefined while the asset has none. */
   thumbhash: string | undefined;
+  /** The count of placeholders written (AssetRowsSource.placeholderMark) when it was found to have none. */
+  noneAt?: number;
 }
 
 /** Reads the rows of assets and their thumbnails' placeholders (SearchRepository). */
 export interface AssetRowsSource {
   batch(ids: readonly number[], fields: 'all', withAccess: false): Promise<AssetBatch>;
   thumbhashes(ids: readonly number[]): Promise<Map<number, string>>;
+  /**
+   * The count of thumbnail placeholders written, as last read with the catalogue's state (each
+   * answer reads it before its rows); negative when not known.
+   */
+  placeholderMark(): number;
 }
 
 /**
@@ -23,8 +30,10 @@ export interface AssetRowsSource {
  * (SearchEngine.onChanged, which every process follows from the catalogue's change log), so they
  * are never older than the index the answer came from. A read that began before such a change is
  * used for its answer but not kept. A missing thumbnail placeholder (thumbnails are made after an
- * import, without a change of the asset) is asked for again until there is one. The least recently
- * used assets go first once KEPT_ASSETS are kept.
+ * import, without a change of the asset) is asked for again once the count of placeholders written
+ * moved since it was found missing (the count is read with the catalogue's state, so asking costs
+ * no round trip while no thumbnail is made). The least recently used assets go first once
+ * KEPT_ASSETS are kept.
  */
 export class AssetRowsCache {
   private readonly kept = new Map<number, AssetRows>();
@@ -53,6 +62,8 @@ export class AssetRowsCache {
     const found = new Map<number, AssetRows>();
     const missing: number[] = [];
     const placeholderless: number[] = [];
+    // Read before the placeholders are: one written after this is seen by a later answer.
+    const mark = this.source.placeholderMark();
     for (const id of ids) {
       const rows = this.kept.get(id);
       if (!rows) {
@@ -63,7 +74,7 @@ export class AssetRowsCache {
       this.kept.delete(id);
       this.kept.set(id, rows);
       found.set(id, rows);
-      if (rows.thumbhash === undefined) placeholderless.push(id);
+      if (rows.thumbhash === undefined && (mark < 0 || rows.noneAt !== mark)) placeholderless.push(id);
     }
     if (missing.length === 0 && placeholderless.length === 0) return found;
     const epoch = this.epoch;
@@ -75,13 +86,14 @@ export class AssetRowsCache {
     for (const id of placeholderless) {
       const thumbhash = thumbhashes.get(id);
       const rows = found.get(id);
-      if (thumbhash !== undefined && rows) {
-        rows.thumbhash = thumbhash;
-      }
+      if (!rows) continue;
+      if (thumbhash !== undefined) rows.thumbhash = thumbhash;
+      else rows.noneAt = mark;
     }
     if (batch) {
       for (const [id, rows] of splitBatch(batch)) {
-        const read = { batch: rows, thumbhash: thumbhashes.get(id) };
+        const thumbhash = thumbhashes.get(id);
+        const read: AssetRows = { batch: rows, thumbhash, noneAt: thumbhash === undefined ? mark : undefined };
         found.set(id, read);
         if (keep) this.kept.set(id, read);
       }

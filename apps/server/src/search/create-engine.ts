@@ -17,8 +17,10 @@ export function createSearchEngine(
   db: Db,
   declaredFields: Settings['file']['fields'],
   options: ConstructorParameters<typeof SearchEngine>[2] = {},
+  /** The catalogue's reads; the server shares its own, which answers what the engine's checks saw. */
+  catalogue = new SearchRepository(db),
 ): SearchEngine<Kysely<Database>> {
-  const ports = { catalogue: new SearchRepository(db), text: textIndexOf(db), rule: indexRule };
+  const ports = { catalogue, text: textIndexOf(db), rule: indexRule };
   return new SearchEngine(ports, new FieldRegistry(declaredFields), options);
 }
 

@@ -7,7 +7,7 @@ import type {
   ChangeRun,
   TextState,
 } from '@vitrine/search-engine';
-import type { AssetTable, Database } from '../db/schema.ts';
+import { PLACEHOLDER_KIND, type AssetTable, type Database } from '../db/schema.ts';
 
 export type AssetRow = Omit<
   AssetTable,
@@ -52,11 +52,24 @@ const assetColumns = [
 export class SearchRepository implements Catalogue<Kysely<Database>> {
   private readonly k: Kysely<Database>;
 
+  /** What the last read of the catalogue's state saw besides it (shared with repositories in transactions). */
+  private readonly marks: { placeholders: number };
+
   constructor(
     private readonly db: Db,
     executor?: Kysely<Database>,
+    marks?: { placeholders: number },
   ) {
     this.k = executor ?? db.kysely;
+    this.marks = marks ?? { placeholders: -1 };
+  }
+
+  /**
+   * The count of thumbnail placeholders written, as the last read of the catalogue's state saw it
+   * (-1 before the first): an asset found without a placeholder needs asking again only once it moved.
+   */
+  placeholderMark(): number {
+    return this.marks.placeholders;
   }
 
   async generation(): Promise<number> {
@@ -64,13 +77,21 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
     return Number(row?.generation ?? 0);
   }
 
-  /** The generation, the catalogue's identity and the sequence up to which changes were pruned. */
+  /**
+   * The generation, the catalogue's identity and the sequence up to which changes were pruned. The
+   * count of thumbnail placeholders written is read with it (the same round trip, which every search
+   * makes): `placeholderMark` answers it.
+   */
   async catalogueState(): Promise<CatalogueState> {
     const row = await this.k
       .selectFrom('catalogue_state')
       .select(['generation', 'instance', 'pruned_through'])
+      .select((eb) =>
+        eb.selectFrom('placeholder_state').select('mark').where('placeholder_state.id', '=', 1).as('placeholders'),
+      )
       .where('id', '=', 1)
       .executeTakeFirst();
+    this.marks.placeholders = Number(row?.placeholders ?? 0);
     return {
       generation: Number(row?.generation ?? 0),
       instance: row?.instance ?? '',
@@ -99,7 +120,7 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
    */
   async pruneChanges(liveSince: number): Promise<number> {
     return this.k.transaction().execute(async (trx) => {
-      const repository = new SearchRepository(this.db, trx);
+      const repository = new SearchRepository(this.db, trx, this.marks);
       await repository.lockTextState();
       const text = await repository.textState();
       const state = await repository.catalogueState();
@@ -173,7 +194,7 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
 
   /** Runs `fn` in one transaction, with a repository that reads and writes in it. */
   async inTransaction<T>(fn: (repository: SearchRepository, trx: Kysely<Database>) => Promise<T>): Promise<T> {
-    return this.k.transaction().execute((trx) => fn(new SearchRepository(this.db, trx), trx));
+    return this.k.transaction().execute((trx) => fn(new SearchRepository(this.db, trx, this.marks), trx));
   }
 
   /**
@@ -256,7 +277,7 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
     const rows = await this.db.kysely
       .selectFrom('derivative')
       .select(['asset_id', 'placeholder'])
-      .where('kind', '=', 'thumb')
+      .where('kind', '=', PLACEHOLDER_KIND)
       .where('page', '=', 0)
       .where('asset_id', 'in', [...ids])
       .where('placeholder', 'is not', null)

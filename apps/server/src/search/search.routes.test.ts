@@ -6,6 +6,7 @@ import { signIn } from '../../test/auth.ts';
 import { buildAsset, buildCollection, editAsset } from '../../test/factories.ts';
 import { verifyMediaUrl } from '../access/media-url.ts';
 import { ConfigRepository } from '../config/config.repository.ts';
+import { DerivativeRepository } from '../derivatives/derivative.repository.ts';
 import { SearchRepository } from './search.repository.ts';
 
 const API = '/assetportal/api/';
@@ -125,22 +126,36 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
   });
 
   it('§2 Poster, thumbnail and list rows: docs carry the ThumbHash of their thumbnail as placeholder, when it has one', async () => {
-    await t.app.db.kysely
-      .insertInto('derivative')
-      .values({
-        asset_id: must(ids[0], 'the first asset'),
-        kind: 'thumb',
-        page: 0,
-        sha256: 'x',
-        path: 'thumb.webp',
-        mime: 'image/webp',
-        width: 400,
-        height: 300,
-        bytes: 1,
-        placeholder: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==',
-        created_at: 1,
-      })
-      .execute();
+    // Shown without a thumbnail first: kept rows without a placeholder.
+    expect((await search('solr_q=*&solr_rows=10')).response.docs.some((d) => d.thumbhash)).toBe(false);
+    const asked = vi.spyOn(SearchRepository.prototype, 'thumbhashes');
+    try {
+      // No placeholder written since: the answer does not ask for them.
+      await search('solr_q=*&solr_rows=10');
+      expect(asked).not.toHaveBeenCalled();
+    } finally {
+      asked.mockRestore();
+    }
+    // The thumbnail is made (as the derivative job writes it): the next answer carries its placeholder.
+    await new DerivativeRepository(t.app.db.kysely).replace(
+      must(ids[0], 'the first asset'),
+      ['thumb'],
+      [
+        {
+          asset_id: must(ids[0], 'the first asset'),
+          kind: 'thumb',
+          page: 0,
+          sha256: 'x',
+          path: 'thumb.webp',
+          mime: 'image/webp',
+          width: 400,
+          height: 300,
+          bytes: 1,
+          placeholder: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==',
+          created_at: 1,
+        },
+      ],
+    );
     const answer = await search('solr_q=*&solr_rows=10');
     const byId = new Map(answer.response.docs.map((d) => [d.id, d]));
     expect(byId.get(String(ids[0]))?.thumbhash).toBe('YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw==');
