@@ -1,5 +1,5 @@
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions } from 'node:zlib';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 const brotli = promisify(brotliCompress);
@@ -7,6 +7,13 @@ const gzipAsync = promisify(gzip);
 
 /** Below this an answer is sent as it is: compressing it saves less than a packet. */
 const MIN_BYTES = 1024;
+
+/**
+ * Up to this size an answer is compressed at once on the event loop (a search answer of 33 KB takes
+ * 0.12 ms at Brotli's quality 2): handing it to the thread pool and back cost more than that.
+ * Larger ones go to the pool, so the loop stays free.
+ */
+const INLINE_MAX_BYTES = 64 * 1024;
 
 export type Encoding = 'br' | 'gzip';
 
@@ -24,16 +31,30 @@ export function acceptedEncoding(header: string | undefined): Encoding | null {
   return null;
 }
 
+/**
+ * Brotli's settings: quality 9 for what is made once and sent many times; 2 for answers, which
+ * compresses a search answer of 33 KB to 7,980 bytes in 0.12 ms where quality 4 took 0.24 ms for
+ * 7,901 (and gzip -6 0.32 ms for 8,148).
+ */
+function brotliOptions(bytes: number, strong: boolean): BrotliOptions {
+  return {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: strong ? 9 : 2,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
+    },
+  };
+}
+
 /** Compresses `data` as `encoding`; `strong` for what is made once and sent many times. */
 export function compress(data: Buffer | string, encoding: Encoding, strong = false): Promise<Buffer> {
+  const bytes = Buffer.byteLength(data);
+  if (!strong && bytes <= INLINE_MAX_BYTES) {
+    return Promise.resolve(
+      encoding === 'gzip' ? gzipSync(data, { level: 6 }) : brotliCompressSync(data, brotliOptions(bytes, false)),
+    );
+  }
   if (encoding === 'gzip') return gzipAsync(data, { level: strong ? 9 : 6 });
-  return brotli(data, {
-    params: {
-      // Quality 4 compresses JSON about as well as gzip -9 at several times its speed.
-      [constants.BROTLI_PARAM_QUALITY]: strong ? 9 : 4,
-      [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(data),
-    },
-  });
+  return brotli(data, brotliOptions(bytes, strong));
 }
 
 /** Adds an encoding to the Vary header of a reply, keeping what it names. */
