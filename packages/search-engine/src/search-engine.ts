@@ -250,8 +250,8 @@ export class SearchEngine<Tx = unknown> {
     return acc;
   }
 
-  async collectionsById(): Promise<ReadonlyMap<number, string>> {
-    await this.refresh();
+  async collectionsById(fresh = true): Promise<ReadonlyMap<number, string>> {
+    if (fresh) await this.refresh();
     return this.catchUp.view().collectionNames;
   }
 

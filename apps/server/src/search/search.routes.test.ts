@@ -319,6 +319,17 @@ describe('search API over HTTP (portal-spec §7 Calls)', () => {
     expect((dam.body.response as { numFound: number }).numFound).toBe(1);
     expect((await get('collection/get?collection=nothing')).status).toBe(404);
     expect((await get('collection/get?collection=collection_999')).status).toBe(404);
+    // As a search, each reads the catalogue's state once (issue #31 "The answer path").
+    const reads = vi.spyOn(SearchRepository.prototype, 'catalogueState');
+    try {
+      for (const collection of ['best', `collection_${collectionId}`]) {
+        reads.mockClear();
+        expect((await get(`collection/get?collection=${collection}`)).status).toBe(200);
+        expect(reads).toHaveBeenCalledTimes(1);
+      }
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('runs a pre-search with a range facet as the contract writes it: range {from, to}, open ends allowed', async () => {

@@ -288,17 +288,18 @@ export class SearchService {
   ): Promise<{ response: { docs: AssetDoc[]; numFound: number }; errors?: string[] }> {
     requireAssetUser(caller.auth);
     const dam = /^collection_(\d+)$/.exec(input.collection);
+    // As a search: the catalogue's state is read once, by the engine's check before it answers.
+    const lang = await this.language(caller, false);
     if (dam) {
       const id = Number(dam[1]);
-      if (!(await this.engine.collectionsById()).has(id)) throw notFound(`The collection '${input.collection}'`);
       const result = await this.run(caller.auth, { q: '*', collection: id, rows: input.rows });
-      return { response: { docs: await this.docs(caller, result.ids), numFound: result.numFound } };
+      if (!(await this.engine.collectionsById(false)).has(id)) throw notFound(`The collection '${input.collection}'`);
+      return { response: { docs: await this.docs(caller, result.ids, lang), numFound: result.numFound } };
     }
     const preSearch = (await this.config.globalConfig()).dashboard.collections.data.find(
       (p) => p.key === input.collection,
     );
     if (!preSearch) throw notFound(`The collection '${input.collection}'`);
-    const lang = await this.language(caller);
     const { query, errors } = this.preSearchQuery(preSearch, lang);
     try {
       const result = await this.engine.search(this.access.searchGroups(caller.auth), {
@@ -306,7 +307,7 @@ export class SearchService {
         rows: input.rows,
         ids: this.access.searchIds(caller.auth),
       });
-      const docs = await this.docs(caller, result.ids);
+      const docs = await this.docs(caller, result.ids, lang);
       return { response: { docs, numFound: result.numFound }, ...(errors.length > 0 ? { errors } : {}) };
     } catch (err) {
       if (!(err instanceof SearchInputError)) throw err;
