@@ -81,11 +81,11 @@ export function filterDocs(docs: Int32Array, keep: (doc: number) => boolean): In
   return acc.subarray(0, n);
 }
 
-/** Documents of `docs` whose position `keep` accepts, in order. */
-export function filterIndexed(docs: Int32Array, keep: (i: number) => boolean): Int32Array {
+/** Documents `docs[i]` whose filter failures `fail[i]` have none of the bits of `mask`, in order. */
+export function passing(docs: Int32Array, fail: Uint32Array, mask: number): Int32Array {
   const acc = new Int32Array(docs.length);
   let n = 0;
-  for (let i = 0; i < docs.length; i++) if (keep(i)) acc[n++] = docs[i]!;
+  for (let i = 0; i < docs.length; i++) if ((fail[i]! & mask) === 0) acc[n++] = docs[i]!;
   return acc.subarray(0, n);
 }
 

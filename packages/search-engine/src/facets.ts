@@ -11,7 +11,8 @@ import { fold } from './text.ts';
 export interface Selection {
   field: SearchField;
   bit: number;
-  pass: (doc: number) => boolean;
+  /** Sets the bit in `fail[i]` for every document `docs[i]` the filter leaves out. */
+  mark: (docs: Int32Array, fail: Uint32Array) => void;
 }
 
 /** The facet filters of a search, merged per field (values of one field are ORed). */
@@ -37,14 +38,7 @@ export function selections(view: IndexView, filter: FacetSelection[], lang: stri
       }
       const ranges = sel.values.map((v) => parseRange(key, v, field.type === 'date'));
       const col = view.index.numbers.get(key)!;
-      acc.push({
-        field,
-        bit,
-        pass: (d) => {
-          const v = col.get(d);
-          return ranges.some(([lo, hi]) => v >= lo && v <= hi);
-        },
-      });
+      acc.push({ field, bit, mark: (docs, fail) => col.markOutside(docs, ranges, fail, bit) });
     } else {
       if (!field.coded) throw new SearchInputError('filter', `The field '${key}' cannot be filtered by value.`);
       const col = view.column(key, lang);
@@ -53,7 +47,7 @@ export function selections(view: IndexView, filter: FacetSelection[], lang: stri
         const code = col.dict.get(v);
         if (code !== undefined) wanted[code] = 1;
       }
-      acc.push({ field, bit, pass: (d) => col.has(d, wanted) });
+      acc.push({ field, bit, mark: (docs, fail) => col.markMissing(docs, wanted, fail, bit) });
     }
   }
   return acc;

@@ -1,7 +1,7 @@
 import type { SuggestionGroup } from '@vitrine/contract/search';
 import { CatchUp, type CatalogueWriting, type CatchUpOptions } from './catch-up/catch-up.ts';
 import {
-  filterIndexed,
+  passing,
   MAX_QUERY_PREFIXES,
   MAX_QUERY_TERMS,
   QUERY_TOO_COSTLY,
@@ -186,11 +186,8 @@ export class SearchEngine<Tx = unknown> {
     let fail: Uint32Array | undefined;
     if (filters.length > 0) {
       fail = new Uint32Array(base.length);
-      for (const s of filters) {
-        for (let i = 0; i < base.length; i++) if (!s.pass(base[i]!)) fail[i]! |= s.bit;
-      }
-      const f = fail;
-      result = filterIndexed(base, (i) => f[i] === 0);
+      for (const s of filters) s.mark(base, fail);
+      result = passing(base, fail, ~0);
     }
 
     const facetCounts: EngineResult['facetFields'] = {};
@@ -201,8 +198,7 @@ export class SearchEngine<Tx = unknown> {
       await step();
       const field = this.fields.get(name)!;
       const own = filters.find((s) => s.field.field_name === name);
-      const f = fail;
-      const docsForFacet = own && f ? filterIndexed(base, (i) => (f[i]! & ~own.bit) === 0) : result;
+      const docsForFacet = own && fail ? passing(base, fail, ~own.bit) : result;
       if (field.numeric && field.range_facet) facetRanges[name] = minMax(view, name, docsForFacet);
       else {
         facetCounts[name] = facetValues(

@@ -258,6 +258,40 @@ export class CodeColumn {
     }
   }
 
+  /**
+   * Sets `bit` in `fail[i]` for every document `docs[i]` without one of the `wanted` codes: the
+   * filter of a search over its matches, in one loop over the packed arrays (a call per document
+   * cost most of a filtered search's time at a million).
+   */
+  markMissing(docs: Int32Array, wanted: Uint8Array, fail: Uint32Array, bit: number): void {
+    if (this.loose.size > 0) {
+      for (let i = 0; i < docs.length; i++) if (!this.has(docs[i]!, wanted)) fail[i]! |= bit;
+      return;
+    }
+    const { offsets, codes, packedCount } = this;
+    if (offsets === null) {
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i]!;
+        const c = d < packedCount ? codes[d]! : NONE;
+        if (c === NONE || wanted[c] !== 1) fail[i]! |= bit;
+      }
+      return;
+    }
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!;
+      let found = false;
+      if (d < packedCount) {
+        for (let k = offsets[d]!, end = offsets[d + 1]!; k < end; k++) {
+          if (wanted[codes[k]!] === 1) {
+            found = true;
+            break;
+          }
+        }
+      }
+      if (!found) fail[i]! |= bit;
+    }
+  }
+
   has(doc: number, wanted: Uint8Array): boolean {
     if (this.loose.size === 0 || !this.loose.has(doc)) {
       // Hot path of filtering: read the packed codes without making a subarray per document.

@@ -111,6 +111,59 @@ describe('facet index (in-memory part of the search engine)', () => {
     expect(Array.from(index.visibleDocs(caller)).map((d) => index.ids[d])).toEqual([2]);
   });
 
+  it('filters a search’s matches in one loop as a test per document does: single and several values, packed and later set, past the end', () => {
+    const docs = Int32Array.from([0, 1, 2, 3, 4, 6]);
+    const marked = (mark: (fail: Uint32Array) => void) => {
+      const fail = new Uint32Array(docs.length).fill(8);
+      mark(fail);
+      return Array.from(fail);
+    };
+    for (const [rows, before, after] of [
+      [
+        [['a'], [], ['b'], ['a'], ['c']],
+        [8, 10, 10, 8, 8, 10],
+        [8, 8, 10, 10, 8, 10],
+      ],
+      [
+        [['a', 'b'], [], ['c'], ['b', 'a'], ['c', 'd']],
+        [8, 10, 8, 8, 8, 10],
+        [8, 8, 8, 10, 8, 10],
+      ],
+    ] as const) {
+      const col = new CodeColumn();
+      for (const values of rows) col.push(values);
+      col.pack();
+      const wanted = new Uint8Array(8);
+      wanted[col.dict.get('a')!] = 1;
+      wanted[col.dict.get('c')!] = 1;
+      const perDoc = () => marked((fail) => docs.forEach((d, i) => !col.has(d, wanted) && (fail[i]! |= 2)));
+      const packed = perDoc();
+      expect(packed).toEqual(before);
+      expect(marked((fail) => col.markMissing(docs, wanted, fail, 2))).toEqual(packed);
+      // Set after packing (a change applied): read over the packed arrays.
+      col.set(1, ['c']);
+      col.set(3, ['d']);
+      expect(marked((fail) => col.markMissing(docs, wanted, fail, 2))).toEqual(perDoc());
+      expect(perDoc()).toEqual(after);
+    }
+    const sizes = new NumberColumn();
+    [5, 20, NaN, 100, 0].forEach((v, d) => sizes.set(d, Number.isNaN(v) ? null : v));
+    expect(marked((fail) => sizes.markOutside(docs, [[5, 100]], fail, 4))).toEqual([8, 8, 12, 8, 12, 12]);
+    expect(
+      marked((fail) =>
+        sizes.markOutside(
+          docs,
+          [
+            [0, 5],
+            [50, Infinity],
+          ],
+          fail,
+          4,
+        ),
+      ),
+    ).toEqual([8, 12, 12, 8, 8, 12]);
+  });
+
   it('keeps numbers exactly, in 32-bit floats until a value needs 64 bits', () => {
     const col = new NumberColumn();
     col.set(0, 3);

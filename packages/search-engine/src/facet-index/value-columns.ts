@@ -37,6 +37,37 @@ export class NumberColumn {
   get(doc: number): number {
     return doc < this.data.length ? this.data[doc]! : NaN;
   }
+
+  /**
+   * Sets `bit` in `fail[i]` for every document `docs[i]` whose value is in none of the `ranges`
+   * (inclusive; no value is in none): a range filter over a search's matches in one loop.
+   */
+  markOutside(docs: Int32Array, ranges: readonly (readonly [number, number])[], fail: Uint32Array, bit: number): void {
+    const data = this.data;
+    const n = data.length;
+    if (ranges.length === 1) {
+      const [lo, hi] = ranges[0]!;
+      for (let i = 0; i < docs.length; i++) {
+        const d = docs[i]!;
+        const v = d < n ? data[d]! : NaN;
+        // NaN (no value) fails both comparisons.
+        if (!(v >= lo && v <= hi)) fail[i]! |= bit;
+      }
+      return;
+    }
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!;
+      const v = d < n ? data[d]! : NaN;
+      let inside = false;
+      for (const [lo, hi] of ranges) {
+        if (v >= lo && v <= hi) {
+          inside = true;
+          break;
+        }
+      }
+      if (!inside) fail[i]! |= bit;
+    }
+  }
 }
 
 /** A string column as a snapshot keeps it: UTF-8 bytes and, per document, where its text starts. */
