@@ -148,29 +148,93 @@ function errorBody(json: unknown): ErrorBody | undefined {
   return typeof body.error === 'string' && typeof body.message === 'string' ? (json as ErrorBody) : undefined;
 }
 
+/** The headers of a call in the language `lang` for the session `token`: also the XSRF token. */
+function requestHeaders(lang: string, token: string | null): Record<string, string> {
+  const headers: Record<string, string> = { 'Accept-Language': lang, Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const xsrf = readCookie(XSRF_COOKIE);
+  if (xsrf) headers[XSRF_HEADER] = decodeURIComponent(xsrf);
+  return headers;
+}
+
+/** An answer read whole. */
+interface Answered {
+  res: Response;
+  text: string;
+}
+
+const readAnswer = async (res: Response): Promise<Answered> => ({ res, text: await res.text() });
+
+/** Who asks, as far as an answer depends on it: the language and the session. */
+export interface Asker {
+  lang: string;
+  token: string | null;
+}
+
+/** How long an answer asked for early waits for the call that takes it (ms); later calls ask again. */
+const EARLY_KEPT_MS = 30_000;
+
+/** Answers asked for early (lib/earlyAnswers.ts), by method, address, language and session; each taken once. */
+const early = new Map<string, { at: number; answer: Promise<Answered | undefined> }>();
+
+const earlyKey = (method: string, url: string, asker: Asker) => JSON.stringify([method, url, asker.lang, asker.token]);
+
+/**
+ * Asks a call without a body now, for `asker`, before the code that needs its answer runs; the first
+ * callApi of the same call with the same language and session token within EARLY_KEPT_MS takes this
+ * answer instead of asking again. Answers the call's answer, or undefined when it failed: the
+ * taking call then asks itself.
+ */
+export function askEarly<C extends CallDefinition>(
+  call: Endpoint<C>,
+  options: Pick<CallOptions<C>, 'query' | 'params'>,
+  asker: Asker,
+): Promise<CallAnswer<C> | undefined> {
+  const url = buildUrl(call, options.query, options.params);
+  const answer = fetch(url, {
+    method: call.method,
+    headers: requestHeaders(asker.lang, asker.token),
+    credentials: 'same-origin',
+  })
+    .then(readAnswer)
+    .then(
+      (answered) => (answered.res.ok ? answered : undefined),
+      () => undefined,
+    );
+  early.set(earlyKey(call.method, url, asker), { at: performance.now(), answer });
+  return answer.then((answered) =>
+    answered ? (jsonOrUndefined(answered.text) as CallAnswer<C> | undefined) : undefined,
+  );
+}
+
+/** The early answer of this request, taken once; undefined when there is none or it is too old. */
+function takeEarly(method: string, url: string, asker: Asker): Promise<Answered | undefined> | undefined {
+  if (early.size === 0) return undefined;
+  const key = earlyKey(method, url, asker);
+  const asked = early.get(key);
+  early.delete(key);
+  return asked && performance.now() - asked.at < EARLY_KEPT_MS ? asked.answer : undefined;
+}
+
 /** Performs one contract call; the answer has the call's answer type. */
 export async function callApi<C extends CallDefinition>(
   call: Endpoint<C>,
   options: CallOptions<C> = {},
 ): Promise<CallAnswer<C>> {
-  const headers: Record<string, string> = { 'Accept-Language': currentLanguage, Accept: 'application/json' };
-  const token = getSessionToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const xsrf = readCookie(XSRF_COOKIE);
-  if (xsrf) headers[XSRF_HEADER] = decodeURIComponent(xsrf);
+  const asker = { lang: currentLanguage, token: getSessionToken() };
+  const headers = requestHeaders(asker.lang, asker.token);
   let body: string | FormData | undefined = options.form;
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-  const res = await fetch(buildUrl(call, options.query, options.params), {
-    method: call.method,
-    headers,
-    body,
-    credentials: 'same-origin',
-    signal: options.signal,
-  });
-  const text = await res.text();
+  const url = buildUrl(call, options.query, options.params);
+  const taken = body === undefined ? takeEarly(call.method, url, asker) : undefined;
+  const { res, text } =
+    (taken && (await taken)) ??
+    (await readAnswer(
+      await fetch(url, { method: call.method, headers, body, credentials: 'same-origin', signal: options.signal }),
+    ));
   if (!res.ok) {
     intercept(call, res.status);
     throw new ApiError(res.status, errorBody(jsonOrUndefined(text)), retryAfterOf(res));

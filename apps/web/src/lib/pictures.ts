@@ -68,8 +68,11 @@ export function preloadPicture(picture: PictureAttributes, doc: Document = docum
   link.rel = 'preload';
   link.href = picture.src;
   link.setAttribute('as', 'image');
-  link.setAttribute('imagesrcset', picture.srcSet);
-  link.setAttribute('imagesizes', picture.sizes);
+  // A picture of one width (an asset's preview) has no srcset: the link then fetches href.
+  if (picture.srcSet) {
+    link.setAttribute('imagesrcset', picture.srcSet);
+    link.setAttribute('imagesizes', picture.sizes);
+  }
   if (picture.fetchPriority) link.setAttribute('fetchpriority', picture.fetchPriority);
   doc.head.append(link);
 }
