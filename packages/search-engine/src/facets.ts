@@ -90,26 +90,58 @@ export function countValues(view: IndexView, columnName: string, col: CodeColumn
     col.count(docs, counts);
     return counts;
   };
+  const key = countsKey(view, columnName, docs);
+  return key === undefined ? count() : view.cached(key, count);
+}
+
+/** Documents counted between two steps of a search's count (a few milliseconds at most). */
+const COUNT_PART = 1 << 18;
+
+/**
+ * countValues for a search, which holds its index version while it yields: `step` runs between parts
+ * of COUNT_PART documents, so a count over ten million lets other requests run in between.
+ */
+export async function countValuesInSteps(
+  view: IndexView,
+  columnName: string,
+  col: CodeColumn,
+  docs: Int32Array,
+  step: () => Promise<void>,
+): Promise<Int32Array> {
+  const key = countsKey(view, columnName, docs);
+  const kept = key === undefined ? undefined : view.kept<Int32Array>(key);
+  if (kept) return kept;
+  const counts = new Int32Array(col.values.length);
+  for (let from = 0; from < docs.length; from += COUNT_PART) {
+    if (from > 0) await step();
+    col.count(docs.subarray(from, from + COUNT_PART), counts);
+  }
+  if (key !== undefined) view.keep(key, counts);
+  return counts;
+}
+
+/** Where counts over a caller's whole catalogue are kept with the view; undefined for other documents. */
+function countsKey(view: IndexView, columnName: string, docs: Int32Array): string | undefined {
   const whole = view.wholeCatalogueOf(docs);
-  return whole === undefined ? count() : view.cached(`counts ${columnName} ${whole}`, count);
+  return whole === undefined ? undefined : `counts ${columnName} ${whole}`;
 }
 
 /**
  * A facet's values with counts over `docs`, one page of them: in the order the caller asks for (the
  * search settings' value order of the facet), else in the index field's configured order.
  */
-export function facetValues(
+export async function facetValues(
   view: IndexView,
   field: SearchField,
   lang: string | undefined,
   docs: Int32Array,
-  offset: number,
-  limit: number,
+  page: { offset: number; limit: number; step: () => Promise<void> },
   order?: FacetOrder,
-): FacetValue[] {
+): Promise<FacetValue[]> {
+  const { offset, limit } = page;
   const name = view.columnName(field.field_name, lang);
   const col = view.column(field.field_name, lang);
-  const counts = countValues(view, name, col, docs);
+  const counts = await countValuesInSteps(view, name, col, docs, page.step);
   const byCount = (order?.sort ?? field.options.sort) === 'count';
   const dir = order?.orientation ?? field.options.sort_orientation ?? (byCount ? 'desc' : 'asc');
   const ordered = (): Int32Array => {
@@ -129,15 +161,15 @@ export function facetValues(
       ? ordered()
       : view.cached(`facet order ${name} ${whole} ${byCount ? 'count' : 'value'} ${dir}`, ordered);
   const end = Math.min(codes.length, offset + limit);
-  const page: FacetValue[] = [];
+  const values: FacetValue[] = [];
   for (let i = offset; i < end; i++) {
     const c = codes[i]!;
     const value = col.values[c]!;
     const count = counts[c]!;
     const label = view.label(field.field_name, value);
-    page.push(label === undefined ? { value, count } : { value, label, count });
+    values.push(label === undefined ? { value, count } : { value, label, count });
   }
-  return page;
+  return values;
 }
 
 /** Position of every value of a field in alphabetical order (folded, then exact; numbers by value). */

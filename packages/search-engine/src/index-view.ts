@@ -43,6 +43,16 @@ export class IndexView {
     return this.cache.getOrSet<T>(key, make);
   }
 
+  /** A value kept under `key` (cached or keep), if it still is. */
+  kept<T>(key: string): T | undefined {
+    return this.cache.get(key) as T | undefined;
+  }
+
+  /** Keeps a value computed from this version (one made in steps, where cached cannot wait). */
+  keep(key: string, value: unknown): void {
+    this.cache.set(key, value);
+  }
+
   /** The name of the index column holding a coded field's values in a content language. */
   columnName(name: string, lang = 'en'): string {
     const field = this.fields.get(name);

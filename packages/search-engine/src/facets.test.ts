@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { CodeColumn } from './facet-index/code-column.ts';
+import { countValuesInSteps } from './facets.ts';
+import type { IndexView } from './index-view.ts';
+
+/** The part of a view a count uses: whether the documents are a caller's whole catalogue, and its cache. */
+function viewOf(whole: string | undefined) {
+  const kept = new Map<string, unknown>();
+  const view = {
+    wholeCatalogueOf: () => whole,
+    kept: (key: string) => kept.get(key),
+    keep: (key: string, value: unknown) => kept.set(key, value),
+  } as unknown as IndexView;
+  return { view, kept };
+}
+
+describe('facet counts of a search (issue #31: the event loop at ten million)', () => {
+  const size = 600_000;
+  const col = new CodeColumn();
+  for (let d = 0; d < size; d++) col.push(d % 3 === 0 ? ['a', 'b'] : d % 3 === 1 ? ['b'] : []);
+  col.pack();
+  const docs = Int32Array.from({ length: size }, (_, d) => d);
+  const once = new Int32Array(col.values.length);
+  col.count(docs, once);
+
+  it('counts a large set in parts with a step between them, to the same counts as in one go', async () => {
+    let steps = 0;
+    const { view } = viewOf(undefined);
+    const counts = await countValuesInSteps(view, 'keywords', col, docs, async () => {
+      steps++;
+    });
+    expect(Array.from(counts)).toEqual(Array.from(once));
+    expect(Array.from(counts)).toEqual([200_000, 400_000]);
+    // 600,000 documents in parts of 262,144: two steps between three parts.
+    expect(steps).toBe(2);
+  });
+
+  it("keeps the counts over a caller's whole catalogue with the view: the next search counts nothing", async () => {
+    let steps = 0;
+    const step = async () => {
+      steps++;
+    };
+    const { view, kept } = viewOf('public');
+    const first = await countValuesInSteps(view, 'keywords', col, docs, step);
+    expect([...kept.keys()]).toEqual(['counts keywords public']);
+    const again = await countValuesInSteps(view, 'keywords', col, docs, step);
+    expect(again).toBe(first);
+    expect(steps).toBe(2);
+  });
+});
