@@ -174,8 +174,15 @@ export interface Asker {
 /** How long an answer asked for early waits for the call that takes it (ms); later calls ask again. */
 const EARLY_KEPT_MS = 30_000;
 
+/** An answer asked for early: when it was asked, the answer to come, and the answer once it has come (if ok). */
+interface EarlyAnswer {
+  at: number;
+  answer: Promise<Answered | undefined>;
+  arrived?: Answered;
+}
+
 /** Answers asked for early (lib/earlyAnswers.ts), by method, address, language and session; each taken once. */
-const early = new Map<string, { at: number; answer: Promise<Answered | undefined> }>();
+const early = new Map<string, EarlyAnswer>();
 
 const earlyKey = (method: string, url: string, asker: Asker) => JSON.stringify([method, url, asker.lang, asker.token]);
 
@@ -191,29 +198,61 @@ export function askEarly<C extends CallDefinition>(
   asker: Asker,
 ): Promise<CallAnswer<C> | undefined> {
   const url = buildUrl(call, options.query, options.params);
-  const answer = fetch(url, {
-    method: call.method,
-    headers: requestHeaders(asker.lang, asker.token),
-    credentials: 'same-origin',
-  })
-    .then(readAnswer)
-    .then(
-      (answered) => (answered.res.ok ? answered : undefined),
-      () => undefined,
-    );
-  early.set(earlyKey(call.method, url, asker), { at: performance.now(), answer });
-  return answer.then((answered) =>
+  const asked: EarlyAnswer = {
+    at: performance.now(),
+    answer: fetch(url, {
+      method: call.method,
+      headers: requestHeaders(asker.lang, asker.token),
+      credentials: 'same-origin',
+    })
+      .then(readAnswer)
+      .then(
+        (answered) => {
+          if (!answered.res.ok) return undefined;
+          asked.arrived = answered;
+          return answered;
+        },
+        () => undefined,
+      ),
+  };
+  early.set(earlyKey(call.method, url, asker), asked);
+  return asked.answer.then((answered) =>
     answered ? (jsonOrUndefined(answered.text) as CallAnswer<C> | undefined) : undefined,
   );
 }
 
-/** The early answer of this request, taken once; undefined when there is none or it is too old. */
-function takeEarly(method: string, url: string, asker: Asker): Promise<Answered | undefined> | undefined {
+/**
+ * The early answer of this request, taken once (only when `take` agrees); undefined when there is
+ * none or it is too old.
+ */
+function takeEarly(
+  method: string,
+  url: string,
+  asker: Asker,
+  take: (asked: EarlyAnswer) => boolean = () => true,
+): EarlyAnswer | undefined {
   if (early.size === 0) return undefined;
   const key = earlyKey(method, url, asker);
   const asked = early.get(key);
+  if (!asked || !take(asked)) return undefined;
   early.delete(key);
-  return asked && performance.now() - asked.at < EARLY_KEPT_MS ? asked.answer : undefined;
+  return performance.now() - asked.at < EARLY_KEPT_MS ? asked : undefined;
+}
+
+/**
+ * The early answer of a call the app is about to make, when it has come already: taken once, as
+ * callApi would take it. It goes into the query cache before a screen's first render, which then
+ * draws the answer instead of a loading state and a second render (issue #28: the asset page's
+ * preview). Undefined while it is on its way: the query's own callApi then waits for it.
+ */
+export function arrivedEarly<C extends CallDefinition>(
+  call: Endpoint<C>,
+  options: Pick<CallOptions<C>, 'query' | 'params'>,
+): CallAnswer<C> | undefined {
+  const url = buildUrl(call, options.query, options.params);
+  const asker = { lang: currentLanguage, token: getSessionToken() };
+  const arrived = takeEarly(call.method, url, asker, (asked) => asked.arrived !== undefined)?.arrived;
+  return arrived && (jsonOrUndefined(arrived.text) as CallAnswer<C> | undefined);
 }
 
 /** Performs one contract call; the answer has the call's answer type. */
@@ -229,7 +268,7 @@ export async function callApi<C extends CallDefinition>(
     body = JSON.stringify(options.body);
   }
   const url = buildUrl(call, options.query, options.params);
-  const taken = body === undefined ? takeEarly(call.method, url, asker) : undefined;
+  const taken = body === undefined ? takeEarly(call.method, url, asker)?.answer : undefined;
   const { res, text } =
     (taken && (await taken)) ??
     (await readAnswer(

@@ -1,4 +1,5 @@
 import { Box, Grid, Typography } from '@mui/material';
+import { useDeferredValue } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { AssetDoc, IndexField } from '@vitrine/contract/search';
 import { useFieldFormatter, type FieldFormatter, type FieldRef } from '../../stores/fieldText.ts';
@@ -67,6 +68,11 @@ export function AssetMetadata(props: {
 }) {
   const { t } = useTranslation();
   const format = useFieldFormatter(props.fields);
+  // Drawn in a render of its own after the page's (issue #28): the page's first date makes the
+  // browser load its date formats (tens of milliseconds on a phone), and the preview above it is
+  // painted without waiting for that.
+  const drawn = useDeferredValue(true, false);
+  if (!drawn) return null;
   const common = { doc: props.doc, format, hideEmpty: props.hideEmpty };
   return (
     <Box component="section" aria-label={t('views.asset.metadata')}>

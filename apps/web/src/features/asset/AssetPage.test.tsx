@@ -80,7 +80,8 @@ describe('asset detail (portal-spec §2 "Asset detail")', () => {
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Harbour <b>at night</b>' }, { timeout: 10_000 }),
     ).toBeInTheDocument();
-    const metadata = screen.getByRole('region', { name: 'Metadata' });
+    // Drawn in the render after the page's (AssetMetadata).
+    const metadata = await screen.findByRole('region', { name: 'Metadata' });
     expect(await within(metadata).findByText('1.23 MB')).toBeInTheDocument();
     expect(within(metadata).getByText('File size')).toBeInTheDocument();
     expect(within(metadata).getByText('4000 × 3000 px')).toBeInTheDocument();

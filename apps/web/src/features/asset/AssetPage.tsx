@@ -16,7 +16,8 @@ import { ArrowBackIcon, DownloadIcon, ShareIcon } from '../../components/icons.t
 import { copyLink, useShareDialog } from '../../widgets/ShareDialog.tsx';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { LoadingBlock } from '../../components/LoadingBlock.tsx';
-import { useAssetDoc, useIndexFields } from './queries.ts';
+import { useAssetDoc } from './queries.ts';
+import { useIndexFields } from '../../stores/searchInput.ts';
 import { useFieldFormatter } from '../../stores/fieldText.ts';
 import { assetsLink } from '../../lib/portalLinks.ts';
 

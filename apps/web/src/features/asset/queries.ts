@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import { assetsCall, indexFieldsCall, previewCall, videoCall } from '@vitrine/contract/endpoints';
-import type { AssetDoc, IndexField } from '@vitrine/contract/search';
-import { callApi } from '../../lib/apiClient.ts';
+import { useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { assetsCall, previewCall, videoCall } from '@vitrine/contract/endpoints';
+import type { AssetDoc } from '@vitrine/contract/search';
+import { arrivedEarly, callApi } from '../../lib/apiClient.ts';
 
 /** Query keys of the asset page; docs depend on the content language. */
 export const assetKeys = {
@@ -9,27 +9,49 @@ export const assetKeys = {
   doc: (lang: string, id: string) => [...assetKeys.all, 'doc', lang, id] as const,
   preview: (id: string, page: number) => [...assetKeys.all, 'preview', id, page] as const,
   video: (lang: string, id: string) => [...assetKeys.all, 'video', lang, id] as const,
-  fields: () => [...assetKeys.all, 'fields'] as const,
 };
 
 /** Signed URLs stay valid for hours; refetching them earlier only costs requests. */
 const staleTime = 5 * 60_000;
 
+const docOf = (answer: { response: { docs: AssetDoc[] } }): AssetDoc | null => answer.response.docs[0] ?? null;
+
+/**
+ * On a first visit to an asset's page its asset and preview were asked for as the app started
+ * (lib/earlyAnswers.ts); when they have come by the page's first render, they go into the cache
+ * before its queries start, so that render draws them. Not as initialData: a reset for another
+ * caller (app/Providers.tsx) would bring that first caller's answer back.
+ */
+function useArrivedEarly<T>(queryKey: QueryKey, take: () => T | undefined): void {
+  const client = useQueryClient();
+  if (client.getQueryState(queryKey)) return;
+  const data = take();
+  if (data !== undefined) client.setQueryData(queryKey, data);
+}
+
 /** The asset by id; null when the caller may not see it (or it does not exist). */
 export function useAssetDoc(lang: string, id: string) {
+  const query = { assetid: id };
+  const queryKey = assetKeys.doc(lang, id);
+  useArrivedEarly(queryKey, () => {
+    const early = arrivedEarly(assetsCall, { query });
+    return early && docOf(early);
+  });
   return useQuery({
-    queryKey: assetKeys.doc(lang, id),
-    queryFn: async ({ signal }): Promise<AssetDoc | null> =>
-      (await callApi(assetsCall, { query: { assetid: id }, signal })).response.docs[0] ?? null,
+    queryKey,
+    queryFn: async ({ signal }) => docOf(await callApi(assetsCall, { query, signal })),
     staleTime,
   });
 }
 
 /** The preview (page 0) or a page of a document; without url the caller may not download it. */
 export function usePreview(id: string, page: number) {
+  const query = { id, target: 'view', page } as const;
+  const queryKey = assetKeys.preview(id, page);
+  useArrivedEarly(queryKey, () => arrivedEarly(previewCall, { query }));
   return useQuery({
-    queryKey: assetKeys.preview(id, page),
-    queryFn: ({ signal }) => callApi(previewCall, { query: { id, target: 'view', page }, signal }),
+    queryKey,
+    queryFn: ({ signal }) => callApi(previewCall, { query, signal }),
     staleTime,
   });
 }
@@ -42,14 +64,5 @@ export function useVideoSource(lang: string, id: string, enabled: boolean) {
     queryFn: ({ signal }) => callApi(videoCall, { params: { id }, signal }),
     staleTime,
     retry: false,
-  });
-}
-
-/** The index fields, for labels and formatters of the metadata columns. */
-export function useIndexFields() {
-  return useQuery({
-    queryKey: assetKeys.fields(),
-    queryFn: async ({ signal }): Promise<IndexField[]> => (await callApi(indexFieldsCall, { signal })).visible_fields,
-    staleTime: 10 * 60_000,
   });
 }
