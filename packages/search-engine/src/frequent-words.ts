@@ -1,7 +1,8 @@
 /**
  * Postings of the catalogue's most frequent words, in memory as sorted document numbers, for the
  * text index that is dear to ask for them (PostgreSQL: a common word means reading a fifth of the
- * table's rows for every first search). Made at a full load from the text index itself, kept in the
+ * table's rows for every first search; SQLite from two million documents, where FTS5 takes most of
+ * a second for a word in a fifth of them). Made at a full load from the text index itself, kept in the
  * index snapshot, and kept right as assets change by folding the changed assets' texts the same
  * way the text index is fed (text.ts), so the answer is the text index's answer. Words that become
  * frequent later are found in the text index until the next full load.
@@ -27,13 +28,25 @@ export interface WordPostings {
   title: Int32Array<ArrayBuffer>;
 }
 
-/** The words of a document as the PostgreSQL text index holds them (see PostgresTextIndex.write). */
-export function documentWords(doc: TextDocument): { all: Set<string>; title: Set<string> } {
+/**
+ * A document as the text indexes hold it: its title and, when the text runs beyond
+ * TSVECTOR_TEXT_CHARS, the title followed by the body's first characters up to that bound (both
+ * databases keep the same words; the title is always searchable).
+ */
+export function indexedDocument(doc: TextDocument): TextDocument {
   const title = doc.title.slice(0, TSVECTOR_TEXT_CHARS);
-  const body = doc.body.slice(0, Math.max(TSVECTOR_TEXT_CHARS - doc.title.length, 0));
-  const titleWords = new Set(title.split(' ').filter(Boolean));
+  const room = Math.max(TSVECTOR_TEXT_CHARS - title.length, 0);
+  return doc.title === title && doc.body.length <= room
+    ? doc
+    : { id: doc.id, title, body: `${title} ${doc.body.slice(0, room)}` };
+}
+
+/** The words of a document as the text indexes hold them (indexedDocument, PostgresTextIndex.write). */
+export function documentWords(doc: TextDocument): { all: Set<string>; title: Set<string> } {
+  const indexed = indexedDocument(doc);
+  const titleWords = new Set(indexed.title.split(' ').filter(Boolean));
   const all = new Set(titleWords);
-  for (const w of body.split(' ')) if (w) all.add(w);
+  for (const w of indexed.body.split(' ')) if (w) all.add(w);
   return { all, title: titleWords };
 }
 

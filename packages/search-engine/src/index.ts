@@ -35,5 +35,5 @@ export {
 } from './ports.ts';
 export { parseIdList, type TextDocument, type TextIndex } from './text-index.ts';
 export { textDocuments, textValueFields, writeDocuments, writeTexts } from './text-documents.ts';
-export { TSVECTOR_TEXT_CHARS } from './frequent-words.ts';
+export { documentWords, indexedDocument, TSVECTOR_TEXT_CHARS } from './frequent-words.ts';
 export type { QueryNode, TextAtom } from './query.ts';
