@@ -81,11 +81,25 @@ export function filterDocs(docs: Int32Array, keep: (doc: number) => boolean): In
   return acc.subarray(0, n);
 }
 
+/** Sets `bit` in `fail[i]` for every document `docs[i]` not in the bit set `docsIn` (a filter's documents). */
+export function markMissing(docsIn: Uint32Array, docs: Int32Array, fail: Uint32Array, bit: number): void {
+  // Without a branch: whether a match passes a filter is as good as random to the processor.
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i]!;
+    fail[i]! |= bit & (((docsIn[d >>> 5]! >>> (d & 31)) & 1) - 1);
+  }
+}
+
 /** Documents `docs[i]` whose filter failures `fail[i]` have none of the bits of `mask`, in order. */
 export function passing(docs: Int32Array, fail: Uint32Array, mask: number): Int32Array {
   const acc = new Int32Array(docs.length);
   let n = 0;
-  for (let i = 0; i < docs.length; i++) if ((fail[i]! & mask) === 0) acc[n++] = docs[i]!;
+  for (let i = 0; i < docs.length; i++) {
+    // Without a branch (as markMissing): written always, kept when no bit of `mask` failed.
+    const x = fail[i]! & mask;
+    acc[n] = docs[i]!;
+    n += ((x | -x) >>> 31) ^ 1;
+  }
   return acc.subarray(0, n);
 }
 

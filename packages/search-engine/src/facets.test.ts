@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CodeColumn } from './facet-index/code-column.ts';
-import { countValuesInSteps } from './facets.ts';
+import { countValuesInSteps, firstInOrder } from './facets.ts';
 import type { IndexView } from './index-view.ts';
 
 /** The part of a view a count uses: whether the documents are a caller's whole catalogue, and its cache. */
@@ -46,5 +46,17 @@ describe('facet counts of a search (issue #31: the event loop at ten million)', 
     const again = await countValuesInSteps(view, 'keywords', col, docs, step);
     expect(again).toBe(first);
     expect(steps).toBe(2);
+  });
+});
+
+describe('the values of a facet page in order (portal-spec §7 "GET search": facet values by count)', () => {
+  it('puts the first values of thousands in the same order as sorting them all', () => {
+    // Counts with many ties; the tie-break (value order) makes the order total, as facets have.
+    const counts = Array.from({ length: 3000 }, (_, i) => (i * 7919) % 41);
+    const compare = (a: number, b: number) => counts[b]! - counts[a]! || a - b;
+    const all = [...counts.keys()].sort(compare);
+    for (const first of [0, 1, 5, 100, 1499, 1500, 3000, 5000]) {
+      expect(firstInOrder([...counts.keys()].reverse(), compare, first)).toEqual(all.slice(0, first));
+    }
   });
 });

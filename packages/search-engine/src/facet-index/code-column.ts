@@ -24,6 +24,13 @@ export class CodeColumn {
    */
   private offsets: Int32Array<ArrayBuffer> | null = new Int32Array(1);
   private codes = EMPTY;
+  /**
+   * A single-valued column's packed codes again in the narrowest array that holds them (bytes
+   * while it has fewer than 255 values), with the largest number for none: counting and filtering
+   * read a quarter of the memory (at ten million documents 10 MB instead of 40 for a facet).
+   */
+  private narrow: Uint8Array | Uint16Array | null = null;
+  private narrowNone = 0;
   private packedCount = 0;
   /** Documents set after the last packing (updates, new assets). */
   private readonly loose = new Map<number, Int32Array>();
@@ -60,6 +67,23 @@ export class CodeColumn {
     if (this.pendingOffsets.length > 1) this.packPending();
     if (this.loose.size > Math.max(4096, this.packedCount >> 6)) this.merge();
     this.compact();
+    this.narrowed();
+  }
+
+  /** Makes `narrow` from the packed codes (after every change of them). */
+  private narrowed(): void {
+    this.narrow = null;
+    const { codes } = this;
+    const n = this.values.length;
+    if (this.offsets !== null || codes.length === 0 || n >= 0xffff) return;
+    const narrow = n < 0xff ? new Uint8Array(codes.length) : new Uint16Array(codes.length);
+    const none = n < 0xff ? 0xff : 0xffff;
+    for (let d = 0; d < codes.length; d++) {
+      const c = codes[d]!;
+      narrow[d] = c === NONE ? none : c;
+    }
+    this.narrow = narrow;
+    this.narrowNone = none;
   }
 
   /** True when the pending documents have at most one value each. */
@@ -173,6 +197,7 @@ export class CodeColumn {
     this.loose.clear();
     this.looseDocs = undefined;
     this.compact();
+    this.narrowed();
   }
 
   set(doc: number, values: readonly string[]): void {
@@ -208,6 +233,7 @@ export class CodeColumn {
     col.offsets = parts.offsets.length === 0 ? null : parts.offsets;
     col.codes = parts.codes;
     col.packedCount = packedCount;
+    col.narrowed();
     return col;
   }
 
@@ -232,7 +258,7 @@ export class CodeColumn {
    * million at a million).
    */
   count(docs: Int32Array, counts: Int32Array): void {
-    const { offsets, codes, packedCount } = this;
+    const { offsets, codes, packedCount, narrow, narrowNone: none } = this;
     const loose = this.loose.size > 0 ? this.looseSorted() : EMPTY;
     if (loose.length === 0 && codes.length === 0) return;
     let j = 0;
@@ -251,7 +277,10 @@ export class CodeColumn {
         }
       }
       if (d >= packedCount || codes.length === 0) continue;
-      if (offsets === null) {
+      if (narrow !== null) {
+        const c = narrow[d]!;
+        if (c !== none) counts[c]!++;
+      } else if (offsets === null) {
         const c = codes[d]!;
         if (c !== NONE) counts[c]!++;
       } else for (let k = offsets[d]!, end = offsets[d + 1]!; k < end; k++) counts[codes[k]!]!++;
@@ -259,37 +288,44 @@ export class CodeColumn {
   }
 
   /**
-   * Sets `bit` in `fail[i]` for every document `docs[i]` without one of the `wanted` codes: the
-   * filter of a search over its matches, in one loop over the packed arrays (a call per document
-   * cost most of a filtered search's time at a million).
+   * The documents below `size` with one of the `wanted` codes, as a bit set (bit d of word d >>> 5):
+   * a filter's documents, made in one pass over the packed arrays and kept while the index version
+   * lives, so a search tests its matches against 1.25 MB at ten million documents instead of
+   * reading the codes of each.
    */
-  markMissing(docs: Int32Array, wanted: Uint8Array, fail: Uint32Array, bit: number): void {
-    if (this.loose.size > 0) {
-      for (let i = 0; i < docs.length; i++) if (!this.has(docs[i]!, wanted)) fail[i]! |= bit;
-      return;
-    }
-    const { offsets, codes, packedCount } = this;
-    if (offsets === null) {
-      for (let i = 0; i < docs.length; i++) {
-        const d = docs[i]!;
-        const c = d < packedCount ? codes[d]! : NONE;
-        if (c === NONE || wanted[c] !== 1) fail[i]! |= bit;
+  docsWith(wanted: Uint8Array, size: number): Uint32Array {
+    const bits = new Uint32Array((size + 31) >>> 5);
+    const { offsets, codes, narrow, narrowNone: none } = this;
+    const n = Math.min(size, this.packedCount);
+    if (narrow !== null) {
+      for (let d = 0; d < n; d++) {
+        const c = narrow[d]!;
+        if (c !== none && wanted[c] === 1) bits[d >>> 5]! |= 1 << (d & 31);
       }
-      return;
-    }
-    for (let i = 0; i < docs.length; i++) {
-      const d = docs[i]!;
-      let found = false;
-      if (d < packedCount) {
+    } else if (codes.length > 0 && offsets === null) {
+      for (let d = 0; d < n; d++) {
+        const c = codes[d]!;
+        if (c !== NONE && wanted[c] === 1) bits[d >>> 5]! |= 1 << (d & 31);
+      }
+    } else if (codes.length > 0 && offsets !== null) {
+      for (let d = 0; d < n; d++) {
         for (let k = offsets[d]!, end = offsets[d + 1]!; k < end; k++) {
           if (wanted[codes[k]!] === 1) {
-            found = true;
+            bits[d >>> 5]! |= 1 << (d & 31);
             break;
           }
         }
       }
-      if (!found) fail[i]! |= bit;
     }
+    // Documents set after packing have their own codes.
+    for (const [d, vals] of this.loose) {
+      if (d >= size) continue;
+      let found = false;
+      for (let k = 0; k < vals.length && !found; k++) found = wanted[vals[k]!] === 1;
+      if (found) bits[d >>> 5]! |= 1 << (d & 31);
+      else bits[d >>> 5]! &= ~(1 << (d & 31));
+    }
+    return bits;
   }
 
   has(doc: number, wanted: Uint8Array): boolean {

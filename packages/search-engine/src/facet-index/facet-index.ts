@@ -292,9 +292,12 @@ export class FacetIndex {
       const m = this.masks[0]!;
       const c = caller[0]!;
       const active = this.active;
+      // Without a branch (as `passing`): active is 0 or 1; v | -v has its sign bit when v is not 0.
       for (let i = 0; i < n; i++) {
         const d = docs ? docs[i]! : i;
-        if (active[d] !== 0 && (m[d]! & c) !== 0) acc[k++] = d;
+        const v = m[d]! & c;
+        acc[k] = d;
+        k += active[d]! & ((v | -v) >>> 31);
       }
     } else {
       for (let i = 0; i < n; i++) {

@@ -39,34 +39,21 @@ export class NumberColumn {
   }
 
   /**
-   * Sets `bit` in `fail[i]` for every document `docs[i]` whose value is in none of the `ranges`
-   * (inclusive; no value is in none): a range filter over a search's matches in one loop.
+   * The documents below `size` whose value is in one of the `ranges` (inclusive; no value is in
+   * none), as a bit set like CodeColumn.docsWith: a range filter's documents, made in one pass.
    */
-  markOutside(docs: Int32Array, ranges: readonly (readonly [number, number])[], fail: Uint32Array, bit: number): void {
+  docsInside(ranges: readonly (readonly [number, number])[], size: number): Uint32Array {
+    const bits = new Uint32Array((size + 31) >>> 5);
     const data = this.data;
-    const n = data.length;
-    if (ranges.length === 1) {
-      const [lo, hi] = ranges[0]!;
-      for (let i = 0; i < docs.length; i++) {
-        const d = docs[i]!;
-        const v = d < n ? data[d]! : NaN;
+    const n = Math.min(size, data.length);
+    for (const [lo, hi] of ranges) {
+      for (let d = 0; d < n; d++) {
+        const v = data[d]!;
         // NaN (no value) fails both comparisons.
-        if (!(v >= lo && v <= hi)) fail[i]! |= bit;
+        if (v >= lo && v <= hi) bits[d >>> 5]! |= 1 << (d & 31);
       }
-      return;
     }
-    for (let i = 0; i < docs.length; i++) {
-      const d = docs[i]!;
-      const v = d < n ? data[d]! : NaN;
-      let inside = false;
-      for (const [lo, hi] of ranges) {
-        if (v >= lo && v <= hi) {
-          inside = true;
-          break;
-        }
-      }
-      if (!inside) fail[i]! |= bit;
-    }
+    return bits;
   }
 }
 
