@@ -90,6 +90,38 @@ export function markMissing(docsIn: Uint32Array, docs: Int32Array, fail: Uint32A
   }
 }
 
+/** Documents of `docs` in every bit set of `sets` (a filter's or a caller's documents), in order. */
+export function keepIn(docs: Int32Array, sets: readonly Uint32Array[]): Int32Array {
+  const acc = new Int32Array(docs.length);
+  let n = 0;
+  // Without a branch (as markMissing); one and two sets (visibility, and a filter) are the usual.
+  const [a, b] = sets;
+  if (sets.length === 1 && a) {
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!;
+      acc[n] = d;
+      n += (a[d >>> 5]! >>> (d & 31)) & 1;
+    }
+  } else if (sets.length === 2 && a && b) {
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!;
+      const w = d >>> 5;
+      acc[n] = d;
+      n += ((a[w]! & b[w]!) >>> (d & 31)) & 1;
+    }
+  } else {
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!;
+      const w = d >>> 5;
+      let bits = ~0;
+      for (const set of sets) bits &= set[w]!;
+      acc[n] = d;
+      n += (bits >>> (d & 31)) & 1;
+    }
+  }
+  return acc.subarray(0, n);
+}
+
 /** Documents `docs[i]` whose filter failures `fail[i]` have none of the bits of `mask`, in order. */
 export function passing(docs: Int32Array, fail: Uint32Array, mask: number): Int32Array {
   const acc = new Int32Array(docs.length);

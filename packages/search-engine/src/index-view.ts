@@ -94,6 +94,20 @@ export class IndexView {
     });
   }
 
+  /**
+   * The documents a caller sees as a bit set (as a filter's, facets.ts), when it is kept or `make`
+   * (it is made from visibleAll: a pass over the whole catalogue).
+   */
+  visibleBitSet(groups: readonly string[], make: boolean): Uint32Array | undefined {
+    const key = `visible set ${groupsKey(groups)}`;
+    if (!make) return this.kept(key);
+    return this.cached(key, () => {
+      const set = new Uint32Array((this.index.size + 31) >>> 5);
+      for (const d of this.visibleAll(groups)) set[d >>> 5]! |= 1 << (d & 31);
+      return set;
+    });
+  }
+
   /** Active documents a caller sees among the assets `ids` (a share link's scope). */
   visibleOf(groups: readonly string[], ids: readonly number[]): Int32Array {
     const docs = this.index.docsOf([...new Set(ids)].sort((a, b) => a - b));

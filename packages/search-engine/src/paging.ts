@@ -14,7 +14,8 @@ export interface SortBy {
 
 /**
  * Relevance: per positive word or phrase, one point when it occurs anywhere and one more when it
- * occurs in the title. Simple and the same on both databases; ties go to the newest asset.
+ * occurs in the title. Simple and the same on both databases; ties go to the newest asset. Answers
+ * the score of each position of `result`.
  */
 export async function scores(
   view: IndexView,
@@ -24,14 +25,74 @@ export async function scores(
 ): Promise<Uint8Array | undefined> {
   const positives = positiveTextAtoms(tree);
   if (positives.length === 0 || result.length === 0) return undefined;
-  const acc = new Uint8Array(view.index.size);
+  // Per result position, not per document: walks along the sorted lists, no array of the index's size.
+  const acc = new Uint8Array(result.length);
+  // A word every match has (the query's own, or one of words it ANDs) is one point for every result.
+  const everywhere = new Set<QueryNode>(tree.kind === 'and' ? tree.items : [tree]);
   for (const atom of positives) {
     const all = await evaluator.matchText(atom);
     const title = atom.scope === 'title' ? all : await evaluator.matchText({ ...atom, scope: 'title' });
-    for (let i = 0; i < all.length; i++) acc[all[i]!] = Math.min(255, acc[all[i]!]! + 1);
-    for (let i = 0; i < title.length; i++) acc[title[i]!] = Math.min(255, acc[title[i]!]! + 1);
+    if (everywhere.has(atom)) addEverywhere(acc);
+    else addWhereIn(acc, result, all, view.index.size);
+    addWhereIn(acc, result, title, view.index.size);
   }
   return acc;
+}
+
+function addEverywhere(acc: Uint8Array): void {
+  for (let i = 0; i < acc.length; i++) if (acc[i]! < 255) acc[i]!++;
+}
+
+/**
+ * Adds one to `acc[i]` (up to 255) for every `result[i]` in `docs` (both ascending): through a bit
+ * set of `docs` when both are long (a common word's title matches against its results), else
+ * walking the shorter list and leaping along the longer one.
+ */
+function addWhereIn(acc: Uint8Array, result: Int32Array, docs: Int32Array, size: number): void {
+  if (docs.length * 64 > size && result.length * 64 > size) {
+    const set = new Uint32Array((size + 31) >>> 5);
+    for (let j = 0; j < docs.length; j++) set[docs[j]! >>> 5]! |= 1 << (docs[j]! & 31);
+    for (let i = 0; i < result.length; i++) {
+      const d = result[i]!;
+      // Without a branch; a score reaches 255 only with 128 words, which a query cannot have.
+      acc[i] = acc[i]! + ((set[d >>> 5]! >>> (d & 31)) & 1);
+    }
+    return;
+  }
+  if (docs.length < result.length) {
+    let i = 0;
+    for (let j = 0; j < docs.length && i < result.length; j++) {
+      const d = docs[j]!;
+      i = leap(result, d, i);
+      if (result[i] === d && acc[i]! < 255) acc[i]!++;
+    }
+    return;
+  }
+  let j = 0;
+  for (let i = 0; i < result.length && j < docs.length; i++) {
+    const d = result[i]!;
+    j = leap(docs, d, j);
+    if (docs[j] === d && acc[i]! < 255) acc[i]!++;
+  }
+}
+
+/** The first position from `from` of an ascending list whose entry is not below `key` (galloping). */
+function leap(list: Int32Array, key: number, from: number): number {
+  let lo = from;
+  let step = 1;
+  let hi = from;
+  while (hi < list.length && list[hi]! < key) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  hi = Math.min(hi, list.length);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** One page of a result in the asked order. */
@@ -90,14 +151,19 @@ function pageByScore(
   }
   let seen = 0;
   let n = 0;
-  const levels = new Set<number>();
-  for (let i = 0; i < result.length; i++) levels.add(relevance[result[i]!]!);
-  const order = [...levels].sort((a, b) => (sort.dir === 'desc' ? b - a : a - b));
+  const counts = new Int32Array(256);
+  for (let i = 0; i < relevance.length; i++) counts[relevance[i]!]!++;
+  const order = [...counts.keys()].filter((level) => counts[level]! > 0);
+  if (sort.dir === 'desc') order.reverse();
   for (const level of order) {
+    // A level wholly before the page is passed over.
+    if (seen + counts[level]! <= start) {
+      seen += counts[level]!;
+      continue;
+    }
     for (let i = result.length - 1; i >= 0; i--) {
-      const d = result[i]!;
-      if (relevance[d] !== level || seen++ < start) continue;
-      acc[n++] = d;
+      if (relevance[i] !== level || seen++ < start) continue;
+      acc[n++] = result[i]!;
       if (n === acc.length) return acc;
     }
   }

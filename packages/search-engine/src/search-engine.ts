@@ -14,7 +14,7 @@ import {
 } from './engine-types.ts';
 import { QueryEvaluator, TextMatches } from './evaluate.ts';
 import { intersect } from './facet-index/doc-sets.ts';
-import { facetValues, matchCodes, minMax, selections } from './facets.ts';
+import { facetValues, markFailures, matchCodes, minMax, selections, visibleKept } from './facets.ts';
 import type { FieldRegistry } from './fields.ts';
 import type { IndexView } from './index-view.ts';
 import { page, scores } from './paging.ts';
@@ -179,14 +179,23 @@ export class SearchEngine<Tx = unknown> {
       }
       docs = matchCodes(view, docs, view.column(s.field_name, query.lang), s.values);
     }
-    const base = docs ? index.visibleDocs(view.callerMasks(groups), docs) : view.visibleAll(groups);
+    // Filters of fields not shown as facets are applied with visibility at once; those of facets
+    // mark their failures, since a facet counts its values without its own filter.
+    const shown = new Set(facetFields);
+    const base = visibleKept(
+      view,
+      groups,
+      docs,
+      filters.filter((s) => !shown.has(s.field.field_name)),
+    );
+    const marked = filters.filter((s) => shown.has(s.field.field_name));
 
     const matched = performance.now();
     let result = base;
     let fail: Uint32Array | undefined;
-    if (filters.length > 0) {
+    if (marked.length > 0) {
       fail = new Uint32Array(base.length);
-      for (const s of filters) s.mark(base, fail);
+      markFailures(view, marked, base, fail);
       result = passing(base, fail, ~0);
     }
 
@@ -198,7 +207,7 @@ export class SearchEngine<Tx = unknown> {
     for (const name of facetFields) {
       await step();
       const field = this.fields.get(name)!;
-      const own = filters.find((s) => s.field.field_name === name);
+      const own = marked.find((s) => s.field.field_name === name);
       const docsForFacet = own && fail ? passing(base, fail, ~own.bit) : result;
       if (field.numeric && field.range_facet) facetRanges[name] = minMax(view, name, docsForFacet);
       else {

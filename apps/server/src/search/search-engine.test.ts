@@ -181,6 +181,39 @@ describe.each(dialects)('search engine on %s', (dialect) => {
     expect(must(res.facetFields.color_code, 'the colour facet').find((v) => v.value === '1')?.label).toBe('red');
   });
 
+  it('filters of facets and of other fields answer alike for few matches and many, before and after their documents are kept', async () => {
+    const spec = (id: number) => must(specs[id - 1], `spec of asset ${id}`);
+    const selected = ['Nature', 'City', 'People'];
+    const filter = [
+      { key: 'category', values: selected },
+      { key: 'format', values: ['jpg'] },
+      { key: 'file_size', values: ['2000 TO 50000'], range: true },
+    ];
+    const others = (id: number) =>
+      spec(id).format === 'jpg' && spec(id).file_size >= 2000 && spec(id).file_size <= 50000;
+    // 'red' matches three of 60 assets: tested one by one until the filters' bit sets are kept;
+    // 'number' matches most: the bit sets are made. Then 'red' again, through the kept sets.
+    for (const q of ['red', 'number', 'red']) {
+      const matches = await ids(q);
+      const res = await find(q, { facetFields: ['category', 'keywords'], filter });
+      const kept = matches.filter((id) => others(id) && selected.includes(spec(id).values.category));
+      expect(res.ids.sort((a, b) => a - b)).toEqual(kept);
+      const tally = (list: number[], get: (id: number) => string[]) => {
+        const m = new Map<string, number>();
+        for (const id of list) for (const v of new Set(get(id))) m.set(v, (m.get(v) ?? 0) + 1);
+        return [...m].sort();
+      };
+      const counted = (name: string) =>
+        must(res.facetFields[name], name)
+          .map((v): [string, number] => [v.value, v.count])
+          .sort();
+      // The category facet counts without its own filter, the others with every filter.
+      expect(counted('category')).toEqual(tally(matches.filter(others), (id) => [spec(id).values.category]));
+      expect(counted('keywords')).toEqual(tally(kept, (id) => spec(id).values.keywords));
+    }
+    expect((await ids('red')).length).toBeLessThan(60 / 16);
+  });
+
   it('facet values are sorted alphabetically by default and can be paged', async () => {
     const all = must((await find('*', { facetFields: ['keywords'] })).facetFields.keywords, 'the keywords facet').map(
       (v) => v.value,
@@ -258,6 +291,12 @@ describe.each(dialects)('search engine on %s', (dialect) => {
     expect(res.ids).toEqual([2, 1, 5]);
     const hund = await find('hund garden', { sort: { field: 'score', dir: 'desc' } });
     expect(hund.ids).toEqual([3]);
+    // Each word of an OR counts where it is: 'car' in two titles (2 points), 'balloon' in 5's description.
+    expect((await find('balloon OR car', { sort: { field: 'score', dir: 'desc' } })).ids).toEqual([2, 1, 5]);
+    expect((await find('balloon OR car', { sort: { field: 'score', dir: 'asc' } })).ids).toEqual([5, 2, 1]);
+    // 'red' in the titles of 1 and 2, in 5's description with 'balloon': two points each.
+    expect((await find('red OR balloon', { sort: { field: 'score', dir: 'desc' } })).ids).toEqual([5, 2, 1]);
+    expect((await find('red (car OR balloon)', { sort: { field: 'score', dir: 'desc' } })).ids).toEqual([2, 1, 5]);
   });
 
   it('bad input is refused with the parameter named', async () => {

@@ -27,7 +27,8 @@ export class CodeColumn {
   /**
    * A single-valued column's packed codes again in the narrowest array that holds them (bytes
    * while it has fewer than 255 values), with the largest number for none: counting and filtering
-   * read a quarter of the memory (at ten million documents 10 MB instead of 40 for a facet).
+   * read a quarter of the memory (at ten million documents 10 MB instead of 40 for a facet). None is
+   * `narrowNone`, the number of values when it was made.
    */
   private narrow: Uint8Array | Uint16Array | null = null;
   private narrowNone = 0;
@@ -77,7 +78,8 @@ export class CodeColumn {
     const n = this.values.length;
     if (this.offsets !== null || codes.length === 0 || n >= 0xffff) return;
     const narrow = n < 0xff ? new Uint8Array(codes.length) : new Uint16Array(codes.length);
-    const none = n < 0xff ? 0xff : 0xffff;
+    // The first code not in use: later values get codes from n on, but never in these arrays.
+    const none = n;
     for (let d = 0; d < codes.length; d++) {
       const c = codes[d]!;
       narrow[d] = c === NONE ? none : c;
@@ -261,6 +263,9 @@ export class CodeColumn {
     const { offsets, codes, packedCount, narrow, narrowNone: none } = this;
     const loose = this.loose.size > 0 ? this.looseSorted() : EMPTY;
     if (loose.length === 0 && codes.length === 0) return;
+    // Without later-set documents, one tight loop per form.
+    if (loose.length === 0 && narrow !== null) return countNarrow(narrow, none, packedCount, docs, counts);
+    if (loose.length === 0 && offsets !== null) return countMulti(offsets, codes, packedCount, docs, counts);
     let j = 0;
     let last = -1;
     for (let i = 0; i < docs.length; i++) {
@@ -340,6 +345,55 @@ export class CodeColumn {
     const vals = this.get(doc);
     for (let k = 0; k < vals.length; k++) if (wanted[vals[k]!]) return true;
     return false;
+  }
+}
+
+/**
+ * Counts of a narrow column: four tallies, one per document of each four, so an increment does not
+ * wait for the one before (a facet of five values adds to the same count most of the time). None
+ * (the highest code) has a slot of its own and is not read back.
+ */
+function countNarrow(
+  codes: Uint8Array | Uint16Array,
+  none: number,
+  packed: number,
+  docs: Int32Array,
+  counts: Int32Array,
+): void {
+  const s = none + 1;
+  const tally = new Int32Array(4 * s);
+  const len = docs.length;
+  let i = 0;
+  for (; i + 4 <= len; i += 4) {
+    const d0 = docs[i]!;
+    const d1 = docs[i + 1]!;
+    const d2 = docs[i + 2]!;
+    const d3 = docs[i + 3]!;
+    if (d0 < packed && d1 < packed && d2 < packed && d3 < packed) {
+      tally[codes[d0]!]!++;
+      tally[s + codes[d1]!]!++;
+      tally[2 * s + codes[d2]!]!++;
+      tally[3 * s + codes[d3]!]!++;
+    } else for (const d of [d0, d1, d2, d3]) if (d < packed) tally[codes[d]!]!++;
+  }
+  for (; i < len; i++) {
+    const d = docs[i]!;
+    if (d < packed) tally[codes[d]!]!++;
+  }
+  for (let c = 0; c < none; c++) counts[c]! += tally[c]! + tally[s + c]! + tally[2 * s + c]! + tally[3 * s + c]!;
+}
+
+function countMulti(
+  offsets: Int32Array,
+  codes: Int32Array,
+  packed: number,
+  docs: Int32Array,
+  counts: Int32Array,
+): void {
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i]!;
+    if (d >= packed) continue;
+    for (let k = offsets[d]!, end = offsets[d + 1]!; k < end; k++) counts[codes[k]!]!++;
   }
 }
 

@@ -116,6 +116,14 @@ describe('facet index (in-memory part of the search engine)', () => {
       const recounted = new Int32Array(again.values.length);
       again.count(docs, recounted);
       expect(Array.from(recounted)).toEqual(Array.from(expected));
+      // Documents past the packed ones (added since, without a value) among four counted at once.
+      const past = Int32Array.from([0, 1, size, 2, 4, size + 1, 6, 8, 9]);
+      const pastCounts = new Int32Array(again.values.length);
+      again.count(past, pastCounts);
+      const pastExpected = new Int32Array(again.values.length);
+      for (const d of past) for (const c of again.get(d)) pastExpected[c]!++;
+      expect(Array.from(pastCounts)).toEqual(Array.from(pastExpected));
+      expect(pastCounts.reduce((a, b) => a + b, 0)).toBe(7);
     }
   });
 
