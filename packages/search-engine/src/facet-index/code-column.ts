@@ -32,6 +32,8 @@ export class CodeColumn {
    */
   private narrow: Uint8Array | Uint16Array | null = null;
   private narrowNone = 0;
+  /** The packed codes `narrow` was made from. */
+  private narrowOf: Int32Array | null = null;
   private packedCount = 0;
   /** Documents set after the last packing (updates, new assets). */
   private readonly loose = new Map<number, Int32Array>();
@@ -71,10 +73,12 @@ export class CodeColumn {
     this.narrowed();
   }
 
-  /** Makes `narrow` from the packed codes (after every change of them). */
+  /** Makes `narrow` from the packed codes, when they changed since it was made. */
   private narrowed(): void {
-    this.narrow = null;
     const { codes } = this;
+    if (codes === this.narrowOf) return;
+    this.narrowOf = codes;
+    this.narrow = null;
     const n = this.values.length;
     if (this.offsets !== null || codes.length === 0 || n >= 0xffff) return;
     const narrow = n < 0xff ? new Uint8Array(codes.length) : new Uint16Array(codes.length);
