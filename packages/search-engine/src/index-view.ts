@@ -1,6 +1,7 @@
 import { colorCodes } from '@vitrine/contract/fields';
 import { LruCache } from './cache.ts';
 import type { CodeColumn } from './facet-index/code-column.ts';
+import { bitSetOf } from './facet-index/doc-sets.ts';
 import type { FacetIndex } from './facet-index/facet-index.ts';
 import type { FieldRegistry, SearchField } from './fields.ts';
 import type { AccessRule } from './ports.ts';
@@ -101,11 +102,7 @@ export class IndexView {
   visibleBitSet(groups: readonly string[], make: boolean): Uint32Array | undefined {
     const key = `visible set ${groupsKey(groups)}`;
     if (!make) return this.kept(key);
-    return this.cached(key, () => {
-      const set = new Uint32Array((this.index.size + 31) >>> 5);
-      for (const d of this.visibleAll(groups)) set[d >>> 5]! |= 1 << (d & 31);
-      return set;
-    });
+    return this.cached(key, () => bitSetOf(this.visibleAll(groups), this.index.size));
   }
 
   /** Active documents a caller sees among the assets `ids` (a share link's scope). */

@@ -1,4 +1,5 @@
 import type { QueryEvaluator } from './evaluate.ts';
+import { bitSetOf, lowerBound } from './facet-index/doc-sets.ts';
 import type { IndexView } from './index-view.ts';
 import { positiveTextAtoms, type QueryNode } from './query.ts';
 
@@ -50,8 +51,7 @@ function addEverywhere(acc: Uint8Array): void {
  */
 function addWhereIn(acc: Uint8Array, result: Int32Array, docs: Int32Array, size: number): void {
   if (docs.length * 64 > size && result.length * 64 > size) {
-    const set = new Uint32Array((size + 31) >>> 5);
-    for (let j = 0; j < docs.length; j++) set[docs[j]! >>> 5]! |= 1 << (docs[j]! & 31);
+    const set = bitSetOf(docs, size);
     for (let i = 0; i < result.length; i++) {
       const d = result[i]!;
       // Without a branch; a score reaches 255 only with 128 words, which a query cannot have.
@@ -86,13 +86,7 @@ function leap(list: Int32Array, key: number, from: number): number {
     hi += step;
     step *= 2;
   }
-  hi = Math.min(hi, list.length);
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return lowerBound(list, key, lo, Math.min(hi, list.length));
 }
 
 /** One page of a result in the asked order. */

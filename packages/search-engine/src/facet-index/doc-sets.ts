@@ -47,14 +47,30 @@ export function subtract(a: Int32Array, b: Int32Array): Int32Array {
   return acc.subarray(0, k);
 }
 
-/** The first index of an ascending list whose entry is not below `key` (its length when none). */
-export function lowerBound<T extends number | string>(sorted: ArrayLike<T>, key: T): number {
-  let lo = 0;
-  let hi = sorted.length;
+/**
+ * The first index of an ascending list (between `lo` and `hi`) whose entry is not below `key` (`hi`
+ * when none).
+ */
+export function lowerBound<T extends number | string>(
+  sorted: ArrayLike<T>,
+  key: T,
+  lo = 0,
+  hi: number = sorted.length,
+): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (sorted[mid]! < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** Ascending documents below `size` as a bit set (bit d of word d >>> 5). */
+export function bitSetOf(docs: ArrayLike<number>, size: number): Uint32Array {
+  const set = new Uint32Array((size + 31) >>> 5);
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i]!;
+    set[d >>> 5]! |= 1 << (d & 31);
+  }
+  return set;
 }
