@@ -25,7 +25,8 @@ export async function findFrequentWords<Tx>(
   const postings: (WordPostings | undefined)[] = [];
   let next = 0;
   let fetched = 0;
-  progress?.('frequent words', 0, words.length);
+  // No bar for a catalogue without frequent words (a bar of 0 of 0 has no time left to show).
+  if (words.length > 0) progress?.('frequent words', 0, words.length);
   // Two words asked at a time: the database answers each on a core of its own.
   const fetchWords = async (): Promise<void> => {
     for (let i = next++; i < words.length; i = next++) {
