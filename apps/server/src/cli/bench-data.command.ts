@@ -2,7 +2,8 @@ import cliProgress from 'cli-progress';
 import { startThread } from '../adapters/thread.ts';
 import { COLLECTION_COUNT, SyntheticCatalogue } from '../bench-data/synthetic.ts';
 import { newAssetWrite } from '../catalogue/new-asset.ts';
-import { writeBatchSize } from '../db/serve-lock.ts';
+import { withBulkWrite } from '../db/deferred-indexes.ts';
+import { BULK_BATCH, writeBatchSize } from '../db/serve-lock.ts';
 import type { Settings } from '../settings.ts';
 import { withServices } from '../services.ts';
 import type { IndexerData, IndexerMessage } from './bench-data.index.ts';
@@ -90,31 +91,40 @@ export async function writeBenchData(settings: Settings, assets: number, seed = 
       // A page cache of 2 GB: at a million assets the indexes of asset_value and the full-text index
       // outgrow 256 MB, and every write would read pages again.
       await services.repositories.search.withBulkCache(async () => {
-        const chunk = (from: number) => {
-          const now = Date.now();
-          const n = Math.min(chunkSize, assets - from);
-          return {
-            now,
-            writes: Array.from({ length: n }, (_, i) => newAssetWrite(catalogue.next(from + i, collections), now)),
-          };
+        // Into an empty catalogue that no server reads, the lookup indexes are made after the rows.
+        const deferLookups = chunkSize === BULK_BATCH;
+        let indexesBar: cliProgress.SingleBar | undefined;
+        const lookups = (done: number, total: number) => {
+          indexesBar ??= bars.create(total, 0, { task: 'lookup indexes'.padEnd(PHASE) });
+          indexesBar.update(done);
         };
-        let next = chunk(0);
-        for (let done = 0; done < assets; done += chunkSize) {
-          const { now, writes } = next;
-          const n = writes.length;
-          // Metadata only: there are no files to make derivatives of. The texts go with the assets on
-          // SQLite (one writer at a time); on PostgreSQL the indexing thread writes them meanwhile,
-          // after the first write made the empty catalogue's full-text index current.
-          const feedText = services.db.dialect === 'sqlite' || done === 0;
-          const saving = catalogueRows.saveAssets(writes, { now, queueDerivatives: false, feedText });
-          // The next chunk is made while PostgreSQL writes this one (SQLite has written it already).
-          if (done + n < assets) next = chunk(done + n);
-          await saving;
-          indexer.tell('wrote');
-          writing.update(done + n);
-          // Lets the progress bar's timer run (SQLite answers synchronously).
-          await new Promise((resolve) => setImmediate(resolve));
-        }
+        await withBulkWrite(services.db.kysely, services.db.dialect, { deferLookups, progress: lookups }, async () => {
+          const chunk = (from: number) => {
+            const now = Date.now();
+            const n = Math.min(chunkSize, assets - from);
+            return {
+              now,
+              writes: Array.from({ length: n }, (_, i) => newAssetWrite(catalogue.next(from + i, collections), now)),
+            };
+          };
+          let next = chunk(0);
+          for (let done = 0; done < assets; done += chunkSize) {
+            const { now, writes } = next;
+            const n = writes.length;
+            // Metadata only: there are no files to make derivatives of. The texts go with the assets on
+            // SQLite (one writer at a time); on PostgreSQL the indexing thread writes them meanwhile,
+            // after the first write made the empty catalogue's full-text index current.
+            const feedText = services.db.dialect === 'sqlite' || done === 0;
+            const saving = catalogueRows.saveAssets(writes, { now, queueDerivatives: false, feedText });
+            // The next chunk is made while PostgreSQL writes this one (SQLite has written it already).
+            if (done + n < assets) next = chunk(done + n);
+            await saving;
+            indexer.tell('wrote');
+            writing.update(done + n);
+            // Lets the progress bar's timer run (SQLite answers synchronously).
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        });
       }, 2048);
       await catalogueRows.analyze();
       const written = Date.now() - started;

@@ -11,6 +11,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Settings } from '../settings.ts';
+import { createDeferredIndexes } from './deferred-indexes.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
 
@@ -155,7 +156,11 @@ export async function openDatabase(
     kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   try {
-    if (options.migrate !== false) await migrateToLatest(kysely);
+    if (options.migrate !== false) {
+      await migrateToLatest(kysely);
+      // Indexes a bulk write dropped and a process that ended too early did not make again.
+      await createDeferredIndexes(kysely);
+    }
   } catch (err) {
     await kysely.destroy();
     throw err;

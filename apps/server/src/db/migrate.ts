@@ -23,6 +23,7 @@ import * as importRoot from './migrations/202611251740_import_root.ts';
 import * as conversionLastUsed from './migrations/202611251750_conversion_last_used.ts';
 import * as captions from './migrations/202611261500_captions.ts';
 import * as placeholderState from './migrations/202611271700_placeholder_state.ts';
+import * as deferredIndex from './migrations/202611272230_deferred_index.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   '202611251750_conversion_last_used': conversionLastUsed,
   '202611261500_captions': captions,
   '202611271700_placeholder_state': placeholderState,
+  '202611272230_deferred_index': deferredIndex,
 };
 
 /**

@@ -14,6 +14,7 @@ export interface Database {
   catalogue_change: CatalogueChangeTable;
   catalogue_reader: CatalogueReaderTable;
   placeholder_state: PlaceholderStateTable;
+  deferred_index: DeferredIndexTable;
   user_account: UserAccountTable;
   user_group: UserGroupTable;
   session: SessionTable;
@@ -194,6 +195,12 @@ export const PLACEHOLDER_KIND = 'thumb';
 export interface PlaceholderStateTable {
   id: number;
   mark: Generated<number>;
+}
+
+/** An index a bulk write dropped to make once after its rows, with the statement that makes it. */
+export interface DeferredIndexTable {
+  name: string;
+  definition: string;
 }
 
 /** How far the full-text index has caught up with catalogue changes. */
