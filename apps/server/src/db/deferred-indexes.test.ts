@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/databases.ts';
@@ -77,6 +78,8 @@ describe('lookup indexes made after a bulk write (SQLite)', () => {
     expect(await definitions()).toEqual(made);
     expect(await recorded()).toEqual([]);
     expect(await checkpointPages()).toBe(1000);
+    // The log written meanwhile is in the database, and empty.
+    expect(statSync(`${(test.config as { file: string }).file}-wal`).size).toBe(0);
     expect(progress).toEqual([
       [0, 2],
       [1, 2],

@@ -52,7 +52,7 @@ export async function createDeferredIndexes(
 /**
  * Runs a bulk write of new assets (SQLite): checkpoints the write-ahead log every
  * BULK_CHECKPOINT_PAGES pages instead of every thousand (a page written by many transactions is
- * copied into the database once), and when the catalogue is empty and `deferLookups` (no server
+ * copied into the database once) and empties it at the end, and when the catalogue is empty and `deferLookups` (no server
  * reads it meanwhile), makes LOOKUP_INDEXES after the rows instead of with each, also when `fn`
  * fails; `progress` hears of the indexes made. PostgreSQL writes as it always does.
  */
@@ -76,5 +76,8 @@ export async function withBulkWrite<T>(
     }
   } finally {
     await sql.raw(`pragma wal_autocheckpoint = ${before}`).execute(db);
+    // The log holds up to BULK_CHECKPOINT_PAGES pages: copied into the database now, and emptied, so
+    // that the next process does not read through it (or copy it at its first commit).
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
   }
 }
