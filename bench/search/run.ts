@@ -13,7 +13,8 @@
  * change of 5,000 assets (the server still marks the change log it read and may write its snapshot).
  * BENCH_SERVER_CPU_PROF=DIR has the server write a CPU profile of its run to DIR (node --cpu-prof).
  *
- * PostgreSQL runs on a throwaway cluster started here. Each database's results are printed as a
+ * PostgreSQL runs on a throwaway cluster started here; `--database-url URL --reuse --data-dir DIR`
+ * searches a PostgreSQL catalogue written before (DIR holding its index snapshot and settings). Each database's results are printed as a
  * Markdown table and written to bench/search/results/<dialect>-<assets>.json; with both, a table
  * puts the two side by side against the targets, with the load average of the machine.
  */
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     reuse: { type: 'boolean', default: false },
     runs: { type: 'string', default: '30' },
     'searches-only': { type: 'boolean', default: false },
+    'database-url': { type: 'string' },
   },
 });
 const assets = Number(args.assets);
@@ -150,9 +152,11 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
   if (!args.reuse) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
 
-  const cluster = dialect === 'postgres' ? await startTestCluster() : undefined;
+  const kept = dialect === 'postgres' && args.reuse ? args['database-url'] : undefined;
+  const cluster = dialect === 'postgres' && !kept ? await startTestCluster() : undefined;
   const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' };
   if (cluster) env.DATABASE_URL = cluster.url;
+  if (kept) env.DATABASE_URL = kept;
   if (!args['searches-only']) writeBenchSettings(dataDir);
   const settings = loadSettings(env);
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects } from '../../test/databases.ts';
 import { openDatabase } from '../db/database.ts';
@@ -40,6 +41,24 @@ describe('vitrine bench-data', () => {
     });
     // Two chunks: on PostgreSQL the second one's texts are written by the indexing thread.
     await writeBenchData(settings, 6000);
+    // What the bulk write leaves besides its rows (checked before an open could repair anything):
+    // on SQLite the lookup indexes, made after the rows; on PostgreSQL the new rows vacuumed.
+    const raw = await openDatabase(settings.database, undefined, { migrate: false });
+    try {
+      if (dialect === 'sqlite') {
+        const { rows } = await sql<{ name: string }>`
+          select name from sqlite_master where type = 'index' and name in ('asset_sha_idx', 'asset_value_field_idx')
+          order by name`.execute(raw.kysely);
+        expect(rows.map((r) => r.name)).toEqual(['asset_sha_idx', 'asset_value_field_idx']);
+        expect(await raw.kysely.selectFrom('deferred_index').selectAll().execute()).toEqual([]);
+      } else {
+        const { rows } = await sql<{ vacuum_count: string }>`
+          select vacuum_count from pg_stat_user_tables where relname = 'asset_value'`.execute(raw.kysely);
+        expect(Number(rows[0]?.vacuum_count)).toBeGreaterThan(0);
+      }
+    } finally {
+      await raw.close();
+    }
     const db = await openDatabase(settings.database);
     try {
       const engine = createSearchEngine(db, []);
