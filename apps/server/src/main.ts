@@ -1,4 +1,6 @@
 import { buildApp } from './app.ts';
+import { startCheckpointer, type Checkpointer } from './adapters/checkpointer.ts';
+import { leaveCheckpointsToThread } from './db/database.ts';
 import { holdServeLock, ServeLockError } from './db/serve-lock.ts';
 import { trimConversionsSchedule } from './download/conversion-trim.jobs.ts';
 import { foldDownloadsSchedule } from './download/download.jobs.ts';
@@ -27,6 +29,15 @@ async function main(): Promise<void> {
         })
       : undefined;
   const app = await buildApp(settings);
+  // SQLite's write-ahead log is copied into the database by a thread, not by this process's writes.
+  let checkpointer: Checkpointer | undefined;
+  if (settings.database.dialect === 'sqlite') {
+    await leaveCheckpointsToThread(app.services.db);
+    checkpointer = startCheckpointer(settings.database.file, (error) =>
+      app.log.warn({ error }, 'the write-ahead log was not copied into the database; trying again'),
+    );
+  }
+  app.addHook('onClose', async () => checkpointer?.stop());
   // Derivatives, web videos and other background work run in every server process; each asks for
   // the purge of expired rows, the counting of delivered downloads and the trim of the conversion
   // cache (one run of each is queued however many ask).

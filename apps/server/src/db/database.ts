@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
 import {
   Kysely,
+  sql,
   PostgresDialect,
   SqliteDialect,
   type CompiledQuery,
@@ -166,6 +167,14 @@ export async function openDatabase(
     throw err;
   }
   return { kysely, dialect: config.dialect, ...(poolUse ? { pool: poolUse } : {}), close: () => kysely.destroy() };
+}
+
+/**
+ * The connection of a server process on SQLite no longer copies the write-ahead log into the
+ * database when a commit finds it long: the checkpointer's thread does (adapters/checkpointer.ts).
+ */
+export async function leaveCheckpointsToThread(db: Db): Promise<void> {
+  if (db.dialect === 'sqlite') await sql`pragma wal_autocheckpoint = 0`.execute(db.kysely);
 }
 
 /** The names of the tables the database has (Kysely's migration tables included). */
