@@ -49,7 +49,13 @@ describe('the compiled server, as `vitrine` runs it', () => {
 
   it('loads every server module in a plain Node (no module of the build imports tsx)', () => {
     // The entry points (they serve or parse the command line) and the threads (they need a parent).
-    const entries = ['main.js', 'cli/main.js', 'derivatives/model-view.thread.js', 'cli/bench-data.index.js'];
+    const entries = [
+      'main.js',
+      'cli/main.js',
+      'derivatives/model-view.thread.js',
+      'cli/bench-data.index.js',
+      'adapters/checkpointer.thread.js',
+    ];
     const modules = filesUnder(out).filter((f) => f.endsWith('.js') && !entries.includes(f));
     expect(modules.length).toBeGreaterThan(100);
     const loadAll = script(
@@ -84,6 +90,33 @@ describe('the compiled server, as `vitrine` runs it', () => {
         expect(built).toContain(path.posix.join(path.posix.dirname(file), `${name}.js`));
       }
     }
+  });
+
+  it('starts the checkpointer thread from the compiled modules: it copies the write-ahead log', () => {
+    const copy = script(
+      scratch,
+      `import { createRequire } from 'node:module';
+       const [out, file] = process.argv.slice(2);
+       const SQLite = createRequire(out + '/main.js')('better-sqlite3');
+       const db = new SQLite(file);
+       db.pragma('journal_mode = WAL');
+       db.pragma('wal_autocheckpoint = 0');
+       db.exec('create table t (x blob)');
+       const insert = db.prepare('insert into t (x) values (?)');
+       for (let i = 0; i < 100; i++) insert.run(Buffer.alloc(4000, i));
+       const { startCheckpointer } = await import(out + '/adapters/checkpointer.js');
+       // The thread does not keep a process alive (a server's listener does): this timer does here.
+       const alive = setInterval(() => {}, 1000);
+       const pages = await new Promise((resolve, reject) => {
+         const checkpointer = startCheckpointer(file, (error) => reject(new Error(error)), (n) => {
+           if (n > 0) checkpointer.stop().then(() => resolve(n), reject);
+         });
+       });
+       clearInterval(alive);
+       db.close();
+       console.log(pages >= 100 ? 'copied' : 'copied ' + pages);`,
+    );
+    expect(plainNode([copy, out, path.join(scratch, 'wal.db')]).trim()).toBe('copied');
   });
 
   it('has in the build every file of the sources that is not TypeScript (tsc copies only imported JSON)', () => {
