@@ -1,11 +1,15 @@
 import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/databases.ts';
 import { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import { newAssetWrite } from '../catalogue/new-asset.ts';
 import { openDatabase, type Db } from './database.ts';
-import { LOOKUP_INDEXES, deferIndexes, withBulkWrite } from './deferred-indexes.ts';
+import { LOOKUP_INDEXES, createDeferredIndexes, deferIndexes, withBulkWrite } from './deferred-indexes.ts';
+
+const require = createRequire(import.meta.url);
 
 // A bulk write into an empty catalogue (bench-data) makes the lookup indexes after its rows; the
 // database ends with the indexes its migrations made, however the write ends.
@@ -116,6 +120,35 @@ describe('lookup indexes made after a bulk write (SQLite)', () => {
       during = await definitions();
     });
     expect(during.map((d) => d.name)).toEqual([...LOOKUP_INDEXES].sort());
+  });
+
+  it('are dropped and made while another thread commits writes all the time (as the indexing thread does)', async () => {
+    const file = (test.config as { file: string }).file;
+    // A thread of its own: its commits fall between any two statements of this one.
+    const writer = new Worker(
+      `const { workerData, parentPort } = require('node:worker_threads');
+       const db = new (require(workerData.sqlite))(workerData.file);
+       db.pragma('busy_timeout = 5000');
+       db.exec('create table if not exists beat (n integer)');
+       const beat = db.prepare('insert into beat (n) values (?)');
+       let stop = false;
+       parentPort.on('message', () => { stop = true; });
+       (function loop(n) { if (stop) { db.close(); parentPort.close(); return; } beat.run(n); setImmediate(loop, n + 1); })(0);
+       parentPort.postMessage('started');`,
+      { eval: true, workerData: { file, sqlite: require.resolve('better-sqlite3') } },
+    );
+    await new Promise((resolve) => writer.once('message', resolve));
+    try {
+      for (let i = 0; i < 30; i++) {
+        expect(await deferIndexes(db.kysely, LOOKUP_INDEXES)).toHaveLength(2);
+        expect(await createDeferredIndexes(db.kysely)).toHaveLength(2);
+      }
+    } finally {
+      const ended = new Promise((resolve) => writer.once('exit', resolve));
+      writer.postMessage('stop');
+      await ended;
+    }
+    expect((await definitions()).map((d) => d.name)).toEqual(['asset_sha_idx', 'asset_value_field_idx']);
   });
 
   it('a process that ended before making them leaves them recorded, and the next open makes them', async () => {

@@ -18,15 +18,19 @@ const BULK_CHECKPOINT_PAGES = 100_000;
  * next open of the database makes them. Answers the names dropped (those that exist).
  */
 export async function deferIndexes(db: Kysely<Database>, names: readonly string[]): Promise<string[]> {
-  return db.transaction().execute(async (trx) => {
-    const rows = await sql<{ name: string; sql: string }>`
-      select name, sql from sqlite_master where type = 'index' and name in (${sql.join(names)})`.execute(trx);
-    for (const { name, sql: definition } of rows.rows) {
-      await trx.insertInto('deferred_index').values({ name, definition }).execute();
-      await sql`drop index ${sql.id(name)}`.execute(trx);
-    }
-    return rows.rows.map((r) => r.name);
+  // Read before the transaction: one that reads first cannot write once another connection (the
+  // indexing thread) committed meanwhile (SQLite's stale snapshot); one that writes first waits.
+  const { rows } = await sql<{ name: string; sql: string }>`
+    select name, sql from sqlite_master where type = 'index' and name in (${sql.join(names)})`.execute(db);
+  if (rows.length === 0) return [];
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('deferred_index')
+      .values(rows.map((r) => ({ name: r.name, definition: r.sql })))
+      .execute();
+    for (const { name } of rows) await sql`drop index ${sql.id(name)}`.execute(trx);
   });
+  return rows.map((r) => r.name);
 }
 
 /**
