@@ -1,4 +1,4 @@
-// The checkpointer's thread (db/checkpointer.ts): its own connection to the SQLite file, which copies
+// The checkpointer's thread (adapters/checkpointer.ts): its own connection to the SQLite file, which copies
 // the write-ahead log into the database whenever the log changed, at most once per `everyMs`.
 import { statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects } from '../../test/databases.ts';
 import { openDatabase } from '../db/database.ts';
+import { LOOKUP_INDEXES } from '../db/deferred-indexes.ts';
 import { createSearchEngine, SNAPSHOT_FILE } from '../search/create-engine.ts';
 import { SearchRepository } from '../search/search.repository.ts';
 import { loadSettings } from '../settings.ts';
@@ -47,7 +48,7 @@ describe('vitrine bench-data', () => {
     try {
       if (dialect === 'sqlite') {
         const { rows } = await sql<{ name: string }>`
-          select name from sqlite_master where type = 'index' and name in ('asset_sha_idx', 'asset_value_field_idx')
+          select name from sqlite_master where type = 'index' and name in (${sql.join([...LOOKUP_INDEXES])})
           order by name`.execute(raw.kysely);
         expect(rows.map((r) => r.name)).toEqual(['asset_sha_idx', 'asset_value_field_idx']);
         expect(await raw.kysely.selectFrom('deferred_index').selectAll().execute()).toEqual([]);
