@@ -7,6 +7,16 @@ import type { Page } from '@playwright/test';
  * or an admin section saves most of its time.
  */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // A dialog or menu still fading in has colours blended with the page behind it, which axe reports
+  // as low contrast; finite transitions are waited for (spinners run for ever and are not).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const result = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
