@@ -28,6 +28,8 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: { 'vitrine/boundaries': 'error' },
   },
+  // Classic scripts the page runs as they are (zod-config.js, first-paint.js).
+  { files: ['apps/web/public/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

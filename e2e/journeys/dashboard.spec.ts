@@ -14,6 +14,45 @@ test.describe('dashboard (portal-spec §2 "Dashboard")', () => {
     await expect(page).toHaveURL(/#\/search\/forest$/);
   });
 
+  test("a phone's first visit paints the hero before the app's code runs; the app's hero takes its place (decision 0242)", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    // The app's entry module comes late, as on a slow connection.
+    await page.route('**/assets/index-*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.goto('/');
+    const painted = page.locator('#vt-first-paint .vt-hero');
+    await expect(painted).toBeVisible();
+    await expect(painted.locator('img')).toHaveJSProperty('complete', true);
+    await expect(painted).toContainText('Find your media');
+    const box = await painted.boundingBox();
+    // The app's screen is drawn behind it, hidden until then.
+    await expect(page.getByTestId('dashboard-hero')).toBeHidden();
+    await expect(page.locator('#vt-first-paint')).toHaveCount(0, { timeout: 15_000 });
+    const hero = page.getByTestId('dashboard-hero');
+    await expect(hero).toBeVisible();
+    expect(await hero.boundingBox()).toEqual(box);
+    await expect(hero.getByRole('combobox', { name: 'Search' })).toBeVisible();
+    // The page's script runs under the Content-Security-Policy (its hash), and nothing else failed.
+    expect(errors).toEqual([]);
+    // Another screen has no first paint.
+    await page.goto('/#/search/*');
+    await expect(page.getByRole('main').locator('a[href*="/asset/"]').first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.locator('#vt-first-paint')).toHaveCount(0);
+    const search = await page.context().newPage();
+    await search.goto('/#/search/*');
+    await expect(search.getByRole('main')).toBeVisible();
+    await expect(search.locator('#vt-first-paint')).toHaveCount(0);
+  });
+
   test('an empty search goes to /search/*', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Start search' }).click();

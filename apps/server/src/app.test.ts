@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,8 @@ function webDist(): string {
     path.join(dist, 'index.html'),
     '<!doctype html><head><script type="module" src="./assets/index-abc123.js"></script></head><div id="root"></div>',
   );
+  // The page's one script of its own (apps/web/public/first-paint.js).
+  writeFileSync(path.join(dist, 'first-paint.js'), 'import(document.currentScript.dataset.entry);');
   writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
   // The build's Brotli copy (apps/web/build/precompress.ts).
   writeFileSync(path.join(dist, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log(1)'));
@@ -57,7 +60,19 @@ describe('serving the built web app', () => {
     for (const url of ['/', '/assets/index-abc123.js']) {
       const res = await t.app.inject(url);
       const directives = directivesOf(res.headers['content-security-policy']);
-      expect(directives.get('script-src'), url).toEqual(["'self'"]);
+      // The page's one inline script by its hash (config/first-paint.ts), the portal's files else.
+      const inline = /<script data-entry="[^"]*" data-preloads="[^"]*">(.*?)<\/script>/s.exec(res.body)?.[1];
+      expect(directives.get('script-src'), url).toEqual(
+        url === '/'
+          ? [
+              "'self'",
+              `'sha256-${createHash('sha256')
+                .update(inline ?? '')
+                .digest('base64')}'`,
+            ]
+          : ["'self'"],
+      );
+      if (url === '/') expect(inline).toBe('import(document.currentScript.dataset.entry);');
       expect(directives.get('frame-ancestors'), url).toEqual(["'self'"]);
       expect(directives.get('object-src'), url).toEqual(["'none'"]);
       expect(directives.get('default-src'), url).toEqual(["'self'"]);
@@ -105,6 +120,21 @@ describe("the portal's page carries the first screen's config and texts", () => 
     const english = carried((await t.app.inject({ url: '/', headers: { 'accept-language': 'en-GB' } })).body);
     expect(Object.keys(english.messages as object)).toEqual(['en']);
     expect(Object.keys(carried((await t.app.inject('/index.html')).body).messages as object)).toEqual(['de', 'en']);
+  });
+
+  it("carries the dashboard's first paint in the visitor's language, and none in a portal without guests", async () => {
+    const german = await t.app.inject({ url: '/', headers: { 'accept-language': 'de' } });
+    const de = (await t.app.inject(`${api}config/translations?lang=de`)).json().views.dashboard.hero;
+    expect(german.body).toContain('<template id="vt-first-paint-template" data-locale="de">');
+    expect(german.body).toContain(`<p class="vt-hero-title">${de.header}</p>`);
+    const english = await t.app.inject({ url: '/', headers: { 'accept-language': 'en' } });
+    expect(english.body).toContain('<p class="vt-hero-title">Find your media</p>');
+    const closed = await startTestApp({ env: { WEB_DIST: webDist() }, settings: { guest: { enabled: false } } });
+    try {
+      expect((await closed.app.inject('/')).body).not.toContain('vt-first-paint');
+    } finally {
+      await closed.close();
+    }
   });
 
   it('carries index/fields when visitors without an account may search, and not in a portal without guests', async () => {

@@ -19,3 +19,11 @@ export interface BootData {
   messages: Record<string, MessageSet>;
   fields?: IndexField[];
 }
+
+/**
+ * The first paint of a first visit to the dashboard (apps/server/src/config/first-paint.ts): the
+ * page carries the hero as static markup in a template of this id, which the page's script shows in
+ * an element of the other id until the app draws its own screen (apps/web/src/app/firstPaint.ts).
+ */
+export const FIRST_PAINT_TEMPLATE_ID = 'vt-first-paint-template';
+export const FIRST_PAINT_ID = 'vt-first-paint';

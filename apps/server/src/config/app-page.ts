@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BOOT_DATA_ELEMENT_ID, type BootData } from '@vitrine/contract/boot';
 import { acceptedLanguages, FALLBACK_LOCALE, pickInterfaceLanguage } from '@vitrine/contract/languages';
@@ -7,6 +8,7 @@ import { acceptedEncoding, compress } from '../http/compression.ts';
 import type { IndexField } from '@vitrine/contract/search';
 import type { Auth } from '../auth/caller.ts';
 import type { ConfigService } from './config.service.ts';
+import { firstPaintTemplate, preparePage, TEMPLATE_SLOT } from './first-paint.ts';
 
 /** Pages kept ready, compressed, by their content (one per language and config version). */
 const KEPT_PAGES = 16;
@@ -54,10 +56,18 @@ export function withBootData(template: string, data: BootData): string {
   return at < 0 ? `${template}${element}` : `${template.slice(0, at)}${element}\n    ${template.slice(at)}`;
 }
 
+/** The headers with the page's own script allowed by its hash in the CSP's script-src. */
+function withScriptSource(headers: Record<string, string>, source: string | undefined): Record<string, string> {
+  const csp = headers['Content-Security-Policy'];
+  if (!source || !csp) return headers;
+  return { ...headers, 'Content-Security-Policy': csp.replace("script-src 'self'", `script-src 'self' ${source}`) };
+}
+
 /**
  * Serves the portal's page at / and /index.html: the built index.html with the first screen's config
- * and texts (so the web app paints without waiting for a call), revalidated on every visit by its
- * ETag, and compressed once per version.
+ * and texts (so the web app paints without waiting for a call) and the dashboard's first paint
+ * (first-paint.ts; its script's hash joins the page's Content-Security-Policy), revalidated on every
+ * visit by its ETag, and compressed once per version.
  */
 export function serveAppPage(
   app: FastifyInstance,
@@ -67,12 +77,15 @@ export function serveAppPage(
   /** index/fields as the caller would get it; undefined when the caller may not search. */
   fieldsFor: (auth: Auth) => IndexField[] | undefined,
 ): void {
-  const template = readFileSync(indexFile, 'utf8');
+  const prepared = preparePage(readFileSync(indexFile, 'utf8'), path.dirname(indexFile));
+  const pageHeaders = withScriptSource(headers, prepared.scriptSource);
   const ready = new Map<string, ReadyPage>();
 
   async function page(request: FastifyRequest): Promise<ReadyPage> {
     const data = await bootData(config, request.headers['accept-language'], fieldsFor(request.auth));
-    const html = withBootData(template, data);
+    // The texts' first language is the one the visitor is expected to get (bootData).
+    const language = Object.keys(data.messages)[0] ?? FALLBACK_LOCALE;
+    const html = withBootData(prepared.html.replace(TEMPLATE_SLOT, firstPaintTemplate(data, language)), data);
     const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
     const kept = ready.get(etag);
     if (kept) return kept;
@@ -87,7 +100,7 @@ export function serveAppPage(
   async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const made = await page(request);
     reply
-      .headers(headers)
+      .headers(pageHeaders)
       .header('Cache-Control', 'no-cache')
       .header('ETag', made.etag)
       .header('Vary', 'Accept-Encoding, Accept-Language')

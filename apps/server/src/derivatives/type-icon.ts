@@ -1,3 +1,5 @@
+import { escapeMarkup } from '@vitrine/contract/markup';
+
 /**
  * A clear picture for an asset that has no picture of its own yet (or cannot have one): the kind of
  * asset as a symbol and its format as text. Served in place of a missing derivative so the portal
@@ -12,13 +14,10 @@ const glyphs: Record<string, string> = {
   other: '<path d="M-40 -55 H20 L45 -30 V55 H-40 Z"/>',
 };
 
-const escapeXml = (s: string) =>
-  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
-
 export function typeIconSvg(assetGroup: string, format: string, width = 800, height = 500): string {
   const glyph = glyphs[assetGroup] ?? glyphs.other;
-  const label = escapeXml(format.toUpperCase().slice(0, 12));
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(assetGroup)} ${label}">
+  const label = escapeMarkup(format.toUpperCase().slice(0, 12));
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeMarkup(assetGroup)} ${label}">
 <rect width="100%" height="100%" fill="#eef1f5"/>
 <g transform="translate(${width / 2} ${height / 2 - 30})" fill="none" stroke="#5b6b7f" stroke-width="8" stroke-linejoin="round" stroke-linecap="round">${glyph}</g>
 <text x="50%" y="${height / 2 + 95}" text-anchor="middle" font-family="DejaVu Sans, Arial, sans-serif" font-size="44" font-weight="bold" fill="#5b6b7f">${label}</text>

@@ -22,6 +22,14 @@ afterEach(() => {
 afterAll(() => server.close());
 
 describe('portal shell (portal-spec §2 "Navigation rules")', () => {
+  it("ends the page's first paint of the dashboard on any other screen (decision 0242)", async () => {
+    const firstPaint = document.body.appendChild(document.createElement('div'));
+    firstPaint.id = 'vt-first-paint';
+    await renderApp('/bookmark');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bookmarks' })).toBeInTheDocument();
+    expect(document.getElementById('vt-first-paint')).toBeNull();
+  });
+
   it('titles the page with the configured website title, separator and page title', async () => {
     server.use(...configHandlers({ global: { website_title: 'Archiv' } }));
     await renderApp('/bookmark');

@@ -1,5 +1,5 @@
 import { Alert, IconButton, LinearProgress, useMediaQuery, useTheme } from '@mui/material';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
 import { Link as RouterLink, Outlet, useLocation, useMatches, useNavigation } from '../lib/router.tsx';
 import { pageOf, type PortalPage } from '@vitrine/contract/paths';
@@ -18,7 +18,10 @@ import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { NavDrawer } from './NavDrawer.tsx';
 import { ThemeSwitch } from './ThemeSwitch.tsx';
 import { usePageTitle } from './usePageTitle.ts';
+import { endFirstPaint } from '../lib/firstPaint.ts';
 import './shell.css';
+import './hero.css';
+import './firstPaint.css';
 
 interface RouteHandle {
   titleKey?: string;
@@ -81,6 +84,10 @@ export function AppShell() {
   useConfigErrorNotice(status);
   useCustomStyleAndFavicon(pathname);
   useScrollOnNavigation();
+  // The page's first paint stands for the dashboard only; the hero ends it there (Hero.tsx).
+  useLayoutEffect(() => {
+    if (page !== 'dashboard') endFirstPaint();
+  }, [page]);
 
   const loading = navigation.state !== 'idle';
   // Plain elements with static CSS (shell.css): the page fills the screen below the header (56 px

@@ -63,6 +63,15 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     expect(within(hero).getByRole('combobox', { name: 'Search' })).toBeInTheDocument();
   });
 
+  it("takes the place of the page's first paint once its hero is drawn (decision 0242)", async () => {
+    catalogue();
+    const firstPaint = document.body.appendChild(document.createElement('div'));
+    firstPaint.id = 'vt-first-paint';
+    await renderApp('/');
+    await screen.findByTestId('dashboard-hero');
+    expect(document.getElementById('vt-first-paint')).toBeNull();
+  });
+
   it('shows collections in their order as poster rows of 20 rows; More results of a pre-search keeps its sort', async () => {
     const requested = catalogue();
     await renderApp('/');

@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { useLayoutEffect, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { screenWidePicture } from '../../lib/pictures.ts';
+import { endFirstPaint } from '../../lib/firstPaint.ts';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import './dashboard.css';
 
@@ -24,6 +25,8 @@ export function Hero({
   children: ReactNode;
 }) {
   const { t } = useTranslation();
+  // Drawn: the page's first paint of the hero gives way to this one, of the same size and place.
+  useLayoutEffect(() => endFirstPaint(), []);
   const align = flexAlign[hero.alignment];
   const logo = logoUrl && (
     <img

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { FIRST_PAINT_ID, FIRST_PAINT_TEMPLATE_ID, type BootData } from '@vitrine/contract/boot';
+import type { MessageSet } from '@vitrine/contract/config';
+import { pickTheme } from '@vitrine/contract/config-defaults';
+import { API_BASE_PATH, configImageCall } from '@vitrine/contract/endpoints';
+import type { ThemeConfig } from '@vitrine/contract/global-config';
+import { escapeMarkup } from '@vitrine/contract/markup';
+import { atWidth, configImageWidths } from '@vitrine/contract/paths';
+
+/**
+ * The built page made ready to paint before the app's code has run (decision 0242):
+ * - its style sheets are placed in the page, so the first paint waits for no request;
+ * - the app's entry module, the modules it needs at once and the zod settings (zod-config.js) are
+ *   started by the page's one script of its own (first-paint.js), whose hash the page's
+ *   Content-Security-Policy names;
+ * - `TEMPLATE_SLOT` marks where a page's first-paint template goes (`firstPaintTemplate`).
+ * A page without the module script (not a build) is left as it is.
+ */
+export interface PreparedPage {
+  html: string;
+  /** The CSP source of the page's script ('sha256-…'), when the page has one. */
+  scriptSource?: string;
+}
+
+export const TEMPLATE_SLOT = '<!--vitrine-first-paint-->';
+
+const ENTRY_SCRIPT = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>\s*/;
+const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>\s*/g;
+const STYLE_SHEET = /<link rel="stylesheet"[^>]*\shref="([^"]+)"[^>]*>/g;
+const ZOD_CONFIG = /<script src="\.\/zod-config\.js"><\/script>\s*/;
+const ROOT = '<div id="root"></div>';
+
+/** A file of the build by its address in the page (`./assets/x.css`, `/assets/x.css`). */
+const readBuilt = (dist: string, href: string) => readFileSync(path.join(dist, href.replace(/^\.?\//, '')), 'utf8');
+
+export function preparePage(template: string, dist: string): PreparedPage {
+  const entry = ENTRY_SCRIPT.exec(template)?.[1];
+  const ownScript = path.join(dist, 'first-paint.js');
+  if (!entry || !template.includes(ROOT) || !existsSync(ownScript)) return { html: template };
+  const preloads = [...template.matchAll(MODULE_PRELOAD)].map((m) => m[1] ?? '');
+  const zodConfig = ZOD_CONFIG.test(template) ? readBuilt(dist, 'zod-config.js') : '';
+  const script = `${zodConfig}${readFileSync(ownScript, 'utf8')}`;
+  const html = template
+    .replace(ENTRY_SCRIPT, '')
+    .replace(MODULE_PRELOAD, '')
+    .replace(ZOD_CONFIG, '')
+    .replace(STYLE_SHEET, (_link, href: string) => `<style>${readBuilt(dist, href).replace(/<\//g, '<\\/')}</style>`)
+    .replace(
+      ROOT,
+      `${ROOT}\n    ${TEMPLATE_SLOT}<script data-entry="${escapeMarkup(entry)}" data-preloads="${escapeMarkup(preloads.join(' '))}">${script}</script>`,
+    );
+  return { html, scriptSource: `'sha256-${createHash('sha256').update(script).digest('base64')}'` };
+}
+
+/** A text of the set by its dotted key, in the language or else English, as the app looks it up. */
+function text(data: BootData, language: string, key: string): string | undefined {
+  for (const set of [data.messages[language], data.messages.en]) {
+    let at: MessageSet | string | undefined = set;
+    for (const part of key.split('.')) at = typeof at === 'object' ? at[part] : undefined;
+    if (typeof at === 'string') return at;
+  }
+  return undefined;
+}
+
+/** The colours the frame reads (app/shell.css, lib/theme.ts), scoped to the first paint. */
+function themeRule(theme: ThemeConfig): string {
+  const c = theme.appearance;
+  const dark = theme.dark;
+  return [
+    `--vitrine-navigation:${c.navigation}`,
+    `--vitrine-on-navigation:${c.on_navigation}`,
+    `--vt-divider:${dark ? 'rgba(255, 255, 255, 0.12)' : 'rgba(0, 0, 0, 0.12)'}`,
+    `--vt-elevation-1:${dark ? 'linear-gradient(rgba(255, 255, 255, 0.05), rgba(255, 255, 255, 0.05))' : 'none'}`,
+    `background-color:${c.background}`,
+    `color:${c.on_background}`,
+  ]
+    .join(';')
+    .replace(/[<>]/g, '');
+}
+
+const flexAlign = { left: 'flex-start', center: 'center', right: 'flex-end' } as const;
+
+/** A picture uploaded in the admin area, by its name, as the app addresses it. */
+const configImage = (name: string) => `${API_BASE_PATH}${configImageCall.path.replace(':name', name)}`;
+
+/**
+ * The dashboard's frame and hero as static markup, in the language the page's texts are in and the
+ * default themes of the light and the dark colour scheme: the header with the website's logo or
+ * title, the navigation's place on wide screens, and the hero with its picture, logo, texts and the
+ * search input's place, as the app's shell and Hero draw them (the same elements and classes, drawn
+ * by the app's style sheets app/shell.css and app/hero.css). None when the first screen is not the
+ * dashboard for a visitor without an account (`hide_dashboard`, or a portal that asks to log in) or
+ * when a text is missing.
+ */
+export function firstPaintTemplate(data: BootData, language: string): string {
+  const { config, files } = data;
+  const hero = config.dashboard.heroImage;
+  if (config.global.hide_dashboard || !data.fields) return '';
+  const title = text(data, language, hero.trans_header);
+  const body = text(data, language, hero.trans_body);
+  if (title === undefined || body === undefined) return '';
+  // Logos as the app shows them on the dashboard (visibleLogos); the first paint is hidden from
+  // assistive technology, so they need no text.
+  const logosShown = config.visibleLogos.find((l) => l.key === 'dashboard')?.visible !== false;
+  const brand =
+    files.logo && logosShown ? `<img src="${configImage('logo')}" alt="">` : escapeMarkup(config.global.website_title);
+  const logo =
+    files.dashboardLogo && logosShown
+      ? `<img class="vt-hero-logo" src="${configImage('dashboardLogo')}" alt="" style="height:${Number(hero.logo.height)}px;align-self:${flexAlign[hero.logo.alignment]}">`
+      : '';
+  const url = configImage('dashboardHero');
+  const picture = files.dashboardHero
+    ? `<img class="hero-image" src="${url}" srcset="${configImageWidths.map((w) => `${atWidth(url, w)} ${w}w`).join(', ')}" sizes="100vw" fetchpriority="high" alt="">`
+    : '';
+  const style = `#${FIRST_PAINT_ID}{${themeRule(pickTheme(config, null, false))}}
+@media (prefers-color-scheme: dark){#${FIRST_PAINT_ID}{${themeRule(pickTheme(config, null, true))}}}`;
+  const heroBox = `<div class="vt-hero" style="min-height:${Number(hero.height)}px;align-items:${flexAlign[hero.alignment]};text-align:${hero.alignment}">${picture}${hero.logo.load_outside ? '' : logo}<p class="vt-hero-title">${escapeMarkup(title)}</p><p class="vt-hero-body">${escapeMarkup(body)}</p><div class="vt-first-paint-search"></div></div>`;
+  return `<template id="${FIRST_PAINT_TEMPLATE_ID}" data-locale="${escapeMarkup(language)}"><div id="${FIRST_PAINT_ID}" aria-hidden="true"><style>${style}</style><div class="vt-shell"><header class="vt-header"><div class="vt-toolbar"><span class="vt-first-paint-button"></span><span class="vt-brand">${brand}</span></div></header><div class="vt-body"><div class="vt-nav vt-first-paint-nav"></div><div class="vt-column"><main class="vt-main">${hero.logo.load_outside ? logo : ''}${heroBox}</main></div></div></div></div></template>`;
+}
