@@ -37,8 +37,7 @@ const routes = routeArgs.length
       'src/features/search/SearchPage.tsx',
       'src/features/admin/AdminPage.tsx',
     ];
-// The page's entry (the build's second entry, src/early.ts, is in its closure: its chunk is shared).
-const entry = 'index.html' in manifest ? 'index.html' : Object.keys(manifest).find((k) => manifest[k].isEntry);
+const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const entryChunks = closure([entry]);
 
 console.log('| route chunk | files | raw KB | gzipped KB | target |');

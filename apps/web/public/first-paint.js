@@ -1,7 +1,7 @@
 // The page's one script of its own, placed in the page by the server (apps/server/src/config/
 // first-paint.ts, with its hash in the Content-Security-Policy) after the app's root element. It
 // starts the app: its entry module (data-entry), with the modules that entry needs at once asked for
-// beside it (data-preloads), and the build's early entry (data-early). On a first visit to the dashboard, the page's template holds the hero
+// beside it (data-preloads). On a first visit to the dashboard, the page's template holds the hero
 // as static markup (in the language and theme a first visit gets); it is shown at once, and the
 // app's code is asked for once the hero's picture has arrived (at most 800 ms later), so that the
 // largest picture of the screen has the line to itself. The app draws its own screen behind it and
@@ -10,24 +10,7 @@
   var script = document.currentScript;
   var entry = script.dataset.entry;
   var preloads = (script.dataset.preloads || '').split(' ').filter(Boolean);
-  // The build's early entry and its chunks: a few kilobytes that ask for the first screen's answers
-  // (apps/web/src/early.ts) at once, on every screen, without waiting for the app's code.
-  var early = (script.dataset.early || '').split(' ').filter(Boolean);
   var picture = null;
-
-  function preload(href) {
-    var link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.crossOrigin = '';
-    link.href = href;
-    document.head.append(link);
-  }
-
-  if (early.length > 0) {
-    early.slice(1).forEach(preload);
-    // Should it fail, the app asks for the answers itself (app/firstScreen.ts).
-    import(early[0]).catch(function () {});
-  }
 
   function endFirstPaint() {
     var shown = document.getElementById('vt-first-paint');
@@ -54,7 +37,13 @@
   }
 
   function start() {
-    preloads.forEach(preload);
+    preloads.forEach(function (href) {
+      var link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      document.head.append(link);
+    });
     // An entry that cannot be loaded leaves the page empty, as its module script did before.
     import(entry).catch(endFirstPaint);
   }

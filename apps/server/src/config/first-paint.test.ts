@@ -15,15 +15,6 @@ function builtApp(): { dist: string; template: string } {
   writeFileSync(path.join(dist, 'zod-config.js'), 'globalThis.zodSettings = 1;\n');
   writeFileSync(path.join(dist, 'first-paint.js'), 'start(document.currentScript.dataset.entry);\n');
   writeFileSync(path.join(dist, 'assets', 'app-1.css'), '.vt-shell{display:flex}</style>');
-  mkdirSync(path.join(dist, '.vite'));
-  writeFileSync(
-    path.join(dist, '.vite', 'manifest.json'),
-    JSON.stringify({
-      'src/early.ts': { file: 'assets/early-1.js', isEntry: true, imports: ['_first-answers-1.js'] },
-      '_first-answers-1.js': { file: 'assets/first-answers-1.js' },
-      'index.html': { file: 'assets/index-1.js', isEntry: true },
-    }),
-  );
   const template = [
     '<!doctype html><html><head>',
     '<script src="./zod-config.js"></script>',
@@ -48,7 +39,7 @@ describe("the page's first paint (decision 0242)", () => {
       expect(html).not.toContain('modulepreload');
       expect(html).not.toContain('src="./zod-config.js"');
       const script =
-        /<script data-entry="\.\/assets\/index-1\.js" data-preloads="\.\/assets\/runtime-1\.js \.\/assets\/app-1\.js" data-early="\.\/assets\/early-1\.js \.\/assets\/first-answers-1\.js">(.*?)<\/script>/s.exec(
+        /<script data-entry="\.\/assets\/index-1\.js" data-preloads="\.\/assets\/runtime-1\.js \.\/assets\/app-1\.js">(.*?)<\/script>/s.exec(
           html,
         )?.[1];
       // zod's settings first, then the start.

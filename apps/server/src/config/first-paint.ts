@@ -14,8 +14,7 @@ import { atWidth, configImageWidths } from '@vitrine/contract/paths';
  * - its style sheets are placed in the page, so the first paint waits for no request;
  * - the app's entry module, the modules it needs at once and the zod settings (zod-config.js) are
  *   started by the page's one script of its own (first-paint.js), whose hash the page's
- *   Content-Security-Policy names, and so is the build's early entry, which asks for the first
- *   screen's answers at once (decision 0243);
+ *   Content-Security-Policy names;
  * - `TEMPLATE_SLOT` marks where a page's first-paint template goes (`firstPaintTemplate`).
  * A page without the module script (not a build) is left as it is.
  */
@@ -32,27 +31,6 @@ const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>\s*/
 const STYLE_SHEET = /<link rel="stylesheet"[^>]*\shref="([^"]+)"[^>]*>/g;
 const ZOD_CONFIG = /<script src="\.\/zod-config\.js"><\/script>\s*/;
 const ROOT = '<div id="root"></div>';
-/** The web build's second entry, by its source path (the key of the build's manifest). */
-const EARLY_ENTRY = 'src/early.ts';
-
-interface ManifestChunk {
-  file: string;
-  imports?: string[];
-}
-
-/**
- * The build's early entry (apps/web/src/early.ts: it asks for the first screen's answers) and the
- * chunks it imports, as addresses in the page, from the build's manifest; none in a build without.
- */
-function earlyEntry(dist: string): string[] {
-  const file = path.join(dist, '.vite', 'manifest.json');
-  if (!existsSync(file)) return [];
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, ManifestChunk>;
-  const early = manifest[EARLY_ENTRY];
-  if (!early) return [];
-  const imported = (early.imports ?? []).map((key) => manifest[key]?.file).filter((f) => f !== undefined);
-  return [early.file, ...imported].map((f) => `./${f}`);
-}
 
 /** A file of the build by its address in the page (`./assets/x.css`, `/assets/x.css`). */
 const readBuilt = (dist: string, href: string) => readFileSync(path.join(dist, href.replace(/^\.?\//, '')), 'utf8');
@@ -71,7 +49,7 @@ export function preparePage(template: string, dist: string): PreparedPage {
     .replace(STYLE_SHEET, (_link, href: string) => `<style>${readBuilt(dist, href).replace(/<\//g, '<\\/')}</style>`)
     .replace(
       ROOT,
-      `${ROOT}\n    ${TEMPLATE_SLOT}<script data-entry="${escapeMarkup(entry)}" data-preloads="${escapeMarkup(preloads.join(' '))}" data-early="${escapeMarkup(earlyEntry(dist).join(' '))}">${script}</script>`,
+      `${ROOT}\n    ${TEMPLATE_SLOT}<script data-entry="${escapeMarkup(entry)}" data-preloads="${escapeMarkup(preloads.join(' '))}">${script}</script>`,
     );
   return { html, scriptSource: `'sha256-${createHash('sha256').update(script).digest('base64')}'` };
 }

@@ -6,7 +6,7 @@ import { assetsCall, previewCall } from '@vitrine/contract/endpoints';
 import { api, createSessionServer, sessionAnswer } from '../test/sessionServer.ts';
 import { loadSession, resetSessionState } from '../stores/session.ts';
 import { callApi, getSessionToken, setRequestLanguage, setSessionToken } from './apiClient.ts';
-import { askFirstAnswers, askFirstAnswersOnce } from './earlyAnswers.ts';
+import { askFirstAnswers } from './earlyAnswers.ts';
 
 const boot: BootData = {
   config: defaultGlobalConfig,
@@ -142,15 +142,5 @@ describe("the first screen's calls, asked before the app's code runs (issue #28)
     askFirstAnswers('#/login?code=abc', boot);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(asked).toEqual([]);
-  });
-
-  it("asks once per page at start: the build's early entry first, the app's start then asks nothing (decision 0243)", async () => {
-    portal();
-    // src/early.ts, then app/firstScreen.ts.
-    askFirstAnswersOnce('#/asset/42', boot);
-    askFirstAnswersOnce('#/asset/42', boot);
-    await expect.poll(preloaded).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(asked).toHaveLength(3);
   });
 });

@@ -32,15 +32,3 @@ export function askFirstAnswers(hash: string, boot: BootData | null): void {
     });
   });
 }
-
-let askedAtStart = false;
-
-/**
- * `askFirstAnswers` once per page: the build's early entry asks first (src/early.ts, started by the
- * page's script), and the app's start (app/firstScreen.ts) only where there was none (development).
- */
-export function askFirstAnswersOnce(hash: string, boot: BootData | null): void {
-  if (askedAtStart) return;
-  askedAtStart = true;
-  askFirstAnswers(hash, boot);
-}
