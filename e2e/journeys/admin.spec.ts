@@ -435,9 +435,6 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
   });
 
   test('no serious or critical accessibility violation in any section (axe-core)', async ({ page }) => {
-    // Without motion, a dialog is measured at full opacity, not halfway through fading in, which axe
-    // would report as low contrast of its buttons.
-    await page.emulateMedia({ reducedMotion: 'reduce' });
     for (const name of [
       'Appearance',
       'Dashboard',

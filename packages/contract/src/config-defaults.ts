@@ -232,3 +232,10 @@ export function pickTheme(config: GlobalConfig, chosen: string | null, prefersDa
     defaultThemes[0]
   );
 }
+
+/** A configured alignment (the hero, its logo) as flexbox places it. */
+export const flexAlign = { left: 'flex-start', center: 'center', right: 'flex-end' } as const;
+
+/** What lies over a paper of elevation 1 in a dark theme (MUI's overlay; none in a light one). */
+export const elevationOverlay = (dark: boolean): string =>
+  dark ? 'linear-gradient(rgba(255, 255, 255, 0.05), rgba(255, 255, 255, 0.05))' : 'none';

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FIRST_PAINT_ID, FIRST_PAINT_TEMPLATE_ID, type BootData } from '@vitrine/contract/boot';
-import type { MessageSet } from '@vitrine/contract/config';
-import { pickTheme } from '@vitrine/contract/config-defaults';
+import { elevationOverlay, flexAlign, pickTheme } from '@vitrine/contract/config-defaults';
 import { API_BASE_PATH, configImageCall } from '@vitrine/contract/endpoints';
 import type { ThemeConfig } from '@vitrine/contract/global-config';
 import { escapeMarkup } from '@vitrine/contract/markup';
 import { atWidth, configImageWidths } from '@vitrine/contract/paths';
+import { messageAt } from './reset-mail.ts';
 
 /**
  * The built page made ready to paint before the app's code has run (decision 0242):
@@ -55,14 +55,8 @@ export function preparePage(template: string, dist: string): PreparedPage {
 }
 
 /** A text of the set by its dotted key, in the language or else English, as the app looks it up. */
-function text(data: BootData, language: string, key: string): string | undefined {
-  for (const set of [data.messages[language], data.messages.en]) {
-    let at: MessageSet | string | undefined = set;
-    for (const part of key.split('.')) at = typeof at === 'object' ? at[part] : undefined;
-    if (typeof at === 'string') return at;
-  }
-  return undefined;
-}
+const text = (data: BootData, language: string, key: string): string | undefined =>
+  messageAt(data.messages[language] ?? {}, key) ?? messageAt(data.messages.en ?? {}, key);
 
 /** The colours the frame reads (app/shell.css, lib/theme.ts), scoped to the first paint. */
 function themeRule(theme: ThemeConfig): string {
@@ -72,15 +66,13 @@ function themeRule(theme: ThemeConfig): string {
     `--vitrine-navigation:${c.navigation}`,
     `--vitrine-on-navigation:${c.on_navigation}`,
     `--vt-divider:${dark ? 'rgba(255, 255, 255, 0.12)' : 'rgba(0, 0, 0, 0.12)'}`,
-    `--vt-elevation-1:${dark ? 'linear-gradient(rgba(255, 255, 255, 0.05), rgba(255, 255, 255, 0.05))' : 'none'}`,
+    `--vt-elevation-1:${elevationOverlay(dark)}`,
     `background-color:${c.background}`,
     `color:${c.on_background}`,
   ]
     .join(';')
     .replace(/[<>]/g, '');
 }
-
-const flexAlign = { left: 'flex-start', center: 'center', right: 'flex-end' } as const;
 
 /** A picture uploaded in the admin area, by its name, as the app addresses it. */
 const configImage = (name: string) => `${API_BASE_PATH}${configImageCall.path.replace(':name', name)}`;

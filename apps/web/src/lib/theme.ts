@@ -1,5 +1,6 @@
 import { alpha, createTheme, darken, lighten, type Theme } from '@mui/material/styles';
 import type { ThemeConfig } from '@vitrine/contract/global-config';
+import { elevationOverlay } from '@vitrine/contract/config-defaults';
 
 const THEME_KEY = 'theme';
 /** Visitors who ask their system for less motion get no animations or transitions (drawers, menus, ripples). */
@@ -132,8 +133,7 @@ export function paletteVariables(theme: Theme): Record<string, string> {
     '--vt-disabled': p.action.disabled,
     '--vt-hover': p.action.hover,
     '--vt-divider': p.divider,
-    '--vt-elevation-1':
-      p.mode === 'dark' ? 'linear-gradient(rgba(255, 255, 255, 0.05), rgba(255, 255, 255, 0.05))' : 'none',
+    '--vt-elevation-1': elevationOverlay(p.mode === 'dark'),
     '--vt-shadow-1': theme.shadows[1],
   };
 }

@@ -3,9 +3,8 @@ import { useTranslation } from '../../lib/translate.tsx';
 import { screenWidePicture } from '../../lib/pictures.ts';
 import { endFirstPaint } from '../../lib/firstPaint.ts';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
+import { flexAlign } from '@vitrine/contract/config-defaults';
 import './dashboard.css';
-
-const flexAlign = { left: 'flex-start', center: 'center', right: 'flex-end' } as const;
 
 /**
  * The dashboard's hero (portal-spec §2 "Dashboard"): the hero image (height from the config, default
