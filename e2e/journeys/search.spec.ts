@@ -225,3 +225,79 @@ test.describe('scroll position, view and sort (portal-spec §2 "Search": kept wh
     await expect(page.locator(`[data-asset-id="${id}"]`)).toBeInViewport();
   });
 });
+
+test.describe('infinite scroll on a phone (portal-spec §4 "Search")', () => {
+  test.use({ locale: 'en-GB', viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+
+  test('a first answer that fills the results asks for no further page until the visitor scrolls near its end', async ({
+    page,
+  }) => {
+    const starts: number[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith('/api/search')) starts.push(Number(url.searchParams.get('solr_start') ?? 0));
+    });
+    await page.goto('/#/search/*');
+    await expect(heading(page)).toHaveText(/^\d+ results/, { timeout: 60_000 });
+    const region = page.getByRole('region', { name: 'Results' });
+    await expect(results(page).first()).toBeVisible();
+    // Time for a request the first draw would have started.
+    await page.waitForTimeout(1000);
+    expect(starts).toEqual([0]);
+    await region.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect.poll(() => starts.length).toBeGreaterThan(1);
+    // The next page starts where the first ended.
+    expect(starts[1]).toBeGreaterThan(0);
+  });
+});
+
+/** The most result items the page has held at once, counted on every change of the page. */
+async function countMostItems(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { mostItems: number };
+    w.mostItems = 0;
+    new MutationObserver(() => {
+      w.mostItems = Math.max(w.mostItems, document.querySelectorAll('[data-asset-id]').length);
+    }).observe(document, { subtree: true, childList: true });
+  });
+}
+
+for (const device of [
+  { name: 'phone', viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true },
+  { name: 'desktop', viewport: { width: 1400, height: 1000 }, isMobile: false, hasTouch: false },
+]) {
+  test.describe(`first draw of the results on a ${device.name} (portal-spec §2 "Search": virtualised results, pictures once in view)`, () => {
+    test.use({ locale: 'en-GB', viewport: device.viewport, isMobile: device.isMobile, hasTouch: device.hasTouch });
+
+    test('only the rows near the viewport are ever drawn, and only the pictures in view are fetched', async ({
+      page,
+    }) => {
+      const thumbnails = new Set<string>();
+      page.on('request', (r) => {
+        if (new URL(r.url()).pathname.includes('/media/thumb/')) thumbnails.add(new URL(r.url()).pathname);
+      });
+      await countMostItems(page);
+      await page.goto('/#/search/*');
+      await expect(heading(page)).toHaveText(/^\d+ results/, { timeout: 60_000 });
+      await expect(results(page).first()).toBeVisible();
+      await page.waitForTimeout(1500);
+      const drawn = await results(page).count();
+      const most = await page.evaluate(() => (window as unknown as { mostItems: number }).mostItems);
+      // The first page holds more results than are drawn; none of the others was drawn in between.
+      expect(drawn).toBeGreaterThan(0);
+      expect(most).toBe(drawn);
+      const inView = await results(page)
+        .filter({ visible: true })
+        .evaluateAll(
+          (items) =>
+            items.filter((el) => {
+              const box = el.getBoundingClientRect();
+              const area = el.closest('[data-view]')!.getBoundingClientRect();
+              return box.bottom > area.top && box.top < area.bottom;
+            }).length,
+        );
+      expect(thumbnails.size).toBeGreaterThan(0);
+      expect(thumbnails.size).toBeLessThanOrEqual(inView);
+    });
+  });
+}

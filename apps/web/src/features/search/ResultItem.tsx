@@ -199,6 +199,9 @@ export function IconSet({
   );
 }
 
+/** A thumbnail's caption under its picture (results.css `.vt-caption`). */
+export const CAPTION_HEIGHT = 32;
+
 /** Decoded placeholders by hash: an item scrolled past and back does not decode again. */
 const placeholders = new Map<string, string>();
 const PLACEHOLDER_CACHE = 5000;
@@ -339,7 +342,17 @@ export const ResultItem = memo(function ResultItem({
 }: ResultItemProps) {
   const longPress = useLongPress(() => onClick(doc, { ctrlKey: true, metaKey: false, shiftKey: false }));
   return (
-    <div className="vt-item" data-asset-id={doc.id} data-selected={selected || undefined} style={{ width }}>
+    <div
+      className="vt-item"
+      data-asset-id={doc.id}
+      data-selected={selected || undefined}
+      // Until the browser has decided an item is on screen, content-visibility lays it out at this
+      // size (else at none): the result list measures its rows as they are drawn.
+      style={{
+        width,
+        containIntrinsicSize: `auto ${width}px ${height + (caption === undefined ? 0 : CAPTION_HEIGHT)}px`,
+      }}
+    >
       <button
         type="button"
         className="vt-item-button"

@@ -17,14 +17,13 @@ import { gridKeyHandler } from '../../lib/gridKeys.ts';
 import { useStableCallback } from '../../lib/useStableCallback.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
 import { aspectOf, gridRows, posterRows, type ResultRow } from './layout.ts';
-import { ResultItem, type ItemActions } from './ResultItem.tsx';
+import { CAPTION_HEIGHT, ResultItem, type ItemActions } from './ResultItem.tsx';
 import { LIST_HEADER_HEIGHT, ListHeader, ListInfoRow, ListRow, listLayout, type ListColumn } from './ListTable.tsx';
 import { loadDistance, type SortState, type ViewKey, type ViewSizes } from './searchState.ts';
 
 /** Gaps between posters and between thumbnails (portal-spec §9). */
 const POSTER_GAP = 4;
 const THUMB_GAP = 8;
-const CAPTION_HEIGHT = 32;
 /** Scroll position is restored 250 ms after coming back (portal-spec §2 "Search"). */
 const SCROLL_RESTORE_MS = 250;
 
@@ -124,8 +123,9 @@ export function ResultList(props: ResultListProps) {
     if (el.scrollHeight - el.scrollTop - el.clientHeight < loadDistance(view, sizes)) loadMore();
   }, [hasMore, loadingMore, loadMore, view, sizes]);
 
+  // Before its width is measured the area has no rows and is short: that is not the end of the results.
   useEffect(() => {
-    checkNearEnd();
+    if (rows.length > 0) checkNearEnd();
   }, [checkNearEnd, rows.length]);
 
   // Switching view starts at the top.
