@@ -65,6 +65,8 @@ export function MobileNavDrawer({
       // Flings are judged by useFlings; the drawer itself only goes by the distance pulled.
       minFlingVelocity={Number.POSITIVE_INFINITY}
       disableDiscovery
+      // Mounted when it opens or a swipe from the edge starts, not on every first screen a phone draws.
+      ModalProps={{ keepMounted: false }}
       // The drawer keeps its own paper ref for swiping, so the paper is styled from outside.
       sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
       // The open drawer is a dialog; it is named after the navigation it holds.

@@ -76,7 +76,7 @@ export function SearchPage() {
   const box = useResultsBox(!small, sidebarWidth.width);
   // The first page's size is fixed per search, so resizing does not start a new one.
   const firstRows = useMemo(
-    () => firstPageSize(view, box.width, box.height, sizes),
+    () => firstPageSize(view, box.widthRef.current, box.height, sizes),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- sized once per search and view
     [view, currentPath, sort.key, sort.orientation],
   );

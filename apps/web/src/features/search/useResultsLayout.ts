@@ -83,9 +83,11 @@ export function viewSizesOf(search: GlobalConfig['search']): ViewSizes {
 export interface ResultsBox {
   /** The results area's height: the window's less the page's chrome, at least 320 px. */
   height: number;
-  /** The results area's width as last measured (state: a new width draws again). */
-  width: number;
-  /** The same width, read when the next page is sized without drawing again. */
+  /**
+   * The results area's width as last measured, read when a search's first page and each next page
+   * are sized (a ref: the list lays its rows out from its own measure, so a new width draws nothing
+   * here).
+   */
   widthRef: { readonly current: number };
   /** The result list reports its measured width here. */
   onWidth: (width: number) => void;
@@ -97,14 +99,9 @@ export interface ResultsBox {
  */
 export function useResultsBox(sidebarShown: boolean, sidebarWidth: number): ResultsBox {
   const windowHeight = useWindowHeight();
-  const initialWidth = Math.max(320, window.innerWidth - (sidebarShown ? sidebarWidth : 0));
-  const widthRef = useRef(initialWidth);
-  const [width, setWidth] = useState(initialWidth);
+  const widthRef = useRef(Math.max(320, window.innerWidth - (sidebarShown ? sidebarWidth : 0)));
   const onWidth = useCallback((w: number) => {
-    if (w > 0) {
-      widthRef.current = w;
-      setWidth(w);
-    }
+    if (w > 0) widthRef.current = w;
   }, []);
-  return { height: Math.max(MIN_RESULTS_HEIGHT, windowHeight - CHROME_HEIGHT), width, widthRef, onWidth };
+  return { height: Math.max(MIN_RESULTS_HEIGHT, windowHeight - CHROME_HEIGHT), widthRef, onWidth };
 }
