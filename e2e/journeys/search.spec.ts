@@ -301,3 +301,36 @@ for (const device of [
     });
   });
 }
+
+test.describe("the search screen's code on a first visit (decision 0243)", () => {
+  test.use({ locale: 'en-GB', viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+
+  test("is asked for by the page beside the app's entry, once each, and the screen draws its results", async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/assets/')) asked.push(new URL(r.url()).pathname.split('/').pop() ?? '');
+    });
+    // The app's entry module comes late, as on a slow connection.
+    let entryReleased = false;
+    await page.route('**/assets/index-*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      entryReleased = true;
+      await route.continue();
+    });
+    await page.goto('/#/search/*');
+    await expect.poll(() => asked.some((f) => /^SearchPage-.*\.js$/.test(f))).toBe(true);
+    expect(entryReleased).toBe(false);
+    expect(asked.some((f) => /^SearchPage-.*\.css$/.test(f))).toBe(true);
+    await expect(heading(page)).toHaveText(/^\d+ results/, { timeout: 60_000 });
+    await expect(results(page).first()).toBeVisible();
+    // The app's own load of the screen asks for nothing again.
+    expect(asked.filter((f, i) => asked.indexOf(f) !== i)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});

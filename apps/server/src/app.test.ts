@@ -61,7 +61,9 @@ describe('serving the built web app', () => {
       const res = await t.app.inject(url);
       const directives = directivesOf(res.headers['content-security-policy']);
       // The page's one inline script by its hash (config/first-paint.ts), the portal's files else.
-      const inline = /<script data-entry="[^"]*" data-preloads="[^"]*">(.*?)<\/script>/s.exec(res.body)?.[1];
+      const inline = /<script data-entry="[^"]*" data-preloads="[^"]*" data-screens="[^"]*">(.*?)<\/script>/s.exec(
+        res.body,
+      )?.[1];
       expect(directives.get('script-src'), url).toEqual(
         url === '/'
           ? [

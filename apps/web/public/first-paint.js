@@ -1,7 +1,9 @@
 // The page's one script of its own, placed in the page by the server (apps/server/src/config/
 // first-paint.ts, with its hash in the Content-Security-Policy) after the app's root element. It
 // starts the app: its entry module (data-entry), with the modules that entry needs at once asked for
-// beside it (data-preloads). On a first visit to the dashboard, the page's template holds the hero
+// beside it (data-preloads), and those of the screen the address shows (data-screens: per route
+// start, the screen's chunks and style sheets that the entry does not load), which would otherwise
+// be asked for only once the entry has arrived and run. On a first visit to the dashboard, the page's template holds the hero
 // as static markup (in the language and theme a first visit gets); it is shown at once, and the
 // app's code is asked for once the hero's picture has arrived (at most 800 ms later), so that the
 // largest picture of the screen has the line to itself. The app draws its own screen behind it and
@@ -10,6 +12,7 @@
   var script = document.currentScript;
   var entry = script.dataset.entry;
   var preloads = (script.dataset.preloads || '').split(' ').filter(Boolean);
+  var screens = JSON.parse(script.dataset.screens || '[]');
   var picture = null;
 
   function endFirstPaint() {
@@ -36,10 +39,23 @@
     endFirstPaint();
   }
 
+  /** The files of the screen at this address (`#/search/*` is at `/search`). */
+  function screenFiles() {
+    var at = window.location.hash.slice(1).split('?')[0];
+    for (var i = 0; i < screens.length; i++) {
+      var start = screens[i][0];
+      if (at === start || at.indexOf(start + '/') === 0) return screens[i][1];
+    }
+    return [];
+  }
+
   function start() {
-    preloads.forEach(function (href) {
+    preloads.concat(screenFiles()).forEach(function (href) {
       var link = document.createElement('link');
-      link.rel = 'modulepreload';
+      var style = /\.css$/.test(href);
+      // A style sheet is only fetched: the app's load of the screen applies it.
+      link.rel = style ? 'preload' : 'modulepreload';
+      if (style) link.as = 'style';
       link.crossOrigin = '';
       link.href = href;
       document.head.append(link);

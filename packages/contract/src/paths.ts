@@ -154,6 +154,25 @@ export const routePatterns = {
   admin: '/admin',
 } as const satisfies Record<PortalPage, string>;
 
+/**
+ * The module of each page's screen in the web app's sources (apps/web/src/app/screens.ts loads
+ * them): the server finds a screen's files in the build's manifest by it, so that the page's script
+ * can ask for them beside the app's own code (apps/server/src/config/first-paint.ts).
+ */
+export const screenModules = {
+  dashboard: 'src/features/dashboard/DashboardPage.tsx',
+  login: 'src/features/login/LoginPage.tsx',
+  logout: 'src/features/login/LogoutPage.tsx',
+  resetPassword: 'src/features/login/ResetPasswordPage.tsx',
+  search: 'src/features/search/SearchPage.tsx',
+  asset: 'src/features/asset/AssetPage.tsx',
+  bookmark: 'src/features/bookmark/BookmarkPage.tsx',
+  shares: 'src/features/share/MySharesPage.tsx',
+  share: 'src/features/share/ShareLandingPage.tsx',
+  custom: 'src/features/custom/CustomPage.tsx',
+  admin: 'src/features/admin/AdminPage.tsx',
+} as const satisfies Record<PortalPage, string>;
+
 const adminSectionPattern = `${routePatterns.admin}/:section`;
 const segment = (value: Part) => encodeURIComponent(String(value));
 

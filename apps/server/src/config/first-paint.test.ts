@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { BootData } from '@vitrine/contract/boot';
 import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
-import { firstPaintTemplate, preparePage, TEMPLATE_SLOT } from './first-paint.ts';
+import { firstPaintTemplate, preparePage, screenFiles, TEMPLATE_SLOT } from './first-paint.ts';
 
 /** A build's page as the web app's build writes it, with its files. */
 function builtApp(): { dist: string; template: string } {
@@ -39,7 +39,7 @@ describe("the page's first paint (decision 0242)", () => {
       expect(html).not.toContain('modulepreload');
       expect(html).not.toContain('src="./zod-config.js"');
       const script =
-        /<script data-entry="\.\/assets\/index-1\.js" data-preloads="\.\/assets\/runtime-1\.js \.\/assets\/app-1\.js">(.*?)<\/script>/s.exec(
+        /<script data-entry="\.\/assets\/index-1\.js" data-preloads="\.\/assets\/runtime-1\.js \.\/assets\/app-1\.js" data-screens="\[\]">(.*?)<\/script>/s.exec(
           html,
         )?.[1];
       // zod's settings first, then the start.
@@ -51,6 +51,40 @@ describe("the page's first paint (decision 0242)", () => {
       );
       // The template's place is after the root element, before the script.
       expect(html).toMatch(new RegExp(`<div id="root"></div>\\s*${TEMPLATE_SLOT}<script data-entry`));
+    });
+
+    it("gives the page's script each screen's own files, as the build's manifest has them, by the start of its route", () => {
+      const { dist, template } = builtApp();
+      mkdirSync(path.join(dist, '.vite'));
+      const chunk = (file: string, imports: string[] = [], css?: string[]) => ({ file, imports, ...(css && { css }) });
+      writeFileSync(
+        path.join(dist, '.vite', 'manifest.json'),
+        JSON.stringify({
+          'index.html': chunk('assets/index-1.js', ['_app-1.js']),
+          '_app-1.js': chunk('assets/app-1.js', ['_runtime-1.js'], ['assets/app-1.css']),
+          '_runtime-1.js': chunk('assets/runtime-1.js'),
+          '_Menu-1.js': chunk('assets/Menu-1.js', ['_app-1.js']),
+          'src/features/search/SearchPage.tsx': chunk(
+            'assets/SearchPage-1.js',
+            ['_app-1.js', '_Menu-1.js'],
+            ['assets/SearchPage-1.css'],
+          ),
+          'src/features/asset/AssetPage.tsx': chunk('assets/AssetPage-1.js', ['_runtime-1.js', '_Menu-1.js']),
+          'src/features/dashboard/DashboardPage.tsx': chunk('assets/DashboardPage-1.js', ['_app-1.js']),
+          'src/features/admin/AdminPage.tsx': chunk('assets/AdminPage-1.js', ['_app-1.js']),
+        }),
+      );
+      const screens = screenFiles(dist, './assets/index-1.js');
+      // What the entry loads already is left out; the dashboard and the admin area are the app's.
+      expect(screens).toEqual([
+        ['/search', ['./assets/SearchPage-1.js', './assets/Menu-1.js', './assets/SearchPage-1.css']],
+        ['/asset', ['./assets/AssetPage-1.js', './assets/Menu-1.js']],
+      ]);
+      const { html } = preparePage(template, dist);
+      const attribute = /data-screens="([^"]*)"/.exec(html)?.[1] ?? '';
+      expect(JSON.parse(attribute.replaceAll('&quot;', '"'))).toEqual(screens);
+      // Without a manifest (a build without one), none.
+      expect(screenFiles(builtApp().dist, './assets/index-1.js')).toEqual([]);
     });
 
     it('leaves a page that is not a build (no module script) as it is', () => {

@@ -6,7 +6,7 @@ import { elevationOverlay, flexAlign, pickTheme } from '@vitrine/contract/config
 import { API_BASE_PATH, configImageCall } from '@vitrine/contract/endpoints';
 import type { ThemeConfig } from '@vitrine/contract/global-config';
 import { escapeMarkup } from '@vitrine/contract/markup';
-import { atWidth, configImageWidths } from '@vitrine/contract/paths';
+import { atWidth, configImageWidths, routePatterns, screenModules, type PortalPage } from '@vitrine/contract/paths';
 import { messageAt } from './reset-mail.ts';
 
 /**
@@ -35,6 +35,47 @@ const ROOT = '<div id="root"></div>';
 /** A file of the build by its address in the page (`./assets/x.css`, `/assets/x.css`). */
 const readBuilt = (dist: string, href: string) => readFileSync(path.join(dist, href.replace(/^\.?\//, '')), 'utf8');
 
+/** A chunk of the build's manifest (dist/.vite/manifest.json), as far as it is read here. */
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+}
+
+/**
+ * Pages whose code the page's script does not ask for: the dashboard's first visit waits for its
+ * hero picture (its code follows the app's), and the admin area is for the signed in.
+ */
+const SCREENS_LEFT_TO_THE_APP: readonly PortalPage[] = ['dashboard', 'admin'];
+
+/**
+ * Per page, the start of its route (`/search`, `/asset`: the pattern before its first parameter) and
+ * the files of its screen that the app's entry does not load already: its chunk, the chunks that
+ * chunk imports and their style sheets, as the app's own load of the screen would ask for them.
+ * Empty without the build's manifest.
+ */
+export function screenFiles(dist: string, entry: string): [string, string[]][] {
+  const file = path.join(dist, '.vite', 'manifest.json');
+  if (!existsSync(file)) return [];
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, ManifestChunk>;
+  const closure = (key: string, into = new Set<string>()) => {
+    if (into.has(key) || !manifest[key]) return into;
+    into.add(key);
+    for (const imported of manifest[key].imports ?? []) closure(imported, into);
+    return into;
+  };
+  const entryFile = entry.replace(/^\.?\//, '');
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]?.file === entryFile);
+  const atStart = new Set([...(entryKey ? closure(entryKey) : [])].map((key) => manifest[key]!.file));
+  const pages = Object.keys(screenModules) as PortalPage[];
+  return pages.flatMap((page): [string, string[]][] => {
+    if (SCREENS_LEFT_TO_THE_APP.includes(page) || !manifest[screenModules[page]]) return [];
+    const chunks = [...closure(screenModules[page])].map((key) => manifest[key]!).filter((c) => !atStart.has(c.file));
+    const files = [...chunks.map((c) => c.file), ...new Set(chunks.flatMap((c) => c.css ?? []))];
+    return [[routePatterns[page].split('/:')[0]!, files.map((f) => `./${f}`)]];
+  });
+}
+
 export function preparePage(template: string, dist: string): PreparedPage {
   const entry = ENTRY_SCRIPT.exec(template)?.[1];
   const ownScript = path.join(dist, 'first-paint.js');
@@ -49,7 +90,7 @@ export function preparePage(template: string, dist: string): PreparedPage {
     .replace(STYLE_SHEET, (_link, href: string) => `<style>${readBuilt(dist, href).replace(/<\//g, '<\\/')}</style>`)
     .replace(
       ROOT,
-      `${ROOT}\n    ${TEMPLATE_SLOT}<script data-entry="${escapeMarkup(entry)}" data-preloads="${escapeMarkup(preloads.join(' '))}">${script}</script>`,
+      `${ROOT}\n    ${TEMPLATE_SLOT}<script data-entry="${escapeMarkup(entry)}" data-preloads="${escapeMarkup(preloads.join(' '))}" data-screens="${escapeMarkup(JSON.stringify(screenFiles(dist, entry)))}">${script}</script>`,
     );
   return { html, scriptSource: `'sha256-${createHash('sha256').update(script).digest('base64')}'` };
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BootData } from '@vitrine/contract/boot';
 import { configFileNames, defaultGlobalConfig } from '@vitrine/contract/config-defaults';
+import { screenModules } from '@vitrine/contract/paths';
 import { startFirstScreen } from './screens.ts';
 
 const noFiles = Object.fromEntries(configFileNames.map((n) => [n, false])) as BootData['files'];
@@ -38,5 +39,17 @@ describe("the first screen's code and largest picture, asked for at start (issue
     startFirstScreen('#/', boot({ hidden: true }));
     startFirstScreen('#/', null);
     expect(preloads()).toEqual([]);
+  });
+});
+
+describe("the screens' modules the server finds in the build's manifest (paths screenModules)", () => {
+  it('are the modules screens.ts loads, page by page', async () => {
+    const { screens } = await import('./screens.ts');
+    const source = (await import('./screens.ts?raw')).default;
+    for (const page of Object.keys(screens) as (keyof typeof screens)[]) {
+      const loaded = new RegExp(`${page}: \\(\\) => import\\('\\.\\./([^']+)'\\)`).exec(source)?.[1];
+      expect(`src/${loaded}`, page).toBe(screenModules[page]);
+    }
+    expect(Object.keys(screenModules).sort()).toEqual(Object.keys(screens).sort());
   });
 });
