@@ -251,13 +251,18 @@ test.describe('infinite scroll on a phone (portal-spec §4 "Search")', () => {
   });
 });
 
-/** The most result items the page has held at once, counted on every change of the page. */
+/**
+ * The most result items the page has held at once, and whether it ever held the facet sidebar,
+ * looked at on every change of the page.
+ */
 async function countMostItems(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const w = window as unknown as { mostItems: number };
+    const w = window as unknown as { mostItems: number; hadSidebar: boolean };
     w.mostItems = 0;
+    w.hadSidebar = false;
     new MutationObserver(() => {
       w.mostItems = Math.max(w.mostItems, document.querySelectorAll('[data-asset-id]').length);
+      w.hadSidebar ||= document.querySelector('aside.vt-facets') !== null;
     }).observe(document, { subtree: true, childList: true });
   });
 }
@@ -298,6 +303,9 @@ for (const device of [
         );
       expect(thumbnails.size).toBeGreaterThan(0);
       expect(thumbnails.size).toBeLessThanOrEqual(inView);
+      // A phone shows the facets in a drawer: the wide screen's sidebar is never drawn first.
+      const hadSidebar = await page.evaluate(() => (window as unknown as { hadSidebar: boolean }).hadSidebar);
+      expect(hadSidebar).toBe(device.name === 'desktop');
     });
   });
 }

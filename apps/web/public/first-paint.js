@@ -12,7 +12,13 @@
   var script = document.currentScript;
   var entry = script.dataset.entry;
   var preloads = (script.dataset.preloads || '').split(' ').filter(Boolean);
-  var screens = JSON.parse(script.dataset.screens || '[]');
+  // Per screen, the start of its route and its files: 'start file file;start file …'.
+  var screens = (script.dataset.screens || '')
+    .split(';')
+    .filter(Boolean)
+    .map(function (screen) {
+      return screen.split(' ');
+    });
   var picture = null;
 
   function endFirstPaint() {
@@ -44,7 +50,7 @@
     var at = window.location.hash.slice(1).split('?')[0];
     for (var i = 0; i < screens.length; i++) {
       var start = screens[i][0];
-      if (at === start || at.indexOf(start + '/') === 0) return screens[i][1];
+      if (at === start || at.indexOf(start + '/') === 0) return screens[i].slice(1);
     }
     return [];
   }

@@ -76,6 +76,10 @@ export function screenFiles(dist: string, entry: string): [string, string[]][] {
   });
 }
 
+/** The screens' files as the page's script reads them: `start file file;start file …`. */
+export const screensAttribute = (screens: [string, string[]][]) =>
+  screens.map(([start, files]) => [start, ...files].join(' ')).join(';');
+
 export function preparePage(template: string, dist: string): PreparedPage {
   const entry = ENTRY_SCRIPT.exec(template)?.[1];
   const ownScript = path.join(dist, 'first-paint.js');
@@ -90,7 +94,7 @@ export function preparePage(template: string, dist: string): PreparedPage {
     .replace(STYLE_SHEET, (_link, href: string) => `<style>${readBuilt(dist, href).replace(/<\//g, '<\\/')}</style>`)
     .replace(
       ROOT,
-      `${ROOT}\n    ${TEMPLATE_SLOT}<script data-entry="${escapeMarkup(entry)}" data-preloads="${escapeMarkup(preloads.join(' '))}" data-screens="${escapeMarkup(JSON.stringify(screenFiles(dist, entry)))}">${script}</script>`,
+      `${ROOT}\n    ${TEMPLATE_SLOT}<script data-entry="${escapeMarkup(entry)}" data-preloads="${escapeMarkup(preloads.join(' '))}" data-screens="${escapeMarkup(screensAttribute(screenFiles(dist, entry)))}">${script}</script>`,
     );
   return { html, scriptSource: `'sha256-${createHash('sha256').update(script).digest('base64')}'` };
 }
