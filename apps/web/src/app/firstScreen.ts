@@ -1,8 +1,18 @@
 // Imported first by main.tsx: the first screen's code starts downloading, and the calls it waits on
 // are asked, before the rest of the app's code runs (see screens.ts and lib/earlyAnswers.ts).
+import { pageOf } from '@vitrine/contract/paths';
 import { bootData } from '../lib/bootData.ts';
 import { askFirstAnswers } from '../lib/earlyAnswers.ts';
 import { startFirstScreen } from './screens.ts';
 
-startFirstScreen(window.location.hash, bootData());
-askFirstAnswers(window.location.hash, bootData());
+const { hash } = window.location;
+const boot = bootData();
+startFirstScreen(hash, boot);
+const asker = askFirstAnswers(hash, boot);
+// The search page's first results, once the session has answered. Its code comes with the search
+// screen's, which the page asks for beside the app's (decision 0243).
+if (asker && boot?.fields && pageOf(hash.slice(1) || '/') === 'search') {
+  void Promise.all([asker, import('../features/search/queries.ts')]).then(
+    ([who, first]) => who && first.askFirstSearch(boot, hash, who),
+  );
+}

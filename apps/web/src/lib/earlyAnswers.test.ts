@@ -67,7 +67,7 @@ describe("the first screen's calls, asked before the app's code runs (issue #28)
   it("on an asset's page asks for the session, then the asset and its preview with its token; the app's calls take these answers once", async () => {
     portal();
     setSessionToken('stored-token');
-    askFirstAnswers('#/asset/42', boot);
+    void askFirstAnswers('#/asset/42', boot);
     await expect.poll(preloaded).toEqual(['/assetportal/api/media/preview/42.jpg?sig=x']);
     expect(asked).toEqual([
       'POST /assetportal/api/session/get en Bearer stored-token',
@@ -91,7 +91,7 @@ describe("the first screen's calls, asked before the app's code runs (issue #28)
 
   it('a call in another language or for another session asks itself', async () => {
     portal('token-b');
-    askFirstAnswers('#/asset/42', boot);
+    void askFirstAnswers('#/asset/42', boot);
     await expect.poll(preloaded).toHaveLength(1);
 
     setRequestLanguage('de');
@@ -119,13 +119,13 @@ describe("the first screen's calls, asked before the app's code runs (issue #28)
       }),
     );
     setRequestLanguage('en');
-    askFirstAnswers('#/asset/42', boot);
+    void askFirstAnswers('#/asset/42', boot);
     await loadSession();
     expect(getSessionToken()).toBe('token-d');
     expect(asked).toEqual(['POST /assetportal/api/session/get en -']);
 
     // The session asked by the app, the asset and preview early with its token: the preview failed.
-    askFirstAnswers('#/asset/42', boot);
+    void askFirstAnswers('#/asset/42', boot);
     await expect.poll(() => asked).toHaveLength(3);
     expect(asked[2]).toBe('GET /assetportal/api/assets?assetid=42 en Bearer token-d');
     const [, preview] = await pageCalls();
@@ -138,8 +138,8 @@ describe("the first screen's calls, asked before the app's code runs (issue #28)
 
   it('asks nothing without the boot data, nor for a single sign-on login (its session call carries the code)', async () => {
     portal();
-    askFirstAnswers('#/asset/42', null);
-    askFirstAnswers('#/login?code=abc', boot);
+    void askFirstAnswers('#/asset/42', null);
+    void askFirstAnswers('#/login?code=abc', boot);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(asked).toEqual([]);
   });

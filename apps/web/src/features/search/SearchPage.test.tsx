@@ -1,6 +1,8 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BootData } from '@vitrine/contract/boot';
+import { fillConfigDefaults } from '@vitrine/contract/global-config';
 import type { AssetDoc, FacetSelection, IndexField } from '@vitrine/contract/search';
 import { resetSessionState } from '../../stores/session.ts';
 import { toast } from '../../lib/toast.ts';
@@ -8,6 +10,7 @@ import { api, configHandlers, server, sessionAnswer } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { touch } from '../../test/touch.ts';
 import { layOutResults } from '../../test/resultsLayout.ts';
+import { firstSearchQuery } from './queries.ts';
 
 layOutResults();
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
@@ -490,3 +493,39 @@ describe(
     });
   },
 );
+
+describe("the search's first results asked for as the app starts (decision 0243)", { timeout: 40_000 }, () => {
+  /** A call's query as the address writes it: each value of a list as a pair of its own, in order. */
+  const pairsOf = (query: Record<string, unknown>) =>
+    Object.entries(query)
+      .flatMap(([key, value]) =>
+        value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v) => [key, String(v)]),
+      )
+      .sort();
+
+  it.each(['/search/*', '/search/boat?%2Bcategory=Photography&sort=rating&orientation=asc'])(
+    'are the results the page asks for at %s',
+    async (path) => {
+      network();
+      const searched: URL[] = [];
+      const listen = ({ request }: { request: Request }) => {
+        const url = new URL(request.url);
+        if (url.pathname.endsWith('/search')) searched.push(url);
+      };
+      server.events.on('request:start', listen);
+      await renderApp(path);
+      expect(await heading(/results/)).toBeInTheDocument();
+      server.events.removeListener('request:start', listen);
+      const boot = {
+        config: fillConfigDefaults({}),
+        files: {} as BootData['files'],
+        locales: ['de', 'en'],
+        messages: {},
+        fields: [field('category', 'Category'), field('title', 'Title', { is_facet: false })],
+      };
+      const query = firstSearchQuery(boot, `#${path}`, window);
+      expect(query).toBeDefined();
+      expect([...(searched[0]?.searchParams ?? [])].sort()).toEqual(pairsOf(query ?? {}));
+    },
+  );
+});

@@ -1,10 +1,9 @@
-import { CircularProgress, Link, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { CircularProgress, Link, Typography, useMediaQuery } from '@mui/material';
 import { useCallback, useDeferredValue, useMemo } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { SearchFailure } from './SearchFailure.tsx';
 import { Link as RouterLink, useNavigate } from '../../lib/router.tsx';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
-import { facetSortEntry } from '@vitrine/contract/endpoints';
 import { routePath } from '@vitrine/contract/paths';
 import type { FacetSelection } from '@vitrine/contract/search';
 import { useAvailableFiles, useGlobalConfig } from '../../stores/config.ts';
@@ -21,7 +20,7 @@ import { fieldLabel, useIndexFields } from '../../stores/searchInput.ts';
 import { startDownload } from '../../stores/downloadFlow.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { useStableCallback } from '../../lib/useStableCallback.ts';
-import { facetDefs, facetValueLabel } from './facets.ts';
+import { facetDefs, facetRequestOf, facetValueLabel } from './facets.ts';
 import { InfoPanel } from './InfoPanel.tsx';
 import { fetchFacetValues, fetchFoundIds, useSearchResults } from './queries.ts';
 import { ResultList } from './ResultList.tsx';
@@ -42,7 +41,7 @@ import {
 import { FilterTags, ResultsBar, type Tag } from './SearchToolbar.tsx';
 import { assetsLink, portalLink } from '../../lib/portalLinks.ts';
 import { useResultFields } from './useResultFields.ts';
-import { useResultsBox, useSidebarWidth, viewSizesOf } from './useResultsLayout.ts';
+import { SMALL_SCREEN, useResultsBox, useSidebarWidth, viewSizesOf } from './useResultsLayout.ts';
 import { useResultSelection, useSearchView } from './useResultSelection.ts';
 import { useRouteInput, useRouteState, useSharedIdsNotice } from './useSearchRoute.ts';
 import './searchPage.css';
@@ -55,8 +54,7 @@ import './searchPage.css';
 export function SearchPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const theme = useTheme();
-  const small = useMediaQuery(theme.breakpoints.down('md'));
+  const small = useMediaQuery(SMALL_SCREEN);
   const { config } = useGlobalConfig();
   const files = useAvailableFiles();
   const lang = pickContentLanguage(i18n.language, config.content_languages);
@@ -80,8 +78,7 @@ export function SearchPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- sized once per search and view
     [view, currentPath, sort.key, sort.orientation],
   );
-  const facetFields = useMemo(() => defs.map((d) => d.field), [defs]);
-  const facetSort = useMemo(() => defs.flatMap((d) => (d.order ? [facetSortEntry(d.field, d.order)] : [])), [defs]);
+  const { facetFields, facetSort } = useMemo(() => facetRequestOf(defs), [defs]);
   const request = { lang, route, sort, facetFields, facetSort, firstRows };
   const results = useSearchResults(
     request,

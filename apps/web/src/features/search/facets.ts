@@ -1,5 +1,6 @@
 import { valueFormatOf, type ValueFormat } from '@vitrine/contract/field-format';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
+import { facetSortEntry } from '@vitrine/contract/endpoints';
 import type { FacetOrder, IndexField } from '@vitrine/contract/search';
 import type { RangeKind } from './searchState.ts';
 import type { TFunction } from '../../lib/translate.tsx';
@@ -78,4 +79,12 @@ export function facetOwnLabel(def: FacetDef, language: string, fallbackLang: str
 export function facetValueLabel(t: TFunction, field: string, value: string, label?: string): string {
   if (field === 'color_code') return t(`views.search.colors.${value}`, { defaultValue: label ?? value });
   return label ?? value;
+}
+
+/** What a search asks about its facets: their fields, and their values' order (`facet_sort` entries). */
+export function facetRequestOf(defs: readonly FacetDef[]): { facetFields: string[]; facetSort: string[] } {
+  return {
+    facetFields: defs.map((d) => d.field),
+    facetSort: defs.flatMap((d) => (d.order ? [facetSortEntry(d.field, d.order)] : [])),
+  };
 }

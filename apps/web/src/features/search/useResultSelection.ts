@@ -17,6 +17,12 @@ function chosenView(visible: readonly ViewKey[], fallback: ViewKey): ViewKey {
   return visible.find((v) => v === stored) ?? fallback;
 }
 
+/** The view a search page starts with (useSearchView). */
+export function initialView(options: readonly { key: ViewKey; visible: boolean }[], configured: ViewKey): ViewKey {
+  const visible = options.filter((v) => v.visible).map((v) => v.key);
+  return chosenView(visible, visible.includes(configured) ? configured : (visible[0] ?? 'grid'));
+}
+
 /**
  * The results' view (portal-spec §4 "Search"): the one chosen in this tab, else the config's default
  * when it is shown, else the first shown.
@@ -25,10 +31,7 @@ export function useSearchView(
   options: readonly { key: ViewKey; visible: boolean }[],
   configured: ViewKey,
 ): [ViewKey, (next: ViewKey) => void] {
-  const [view, setView] = useState<ViewKey>(() => {
-    const visible = options.filter((v) => v.visible).map((v) => v.key);
-    return chosenView(visible, visible.includes(configured) ? configured : (visible[0] ?? 'grid'));
-  });
+  const [view, setView] = useState<ViewKey>(() => initialView(options, configured));
   const choose = useStableCallback((next: ViewKey) => {
     setView(next);
     sessionStorage.setItem(VIEW_KEY, next);

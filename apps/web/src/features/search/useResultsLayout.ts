@@ -26,7 +26,10 @@ function useWindowHeight(): number {
   return h;
 }
 
-function storedSidebarWidth(fallback: number): number {
+/** The screens that show the facets in a drawer, not a sidebar (the theme's `md` breakpoint and below). */
+export const SMALL_SCREEN = '(max-width:899.95px)';
+
+export function storedSidebarWidth(fallback: number): number {
   const stored = Number(localStorage.getItem(SIDEBAR_KEY));
   return Number.isFinite(stored) && stored >= SIDEBAR_MIN_X ? stored : fallback;
 }
@@ -99,9 +102,16 @@ export interface ResultsBox {
  */
 export function useResultsBox(sidebarShown: boolean, sidebarWidth: number): ResultsBox {
   const windowHeight = useWindowHeight();
-  const widthRef = useRef(Math.max(320, window.innerWidth - (sidebarShown ? sidebarWidth : 0)));
+  const widthRef = useRef(initialResultsWidth(window.innerWidth, sidebarShown, sidebarWidth));
   const onWidth = useCallback((w: number) => {
     if (w > 0) widthRef.current = w;
   }, []);
-  return { height: Math.max(MIN_RESULTS_HEIGHT, windowHeight - CHROME_HEIGHT), widthRef, onWidth };
+  return { height: resultsHeight(windowHeight), widthRef, onWidth };
 }
+
+/** The results area's width before the list has measured it: the window's less the sidebar's. */
+export const initialResultsWidth = (windowWidth: number, sidebarShown: boolean, sidebarWidth: number) =>
+  Math.max(320, windowWidth - (sidebarShown ? sidebarWidth : 0));
+
+/** The results area's height in a window this high. */
+export const resultsHeight = (windowHeight: number) => Math.max(MIN_RESULTS_HEIGHT, windowHeight - CHROME_HEIGHT);
