@@ -3,11 +3,11 @@
 // starts the app: its entry module (data-entry), with the modules that entry needs at once asked for
 // beside it (data-preloads), and those of the screen the address shows (data-screens: per route
 // start, the screen's chunks and style sheets that the entry does not load), which would otherwise
-// be asked for only once the entry has arrived and run. On a first visit to the dashboard, the page's template holds the hero
-// as static markup (in the language and theme a first visit gets); it is shown at once, and the
-// app's code is asked for once the hero's picture has arrived (at most 800 ms later), so that the
-// largest picture of the screen has the line to itself. The app draws its own screen behind it and
-// takes its place (apps/web/src/app/firstPaint.ts).
+// be asked for only once the entry has arrived and run (decision 0243). On a first visit to the
+// dashboard, the page's template holds the hero as static markup (in the language and theme a first
+// visit gets); it is shown at once, and the app's code is asked for once the hero's picture has
+// arrived (at most 800 ms later), so that the largest picture of the screen has the line to itself.
+// The app draws its own screen behind it and takes its place (apps/web/src/app/firstPaint.ts).
 (function () {
   var script = document.currentScript;
   var entry = script.dataset.entry;
