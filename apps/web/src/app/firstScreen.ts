@@ -9,10 +9,10 @@ const { hash } = window.location;
 const boot = bootData();
 startFirstScreen(hash, boot);
 const asker = askFirstAnswers(hash, boot);
-// The search page's first results, once the session has answered. Its code comes with the search
-// screen's, which the page asks for beside the app's (decision 0243).
+// The search page's first results, once the session has answered and the search screen's module,
+// whose code the page asks for beside the app's (decision 0243), has run.
 if (asker && boot?.fields && pageOf(hash.slice(1) || '/') === 'search') {
-  void Promise.all([asker, import('../features/search/queries.ts')]).then(
+  void Promise.all([asker, import('../features/search/SearchPage.tsx')]).then(
     ([who, first]) => who && first.askFirstSearch(boot, hash, who),
   );
 }

@@ -55,7 +55,7 @@ const wrapper = ({ children }: { children: ReactNode }) => (
 /** The asset page's first visit: its asset and preview asked for as the app starts, then the session taken. */
 async function firstVisit(): Promise<void> {
   setRequestLanguage('en');
-  askFirstAnswers('#/asset/7', boot);
+  void askFirstAnswers('#/asset/7', boot);
   await loadSession();
   await waitFor(() => expect(calls).toHaveLength(2));
 }

@@ -46,6 +46,10 @@ import { useResultSelection, useSearchView } from './useResultSelection.ts';
 import { useRouteInput, useRouteState, useSharedIdsNotice } from './useSearchRoute.ts';
 import './searchPage.css';
 
+// The app's start asks for the first results from here (app/firstScreen.ts): this module is loaded
+// as the app starts anyway, its code asked for by the page beside the app's (decision 0243).
+export { askFirstSearch } from './queries.ts';
+
 /**
  * The search page (portal-spec §2 "Search", §4 "Search", "Active asset", "Selection"): header with
  * logo and search input, results heading, filter tags, sort, views, the facet sidebar and the
