@@ -90,9 +90,15 @@ export function markMissing(docsIn: Uint32Array, docs: Int32Array, fail: Uint32A
   }
 }
 
-/** Documents of `docs` in every bit set of `sets` (a filter's or a caller's documents), in order. */
-export function keepIn(docs: Int32Array, sets: readonly Uint32Array[]): Int32Array {
-  const acc = new Int32Array(docs.length);
+/**
+ * Documents of `docs` in every bit set of `sets` (a filter's or a caller's documents), in order;
+ * written into `acc` (as long as `docs`) when given.
+ */
+export function keepIn(
+  docs: Int32Array,
+  sets: readonly Uint32Array[],
+  acc: Int32Array = new Int32Array(docs.length),
+): Int32Array {
   let n = 0;
   // Without a branch (as markMissing); one and two sets (visibility, and a filter) are the usual.
   const [a, b] = sets;
@@ -122,9 +128,16 @@ export function keepIn(docs: Int32Array, sets: readonly Uint32Array[]): Int32Arr
   return acc.subarray(0, n);
 }
 
-/** Documents `docs[i]` whose filter failures `fail[i]` have none of the bits of `mask`, in order. */
-export function passing(docs: Int32Array, fail: Uint32Array, mask: number): Int32Array {
-  const acc = new Int32Array(docs.length);
+/**
+ * Documents `docs[i]` whose filter failures `fail[i]` have none of the bits of `mask`, in order;
+ * written into `acc` (as long as `docs`) when given.
+ */
+export function passing(
+  docs: Int32Array,
+  fail: Uint32Array,
+  mask: number,
+  acc: Int32Array = new Int32Array(docs.length),
+): Int32Array {
   let n = 0;
   for (let i = 0; i < docs.length; i++) {
     // Without a branch (as markMissing): written always, kept when no bit of `mask` failed.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CodeColumn } from './facet-index/code-column.ts';
-import { countValuesInSteps, firstInOrder } from './facets.ts';
+import { countValuesInSteps, firstInOrder, makeSets, type Selection } from './facets.ts';
 import type { IndexView } from './index-view.ts';
 
 /** The part of a view a count uses: whether the documents are a caller's whole catalogue, and its cache. */
@@ -58,5 +58,72 @@ describe('the values of a facet page in order (portal-spec §7 "GET search": fac
     for (const first of [0, 1, 5, 100, 1499, 1500, 3000, 5000]) {
       expect(firstInOrder([...counts.keys()].reverse(), compare, first)).toEqual(all.slice(0, first));
     }
+  });
+});
+
+describe('the sets the first search of an index version makes (issue #31: the event loop after a change)', () => {
+  /** A view of `size` documents whose visible documents and bit sets are made when asked, as IndexView's. */
+  function setsView(size: number, visible: number) {
+    const events: string[] = [];
+    let visibleSet = false;
+    const view = {
+      index: { size },
+      visibleAllInSteps: async () => {
+        events.push('visible documents');
+        return new Int32Array(visible);
+      },
+      visibleBitSet: (_groups: readonly string[], make: boolean) => {
+        if (!make) return visibleSet ? new Uint32Array(0) : undefined;
+        events.push('visible set');
+        visibleSet = true;
+        return new Uint32Array(0);
+      },
+    } as unknown as IndexView;
+    const filter = (name: string): Selection => {
+      let made = false;
+      return {
+        field: { field_name: name } as Selection['field'],
+        bit: 1,
+        keeps: () => true,
+        made: () => made,
+        docsIn: () => {
+          events.push(`set of ${name}`);
+          made = true;
+          return new Uint32Array(0);
+        },
+      };
+    };
+    const step = async () => {
+      events.push('step');
+    };
+    return { view, events, filter, step };
+  }
+
+  it('makes each with a step before it, and nothing the view keeps already', async () => {
+    const { view, events, filter, step } = setsView(1_000_000, 800_000);
+    const filters = [filter('category'), filter('file_size')];
+    await makeSets(view, ['public'], new Int32Array(200_000), filters, step);
+    expect(events).toEqual([
+      'visible documents',
+      'step',
+      'visible set',
+      'step',
+      'set of category',
+      'step',
+      'set of file_size',
+    ]);
+    events.length = 0;
+    await makeSets(view, ['public'], new Int32Array(200_000), filters, step);
+    expect(events).toEqual([]);
+  });
+
+  it('leaves the sets a few matches would not use to the tests one by one', async () => {
+    const { view, events, filter, step } = setsView(1_000_000, 800_000);
+    // 1,000 matches: a sixteenth of the index is worth a pass over it, a thousandth is not.
+    await makeSets(view, ['public'], new Int32Array(1000), [filter('category')], step);
+    expect(events).toEqual([]);
+    // The whole catalogue (a search without words): its visible documents, then the filter's set.
+    await makeSets(view, ['public'], undefined, [filter('category')], step);
+    expect(events).toEqual(['visible documents', 'step', 'set of category']);
   });
 });

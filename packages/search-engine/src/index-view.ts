@@ -95,6 +95,17 @@ export class IndexView {
     });
   }
 
+  /** visibleAll, made in parts with `step` between them when it is not kept (a search's first). */
+  async visibleAllInSteps(groups: readonly string[], step: () => Promise<void>): Promise<Int32Array> {
+    const key = groupsKey(groups);
+    const kept = this.kept<Int32Array>(`visible ${key}`);
+    if (kept) return kept;
+    const docs = await this.index.visibleDocsInSteps(this.callerMasks(groups), step);
+    this.wholeCatalogues.set(docs, key);
+    this.keep(`visible ${key}`, docs);
+    return docs;
+  }
+
   /**
    * The documents a caller sees as a bit set (as a filter's, facets.ts), when it is kept or `make`
    * (it is made from visibleAll: a pass over the whole catalogue).

@@ -1,6 +1,7 @@
 import type { QueryEvaluator } from './evaluate.ts';
 import { bitSetOf, lowerBound } from './facet-index/doc-sets.ts';
 import type { IndexView } from './index-view.ts';
+import type { Scratch } from './scratch.ts';
 import { positiveTextAtoms, type QueryNode } from './query.ts';
 
 // `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
@@ -16,26 +17,27 @@ export interface SortBy {
 /**
  * Relevance: per positive word or phrase, one point when it occurs anywhere and one more when it
  * occurs in the title. Simple and the same on both databases; ties go to the newest asset. Answers
- * the score of each position of `result`.
+ * the score of each position of `result`, in the search's `scratch`.
  */
 export async function scores(
   view: IndexView,
   tree: QueryNode,
   evaluator: QueryEvaluator,
   result: Int32Array,
+  scratch: Scratch,
 ): Promise<Uint8Array | undefined> {
   const positives = positiveTextAtoms(tree);
   if (positives.length === 0 || result.length === 0) return undefined;
   // Per result position, not per document: walks along the sorted lists, no array of the index's size.
-  const acc = new Uint8Array(result.length);
+  const acc = scratch.uint8(result.length);
   // A word every match has (the query's own, or one of words it ANDs) is one point for every result.
   const everywhere = new Set<QueryNode>(tree.kind === 'and' ? tree.items : [tree]);
   for (const atom of positives) {
     const all = await evaluator.matchText(atom);
     const title = atom.scope === 'title' ? all : await evaluator.matchText({ ...atom, scope: 'title' });
     if (everywhere.has(atom)) addEverywhere(acc);
-    else addWhereIn(acc, result, all, view.index.size);
-    addWhereIn(acc, result, title, view.index.size);
+    else addWhereIn(acc, result, all, view.index.size, scratch);
+    addWhereIn(acc, result, title, view.index.size, scratch);
   }
   return acc;
 }
@@ -49,9 +51,9 @@ function addEverywhere(acc: Uint8Array): void {
  * set of `docs` when both are long (a common word's title matches against its results), else
  * walking the shorter list and leaping along the longer one.
  */
-function addWhereIn(acc: Uint8Array, result: Int32Array, docs: Int32Array, size: number): void {
+function addWhereIn(acc: Uint8Array, result: Int32Array, docs: Int32Array, size: number, scratch: Scratch): void {
   if (docs.length * 64 > size && result.length * 64 > size) {
-    const set = bitSetOf(docs, size);
+    const set = bitSetOf(docs, size, scratch.uint32((size + 31) >>> 5));
     for (let i = 0; i < result.length; i++) {
       const d = result[i]!;
       // Without a branch; a score reaches 255 only with 128 words, which a query cannot have.
@@ -89,7 +91,7 @@ function leap(list: Int32Array, key: number, from: number): number {
   return lowerBound(list, key, lo, Math.min(hi, list.length));
 }
 
-/** One page of a result in the asked order. */
+/** One page of a result in the asked order (a list of the index's size it needs is `scratch`'s). */
 export function page(
   view: IndexView,
   result: Int32Array,
@@ -98,6 +100,7 @@ export function page(
   start: number,
   rows: number,
   groups: readonly string[],
+  scratch: Scratch,
   directSortLimit = DIRECT_SORT_LIMIT,
 ): Int32Array {
   if (start >= result.length || rows === 0) return new Int32Array(0);
@@ -114,7 +117,7 @@ export function page(
     const caller = view.callerMasks(groups);
     keep = (d) => view.index.visible(d, caller);
   } else {
-    const member = new Uint8Array(view.index.size);
+    const member = scratch.uint8(view.index.size);
     for (let i = 0; i < result.length; i++) member[result[i]!] = 1;
     keep = (d) => member[d] === 1;
   }

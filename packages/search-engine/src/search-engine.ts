@@ -14,12 +14,13 @@ import {
 } from './engine-types.ts';
 import { QueryEvaluator, TextMatches } from './evaluate.ts';
 import { intersect } from './facet-index/doc-sets.ts';
-import { facetValues, markFailures, matchCodes, minMax, selections, visibleKept } from './facets.ts';
+import { facetValues, makeSets, markFailures, matchCodes, minMax, selections, visibleKept } from './facets.ts';
 import type { FieldRegistry } from './fields.ts';
 import type { IndexView } from './index-view.ts';
 import { page, scores } from './paging.ts';
 import { parseQuery, QuerySyntaxError, queryTerms, type QueryNode } from './query.ts';
 import type { EnginePorts } from './ports.ts';
+import { ScratchPool, type Scratch } from './scratch.ts';
 import { suggest } from './suggestions.ts';
 
 export {
@@ -44,6 +45,8 @@ export { parseNumber, parseRange } from './facets.ts';
 export class SearchEngine<Tx = unknown> {
   private readonly catchUp: CatchUp<Tx>;
   private readonly textMatches: TextMatches;
+  /** Memory for the document lists of searches, lent from one to the next. */
+  private readonly scratch = new ScratchPool();
 
   constructor(
     ports: EnginePorts<Tx>,
@@ -99,7 +102,14 @@ export class SearchEngine<Tx = unknown> {
   /** Runs one search for a caller with these access groups. */
   async search(groups: readonly string[], query: EngineQuery): Promise<EngineResult> {
     await this.refresh();
-    return this.catchUp.read((view) => this.answer(view, groups, query));
+    return this.catchUp.read(async (view) => {
+      const scratch = this.scratch.lease();
+      try {
+        return await this.answer(view, groups, query, scratch);
+      } finally {
+        scratch.release();
+      }
+    });
   }
 
   /** True once the index has been loaded (readiness). */
@@ -123,7 +133,13 @@ export class SearchEngine<Tx = unknown> {
     return this.catchUp.position;
   }
 
-  private async answer(view: IndexView, groups: readonly string[], query: EngineQuery): Promise<EngineResult> {
+  /** One search's answer; its document lists are `scratch`'s, so none of them may be kept past it. */
+  private async answer(
+    view: IndexView,
+    groups: readonly string[],
+    query: EngineQuery,
+    scratch: Scratch,
+  ): Promise<EngineResult> {
     const index = view.index;
     const sort = query.sort ?? { field: 'score', dir: 'desc' };
     if (!this.fields.isSortable(sort.field)) {
@@ -162,6 +178,9 @@ export class SearchEngine<Tx = unknown> {
       );
     }
     const started = performance.now();
+    // Matching, making the sets of a new index version, and counting a facet over a whole catalogue
+    // take milliseconds each (over ten million, a hundred or more): other requests run between them.
+    const step = slicer();
     const evaluator = new QueryEvaluator(view, this.textMatches);
     let docs = tree.kind === 'all' ? undefined : await evaluator.evaluate(tree);
     if (query.ids) {
@@ -182,11 +201,13 @@ export class SearchEngine<Tx = unknown> {
     // Filters of fields not shown as facets are applied with visibility at once; those of facets
     // mark their failures, since a facet counts its values without its own filter.
     const shown = new Set(facetFields);
+    await makeSets(view, groups, docs, filters, step);
     const base = visibleKept(
       view,
       groups,
       docs,
       filters.filter((s) => !shown.has(s.field.field_name)),
+      scratch,
     );
     const marked = filters.filter((s) => shown.has(s.field.field_name));
 
@@ -194,21 +215,18 @@ export class SearchEngine<Tx = unknown> {
     let result = base;
     let fail: Uint32Array | undefined;
     if (marked.length > 0) {
-      fail = new Uint32Array(base.length);
+      fail = scratch.uint32(base.length);
       markFailures(view, marked, base, fail);
-      result = passing(base, fail, ~0);
+      result = passing(base, fail, ~0, scratch.int32(base.length));
     }
 
     const facetCounts: EngineResult['facetFields'] = {};
     const facetRanges: EngineResult['facetRanges'] = {};
-    // Counting a facet over a whole catalogue takes milliseconds (over ten million, a hundred or more):
-    // other requests run between facets and between parts of one.
-    const step = slicer();
     for (const name of facetFields) {
       await step();
       const field = this.fields.get(name)!;
       const own = marked.find((s) => s.field.field_name === name);
-      const docsForFacet = own && fail ? passing(base, fail, ~own.bit) : result;
+      const docsForFacet = own && fail ? passing(base, fail, ~own.bit, scratch.int32(base.length)) : result;
       if (field.numeric && field.range_facet) facetRanges[name] = minMax(view, name, docsForFacet);
       else {
         facetCounts[name] = await facetValues(
@@ -227,8 +245,8 @@ export class SearchEngine<Tx = unknown> {
     const start = query.start ?? 0;
     const rows = query.rows ?? 25;
     const relevance =
-      sort.field === 'score' && tree.kind !== 'all' ? await scores(view, tree, evaluator, result) : undefined;
-    const ids = page(view, result, sort, relevance, start, rows, groups, this.options.directSortLimit);
+      sort.field === 'score' && tree.kind !== 'all' ? await scores(view, tree, evaluator, result, scratch) : undefined;
+    const ids = page(view, result, sort, relevance, start, rows, groups, scratch, this.options.directSortLimit);
     this.options.onTimes?.({ text: matched - started, facets: counted - matched, sort: performance.now() - counted });
     return {
       ids: Array.from(ids, (d) => index.idOf(d)),

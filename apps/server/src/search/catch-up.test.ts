@@ -103,6 +103,38 @@ describe('catching up in steps', () => {
   });
 });
 
+describe('a word answered by SQLite', () => {
+  it('lets a due timer run between the answer and the reading of its ids (SQLite answers synchronously)', async () => {
+    const test = await createTestDatabase('sqlite');
+    const db = await openDatabase(test.config);
+    try {
+      await buildAssets(db, [{ values: { title: { en: 'Harbour crane' } }, access: ['public'] }]);
+      const text = new SqliteTextIndex(db);
+      // The catch-up writes the full-text index.
+      await new SearchEngine(
+        { catalogue: new SearchRepository(db), text, rule: indexRule },
+        new FieldRegistry([]),
+      ).refresh();
+      const events: string[] = [];
+      setTimeout(() => events.push('timer'), 0);
+      const due = performance.now() + 3;
+      while (performance.now() < due);
+      const ids = await text.match({
+        kind: 'text',
+        tokens: ['harbour'],
+        prefix: false,
+        scope: 'all',
+      });
+      events.push('ids');
+      expect(ids.length).toBe(1);
+      expect(events).toEqual(['timer', 'ids']);
+    } finally {
+      await db.close();
+      await test.drop();
+    }
+  });
+});
+
 describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue changes on %s', (dialect) => {
   let database: TestDatabase;
   let db: Db;

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type {
   AssetBatch as EngineBatch,
@@ -65,6 +65,17 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
   }
 
   /**
+   * The statement of `catalogueState`, compiled at its first use and kept: every search makes it,
+   * and building it anew (Kysely's builders and compiler) cost more than SQLite's answer to it.
+   */
+  private stateQuery: CompiledQuery<{
+    generation: number;
+    instance: string | null;
+    pruned_through: number;
+    placeholders: number | null;
+  }> | null = null;
+
+  /**
    * The count of thumbnail placeholders written, as the last read of the catalogue's state saw it
    * (-1 before the first): an asset found without a placeholder needs asking again only once it moved.
    */
@@ -83,14 +94,15 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
    * makes): `placeholderMark` answers it.
    */
   async catalogueState(): Promise<CatalogueState> {
-    const row = await this.k
+    this.stateQuery ??= this.k
       .selectFrom('catalogue_state')
       .select(['generation', 'instance', 'pruned_through'])
       .select((eb) =>
         eb.selectFrom('placeholder_state').select('mark').where('placeholder_state.id', '=', 1).as('placeholders'),
       )
       .where('id', '=', 1)
-      .executeTakeFirst();
+      .compile();
+    const [row] = (await this.k.executeQuery(this.stateQuery)).rows;
     this.marks.placeholders = Number(row?.placeholders ?? 0);
     return {
       generation: Number(row?.generation ?? 0),

@@ -65,9 +65,15 @@ export function lowerBound<T extends number | string>(
   return lo;
 }
 
-/** Ascending documents below `size` as a bit set (bit d of word d >>> 5). */
-export function bitSetOf(docs: ArrayLike<number>, size: number): Uint32Array {
-  const set = new Uint32Array((size + 31) >>> 5);
+/**
+ * Ascending documents below `size` as a bit set (bit d of word d >>> 5); set in `set` (zeroed, of
+ * `(size + 31) >>> 5` words) when given.
+ */
+export function bitSetOf(
+  docs: ArrayLike<number>,
+  size: number,
+  set: Uint32Array = new Uint32Array((size + 31) >>> 5),
+): Uint32Array {
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i]!;
     set[d >>> 5]! |= 1 << (d & 31);

@@ -46,6 +46,29 @@ describe('facet index (in-memory part of the search engine)', () => {
     }
   });
 
+  it('folds documents set to the values they had without making the packed arrays anew', () => {
+    for (const start of [
+      [['a', 'b'], [], ['c'], ['a', 'b']],
+      [['a'], [], ['b'], ['a']],
+    ]) {
+      const col = new CodeColumn();
+      for (const values of start) col.push(values);
+      col.pack();
+      const packed = col.parts().codes;
+      start.forEach((values, d) => col.set(d, values));
+      col.fold();
+      expect(col.parts().codes).toBe(packed);
+      expect(start.map((_, d) => [...col.get(d)].map((c) => col.values[c]))).toEqual(start);
+      // One changed document among them: folded anew.
+      start.forEach((values, d) => col.set(d, d === 1 ? ['c'] : values));
+      col.fold();
+      expect(col.parts().codes).not.toBe(packed);
+      expect(start.map((_, d) => [...col.get(d)].map((c) => col.values[c]))).toEqual(
+        start.map((values, d) => (d === 1 ? ['c'] : values)),
+      );
+    }
+  });
+
   it('keeps one code per document and no offsets while no document has two values', () => {
     const col = new CodeColumn();
     for (const values of [['a'], [], ['b'], ['a']]) col.push(values);
@@ -138,6 +161,39 @@ describe('facet index (in-memory part of the search engine)', () => {
     expect(index.put(row(11, ['g'], ['x']))).toBe(true);
     index.pack();
     expect(index.codes.get('tags')!.get(3)).toEqual(Int32Array.from([0]));
+  });
+
+  it('maps ascending ids to documents near to and far from each other, dropping unknown ones', () => {
+    const index = new FacetIndex([], [], []);
+    const ids: number[] = [];
+    // Runs of neighbours, single ones and long gaps, as a word's matches are.
+    for (let id = 5, i = 0; ids.length < 5000; i++) {
+      ids.push(id);
+      id += i % 97 === 0 ? 1000 : i % 7 === 0 ? 13 : 1;
+    }
+    for (const id of ids) index.put(row(id, ['g'], []));
+    index.pack();
+    const asked = [1, ...ids.filter((_, i) => i % 3 !== 1), ids.at(-1)! + 1, ids.at(-1)! + 5000].flatMap((id, i) =>
+      i % 11 === 0 ? [id, id + 1] : [id],
+    );
+    const wanted = [...new Set(asked)].sort((a, b) => a - b);
+    const expected = wanted.flatMap((id) => (index.docOf(id) === -1 ? [] : [index.docOf(id)]));
+    expect(Array.from(index.docsOf(wanted))).toEqual(expected);
+    expect(Array.from(index.docsOf([]))).toEqual([]);
+    expect(Array.from(index.docsOf([ids.at(-1)!]))).toEqual([ids.length - 1]);
+  });
+
+  it('makes a caller’s visible documents in steps as in one pass', async () => {
+    const index = new FacetIndex([], [], []);
+    for (let i = 1; i <= 1000; i++) index.put({ ...row(i, [i % 3 === 0 ? 'a' : 'b'], []), active: i % 10 !== 0 });
+    index.pack();
+    // Group 'b' (met first: bit 0): ids not divisible by 3, of which those divisible by 10 are inactive.
+    const caller = Uint32Array.from([1]);
+    let steps = 0;
+    const inSteps = await index.visibleDocsInSteps(caller, () => Promise.resolve(void steps++), 64);
+    expect(Array.from(inSteps)).toEqual(Array.from(index.visibleDocs(caller)));
+    expect(inSteps.length).toBe(600);
+    expect(steps).toBe(Math.ceil(1000 / 64) - 1);
   });
 
   it('visibility works with more than 32 groups and honours deactivation', () => {

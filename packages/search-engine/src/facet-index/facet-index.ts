@@ -171,7 +171,14 @@ export class FacetIndex {
     let lo = 0;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i]!;
-      let hi = this.size - 1;
+      // Galloping from the last one found: a common word's ids lie a few documents apart, and a
+      // search over the whole index for each took 10 ms for a fifth of a million.
+      let hi = lo;
+      for (let leap = 1; hi < this.size && this.ids[hi]! < id; leap *= 2) {
+        lo = hi + 1;
+        hi += leap;
+      }
+      hi = Math.min(hi, this.size - 1);
       while (lo <= hi) {
         const mid = (lo + hi) >>> 1;
         if (this.ids[mid]! < id) lo = mid + 1;
@@ -283,28 +290,56 @@ export class FacetIndex {
     return false;
   }
 
+  /**
+   * Active documents the caller may see among all, in parts of `part` documents with `step` between
+   * them: one pass over a million documents held the event loop 20–50 ms on a busy machine.
+   */
+  async visibleDocsInSteps(caller: Uint32Array, step: () => Promise<void>, part = 1 << 18): Promise<Int32Array> {
+    const acc = new Int32Array(this.size);
+    let k = 0;
+    for (let from = 0; from < this.size; from += part) {
+      if (from > 0) await step();
+      k = this.visibleInto(caller, undefined, from, Math.min(this.size, from + part), acc, k);
+    }
+    return acc.subarray(0, k);
+  }
+
   /** Active documents the caller may see, from `docs` (ascending) or from all. */
   visibleDocs(caller: Uint32Array, docs?: Int32Array): Int32Array {
     const n = docs ? docs.length : this.size;
     const acc = new Int32Array(n);
-    let k = 0;
+    return acc.subarray(0, this.visibleInto(caller, docs, 0, n, acc, 0));
+  }
+
+  /**
+   * Writes the visible documents of positions `from` to `to` (of `docs`, or documents themselves)
+   * into `acc` from `k`; answers where the next one goes.
+   */
+  private visibleInto(
+    caller: Uint32Array,
+    docs: Int32Array | undefined,
+    from: number,
+    to: number,
+    acc: Int32Array,
+    k: number,
+  ): number {
     if (caller.length === 1) {
       const m = this.masks[0]!;
       const c = caller[0]!;
       const active = this.active;
       // Without a branch (as `passing`): active is 0 or 1; v | -v has its sign bit when v is not 0.
-      for (let i = 0; i < n; i++) {
+      for (let i = from; i < to; i++) {
         const d = docs ? docs[i]! : i;
         const v = m[d]! & c;
         acc[k] = d;
         k += active[d]! & ((v | -v) >>> 31);
       }
     } else {
-      for (let i = 0; i < n; i++) {
+      for (let i = from; i < to; i++) {
         const d = docs ? docs[i]! : i;
         if (this.visible(d, caller)) acc[k++] = d;
       }
     }
-    return acc.subarray(0, k);
+    return k;
   }
 }
