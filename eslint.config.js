@@ -105,6 +105,7 @@ export default tseslint.config(
                 '!@vitrine/contract/paths',
                 '!@vitrine/contract/languages',
                 '!@vitrine/contract/boot',
+                '!@vitrine/contract/markup',
               ],
               allowTypeImports: true,
               message:

@@ -1,11 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { firstPaintScript } from './build/first-paint-script.ts';
 import { firstScreenChunk } from './build/first-screen-chunk.ts';
 import { muiDeepImports } from './build/mui-deep-imports.ts';
 import { precompress } from './build/precompress.ts';
 
 export default defineConfig({
-  plugins: [react(), muiDeepImports(), firstScreenChunk(), precompress()],
+  plugins: [react(), muiDeepImports(), firstScreenChunk(), firstPaintScript(), precompress()],
   base: './',
   build: {
     outDir: 'dist',

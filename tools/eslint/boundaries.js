@@ -98,7 +98,8 @@ function folderViolation(from, target) {
  * has no cycles (checked in tools/eslint/boundaries.test.ts). `lib` imports nothing of the app;
  * `components` are presentational; `stores` hold the app's state and server data; `widgets` are
  * shared pieces connected to the stores; `features/*` are the screens (they never import each
- * other); `app` is the shell and start-up. Files of one folder import each other freely; tests and
+ * other); `app` is the shell and start-up; `first-paint` is the page's script that paints the first
+ * screen before the app's code has arrived. Files of one folder import each other freely; tests and
  * `test/` (test helpers) may import any folder; `main.tsx` (the entry) imports any folder and
  * nothing imports it. docs/architecture.md explains each folder.
  */
@@ -109,6 +110,9 @@ export const webFolders = {
   widgets: ['components', 'lib', 'stores'],
   features: ['components', 'lib', 'stores', 'widgets'],
   app: ['components', 'features', 'lib', 'stores', 'widgets'],
+  // The page's first-paint script (a build of its own, run before the app's code): it imports only
+  // modules without React, MUI or the stores, which its build checks (build/first-paint-script.ts).
+  'first-paint': ['components', 'features', 'lib'],
   test: ['*'],
 };
 const webRoot = 'apps/web/src/';

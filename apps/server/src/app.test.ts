@@ -28,7 +28,7 @@ function webDist(): string {
     path.join(dist, 'index.html'),
     '<!doctype html><head><script type="module" src="./assets/index-abc123.js"></script></head><div id="root"></div>',
   );
-  // The page's one script of its own (apps/web/public/first-paint.js).
+  // The page's one script of its own (built from apps/web/src/first-paint).
   writeFileSync(path.join(dist, 'first-paint.js'), 'import(document.currentScript.dataset.entry);');
   writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
   // The build's Brotli copy (apps/web/build/precompress.ts).

@@ -12,7 +12,7 @@ import { startSession } from './stores/session.ts';
 const i18n = await createI18n({ remote: true });
 const router = createHashRouter(routes);
 // The session call runs while the first screen draws (the navigation guard waits for it); on a
-// portal page it takes the answer app/firstScreen.ts asked for (lib/earlyAnswers.ts).
+// portal page it takes the answer app/firstScreen.ts asked for (first-paint/earlyAnswers.ts).
 startSession(router.state.location.pathname, router.state.location.search);
 reloadOnStaleChunks(() => {
   const to = router.state.navigation.location;

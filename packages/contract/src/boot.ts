@@ -21,9 +21,13 @@ export interface BootData {
 }
 
 /**
- * The first paint of a first visit to the dashboard (apps/server/src/config/first-paint.ts): the
- * page carries the hero as static markup in a template of this id, which the page's script shows in
- * an element of the other id until the app draws its own screen (apps/web/src/app/firstPaint.ts).
+ * The page's first paint (apps/server/src/config/first-paint.ts, apps/web/src/first-paint): the page
+ * carries the frame of the app's screens (header, navigation, main) as static markup in a template of
+ * the first id, and the dashboard's hero in one of the second; the page's script shows them, or draws
+ * an asset's or a phone's search page into the frame from the first answers, in an element of the
+ * third id, which names the page it shows (`data-page`), until the app draws its own screen
+ * (apps/web/src/lib/firstPaint.ts).
  */
 export const FIRST_PAINT_TEMPLATE_ID = 'vt-first-paint-template';
+export const FIRST_PAINT_HERO_ID = 'vt-first-paint-hero';
 export const FIRST_PAINT_ID = 'vt-first-paint';

@@ -239,3 +239,7 @@ export const flexAlign = { left: 'flex-start', center: 'center', right: 'flex-en
 /** What lies over a paper of elevation 1 in a dark theme (MUI's overlay; none in a light one). */
 export const elevationOverlay = (dark: boolean): string =>
   dark ? 'linear-gradient(rgba(255, 255, 255, 0.05), rgba(255, 255, 255, 0.05))' : 'none';
+
+/** Whether the config shows the logos on a screen (visibleLogos, by the screen's key; shown unless switched off). */
+export const logoVisible = (config: Pick<GlobalConfig, 'visibleLogos'>, screen: string): boolean =>
+  config.visibleLogos.find((l) => l.key === screen)?.visible !== false;

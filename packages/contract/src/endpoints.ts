@@ -35,6 +35,7 @@ export const facetSortEntry = (field: string, order: search.FacetOrder): string 
 /** The shortest password a share link may have: it guards the link against anyone who learns its address. */
 export const SHARE_PASSWORD_MIN_LENGTH = 8;
 
+/* @__NO_SIDE_EFFECTS__ */
 const endpoint = <C extends CallDefinition>(method: C['method'], path: string): Endpoint<C> => ({ method, path });
 
 export const getBookmarksCall = endpoint<typeof bookmark.getBookmarksCall>('GET', 'config/bookmarks');

@@ -95,7 +95,8 @@ export function readList(value: string | null | undefined): string[] {
     .map((item) => item.replace(/%2C/gi, ',').replace(/%25/g, '%'));
 }
 
-const splitPath = (path: string) => {
+/** A path's pathname and its query ('?…', or '' for none). */
+export const splitPath = (path: string) => {
   const q = path.indexOf('?');
   return q < 0 ? { pathname: path, query: '' } : { pathname: path.slice(0, q), query: path.slice(q) };
 };

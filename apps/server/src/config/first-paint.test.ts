@@ -27,7 +27,7 @@ function builtApp(): { dist: string; template: string } {
   return { dist, template };
 }
 
-describe("the page's first paint (decision 0242)", () => {
+describe("the page's first paint (decisions 0242, 0244)", () => {
   describe('the page prepared from the build', () => {
     it('places the style sheets in the page and starts the app from its one script, whose hash it names', () => {
       const { dist, template } = builtApp();
@@ -175,7 +175,9 @@ describe("the page's first paint (decision 0242)", () => {
         }, logos),
         'en',
       );
-      expect(inside).toContain('<span class="vt-brand"><img src="/assetportal/api/config/logo" alt=""></span>');
+      expect(inside).toMatch(
+        /<span class="vt-brand" data-title="[^"]*"><img src="\/assetportal\/api\/config\/logo" alt=""><\/span>/,
+      );
       expect(inside).toContain(
         '<img class="vt-hero-logo" src="/assetportal/api/config/dashboardLogo" alt="" style="height:80px;align-self:flex-end"><p class="vt-hero-title">',
       );
@@ -185,29 +187,55 @@ describe("the page's first paint (decision 0242)", () => {
         }, logos),
         'en',
       );
-      expect(outside).toMatch(/<main class="vt-main"><img class="vt-hero-logo" [^>]*><div class="vt-hero"/);
+      expect(outside).toMatch(
+        /<template id="vt-first-paint-hero"><img class="vt-hero-logo" [^>]*><div class="vt-hero"/,
+      );
       const hidden = firstPaintTemplate(
         boot((c) => {
           c.visibleLogos = c.visibleLogos.map((l) => (l.key === 'dashboard' ? { ...l, visible: false } : l));
         }, logos),
         'en',
       );
-      expect(hidden).not.toContain('/config/logo');
       expect(hidden).not.toContain('vt-hero-logo');
-      expect(hidden).toContain(`<span class="vt-brand">${defaultGlobalConfig.global.website_title}</span>`);
+      // The header's logo, with the title for a screen that switches it off (the page's script picks).
+      const title = defaultGlobalConfig.global.website_title;
+      expect(hidden).toContain(
+        `<span class="vt-brand" data-title="${title}"><img src="/assetportal/api/config/logo" alt=""></span>`,
+      );
+      expect(firstPaintTemplate(boot(), 'en')).toContain(
+        `<span class="vt-brand" data-title="${title}">${title}</span>`,
+      );
     });
 
-    it('is left out where the first screen is not that dashboard', () => {
-      expect(
-        firstPaintTemplate(
-          boot((c) => (c.global.hide_dashboard = true)),
-          'en',
-        ),
-      ).toBe('');
+    it("holds the frame of the screens for the page's script, and the hero only where the dashboard is the first screen", () => {
+      const frame = (html: string) =>
+        html.includes('<template id="vt-first-paint-template"') && html.includes('<main class="vt-main"></main>');
+      const hero = (html: string) => html.includes('<template id="vt-first-paint-hero">');
+      const shown = firstPaintTemplate(boot(), 'en');
+      expect([frame(shown), hero(shown)]).toEqual([true, true]);
+      const noDashboard = firstPaintTemplate(
+        boot((c) => (c.global.hide_dashboard = true)),
+        'en',
+      );
+      expect([frame(noDashboard), hero(noDashboard)]).toEqual([true, false]);
+      // A text that is not there.
+      const noText = firstPaintTemplate({ ...boot(), messages: { en: {} } }, 'en');
+      expect([frame(noText), hero(noText)]).toEqual([true, false]);
       // A portal that asks to log in (no index fields for a visitor without an account).
       expect(firstPaintTemplate({ ...boot(), fields: undefined }, 'en')).toBe('');
-      // A text that is not there.
-      expect(firstPaintTemplate({ ...boot(), messages: { en: {} } }, 'en')).toBe('');
+    });
+
+    it("gives the first paint's rules the theme's colours and MUI's shades of its palette", () => {
+      const html = firstPaintTemplate(boot(), 'en');
+      const light = defaultGlobalConfig.themes.options.find((t) => t.key === defaultGlobalConfig.themes.default_light);
+      const dark = defaultGlobalConfig.themes.options.find((t) => t.key === defaultGlobalConfig.themes.default_dark);
+      expect(html).toContain(`--vt-primary:${light?.appearance.primary};--vt-paper:${light?.appearance.surface};`);
+      expect(html).toContain('--vt-hover:rgba(0, 0, 0, 0.04);--vt-disabled:rgba(0, 0, 0, 0.26)');
+      expect(html).toMatch(
+        new RegExp(
+          `prefers-color-scheme: dark\\)\\{#vt-first-paint\\{[^}]*--vt-primary:${dark?.appearance.primary};[^}]*--vt-hover:rgba\\(255, 255, 255, 0.08\\)`,
+        ),
+      );
     });
   });
 });

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { FIRST_PAINT_ID, FIRST_PAINT_TEMPLATE_ID, type BootData } from '@vitrine/contract/boot';
-import { elevationOverlay, flexAlign, pickTheme } from '@vitrine/contract/config-defaults';
+import { FIRST_PAINT_HERO_ID, FIRST_PAINT_ID, FIRST_PAINT_TEMPLATE_ID, type BootData } from '@vitrine/contract/boot';
+import { elevationOverlay, flexAlign, logoVisible, pickTheme } from '@vitrine/contract/config-defaults';
 import { API_BASE_PATH, configImageCall } from '@vitrine/contract/endpoints';
 import type { ThemeConfig } from '@vitrine/contract/global-config';
 import { escapeMarkup } from '@vitrine/contract/markup';
@@ -10,10 +10,11 @@ import { atWidth, configImageWidths, routePatterns, screenModules, type PortalPa
 import { messageAt } from './reset-mail.ts';
 
 /**
- * The built page made ready to paint before the app's code has run (decision 0242):
+ * The built page made ready to paint before the app's code has run (decisions 0242, 0244):
  * - its style sheets are placed in the page, so the first paint waits for no request;
  * - the app's entry module, the modules it needs at once and the zod settings (zod-config.js) are
- *   started by the page's one script of its own (first-paint.js), whose hash the page's
+ *   started by the page's one script of its own (first-paint.js, built from apps/web/src/first-paint),
+ *   which asks for the first answers and paints the first screen; its hash the page's
  *   Content-Security-Policy names;
  * - `TEMPLATE_SLOT` marks where a page's first-paint template goes (`firstPaintTemplate`).
  * A page without the module script (not a build) is left as it is.
@@ -103,15 +104,32 @@ export function preparePage(template: string, dist: string): PreparedPage {
 const text = (data: BootData, language: string, key: string): string | undefined =>
   messageAt(data.messages[language] ?? {}, key) ?? messageAt(data.messages.en ?? {}, key);
 
-/** The colours the frame reads (app/shell.css, lib/theme.ts), scoped to the first paint. */
+/**
+ * MUI's shades of a light and a dark palette that the first paint's static rules read as the app's
+ * do (lib/theme.ts paletteVariables): hovered and disabled, and an outlined field's border.
+ */
+const shades = (dark: boolean) =>
+  dark
+    ? { hover: 'rgba(255, 255, 255, 0.08)', disabled: 'rgba(255, 255, 255, 0.3)', outline: 'rgba(255, 255, 255, 0.23)' }
+    : { hover: 'rgba(0, 0, 0, 0.04)', disabled: 'rgba(0, 0, 0, 0.26)', outline: 'rgba(0, 0, 0, 0.23)' };
+
+/** The colours the first paint reads (app/shell.css, app/firstPaint.css, lib/theme.ts), scoped to it. */
 function themeRule(theme: ThemeConfig): string {
   const c = theme.appearance;
   const dark = theme.dark;
+  const shade = shades(dark);
   return [
     `--vitrine-navigation:${c.navigation}`,
     `--vitrine-on-navigation:${c.on_navigation}`,
     `--vt-divider:${dark ? 'rgba(255, 255, 255, 0.12)' : 'rgba(0, 0, 0, 0.12)'}`,
     `--vt-elevation-1:${elevationOverlay(dark)}`,
+    `--vt-primary:${c.primary}`,
+    `--vt-paper:${c.surface}`,
+    `--vt-text:${c.on_surface}`,
+    `--vt-text-secondary:color-mix(in srgb, ${c.on_surface} 75%, transparent)`,
+    `--vt-hover:${shade.hover}`,
+    `--vt-disabled:${shade.disabled}`,
+    `--vt-outline:${shade.outline}`,
     `background-color:${c.background}`,
     `color:${c.on_background}`,
   ]
@@ -123,36 +141,55 @@ function themeRule(theme: ThemeConfig): string {
 const configImage = (name: string) => `${API_BASE_PATH}${configImageCall.path.replace(':name', name)}`;
 
 /**
- * The dashboard's frame and hero as static markup, in the language the page's texts are in and the
- * default themes of the light and the dark colour scheme: the header with the website's logo or
- * title, the navigation's place on wide screens, and the hero with its picture, logo, texts and the
- * search input's place, as the app's shell and Hero draw them (the same elements and classes, drawn
- * by the app's style sheets app/shell.css and app/hero.css). None when the first screen is not the
- * dashboard for a visitor without an account (`hide_dashboard`, or a portal that asks to log in) or
- * when a text is missing.
+ * The frame of the app's screens as static markup, in the default themes of the light and the dark
+ * colour scheme: the header with the website's logo or title and the navigation's place on wide
+ * screens, as the app's shell draws them (the same elements and classes, drawn by app/shell.css),
+ * around an empty main element that the page's script fills (src/first-paint): with the dashboard's
+ * hero (heroTemplate), or an asset's or a phone's search page drawn from their first answers. None
+ * when visitors without an account may not search (the portal asks them to log in first).
  */
-export function firstPaintTemplate(data: BootData, language: string): string {
+function frameTemplate(data: BootData, language: string): string {
+  const { config, files } = data;
+  // The uploaded logo, and the title for screens whose logos are switched off (visibleLogos): the
+  // page's script keeps the one its screen shows. The first paint is hidden from assistive
+  // technology, so the logo needs no text.
+  const title = escapeMarkup(config.global.website_title);
+  const brand = files.logo ? `<img src="${configImage('logo')}" alt="">` : title;
+  const style = `#${FIRST_PAINT_ID}{${themeRule(pickTheme(config, null, false))}}
+@media (prefers-color-scheme: dark){#${FIRST_PAINT_ID}{${themeRule(pickTheme(config, null, true))}}}`;
+  return `<template id="${FIRST_PAINT_TEMPLATE_ID}" data-locale="${escapeMarkup(language)}"><div id="${FIRST_PAINT_ID}" aria-hidden="true"><style>${style}</style><div class="vt-shell"><header class="vt-header"><div class="vt-toolbar"><span class="vt-first-paint-button"></span><span class="vt-brand" data-title="${title}">${brand}</span></div></header><div class="vt-body"><div class="vt-nav vt-first-paint-nav"></div><div class="vt-column"><main class="vt-main"></main></div></div></div></div></template>`;
+}
+
+/**
+ * The dashboard's hero as static markup, in the language the page's texts are in: its picture, logo,
+ * texts and the search input's place, as the app's Hero draws them (the same elements and classes,
+ * drawn by app/hero.css). None when the dashboard is not the first screen (`hide_dashboard`) or a
+ * text is missing.
+ */
+function heroTemplate(data: BootData, language: string): string {
   const { config, files } = data;
   const hero = config.dashboard.heroImage;
-  if (config.global.hide_dashboard || !data.fields) return '';
+  if (config.global.hide_dashboard) return '';
   const title = text(data, language, hero.trans_header);
   const body = text(data, language, hero.trans_body);
   if (title === undefined || body === undefined) return '';
-  // Logos as the app shows them on the dashboard (visibleLogos); the first paint is hidden from
-  // assistive technology, so they need no text.
-  const logosShown = config.visibleLogos.find((l) => l.key === 'dashboard')?.visible !== false;
-  const brand =
-    files.logo && logosShown ? `<img src="${configImage('logo')}" alt="">` : escapeMarkup(config.global.website_title);
   const logo =
-    files.dashboardLogo && logosShown
+    files.dashboardLogo && logoVisible(config, 'dashboard')
       ? `<img class="vt-hero-logo" src="${configImage('dashboardLogo')}" alt="" style="height:${Number(hero.logo.height)}px;align-self:${flexAlign[hero.logo.alignment]}">`
       : '';
   const url = configImage('dashboardHero');
   const picture = files.dashboardHero
     ? `<img class="hero-image" src="${url}" srcset="${configImageWidths.map((w) => `${atWidth(url, w)} ${w}w`).join(', ')}" sizes="100vw" fetchpriority="high" alt="">`
     : '';
-  const style = `#${FIRST_PAINT_ID}{${themeRule(pickTheme(config, null, false))}}
-@media (prefers-color-scheme: dark){#${FIRST_PAINT_ID}{${themeRule(pickTheme(config, null, true))}}}`;
   const heroBox = `<div class="vt-hero" style="min-height:${Number(hero.height)}px;align-items:${flexAlign[hero.alignment]};text-align:${hero.alignment}">${picture}${hero.logo.load_outside ? '' : logo}<p class="vt-hero-title">${escapeMarkup(title)}</p><p class="vt-hero-body">${escapeMarkup(body)}</p><div class="vt-first-paint-search"></div></div>`;
-  return `<template id="${FIRST_PAINT_TEMPLATE_ID}" data-locale="${escapeMarkup(language)}"><div id="${FIRST_PAINT_ID}" aria-hidden="true"><style>${style}</style><div class="vt-shell"><header class="vt-header"><div class="vt-toolbar"><span class="vt-first-paint-button"></span><span class="vt-brand">${brand}</span></div></header><div class="vt-body"><div class="vt-nav vt-first-paint-nav"></div><div class="vt-column"><main class="vt-main">${hero.logo.load_outside ? logo : ''}${heroBox}</main></div></div></div></div></template>`;
+  return `<template id="${FIRST_PAINT_HERO_ID}">${hero.logo.load_outside ? logo : ''}${heroBox}</template>`;
+}
+
+/**
+ * The page's first paint as templates (decision 0242, 0244): the frame of the app's screens and, when
+ * the dashboard is the first screen, its hero. None for a portal that asks visitors to log in first.
+ */
+export function firstPaintTemplate(data: BootData, language: string): string {
+  if (!data.fields) return '';
+  return `${frameTemplate(data, language)}${heroTemplate(data, language)}`;
 }

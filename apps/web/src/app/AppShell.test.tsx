@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -22,12 +22,29 @@ afterEach(() => {
 afterAll(() => server.close());
 
 describe('portal shell (portal-spec §2 "Navigation rules")', () => {
-  it("ends the page's first paint of the dashboard on any other screen (decision 0242)", async () => {
+  it("ends the page's first paint of another screen on any screen it does not stand for (decisions 0242, 0244)", async () => {
+    for (const page of ['dashboard', 'search', 'asset']) {
+      const firstPaint = document.body.appendChild(document.createElement('div'));
+      firstPaint.id = 'vt-first-paint';
+      firstPaint.dataset.page = page;
+      await renderApp('/bookmark');
+      expect(await screen.findByRole('heading', { level: 1, name: 'Bookmarks' })).toBeInTheDocument();
+      expect(document.getElementById('vt-first-paint')).toBeNull();
+      cleanup();
+    }
+  });
+
+  it("ends the page's first paint of its screen after five seconds, whatever that screen waits for (decision 0244)", async () => {
+    // The asset's answer never comes.
+    server.use(http.get(api('assets'), () => new Promise<Response>(() => undefined)));
     const firstPaint = document.body.appendChild(document.createElement('div'));
     firstPaint.id = 'vt-first-paint';
-    await renderApp('/bookmark');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Bookmarks' })).toBeInTheDocument();
-    expect(document.getElementById('vt-first-paint')).toBeNull();
+    firstPaint.dataset.page = 'asset';
+    await renderApp('/asset/42');
+    expect(await screen.findByRole('button', { name: 'Back' }, { timeout: 10_000 })).toBeInTheDocument();
+    await sleep(4000);
+    expect(document.getElementById('vt-first-paint')).not.toBeNull();
+    await waitFor(() => expect(document.getElementById('vt-first-paint')).toBeNull(), { timeout: 3000 });
   });
 
   it('titles the page with the configured website title, separator and page title', async () => {

@@ -18,9 +18,14 @@ import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { NavDrawer } from './NavDrawer.tsx';
 import { ThemeSwitch } from './ThemeSwitch.tsx';
 import { usePageTitle } from './usePageTitle.ts';
-import { endFirstPaint } from '../lib/firstPaint.ts';
+import { endFirstPaint, firstPaintPage } from '../lib/firstPaint.ts';
 import './shell.css';
 import './hero.css';
+import './asset.css';
+// The search page's frame and results, in the app's first style sheet too: the page's first paint
+// draws a phone's first results with them before the search page's code has arrived (src/first-paint).
+import '../features/search/searchPage.css';
+import '../features/search/results.css';
 import './firstPaint.css';
 
 interface RouteHandle {
@@ -59,6 +64,12 @@ const logoScreens: Partial<Record<PortalPage, string>> = {
  * The frame every screen lives in: skip link, header with logo, language and theme switch, the
  * navigation drawer, the routed page, the footer and the route announcer.
  */
+/**
+ * The longest the page's first paint stands once the shell is drawn (ms): its screen ends it as soon
+ * as it has its content, which comes from answers the page asked for before the app's code arrived.
+ */
+const FIRST_PAINT_LONGEST_MS = 5000;
+
 export function AppShell() {
   const { t } = useTranslation();
   const theme = useTheme();
@@ -84,9 +95,16 @@ export function AppShell() {
   useConfigErrorNotice(status);
   useCustomStyleAndFavicon(pathname);
   useScrollOnNavigation();
-  // The page's first paint stands for the dashboard only; the hero ends it there (Hero.tsx).
+  // The page's first paint stands for one screen, which ends it once it has drawn its content
+  // (Hero.tsx, AssetMedia.tsx, SearchPage.tsx); on any other screen it ends here, and on that one
+  // after a while in any case, so that no answer that comes late leaves the app's screen hidden.
   useLayoutEffect(() => {
-    if (page !== 'dashboard') endFirstPaint();
+    if (page !== firstPaintPage()) {
+      endFirstPaint();
+      return undefined;
+    }
+    const timer = setTimeout(endFirstPaint, FIRST_PAINT_LONGEST_MS);
+    return () => clearTimeout(timer);
   }, [page]);
 
   const loading = navigation.state !== 'idle';

@@ -2,10 +2,10 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BootData } from '@vitrine/contract/boot';
 import { configFileNames, defaultGlobalConfig } from '@vitrine/contract/config-defaults';
-import { assetsCall, previewCall } from '@vitrine/contract/endpoints';
+import { assetsCall, previewCall, searchCall } from '@vitrine/contract/endpoints';
 import { api, createSessionServer, sessionAnswer } from '../test/sessionServer.ts';
 import { loadSession, resetSessionState } from '../stores/session.ts';
-import { callApi, getSessionToken, setRequestLanguage, setSessionToken } from './apiClient.ts';
+import { callApi, getSessionToken, setRequestLanguage, setSessionToken } from '../lib/apiClient.ts';
 import { askFirstAnswers } from './earlyAnswers.ts';
 
 const boot: BootData = {
@@ -63,7 +63,7 @@ const pageCalls = () =>
     callApi(previewCall, { query: { id: '42', target: 'view', page: 0 } }),
   ]);
 
-describe("the first screen's calls, asked before the app's code runs (issue #28)", () => {
+describe("the first screen's calls, asked before the app's code runs (decisions 0238, 0244)", () => {
   it("on an asset's page asks for the session, then the asset and its preview with its token; the app's calls take these answers once", async () => {
     portal();
     setSessionToken('stored-token');
@@ -134,6 +134,42 @@ describe("the first screen's calls, asked before the app's code runs (issue #28)
       'GET /assetportal/api/download/preview?id=42&target=view&page=0 en Bearer token-d',
     ]);
     expect(preloaded()).toEqual([]);
+  });
+
+  it("on the search page asks for the session, then the page's first results with its token; the page's call takes them", async () => {
+    portal();
+    const searched: string[] = [];
+    server.use(
+      http.get(api('search'), ({ request }) => {
+        record(request);
+        searched.push(new URL(request.url).search);
+        return HttpResponse.json({
+          response: { numFound: 1, start: 0, docs: [{ id: '42' }] },
+          facetCounts: { facetFields: {}, facetRanges: {} },
+        });
+      }),
+    );
+    const phone = {
+      innerWidth: 375,
+      innerHeight: 812,
+      matchMedia: () => ({ matches: true }) as unknown as MediaQueryList,
+    };
+    const answers = askFirstAnswers('#/search/boat', { ...boot, fields: [] }, phone);
+    expect(answers?.search?.first.small).toBe(true);
+    expect((await answers?.search?.answer)?.response.numFound).toBe(1);
+    expect(asked.map((a) => a.split(' ').slice(0, 2).join(' ').split('?')[0])).toEqual([
+      'POST /assetportal/api/session/get',
+      'GET /assetportal/api/search',
+    ]);
+    expect(asked[1]).toContain(' en Bearer guest-token');
+    expect(new URLSearchParams(searched[0]).get('solr_q')).toBe('boat');
+
+    setRequestLanguage('en');
+    await loadSession();
+    const query = answers?.search?.first.query;
+    expect(query).toBeDefined();
+    if (query) expect((await callApi(searchCall, { query })).response.docs[0]?.id).toBe('42');
+    expect(searched).toHaveLength(1);
   });
 
   it('asks nothing without the boot data, nor for a single sign-on login (its session call carries the code)', async () => {

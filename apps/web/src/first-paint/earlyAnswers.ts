@@ -1,38 +1,70 @@
 import type { BootData } from '@vitrine/contract/boot';
-import { assetsCall, getSessionCall, previewCall } from '@vitrine/contract/endpoints';
+import type { CallAnswer } from '@vitrine/contract/call';
+import type { assetsCall as assets, searchCall as search } from '@vitrine/contract/search';
+import type { previewCall as preview } from '@vitrine/contract/download';
+import type { getSessionCall as session } from '@vitrine/contract/session';
+import { assetsCall, getSessionCall, previewCall, searchCall } from '@vitrine/contract/endpoints';
 import { readRoutePath } from '@vitrine/contract/paths';
-import { askEarly, getSessionToken, type Asker } from './apiClient.ts';
-import { pickLocale } from './locale.ts';
-import { preloadPicture } from './pictures.ts';
+import { firstSearch, type FirstSearch } from '../features/search/request.ts';
+import { askEarly, getSessionToken, type Asker } from '../lib/apiClient.ts';
+import { pickLocale } from '../lib/locale.ts';
+import { preloadPicture } from '../lib/pictures.ts';
+
+export type SessionAnswer = CallAnswer<typeof session>;
+export type AssetsAnswer = CallAnswer<typeof assets>;
+export type PreviewAnswer = CallAnswer<typeof preview>;
+export type SearchAnswer = CallAnswer<typeof search>;
+
+/** What the first screen waits on, asked before the app's code runs; each undefined when its call failed. */
+export interface FirstAnswers {
+  /** The session, and who asks once it has answered (its language and token). */
+  session: Promise<{ answer: SessionAnswer; asker: Asker } | undefined>;
+  /** On an asset's page: the asset and its preview, asked with the session's token. */
+  asset?: Promise<[AssetsAnswer | undefined, PreviewAnswer | undefined]>;
+  /** On the search page: its first search, as the page will start it, and that search's first page. */
+  search?: { first: FirstSearch; answer: Promise<SearchAnswer | undefined> };
+}
 
 /**
- * Asks, as the app's code starts (app/firstScreen.ts), for what its first screen waits on: the
- * session (stores/session.ts asks for it only after the shell's code has run), and on an asset's
- * page, once the session has answered, the asset and its preview with that session's token, then the
- * preview picture. Answers who asks once the session has answered (its language and token), for
- * further early calls (the search page's, app/firstScreen.ts), or undefined when nothing was asked or
- * the session call failed. The app's own calls take these answers (apiClient askEarly) when they are the same
- * request: same address, language and session token; any other caller asks again.
+ * Asks, as the page starts (the page's first-paint script, src/first-paint), for what its first
+ * screen waits on: the session, and once it has answered, with that session's token, on an asset's
+ * page the asset and its preview (then the preview picture), on the search page its first results
+ * (features/search/request.ts builds the request the page will make). The app's own calls take these
+ * answers (apiClient askEarly) when they are the same request: same address, language and session
+ * token; any other caller asks again. The first paint draws from them too.
  *
  * Nothing is asked without the page's boot data (development, tests), which gives the language the
  * app will pick, nor for a login with a single sign-on code, whose session call carries the code.
  */
-export function askFirstAnswers(hash: string, boot: BootData | null): Promise<Asker | undefined> | undefined {
+export function askFirstAnswers(
+  hash: string,
+  boot: BootData | null,
+  win: Pick<Window, 'innerWidth' | 'innerHeight' | 'matchMedia'> = window,
+): FirstAnswers | undefined {
   const route = readRoutePath(hash.slice(1) || '/');
   if (!boot || !route || (route.page === 'login' && route.code)) return undefined;
   // The language the app's calls will send (stores/i18n.ts picks it the same way from the boot data).
   const lang = pickLocale(boot.locales);
   const session = askEarly(getSessionCall, {}, { lang, token: getSessionToken() }).then((answer) =>
-    answer ? { lang, token: answer.session } : undefined,
+    answer ? { answer, asker: { lang, token: answer.session } } : undefined,
   );
-  if (route.page !== 'asset' || !route.id) return session;
-  const id = route.id;
-  void session.then((asker) => {
-    if (!asker) return;
-    void askEarly(assetsCall, { query: { assetid: id } }, asker);
-    void askEarly(previewCall, { query: { id, target: 'view', page: 0 } }, asker).then((preview) => {
-      if (preview?.url) preloadPicture({ src: preview.url, srcSet: '', sizes: '', fetchPriority: 'high' });
+  const answers: FirstAnswers = { session };
+  if (route.page === 'asset' && route.id) {
+    const id = route.id;
+    answers.asset = session.then(async (asked) => {
+      if (!asked) return [undefined, undefined];
+      const preview = askEarly(previewCall, { query: { id, target: 'view', page: 0 } }, asked.asker).then((p) => {
+        if (p?.url) preloadPicture({ src: p.url, srcSet: '', sizes: '', fetchPriority: 'high' });
+        return p;
+      });
+      return Promise.all([askEarly(assetsCall, { query: { assetid: id } }, asked.asker), preview]);
     });
-  });
-  return session;
+  }
+  // Visitors without an account may search when the page carried the index fields.
+  const first = route.page === 'search' ? firstSearch(boot, hash, win) : undefined;
+  if (first) {
+    const { query } = first;
+    answers.search = { first, answer: session.then((asked) => asked && askEarly(searchCall, { query }, asked.asker)) };
+  }
+  return answers;
 }

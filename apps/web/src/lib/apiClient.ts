@@ -181,8 +181,14 @@ interface EarlyAnswer {
   arrived?: Answered;
 }
 
-/** Answers asked for early (lib/earlyAnswers.ts), by method, address, language and session; each taken once. */
-const early = new Map<string, EarlyAnswer>();
+/**
+ * Answers asked for early (first-paint/earlyAnswers.ts), by method, address, language and session; each taken
+ * once. One map for the page: the page's first-paint script (src/first-paint) asks them with its own
+ * copy of this module, before the app's code has arrived, and the app's calls take them from here.
+ */
+const shared = globalThis as { vitrineEarlyAnswers?: Map<string, EarlyAnswer> };
+shared.vitrineEarlyAnswers ??= new Map<string, EarlyAnswer>();
+const early: Map<string, EarlyAnswer> = shared.vitrineEarlyAnswers;
 
 const earlyKey = (method: string, url: string, asker: Asker) => JSON.stringify([method, url, asker.lang, asker.token]);
 

@@ -2,7 +2,6 @@ import { alpha, createTheme, darken, lighten, type Theme } from '@mui/material/s
 import type { ThemeConfig } from '@vitrine/contract/global-config';
 import { elevationOverlay } from '@vitrine/contract/config-defaults';
 
-const THEME_KEY = 'theme';
 /** Visitors who ask their system for less motion get no animations or transitions (drawers, menus, ripples). */
 export const REDUCED_MOTION = '@media (prefers-reduced-motion: reduce)';
 export const COARSE_POINTER = '@media (pointer: coarse)';
@@ -138,10 +137,4 @@ export function paletteVariables(theme: Theme): Record<string, string> {
   };
 }
 
-export function storedThemeKey(): string | null {
-  return localStorage.getItem(THEME_KEY);
-}
-
-export function storeThemeKey(key: string): void {
-  localStorage.setItem(THEME_KEY, key);
-}
+export { storedThemeKey, storeThemeKey } from './themeChoice.ts';

@@ -57,9 +57,7 @@ export function useAvailableFiles(): Record<ConfigFileName, boolean> {
 }
 
 /** Whether the config shows the logo of a screen (visibleLogos; shown unless switched off). */
-export function logoVisible(config: GlobalConfig, screen: string): boolean {
-  return config.visibleLogos.find((l) => l.key === screen)?.visible !== false;
-}
+export { logoVisible } from '@vitrine/contract/config-defaults';
 
 /** Raises the config error notice once when the config turns out to be unavailable. */
 export function useConfigErrorNotice(status: ConfigStatus): void {

@@ -1,10 +1,9 @@
 import { listTranslationsCall, setLocaleCall } from '@vitrine/contract/endpoints';
-import { unescapeAtSigns } from '@vitrine/contract/at-signs';
 import type { MessageSet } from '@vitrine/contract/config';
 import { callApi, getSessionToken, setRequestLanguage } from '../lib/apiClient.ts';
 import { bootData } from '../lib/bootData.ts';
 import { toast } from '../lib/toast.ts';
-import { Translator, type Messages } from '../lib/translate.tsx';
+import { portalTranslator, type Messages, type Translator } from '../lib/translator.ts';
 import { FALLBACK_LOCALE, pickLocale, storeLocale } from '../lib/locale.ts';
 
 type Texts = Record<string, MessageSet | undefined>;
@@ -40,12 +39,6 @@ export async function loadServerMessages(instance: Translator, lang: string): Pr
 }
 
 /**
- * Texts written before 6.0.0 had their at-signs escaped by the text migration (`{'@'}`, admin-spec §4);
- * a visitor reads the at-sign. Every text goes through here, so no component has to know.
- */
-const postProcess = (text: string) => unescapeAtSigns(text);
-
-/**
  * The translator with the server's texts (an admin's edits over the bundled ones), ready before the first
  * render so that texts never flash: those the portal's page carries, else loaded (the language and the
  * fallback at once); the bundled German and English sets stand in when the server's cannot be loaded.
@@ -72,12 +65,7 @@ export async function createI18n(options: { remote?: boolean } = {}): Promise<Tr
   );
   const resources: Record<string, Messages> = {};
   for (const [lang, messages] of sets) if (messages) resources[lang] = messages;
-  const instance = new Translator({
-    language: lng,
-    fallbackLanguage: FALLBACK_LOCALE,
-    messages: resources,
-    postProcess,
-  });
+  const instance = portalTranslator(lng, resources);
   const applyLanguage = () => {
     setRequestLanguage(instance.language);
     document.documentElement.lang = instance.language;

@@ -1,49 +1,34 @@
 import { Box, CircularProgress, IconButton, Stack, Tooltip, Typography } from '@mui/material';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useLayoutEffect, useMemo, useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { ChevronLeftIcon as NavigateBeforeIcon, NavigateNextIcon } from '../../components/icons.tsx';
-import { pixelAspect } from '../../lib/assetText.ts';
+import { endFirstPaint } from '../../lib/firstPaint.ts';
+import { ASSET_FRAME, frameAspect } from './frame.ts';
 import { usePreview, useVideoSource } from './queries.ts';
 import { hasWebGL } from './webgl.ts';
 import { ModelViewer } from './ModelViewer.tsx';
 
 const VideoPlayer = lazy(() => import('./VideoPlayer.tsx').then((m) => ({ default: m.VideoPlayer })));
 
-/**
- * The proportion of the media's frame: the asset's own when known; otherwise that of the server's
- * waveforms (1600 × 600) for sounds, of an A4 page for documents, else 4:3.
- */
-export function frameAspect(doc: AssetDoc): number {
-  const groups = doc.asset_groups ?? [];
-  return pixelAspect(doc) ?? (groups.includes('audio') ? 8 / 3 : groups.includes('document') ? 210 / 297 : 4 / 3);
-}
-
-/**
- * The box the preview is shown in, sized before the picture arrives, so that the title, actions and
- * metadata do not move when it loads; a picture of another proportion is fitted inside.
- */
-function frame(aspect: number) {
-  return {
-    width: '100%',
-    aspectRatio: String(aspect),
-    maxHeight: '70vh',
-    objectFit: 'contain',
-    display: 'block',
-    bgcolor: 'action.hover',
-  } as const;
-}
+/** The box the preview is shown in (app/asset.css), in the asset's proportion. */
+const frameStyle = (aspect: number) => ({ aspectRatio: String(aspect) });
 
 function Picture({ src, alt, aspect }: { src: string | undefined; alt: string; aspect: number }) {
   const { t } = useTranslation();
   if (!src) {
     return (
-      <Box role="img" aria-label={t('views.asset.no_preview')} sx={{ ...frame(aspect), display: 'grid' }}>
-        <Typography sx={{ placeSelf: 'center' }}>{t('views.asset.no_preview')}</Typography>
-      </Box>
+      <div
+        role="img"
+        aria-label={t('views.asset.no_preview')}
+        className={`${ASSET_FRAME} vt-asset-frame-empty`}
+        style={frameStyle(aspect)}
+      >
+        <Typography>{t('views.asset.no_preview')}</Typography>
+      </div>
     );
   }
-  return <Box component="img" src={src} alt={alt} sx={frame(aspect)} />;
+  return <img src={src} alt={alt} className={ASSET_FRAME} style={frameStyle(aspect)} />;
 }
 
 /** Every page of a document, one at a time, with page buttons (pages rendered by the server). */
@@ -55,7 +40,7 @@ function DocumentPages({ id, alt, pages, aspect }: { id: string; alt: string; pa
   return (
     <Box component="section" aria-label={t('views.asset.pages')}>
       {preview.isPending ? (
-        <Box sx={frame(aspect)} />
+        <div className={ASSET_FRAME} style={frameStyle(aspect)} />
       ) : (
         <Picture src={preview.data?.url} alt={`${alt} – ${label}`} aspect={aspect} />
       )}
@@ -107,12 +92,18 @@ export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
   const model = preview.data?.model;
   const hasModel = model !== undefined;
   const canShowModel = useMemo(() => hasModel && hasWebGL(), [hasModel]);
+  // The page's first paint shows the preview in the same frame until the media is drawn here.
+  useLayoutEffect(() => {
+    if (!preview.isPending) endFirstPaint();
+  }, [preview.isPending]);
   if (isVideo && source.data) {
     return (
       <Suspense fallback={<Picture src={url} alt={alt} aspect={aspect} />}>
         {/* The player fills the picture's frame, so nothing below moves when it replaces the picture. */}
         <Box
-          sx={{ ...frame(aspect), '& .plyr': { width: '100%', height: '100%' }, '& video': { objectFit: 'contain' } }}
+          className={ASSET_FRAME}
+          style={frameStyle(aspect)}
+          sx={{ '& .plyr': { width: '100%', height: '100%' }, '& video': { objectFit: 'contain' } }}
         >
           <VideoPlayer video={source.data} poster={url} title={alt} />
         </Box>
@@ -129,9 +120,9 @@ export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
   if (groups.includes('document') && pages && url)
     return <DocumentPages id={doc.id} alt={alt} pages={pages} aspect={aspect} />;
   const picture = preview.isPending ? (
-    <Box sx={{ ...frame(aspect), display: 'grid' }}>
-      <CircularProgress sx={{ placeSelf: 'center' }} aria-label={t('global.loading')} />
-    </Box>
+    <div className={`${ASSET_FRAME} vt-asset-frame-empty`} style={frameStyle(aspect)}>
+      <CircularProgress aria-label={t('global.loading')} />
+    </div>
   ) : (
     <Picture src={url} alt={alt} aspect={aspect} />
   );

@@ -93,6 +93,45 @@ describe('asset detail (portal-spec §2 "Asset detail")', () => {
       '/media/preview/42?exp=1&sig=x',
     );
   });
+
+  /** The page's first paint of this page, as the page's script shows it (src/first-paint). */
+  const firstPaintOf = (page: string) => {
+    const shown = document.body.appendChild(document.createElement('div'));
+    shown.id = 'vt-first-paint';
+    shown.dataset.page = page;
+    return () => document.getElementById('vt-first-paint');
+  };
+
+  it("takes the place of the page's first paint once its media is drawn, not before (decision 0244)", async () => {
+    asset([]);
+    let answerPreview: () => void = () => undefined;
+    const previewAsked = new Promise<void>((resolve) => {
+      server.use(
+        http.get(api('download/preview'), async () => {
+          resolve();
+          await new Promise<void>((answered) => (answerPreview = answered));
+          return HttpResponse.json({ url: '/media/preview/42?exp=1&sig=x', asset_groups: ['image'] });
+        }),
+      );
+    });
+    const firstPaint = firstPaintOf('asset');
+    await renderApp('/asset/42');
+    await previewAsked;
+    // The title is drawn, the preview not yet: the first paint, which shows it, stands.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Harbour <b>at night</b>' })).toBeInTheDocument();
+    expect(firstPaint()).not.toBeNull();
+    answerPreview();
+    expect(await screen.findByRole('img', { name: 'Harbour <b>at night</b>' })).toBeInTheDocument();
+    expect(firstPaint()).toBeNull();
+  });
+
+  it("gives the page's first paint up when there is no asset to show", async () => {
+    asset([]);
+    const firstPaint = firstPaintOf('asset');
+    await renderApp('/asset/7');
+    expect(await screen.findByText('This asset is not available to you.')).toBeInTheDocument();
+    expect(firstPaint()).toBeNull();
+  });
 });
 
 describe('download flow (portal-spec §4 "Download flow", §8 "Download")', () => {

@@ -1,5 +1,5 @@
 import { Box, Button, IconButton, Stack, Tooltip, Typography } from '@mui/material';
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { useNavigate, usePortalRoute } from '../../lib/router.tsx';
 import { routePath } from '@vitrine/contract/paths';
@@ -8,6 +8,7 @@ import type { AssetDoc } from '@vitrine/contract/search';
 import { useGlobalConfig } from '../../stores/config.ts';
 import { returnAfterLogin, useSession } from '../../stores/session.ts';
 import { toast } from '../../lib/toast.ts';
+import { endFirstPaint } from '../../lib/firstPaint.ts';
 import { AssetMedia } from './AssetMedia.tsx';
 import { AssetMetadata, fallbackLeft, fallbackRight } from './AssetMetadata.tsx';
 import { DownloadFlowHost, useDownloadOptions } from '../../widgets/DownloadFlowHost.tsx';
@@ -66,6 +67,12 @@ export function AssetPage() {
       void navigate(routePath({ page: 'login' }));
     }
   }, [missing, guest, navigate, id]);
+
+  // Without an asset to show, the page's first paint gives way to what the page says instead.
+  const shown = asset.isPending || Boolean(asset.data);
+  useLayoutEffect(() => {
+    if (!shown) endFirstPaint();
+  }, [shown]);
 
   // Leaving the page closes its dialogs (a running download goes on).
   useEffect(() => closeDownloadDialog, []);

@@ -7,7 +7,7 @@ import type { BootData } from '@vitrine/contract/boot';
 import { configFileNames, defaultGlobalConfig } from '@vitrine/contract/config-defaults';
 import { api, createSessionServer, sessionAnswer } from '../../test/sessionServer.ts';
 import { setRequestLanguage } from '../../lib/apiClient.ts';
-import { askFirstAnswers } from '../../lib/earlyAnswers.ts';
+import { askFirstAnswers } from '../../first-paint/earlyAnswers.ts';
 import { loadSession, resetSessionState } from '../../stores/session.ts';
 import { useAssetDoc, usePreview } from './queries.ts';
 

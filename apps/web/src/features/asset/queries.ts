@@ -18,7 +18,7 @@ const docOf = (answer: { response: { docs: AssetDoc[] } }): AssetDoc | null => a
 
 /**
  * On a first visit to an asset's page its asset and preview were asked for as the app started
- * (lib/earlyAnswers.ts); when they have come by the page's first render, they go into the cache
+ * (first-paint/earlyAnswers.ts); when they have come by the page's first render, they go into the cache
  * before its queries start, so that render draws them. Not as initialData: a reset for another
  * caller (app/Providers.tsx) would bring that first caller's answer back.
  */

@@ -67,6 +67,7 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     catalogue();
     const firstPaint = document.body.appendChild(document.createElement('div'));
     firstPaint.id = 'vt-first-paint';
+    firstPaint.dataset.page = 'dashboard';
     await renderApp('/');
     await screen.findByTestId('dashboard-hero');
     expect(document.getElementById('vt-first-paint')).toBeNull();

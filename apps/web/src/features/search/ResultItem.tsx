@@ -17,6 +17,7 @@ import {
 import { useLongPress } from '../../lib/longPress.ts';
 import { thumbPicture } from '../../lib/pictures.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
+import { CAPTION_HEIGHT } from './layout.ts';
 import { posterIconSlots } from './searchState.ts';
 import './results.css';
 
@@ -198,9 +199,6 @@ export function IconSet({
     </div>
   );
 }
-
-/** A thumbnail's caption under its picture (results.css `.vt-caption`). */
-export const CAPTION_HEIGHT = 32;
 
 /** Decoded placeholders by hash: an item scrolled past and back does not decode again. */
 const placeholders = new Map<string, string>();

@@ -16,14 +16,12 @@ import type { AssetDoc } from '@vitrine/contract/search';
 import { gridKeyHandler } from '../../lib/gridKeys.ts';
 import { useStableCallback } from '../../lib/useStableCallback.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
-import { aspectOf, gridRows, posterRows, type ResultRow } from './layout.ts';
-import { CAPTION_HEIGHT, ResultItem, type ItemActions } from './ResultItem.tsx';
+import { endFirstPaint } from '../../lib/firstPaint.ts';
+import { rowGap, viewRows, type ResultRow } from './layout.ts';
+import { ResultItem, type ItemActions } from './ResultItem.tsx';
 import { LIST_HEADER_HEIGHT, ListHeader, ListInfoRow, ListRow, listLayout, type ListColumn } from './ListTable.tsx';
 import { loadDistance, type SortState, type ViewKey, type ViewSizes } from './searchState.ts';
 
-/** Gaps between posters and between thumbnails (portal-spec §9). */
-const POSTER_GAP = 4;
-const THUMB_GAP = 8;
 /** Scroll position is restored 250 ms after coming back (portal-spec §2 "Search"). */
 const SCROLL_RESTORE_MS = 250;
 
@@ -84,18 +82,15 @@ export function ResultList(props: ResultListProps) {
     return () => observer?.disconnect();
   }, [onWidth]);
 
-  const rows: ResultRow[] = useMemo(() => {
-    // Nothing is laid out before the area's width is known.
-    if (width === 0) return [];
-    const w = width;
-    if (view === 'grid')
-      return posterRows(docs.map(aspectOf), w, sizes.posterMinHeight, sizes.posterMaxHeight, POSTER_GAP);
-    if (view === 'thumbnail')
-      return gridRows(docs.length, w, sizes.thumbWidth, sizes.thumbHeight + CAPTION_HEIGHT, THUMB_GAP);
-    return docs.map((_d, i) => ({ start: i, widths: [w], height: sizes.rowHeight }));
-  }, [view, docs, width, sizes]);
+  // Nothing is laid out before the area's width is known.
+  const rows: ResultRow[] = useMemo(() => viewRows(view, docs, width, sizes), [view, docs, width, sizes]);
 
-  const gap = view === 'grid' ? POSTER_GAP : view === 'thumbnail' ? THUMB_GAP : 1;
+  const gap = rowGap(view);
+  // The page's first paint of a phone's first results stands until these rows are drawn.
+  const drawn = rows.length > 0;
+  useLayoutEffect(() => {
+    if (drawn) endFirstPaint();
+  }, [drawn]);
   const list = view === 'list';
   const { imageWidth, tableWidth, template } = listLayout(
     props.columns.length,

@@ -3,31 +3,22 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BootData } from '@vitrine/contract/boot';
 import { fillConfigDefaults } from '@vitrine/contract/global-config';
-import type { AssetDoc, FacetSelection, IndexField } from '@vitrine/contract/search';
+import type { AssetDoc, FacetSelection } from '@vitrine/contract/search';
 import { resetSessionState } from '../../stores/session.ts';
 import { toast } from '../../lib/toast.ts';
 import { api, configHandlers, server, sessionAnswer } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { touch } from '../../test/touch.ts';
 import { layOutResults } from '../../test/resultsLayout.ts';
-import { firstSearchQuery } from './queries.ts';
+import { indexField } from '../../test/indexField.ts';
+import { firstSearchQuery } from './request.ts';
 
 layOutResults();
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
-const field = (field_name: string, en: string, more: Partial<IndexField> = {}): IndexField => ({
-  field_name,
-  default_labels: { en, de: en },
-  is_facet: true,
-  range_facet: false,
-  multi_valued: false,
-  origin: 'builtin',
-  type: 'string',
-  options: {},
-  ...more,
-});
+const field = indexField;
 
 const catalogue: (AssetDoc & { category: string })[] = [
   { id: '1', title: 'Red car', category: 'Photography' },
@@ -528,4 +519,54 @@ describe("the search's first results asked for as the app starts (decision 0243)
       expect([...(searched[0]?.searchParams ?? [])].sort()).toEqual(pairsOf(query ?? {}));
     },
   );
+});
+
+describe("the page's first paint of a phone's results (decision 0244)", { timeout: 40_000 }, () => {
+  afterEach(() => document.getElementById('vt-first-paint')?.remove());
+  /** The page's first paint of the search page, as the page's script shows it (src/first-paint). */
+  const firstPaint = () => {
+    const shown = document.body.appendChild(document.createElement('div'));
+    shown.id = 'vt-first-paint';
+    shown.dataset.page = 'search';
+    return () => document.getElementById('vt-first-paint');
+  };
+
+  it('stands until the results are drawn, and then gives them its place', async () => {
+    network();
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    server.use(
+      http.get(api('search'), async () => {
+        await answered;
+        return HttpResponse.json({
+          response: { docs: catalogue, numFound: catalogue.length, start: 0 },
+          facetCounts: { facetFields: {}, facetRanges: {} },
+        });
+      }),
+    );
+    const shown = firstPaint();
+    await renderApp('/search/*');
+    // The page is there, its results not yet: the first paint, which shows them, stands.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Search' }, { timeout: 15_000 })).toBeInTheDocument();
+    expect(shown()).not.toBeNull();
+    answer();
+    await drawn('Red car');
+    expect(shown()).toBeNull();
+  });
+
+  it('gives its place when the search finds nothing', async () => {
+    server.use(
+      http.get(api('index/fields'), () => HttpResponse.json({ visible_fields: [field('category', 'Category')] })),
+      http.get(api('search'), () =>
+        HttpResponse.json({
+          response: { docs: [], numFound: 0, start: 0 },
+          facetCounts: { facetFields: {}, facetRanges: {} },
+        }),
+      ),
+    );
+    const shown = firstPaint();
+    await renderApp('/search/nothing');
+    expect(await heading(/0 results/)).toBeInTheDocument();
+    expect(shown()).toBeNull();
+  });
 });

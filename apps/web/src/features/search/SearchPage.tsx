@@ -1,12 +1,13 @@
 import { CircularProgress, Link, Typography, useMediaQuery } from '@mui/material';
-import { useCallback, useDeferredValue, useMemo } from 'react';
+import { useCallback, useDeferredValue, useLayoutEffect, useMemo } from 'react';
+import { endFirstPaint } from '../../lib/firstPaint.ts';
 import { useTranslation } from '../../lib/translate.tsx';
 import { SearchFailure } from './SearchFailure.tsx';
 import { Link as RouterLink, useNavigate } from '../../lib/router.tsx';
 import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import { routePath } from '@vitrine/contract/paths';
 import type { FacetSelection } from '@vitrine/contract/search';
-import { useAvailableFiles, useGlobalConfig } from '../../stores/config.ts';
+import { logoVisible, useAvailableFiles, useGlobalConfig } from '../../stores/config.ts';
 import { copyLink, useShareDialog } from '../../widgets/ShareDialog.tsx';
 import { configImageUrl } from '../../lib/pictures.ts';
 import { DownloadFlowHost, useDownloadOptions } from '../../widgets/DownloadFlowHost.tsx';
@@ -48,7 +49,6 @@ import './searchPage.css';
 
 // The app's start asks for the first results from here (app/firstScreen.ts): this module is loaded
 // as the app starts anyway, its code asked for by the page beside the app's (decision 0243).
-export { askFirstSearch } from './queries.ts';
 
 /**
  * The search page (portal-spec §2 "Search", §4 "Search", "Active asset", "Selection"): header with
@@ -189,8 +189,7 @@ export function SearchPage() {
       : []),
   ];
 
-  const logoVisible = files.searchLogo && config.visibleLogos.find((l) => l.key === 'search')?.visible !== false;
-  const logoImg = logoVisible && (
+  const logoImg = files.searchLogo && logoVisible(config, 'search') && (
     <img
       className="vt-search-logo"
       src={configImageUrl('searchLogo')}
@@ -224,6 +223,12 @@ export function SearchPage() {
   );
 
   const status = results.isError ? 'failure' : data === undefined ? 'loading' : 'success';
+  // The page's first paint of a phone's results gives way when there are none to draw (ResultList
+  // ends it once its rows are drawn).
+  const noRows = status === 'failure' || (status === 'success' && total === 0);
+  useLayoutEffect(() => {
+    if (noRows) endFirstPaint();
+  }, [noRows]);
   // While the next search loads, the last results stay; the heading says it is loading.
   const headingText = status === 'loading' || results.isPlaceholderData ? t('global.loading') : heading;
 

@@ -1,5 +1,15 @@
 import type { AssetDoc } from '@vitrine/contract/search';
 import { pixelAspect } from '../../lib/assetText.ts';
+import type { ViewKey, ViewSizes } from './searchState.ts';
+
+/** Gaps between posters and between thumbnails (portal-spec §9); list rows are 1 px apart. */
+export const POSTER_GAP = 4;
+export const THUMB_GAP = 8;
+/** A thumbnail's caption under its picture (results.css `.vt-caption`). */
+export const CAPTION_HEIGHT = 32;
+
+/** The gap between a view's rows (and between the items of a row). */
+export const rowGap = (view: ViewKey) => (view === 'grid' ? POSTER_GAP : view === 'thumbnail' ? THUMB_GAP : 1);
 
 /** One virtual row of results: the indexes of its docs and, for posters, their widths. */
 export interface ResultRow {
@@ -70,4 +80,18 @@ export function gridRows(
     });
   }
   return rows;
+}
+
+/**
+ * The rows of a view's results in an area this wide (ResultList, and the page's first paint of a
+ * phone's results): posters fill their rows, thumbnails (with their captions) make a grid, and the
+ * list has a row per asset. None before the width is known.
+ */
+export function viewRows(view: ViewKey, docs: readonly AssetDoc[], width: number, sizes: ViewSizes): ResultRow[] {
+  if (width === 0) return [];
+  if (view === 'grid')
+    return posterRows(docs.map(aspectOf), width, sizes.posterMinHeight, sizes.posterMaxHeight, POSTER_GAP);
+  if (view === 'thumbnail')
+    return gridRows(docs.length, width, sizes.thumbWidth, sizes.thumbHeight + CAPTION_HEIGHT, THUMB_GAP);
+  return docs.map((_d, i) => ({ start: i, widths: [width], height: sizes.rowHeight }));
 }

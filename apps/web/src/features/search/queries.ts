@@ -1,36 +1,14 @@
 import { keepPreviousData, useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { MAX_SEARCH_ROWS, searchCall } from '@vitrine/contract/endpoints';
-import type { AssetDoc, FacetSelection, IndexField, SearchAnswer } from '@vitrine/contract/search';
-import { ApiError, askEarly, callApi, type Asker } from '../../lib/apiClient.ts';
-import type { BootData } from '@vitrine/contract/boot';
-import { matchPath, routePatterns } from '@vitrine/contract/paths';
-import { parsePath } from '../../lib/router.tsx';
-import { facetDefs, facetRequestOf } from './facets.ts';
-import { firstPageSize, parseSearchRoute, routeSort } from './searchState.ts';
-import {
-  initialResultsWidth,
-  resultsHeight,
-  SMALL_SCREEN,
-  storedSidebarWidth,
-  viewSizesOf,
-} from './useResultsLayout.ts';
-import { initialView } from './useResultSelection.ts';
-
+import type { AssetDoc, IndexField, SearchAnswer } from '@vitrine/contract/search';
+import { ApiError, callApi } from '../../lib/apiClient.ts';
 import { searchInputKeys } from '../../stores/searchInput.ts';
-import type { SearchRoute, SortState } from './searchState.ts';
+import { narrowing, pageQuery, type SearchRequest } from './request.ts';
+
+export { pageQuery, type SearchRequest } from './request.ts';
 
 /** A server 500 is retried at most 2 more times (portal-spec §9). */
 export const SEARCH_RETRIES = 2;
-
-export interface SearchRequest {
-  lang: string;
-  route: SearchRoute;
-  sort: SortState;
-  facetFields: string[];
-  /** The value order of facets, as `facet_sort` entries ('field:count:desc'). */
-  facetSort: string[];
-  firstRows: number;
-}
 
 export const searchKeys = {
   all: ['search'] as const,
@@ -44,36 +22,6 @@ export interface SearchPage {
   facetRanges: SearchAnswer['facetCounts']['facetRanges'];
 }
 
-/** What narrows a request's search: text, filters, suggestions, ids, collection. */
-function narrowing({ route }: SearchRequest) {
-  const filter: FacetSelection[] = route.filters;
-  return {
-    solr_q: route.text === '' ? '*' : route.text,
-    filter: filter.length > 0 ? JSON.stringify(filter) : undefined,
-    suggestions_filter: route.suggestions.length > 0 ? JSON.stringify(route.suggestions) : undefined,
-    id: route.ids.length > 0 ? route.ids.join(',') : undefined,
-    meta_collections: route.collection,
-  };
-}
-
-/** The query of one page of a request's results (the first is also asked early: askFirstSearch). */
-export function pageQuery(request: SearchRequest, facetFields: string[], start: number, rows: number) {
-  const { sort } = request;
-  // Facets come with the first page only.
-  const facets = start === 0 ? facetFields : [];
-  return {
-    ...narrowing(request),
-    solr_facetfields: facets,
-    facet_sort: facets.length > 0 ? request.facetSort : [],
-    solr_sort: `${sort.key} ${sort.orientation}`,
-    solr_rows: rows,
-    solr_start: start,
-  };
-}
-
-/** Whether the page has asked for results (askFirstSearch asks only before). */
-let searched = false;
-
 async function fetchPage(
   request: SearchRequest,
   facetFields: string[],
@@ -81,7 +29,6 @@ async function fetchPage(
   rows: number,
   signal?: AbortSignal,
 ): Promise<SearchPage> {
-  searched = true;
   const answer = await callApi(searchCall, { query: pageQuery(request, facetFields, start, rows), signal });
   return {
     docs: answer.response.docs,
@@ -169,41 +116,4 @@ export function useSearchResults(request: SearchRequest, nextRows: () => number,
     // The sidebar and results stay while the next search loads, so nothing jumps.
     placeholderData: keepPreviousData,
   });
-}
-
-/**
- * The query of the search page's first request at the address `hash` (`#/search/…`), as the page
- * will make it (SearchPage, from the same parts): the route's text, filters and sort, the facets of
- * the config and the index fields, and a first page sized for the view the visitor gets and the
- * results area of this window. Asked for early (lib/earlyAnswers.ts) for a portal whose page
- * carried the index fields (visitors without an account may search); none elsewhere.
- */
-export function firstSearchQuery(
-  boot: BootData,
-  hash: string,
-  win: Pick<Window, 'innerWidth' | 'innerHeight' | 'matchMedia'>,
-): ReturnType<typeof pageQuery> | undefined {
-  const { config, fields } = boot;
-  const { pathname, search } = parsePath(hash.slice(1) || '/', '');
-  const at = matchPath(routePatterns.search, pathname);
-  if (!fields || !at) return undefined;
-  const defs = facetDefs(config, fields);
-  const names = new Set(defs.map((d) => d.field));
-  const route = parseSearchRoute(at.query, new URLSearchParams(search), (f) => names.has(f));
-  const view = initialView(config.search.views.options, config.search.views.default);
-  // As useMediaQuery reads it: without matchMedia (not a browser), the screen is not small.
-  const sidebarShown = typeof win.matchMedia !== 'function' || !win.matchMedia(SMALL_SCREEN).matches;
-  const width = initialResultsWidth(win.innerWidth, sidebarShown, storedSidebarWidth(config.search.sidebar.width));
-  const firstRows = firstPageSize(view, width, resultsHeight(win.innerHeight), viewSizesOf(config.search));
-  const request = { lang: '', route, sort: routeSort(route, config.sorting), ...facetRequestOf(defs), firstRows };
-  return pageQuery(request, request.facetFields, 0, firstRows);
-}
-
-/**
- * Asks for the search page's first results now (lib/apiClient.ts askEarly), unless the page has asked
- * for results already (its call would not take this answer).
- */
-export function askFirstSearch(boot: BootData, hash: string, asker: Asker): void {
-  const query = firstSearchQuery(boot, hash, window);
-  if (query && !searched) void askEarly(searchCall, { query }, asker);
 }

@@ -230,3 +230,21 @@ export const SIDEBAR_MIN_X = 80;
 export function sidebarWidthAfterDrag(current: number, x: number): number {
   return x < SIDEBAR_MIN_X ? current : x;
 }
+
+/** The view chosen in this tab (session storage). */
+export const VIEW_KEY = 'vitrine.searchView';
+
+/**
+ * The view the visitor chose in this tab, when the config still shows it, else `fallback`. Kept in
+ * session storage, so going to an asset or the bookmarks and back, a reload or a new search keep it.
+ */
+function chosenView(visible: readonly ViewKey[], fallback: ViewKey): ViewKey {
+  const stored = sessionStorage.getItem(VIEW_KEY);
+  return visible.find((v) => v === stored) ?? fallback;
+}
+
+/** The view a search page starts with (useSearchView). */
+export function initialView(options: readonly { key: ViewKey; visible: boolean }[], configured: ViewKey): ViewKey {
+  const visible = options.filter((v) => v.visible).map((v) => v.key);
+  return chosenView(visible, visible.includes(configured) ? configured : (visible[0] ?? 'grid'));
+}

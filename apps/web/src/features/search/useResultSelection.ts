@@ -3,25 +3,7 @@ import type { AssetDoc } from '@vitrine/contract/search';
 import { nextSelection, type ClickModifiers } from '../../lib/selection.ts';
 import { useOnChange } from '../../lib/useOnChange.ts';
 import { useStableCallback } from '../../lib/useStableCallback.ts';
-import type { ViewKey } from './searchState.ts';
-
-/** The view chosen in this tab (session storage). */
-const VIEW_KEY = 'vitrine.searchView';
-
-/**
- * The view the visitor chose in this tab, when the config still shows it, else `fallback`. Kept in
- * session storage, so going to an asset or the bookmarks and back, a reload or a new search keep it.
- */
-function chosenView(visible: readonly ViewKey[], fallback: ViewKey): ViewKey {
-  const stored = sessionStorage.getItem(VIEW_KEY);
-  return visible.find((v) => v === stored) ?? fallback;
-}
-
-/** The view a search page starts with (useSearchView). */
-export function initialView(options: readonly { key: ViewKey; visible: boolean }[], configured: ViewKey): ViewKey {
-  const visible = options.filter((v) => v.visible).map((v) => v.key);
-  return chosenView(visible, visible.includes(configured) ? configured : (visible[0] ?? 'grid'));
-}
+import { initialView, VIEW_KEY, type ViewKey } from './searchState.ts';
 
 /**
  * The results' view (portal-spec §4 "Search"): the one chosen in this tab, else the config's default

@@ -6,13 +6,10 @@ import {
   type KeyboardEvent as ReactKeyboardEvent,
   type PointerEvent as ReactPointerEvent,
 } from 'react';
-import type { GlobalConfig } from '@vitrine/contract/global-config';
-import { SIDEBAR_MIN_X, sidebarWidthAfterDrag, type ViewSizes } from './searchState.ts';
+import { sidebarWidthAfterDrag } from './searchState.ts';
+import { initialResultsWidth, resultsHeight, SIDEBAR_KEY, storedSidebarWidth } from './resultsBox.ts';
 
-/** Results area height is the window height minus 250 (portal-spec §2 "Search"). */
-const CHROME_HEIGHT = 250;
-const MIN_RESULTS_HEIGHT = 320;
-const SIDEBAR_KEY = 'sidebarWidth';
+export { SMALL_SCREEN, viewSizesOf } from './resultsBox.ts';
 /** How far one arrow key moves the sidebar's edge. */
 const SIDEBAR_KEY_STEP = 20;
 
@@ -24,14 +21,6 @@ function useWindowHeight(): number {
     return () => window.removeEventListener('resize', on);
   }, []);
   return h;
-}
-
-/** The screens that show the facets in a drawer, not a sidebar (the theme's `md` breakpoint and below). */
-export const SMALL_SCREEN = '(max-width:899.95px)';
-
-export function storedSidebarWidth(fallback: number): number {
-  const stored = Number(localStorage.getItem(SIDEBAR_KEY));
-  return Number.isFinite(stored) && stored >= SIDEBAR_MIN_X ? stored : fallback;
 }
 
 export interface SidebarWidth {
@@ -69,20 +58,6 @@ export function useSidebarWidth(configured: number): SidebarWidth {
   return { width, startDrag, onKey };
 }
 
-/** The sizes of the views' items, from the config (portal-spec §2 "Search", admin-spec §3). */
-export function viewSizesOf(search: GlobalConfig['search']): ViewSizes {
-  return {
-    posterMinHeight: search.posters.min_height,
-    posterMaxHeight: search.posters.max_height,
-    thumbWidth: search.thumbnails.width,
-    thumbHeight: search.thumbnails.height,
-    rowHeight: search.list.options.rowHeight,
-    listImageWidth: search.list.options.imageColWidth,
-    posterBorder: search.posters.border_width,
-    thumbBorder: search.thumbnails.border_width,
-  };
-}
-
 export interface ResultsBox {
   /** The results area's height: the window's less the page's chrome, at least 320 px. */
   height: number;
@@ -108,10 +83,3 @@ export function useResultsBox(sidebarShown: boolean, sidebarWidth: number): Resu
   }, []);
   return { height: resultsHeight(windowHeight), widthRef, onWidth };
 }
-
-/** The results area's width before the list has measured it: the window's less the sidebar's. */
-export const initialResultsWidth = (windowWidth: number, sidebarShown: boolean, sidebarWidth: number) =>
-  Math.max(320, windowWidth - (sidebarShown ? sidebarWidth : 0));
-
-/** The results area's height in a window this high. */
-export const resultsHeight = (windowHeight: number) => Math.max(MIN_RESULTS_HEIGHT, windowHeight - CHROME_HEIGHT);

@@ -1,0 +1,112 @@
+import { logoVisible } from '@vitrine/contract/config-defaults';
+import type { AssetDoc } from '@vitrine/contract/search';
+import { filterPath, sortPath, viewAgendaPath, viewListPath, viewModulePath } from '../components/iconPaths.ts';
+import { altText } from '../lib/assetText.ts';
+import { assetTitle } from '../lib/fieldText.ts';
+import type { SearchAnswer } from './earlyAnswers.ts';
+import { configImageUrl, thumbPicture } from '../lib/pictures.ts';
+import { CAPTION_HEIGHT, rowGap, viewRows } from '../features/search/layout.ts';
+import type { FirstSearch } from '../features/search/request.ts';
+import { resultsHeight, viewSizesOf } from '../features/search/resultsBox.ts';
+import { hasQuery, type ViewKey } from '../features/search/searchState.ts';
+import { buttonMarkup, esc, iconMarkup, type PaintContext } from './context.ts';
+
+const viewIcons: Record<ViewKey, string> = { grid: viewAgendaPath, thumbnail: viewModulePath, list: viewListPath };
+
+/**
+ * Whether the first paint can draw this search as the page will: on a small screen (the facets in a
+ * drawer), with posters or thumbnails (not the list's table), and without tags or suggestions, whose
+ * labels come from answers the page asks for later.
+ */
+export function paintsSearch(first: FirstSearch, ctx: PaintContext): boolean {
+  const { route } = first;
+  const names = new Set((ctx.boot.fields ?? []).map((f) => f.field_name));
+  const tags = route.filters.some((f) => !names.has(f.key)) || route.collection !== undefined || route.ids.length > 0;
+  return first.small && first.view !== 'list' && !tags && route.suggestions.length === 0;
+}
+
+/**
+ * The search page of a small screen above its results as static markup (features/search/SearchPage.tsx,
+ * SearchToolbar.tsx ResultsBar, FilterDrawer.tsx), in the page's own frame classes (searchPage.css)
+ * and, for MUI's controls, places of their sizes (app/firstPaint.css): the search input, the results
+ * heading, the bar's buttons (bookmark, share and download the found assets, sort, views, reset), the
+ * filter drawer's button, and the results area, empty: `resultRowsMarkup` fills it once its width is
+ * known.
+ */
+export function searchContent(first: FirstSearch, answer: SearchAnswer, ctx: PaintContext): string {
+  const { t, boot } = ctx;
+  const { config, files } = boot;
+  const { route, sort, view } = first;
+  const total = answer.response.numFound;
+  const heading = route.text
+    ? `${t('views.search.results.query', { count: total })} ${t('views.search.results.quoted', { text: route.text })}`
+    : t('views.search.results.all', { count: total });
+  const current = config.sorting.options.filter((o) => o.active).find((o) => o.key === sort.key);
+  const sortLabel = `${t('views.search.sort.label')}: ${current ? t(current.translation) : sort.key} (${t(`views.search.sort.${sort.orientation}`)})`;
+  const views = config.search.views.options.filter((v) => v.visible).sort((a, b) => a.position - b.position);
+  const logo =
+    files.searchLogo && logoVisible(config, 'search')
+      ? `<img class="vt-search-logo" src="${esc(configImageUrl('searchLogo'))}" alt="">`
+      : '';
+  const input = route.text || t('views.search.input.label');
+  return [
+    '<div class="vt-search">',
+    `<div class="vt-search-head">${logo}<div class="vt-fp-input"${route.text ? '' : ' data-empty=""'}><span>${esc(input)}</span></div></div>`,
+    '<div class="vt-fp-bar">',
+    `<h2 class="vt-fp-heading">${esc(heading)}</h2>`,
+    buttonMarkup(t('views.search.bookmark_found'), { disabled: total === 0 }),
+    buttonMarkup(t('views.search.share_found'), { small: true, disabled: total === 0 }),
+    buttonMarkup(t('views.search.download_selection'), { small: true, disabled: true }),
+    buttonMarkup(sortLabel, { icon: sortPath }),
+    views.length < 2
+      ? ''
+      : `<span class="vt-fp-views">${views.map((v) => `<span${v.key === view ? ' data-selected=""' : ''}>${iconMarkup(viewIcons[v.key]).replace('width="20" height="20"', 'width="24" height="24"')}</span>`).join('')}</span>`,
+    hasQuery(route) ? buttonMarkup(t('views.search.reset'), { small: true, outlined: true }) : '',
+    '</div>',
+    '<div class="vt-search-row"><div class="vt-results-column">',
+    buttonMarkup(t('views.search.show_facets'), { icon: filterPath }),
+    `<div class="vt-results" data-view="${view}" style="height:${resultsHeight(window.innerHeight)}px"></div>`,
+    '</div></div>',
+    '</div>',
+  ].join('');
+}
+
+/**
+ * The rows of results that a results area of this size shows at first, as ResultList and ResultItem
+ * draw them (results.css): each item at its box, its picture's widths and sizes as the app gives
+ * them, the first row's fetched first. Posters have no captions; thumbnails have their titles.
+ */
+export function resultRowsMarkup(
+  first: FirstSearch,
+  docs: readonly AssetDoc[],
+  box: { width: number; height: number },
+  ctx: PaintContext,
+): string {
+  const { config } = ctx.boot;
+  const sizes = viewSizesOf(config.search);
+  const gap = rowGap(first.view);
+  const { alt, alt_fallback } = config.accessibility.assets;
+  const titleField = config.infoView.title || 'title';
+  const out: string[] = [];
+  let top = 0;
+  for (const [index, row] of viewRows(first.view, docs, box.width, sizes).entries()) {
+    if (top >= box.height) break;
+    const items = docs.slice(row.start, row.start + row.widths.length).map((doc, i) => {
+      const thumbnail = first.view === 'thumbnail';
+      const width = thumbnail ? sizes.thumbWidth : (row.widths[i] ?? 0);
+      const height = thumbnail ? sizes.thumbHeight : row.height;
+      const caption = thumbnail ? assetTitle(doc, titleField, ctx.fields) : undefined;
+      const picture = doc.url
+        ? thumbPicture(doc.url, { sizes: `${width}px`, asset: doc, first: index === 0 })
+        : undefined;
+      const img = picture
+        ? `<img src="${esc(picture.src)}" srcset="${esc(picture.srcSet)}" sizes="${esc(picture.sizes)}"${picture.fetchPriority ? ' fetchpriority="high"' : ''} decoding="async" alt="${esc(altText(doc, alt, alt_fallback.field_name))}" width="${width}" height="${height}">`
+        : '';
+      const whole = height + (caption === undefined ? 0 : CAPTION_HEIGHT);
+      return `<div class="vt-item" style="width:${width}px;contain-intrinsic-size:auto ${width}px ${whole}px"><div class="vt-item-button" style="width:${width}px"><div class="vt-image" style="width:${width}px;height:${height}px">${img}</div>${caption === undefined ? '' : `<span class="vt-caption">${esc(caption)}</span>`}</div></div>`;
+    });
+    out.push(`<div class="vt-row" style="gap:${gap}px;padding-bottom:${gap}px">${items.join('')}</div>`);
+    top += row.height + gap;
+  }
+  return out.join('');
+}
