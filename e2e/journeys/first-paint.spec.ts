@@ -85,12 +85,12 @@ test.describe("the page's first paint of an asset and of a phone's search (decis
         const first = painted.locator('.vt-results img').first();
         await expect(first).toHaveJSProperty('complete', true);
         await expect(painted.locator('h2')).toHaveText(locale === 'en-GB' ? /^\d+ results$/ : /^\d+ Ergebnisse$/);
-        const bar = painted.locator('.vt-fp-bar > *');
+        const bar = painted.locator('.vt-results-bar > *');
         const before = await boxesOf([
           painted.locator('.vt-fp-input'),
           painted.locator('h2'),
           ...(await bar.all()).slice(1),
-          painted.locator('.vt-results-column > .vt-fp-button'),
+          painted.locator('.vt-results-column > .vt-button'),
           painted.locator('.vt-results'),
           first,
         ]);

@@ -334,7 +334,9 @@ test.describe("the search screen's code on a first visit (decision 0243)", () =>
     await page.goto('/#/search/*');
     await expect.poll(() => asked.some((f) => /^SearchPage-.*\.js$/.test(f))).toBe(true);
     expect(entryReleased).toBe(false);
-    expect(asked.some((f) => /^SearchPage-.*\.css$/.test(f))).toBe(true);
+    // The search page's rules are in the page's own style sheet (the first paint draws with them,
+    // decision 0244): it asks for no style sheet of its own.
+    expect(asked.some((f) => /^SearchPage-.*\.css$/.test(f))).toBe(false);
     await expect(heading(page)).toHaveText(/^\d+ results/, { timeout: 60_000 });
     await expect(results(page).first()).toBeVisible();
     // The app's own load of the screen asks for nothing again.

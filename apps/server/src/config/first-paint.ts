@@ -130,6 +130,7 @@ function themeRule(theme: ThemeConfig): string {
     `--vt-hover:${shade.hover}`,
     `--vt-disabled:${shade.disabled}`,
     `--vt-outline:${shade.outline}`,
+    `--vt-focus:${c.on_background}`,
     `background-color:${c.background}`,
     `color:${c.on_background}`,
   ]

@@ -22,6 +22,7 @@ import { endFirstPaint, firstPaintPage } from '../lib/firstPaint.ts';
 import './shell.css';
 import './hero.css';
 import './asset.css';
+import './controls.css';
 // The search page's frame and results, in the app's first style sheet too: the page's first paint
 // draws a phone's first results with them before the search page's code has arrived (src/first-paint).
 import '../features/search/searchPage.css';

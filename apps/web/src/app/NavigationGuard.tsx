@@ -13,7 +13,10 @@ import { globalAccess, guardTarget, startSession, useSession } from '../stores/s
 export function NavigationGuard({ children }: { children: ReactNode }) {
   const s = useSession();
   const location = useLocation();
-  useEffect(() => startSession(location.pathname, location.search), [s.status, location.pathname, location.search]);
+  useEffect(
+    () => void startSession(location.pathname, location.search),
+    [s.status, location.pathname, location.search],
+  );
 
   // The last page shown: a refused admin entry goes back to it.
   const [shown, setShown] = useState<string>();

@@ -1,4 +1,3 @@
-import { Skeleton } from '@mui/material';
 import { useTranslation } from '../lib/translate.tsx';
 
 /**
@@ -8,5 +7,6 @@ import { useTranslation } from '../lib/translate.tsx';
  */
 export function LoadingBlock({ height }: { height: number }) {
   const { t } = useTranslation();
-  return <Skeleton variant="rectangular" height={height} role="progressbar" aria-label={t('global.loading')} />;
+  // Plain, with static rules (app/controls.css): no styles serialised where a screen first draws it.
+  return <div className="vt-skeleton" style={{ height }} role="progressbar" aria-label={t('global.loading')} />;
 }

@@ -16,9 +16,9 @@ const icon = (path: string) =>
   );
 
 /** An icon as a plain SVG in the current colour: no styling work per icon. */
-export function PlainIcon({ path }: { path: string }) {
+export function PlainIcon({ path, size = 20 }: { path: string; size?: number }) {
   return (
-    <svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor" aria-hidden="true" focusable="false">
+    <svg viewBox="0 0 24 24" width={size} height={size} fill="currentColor" aria-hidden="true" focusable="false">
       <path d={path} />
     </svg>
   );

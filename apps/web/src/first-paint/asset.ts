@@ -7,8 +7,8 @@ import { buttonMarkup, esc, type PaintContext } from './context.ts';
 
 /**
  * The top of an asset's page as static markup (features/asset/AssetPage.tsx): the back button's
- * place, the title, and the preview picture in the media's frame (app/asset.css), at the boxes the
- * app draws them at. None where the app's media would not show this picture: without a preview, and
+ * place, the title, and the preview picture in the media's frame, by the app's own rules
+ * (app/controls.css, app/asset.css), so at the boxes the app draws them at. None where the app's media would not show this picture: without a preview, and
  * for a document with pages, whose page viewer asks for its first page itself.
  */
 export function assetContent(doc: AssetDoc, preview: PreviewAnswer, ctx: PaintContext): string | undefined {
@@ -16,8 +16,8 @@ export function assetContent(doc: AssetDoc, preview: PreviewAnswer, ctx: PaintCo
   const title = assetTitle(doc, ctx.boot.config.assetInfo.title, ctx.fields);
   return [
     '<article>',
-    buttonMarkup(ctx.t('views.asset.back'), { icon: arrowBackPath }),
-    `<h1 class="vt-fp-asset-title">${esc(title)}</h1>`,
+    buttonMarkup(ctx.t('views.asset.back'), { icon: arrowBackPath, className: 'vt-asset-back' }),
+    `<h1 class="vt-heading-4">${esc(title)}</h1>`,
     `<img class="${ASSET_FRAME}" style="aspect-ratio:${frameAspect(doc)}" src="${esc(preview.url)}" fetchpriority="high" alt="">`,
     '</article>',
   ].join('');

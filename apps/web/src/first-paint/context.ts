@@ -31,21 +31,27 @@ export function paintContext(boot: BootData, lang: string): PaintContext {
 
 export const esc = escapeMarkup;
 
-/** A Material icon as the app draws it in a button (20 px, the current colour). */
-export const iconMarkup = (path: string) =>
-  `<svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor" aria-hidden="true"><path d="${path}"/></svg>`;
+/** A Material icon as the app draws it (components/icons.tsx PlainIcon: 20 px, the current colour). */
+export const iconMarkup = (path: string, size = 20) =>
+  `<svg viewBox="0 0 24 24" width="${size}" height="${size}" fill="currentColor" aria-hidden="true"><path d="${path}"/></svg>`;
 
 /**
- * A button's place as MUI draws it (app/firstPaint.css `.vt-fp-button`): a text button, medium or
- * small, outlined or not, with an icon before its label; the first paint is not interactive.
+ * A text button's place as the app draws it (app/controls.css, components/TextButton.tsx): medium
+ * or small, outlined or not, with an icon before its label; the first paint is not interactive, so
+ * it is no button.
  */
 export function buttonMarkup(
   label: string,
-  options: { small?: boolean; outlined?: boolean; disabled?: boolean; icon?: string } = {},
+  options: { small?: boolean; outlined?: boolean; disabled?: boolean; icon?: string; className?: string } = {},
 ): string {
-  const classes = ['vt-fp-button', options.small && 'vt-fp-small', options.outlined && 'vt-fp-outlined']
+  const classes = [
+    'vt-button',
+    options.small && 'vt-button-small',
+    options.outlined && 'vt-button-outlined',
+    options.className,
+  ]
     .filter(Boolean)
     .join(' ');
-  const icon = options.icon ? `<span class="vt-fp-button-icon">${iconMarkup(options.icon)}</span>` : '';
+  const icon = options.icon ? `<span class="vt-button-icon">${iconMarkup(options.icon)}</span>` : '';
   return `<span class="${classes}"${options.disabled ? ' data-disabled=""' : ''}>${icon}${esc(label)}</span>`;
 }

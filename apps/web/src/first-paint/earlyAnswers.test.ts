@@ -172,6 +172,49 @@ describe("the first screen's calls, asked before the app's code runs (decisions 
     expect(searched).toHaveLength(1);
   });
 
+  it("on the dashboard asks for its collections, then the first three rows' posters; on an asset's page the download options", async () => {
+    portal();
+    server.use(
+      http.get(api('collection'), ({ request }) => {
+        record(request);
+        const at = (indicator: string, position: number) => ({ indicator, label: indicator, position });
+        return HttpResponse.json({ collections: [at('d', 3), at('a', 0), at('c', 2), at('b', 1)] });
+      }),
+      http.get(api('collection/get'), ({ request }) => {
+        record(request);
+        return HttpResponse.json({ response: { numFound: 0, start: 0, docs: [] } });
+      }),
+      http.get(api('info/downloads'), ({ request }) => {
+        record(request);
+        return HttpResponse.json({ max_assets: 500 });
+      }),
+    );
+    void askFirstAnswers('#/', boot);
+    await expect.poll(() => asked.length).toBe(5);
+    expect(asked.map((a) => a.split(' ').slice(0, 2).join(' '))).toEqual([
+      'POST /assetportal/api/session/get',
+      'GET /assetportal/api/collection?operation=list',
+      // In the collections' order.
+      'GET /assetportal/api/collection/get?collection=a&rows=20',
+      'GET /assetportal/api/collection/get?collection=b&rows=20',
+      'GET /assetportal/api/collection/get?collection=c&rows=20',
+    ]);
+    expect(asked.slice(1).every((a) => a.endsWith('Bearer guest-token'))).toBe(true);
+    asked = [];
+    void askFirstAnswers('#/asset/42', boot);
+    await expect.poll(() => asked.length).toBe(4);
+    expect(asked).toContain('GET /assetportal/api/info/downloads en Bearer guest-token');
+    // A portal whose dashboard leads to the search asks for no collections.
+    asked = [];
+    void askFirstAnswers('#/', {
+      ...boot,
+      config: { ...boot.config, global: { ...boot.config.global, hide_dashboard: true } },
+    });
+    await expect.poll(() => asked.length).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(asked).toHaveLength(1);
+  });
+
   it('asks nothing without the boot data, nor for a single sign-on login (its session call carries the code)', async () => {
     portal();
     void askFirstAnswers('#/asset/42', null);

@@ -3,8 +3,17 @@ import type { CallAnswer } from '@vitrine/contract/call';
 import type { assetsCall as assets, searchCall as search } from '@vitrine/contract/search';
 import type { previewCall as preview } from '@vitrine/contract/download';
 import type { getSessionCall as session } from '@vitrine/contract/session';
-import { assetsCall, getSessionCall, previewCall, searchCall } from '@vitrine/contract/endpoints';
-import { readRoutePath } from '@vitrine/contract/paths';
+import {
+  assetsCall,
+  downloadInfoCall,
+  getCollectionCall,
+  getSessionCall,
+  listCollectionsCall,
+  previewCall,
+  searchCall,
+} from '@vitrine/contract/endpoints';
+import { landingPage, readRoutePath } from '@vitrine/contract/paths';
+import { COLLECTION_ROWS, FIRST_ROWS_ASKED, inOrder } from '../features/dashboard/collectionCalls.ts';
 import { firstSearch, type FirstSearch } from '../features/search/request.ts';
 import { askEarly, getSessionToken, type Asker } from '../lib/apiClient.ts';
 import { pickLocale } from '../lib/locale.ts';
@@ -49,6 +58,19 @@ export function askFirstAnswers(
     answer ? { answer, asker: { lang, token: answer.session } } : undefined,
   );
   const answers: FirstAnswers = { session };
+  // The download options every page with downloads reads (conversion limits), with the session's token.
+  if (route.page === 'asset' || route.page === 'search')
+    void session.then((asked) => asked && askEarly(downloadInfoCall, {}, asked.asker));
+  // The dashboard's collections and the first rows' posters, which its first screen shows.
+  if (route.page === 'dashboard' && landingPage('dashboard', boot.config.global) === 'dashboard') {
+    void session.then(async (asked) => {
+      const list = asked && (await askEarly(listCollectionsCall, { query: { operation: 'list' } }, asked.asker));
+      if (!asked || !list || boot.config.dashboard.collections.show_as_tiles) return;
+      const first = inOrder(list.collections).slice(0, FIRST_ROWS_ASKED);
+      for (const c of first)
+        void askEarly(getCollectionCall, { query: { collection: c.indicator, rows: COLLECTION_ROWS } }, asked.asker);
+    });
+  }
   if (route.page === 'asset' && route.id) {
     const id = route.id;
     answers.asset = session.then(async (asked) => {

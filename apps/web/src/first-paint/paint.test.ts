@@ -66,7 +66,7 @@ describe("the first paint's asset page (decision 0244)", () => {
       en,
     );
     expect(html).toContain('>Back</span>');
-    expect(html).toContain('<h1 class="vt-fp-asset-title">Harbour &lt;at&gt; night</h1>');
+    expect(html).toContain('<h1 class="vt-heading-4">Harbour &lt;at&gt; night</h1>');
     // The asset's own proportion (4000 × 3000).
     expect(html).toContain(
       '<img class="vt-asset-frame" style="aspect-ratio:1.3333333333333333" src="/media/preview/7?sig=a"',
@@ -122,25 +122,25 @@ describe("the first paint's search page on a phone (decision 0244)", () => {
 
   it('draws the heading, the bar and the filter button in the visitor’s language, with reset for a query', () => {
     const en = searchContent(first('#/search/*'), answerOf([], 102), paintContext(boot(), 'en'));
-    expect(en).toContain('<h2 class="vt-fp-heading">102 results</h2>');
+    expect(en).toContain('<h2 class="vt-heading-6">102 results</h2>');
     for (const label of ['Bookmark found assets', 'Share found assets', 'Download selection', 'Show filters'])
       expect(en).toContain(`${label}</span>`);
     expect(en).toMatch(/Sort by: Relevance \(Descending\)<\/span>/);
     expect(en).not.toContain('Reset');
     // Three views, the configured default chosen.
-    expect(en.match(/<span(?: data-selected="")?><svg/g)).toHaveLength(3);
-    expect(en).toContain('<span data-selected=""><svg');
+    expect(en.match(/<span(?: data-pressed="")?><svg/g)).toHaveLength(3);
+    expect(en).toContain('<span data-pressed=""><svg');
     expect(en).toContain('<div class="vt-fp-input" data-empty=""><span>Search</span></div>');
 
     const de = searchContent(first('#/search/boot'), answerOf([], 1), paintContext(boot(), 'de'));
-    expect(de).toMatch(/<h2 class="vt-fp-heading">1 Ergebnis für „boot“<\/h2>/);
+    expect(de).toMatch(/<h2 class="vt-heading-6">1 Ergebnis für „boot“<\/h2>/);
     expect(de).toContain('<div class="vt-fp-input"><span>boot</span></div>');
     expect(de).toContain('Filter zurücksetzen</span>');
-    expect(de).toMatch(/<span class="vt-fp-button vt-fp-small">Gefundene Assets teilen/);
+    expect(de).toMatch(/<span class="vt-button vt-button-small">Gefundene Assets teilen/);
     // Nothing found: nothing to share or bookmark.
     const none = searchContent(first('#/search/boot'), answerOf([], 0), paintContext(boot(), 'de'));
-    expect(none).toMatch(/<span class="vt-fp-button vt-fp-small" data-disabled="">Gefundene Assets teilen/);
-    expect(none).toMatch(/<span class="vt-fp-button" data-disabled="">Gefundene Assets merken/);
+    expect(none).toMatch(/<span class="vt-button vt-button-small" data-disabled="">Gefundene Assets teilen/);
+    expect(none).toMatch(/<span class="vt-button" data-disabled="">Gefundene Assets merken/);
   });
 
   it('draws the rows in view as the result list lays them out, the first row fetched first', () => {

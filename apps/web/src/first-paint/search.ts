@@ -9,6 +9,7 @@ import { CAPTION_HEIGHT, rowGap, viewRows } from '../features/search/layout.ts';
 import type { FirstSearch } from '../features/search/request.ts';
 import { resultsHeight, viewSizesOf } from '../features/search/resultsBox.ts';
 import { hasQuery, type ViewKey } from '../features/search/searchState.ts';
+import { sortLabel } from '../features/search/sortLabel.ts';
 import { buttonMarkup, esc, iconMarkup, type PaintContext } from './context.ts';
 
 const viewIcons: Record<ViewKey, string> = { grid: viewAgendaPath, thumbnail: viewModulePath, list: viewListPath };
@@ -27,11 +28,11 @@ export function paintsSearch(first: FirstSearch, ctx: PaintContext): boolean {
 
 /**
  * The search page of a small screen above its results as static markup (features/search/SearchPage.tsx,
- * SearchToolbar.tsx ResultsBar, FilterDrawer.tsx), in the page's own frame classes (searchPage.css)
- * and, for MUI's controls, places of their sizes (app/firstPaint.css): the search input, the results
- * heading, the bar's buttons (bookmark, share and download the found assets, sort, views, reset), the
- * filter drawer's button, and the results area, empty: `resultRowsMarkup` fills it once its width is
- * known.
+ * SearchToolbar.tsx ResultsBar, FilterDrawer.tsx), drawn by the page's own rules (searchPage.css,
+ * app/controls.css) and, for the search input, a place of its size (app/firstPaint.css): the input,
+ * the results heading, the bar's buttons (bookmark, share and download the found assets, sort, views,
+ * reset), the filter drawer's button, and the results area, empty: `resultRowsMarkup` fills it once
+ * its width is known.
  */
 export function searchContent(first: FirstSearch, answer: SearchAnswer, ctx: PaintContext): string {
   const { t, boot } = ctx;
@@ -42,7 +43,7 @@ export function searchContent(first: FirstSearch, answer: SearchAnswer, ctx: Pai
     ? `${t('views.search.results.query', { count: total })} ${t('views.search.results.quoted', { text: route.text })}`
     : t('views.search.results.all', { count: total });
   const current = config.sorting.options.filter((o) => o.active).find((o) => o.key === sort.key);
-  const sortLabel = `${t('views.search.sort.label')}: ${current ? t(current.translation) : sort.key} (${t(`views.search.sort.${sort.orientation}`)})`;
+  const sorted = sortLabel(t, current ? t(current.translation) : sort.key, sort.orientation);
   const views = config.search.views.options.filter((v) => v.visible).sort((a, b) => a.position - b.position);
   const logo =
     files.searchLogo && logoVisible(config, 'search')
@@ -52,19 +53,19 @@ export function searchContent(first: FirstSearch, answer: SearchAnswer, ctx: Pai
   return [
     '<div class="vt-search">',
     `<div class="vt-search-head">${logo}<div class="vt-fp-input"${route.text ? '' : ' data-empty=""'}><span>${esc(input)}</span></div></div>`,
-    '<div class="vt-fp-bar">',
-    `<h2 class="vt-fp-heading">${esc(heading)}</h2>`,
+    '<div class="vt-results-bar">',
+    `<h2 class="vt-heading-6">${esc(heading)}</h2>`,
     buttonMarkup(t('views.search.bookmark_found'), { disabled: total === 0 }),
     buttonMarkup(t('views.search.share_found'), { small: true, disabled: total === 0 }),
     buttonMarkup(t('views.search.download_selection'), { small: true, disabled: true }),
-    buttonMarkup(sortLabel, { icon: sortPath }),
+    buttonMarkup(sorted, { icon: sortPath }),
     views.length < 2
       ? ''
-      : `<span class="vt-fp-views">${views.map((v) => `<span${v.key === view ? ' data-selected=""' : ''}>${iconMarkup(viewIcons[v.key]).replace('width="20" height="20"', 'width="24" height="24"')}</span>`).join('')}</span>`,
+      : `<span class="vt-toggles">${views.map((v) => `<span${v.key === view ? ' data-pressed=""' : ''}>${iconMarkup(viewIcons[v.key], 24)}</span>`).join('')}</span>`,
     hasQuery(route) ? buttonMarkup(t('views.search.reset'), { small: true, outlined: true }) : '',
     '</div>',
     '<div class="vt-search-row"><div class="vt-results-column">',
-    buttonMarkup(t('views.search.show_facets'), { icon: filterPath }),
+    buttonMarkup(t('views.search.show_facets'), { icon: filterPath, className: 'vt-results-filters' }),
     `<div class="vt-results" data-view="${view}" style="height:${resultsHeight(window.innerHeight)}px"></div>`,
     '</div></div>',
     '</div>',

@@ -16,5 +16,6 @@
 
 export { parsePath, resolvePath, type Location, type Params, type RouteMatch } from './router/matching.ts';
 export type { Blocker, BlockerFunction, NavigateOptions, Navigation, Router, RouterState } from './router/history.ts';
+export { routerReady } from './router/history.ts';
 // All the React bindings export is public: the components, hooks and route types the screens use.
 export * from './router/react.tsx';

@@ -51,6 +51,8 @@ export function buildTheme(config: ThemeConfig, options: { customFont?: boolean 
           ':root': {
             '--vitrine-navigation': c.navigation,
             '--vitrine-on-navigation': c.on_navigation,
+            // The keyboard focus ring of plain controls (app/controls.css), as MUI's below.
+            '--vt-focus': c.on_background,
             ...cssVariables,
           },
           body: { backgroundColor: c.background, color: c.on_background },

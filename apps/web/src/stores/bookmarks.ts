@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { assetsCall, downloadInfoCall, getBookmarksCall, saveBookmarksCall } from '@vitrine/contract/endpoints';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { useSession } from './session.ts';
-import { callApi, callUrl } from '../lib/apiClient.ts';
+import { arrivedEarly, callApi, callUrl } from '../lib/apiClient.ts';
+import { useArrivedEarly } from '../lib/useArrivedEarly.ts';
 import { toast } from '../lib/toast.ts';
 
 /** Where a guest's bookmarks are kept (portal-spec §4 "Bookmark toggle": guests keep them locally only). */
@@ -183,8 +184,10 @@ export function useBookmarkDocs(bookmarks: Bookmarks, lang: string) {
  * undefined until it is known.
  */
 export function useMaxAssets(): number | undefined {
+  const queryKey = bookmarkKeys.maxAssets();
+  useArrivedEarly(queryKey, () => arrivedEarly(downloadInfoCall, {})?.max_assets);
   const query = useQuery({
-    queryKey: bookmarkKeys.maxAssets(),
+    queryKey,
     queryFn: async ({ signal }) => (await callApi(downloadInfoCall, { signal })).max_assets,
     staleTime: 10 * 60_000,
   });

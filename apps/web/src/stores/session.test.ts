@@ -89,8 +89,8 @@ describe('the session loaded as the app starts (before its first render)', () =>
 
   it('asks once, however often it is started, and keeps the shared ids of the address', async () => {
     const { result } = renderHook(() => useSession());
-    startSession('/search/*', '?id=4,9');
-    startSession('/search/*', '?id=4,9');
+    void startSession('/search/*', '?id=4,9');
+    void startSession('/search/*', '?id=4,9');
     await waitFor(() => expect(result.current.status).toBe('success'));
     expect(calls).toHaveLength(1);
     expect(result.current.sharedIds).toEqual(['4', '9']);
@@ -98,7 +98,7 @@ describe('the session loaded as the app starts (before its first render)', () =>
 
   it("hands a login address's single sign-on code over", async () => {
     const { result } = renderHook(() => useSession());
-    startSession('/login', '?code=abc123');
+    void startSession('/login', '?code=abc123');
     await waitFor(() => expect(result.current.status).toBe('success'));
     expect(calls).toEqual([{ code: 'abc123' }]);
   });

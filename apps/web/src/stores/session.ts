@@ -91,11 +91,11 @@ export function captureSharedIds(search: string): void {
  * its first render, so that the call runs while the first screen draws; the navigation guard calls it
  * as well (a reset session, component tests).
  */
-export function startSession(pathname: string, search: string): void {
-  if (state.status !== 'initial') return;
+export function startSession(pathname: string, search: string): Promise<void> {
+  if (state.status !== 'initial') return Promise.resolve();
   captureSharedIds(search);
   const route = readRoutePath(`${pathname}${search}`);
-  void loadSession(route?.page === 'login' ? route.code : undefined);
+  return loadSession(route?.page === 'login' ? route.code : undefined);
 }
 
 /**

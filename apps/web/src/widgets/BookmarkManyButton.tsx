@@ -1,9 +1,9 @@
-import { Button } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
 import { useBookmarks, useMaxAssets } from '../stores/bookmarks.ts';
 import { needsConfirmation } from '../lib/maxAssets.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { TextButton } from '../components/TextButton.tsx';
 
 /**
  * Bookmarks many assets at once (the found assets or a selection, portal-spec §4 "Bookmark
@@ -29,12 +29,12 @@ export function BookmarkManyButton({
   };
   return (
     <>
-      <Button
+      <TextButton
         disabled={count === 0 || maxAssets === undefined}
         onClick={() => (maxAssets !== undefined && needsConfirmation(count, maxAssets) ? setAsking(true) : void run())}
       >
         {children}
-      </Button>
+      </TextButton>
       <ConfirmDialog
         open={asking}
         text={t('views.search.modal.add_bookmarks', { 0: count })}

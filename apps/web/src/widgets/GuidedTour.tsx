@@ -1,5 +1,14 @@
 import { Box, Button, GlobalStyles, Paper, Typography } from '@mui/material';
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import { useTranslation } from '../lib/translate.tsx';
 import { useGlobalConfig } from '../stores/config.ts';
 import { Anchored } from '../components/Anchored.tsx';
@@ -62,7 +71,8 @@ export function GuidedTour({
       const anchor = present[0] && tourTarget(present[0].key);
       if (!anchor) return;
       returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      setTour({ steps: present, index: 0, anchor });
+      // Drawn in a transition: the page it starts on may still be drawing its first rows.
+      startTransition(() => setTour({ steps: present, index: 0, anchor }));
     }, START_DELAY_MS);
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the steps a page can bring up are read when the tour starts

@@ -1,4 +1,4 @@
-import { Box, Button, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import { useEffect, useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { useNavigate, usePortalRoute } from '../../lib/router.tsx';
@@ -13,7 +13,9 @@ import { AssetMedia } from './AssetMedia.tsx';
 import { AssetMetadata, fallbackLeft, fallbackRight } from './AssetMetadata.tsx';
 import { DownloadFlowHost, useDownloadOptions } from '../../widgets/DownloadFlowHost.tsx';
 import { closeDownloadDialog, startDownload, useConvertSets } from '../../stores/downloadFlow.ts';
-import { ArrowBackIcon, DownloadIcon, ShareIcon } from '../../components/icons.tsx';
+import { DownloadIcon, ShareIcon } from '../../components/icons.tsx';
+import { arrowBackPath } from '../../components/iconPaths.ts';
+import { TextButton } from '../../components/TextButton.tsx';
 import { copyLink, useShareDialog } from '../../widgets/ShareDialog.tsx';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { LoadingBlock } from '../../components/LoadingBlock.tsx';
@@ -82,10 +84,11 @@ export function AssetPage() {
     else void navigate(routePath({ page: 'dashboard' }));
   };
 
+  // Plain, with static rules (app/controls.css, asset.css): the page's first paint draws the same.
   const backButton = (
-    <Button startIcon={<ArrowBackIcon />} onClick={back} sx={{ mb: 1 }}>
+    <TextButton icon={arrowBackPath} className="vt-asset-back" onClick={back}>
       {t('views.asset.back')}
-    </Button>
+    </TextButton>
   );
 
   if (asset.isPending) {
@@ -121,9 +124,7 @@ export function AssetPage() {
   return (
     <Box component="article">
       {backButton}
-      <Typography component="h1" variant="h4" sx={{ mb: 2, overflowWrap: 'anywhere' }}>
-        {title}
-      </Typography>
+      <h1 className="vt-heading-4">{title}</h1>
       <AssetMedia doc={doc} alt={alt} />
       <Stack
         direction="row"

@@ -1,7 +1,8 @@
-import { useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { assetsCall, previewCall, videoCall } from '@vitrine/contract/endpoints';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { arrivedEarly, callApi } from '../../lib/apiClient.ts';
+import { useArrivedEarly } from '../../lib/useArrivedEarly.ts';
 
 /** Query keys of the asset page; docs depend on the content language. */
 export const assetKeys = {
@@ -15,19 +16,6 @@ export const assetKeys = {
 const staleTime = 5 * 60_000;
 
 const docOf = (answer: { response: { docs: AssetDoc[] } }): AssetDoc | null => answer.response.docs[0] ?? null;
-
-/**
- * On a first visit to an asset's page its asset and preview were asked for as the app started
- * (first-paint/earlyAnswers.ts); when they have come by the page's first render, they go into the cache
- * before its queries start, so that render draws them. Not as initialData: a reset for another
- * caller (app/Providers.tsx) would bring that first caller's answer back.
- */
-function useArrivedEarly<T>(queryKey: QueryKey, take: () => T | undefined): void {
-  const client = useQueryClient();
-  if (client.getQueryState(queryKey)) return;
-  const data = take();
-  if (data !== undefined) client.setQueryData(queryKey, data);
-}
 
 /** The asset by id; null when the caller may not see it (or it does not exist). */
 export function useAssetDoc(lang: string, id: string) {

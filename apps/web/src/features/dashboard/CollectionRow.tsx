@@ -1,4 +1,3 @@
-import { Button, Typography } from '@mui/material';
 import type { Ref } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { Link as RouterLink } from '../../lib/router.tsx';
@@ -71,21 +70,20 @@ export function CollectionRow({
       data-tour="collection"
     >
       <div className="vt-collection-head">
-        <Typography id={headingId} component="h2" variant="h5" className="vt-collection-title">
+        <h2 id={headingId} className="vt-heading-5 vt-collection-title">
           {label}
-        </Typography>
+        </h2>
         {content && content.numFound > 0 && (
-          <Button
-            component={RouterLink}
+          <RouterLink
+            className="vt-button vt-button-outlined"
             to={searchPath}
-            variant="outlined"
             aria-label={t('views.dashboard.more_results_of', { label })}
           >
             {t('views.dashboard.more_results')}
-          </Button>
+          </RouterLink>
         )}
       </div>
-      {!loading && content?.docs.length === 0 && <Typography>{t('views.dashboard.empty')}</Typography>}
+      {!loading && content?.docs.length === 0 && <p className="vt-collection-empty">{t('views.dashboard.empty')}</p>}
       {(loading || (content && content.docs.length > 0)) && (
         // The list is there while loading too: a keyboard user tabbing down the page reaches a row
         // not loaded yet, which then loads.

@@ -1,7 +1,8 @@
 import { Button, Drawer } from '@mui/material';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
-import { FilterIcon } from '../../components/icons.tsx';
+import { filterPath } from '../../components/iconPaths.ts';
+import { TextButton } from '../../components/TextButton.tsx';
 import { useEscapeKey } from '../../lib/useEscapeKey.ts';
 
 /** The filter drawer takes focus and traps it 250 ms after it opens (portal-spec §9, sidebar focus trap). */
@@ -42,9 +43,15 @@ export function FilterDrawer({ children }: { children: ReactNode }) {
   useEscapeKey(open && !trapped, close);
   return (
     <>
-      <Button ref={opener} startIcon={<FilterIcon />} aria-expanded={open} onClick={() => setOpen(true)} sx={{ mb: 1 }}>
+      <TextButton
+        ref={opener}
+        icon={filterPath}
+        className="vt-results-filters"
+        aria-expanded={open}
+        onClick={() => setOpen(true)}
+      >
         {t('views.search.show_facets')}
-      </Button>
+      </TextButton>
       <Drawer
         open={open}
         onClose={close}

@@ -1,5 +1,11 @@
 import { CircularProgress } from '@mui/material';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import {
+  elementScroll,
+  measureElement as measureRowOnce,
+  observeElementRect as observeRectOnce,
+  useVirtualizer,
+  type Virtualizer,
+} from '@tanstack/react-virtual';
 import {
   startTransition,
   useCallback,
@@ -21,6 +27,47 @@ import { rowGap, viewRows, type ResultRow } from './layout.ts';
 import { ResultItem, type ItemActions } from './ResultItem.tsx';
 import { LIST_HEADER_HEIGHT, ListHeader, ListInfoRow, ListRow, listLayout, type ListColumn } from './ListTable.tsx';
 import { loadDistance, type SortState, type ViewKey, type ViewSizes } from './searchState.ts';
+
+type ListVirtualizer = Virtualizer<HTMLDivElement, Element>;
+
+/*
+ * The virtualizer reads the list's size and its rows' heights, and writes its scroll position, at
+ * once when the list or a row mounts: each lays the whole page out within the commit that mounts
+ * them, a long task on a phone (decision 0244). Here the sizes are the browser's resize observer's
+ * reports, after the frame's layout (a row is taken at its estimate, its layout's height, until its
+ * first report), and a list just mounted is not scrolled to the top it stands at. Without an
+ * observer (not a browser) they are read as the virtualizer reads them.
+ */
+function observeRect(instance: ListVirtualizer, cb: (rect: { width: number; height: number }) => void) {
+  const el = instance.scrollElement;
+  if (!el || typeof ResizeObserver === 'undefined') return observeRectOnce(instance, cb);
+  const observer = new ResizeObserver(() => cb({ width: el.clientWidth, height: el.clientHeight }));
+  observer.observe(el);
+  return () => observer.disconnect();
+}
+
+/** Lists whose scroll position the virtualizer has written. */
+const scrolled = new WeakSet<Element>();
+
+/** The virtualizer's scrolling, but for its first write to a list just mounted, which stands at its top. */
+function scrollList(
+  offset: number,
+  options: { adjustments?: number; behavior?: ScrollBehavior },
+  instance: ListVirtualizer,
+): void {
+  const el = instance.scrollElement;
+  if (el && !scrolled.has(el)) {
+    scrolled.add(el);
+    if (offset === 0 && !options.adjustments) return;
+  }
+  elementScroll(offset, options, instance);
+}
+
+function measureRow(el: Element, entry: ResizeObserverEntry | undefined, instance: ListVirtualizer): number {
+  if (entry || typeof ResizeObserver === 'undefined') return measureRowOnce(el, entry, instance);
+  const index = instance.indexFromElement(el);
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
+}
 
 /** Scroll position is restored 250 ms after coming back (portal-spec §2 "Search"). */
 const SCROLL_RESTORE_MS = 250;
@@ -76,10 +123,12 @@ export function ResultList(props: ResultListProps) {
       startTransition(() => setWidth(w));
       onWidth(w);
     };
-    measure();
-    const observer = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(measure);
-    observer?.observe(el);
-    return () => observer?.disconnect();
+    // In a browser the observer's first report, after the frame's layout, gives the width: reading it
+    // here would lay the page out within the commit, in the same task.
+    if (typeof ResizeObserver === 'undefined') return measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
   }, [onWidth]);
 
   // Nothing is laid out before the area's width is known.
@@ -104,6 +153,10 @@ export function ResultList(props: ResultListProps) {
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer's functions change with its state
   const virtualizer = useVirtualizer({
     count: rows.length,
+    initialRect: { width, height },
+    observeElementRect: observeRect,
+    measureElement: measureRow,
+    scrollToFn: scrollList,
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => rows[i]!.height + gap + (i === activeRow ? 320 : 0),
     overscan: 2,
@@ -119,12 +172,18 @@ export function ResultList(props: ResultListProps) {
   }, [hasMore, loadingMore, loadMore, view, sizes]);
 
   // Before its width is measured the area has no rows and is short: that is not the end of the results.
+  // Measured in the next frame, whose layout it then reads, not in a layout of its own.
   useEffect(() => {
-    if (rows.length > 0) checkNearEnd();
+    if (rows.length === 0) return;
+    const frame = requestAnimationFrame(checkNearEnd);
+    return () => cancelAnimationFrame(frame);
   }, [checkNearEnd, rows.length]);
 
-  // Switching view starts at the top.
+  // Switching view starts at the top (a list just mounted is there).
+  const shownView = useRef(view);
   useEffect(() => {
+    if (shownView.current === view) return;
+    shownView.current = view;
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
   }, [view]);
 

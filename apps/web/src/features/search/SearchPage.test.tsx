@@ -12,6 +12,9 @@ import { touch } from '../../test/touch.ts';
 import { layOutResults } from '../../test/resultsLayout.ts';
 import { indexField } from '../../test/indexField.ts';
 import { firstSearchQuery } from './request.ts';
+import { askEarly } from '../../lib/apiClient.ts';
+import { carryBootData, removeBootData } from '../../test/bootData.ts';
+import { searchCall } from '@vitrine/contract/endpoints';
 
 layOutResults();
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
@@ -568,5 +571,45 @@ describe("the page's first paint of a phone's results (decision 0244)", { timeou
     await renderApp('/search/nothing');
     expect(await heading(/0 results/)).toBeInTheDocument();
     expect(shown()).toBeNull();
+  });
+});
+
+describe('the first results asked for before the app ran (decision 0244)', { timeout: 40_000 }, () => {
+  it('are drawn by the first render of the results, without a loading state in between, and not asked again', async () => {
+    network();
+    const searched: string[] = [];
+    const listen = ({ request }: { request: Request }) => {
+      if (new URL(request.url).pathname.endsWith('/search')) searched.push(request.url);
+    };
+    server.events.on('request:start', listen);
+    // The page's script asked for the page's first results with the session's token, in its language.
+    localStorage.setItem('token', 'token-of-the-session');
+    const boot = {
+      config: fillConfigDefaults({}),
+      files: {} as BootData['files'],
+      locales: ['de', 'en'],
+      messages: {},
+      fields: [field('category', 'Category'), field('title', 'Title', { is_facet: false })],
+    };
+    // The page carries the index fields, so the page knows its first request from the start.
+    carryBootData(boot);
+    const query = firstSearchQuery(boot, '#/search/*', window);
+    if (!query) throw new Error('no first search');
+    await askEarly(searchCall, { query }, { lang: 'en', token: 'token-of-the-session' });
+    expect(searched).toHaveLength(1);
+    // Every heading the results bar shows, from the page's first render on.
+    const headings: string[] = [];
+    const observer = new MutationObserver(() => {
+      const text = document.querySelector('h2[data-tour="result"]')?.textContent;
+      if (text && headings.at(-1) !== text) headings.push(text);
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    await renderApp('/search/*');
+    await drawn('Red car');
+    observer.disconnect();
+    server.events.removeListener('request:start', listen);
+    removeBootData();
+    expect(headings).toEqual(['4 results']);
+    expect(searched).toHaveLength(1);
   });
 });

@@ -1,18 +1,17 @@
-import { Box, Button, Chip, Menu, MenuItem, ToggleButton, ToggleButtonGroup, Tooltip, Typography } from '@mui/material';
-import { memo, useState, type ReactNode } from 'react';
+import { Box, Chip, Menu, MenuItem, Tooltip } from '@mui/material';
+import { memo, useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
+import { sortLabel } from './sortLabel.ts';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
-import { SortIcon, ViewAgendaIcon, ViewListIcon, ViewModuleIcon } from '../../components/icons.tsx';
+import { PlainIcon } from '../../components/icons.tsx';
+import { sortPath, viewAgendaPath, viewListPath, viewModulePath } from '../../components/iconPaths.ts';
+import { TextButton } from '../../components/TextButton.tsx';
 import { BookmarkManyButton } from '../../widgets/BookmarkManyButton.tsx';
-import { visuallyHidden } from '../../components/visuallyHidden.ts';
+import { VISUALLY_HIDDEN } from '../../components/visuallyHidden.ts';
 import { truncateTag } from '../../stores/searchInput.ts';
 import type { SortState, ViewKey } from './searchState.ts';
 
-const viewIcons: Record<ViewKey, ReactNode> = {
-  grid: <ViewAgendaIcon />,
-  thumbnail: <ViewModuleIcon />,
-  list: <ViewListIcon />,
-};
+const viewIcons: Record<ViewKey, string> = { grid: viewAgendaPath, thumbnail: viewModulePath, list: viewListPath };
 
 /** The sort menu: choosing the active key toggles asc/desc, another key uses it (portal-spec §4). */
 export function SortMenu({
@@ -31,15 +30,15 @@ export function SortMenu({
   const currentLabel = current ? t(current.translation) : sort.key;
   return (
     <>
-      <Button
+      <TextButton
         data-tour="sort"
-        startIcon={<SortIcon />}
+        icon={sortPath}
         aria-haspopup="menu"
         aria-expanded={anchor !== null}
         onClick={(e) => setAnchor(e.currentTarget)}
       >
-        {`${t('views.search.sort.label')}: ${currentLabel} (${t(`views.search.sort.${sort.orientation}`)})`}
-      </Button>
+        {sortLabel(t, currentLabel, sort.orientation)}
+      </TextButton>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
         {options.map((o) => (
           <MenuItem
@@ -73,22 +72,20 @@ export function ViewSwitch({
   const visible = views.filter((v) => v.visible).sort((a, b) => a.position - b.position);
   if (visible.length < 2) return null;
   return (
-    <ToggleButtonGroup
-      data-tour="views"
-      size="small"
-      exclusive
-      value={view}
-      aria-label={t('views.search.view')}
-      onChange={(_e, next: ViewKey | null) => next && onChange(next)}
-    >
+    <div role="group" className="vt-toggles" data-tour="views" aria-label={t('views.search.view')}>
       {visible.map((v) => (
         <Tooltip key={v.key} title={t(v.translation)}>
-          <ToggleButton value={v.key} aria-label={t(v.translation)}>
-            {viewIcons[v.key]}
-          </ToggleButton>
+          <button
+            type="button"
+            aria-pressed={v.key === view}
+            aria-label={t(v.translation)}
+            onClick={() => v.key !== view && onChange(v.key)}
+          >
+            <PlainIcon path={viewIcons[v.key]} size={24} />
+          </button>
         </Tooltip>
       ))}
-    </ToggleButtonGroup>
+    </div>
   );
 }
 
@@ -158,31 +155,32 @@ export const ResultsBar = memo(function ResultsBar({
 }) {
   const { t } = useTranslation();
   const some = selectedCount > 0;
+  // Plain elements with static rules (app/controls.css): the page's first paint draws the same.
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-      <Typography component="h2" variant="h6" data-tour="result" aria-live="polite" sx={{ mr: 'auto' }}>
+    <div className="vt-results-bar">
+      <h2 className="vt-heading-6" data-tour="result" aria-live="polite">
         {heading}
-      </Typography>
+      </h2>
       {/* Always there, so the first change of the selection (a click or a long press) is announced too. */}
-      <Typography variant="body2" role="status" sx={some ? undefined : visuallyHidden}>
+      <p role="status" className={some ? 'vt-selected-count' : VISUALLY_HIDDEN}>
         {some ? t('views.search.selected', { count: selectedCount }) : ''}
-      </Typography>
+      </p>
       <BookmarkManyButton count={some ? selectedCount : total} fetchIds={fetchIds}>
         {t(some ? 'views.search.bookmark_selection' : 'views.search.bookmark_found')}
       </BookmarkManyButton>
-      <Button size="small" onClick={onShare} disabled={total === 0}>
+      <TextButton small onClick={onShare} disabled={total === 0}>
         {t(some ? 'views.search.share_selection' : 'views.search.share_found')}
-      </Button>
-      <Button size="small" disabled={!some} onClick={onDownload}>
+      </TextButton>
+      <TextButton small disabled={!some} onClick={onDownload}>
         {t('views.search.download_selection')}
-      </Button>
+      </TextButton>
       <SortMenu sorting={sorting} sort={sort} onChoose={onChooseSort} />
       <ViewSwitch views={views} view={view} onChange={onView} />
       {onReset && (
-        <Button size="small" variant="outlined" onClick={onReset}>
+        <TextButton small outlined onClick={onReset}>
           {t('views.search.reset')}
-        </Button>
+        </TextButton>
       )}
-    </Box>
+    </div>
   );
 });

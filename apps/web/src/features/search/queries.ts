@@ -1,7 +1,8 @@
 import { keepPreviousData, useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { MAX_SEARCH_ROWS, searchCall } from '@vitrine/contract/endpoints';
 import type { AssetDoc, IndexField, SearchAnswer } from '@vitrine/contract/search';
-import { ApiError, callApi } from '../../lib/apiClient.ts';
+import { ApiError, arrivedEarly, callApi } from '../../lib/apiClient.ts';
+import { useArrivedEarly } from '../../lib/useArrivedEarly.ts';
 import { searchInputKeys } from '../../stores/searchInput.ts';
 import { narrowing, pageQuery, type SearchRequest } from './request.ts';
 
@@ -22,6 +23,14 @@ export interface SearchPage {
   facetRanges: SearchAnswer['facetCounts']['facetRanges'];
 }
 
+/** A page of results as the search's answer has it. */
+const pageOf = (answer: SearchAnswer): SearchPage => ({
+  docs: answer.response.docs,
+  numFound: answer.response.numFound,
+  facetFields: answer.facetCounts.facetFields,
+  facetRanges: answer.facetCounts.facetRanges,
+});
+
 async function fetchPage(
   request: SearchRequest,
   facetFields: string[],
@@ -29,13 +38,7 @@ async function fetchPage(
   rows: number,
   signal?: AbortSignal,
 ): Promise<SearchPage> {
-  const answer = await callApi(searchCall, { query: pageQuery(request, facetFields, start, rows), signal });
-  return {
-    docs: answer.response.docs,
-    numFound: answer.response.numFound,
-    facetFields: answer.facetCounts.facetFields,
-    facetRanges: answer.facetCounts.facetRanges,
-  };
+  return pageOf(await callApi(searchCall, { query: pageQuery(request, facetFields, start, rows), signal }));
 }
 
 /**
@@ -102,9 +105,17 @@ export async function fetchFoundIds(request: SearchRequest): Promise<string[]> {
 /** The results, loaded page by page: the first page's size from the view, then `nextRows()` each. */
 export function useSearchResults(request: SearchRequest, nextRows: () => number, enabled: boolean) {
   const queryClient = useQueryClient();
+  const queryKey = searchKeys.results(request);
+  // The first page asked for before the app ran, when it is the page this request asks for.
+  useArrivedEarly(queryKey, () => {
+    if (!enabled) return undefined;
+    const first = { start: 0, rows: request.firstRows };
+    const early = arrivedEarly(searchCall, { query: pageQuery(request, request.facetFields, 0, first.rows) });
+    return early && { pages: [pageOf(early)], pageParams: [first] };
+  });
   return useInfiniteQuery({
     enabled,
-    queryKey: searchKeys.results(request),
+    queryKey,
     initialPageParam: { start: 0, rows: request.firstRows },
     queryFn: ({ pageParam, signal }) => withRetries(queryClient, request, pageParam.start, pageParam.rows, signal),
     getNextPageParam: (last, pages) => {

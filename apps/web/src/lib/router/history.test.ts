@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { hashHistory, memoryHistory, Router, type LoadableRoute } from './history.ts';
+import { hashHistory, memoryHistory, Router, routerReady, type LoadableRoute } from './history.ts';
 
 interface Route extends LoadableRoute<Route> {
   name?: string;
@@ -189,6 +189,18 @@ describe('screens loaded on demand', () => {
     code.release({ name: 'first' });
     await vi.waitFor(() => expect(router.state.initialized).toBe(true));
     expect(router.state.location.pathname).toBe('/first');
+  });
+
+  it('is ready once its first route has loaded, and at once after that (the first render waits for it)', async () => {
+    const code = gate<{ name: string }>();
+    const router = memoryRouter(['/first'], table([{ path: '/first', lazy: () => code.promise }]));
+    let ready = false;
+    void routerReady(router).then(() => (ready = true));
+    await Promise.resolve();
+    expect(ready).toBe(false);
+    code.release({ name: 'first' });
+    await vi.waitFor(() => expect(ready).toBe(true));
+    await expect(routerReady(router)).resolves.toBeUndefined();
   });
 
   it('shows only the last of two quick navigations', async () => {

@@ -316,3 +316,15 @@ export function memoryHistory(initialEntries: string[] = ['/']): HistorySource {
     href: (path) => path,
   };
 }
+
+/** Settles once the router has gone to its first location: its route's code loaded (`initialized`). */
+export function routerReady<R extends LoadableRoute<R>>(router: Router<R>): Promise<void> {
+  return new Promise((resolve) => {
+    if (router.getState().initialized) return resolve();
+    const stop = router.subscribe(() => {
+      if (!router.getState().initialized) return;
+      stop();
+      resolve();
+    });
+  });
+}
