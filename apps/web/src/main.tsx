@@ -39,10 +39,10 @@ const render = () =>
     );
   });
 // Behind the page's first paint nothing of the app is seen until its screen is drawn: its first
-// render waits for the session and for the router's first route, whose code the page asked for, so
-// that no store the app reads changes while it renders; a change midway makes React draw the whole
-// tree again at once, in one long task (decision 0244). Not awaited here: the screen's code imports
-// this module's chunk, which would wait for this module in turn.
-const painted = firstPaintPage();
-if (painted === 'asset' || painted === 'search') void Promise.all([session, routerReady(router)]).then(render);
+// render waits for the session and for the router's first route, whose code the page asked for
+// beside the app's (config/first-paint.ts screenFiles), so that no store the app reads changes while
+// it renders; a change midway makes React draw the whole tree again at once, in one long task
+// (decision 0244). Not awaited here: the screen's code imports this module's chunk, which would wait
+// for this module in turn.
+if (firstPaintPage()) void Promise.all([session, routerReady(router)]).then(render);
 else render();

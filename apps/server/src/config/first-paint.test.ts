@@ -75,14 +75,15 @@ describe("the page's first paint (decisions 0242, 0244)", () => {
         }),
       );
       const screens = screenFiles(dist, './assets/index-1.js');
-      // What the entry loads already is left out; the dashboard and the admin area are the app's.
+      // What the entry loads already is left out; the admin area is the app's (for the signed in).
       expect(screens).toEqual([
+        ['/', ['./assets/DashboardPage-1.js']],
         ['/search', ['./assets/SearchPage-1.js', './assets/Menu-1.js', './assets/SearchPage-1.css']],
         ['/asset', ['./assets/AssetPage-1.js', './assets/Menu-1.js']],
       ]);
       const { html } = preparePage(template, dist);
       expect(html).toContain(
-        'data-screens="/search ./assets/SearchPage-1.js ./assets/Menu-1.js ./assets/SearchPage-1.css;/asset ./assets/AssetPage-1.js ./assets/Menu-1.js"',
+        'data-screens="/ ./assets/DashboardPage-1.js;/search ./assets/SearchPage-1.js ./assets/Menu-1.js ./assets/SearchPage-1.css;/asset ./assets/AssetPage-1.js ./assets/Menu-1.js"',
       );
       // Without a manifest (a build without one), none.
       expect(screenFiles(builtApp().dist, './assets/index-1.js')).toEqual([]);

@@ -44,10 +44,10 @@ interface ManifestChunk {
 }
 
 /**
- * Pages whose code the page's script does not ask for: the dashboard's first visit waits for its
- * hero picture (its code follows the app's), and the admin area is for the signed in.
+ * Pages whose code the page's script does not ask for: the admin area is for the signed in. (The
+ * dashboard's is asked for with the app's, once its hero's picture has been drawn.)
  */
-const SCREENS_LEFT_TO_THE_APP: readonly PortalPage[] = ['dashboard', 'admin'];
+const SCREENS_LEFT_TO_THE_APP: readonly PortalPage[] = ['admin'];
 
 /**
  * Per page, the start of its route (`/search`, `/asset`: the pattern before its first parameter) and

@@ -261,11 +261,14 @@ describe('painting the first screen (decision 0244)', () => {
 
 describe("starting the app after the first paint's picture (decisions 0242, 0244)", () => {
   it('gives each address its screen’s files', () => {
-    const screens = '/search ./a.js ./a.css;/asset ./b.js';
+    const screens = '/ ./d.js;/search ./a.js ./a.css;/asset ./b.js';
     expect(screenFilesAt('#/search/*', screens)).toEqual(['./a.js', './a.css']);
     expect(screenFilesAt('#/asset/7?x=1', screens)).toEqual(['./b.js']);
     expect(screenFilesAt('#/searching', screens)).toEqual([]);
-    expect(screenFilesAt('#/', screens)).toEqual([]);
+    // The dashboard, with or without an address.
+    expect(screenFilesAt('#/', screens)).toEqual(['./d.js']);
+    expect(screenFilesAt('', screens)).toEqual(['./d.js']);
+    expect(screenFilesAt('#/?x=1', screens)).toEqual(['./d.js']);
   });
 
   it('starts at once without a picture, after the picture has been drawn, and at the latest after the wait', async () => {

@@ -11,9 +11,9 @@ export interface StartData {
   screens?: string;
 }
 
-/** The files of the screen at this address (`#/search/*` is at `/search`). */
+/** The files of the screen at this address (`#/search/*` is at `/search`; no address is the dashboard's `/`). */
 export function screenFilesAt(hash: string, screens: string): string[] {
-  const at = hash.slice(1).split('?')[0] ?? '';
+  const at = hash.slice(1).split('?')[0] || '/';
   for (const screen of screens.split(';').filter(Boolean)) {
     const [start = '', ...files] = screen.split(' ');
     if (at === start || at.startsWith(`${start}/`)) return files;
