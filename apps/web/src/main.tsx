@@ -2,8 +2,8 @@
 import './app/firstScreen.ts';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { earlyAnswersEnded } from './lib/apiClient.ts';
 import { createHashRouter, RouterProvider, routerReady } from './lib/router.tsx';
-import { firstPaintPage } from './lib/firstPaint.ts';
 import { createI18n } from './stores/i18n.ts';
 import { reloadOnStaleChunks } from './app/newVersion.ts';
 import { createQueryClient, Providers } from './app/Providers.tsx';
@@ -38,11 +38,17 @@ const render = () =>
       </StrictMode>,
     );
   });
-// Behind the page's first paint nothing of the app is seen until its screen is drawn: its first
-// render waits for the session and for the router's first route, whose code the page asked for
-// beside the app's (config/first-paint.ts screenFiles), so that no store the app reads changes while
-// it renders; a change midway makes React draw the whole tree again at once, in one long task
-// (decision 0244). Not awaited here: the screen's code imports this module's chunk, which would wait
-// for this module in turn.
-if (firstPaintPage()) void Promise.all([session, routerReady(router)]).then(render);
-else render();
+// The first render waits for the session, for the router's first route, whose code the page asked
+// for beside the app's (config/first-paint.ts screenFiles), and for the answers the page asked early,
+// so that no store the app reads changes while it renders: a change midway makes React draw the
+// whole tree again at once, in one long task (decision 0244; a wide search page, which has no first
+// paint, drew its whole screen twice when the route's code came during the render). Behind the
+// page's first paint nothing of the app is seen until its screen is drawn; without one, the page is
+// empty until the app's code has come in any case. At most FIRST_RENDER_WAIT_MS, so that a call that
+// hangs leaves the app to show its own loading state. Not awaited here: the screen's code imports
+// this module's chunk, which would wait for this module in turn.
+const FIRST_RENDER_WAIT_MS = 3_000;
+void Promise.race([
+  Promise.all([session, routerReady(router), earlyAnswersEnded(FIRST_RENDER_WAIT_MS)]),
+  new Promise((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS)),
+]).then(render);

@@ -2,7 +2,17 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkSessionCall, convertSetsCall, getSessionCall } from '@vitrine/contract/endpoints';
 import { api, createSessionServer } from '../test/sessionServer.ts';
-import { ApiError, callApi, page, RELOAD_KEY, setRequestLanguage, setSessionToken } from './apiClient.ts';
+import {
+  ApiError,
+  arrivedEarly,
+  askEarly,
+  callApi,
+  earlyAnswersEnded,
+  page,
+  RELOAD_KEY,
+  setRequestLanguage,
+  setSessionToken,
+} from './apiClient.ts';
 
 const server = createSessionServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -94,5 +104,52 @@ describe('answers (the server validates them with the contract; the browser does
     await expect(callApi(checkSessionCall)).rejects.toMatchObject({ status: 400, body, message: 'bad' });
     server.use(http.get(api('session/check'), () => HttpResponse.text('upstream down', { status: 502 })));
     await expect(callApi(checkSessionCall)).rejects.toMatchObject({ status: 502, body: undefined });
+  });
+});
+
+describe('answers asked early (decision 0244: the first render waits for them)', () => {
+  const asker = { lang: 'en', token: 'early' };
+  /** A session check whose answer comes when `release` is called. */
+  function heldCheck(): () => void {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.get(api('session/check'), async () => {
+        await held;
+        return HttpResponse.json({ isGuiAdmin: false, sessionValid: true });
+      }),
+    );
+    return release;
+  }
+
+  it('ends once every call asked early has ended, one asked on an earlier answer included', async () => {
+    const release = heldCheck();
+    let asked = false;
+    void askEarly(getSessionCall, {}, asker).then(() => {
+      asked = true;
+      void askEarly(checkSessionCall, {}, asker);
+    });
+    let ended = false;
+    const waiting = earlyAnswersEnded(5_000).then(() => (ended = true));
+    await vi.waitFor(() => expect(asked).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The session has come, the check asked on it has not.
+    expect(ended).toBe(false);
+    release();
+    await waiting;
+    expect(ended).toBe(true);
+    // The answers are still there for the app's calls to take.
+    setRequestLanguage('en');
+    setSessionToken('early');
+    expect(arrivedEarly(checkSessionCall, {})).toEqual({ isGuiAdmin: false, sessionValid: true });
+  });
+
+  it('waits no longer than it is told when a call does not end', async () => {
+    const release = heldCheck();
+    void askEarly(checkSessionCall, {}, { lang: 'en', token: 'hung' });
+    const started = performance.now();
+    await earlyAnswersEnded(100);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    release();
   });
 });

@@ -174,11 +174,15 @@ export interface Asker {
 /** How long an answer asked for early waits for the call that takes it (ms); later calls ask again. */
 const EARLY_KEPT_MS = 30_000;
 
-/** An answer asked for early: when it was asked, the answer to come, and the answer once it has come (if ok). */
+/**
+ * An answer asked for early: when it was asked, the answer to come, the answer once it has come (if
+ * ok), and whether the call has ended (answered or failed).
+ */
 interface EarlyAnswer {
   at: number;
   answer: Promise<Answered | undefined>;
   arrived?: Answered;
+  ended?: boolean;
 }
 
 /**
@@ -214,17 +218,45 @@ export function askEarly<C extends CallDefinition>(
       .then(readAnswer)
       .then(
         (answered) => {
+          asked.ended = true;
           if (!answered.res.ok) return undefined;
           asked.arrived = answered;
           return answered;
         },
-        () => undefined,
+        () => {
+          asked.ended = true;
+          return undefined;
+        },
       ),
   };
   early.set(earlyKey(call.method, url, asker), asked);
   return asked.answer.then((answered) =>
     answered ? (jsonOrUndefined(answered.text) as CallAnswer<C> | undefined) : undefined,
   );
+}
+
+/**
+ * Resolves once every call asked early has ended, those asked on the way included (the dashboard's
+ * rows are asked once its collections have come), or after `atMostMs`. The app's first render behind
+ * the page's first paint waits for it (main.tsx): an answer that came while that render was drawn
+ * would change a query the render has read, and React would draw the whole tree again at once, in
+ * one long task (decision 0244).
+ */
+export async function earlyAnswersEnded(atMostMs = 2_000): Promise<void> {
+  const until = performance.now() + atMostMs;
+  for (;;) {
+    const pending = [...early.values()].filter((asked) => !asked.ended);
+    const left = until - performance.now();
+    if (pending.length === 0 || left <= 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all(pending.map((asked) => asked.answer)),
+      new Promise((resolve) => (timer = setTimeout(resolve, left))),
+    ]);
+    clearTimeout(timer);
+    // The calls asked on an answer are asked once the code waiting on that answer has run.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
 }
 
 /**
