@@ -160,6 +160,9 @@ export function ResultList(props: ResultListProps) {
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => rows[i]!.height + gap + (i === activeRow ? 320 : 0),
     overscan: 2,
+    // A scroll's rows are drawn in React's next task, not inside the scroll event (flushSync): a page
+    // of new rows coming into view then held the scroll handler 20–50 ms (bench/web-search).
+    useFlushSync: false,
     getItemKey: (i) => `${view}-${rows[i]!.start}`,
     // The list's header row sits above its rows.
     scrollMargin: headerHeight,
