@@ -76,6 +76,14 @@ const drawn = (title: string) => screen.findByRole('button', { name: title });
 /** The first render loads the lazy route and the config: allow it some time. */
 const heading = (name: string | RegExp) => screen.findByRole('heading', { name }, { timeout: 15_000 });
 
+/** The boot data a portal page carries for its first search: the defaults and two index fields. */
+const firstPaintBoot = (): BootData => ({
+  config: fillConfigDefaults({}),
+  files: {} as BootData['files'],
+  locales: ['de', 'en'],
+  messages: {},
+  fields: [field('category', 'Category'), field('title', 'Title', { is_facet: false })],
+});
 describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_000 }, () => {
   it('§4 facet update: selecting a value adds it to the URL and the request, selecting again removes it', async () => {
     const asked = network();
@@ -510,13 +518,7 @@ describe("the search's first results asked for as the app starts (decision 0243)
       await renderApp(path);
       expect(await heading(/results/)).toBeInTheDocument();
       server.events.removeListener('request:start', listen);
-      const boot = {
-        config: fillConfigDefaults({}),
-        files: {} as BootData['files'],
-        locales: ['de', 'en'],
-        messages: {},
-        fields: [field('category', 'Category'), field('title', 'Title', { is_facet: false })],
-      };
+      const boot = firstPaintBoot();
       const query = firstSearchQuery(boot, `#${path}`, window);
       expect(query).toBeDefined();
       expect([...(searched[0]?.searchParams ?? [])].sort()).toEqual(pairsOf(query ?? {}));
@@ -584,13 +586,7 @@ describe('the first results asked for before the app ran (decision 0244)', { tim
     server.events.on('request:start', listen);
     // The page's script asked for the page's first results with the session's token, in its language.
     localStorage.setItem('token', 'token-of-the-session');
-    const boot = {
-      config: fillConfigDefaults({}),
-      files: {} as BootData['files'],
-      locales: ['de', 'en'],
-      messages: {},
-      fields: [field('category', 'Category'), field('title', 'Title', { is_facet: false })],
-    };
+    const boot = firstPaintBoot();
     // The page carries the index fields, so the page knows its first request from the start.
     carryBootData(boot);
     const query = firstSearchQuery(boot, '#/search/*', window);
