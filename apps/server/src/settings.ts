@@ -5,7 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { assetGroups } from '@vitrine/contract/fields';
 import { oneOrByLanguage } from '@vitrine/contract/formats';
-import { indexFieldSchema } from '@vitrine/contract/search';
+import { fieldsSettingSchema } from './access/field-audience.ts';
 import { LANGUAGE_TAG } from '@vitrine/contract/languages';
 
 /**
@@ -269,7 +269,7 @@ const fileSettingsSchema = z
           .describe('Where the order process (run_order_process) sends its mails'),
       })
       .prefault({}),
-    fields: z.array(indexFieldSchema).default([]),
+    fields: fieldsSettingSchema,
     catalogue: z
       .object({
         defaultAccessGroups: z

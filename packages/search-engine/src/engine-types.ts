@@ -48,6 +48,11 @@ export interface EngineQuery {
   facetOffset?: number;
   /** Per facet field, the order of its values the caller asks for; else the index field's. */
   facetSort?: ReadonlyMap<string, FacetOrder>;
+  /**
+   * Fields the caller may not see: for this query they do not exist (a sort, facet, filter,
+   * suggestion selection or field:value naming one is answered as one naming an unknown field).
+   */
+  hidden?: ReadonlySet<string>;
 }
 
 export type FacetValue = SearchAnswer['facetCounts']['facetFields'][string][number];

@@ -112,7 +112,12 @@ export async function makeSets(
 }
 
 /** The facet filters of a search, merged per field (values of one field are ORed). */
-export function selections(view: IndexView, filter: FacetSelection[], lang: string | undefined): Selection[] {
+export function selections(
+  view: IndexView,
+  filter: FacetSelection[],
+  lang: string | undefined,
+  hidden?: ReadonlySet<string>,
+): Selection[] {
   const merged = new Map<string, { values: string[]; range: boolean }>();
   for (const s of filter) {
     const m = merged.get(s.key) ?? { values: [], range: false };
@@ -123,7 +128,7 @@ export function selections(view: IndexView, filter: FacetSelection[], lang: stri
   const acc: Selection[] = [];
   for (const [key, sel] of merged) {
     if (sel.values.length === 0) continue;
-    const field = view.fields.get(key);
+    const field = hidden?.has(key) ? undefined : view.fields.get(key);
     if (!field) throw new SearchInputError('filter', `The filter names the field '${key}', which does not exist.`);
     if (acc.length >= 31) throw new SearchInputError('filter', 'At most 31 fields can be filtered at once.');
     const bit = 1 << acc.length;

@@ -23,14 +23,15 @@ export class FieldRegistry {
   readonly all: SearchField[];
   private readonly byName: Map<string, SearchField>;
 
-  constructor(declared: readonly IndexField[] = []) {
+  constructor(declared: readonly (IndexField & { textSearch?: boolean })[] = []) {
     const builtInNames = new Set(builtInFields.map((f) => f.field_name));
     const extra: BuiltInField[] = declared
       .filter((f) => !builtInNames.has(f.field_name))
-      .map((f) => ({
+      .map(({ textSearch, ...f }) => ({
         ...f,
         storage: 'value',
-        searchable: f.type === 'text' || f.type === 'string',
+        // A field only some callers see keeps its words out of the full-text index (`textSearch: false`).
+        searchable: textSearch !== false && (f.type === 'text' || f.type === 'string'),
         sortable: isNumericType(f.type) && !f.multi_valued,
       }));
     this.all = [...builtInFields, ...extra].map((f) => ({

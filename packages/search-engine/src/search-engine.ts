@@ -142,22 +142,24 @@ export class SearchEngine<Tx = unknown> {
   ): Promise<EngineResult> {
     const index = view.index;
     const sort = query.sort ?? { field: 'score', dir: 'desc' };
-    if (!this.fields.isSortable(sort.field)) {
+    const hidden = query.hidden;
+    const fieldOf = (name: string) => (hidden?.has(name) ? undefined : this.fields.get(name));
+    if (hidden?.has(sort.field) || !this.fields.isSortable(sort.field)) {
       throw new SearchInputError('solr_sort', `Results cannot be sorted by '${sort.field}'.`);
     }
     const facetFields = [...new Set(query.facetFields ?? [])];
     for (const name of facetFields) {
-      const f = this.fields.get(name);
+      const f = fieldOf(name);
       if (!f) throw new SearchInputError('solr_facetfields', `The facet field '${name}' does not exist.`);
       if (!f.coded && !(f.numeric && f.range_facet)) {
         throw new SearchInputError('solr_facetfields', `The field '${name}' is not a facet.`);
       }
     }
-    const filters = selections(view, query.filter ?? [], query.lang);
+    const filters = selections(view, query.filter ?? [], query.lang, hidden);
 
     let tree: QueryNode;
     try {
-      tree = parseQuery(query.q, this.fieldExists);
+      tree = parseQuery(query.q, (name) => !hidden?.has(name) && this.fieldExists(name));
     } catch (err) {
       if (err instanceof QuerySyntaxError) throw new SearchInputError('solr_q', err.message);
       throw err;
@@ -192,7 +194,7 @@ export class SearchEngine<Tx = unknown> {
     }
     for (const s of query.suggestions ?? []) {
       if (s.values.length === 0) continue;
-      const f = this.fields.get(s.field_name);
+      const f = fieldOf(s.field_name);
       if (!f?.coded) {
         throw new SearchInputError('suggestions_filter', `Suggestions of the field '${s.field_name}' do not exist.`);
       }
@@ -293,8 +295,10 @@ export class SearchEngine<Tx = unknown> {
     lang?: string,
     /** The assets the caller is limited to (a share link's), when it is. */
     only?: readonly number[],
+    /** Fields the caller may not see (EngineQuery.hidden). */
+    hidden?: ReadonlySet<string>,
   ): Promise<SuggestionGroup[]> {
     await this.refresh();
-    return suggest(this.catchUp.view(), groups, text, fields, preview, lang, only);
+    return suggest(this.catchUp.view(), groups, text, fields, preview, lang, only, hidden);
   }
 }

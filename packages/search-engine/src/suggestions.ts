@@ -17,9 +17,11 @@ export function suggest(
   preview: number,
   lang?: string,
   only?: readonly number[],
+  /** Fields the caller may not see: they have no values to suggest. */
+  hidden?: ReadonlySet<string>,
 ): SuggestionGroup[] {
   for (const name of fields) {
-    if (!view.fields.get(name)?.coded) {
+    if (hidden?.has(name) || !view.fields.get(name)?.coded) {
       throw new SearchInputError('fields', `The field '${name}' has no values to suggest.`);
     }
   }

@@ -2,6 +2,7 @@ import { mediaSigned, type MediaFile, type MediaGrant } from '@vitrine/contract/
 import type { Auth, ShareGrant } from '../auth/caller.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import type { AccessRepository } from './access.repository.ts';
+import { hiddenFieldsOf, restrictedFields, type FieldSetting } from './field-audience.ts';
 import { mediaWindows, signMediaUrl, verifyMediaUrl } from './media-url.ts';
 import {
   downloadIn,
@@ -12,6 +13,15 @@ import {
   type DownloadRights,
   type Permission,
 } from './rule.ts';
+
+/**
+ * The settings the rule reads: the download rights, and the fields' audiences with the guest groups
+ * that callers without an account are judged by (access/field-audience.ts).
+ */
+export type AccessRights = DownloadRights & {
+  readonly fields?: readonly FieldSetting[];
+  readonly guest?: { readonly groups: readonly string[] };
+};
 
 /** How a media URL checks out: `revoked` when the share link it was minted for is no longer live. */
 export type MediaUrlCheck = 'ok' | 'expired' | 'invalid' | 'revoked';
@@ -40,8 +50,21 @@ export class AccessService {
     /** SECRET, which signs media URLs; without it no media URL is made or accepted. */
     private readonly secret?: string,
     /** The conversion sets and the groups' download rights (the `asset.download` permission). */
-    private readonly downloads: DownloadRights = noDownloadRights,
-  ) {}
+    private readonly downloads: AccessRights = noDownloadRights,
+  ) {
+    this.restricted = restrictedFields(downloads.fields ?? []);
+  }
+
+  /** The index fields only some groups see, with those groups. */
+  private readonly restricted: ReadonlyMap<string, readonly string[]>;
+
+  /**
+   * The index fields the caller may not see (field audiences): left out of every answer that carries
+   * asset fields, and unknown to its searches, filters, facets, sorts and suggestions.
+   */
+  hiddenFields(auth: Auth): ReadonlySet<string> {
+    return hiddenFieldsOf(auth, this.restricted, this.downloads.guest?.groups ?? []);
+  }
 
   private mediaSecret(): string {
     if (!this.secret) throw new Error('AccessService was built without the secret that signs media URLs');

@@ -21,6 +21,7 @@ import {
   type CaptionSidecar,
   type CaptionTrack,
 } from './caption-file.ts';
+import { declaredFields } from '../access/field-audience.ts';
 import { fileTypeOf, isCompanionFile, playsInBrowser, type FileType } from './file-types.ts';
 import { MANIFEST_NAMES, readManifest, readSidecar, SidecarError, type Sidecar } from './sidecar.ts';
 
@@ -369,7 +370,7 @@ export class ImportService {
     add('license', undefined, sc.license ?? e?.license);
     add('camera_make', undefined, sc.camera_make ?? e?.cameraMake);
     add('camera_model', undefined, sc.camera_model ?? e?.cameraModel);
-    const declared = new Set(this.settings.file.fields.map((x) => x.field_name));
+    const declared = new Set(declaredFields(this.settings.file.fields).map((x) => x.field_name));
     for (const [field, v] of Object.entries(sc.fields ?? {})) {
       if (!declared.has(field)) {
         warnings.push(`${f.file}: field "${field}" is not declared in the settings (fields) and was left out`);

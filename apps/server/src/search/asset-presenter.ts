@@ -9,6 +9,8 @@ export interface PresentOptions {
   /** Signs a media URL (AccessService.mediaUrl) for an asset the caller may see. */
   mediaUrl: (file: MediaFile) => string;
   fields: FieldRegistry;
+  /** Fields the caller may not see (AccessService.hiddenFields): never in its docs. */
+  hidden: ReadonlySet<string>;
   /** The thumbnail's placeholder (ThumbHash) of an asset, when it has one. */
   thumbhash?: (id: number) => string | undefined;
   /** Whether the caller bookmarked an asset (`isBookmarked`; left out without it). */
@@ -51,7 +53,7 @@ export function presentAssets(batch: AssetBatch, ids: readonly number[], options
     const values = byAsset.get(a.id);
     for (const f of options.fields.all) {
       const name = f.field_name;
-      if (name === 'asset_groups') continue;
+      if (name === 'asset_groups' || options.hidden.has(name)) continue;
       if (name === 'meta_collections') {
         const ids = collections.get(a.id);
         if (ids) doc[name] = ids;

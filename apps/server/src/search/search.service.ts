@@ -146,6 +146,7 @@ export class SearchService {
       return await this.engine.search(this.access.searchGroups(auth), {
         ...query,
         ids: this.access.searchIds(auth, query.ids),
+        hidden: this.access.hiddenFields(auth),
       });
     } catch (err) {
       if (err instanceof SearchInputError) throw inputError(err);
@@ -169,6 +170,7 @@ export class SearchService {
       lang,
       mediaUrl: (file) => this.access.mediaUrl(caller.auth, file),
       fields: this.engine.fields,
+      hidden: this.access.hiddenFields(caller.auth),
       thumbhash: (id) => rows.get(id)?.thumbhash,
       bookmarked: (id) => bookmarked.has(id),
     });
@@ -222,7 +224,10 @@ export class SearchService {
       const lang = await this.language(caller, false);
       const groups = this.access.searchGroups(caller.auth);
       const only = this.access.searchIds(caller.auth);
-      return { suggestions: await this.engine.suggest(groups, input.text, fields, input.preview, lang, only) };
+      const hidden = this.access.hiddenFields(caller.auth);
+      return {
+        suggestions: await this.engine.suggest(groups, input.text, fields, input.preview, lang, only, hidden),
+      };
     } catch (err) {
       if (err instanceof SearchInputError) throw inputError(err);
       throw err;
@@ -231,7 +236,8 @@ export class SearchService {
 
   fields(auth: Auth): { visible_fields: IndexField[] } {
     requireReader(auth);
-    return { visible_fields: this.engine.fields.visible() };
+    const hidden = this.access.hiddenFields(auth);
+    return { visible_fields: this.engine.fields.visible().filter((f) => !hidden.has(f.field_name)) };
   }
 
   async contentLocales(auth: Auth): Promise<{ locales: string[] }> {
@@ -300,12 +306,14 @@ export class SearchService {
       (p) => p.key === input.collection,
     );
     if (!preSearch) throw notFound(`The collection '${input.collection}'`);
-    const { query, errors } = this.preSearchQuery(preSearch, lang);
+    const hidden = this.access.hiddenFields(caller.auth);
+    const { query, errors } = this.preSearchQuery(preSearch, lang, hidden);
     try {
       const result = await this.engine.search(this.access.searchGroups(caller.auth), {
         ...query,
         rows: input.rows,
         ids: this.access.searchIds(caller.auth),
+        hidden,
       });
       const docs = await this.docs(caller, result.ids, lang);
       return { response: { docs, numFound: result.numFound }, ...(errors.length > 0 ? { errors } : {}) };
@@ -319,13 +327,17 @@ export class SearchService {
    * A pre-search as an engine query in the caller's language (else English, else the first given).
    * A range facet `{from, to}` becomes the value 'from TO to' ('*' for an open end).
    */
-  private preSearchQuery(p: PreSearch, lang: string): { query: EngineQuery; errors: string[] } {
+  private preSearchQuery(
+    p: PreSearch,
+    lang: string,
+    hidden: ReadonlySet<string>,
+  ): { query: EngineQuery; errors: string[] } {
     const errors: string[] = [];
     const own = p.search[lang] ?? p.search.en ?? Object.values(p.search)[0];
     const text = own?.text.trim() || '*';
     const filter: FacetSelection[] = [];
     for (const f of own?.facets ?? []) {
-      if (!this.engine.fields.get(f.key)) {
+      if (hidden.has(f.key) || !this.engine.fields.get(f.key)) {
         errors.push(`The pre-search '${p.key}' filters by the field '${f.key}', which the index does not have.`);
         continue;
       }
@@ -339,7 +351,7 @@ export class SearchService {
     }
     let sort: EngineQuery['sort'];
     if (p.sort) {
-      if (this.engine.fields.isSortable(p.sort)) sort = { field: p.sort, dir: p.orientation ?? 'desc' };
+      if (!hidden.has(p.sort) && this.engine.fields.isSortable(p.sort)) sort = { field: p.sort, dir: p.orientation ?? 'desc' };
       else errors.push(`The pre-search '${p.key}' sorts by '${p.sort}', which the index cannot sort by.`);
     }
     return { query: { q: text, lang, filter, sort }, errors };
