@@ -44,7 +44,7 @@ export const serverFolders = {
   auth: ['http'],
   access: ['auth', 'db', 'http'],
   derivatives: ['adapters', 'db', 'jobs'],
-  catalogue: ['adapters', 'db', 'derivatives', 'jobs'],
+  catalogue: ['access', 'adapters', 'db', 'derivatives', 'jobs'],
   config: ['access', 'adapters', 'auth', 'db', 'http', 'jobs'],
   info: ['config', 'db', 'http'],
   media: ['access', 'derivatives', 'http'],

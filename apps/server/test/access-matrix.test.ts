@@ -14,19 +14,32 @@ import { buildAsset, buildCollection } from './factories.ts';
  * audit sends that request and fails when AccessService was not asked or the hidden asset shows in
  * the answer. A route whose request has an id-like parameter, or whose answer holds AssetDocs,
  * cannot be listed as naming none. The last test shows the audit catching a route that skips the rule.
+ *
+ * Field audiences (docs/security.md "Field audiences") are part of the rule: a route whose answer
+ * holds AssetDocs also has a `fields` request naming an asset the caller sees, which carries a field
+ * the caller may not see; the audit fails when the route did not ask AccessService.hiddenFields or
+ * the field's value shows in the answer.
  */
 
 /** The asset only the group `secret` may see, and a DAM collection holding nothing else. */
 interface Hidden {
   id: number;
   collection: number;
+  /** An asset the caller sees, with a field only `secret` sees, in a collection of its own. */
+  visible: number;
+  visibleCollection: number;
 }
 
 /** Every hidden asset's metadata carries this word; it must not appear in any answer to a stranger. */
 const MARKER = 'zyzzyva';
+/** The value of the visible asset's restricted field, and a word of its title. */
+const FIELD_MARKER = 'quokka';
+const SEEN_MARKER = 'openly';
 
 interface AssetRoute {
   request: (h: Hidden) => InjectOptions;
+  /** For a route that answers AssetDocs: a request whose answer holds the visible asset. */
+  fields?: (h: Hidden) => InjectOptions;
 }
 interface NoAssetRoute {
   none: string;
@@ -39,11 +52,20 @@ const api = '/assetportal/api/';
 const get = (url: string): InjectOptions => ({ method: 'GET', url });
 
 const matrix: Record<string, Row> = {
-  [`GET ${api}search`]: { request: (h) => get(`${api}search?solr_q=*&id=${h.id}&solr_facetfields=keywords`) },
-  [`GET ${api}assets`]: { request: (h) => get(`${api}assets?assetid=${h.id}`) },
+  [`GET ${api}search`]: {
+    request: (h) => get(`${api}search?solr_q=*&id=${h.id}&solr_facetfields=keywords`),
+    fields: (h) => get(`${api}search?solr_q=*&id=${h.visible}`),
+  },
+  [`GET ${api}assets`]: {
+    request: (h) => get(`${api}assets?assetid=${h.id}`),
+    fields: (h) => get(`${api}assets?assetid=${h.visible}`),
+  },
   [`GET ${api}search/suggestions`]: { request: () => get(`${api}search/suggestions?text=${MARKER.slice(0, 4)}`) },
   [`GET ${api}collection`]: { request: () => get(`${api}collection?operation=list`) },
-  [`GET ${api}collection/get`]: { request: (h) => get(`${api}collection/get?collection=collection_${h.collection}`) },
+  [`GET ${api}collection/get`]: {
+    request: (h) => get(`${api}collection/get?collection=collection_${h.collection}`),
+    fields: (h) => get(`${api}collection/get?collection=collection_${h.visibleCollection}`),
+  },
   [`GET ${api}config/thumbnail`]: { request: (h) => get(`${api}config/thumbnail?id=${h.id}`) },
   // Media files need a signature that AccessService made after a check; unsigned, they are refused.
   ['GET /media/thumb/:id']: { request: (h) => get(`/media/thumb/${h.id}`) },
@@ -195,6 +217,26 @@ async function audit(t: TestApp, routes: RouteOptions[], hidden: Hidden, headers
       } finally {
         for (const s of spies) s.mockRestore();
       }
+      const answersAssets = holds(
+        ((route.schema ?? {}) as { response?: Record<string, unknown> }).response?.[200],
+        assetDocSchema,
+      );
+      if (!answersAssets) continue;
+      if (!row.fields) {
+        problems.push(`${key} answers assets, but its row has no \`fields\` request (a visible asset)`);
+        continue;
+      }
+      const asked = vi.spyOn(AccessService.prototype, 'hiddenFields');
+      try {
+        const request = row.fields(hidden);
+        const res = await t.app.inject({ ...request, headers: { ...headers, ...request.headers } });
+        if (!res.body.includes(SEEN_MARKER))
+          problems.push(`${key}: its fields request did not answer the visible asset`);
+        if (asked.mock.calls.length === 0) problems.push(`${key} answered asset fields without asking hiddenFields`);
+        if (res.body.includes(FIELD_MARKER)) problems.push(`${key} showed a field the caller may not see`);
+      } finally {
+        asked.mockRestore();
+      }
     }
   }
   return { problems, checked };
@@ -212,6 +254,18 @@ describe('access matrix: every route that names or answers assets asks the acces
       { name: 'users', portalAccess: true },
       { name: 'secret', portalAccess: true },
     ],
+    fields: [
+      {
+        field_name: 'project',
+        default_labels: { en: 'Project' },
+        is_facet: true,
+        range_facet: false,
+        multi_valued: false,
+        origin: 'settings',
+        type: 'string',
+        visibleTo: ['secret'],
+      },
+    ],
   };
 
   beforeAll(async () => {
@@ -225,8 +279,14 @@ describe('access matrix: every route that names or answers assets asks the acces
       collections: [collection],
       values: { title: { en: `${MARKER} title` }, keywords: { en: [MARKER] } },
     });
-    await buildAsset(t.app.db, { filename: 'open.jpg', access: ['users'], values: { title: { en: 'open' } } });
-    hidden = { id, collection };
+    const visibleCollection = await buildCollection(t.app.db, 'open collection');
+    const visible = await buildAsset(t.app.db, {
+      filename: 'open.jpg',
+      access: ['users'],
+      collections: [visibleCollection],
+      values: { title: { en: `${SEEN_MARKER} open` }, project: FIELD_MARKER },
+    });
+    hidden = { id, collection, visible, visibleCollection };
     headers = (await signIn(t, { groups: ['users'] })).headers;
     // The order process is on, so the order call gets as far as asking about the assets.
     await t.app.services.repositories.config.put('global', '', { global: { run_order_process: true } });
@@ -263,7 +323,7 @@ describe('access matrix: every route that names or answers assets asks the acces
       );
       await rogue.app.ready();
       const own = (await signIn(rogue, { groups: ['users'] })).headers;
-      const target = { id, collection: 0 };
+      const target = { id, collection: 0, visible: 0, visibleCollection: 0 };
       const { problems: unlisted } = await audit(rogue, rogueRoutes, target, own);
       expect(unlisted).toContain(
         `GET ${api}rogue is not in the access matrix (test/access-matrix.test.ts): add its row`,

@@ -218,13 +218,14 @@ export class SearchService {
   ): Promise<{ suggestions: SuggestionGroup[] }> {
     requireAssetUser(caller.auth);
     await this.countSearch(caller);
-    const fields = input.fields.length > 0 ? input.fields : defaultSuggestionFields;
+    const hidden = this.access.hiddenFields(caller.auth);
+    // The default fields come without those the caller may not see; fields it names are checked.
+    const fields = input.fields.length > 0 ? input.fields : defaultSuggestionFields.filter((f) => !hidden.has(f));
     try {
       // The suggestions check the index themselves, at once.
       const lang = await this.language(caller, false);
       const groups = this.access.searchGroups(caller.auth);
       const only = this.access.searchIds(caller.auth);
-      const hidden = this.access.hiddenFields(caller.auth);
       return {
         suggestions: await this.engine.suggest(groups, input.text, fields, input.preview, lang, only, hidden),
       };
@@ -351,7 +352,8 @@ export class SearchService {
     }
     let sort: EngineQuery['sort'];
     if (p.sort) {
-      if (!hidden.has(p.sort) && this.engine.fields.isSortable(p.sort)) sort = { field: p.sort, dir: p.orientation ?? 'desc' };
+      if (!hidden.has(p.sort) && this.engine.fields.isSortable(p.sort))
+        sort = { field: p.sort, dir: p.orientation ?? 'desc' };
       else errors.push(`The pre-search '${p.key}' sorts by '${p.sort}', which the index cannot sort by.`);
     }
     return { query: { q: text, lang, filter, sort }, errors };

@@ -128,9 +128,16 @@ export function useSearchInput(options: {
   const { t, lang, fallbackLang, configuredFields } = options;
   const [text, setText] = useState(options.initialText ?? '');
   const [chosen, setChosen] = useState<SuggestionOption[]>(options.initialChosen ?? []);
-  const fieldNames = useMemo(() => configuredFields.map((f) => f.field_name), [configuredFields]);
-  const { data: groups = [] } = useSuggestions(lang, useDebounced(text, SUGGESTION_DEBOUNCE_MS), fieldNames);
   const { data: fields } = useIndexFields();
+  // Configured fields the caller's index does not have (a field only some groups see) are not asked.
+  const fieldNames = useMemo(
+    () =>
+      configuredFields
+        .filter((f) => !fields || fields.some((x) => x.field_name === f.field_name))
+        .map((f) => f.field_name),
+    [configuredFields, fields],
+  );
+  const { data: groups = [] } = useSuggestions(lang, useDebounced(text, SUGGESTION_DEBOUNCE_MS), fieldNames);
   // Stable between renders, so the memoised input does not draw again while results load.
   const labelOf = useCallback(
     (field: string) =>

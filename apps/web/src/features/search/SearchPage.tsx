@@ -29,6 +29,7 @@ import { ShareVisitBanner } from './ShareVisitBanner.tsx';
 import {
   chooseSort,
   routeSort,
+  sortingFor,
   firstPageSize,
   hasQuery,
   nextPageSize,
@@ -68,7 +69,8 @@ export function SearchPage() {
   const route = useRouteState(defs);
   const currentPath = searchRoutePath(route);
 
-  const sort: SortState = routeSort(route, config.sorting);
+  const sorting = useMemo(() => sortingFor(config.sorting, fields), [config.sorting, fields]);
+  const sort: SortState = routeSort(route, sorting);
   const [view, setView] = useSearchView(config.search.views.options, config.search.views.default);
   const downloadOptions = useDownloadOptions();
   const shareDialog = useShareDialog();
@@ -154,7 +156,10 @@ export function SearchPage() {
     void navigate(searchRoutePath({ ...route, sort: next.key, orientation: next.orientation }), { replace: true });
   });
 
-  const { titleOf, format, left, right, listColumns } = useResultFields(config, fields);
+  const { titleOf, format, left, right, listColumns } = useResultFields(
+    useMemo(() => ({ ...config, sorting }), [config, sorting]),
+    fields,
+  );
   const { alt, alt_fallback } = config.accessibility.assets;
 
   const collectionName = (id: number) => valueLabel('meta_collections', String(id));
@@ -264,7 +269,7 @@ export function SearchPage() {
         fetchIds={fetchIds}
         onShare={shareFound}
         onDownload={downloadSelection}
-        sorting={config.sorting}
+        sorting={sorting}
         sort={sort}
         onChooseSort={chooseSortKey}
         views={config.search.views.options}

@@ -8,6 +8,7 @@ import {
   initialView,
   parseSearchRoute,
   routeSort,
+  sortingFor,
   type SearchRoute,
   type SortState,
   type ViewKey,
@@ -92,7 +93,7 @@ export function firstSearch(
   const small = typeof win.matchMedia === 'function' && win.matchMedia(SMALL_SCREEN).matches;
   const width = initialResultsWidth(win.innerWidth, !small, storedSidebarWidth(config.search.sidebar.width));
   const firstRows = firstPageSize(view, width, resultsHeight(win.innerHeight), viewSizesOf(config.search));
-  const sort = routeSort(route, config.sorting);
+  const sort = routeSort(route, sortingFor(config.sorting, fields));
   const request = { lang: '', route, sort, ...facetRequestOf(defs), firstRows };
   return { route, sort, view, small, query: pageQuery(request, request.facetFields, 0, firstRows) };
 }

@@ -16,6 +16,7 @@ import {
   sidebarWidthAfterDrag,
   sliderShown,
   sliderStep,
+  sortingFor,
   toggleFacetValue,
   type ViewSizes,
 } from './searchState.ts';
@@ -138,6 +139,17 @@ describe('§4 Search: the sort a route asks for', () => {
   it('takes an active sort key with its orientation or the default one', () => {
     expect(routeSort({ sort: 'rating', orientation: 'asc' }, sorting)).toEqual({ key: 'rating', orientation: 'asc' });
     expect(routeSort({ sort: 'rating' }, sorting)).toEqual({ key: 'rating', orientation: 'desc' });
+  });
+  it("offers no sort by a field the caller's index lacks (a field only some groups see), and falls back to relevance", () => {
+    const guestFields = [{ field_name: 'title' }, { field_name: 'size' }];
+    const forGuest = sortingFor({ ...sorting, default: 'rating' }, guestFields);
+    expect(forGuest.options.map((o) => o.key)).toEqual(['score', 'size']);
+    expect(forGuest.default).toBe('score');
+    expect(routeSort({ sort: 'rating', orientation: 'asc' }, forGuest)).toEqual({ key: 'score', orientation: 'desc' });
+    // Someone who sees the field keeps it; before the fields are known, the configured sorting stands.
+    const all = [...guestFields, { field_name: 'rating' }];
+    expect(sortingFor(sorting, all)).toBe(sorting);
+    expect(sortingFor(sorting, [])).toBe(sorting);
   });
   it('falls back to the configured default for no key, an unknown key or an inactive one', () => {
     expect(routeSort({}, sorting)).toEqual({ key: 'score', orientation: 'desc' });

@@ -161,6 +161,23 @@ export function routeSort(
   return { key: route.sort ?? sorting.default, orientation: route.orientation ?? sorting.orientation.default };
 }
 
+/**
+ * The sort options a caller can use: those whose key is relevance or a field of the caller's index
+ * (a field only some groups see is not in a guest's index fields, and a search sorted by it would be
+ * refused); the default falls back to relevance when its field is not there. Until the fields are
+ * known, the configured sorting as it is.
+ */
+export function sortingFor<S extends { default: string; options: readonly { key: string }[] }>(
+  sorting: S,
+  fields: readonly { field_name: string }[],
+): S {
+  if (fields.length === 0) return sorting;
+  const usable = (key: string) => key === 'score' || fields.some((f) => f.field_name === key);
+  const options = sorting.options.filter((o) => usable(o.key));
+  if (options.length === sorting.options.length && usable(sorting.default)) return sorting;
+  return { ...sorting, options, default: usable(sorting.default) ? sorting.default : 'score' };
+}
+
 /** Choosing the active key toggles asc/desc; another key uses that key with the default orientation. */
 export function chooseSort(current: SortState, key: string, defaultOrientation: 'asc' | 'desc'): SortState {
   if (current.key === key) return { key, orientation: current.orientation === 'asc' ? 'desc' : 'asc' };
