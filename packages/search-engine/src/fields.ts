@@ -60,6 +60,16 @@ export class FieldRegistry {
     return this.all.filter((f) => f.searchable);
   }
 
+  /** The fields whose words the full-text index holds, in a stable form (text-catch-up.ts). */
+  get textSignature(): string {
+    return this.searchable.map((f) => f.field_name).join(',');
+  }
+
+  /** Text fields declared without full-text search (a field only some callers see). */
+  get keptOutOfText(): boolean {
+    return this.all.some((f) => f.storage === 'value' && !f.searchable && (f.type === 'text' || f.type === 'string'));
+  }
+
   isSortable(name: string): boolean {
     const f = this.byName.get(name);
     return name === 'score' || (!!f && !!f.sortable && (f.numeric || f.field_name === 'filename'));

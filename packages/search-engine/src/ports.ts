@@ -74,6 +74,10 @@ export interface Catalogue<Tx> {
   /** Takes the lock on the text state until the transaction ends (in `inTransaction` only). */
   lockTextState(): Promise<void>;
   setTextState(state: TextState): Promise<void>;
+  /** The fields whose words the full-text index holds, as last recorded (null: never recorded). */
+  textFields?(): Promise<string | null>;
+  /** Records them; with `reload`, the text index is made again from the catalogue at its next catch-up. */
+  setTextFields?(fields: string, reload: boolean): Promise<void>;
   /** Runs `fn` with a larger database cache, where the database has one (full loads). */
   withBulkCache<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs `fn` in one transaction, with the catalogue read in it. */

@@ -26,6 +26,8 @@ export interface SnapshotShape {
   numeric: readonly string[];
   strings: readonly string[];
   sort: readonly string[];
+  /** The fields whose words the full-text index held (FieldRegistry.textSignature). */
+  text: string;
 }
 
 /** What a snapshot says about the catalogue it was taken of. */

@@ -212,6 +212,8 @@ export interface SearchStateTable {
   text_load_seq: Generated<number>;
   /** The last asset id a running full load has written. */
   text_load_after: Generated<number>;
+  /** The fields whose words the index holds (null: not recorded yet). */
+  text_fields: string | null;
 }
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';

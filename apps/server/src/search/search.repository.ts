@@ -186,6 +186,24 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
       .execute();
   }
 
+  async textFields(): Promise<string | null> {
+    const row = await this.k.selectFrom('search_state').select('text_fields').where('id', '=', 1).executeTakeFirst();
+    return row?.text_fields ?? null;
+  }
+
+  /** Records the text index's fields; with `reload`, its next catch-up is a full load (watermark -1). */
+  async setTextFields(fields: string, reload: boolean): Promise<void> {
+    await this.k
+      .updateTable('search_state')
+      .set(
+        reload
+          ? { text_fields: fields, text_watermark: -1, text_load_seq: -1, text_load_after: 0 }
+          : { text_fields: fields },
+      )
+      .where('id', '=', 1)
+      .execute();
+  }
+
   /**
    * Runs a bulk read or write (a full index load, writing many assets) with a page cache of
    * `megabytes` on SQLite: with the default 2 MB, a catalogue of a million assets and its full-text

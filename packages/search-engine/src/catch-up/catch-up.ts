@@ -166,6 +166,8 @@ export class CatchUp<Tx> {
       numeric: this.fields.numeric.map((f) => f.field_name),
       strings: ['filename'],
       sort: this.fields.all.filter((f) => this.fields.isSortable(f.field_name)).map((f) => f.field_name),
+      // Its frequent words come from the full-text index: one made of other fields' words is not used.
+      text: this.fields.textSignature,
     };
   }
 
@@ -183,6 +185,7 @@ export class CatchUp<Tx> {
       this.currentAt = asked;
       return this.markReader();
     }
+    if (this.seq === -1) await this.texts.checkFields();
     await this.texts.catchUp(generation, progress);
     const collectionNames = new Map((await this.catalogue.collections()).map((c) => [c.id, c.name]));
     if (this.seq === -1) await this.loadSnapshot(state);

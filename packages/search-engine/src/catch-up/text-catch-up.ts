@@ -19,6 +19,21 @@ export class TextCatchUp<Tx> {
   ) {}
 
   /**
+   * Makes the full-text index again when the fields whose words it holds have changed (a field given
+   * an audience keeps its words out): the next catch-up is then a full load. An index from before
+   * they were recorded holds every declared text field, so it is made again only when one is now
+   * kept out.
+   */
+  async checkFields(): Promise<void> {
+    const catalogue = this.catalogue;
+    if (!catalogue.textFields || !catalogue.setTextFields) return;
+    const wanted = this.fields.textSignature;
+    const held = await catalogue.textFields();
+    if (held === wanted) return;
+    await catalogue.setTextFields(wanted, held !== null || this.fields.keptOutOfText);
+  }
+
+  /**
    * Feeds the shared full-text index with the changes since its watermark, one batch per
    * transaction under the lock on its state: whichever process gets the lock reads the assets and
    * writes them, so a process never overwrites a newer text with an older one. A full load (first
