@@ -22,6 +22,12 @@ afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
 const field = indexField;
+/** The fields the default sort options sort by: a search is sorted only by fields of the index. */
+const sortFields = [
+  field('rating', 'Rating', { is_facet: false }),
+  field('imp_date', 'Added', { is_facet: false }),
+  field('obj_dload_cnt', 'Downloads', { is_facet: false }),
+];
 
 const catalogue: (AssetDoc & { category: string })[] = [
   { id: '1', title: 'Red car', category: 'Photography' },
@@ -43,7 +49,7 @@ function network(options: { failures?: number } = {}) {
   server.use(
     http.get(api('index/fields'), () =>
       HttpResponse.json({
-        visible_fields: [field('category', 'Category'), field('title', 'Title', { is_facet: false })],
+        visible_fields: [field('category', 'Category'), field('title', 'Title', { is_facet: false }), ...sortFields],
       }),
     ),
     http.get(api('search'), ({ request }) => {
@@ -82,7 +88,7 @@ const firstPaintBoot = (): BootData => ({
   files: {} as BootData['files'],
   locales: ['de', 'en'],
   messages: {},
-  fields: [field('category', 'Category'), field('title', 'Title', { is_facet: false })],
+  fields: [field('category', 'Category'), field('title', 'Title', { is_facet: false }), ...sortFields],
 });
 describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_000 }, () => {
   it('§4 facet update: selecting a value adds it to the URL and the request, selecting again removes it', async () => {
@@ -113,6 +119,7 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
             field('category', 'Category'),
             field('color_code', 'Colour code', { is_facet: false }),
             field('title', 'Title', { is_facet: false }),
+            ...sortFields,
           ],
         }),
       ),
