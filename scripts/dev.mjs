@@ -18,7 +18,8 @@ const children = [
   spawn(bin('tsx'), ['watch', '--clear-screen=false', 'apps/server/src/main.ts'], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, PORT: '8080', HOST: '127.0.0.1' },
+    // The Swagger UI is off unless asked for (API_DOCS); while developing it is on.
+    env: { API_DOCS: 'true', ...process.env, PORT: '8080', HOST: '127.0.0.1' },
   }),
   spawn(bin('vite'), [], { cwd: path.join(root, 'apps/web'), stdio: 'inherit' }),
 ];

@@ -19,7 +19,8 @@ import { installJsonCompression } from './http/compression.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { logRedaction } from './http/log-redaction.ts';
 import { responseSerializerCompiler } from './http/serializer.ts';
-import { webAppSecurityHeaders } from './http/security-headers.ts';
+import { warnOfUntrustedForwarding } from './http/forwarded-warning.ts';
+import { installStrictTransportSecurity, webAppSecurityHeaders } from './http/security-headers.ts';
 import { installXsrf } from './http/xsrf.ts';
 import { downloadRoutes } from './download/download.routes.ts';
 import { infoRoutes } from './info/info.routes.ts';
@@ -104,6 +105,8 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   app.decorate('settings', settings);
   app.addHook('onClose', async () => services.close());
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  installStrictTransportSecurity(app, settings.hstsSeconds);
+  warnOfUntrustedForwarding(app, settings.trustProxy);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler(options.checkAnswers ?? process.env.NODE_ENV === 'test'));
@@ -121,7 +124,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
     // Schemas registered with an id (recursive ones) go to components.schemas, where $refs point.
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: `${API_BASE_PATH}docs` });
+  await serveApiDocs(app, settings.apiDocs);
 
   installAuth(app, (request) => services.auth.resolve(request));
   installXsrf(app, {
@@ -148,6 +151,27 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
     services,
   );
   return app;
+}
+
+/**
+ * The OpenAPI document at `docs/json`, always; the Swagger UI at `docs` only when API_DOCS asks for
+ * it: it is a second web app on the portal's origin, served under the portal's own
+ * Content-Security-Policy and framing rules (it has no inline script, and its validator badge,
+ * which would load a picture from another site, is off).
+ */
+async function serveApiDocs(app: FastifyInstance, ui: boolean): Promise<void> {
+  const prefix = `${API_BASE_PATH}docs`;
+  if (!ui) {
+    app.get(`${prefix}/json`, { schema: { hide: true } }, async () => app.swagger());
+    return;
+  }
+  await app.register(async (docs) => {
+    const headers = webAppSecurityHeaders();
+    docs.addHook('onRequest', async (_request, reply) => {
+      void reply.headers(headers);
+    });
+    await docs.register(fastifySwaggerUi, { routePrefix: prefix, uiConfig: { validatorUrl: null } });
+  });
 }
 
 /**

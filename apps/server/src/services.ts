@@ -93,7 +93,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     jobs: new JobRepository(db.kysely),
     loginThrottle: new LoginThrottleRepository(db),
     search: new SearchRepository(db),
-    sessions: new SessionRepository(db),
+    sessions: new SessionRepository(db, { maxAgeMs: settings.file.session.maxDays * 24 * 3600_000 }),
     sso: new SsoRepository(db),
     shares: new ShareRepository(db, shareRules),
     users: new UserRepository(db),
@@ -110,7 +110,10 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
 
   const access = new AccessService(r.access, settings.secret, settings.file);
   const auth = new AuthService(r.sessions, settings, (shareId) => access.shareGrant(shareId));
-  const sso = new SsoService(settings, r.users, r.sso, log);
+  const limits = new ClientRateLimits(r.loginThrottle, settings, (err) =>
+    log.warn({ error: err.message }, 'searches counted in memory could not be added to the shared count'),
+  );
+  const sso = new SsoService(settings, r.users, r.sso, log, limits);
   const stores = mediaStores(settings);
   const config = new ConfigService(r.config, stores.uploads, access, work);
   logSourceRefusalsTo(log);
@@ -138,9 +141,6 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     { what: 'download locks', purge: (now) => r.downloads.purgeExpiredLocks(now) },
     { what: 'counted downloads', purge: (now) => r.downloads.purgeCountedDownloads(now - COUNTED_DOWNLOADS_KEPT_MS) },
   ];
-  const limits = new ClientRateLimits(r.loginThrottle, settings, (err) =>
-    log.warn({ error: err.message }, 'searches counted in memory could not be added to the shared count'),
-  );
   const conversions = new ConversionCache(r.downloads, settings.dataDir, work, {
     log,
     store: stores.conversions,

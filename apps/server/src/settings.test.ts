@@ -107,6 +107,7 @@ describe('settings', () => {
       shareOpens: { max: 60, minutes: 10, burst: 10 },
       orders: { max: 20, minutes: 60 },
       search: { max: 1200, minutes: 10 },
+      ssoLogins: { max: 60, minutes: 10, burst: 10 },
     });
     const dir = tempDir();
     writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ rateLimits: { search: { max: 5 } } }));

@@ -239,6 +239,7 @@ const rateLimitsSchema = z
     shareOpens: burstLimit(60, 10, 'Share links opened (each try, with or without a password)', 10),
     orders: clientLimit(20, 60, 'Order mails'),
     search: clientLimit(1200, 10, 'Searches and suggestions of callers without an account'),
+    ssoLogins: burstLimit(60, 10, 'Single sign-on logins started (each SAML login stores its request)', 10),
   })
   .prefault({});
 export type RateLimitName = keyof z.infer<typeof rateLimitsSchema>;
@@ -343,6 +344,11 @@ const fileSettingsSchema = z
           .positive()
           .default(24 * 14)
           .describe('A session unused this long expires'),
+        maxDays: z
+          .number()
+          .positive()
+          .default(30)
+          .describe('A session this old ends, however recently it was used (the user logs in again)'),
       })
       .prefault({}),
     login: z
@@ -468,6 +474,16 @@ const envSchema = z.object({
     .min(1)
     .default('127.0.0.1')
     .describe('Address the metrics listener listens on (METRICS_PORT); keep it off the public network'),
+  API_DOCS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .describe('Serve the Swagger UI at /assetportal/api/docs (the OpenAPI document at …/docs/json is always served)'),
+  HSTS_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe('Above 0: every answer carries Strict-Transport-Security: max-age=<this> (only behind HTTPS)'),
   S3_BUCKET: z
     .string()
     .min(1)
@@ -525,6 +541,10 @@ export interface Settings {
    * client; never every sender of the header.
    */
   trustProxy: false | string[];
+  /** Whether the Swagger UI is served (API_DOCS); the OpenAPI document always is. */
+  apiDocs: boolean;
+  /** max-age of Strict-Transport-Security (HSTS_SECONDS); 0: the header is not sent. */
+  hstsSeconds: number;
   /** The listener of Prometheus metrics (METRICS_PORT, METRICS_HOST); none when metrics are off. */
   metrics: { port: number; host: string } | undefined;
   /** Where derivatives, conversions and uploads are kept: folders under DATA_DIR, or a bucket. */
@@ -716,6 +736,8 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY,
+    apiDocs: e.API_DOCS === 'true',
+    hstsSeconds: e.HSTS_SECONDS,
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     mediaStore,
     s3,

@@ -85,7 +85,6 @@ const matrix: Record<string, Row> = {
   },
   ['GET /media/download/:id/:cset']: { request: (h) => get(`/media/download/${h.id}/0`) },
   ['GET /media/zip/:cset']: { request: (h) => get(`/media/zip/0?ids=${h.id}`) },
-  ['GET /media/zip/:cset/:ids']: { request: (h) => get(`/media/zip/0/${h.id}`) },
   // Bookmarks (portal-spec §7 config/bookmarks): a hidden asset is neither accepted nor answered.
   [`GET ${api}config/bookmarks`]: { request: () => get(`${api}config/bookmarks`) },
   [`POST ${api}config/bookmarks`]: {

@@ -182,7 +182,6 @@ describe('signed media paths: made by paths, read back by paths', () => {
     { kind: 'caption', id: '42', track: '1' },
     { kind: 'download', id: '42', cset: '0' },
     { kind: 'zip', cset: '2', ids: ['4', '7', '1234567'] },
-    { kind: 'zip', cset: '2', ids: ['4', '7'], idsIn: 'path' },
     { kind: 'thumb', id: 'a b/c?d#e' },
   ];
   const grants: MediaGrant[] = [{}, { by: 'u12' }, { share: '9' }, { by: 'guest', share: '9' }];
@@ -204,13 +203,14 @@ describe('signed media paths: made by paths, read back by paths', () => {
       'download/7/0?by=u1&share=3',
     );
     expect(mediaSigned({ kind: 'zip', cset: 0, ids: [4, 7] }, { by: 'guest' })).toBe('zip/0?ids=4-7&by=guest');
-    expect(mediaSigned({ kind: 'zip', cset: 0, ids: [4, 7], idsIn: 'path' })).toBe('zip/0/4-7');
     expect(mediaUrl('zip/0?ids=4-7', { exp: 5, sig: 's' })).toBe('/media/zip/0?ids=4-7&exp=5&sig=s');
   });
 
   it('reads nothing from other URLs', () => {
     expect(readMediaUrl('/assetportal/api/assets?id=7')).toBeUndefined();
     expect(readMediaUrl('/media/zip/0?exp=1')).toBeUndefined();
+    // The old form with the ids in the path is no longer a media URL.
+    expect(readMediaUrl('/media/zip/0/4-7?exp=1&sig=s')).toBeUndefined();
     expect(readMediaUrl('/media/other/7')).toBeUndefined();
   });
 });

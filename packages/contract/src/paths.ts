@@ -327,8 +327,7 @@ export type MediaFile =
   /** A caption track of a video (`track`: its number among the video's captions), served as WebVTT. */
   | { kind: 'caption'; id: Part; track: Part }
   | { kind: 'download'; id: Part; cset: Part }
-  /** `idsIn: 'path'`: the form zips were handed out in before their ids moved to the query. */
-  | { kind: 'zip'; cset: Part; ids: readonly Part[]; idsIn?: 'query' | 'path' };
+  | { kind: 'zip'; cset: Part; ids: readonly Part[] };
 
 export type MediaKind = MediaFile['kind'];
 
@@ -348,11 +347,10 @@ export const mediaPatterns = {
   caption: '/media/caption/:id/:track',
   download: '/media/download/:id/:cset',
   zip: '/media/zip/:cset',
-  zipInPath: '/media/zip/:cset/:ids',
 } as const;
 
 const MEDIA = '/media/';
-/** The ids of a zip are joined by '-', in the query or (URLs handed out before) in the path. */
+/** The ids of a zip are joined by '-', in the query. */
 const ZIP_IDS_SEPARATOR = '-';
 
 const zipIds = (ids: readonly Part[]) => ids.map(segment).join(ZIP_IDS_SEPARATOR);
@@ -374,9 +372,7 @@ function mediaPathOf(file: MediaFile): { path: string; pairs: [string, string][]
     case 'download':
       return { path: `download/${segment(file.id)}/${segment(file.cset)}`, pairs: [] };
     case 'zip':
-      return file.idsIn === 'path'
-        ? { path: `zip/${segment(file.cset)}/${zipIds(file.ids)}`, pairs: [] }
-        : { path: `zip/${segment(file.cset)}`, pairs: [['ids', zipIds(file.ids)]] };
+      return { path: `zip/${segment(file.cset)}`, pairs: [['ids', zipIds(file.ids)]] };
   }
 }
 
@@ -470,7 +466,5 @@ function mediaFileAt(pathname: string, ids: string | undefined): MediaFile | und
   if (m) return { kind: 'download', id: m.id ?? '', cset: m.cset ?? '' };
   m = at(mediaPatterns.zip);
   if (m && ids !== undefined) return { kind: 'zip', cset: m.cset ?? '', ids: readZipIds(ids) };
-  m = at(mediaPatterns.zipInPath);
-  if (m) return { kind: 'zip', cset: m.cset ?? '', ids: readZipIds(m.ids ?? ''), idsIn: 'path' };
   return undefined;
 }

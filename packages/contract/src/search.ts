@@ -114,7 +114,13 @@ export const assetsCall = defineCall({
   method: 'GET',
   path: 'assets',
   summary: 'Assets by id (those the caller may see)',
-  query: z.object({ assetid: z.string().min(1).max(100_000).describe('JSON array or comma-joined ids') }),
+  query: z.object({
+    assetid: z
+      .string()
+      .min(1)
+      .max(100_000)
+      .describe(`JSON array or comma-joined ids, at most ${MAX_SEARCH_ROWS} (a search page)`),
+  }),
   response: z.object({ response: z.object({ docs: z.array(assetDocSchema) }) }),
 });
 

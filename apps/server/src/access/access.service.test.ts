@@ -128,7 +128,6 @@ describe.each(dialects)('asset access on %s (portal-spec §4 "Shared links", §6
       { kind: 'preview', id: '7', page: '2' },
       { kind: 'download', id: '7', cset: '1' },
       { kind: 'zip', cset: '0', ids: ['7', '8', '1234567'] },
-      { kind: 'zip', cset: '0', ids: ['7', '8'], idsIn: 'path' },
     ];
     const visitor: Auth = { ...caller(null, ['public']), share: { id: 4, assetIds: [7, 8], downloadSets: [0] } };
     const callers = [

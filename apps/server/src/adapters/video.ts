@@ -24,10 +24,18 @@ interface FfprobeOutput {
 
 const quiet = ['-nostdin', '-hide_banner', '-loglevel', 'error'];
 
+/**
+ * Inputs are read from local files and pipes only: a playlist or reference list inside an uploaded
+ * file (HLS, DASH, concat) must not make the server fetch web addresses or read other protocols.
+ */
+const localOnly = ['-protocol_whitelist', 'file,pipe'];
+/** The input options of every ffmpeg run, in front of the file read. */
+const input = (file: string) => [...localOnly, '-i', file];
+
 export async function probeAv(file: string): Promise<AvProbe> {
   const out = await runTool(
     'ffprobe',
-    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+    ['-v', 'error', ...localOnly, '-print_format', 'json', '-show_format', '-show_streams', file],
     {
       timeoutMs: 60_000,
     },
@@ -54,7 +62,7 @@ export async function videoPoster(file: string, duration: number | null): Promis
   const at = duration && duration > 2 ? Math.min(duration * 0.1, 10) : 0;
   return runTool(
     'ffmpeg',
-    [...quiet, '-ss', at.toFixed(2), '-i', file, '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-'],
+    [...quiet, '-ss', at.toFixed(2), ...input(file), '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-'],
     { timeoutMs: 120_000 },
   );
 }
@@ -79,7 +87,7 @@ export async function webMp4(file: string, out: string, probe: AvProbe): Promise
   await runTool(
     'ffmpeg',
     [
-      ...[...quiet, '-y', '-i', file, '-map', '0:v:0', ...(hasAudio ? ['-map', '0:a:0'] : [])],
+      ...[...quiet, '-y', ...input(file), '-map', '0:v:0', ...(hasAudio ? ['-map', '0:a:0'] : [])],
       ...codecs,
       ...['-movflags', '+faststart', '-f', 'mp4', out],
     ],
@@ -93,8 +101,7 @@ export async function audioWaveform(file: string): Promise<Buffer> {
     'ffmpeg',
     [
       ...quiet,
-      '-i',
-      file,
+      ...input(file),
       '-filter_complex',
       'aformat=channel_layouts=mono,showwavespic=s=1600x600:colors=0x2f6fb3,pad=1600:600:0:0:color=0xf4f6f8',
       '-frames:v',
@@ -111,7 +118,7 @@ export async function audioWaveform(file: string): Promise<Buffer> {
 
 /** Decodes an image format the image library cannot read (BMP, TGA, …) into PNG. */
 export async function decodeImageWithFfmpeg(file: string): Promise<Buffer> {
-  return runTool('ffmpeg', [...quiet, '-i', file, '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-'], {
+  return runTool('ffmpeg', [...quiet, ...input(file), '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-'], {
     timeoutMs: 60_000,
   });
 }
@@ -129,7 +136,7 @@ export async function convertAv(
     await runTool(
       'ffmpeg',
       [
-        ...[...quiet, '-y', '-i', file, '-map', '0:a:0', '-c:a', 'aac', '-b:a', '192k', ...meta],
+        ...[...quiet, '-y', ...input(file), '-map', '0:a:0', '-c:a', 'aac', '-b:a', '192k', ...meta],
         // The index up front: a player starts before the whole file is loaded.
         ...['-movflags', '+faststart', '-f', 'ipod', out],
       ],
@@ -142,7 +149,7 @@ export async function convertAv(
   await runTool(
     'ffmpeg',
     [
-      ...[...quiet, '-y', '-i', file, '-map', '0:v:0', ...(probe.hasAudio ? ['-map', '0:a:0', '-c:a', 'aac'] : [])],
+      ...[...quiet, '-y', ...input(file), '-map', '0:v:0', ...(probe.hasAudio ? ['-map', '0:a:0', '-c:a', 'aac'] : [])],
       ...['-vf', `scale='min(${width},iw)':-2`, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '22'],
       ...['-pix_fmt', 'yuv420p', ...meta, '-movflags', '+faststart', '-f', 'mp4', out],
     ],

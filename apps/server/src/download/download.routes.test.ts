@@ -240,6 +240,9 @@ describe.each(storeSetups)(title, ({ dialect, store }) => {
       expect(
         Object.keys(unzip((await get(answer.url ?? '', {})).rawPayload, mkdtempSync(path.join(dir, 'z')))),
       ).toEqual(['chart.png', 'manual.pdf']);
+      // The old form with the ids in the path is not served, whatever it carries.
+      const inPath = `${url.pathname}/${url.searchParams.get('ids')}?exp=${url.searchParams.get('exp')}&sig=${url.searchParams.get('sig')}`;
+      expect((await get(inPath, {})).statusCode).toBe(404);
       // Its signature covers the ids: another list is refused.
       url.searchParams.set('ids', id('chart.png'));
       expect((await get(`${url.pathname}${url.search}`, {})).statusCode).toBe(403);

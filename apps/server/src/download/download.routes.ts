@@ -68,21 +68,20 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
     },
   );
 
-  const zipRoute =
-    (idsIn: 'query' | 'path') =>
-    async (
-      request: FastifyRequest<{ Params: { cset: string; ids?: string }; Querystring: Signed & { ids?: string } }>,
-      reply: FastifyReply,
-    ) => {
-      const ids = (idsIn === 'query' ? request.query.ids : request.params.ids) ?? '';
-      const zip = await downloads.signedZip({ ...request.query, cset: request.params.cset, ids, idsIn });
+  app.get(
+    mediaPatterns.zip,
+    async (request: FastifyRequest<{ Params: { cset: string }; Querystring: Signed & { ids?: string } }>, reply) => {
+      const zip = await downloads.signedZip({
+        ...request.query,
+        cset: request.params.cset,
+        ids: request.query.ids ?? '',
+      });
       return sendZip(request, reply, zip, {
         cacheControl: mediaCacheControl(request.query.exp, 'private', DOWNLOAD_CACHE_SECONDS),
         onDelivered: () => downloads.delivered(zip.delivery, logFailure(request)),
       });
-    };
-  app.get(mediaPatterns.zip, zipRoute('query'));
-  app.get(mediaPatterns.zipInPath, zipRoute('path'));
+    },
+  );
 }
 
 const logFailure = (request: FastifyRequest) => (err: unknown) =>

@@ -418,10 +418,9 @@ export class DownloadService {
   }
 
   /** The layout of the zip behind a signed zip URL; the same selection always gives the same bytes. */
-  async signedZip(input: { cset: string; ids: string; idsIn: 'query' | 'path' } & SignedQuery): Promise<SignedZip> {
-    // URLs handed out before the ids moved to the query name them in the path, and work until they expire.
+  async signedZip(input: { cset: string; ids: string } & SignedQuery): Promise<SignedZip> {
     const named = readZipIds(input.ids);
-    const downloader = await this.verify({ kind: 'zip', cset: input.cset, ids: named, idsIn: input.idsIn }, input);
+    const downloader = await this.verify({ kind: 'zip', cset: input.cset, ids: named }, input);
     const ids = named.map(assetIdOf);
     const set = this.set(Number(input.cset));
     const sources = await this.repository.sources(ids);

@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+
 /**
  * The Content-Security-Policy of the web app. Scripts only from the portal's own files (the build
  * has no inline script); styles also inline, because MUI (emotion) writes its styles into the page
@@ -41,4 +43,18 @@ export function webAppSecurityHeaders(
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'same-origin',
   };
+}
+
+/**
+ * `Strict-Transport-Security` on every answer (HSTS_SECONDS above 0): API, media, the web app and
+ * errors alike, so a browser that once reached the portal over HTTPS never tries plain HTTP again.
+ * Set before any handler runs, so answers written straight to the socket (zips) carry it too.
+ * Subdomains are not included: the portal does not know what else runs under its domain.
+ */
+export function installStrictTransportSecurity(app: FastifyInstance, seconds: number): void {
+  if (seconds <= 0) return;
+  const value = `max-age=${seconds}`;
+  app.addHook('onRequest', async (_request, reply) => {
+    void reply.header('Strict-Transport-Security', value);
+  });
 }

@@ -17,6 +17,7 @@ import {
   type AssetDoc,
   type FacetSelection,
   type IndexField,
+  MAX_SEARCH_ROWS,
   type SearchAnswer,
   type SearchQuery,
   type SuggestionGroup,
@@ -203,10 +204,19 @@ export class SearchService {
     };
   }
 
-  /** Assets by id, those the caller may see, in the order asked for. */
+  /**
+   * Assets by id, those the caller may see, in the order asked for: at most a search page of them
+   * (`solr_rows`' largest), and counted as a search, since it costs as much as one.
+   */
   async assets(caller: Caller, assetid: string): Promise<{ response: { docs: AssetDoc[] } }> {
     requireAssetUser(caller.auth);
     const ids = parseIds(assetid, 'assetid');
+    if (ids.length > MAX_SEARCH_ROWS) {
+      throw validation(`At most ${MAX_SEARCH_ROWS} assets can be asked for at once; ask for the others separately.`, [
+        { path: 'assetid', message: `must list at most ${MAX_SEARCH_ROWS} ids (${ids.length} given)` },
+      ]);
+    }
+    await this.countSearch(caller);
     const allowed = await this.access.checkAccess(caller.auth, 'asset.read', ids);
     const visible = ids.filter((id) => allowed.has(id));
     return { response: { docs: await this.docs(caller, visible) } };

@@ -13,7 +13,19 @@ export interface SessionUser {
 }
 
 export class SessionRepository {
-  constructor(private readonly db: Db) {}
+  /**
+   * `maxAgeMs` (settings `session.maxDays`): a session this old is ended however recently it was
+   * used, so a stolen token that is kept busy does not live forever. Without it, only idleness ends one.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly lifetime: { maxAgeMs: number } = { maxAgeMs: Infinity },
+  ) {}
+
+  /** Sessions created before this are past their absolute lifetime. */
+  private bornAfter(now: number): number {
+    return now - this.lifetime.maxAgeMs;
+  }
 
   async createSession(
     idHash: string,
@@ -37,7 +49,10 @@ export class SessionRepository {
       .execute();
   }
 
-  /** The session with its user and groups, or undefined when there is no such session. */
+  /**
+   * The session with its user and groups, or undefined when there is no such session or it is past
+   * its absolute lifetime.
+   */
   async findSession(idHash: string): Promise<SessionUser | undefined> {
     const row = await this.db.kysely
       .selectFrom('session')
@@ -48,12 +63,13 @@ export class SessionRepository {
         'session.expires_at',
         'session.locale',
         'session.share_id',
+        'session.created_at',
         'user_account.name',
         'user_account.disabled',
       ])
       .where('session.id', '=', idHash)
       .executeTakeFirst();
-    if (!row) return undefined;
+    if (!row || Number(row.created_at) <= this.bornAfter(Date.now())) return undefined;
     const groups = row.user_id
       ? (
           await this.db.kysely
@@ -92,9 +108,17 @@ export class SessionRepository {
     await this.db.kysely.updateTable('session').set({ locale }).where('id', '=', idHash).execute();
   }
 
-  /** Removes sessions that expired; answers how many. */
+  /** Removes sessions that expired or outlived their absolute lifetime; answers how many. */
   async purgeExpired(now: number): Promise<number> {
-    const result = await this.db.kysely.deleteFrom('session').where('expires_at', '<=', now).executeTakeFirst();
+    const bornAfter = this.bornAfter(now);
+    const result = await this.db.kysely
+      .deleteFrom('session')
+      .where((eb) =>
+        Number.isFinite(bornAfter)
+          ? eb.or([eb('expires_at', '<=', now), eb('created_at', '<=', bornAfter)])
+          : eb('expires_at', '<=', now),
+      )
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

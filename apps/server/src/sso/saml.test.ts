@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import * as samlify from 'samlify';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { dialects } from '../../test/databases.ts';
 
@@ -285,3 +285,45 @@ describe.each(dialects)(
     });
   },
 );
+
+describe.each(dialects)('SAML login starts per client address on %s (settings rateLimits.ssoLogins)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const settings = {
+      sso: { saml: [{ name: 'corp', entryPoint: 'https://idp.example.org/sso', idpCert: makeCertificate().cert }] },
+      rateLimits: { ssoLogins: { max: 3, minutes: 10, burst: 2 } },
+    };
+    t = await startTestApp({ dialect, settings, env: { PUBLIC_URL: PORTAL } });
+  });
+  afterAll(async () => t.close());
+
+  const start = (remoteAddress: string) => t.app.inject({ url: `${API}sso/saml/corp/login`, remoteAddress });
+  const requests = async () =>
+    Number(
+      (
+        await t.app.db.kysely
+          .selectFrom('saml_request')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('refuses starts beyond the burst with 429 rate_limited and stores no request for them; other clients start', async () => {
+    expect((await start('192.0.2.1')).statusCode).toBe(302);
+    expect((await start('192.0.2.1')).statusCode).toBe(302);
+    const refused = await start('192.0.2.1');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ error: 'rate_limited', message: expect.stringMatching(/logins started/) });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await requests()).toBe(2);
+    expect((await start('192.0.2.2')).statusCode).toBe(302);
+    expect(await requests()).toBe(3);
+  });
+
+  it('answers an unknown provider with 404 without counting it', async () => {
+    const res = await t.app.inject({ url: `${API}sso/saml/nobody/login`, remoteAddress: '192.0.2.3' });
+    expect(res.statusCode).toBe(404);
+    expect((await start('192.0.2.3')).statusCode).toBe(302);
+    expect((await start('192.0.2.3')).statusCode).toBe(302);
+  });
+});

@@ -46,7 +46,7 @@ export function ssoRoutes(app: FastifyInstance, sso: SsoService): void {
   });
 
   app.get<{ Params: { name: string } }>(`${base}/saml/:name/login`, async (request, reply) => {
-    const { url, binding } = await sso.samlStart(request.params.name);
+    const { url, binding } = await sso.samlStart(request.params.name, request.ip);
     void bind(reply, binding);
     return reply.redirect(url);
   });

@@ -7,6 +7,7 @@ import { SamlClient, type SamlIdentity } from '../adapters/saml.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { notFound } from '../http/errors.ts';
 import type { OidcProviderSettings, SamlProviderSettings, Settings } from '../settings.ts';
+import type { ClientRateLimits } from '../user/rate-limits.ts';
 import type { UserRepository } from '../user/user.repository.ts';
 import type { SsoRepository } from './sso.repository.ts';
 
@@ -59,6 +60,7 @@ export class SsoService {
     private readonly users: UserRepository,
     private readonly codes: SsoRepository,
     private readonly log: Log,
+    private readonly limits: Pick<ClientRateLimits, 'take'>,
   ) {
     const base = `${settings.publicUrl.replace(/\/$/, '')}${API_BASE_PATH}sso`;
     for (const p of settings.file.sso.oidc) {
@@ -156,9 +158,14 @@ export class SsoService {
     }
   }
 
-  /** Sends the browser to the identity provider; the request id is kept, bound to this browser. */
-  async samlStart(name: string): Promise<SsoStart> {
-    const { url, requestId } = await this.samlProvider(name).client.loginUrl('');
+  /**
+   * Sends the browser to the identity provider; the request id is kept, bound to this browser.
+   * Each start stores a row until it expires, so starts count against the client's `ssoLogins`.
+   */
+  async samlStart(name: string, client: string): Promise<SsoStart> {
+    const provider = this.samlProvider(name);
+    await this.limits.take('ssoLogins', client);
+    const { url, requestId } = await provider.client.loginUrl('');
     const binding = newToken();
     await this.codes.saveSamlRequest(requestId, name, hashToken(binding), Date.now() + PENDING_TTL_MS);
     return { url, binding };

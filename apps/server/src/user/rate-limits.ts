@@ -154,6 +154,7 @@ const what: Record<RateLimitName, string> = {
   shareOpens: 'share links opened',
   orders: 'orders',
   search: 'searches',
+  ssoLogins: 'logins started',
 };
 
 /**
