@@ -65,6 +65,16 @@ describe.each(dialects)('login throttling and account names on %s (portal-spec Â
     expect((await login({ user: 'anna', pass: 'correct horse' }, '198.51.100.1')).statusCode).toBe(200);
   });
 
+  it("lifts every address's block on an account when it gets a new password", async () => {
+    for (const client of ['203.0.113.1', '203.0.113.2'])
+      for (let i = 0; i < 5; i++)
+        expect((await login({ user: 'anna', pass: 'guess' }, client)).json().error).toBe('wrong_credentials');
+    expect((await login({ user: 'anna', pass: 'correct horse' }, '203.0.113.1')).json().error).toBe('login_blocked');
+    await t.app.services.users.passwd('anna', 'battery staple');
+    for (const client of ['203.0.113.1', '203.0.113.2'])
+      expect((await login({ user: 'anna', pass: 'battery staple' }, client)).statusCode).toBe(200);
+  });
+
   it('counts failures for any names against the address: twelve spread over four names block it for all', async () => {
     for (let i = 0; i < 12; i++) {
       const user = i % 4 === 0 ? 'anna' : `name${i % 4}`;
