@@ -14,9 +14,10 @@ export const clientKey = (address: string): string => `client:${clientGroup(addr
 export const pairKey = (client: string, subject: string): string => `${clientKey(client)} ${subject}`;
 
 /**
- * Login attempts per key (an account name or a client address), in the database so every server
- * process counts the same attempts. An attempt is reserved before the password is checked, with
- * one conditional UPDATE, so concurrent attempts can never check more passwords than the limit.
+ * Login attempts per key (a client address; an account name or a link, from one client address or
+ * from all: session/throttled-check.ts), in the database so every server process counts the same
+ * attempts. An attempt is reserved before the password is checked, with one conditional UPDATE, so
+ * concurrent attempts can never check more passwords than the limit.
  */
 export class LoginThrottleRepository {
   constructor(private readonly db: Db) {}
