@@ -354,14 +354,33 @@ const fileSettingsSchema = z
     login: z
       .object({
         native: z.boolean().default(true).describe('Offer login with user name and password'),
-        maxFailures: z.number().int().min(1).default(5).describe('Failed logins in a row before a name is blocked'),
+        maxFailures: z
+          .number()
+          .int()
+          .min(1)
+          .default(5)
+          .describe(
+            'Failed logins in a row for one name from one client address before that address is blocked for the name; from all addresses together, before its logins are slowed',
+          ),
         maxFailuresPerClient: z
           .number()
           .int()
           .min(1)
           .default(30)
           .describe('Failed logins from one client address, for any names, before the address is blocked'),
-        blockMinutes: z.number().positive().default(15).describe('How long a blocked name stays blocked'),
+        blockMinutes: z
+          .number()
+          .positive()
+          .default(15)
+          .describe('How long a blocked address stays blocked; failures are forgotten after as long without one'),
+        maxDelaySeconds: z
+          .number()
+          .min(0)
+          .max(30)
+          .default(4)
+          .describe(
+            'Longest wait before the answer to a login for a name (or a share-link password) that failed maxFailures times from all addresses together: 250 ms, doubling with each further failure',
+          ),
         resetLinkHours: z.number().positive().default(2).describe('How long a password-reset link stays valid'),
         resetMailsPerAccount: z
           .number()

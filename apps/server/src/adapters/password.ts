@@ -5,12 +5,17 @@ export { LimitQueueFull as PasswordChecksBusy } from './concurrency-limit.ts';
 
 /**
  * argon2 runs on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise), which
- * file reads share: a flood of logins may use two threads, and at most 64 more checks wait.
+ * file reads share: a flood of logins, share-link passwords or new passwords may use two threads,
+ * and at most 64 more hashes and checks wait; beyond that they are refused with PasswordChecksBusy.
  */
-const checks = new ConcurrencyLimit(2, 64);
+export const passwordWork = new ConcurrencyLimit(2, 64);
 
 /** Password hashing with argon2id (ARCHITECTURE §3 "Auth"); the only module that loads argon2. */
 export async function hashPassword(password: string): Promise<string> {
+  return passwordWork.run(() => argonHash(password));
+}
+
+function argonHash(password: string): Promise<string> {
   return argon2.hash(password, { type: argon2.argon2id });
 }
 
@@ -19,12 +24,13 @@ export async function hashPassword(password: string): Promise<string> {
 let decoy: Promise<string> | undefined;
 
 export async function verifyPassword(hash: string | null, password: string): Promise<boolean> {
-  return checks.run(() => verify(hash, password));
+  return passwordWork.run(() => verify(hash, password));
 }
 
 async function verify(hash: string | null, password: string): Promise<boolean> {
   if (!hash) {
-    decoy ??= hashPassword(`decoy-${Math.random()}`);
+    // Made outside the limit: it runs inside a check that holds a slot already.
+    decoy ??= argonHash(`decoy-${Math.random()}`);
     await argon2.verify(await decoy, password);
     return false;
   }

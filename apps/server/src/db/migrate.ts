@@ -25,6 +25,7 @@ import * as captions from './migrations/202611261500_captions.ts';
 import * as placeholderState from './migrations/202611271700_placeholder_state.ts';
 import * as deferredIndex from './migrations/202611272230_deferred_index.ts';
 import * as textFields from './migrations/202612060030_text_fields.ts';
+import * as loginAttemptSubject from './migrations/202612060041_login_attempt_subject.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   '202611271700_placeholder_state': placeholderState,
   '202611272230_deferred_index': deferredIndex,
   '202612060030_text_fields': textFields,
+  '202612060041_login_attempt_subject': loginAttemptSubject,
 };
 
 /**

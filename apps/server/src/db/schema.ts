@@ -268,12 +268,14 @@ export interface DerivativeTable {
   created_at: number;
 }
 
-/** Failed logins per (lower-cased) user name, whether or not such a user exists. */
+/** Counts by key (user/login-throttle.repository.ts): failed logins, share-link passwords, per-client limits. */
 export interface LoginAttemptTable {
   name: string;
   failures: number;
   blocked_until: number | null;
   updated_at: number;
+  /** For a pair (account or link, client address): the account's or link's own key. */
+  subject: string | null;
 }
 
 /** `id` is the SHA-256 (hex) of the token sent in the reset mail. */

@@ -4,6 +4,7 @@ import { signIn, xsrfHeaders } from '../../test/auth.ts';
 import { dialects } from '../../test/databases.ts';
 import { addUser } from '../../test/users.ts';
 import { hashToken } from '../auth/tokens.ts';
+import { accountKey, pairKey } from '../user/login-throttle.repository.ts';
 
 const API = '/assetportal/api/';
 describe.each(dialects)('session calls on %s (portal-spec §7 "Calls", §4 "Login")', (dialect) => {
@@ -86,7 +87,7 @@ describe.each(dialects)('session calls on %s (portal-spec §7 "Calls", §4 "Logi
     expect(huge.json()).toMatchObject({ error: 'payload_too_large' });
   });
 
-  it('blocks a name after 5 failures, even for the right password, and unblocks after the time', async () => {
+  it('blocks the address for a name after 5 failures, even for the right password, and unblocks after the time', async () => {
     for (let i = 0; i < 5; i++)
       expect((await login({ user: 'anna', pass: `nope${i}` })).json().error).toBe('wrong_credentials');
     const blocked = await login({ user: 'anna', pass: 'correct horse' });
@@ -111,7 +112,13 @@ describe.each(dialects)('session calls on %s (portal-spec §7 "Calls", §4 "Logi
   it("says 'one minute' when less than a minute of the block remains", async () => {
     await t.app.db.kysely
       .insertInto('login_attempt')
-      .values({ name: 'account:anna', failures: 0, blocked_until: Date.now() + 20_000, updated_at: Date.now() })
+      .values({
+        name: pairKey('127.0.0.1', accountKey('anna')),
+        subject: accountKey('anna'),
+        failures: 0,
+        blocked_until: Date.now() + 20_000,
+        updated_at: Date.now(),
+      })
       .execute();
     const res = await login({ user: 'anna', pass: 'correct horse' });
     expect(res.json()).toMatchObject({ error: 'login_blocked', retryAfterMinutes: 1 });

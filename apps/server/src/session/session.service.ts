@@ -7,7 +7,7 @@ import type { UserRecord, UserRepository } from '../user/user.repository.ts';
 import { hashToken } from '../auth/tokens.ts';
 import type { AuthService } from './auth.service.ts';
 import type { Auth } from '../auth/caller.ts';
-import { accountKey, clientKey, type LoginThrottleRepository } from '../user/login-throttle.repository.ts';
+import { accountKey, type LoginThrottleRepository } from '../user/login-throttle.repository.ts';
 import type { ClientRateLimits } from '../user/rate-limits.ts';
 import type { SessionRepository } from './session.repository.ts';
 import { throttledCheck } from './throttled-check.ts';
@@ -100,17 +100,19 @@ export class SessionService {
     locale: string | null,
     client: string,
   ) {
-    const { maxFailures, maxFailuresPerClient, blockMinutes, native } = this.settings.file.login;
+    const { maxFailures, maxFailuresPerClient, blockMinutes, maxDelaySeconds, native } = this.settings.file.login;
     if (!native) throw validation('Login with user name and password is not offered here.');
     let usable: UserRecord | undefined;
-    // An attempt per client and per account is reserved before the (slow) password check.
     const ok = await throttledCheck(
       this.throttle,
-      [
-        { key: clientKey(client), max: maxFailuresPerClient, onSuccess: 'release' },
-        { key: accountKey(credentials.user), max: maxFailures, onSuccess: 'clear' },
-      ],
-      blockMinutes * 60_000,
+      {
+        subject: accountKey(credentials.user),
+        client,
+        maxFailures,
+        maxFailuresPerClient,
+        blockMs: blockMinutes * 60_000,
+        maxDelayMs: maxDelaySeconds * 1000,
+      },
       async () => {
         const user = await this.users.findByName(credentials.user);
         usable = user && !user.disabled ? user : undefined;

@@ -197,7 +197,7 @@ describe.each(dialects)('share links on %s (docs/security.md "Share links")', (d
       expect(wrong.statusCode).toBe(401);
       expect(wrong.json()).toMatchObject({ error: 'wrong_share_password' });
     }
-    // The link is blocked now, even for the right password, as a name is after failed logins.
+    // This address is blocked for the link now, even with the right password (share-password.test.ts: others are not).
     const blocked = await open(PASSWORD);
     expect(blocked.statusCode).toBe(401);
     expect(blocked.json()).toMatchObject({ error: 'login_blocked' });

@@ -1,7 +1,8 @@
 import type { Session } from '@vitrine/contract/session';
 import type { CreateShareBody, ShareLink, ShareVisit } from '@vitrine/contract/share';
 import type { AccessService } from '../access/access.service.ts';
-import { hashPassword, verifyPassword } from '../adapters/password.ts';
+import { verifyPassword } from '../adapters/password.ts';
+import { hashNewPassword } from '../user/new-password.ts';
 import { requireAssetUser, type Auth } from '../auth/caller.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import {
@@ -16,7 +17,7 @@ import type { AuthService } from '../session/auth.service.ts';
 import { throttledCheck } from '../session/throttled-check.ts';
 import { mayShare, shareRulesOf, type ShareRules } from '../access/share-rule.ts';
 import { conversionSetTitle, type Settings } from '../settings.ts';
-import { clientKey, type LoginThrottleRepository } from '../user/login-throttle.repository.ts';
+import type { LoginThrottleRepository } from '../user/login-throttle.repository.ts';
 import type { ClientRateLimits } from '../user/rate-limits.ts';
 import type { ShareRepository, ShareRow } from './share.repository.ts';
 
@@ -127,7 +128,7 @@ export class ShareService {
       tokenHash: hashToken(token),
       userId,
       title: body.title?.trim() ?? '',
-      passwordHash: body.password ? await hashPassword(body.password) : null,
+      passwordHash: body.password ? await hashNewPassword(body.password) : null,
       downloadSets: sets,
       createdAt: now,
       expiresAt,
@@ -154,7 +155,8 @@ export class ShareService {
 
   /**
    * Opens a link for a visitor: a session limited to the link. An unknown, revoked or expired link
-   * is not found alike; a wrong password counts against the link and the client as a failed login.
+   * is not found alike; a wrong password counts as a failed login does, with the link in the place
+   * of the account: it blocks the client for this link, never the link for its other recipients.
    */
   async open(input: OpenShareInput): Promise<{ session: Session; share: ShareVisit }> {
     // Counted before the link is looked up: each try costs a lookup, and a password check or session.
@@ -174,14 +176,17 @@ export class ShareService {
     const hash = row.passwordHash;
     if (input.password === undefined || input.password === '') throw sharePasswordRequired();
     const password = input.password;
-    const { maxFailures, maxFailuresPerClient, blockMinutes } = this.settings.file.login;
+    const { maxFailures, maxFailuresPerClient, blockMinutes, maxDelaySeconds } = this.settings.file.login;
     const ok = await throttledCheck(
       this.throttle,
-      [
-        { key: clientKey(input.client), max: maxFailuresPerClient, onSuccess: 'release' },
-        { key: shareKey(row.id), max: maxFailures, onSuccess: 'clear' },
-      ],
-      blockMinutes * 60_000,
+      {
+        subject: shareKey(row.id),
+        client: input.client,
+        maxFailures,
+        maxFailuresPerClient,
+        blockMs: blockMinutes * 60_000,
+        maxDelayMs: maxDelaySeconds * 1000,
+      },
       () => verifyPassword(hash, password),
     );
     if (!ok) throw wrongSharePassword();

@@ -7,11 +7,17 @@ import { clientGroup } from '../http/client-address.ts';
 export const accountKey = (name: string): string => `account:${nameKey(name)}`;
 /** The throttling key of a client address: IPv6 clients count by their /64 (http/client-address.ts). */
 export const clientKey = (address: string): string => `client:${clientGroup(address)}`;
+/**
+ * The throttling key of one client's attempts on an account or a link (`subject`). A client's key
+ * holds no space, so the first space ends it and no two pairs share a key.
+ */
+export const pairKey = (client: string, subject: string): string => `${clientKey(client)} ${subject}`;
 
 /**
- * Login attempts per key (an account name or a client address), in the database so every server
- * process counts the same attempts. An attempt is reserved before the password is checked, with
- * one conditional UPDATE, so concurrent attempts can never check more passwords than the limit.
+ * Login attempts per key (a client address; an account name or a link, from one client address or
+ * from all: session/throttled-check.ts), in the database so every server process counts the same
+ * attempts. An attempt is reserved before the password is checked, with one conditional UPDATE, so
+ * concurrent attempts can never check more passwords than the limit.
  */
 export class LoginThrottleRepository {
   constructor(private readonly db: Db) {}
@@ -19,13 +25,20 @@ export class LoginThrottleRepository {
   /**
    * Reserves one attempt for the key. Returns undefined when reserved; otherwise the moment the key
    * is free again (a block, or all attempts reserved by checks still running). Attempts older than
-   * `windowMs` and blocks that ended are forgotten first.
+   * `windowMs` and blocks that ended are forgotten first. `subject`: the account's or link's key a
+   * pair's key belongs to (`pairKey`), so that `clear` of that key forgets the pair too.
    */
-  async reserve(key: string, now: number, max: number, windowMs: number): Promise<number | undefined> {
+  async reserve(
+    key: string,
+    now: number,
+    max: number,
+    windowMs: number,
+    subject: string | null = null,
+  ): Promise<number | undefined> {
     const db = this.db.kysely;
     await db
       .insertInto('login_attempt')
-      .values({ name: key, failures: 0, blocked_until: null, updated_at: now })
+      .values({ name: key, failures: 0, blocked_until: null, updated_at: now, subject })
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
     await db
@@ -117,6 +130,31 @@ export class LoginThrottleRepository {
     return { count: Number(row.failures), since: Number(row.updated_at) };
   }
 
+  /**
+   * Counts one attempt on a key that never blocks (an account or a link across all clients), and
+   * answers the count with it: attempts that failed or are still being checked within `windowMs` of
+   * the last one. A check that passes forgets the key; one that never ran releases its attempt.
+   */
+  async count(key: string, now: number, windowMs: number): Promise<number> {
+    const row = await this.db.kysely
+      .insertInto('login_attempt')
+      .values({ name: key, failures: 1, blocked_until: null, updated_at: now })
+      .onConflict((oc) =>
+        oc.column('name').doUpdateSet((eb) => ({
+          failures: eb
+            .case()
+            .when('login_attempt.updated_at', '<=', now - windowMs)
+            .then(1)
+            .else(eb('login_attempt.failures', '+', 1))
+            .end(),
+          updated_at: now,
+        })),
+      )
+      .returning('failures')
+      .executeTakeFirstOrThrow();
+    return Number(row.failures);
+  }
+
   /** A reserved attempt failed: when it was the last one allowed, the key is blocked until `blockUntil`. */
   async failed(key: string, max: number, blockUntil: number): Promise<void> {
     await this.db.kysely
@@ -146,9 +184,17 @@ export class LoginThrottleRepository {
     });
   }
 
-  /** Forgets every attempt for the key (a login that worked, a new password). */
-  async clear(key: string): Promise<void> {
+  /** Forgets the attempts counted on the key (a login that worked, from the client it came from). */
+  async forget(key: string): Promise<void> {
     await this.db.kysely.deleteFrom('login_attempt').where('name', '=', key).execute();
+  }
+
+  /** Forgets every attempt for the key and the blocks of every client on it (a new password). */
+  async clear(key: string): Promise<void> {
+    await this.db.kysely
+      .deleteFrom('login_attempt')
+      .where((eb) => eb.or([eb('name', '=', key), eb('subject', '=', key)]))
+      .execute();
   }
 
   /** Removes rows whose block ended and whose attempts are older than `windowMs`. */

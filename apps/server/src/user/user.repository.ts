@@ -178,6 +178,16 @@ export class UserRepository {
   }
 
   /** The user of an unexpired reset link; the link is used up either way. */
+  /** The account of a live reset link, without using it up (the link is taken once its work is done). */
+  async liveReset(idHash: string): Promise<number | undefined> {
+    const row = await this.db.kysely
+      .selectFrom('password_reset')
+      .select(['user_id', 'expires_at'])
+      .where('id', '=', idHash)
+      .executeTakeFirst();
+    return row && row.expires_at > Date.now() ? row.user_id : undefined;
+  }
+
   async takeReset(idHash: string): Promise<number | undefined> {
     return this.db.kysely.transaction().execute(async (trx) => {
       const row = await trx

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readPortalLink } from '@vitrine/contract/paths';
+import { passwordWork } from '../adapters/password.ts';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { xsrfHeaders } from '../../test/auth.ts';
 import { startSmtp } from '../../test/smtp.ts';
@@ -78,6 +79,25 @@ describe('password reset (portal-spec §7 "POST user/forgot-password", §5 "Pass
     const again = await reset({ token, pass: 'another secret' });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({ error: 'validation', details: [{ path: 'body.token' }] });
+  });
+
+  it('asks to try again (429) while too many passwords are being checked, and keeps the link usable', async () => {
+    t = await startTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://portal.example.org' } });
+    await addUser(t, { name: 'cleo', password: 'old password', groups: ['users'], email: 'cleo@example.org' });
+    const before = smtp.mails.length;
+    await forgot({ user: 'cleo' });
+    const token = tokenIn(smtp.mails[before] ?? '');
+    let free = () => undefined as void;
+    const freed = new Promise<void>((resolve) => (free = resolve));
+    // Two checks running and 64 waiting, as a flood of logins leaves them.
+    const held = Array.from({ length: 66 }, () => passwordWork.run(() => freed));
+    const busy = await reset({ token, pass: 'brand new secret' });
+    free();
+    await Promise.all(held);
+    expect(busy.statusCode, busy.body).toBe(429);
+    expect(busy.json()).toMatchObject({ error: 'rate_limited' });
+    expect((await reset({ token, pass: 'brand new secret' })).json()).toEqual({ ok: true });
+    expect((await login('cleo', 'brand new secret')).statusCode).toBe(200);
   });
 
   it('answers the same for unknown users and users without an address, and sends nothing', async () => {

@@ -1,9 +1,9 @@
 import { portalLink } from '@vitrine/contract/paths';
-import { hashPassword } from '../adapters/password.ts';
 import type { Mailer } from '../adapters/mail.ts';
 import { conflict, notFound, validation } from '../http/errors.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { accountKey, clientKey, type LoginThrottleRepository } from './login-throttle.repository.ts';
+import { hashNewPassword } from './new-password.ts';
 import { countRequest } from './rate-limits.ts';
 import type { Settings } from '../settings.ts';
 import type { JobRepository } from '../jobs/job.repository.ts';
@@ -88,13 +88,18 @@ export class UserService {
   }
 
   async resetPassword(input: { token: string; pass: string }): Promise<{ ok: true }> {
-    const userId = await this.users.takeReset(hashToken(input.token));
-    if (userId === undefined) {
-      throw validation('This password-reset link is invalid, used or expired. Please ask for a new one.', [
+    const linkGone = () =>
+      validation('This password-reset link is invalid, used or expired. Please ask for a new one.', [
         { path: 'body.token', message: 'is invalid, used or expired' },
       ]);
-    }
-    await this.users.setPassword(userId, await hashPassword(input.pass));
+    const idHash = hashToken(input.token);
+    // Only a live link costs a hash; it is used up once the hash is made, so a reset refused for
+    // being busy (429) leaves the link to be used again.
+    if ((await this.users.liveReset(idHash)) === undefined) throw linkGone();
+    const hash = await hashNewPassword(input.pass);
+    const userId = await this.users.takeReset(idHash);
+    if (userId === undefined) throw linkGone();
+    await this.users.setPassword(userId, hash);
     const user = await this.users.findById(userId);
     if (user) await this.throttle.clear(accountKey(user.name));
     return { ok: true };
@@ -123,14 +128,14 @@ export class UserService {
     return this.users.createUser({
       name: input.name,
       email: input.email ?? null,
-      passwordHash: await hashPassword(input.password),
+      passwordHash: await hashNewPassword(input.password),
       groups: this.knownGroups(input.groups),
     });
   }
 
   async passwd(name: string, password: string): Promise<void> {
     const user = await this.existing(name);
-    await this.users.setPassword(user.id, await hashPassword(password));
+    await this.users.setPassword(user.id, await hashNewPassword(password));
     await this.throttle.clear(accountKey(user.name));
   }
 
