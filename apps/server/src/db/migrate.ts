@@ -24,6 +24,7 @@ import * as conversionLastUsed from './migrations/202611251750_conversion_last_u
 import * as captions from './migrations/202611261500_captions.ts';
 import * as placeholderState from './migrations/202611271700_placeholder_state.ts';
 import * as deferredIndex from './migrations/202611272230_deferred_index.ts';
+import * as downloadOnce from './migrations/202612060147_download_once.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   '202611261500_captions': captions,
   '202611271700_placeholder_state': placeholderState,
   '202611272230_deferred_index': deferredIndex,
+  '202612060147_download_once': downloadOnce,
 };
 
 /**
