@@ -77,6 +77,17 @@ describe('gzipped tar archives', () => {
     ).rejects.toThrow(TarError);
   });
 
+  it('rejects when the archive cannot be written, and when a file changed its size', async () => {
+    const big = path.join(dir, 'big-for-failure.bin');
+    writeFileSync(big, Buffer.alloc(4 << 20, 1));
+    await expect(
+      writeTarGz(path.join(dir, 'no-such-folder', 'x.tar.gz'), [{ name: 'big', size: 4 << 20, data: { file: big } }]),
+    ).rejects.toThrow(/ENOENT/);
+    await expect(
+      writeTarGz(path.join(dir, 'grown.tar.gz'), [{ name: 'big', size: 1000, data: { file: big } }]),
+    ).rejects.toThrow(new TarError('big changed its size while it was archived'));
+  });
+
   it('says an archive cut short or corrupted is so', async () => {
     const file = path.join(dir, 'b.tar.gz');
     await writeTarGz(file, [{ name: 'n', size: 100_000, data: Buffer.alloc(100_000, 7) }]);

@@ -36,6 +36,10 @@ export async function writeTarGz(
   const mtime = new Date();
   const pack = tarStream.pack();
   const written = pipeline(pack, createGzip(), createWriteStream(file, { mode: 0o600 }));
+  // A failed write (a full disk) ends whatever the loop waits for, rather than leaving it waiting.
+  const unlessFailed = <T>(step: Promise<T>): Promise<T> => Promise.race([step, written.then(() => step)]);
+  // Its failure is awaited below (or by a step); until then it must not count as unhandled.
+  written.catch(() => undefined);
   try {
     let done = 0;
     for (const entry of entries) {
@@ -48,6 +52,9 @@ export async function writeTarGz(
           (err) => (err ? reject(err) : resolve()),
         );
       });
+      entryDone.catch(() => undefined);
+      // The entry's failure reaches its callback above; the stream's own error event would go unheard.
+      sink.on('error', () => undefined);
       if (Buffer.isBuffer(entry.data)) {
         sink.end(entry.data);
       } else {
@@ -56,12 +63,12 @@ export async function writeTarGz(
           read += (chunk as Buffer).length;
           if (read > entry.size) break;
           onBytes(done + read);
-          if (!sink.write(chunk as Buffer)) await once(sink, 'drain');
+          if (!sink.write(chunk as Buffer)) await unlessFailed(once(sink, 'drain'));
         }
         if (read !== entry.size) throw new TarError(`${entry.name} changed its size while it was archived`);
         sink.end(undefined);
       }
-      await entryDone;
+      await unlessFailed(entryDone);
       done += entry.size;
       onBytes(done);
     }
