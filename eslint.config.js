@@ -139,6 +139,17 @@ export default tseslint.config(
     },
   },
   {
+    // Backups read and write tar only through adapters/tar.ts, which keeps the checks a restore relies on.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/adapters/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'tar-stream', message: 'Read and write tar archives through adapters/tar.ts.' }] },
+      ],
+    },
+  },
+  {
     // One `test` for every journey: its worker fixture starts the portal on the object store, and
     // files of one set of fixtures keep their order and share a worker.
     files: ['e2e/journeys/**'],

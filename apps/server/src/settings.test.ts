@@ -135,6 +135,7 @@ describe('settings', () => {
       forcePathStyle: false,
       credentials: undefined,
       presignSeconds: 0,
+      listCacheSeconds: 10,
     });
     const minio = loadSettings({
       ...env,

@@ -528,6 +528,22 @@ const envSchema = z.object({
     .describe(
       'Above 0: media files are answered by a redirect to the bucket, signed for this long (0: sent by the server)',
     ),
+  // Object store: presigned redirects' own origin and the cached listing of the bucket (issue #48).
+  S3_PRESIGN_ENDPOINT: z
+    .url()
+    .optional()
+    .describe(
+      'The address presigned redirects send browsers to: a host that serves only this bucket; needed for S3_PRESIGN_SECONDS with path-style URLs',
+    ),
+  S3_LIST_CACHE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3600)
+    .default(10)
+    .describe(
+      "How long a listing of the bucket (which uploaded files exist) is reused; this process's own uploads show at once, other processes' within this time (0: list every time)",
+    ),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   AWS_REGION: z.string().min(1).optional(),
@@ -596,6 +612,10 @@ export interface S3Settings extends S3Connection {
   prefix: string;
   /** Above 0: thumbnails, previews and players' files are answered by a redirect signed this long. */
   presignSeconds: number;
+  /** The address presigned URLs name (S3_PRESIGN_ENDPOINT); none: the store's own. */
+  presignEndpoint?: string | undefined;
+  /** Seconds a listing of a folder of the bucket is reused (S3_LIST_CACHE_SECONDS); none or 0: never. */
+  listCacheSeconds?: number | undefined;
 }
 
 /** How the environment reaches the S3-compatible service; both halves of a key pair, or neither. */
@@ -625,7 +645,37 @@ function mediaStoreOf(e: z.infer<typeof envSchema>, s3: S3Connection): MediaStor
     prefix: e.S3_PREFIX === '' || e.S3_PREFIX.endsWith('/') ? e.S3_PREFIX : `${e.S3_PREFIX}/`,
     ...s3,
     presignSeconds: e.S3_PRESIGN_SECONDS,
+    presignEndpoint: ownPresignOrigin(e, s3),
+    listCacheSeconds: e.S3_LIST_CACHE_SECONDS,
   };
+}
+
+/**
+ * Presigned redirects put the origin their URLs name into the web app's Content-Security-Policy. A
+ * path-style URL (`https://host/bucket/key`) names the store's host, which serves every bucket on it:
+ * pictures and scripts' fetches from any of them would be allowed. So with path-style URLs the
+ * redirects need an address of the bucket's own (S3_PRESIGN_ENDPOINT); virtual-hosted URLs
+ * (`https://bucket.host/key`) have one already.
+ */
+function ownPresignOrigin(e: z.infer<typeof envSchema>, s3: S3Connection): string | undefined {
+  if (e.S3_PRESIGN_SECONDS === 0 || e.S3_PRESIGN_ENDPOINT !== undefined) return e.S3_PRESIGN_ENDPOINT;
+  const host = s3.endpoint === undefined ? undefined : new URL(s3.endpoint).hostname.replace(/^\[|\]$/g, '');
+  // The SDK names the bucket in the path also for an address given as an IP, and for a bucket whose
+  // name is no host name label.
+  const why = s3.forcePathStyle
+    ? 'S3_FORCE_PATH_STYLE=true'
+    : host !== undefined && isIP(host) !== 0
+      ? `S3_ENDPOINT is an IP address (${host})`
+      : !/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(e.S3_BUCKET ?? '')
+        ? `the bucket name ${e.S3_BUCKET ?? ''} is no host name label`
+        : undefined;
+  if (why === undefined) return undefined;
+  throw new SettingsError(
+    'Invalid settings in the environment:\n  S3_PRESIGN_SECONDS: presigned redirects need an origin of the ' +
+      `bucket's own, but its URLs name the bucket in the path (${why}), so the web app's Content-Security-Policy ` +
+      `would allow every bucket on ${s3.endpoint ?? 'the store'}. Set S3_PRESIGN_ENDPOINT to an address that ` +
+      'serves only this bucket (e.g. https://media.example.com), use virtual-hosted URLs, or set S3_PRESIGN_SECONDS=0.',
+  );
 }
 
 /**

@@ -7,7 +7,7 @@ import { API_BASE_PATH } from '@vitrine/contract/endpoints';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadSettings, type Settings } from '../src/settings.ts';
 import { createTestDatabase, type DatabaseConfig } from './databases.ts';
-import { startTestBucket } from './s3.ts';
+import { startTestBucket, type TestBucket } from './s3.ts';
 
 /** Where a test app keeps derivatives, conversions and uploads: DATA_DIR's folders, or a bucket of an S3 server. */
 export type TestStore = 'folder' | 's3';
@@ -23,6 +23,8 @@ export const storeSetups = [
 export interface TestApp {
   app: FastifyInstance;
   settings: Settings;
+  /** The bucket of `store: 's3'`. */
+  bucket?: TestBucket | undefined;
   close(): Promise<void>;
 }
 
@@ -35,7 +37,8 @@ export async function startTestApp(
     dialect?: DatabaseConfig['dialect'];
     /** 's3': a bucket of an S3-protocol server started for this app on loopback. Default 'folder'. */
     store?: TestStore;
-    env?: Record<string, string>;
+    /** A function: the environment made from the bucket's (`store: 's3'`), e.g. to name its address. */
+    env?: Record<string, string> | ((bucketEnv: Record<string, string>) => Record<string, string>);
     settings?: object;
     onRoute?: BuildOptions['onRoute'];
     /** pino options, to read what the server logs; none by default. */
@@ -48,7 +51,8 @@ export async function startTestApp(
   if (options.settings) writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(options.settings));
   const database = await createTestDatabase(options.dialect ?? 'sqlite');
   const bucket = options.store === 's3' ? await startTestBucket() : undefined;
-  const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...bucket?.env, ...options.env });
+  const env = typeof options.env === 'function' ? options.env(bucket?.env ?? {}) : options.env;
+  const settings = loadSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...bucket?.env, ...env });
   settings.database = database.config;
   const app = await buildApp(settings, {
     logger: options.logger ?? false,
@@ -58,6 +62,7 @@ export async function startTestApp(
   return {
     app,
     settings,
+    bucket,
     close: async () => {
       await app.close();
       await bucket?.close();

@@ -11,6 +11,8 @@ export interface TestBucket {
   settings: S3Settings;
   /** The folder the server keeps its objects in. */
   dir: string;
+  /** The requests the server was sent, as `METHOD /path?query`, oldest first. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -27,6 +29,10 @@ export async function startTestBucket(prefix = 'portal/'): Promise<TestBucket> {
     configureBuckets: [{ name: TEST_BUCKET }],
   });
   const { port } = await server.run();
+  const requests: string[] = [];
+  server.httpServer?.on('request', (req: { method?: string; url?: string }) =>
+    requests.push(`${req.method ?? ''} ${req.url ?? ''}`),
+  );
   const endpoint = `http://127.0.0.1:${port}`;
   // s3rver's fixed key pair.
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -50,6 +56,7 @@ export async function startTestBucket(prefix = 'portal/'): Promise<TestBucket> {
       presignSeconds: 0,
     },
     dir,
+    requests,
     close: async () => {
       // Clients keep connections alive; the server would wait for them.
       server.httpServer?.closeAllConnections();

@@ -22,6 +22,8 @@ const PART_BYTES = 8 * 1024 * 1024;
 
 interface Connection {
   client: Sdk.S3Client;
+  /** The client presigned URLs are made with: one naming S3_PRESIGN_ENDPOINT, or `client`. */
+  presigner: Sdk.S3Client;
   sdk: typeof Sdk;
   Upload: typeof Storage.Upload;
   getSignedUrl: typeof Presigner.getSignedUrl;
@@ -33,6 +35,11 @@ interface Connection {
  */
 export class S3Bucket {
   private connection: Promise<Connection> | undefined;
+  /**
+   * Listings of folders of the bucket by their prefix, reused for `listCacheSeconds`: the uploaded
+   * files are listed for every page the portal serves, and a listing is a billed, slow request.
+   */
+  private readonly listings = new Map<string, { at: number; files: Promise<WalkedFile[]> }>();
 
   constructor(readonly settings: S3Settings) {}
 
@@ -44,19 +51,46 @@ export class S3Bucket {
         import('@aws-sdk/s3-request-presigner'),
       ]);
       const s = this.settings;
-      const client = new sdk.S3Client({
-        region: s.region,
-        forcePathStyle: s.forcePathStyle,
-        ...(s.endpoint ? { endpoint: s.endpoint } : {}),
-        ...(s.credentials ? { credentials: s.credentials } : {}),
-        // Checksums only where S3 requires them: services other than AWS's do not all read the
-        // trailing checksums the SDK sends by default.
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      });
-      return { client, sdk, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
+      const clientAt = (endpoint: string | undefined) =>
+        new sdk.S3Client({
+          region: s.region,
+          forcePathStyle: s.forcePathStyle,
+          ...(endpoint ? { endpoint } : {}),
+          ...(s.credentials ? { credentials: s.credentials } : {}),
+          // Checksums only where S3 requires them: services other than AWS's do not all read the
+          // trailing checksums the SDK sends by default.
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+        });
+      const client = clientAt(s.endpoint);
+      // Signing needs no request: a second client only names another address in the URLs it signs.
+      const presignClient = s.presignEndpoint ? clientAt(s.presignEndpoint) : client;
+      return { client, presigner: presignClient, sdk, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
     })();
     return this.connection;
+  }
+
+  /** The listing of `prefix`, reused while it is younger than `listCacheSeconds` and nothing changed under it here. */
+  listing(prefix: string, load: () => Promise<WalkedFile[]>): Promise<WalkedFile[]> {
+    const seconds = this.settings.listCacheSeconds ?? 0;
+    if (seconds <= 0) return load();
+    const now = Date.now();
+    const kept = this.listings.get(prefix);
+    if (kept && now - kept.at < seconds * 1000) return kept.files;
+    const entry = { at: now, files: load() };
+    this.listings.set(prefix, entry);
+    entry.files.catch(() => {
+      if (this.listings.get(prefix) === entry) this.listings.delete(prefix);
+    });
+    return entry.files;
+  }
+
+  /**
+   * This process wrote or removed `object`: listings that may show it are made again (one under way
+   * is dropped too, as it may have been read before the change).
+   */
+  changed(object: string): void {
+    for (const prefix of this.listings.keys()) if (object.startsWith(prefix)) this.listings.delete(prefix);
   }
 
   /** The store of the keys under `prefix` (after the bucket's own prefix). */
@@ -149,13 +183,17 @@ export class S3Store implements MediaStore {
       for (let i = 0; i < objects.length; i++) {
         await this.upload(objects[i] ?? '', scratch[i] ?? '');
         uploaded.push(objects[i] ?? '');
+        this.connection.changed(objects[i] ?? '');
       }
       return made;
     } catch (err) {
       // The write's files appear together or not at all.
       await Promise.all(
         uploaded.map((o) =>
-          client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: o })).catch(() => undefined),
+          client
+            .send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: o }))
+            .catch(() => undefined)
+            .finally(() => this.connection.changed(o)),
         ),
       );
       throw err;
@@ -184,7 +222,7 @@ export class S3Store implements MediaStore {
 
   async presign(key: string, seconds: number, answer: { type: string; cacheControl: string }): Promise<string> {
     const object = this.object(key);
-    const { client, sdk, getSignedUrl } = await this.connection.connect();
+    const { presigner, sdk, getSignedUrl } = await this.connection.connect();
     // Signed as of the start of the current half of `seconds`: the same URL for everyone in that
     // time (browsers and CDNs cache it), valid for at least half of `seconds` from now.
     const window = Math.max(1, Math.floor(seconds / 2)) * 1000;
@@ -195,17 +233,23 @@ export class S3Store implements MediaStore {
       ResponseContentType: answer.type,
       ResponseCacheControl: answer.cacheControl,
     });
-    return getSignedUrl(client, command, { expiresIn: seconds, signingDate });
+    return getSignedUrl(presigner, command, { expiresIn: seconds, signingDate });
   }
 
   async remove(key: string): Promise<void> {
     const object = this.object(key);
     const { client, sdk } = await this.connection.connect();
-    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: object }));
+    try {
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: object }));
+    } finally {
+      this.connection.changed(object);
+    }
   }
 
+  /** Reused for a few seconds (S3_LIST_CACHE_SECONDS): asked for on every page of the portal. */
   async list(folder: string): Promise<string[]> {
-    return (await this.listed(folder, '/')).map((f) => f.key);
+    const prefix = folder === '' ? this.prefix : `${this.object(folder)}/`;
+    return (await this.connection.listing(prefix, () => this.listed(folder, '/'))).map((f) => f.key);
   }
 
   async walk(folder: string): Promise<WalkedFile[]> {

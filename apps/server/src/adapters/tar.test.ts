@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -46,6 +46,46 @@ describe('gzipped tar archives', () => {
     const file = path.join(dir, 'gnu.tar.gz');
     execFileSync('tar', ['-czf', file, '-C', src, 'sub/a.txt']);
     expect(await readAll(file)).toEqual({ 'sub/a.txt': 'alpha' });
+  });
+
+  it('writes and reads names longer than 100 bytes, as an upload in a deep folder may have', async () => {
+    const name = `data/config-files/${'d'.repeat(90)}/${'f'.repeat(90)}`;
+    const file = path.join(dir, 'long.tar.gz');
+    await writeTarGz(file, [{ name, size: 3, data: Buffer.from('abc') }]);
+    expect(await readAll(file)).toEqual({ [name]: 'abc' });
+    expect(execFileSync('tar', ['-tzf', file], { encoding: 'utf8' }).trim()).toBe(name);
+  });
+
+  it('refuses links and names outside the folder it unpacks into, and passes over folder entries', async () => {
+    const src = path.join(dir, 'linked');
+    mkdirSync(path.join(src, 'sub'), { recursive: true });
+    writeFileSync(path.join(src, 'sub', 'a.txt'), 'alpha');
+    symlinkSync('/etc/hostname', path.join(src, 'sub', 'host'));
+    const folders = path.join(dir, 'folders.tar.gz');
+    execFileSync('tar', ['-czf', folders, '-C', src, 'sub/a.txt', 'sub']);
+    await expect(readAll(folders)).rejects.toThrow(
+      new TarError('it holds a symbolic link (sub/host → /etc/hostname), which no backup holds'),
+    );
+    const plain = path.join(dir, 'plain.tar.gz');
+    execFileSync('tar', ['-czf', plain, '-C', src, '--exclude', 'sub/host', 'sub']);
+    expect(await readAll(plain)).toEqual({ 'sub/a.txt': 'alpha' });
+    const climbing = path.join(dir, 'climbing.tar.gz');
+    execFileSync('tar', ['-czPf', climbing, '-C', path.join(src, 'sub'), '../sub/a.txt']);
+    await expect(readAll(climbing)).rejects.toThrow(/entry named \.\.\/sub\/a\.txt, outside the folder/);
+    await expect(
+      writeTarGz(path.join(dir, 'out.tar.gz'), [{ name: '../x', size: 0, data: Buffer.alloc(0) }]),
+    ).rejects.toThrow(TarError);
+  });
+
+  it('rejects when the archive cannot be written, and when a file changed its size', async () => {
+    const big = path.join(dir, 'big-for-failure.bin');
+    writeFileSync(big, Buffer.alloc(4 << 20, 1));
+    await expect(
+      writeTarGz(path.join(dir, 'no-such-folder', 'x.tar.gz'), [{ name: 'big', size: 4 << 20, data: { file: big } }]),
+    ).rejects.toThrow(/ENOENT/);
+    await expect(
+      writeTarGz(path.join(dir, 'grown.tar.gz'), [{ name: 'big', size: 1000, data: { file: big } }]),
+    ).rejects.toThrow(new TarError('big changed its size while it was archived'));
   });
 
   it('says an archive cut short or corrupted is so', async () => {

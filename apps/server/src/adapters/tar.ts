@@ -1,13 +1,16 @@
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
+import * as tarStream from 'tar-stream';
 
 /**
- * Gzipped tar archives (POSIX ustar), written and read here with node:zlib rather than by a library:
- * backups need only plain files, read and written as streams, and any `tar` can list or unpack them.
- * Sizes of 8 GiB and more are written in the base-256 form GNU tar and libarchive read.
+ * Gzipped tar archives, written and read with tar-stream (a maintained tar library) over node:zlib,
+ * as streams: any `tar` can list or unpack what is written here, and archives GNU tar or bsdtar wrote
+ * read back. Backups hold only regular files; an archive naming anything else (a link, a device, a
+ * path that leaves the folder it is unpacked into) is refused when read.
  */
 export interface TarSource {
   /** The name inside the archive: relative, `/`-separated. */
@@ -20,40 +23,6 @@ export interface TarSource {
 
 export class TarError extends Error {}
 
-const BLOCK = 512;
-const OCTAL_SIZE_MAX = 0o77777777777;
-
-function octal(value: number, length: number): string {
-  return `${value.toString(8).padStart(length - 1, '0')}\0`;
-}
-
-function header(entry: TarSource, mtime: number): Buffer {
-  const name = Buffer.from(entry.name, 'utf8');
-  if (name.length > 100) throw new TarError(`The name ${entry.name} is longer than 100 bytes`);
-  const h = Buffer.alloc(BLOCK);
-  name.copy(h, 0);
-  h.write(octal(entry.mode ?? 0o600, 8), 100, 'ascii');
-  h.write(octal(0, 8), 108, 'ascii');
-  h.write(octal(0, 8), 116, 'ascii');
-  if (entry.size <= OCTAL_SIZE_MAX) h.write(octal(entry.size, 12), 124, 'ascii');
-  else {
-    h[124] = 0x80;
-    h.writeBigUInt64BE(BigInt(entry.size), 124 + 4);
-  }
-  h.write(octal(Math.floor(mtime / 1000), 12), 136, 'ascii');
-  h.write('        ', 148, 'ascii');
-  h.write('0', 156, 'ascii');
-  h.write('ustar\u000000', 257, 'ascii');
-  let sum = 0;
-  for (const byte of h) sum += byte;
-  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
-  return h;
-}
-
-function padding(size: number): Buffer {
-  return Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK);
-}
-
 /**
  * Writes `entries` in their order as a gzipped tar into `file` (mode 0600: a backup holds the whole
  * portal). `onBytes` is told the entry bytes written so far. A file whose size changed since the
@@ -64,29 +33,52 @@ export async function writeTarGz(
   entries: TarSource[],
   onBytes: (written: number) => void = () => undefined,
 ): Promise<void> {
-  const mtime = Date.now();
-  async function* blocks(): AsyncGenerator<Buffer> {
+  const mtime = new Date();
+  const pack = tarStream.pack();
+  const written = pipeline(pack, createGzip(), createWriteStream(file, { mode: 0o600 }));
+  // A failed write (a full disk) ends whatever the loop waits for, rather than leaving it waiting.
+  const unlessFailed = <T>(step: Promise<T>): Promise<T> => Promise.race([step, written.then(() => step)]);
+  // Its failure is awaited below (or by a step); until then it must not count as unhandled.
+  written.catch(() => undefined);
+  try {
     let done = 0;
     for (const entry of entries) {
-      yield header(entry, mtime);
+      if (!isSafeName(entry.name))
+        throw new TarError(`The name ${entry.name} is not a relative path inside the archive`);
+      let sink!: ReturnType<tarStream.Pack['entry']>;
+      const entryDone = new Promise<void>((resolve, reject) => {
+        sink = pack.entry(
+          { name: entry.name, size: entry.size, mode: entry.mode ?? 0o600, mtime, type: 'file' },
+          (err) => (err ? reject(err) : resolve()),
+        );
+      });
+      entryDone.catch(() => undefined);
+      // The entry's failure reaches its callback above; the stream's own error event would go unheard.
+      sink.on('error', () => undefined);
       if (Buffer.isBuffer(entry.data)) {
-        yield entry.data;
+        sink.end(entry.data);
       } else {
         let read = 0;
         for await (const chunk of createReadStream(entry.data.file, { highWaterMark: 1 << 20 })) {
           read += (chunk as Buffer).length;
+          if (read > entry.size) break;
           onBytes(done + read);
-          yield chunk as Buffer;
+          if (!sink.write(chunk as Buffer)) await unlessFailed(once(sink, 'drain'));
         }
         if (read !== entry.size) throw new TarError(`${entry.name} changed its size while it was archived`);
+        sink.end(undefined);
       }
+      await unlessFailed(entryDone);
       done += entry.size;
       onBytes(done);
-      yield padding(entry.size);
     }
-    yield Buffer.alloc(2 * BLOCK);
+    pack.finalize();
+  } catch (err) {
+    pack.destroy(err as Error);
+    await written.catch(() => undefined);
+    throw err;
   }
-  await pipeline(Readable.from(blocks()), createGzip(), createWriteStream(file, { mode: 0o600 }));
+  await written;
 }
 
 export interface TarEntry {
@@ -96,15 +88,11 @@ export interface TarEntry {
   body: AsyncGenerator<Buffer>;
 }
 
-function readSize(h: Buffer): number {
-  if (h[124]! & 0x80) return Number(h.readBigUInt64BE(124 + 4));
-  return parseInt(h.toString('ascii', 124, 136).replace(/\0.*$/s, '').trim() || '0', 8);
-}
-
-function readString(h: Buffer, start: number, length: number): string {
-  const raw = h.subarray(start, start + length);
-  const end = raw.indexOf(0);
-  return raw.toString('utf8', 0, end === -1 ? length : end);
+/** Whether an entry's name stays inside the folder it is unpacked into: relative, without `..`. */
+function isSafeName(name: string): boolean {
+  if (name === '' || name.includes('\0') || name.includes('\\') || path.posix.isAbsolute(name)) return false;
+  const parts = name.replace(/\/$/, '').split('/');
+  return parts.every((p) => p !== '' && p !== '..') && !/^[A-Za-z]:/.test(name);
 }
 
 /** Whether a file starts as gzip does. */
@@ -118,9 +106,33 @@ export async function isGzip(file: string): Promise<boolean> {
   }
 }
 
+/** What a failure of zlib or tar-stream means for the person restoring. */
+function readProblem(err: unknown): TarError {
+  if (err instanceof TarError) return err;
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === 'Z_BUF_ERROR' || e.message === 'Unexpected end of data') {
+    return new TarError('the archive ends early (it was cut short)');
+  }
+  if (typeof e.code === 'string' && e.code.startsWith('Z_')) {
+    return new TarError(`its compressed data is corrupt (${e.message})`);
+  }
+  if (/header/i.test(e.message)) return new TarError('an entry header is not a valid tar header');
+  return new TarError(`it cannot be read as a tar archive (${e.message})`);
+}
+
+const kinds: Partial<Record<tarStream.Header['type'], string>> = {
+  symlink: 'a symbolic link',
+  link: 'a hard link',
+  'block-device': 'a device',
+  'character-device': 'a device',
+  fifo: 'a named pipe',
+};
+
 /**
- * The regular files of a gzipped tar, one after another. A cut or damaged archive ends in a
- * TarError that says so; `onCompressedBytes` is told how much of the file was read.
+ * The regular files of a gzipped tar, one after another; folder entries (as GNU tar writes them) are
+ * passed over. A cut or damaged archive, and one holding links, devices or names outside the folder
+ * it is unpacked into, ends in a TarError that says so; `onCompressedBytes` is told how much of the
+ * file was read.
  */
 export async function* readTarGz(
   file: string,
@@ -129,67 +141,43 @@ export async function* readTarGz(
   const raw = createReadStream(file, { highWaterMark: 1 << 20 });
   let compressed = 0;
   raw.on('data', (chunk) => onCompressedBytes((compressed += chunk.length)));
-  const gunzip = createGunzip();
-  raw.on('error', (err) => gunzip.destroy(err));
-  const chunks = raw.pipe(gunzip)[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  let buffered: Buffer = Buffer.alloc(0);
-  const more = async (): Promise<boolean> => {
-    let next: IteratorResult<Buffer>;
-    try {
-      next = await chunks.next();
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'Z_BUF_ERROR') throw new TarError('the archive ends early (it was cut short)');
-      throw new TarError(`its compressed data is corrupt (${(err as Error).message})`);
-    }
-    if (next.done) return false;
-    buffered = buffered.length ? Buffer.concat([buffered, next.value]) : next.value;
-    return true;
-  };
-  const take = async (n: number): Promise<Buffer> => {
-    while (buffered.length < n) {
-      if (!(await more())) throw new TarError('the archive ends early (it was cut short)');
-    }
-    const taken = buffered.subarray(0, n);
-    buffered = buffered.subarray(n);
-    return taken;
-  };
+  const extract = tarStream.extract();
+  // The library's own errors end the iteration below; this only keeps them from going unhandled.
+  const unpacked = pipeline(raw, createGunzip(), extract).catch((err: unknown) => err);
+  const entries = extract[Symbol.asyncIterator]();
   try {
     for (;;) {
-      const h = await take(BLOCK);
-      if (h.every((b) => b === 0)) {
-        // Read to the end, so that gzip checks its checksum of the whole archive.
-        while (await more()) buffered = Buffer.alloc(0);
-        return;
+      let next: Awaited<ReturnType<typeof entries.next>>;
+      try {
+        next = await entries.next();
+      } catch (err) {
+        throw readProblem(err);
       }
-      if (h.toString('ascii', 257, 262) !== 'ustar') throw new TarError('an entry header is not a tar header');
-      let sum = 0;
-      for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : h[i]!;
-      if (sum !== parseInt(h.toString('ascii', 148, 156).replace(/\0.*$/s, '').trim(), 8)) {
-        throw new TarError('an entry header does not match its checksum');
+      if (next.done) break;
+      const stream = next.value;
+      const { name, size, type, linkname } = stream.header;
+      if (!isSafeName(name)) throw new TarError(`it holds an entry named ${name}, outside the folder it unpacks into`);
+      if (type !== 'file' && type !== 'contiguous-file' && type !== 'directory') {
+        const kind = kinds[type] ?? `an entry of type ${type}`;
+        throw new TarError(`it holds ${kind} (${name}${linkname ? ` → ${linkname}` : ''}), which no backup holds`);
       }
-      const size = readSize(h);
-      const type = h.toString('ascii', 156, 157);
-      const prefix = readString(h, 345, 155);
-      const name = (prefix ? `${prefix}/` : '') + readString(h, 0, 100);
-      let remaining = size;
       async function* body(): AsyncGenerator<Buffer> {
-        while (remaining > 0) {
-          if (buffered.length === 0 && !(await more())) {
-            throw new TarError('the archive ends early (it was cut short)');
-          }
-          const piece = buffered.subarray(0, Math.min(remaining, buffered.length));
-          buffered = buffered.subarray(piece.length);
-          remaining -= piece.length;
-          yield piece;
+        try {
+          for await (const chunk of stream) yield chunk as Buffer;
+        } catch (err) {
+          throw readProblem(err);
         }
       }
-      if (type === '0' || type === '\0') yield { name, size, body: body() };
-      // Whatever the caller did not read (and entries of other types) is skipped.
-      for await (const skipped of body()) void skipped;
-      await take((BLOCK - (size % BLOCK)) % BLOCK);
+      const entryBody = body();
+      if (type !== 'directory') yield { name: name.replace(/^\.\//, ''), size, body: entryBody };
+      // Whatever the caller did not read is skipped.
+      for await (const skipped of entryBody) void skipped;
     }
+    // The gzip checksum of the whole archive is checked once the last bytes went through.
+    const failed = await unpacked;
+    if (failed) throw readProblem(failed);
   } finally {
     raw.destroy();
+    extract.destroy();
   }
 }

@@ -236,7 +236,12 @@ async function readManifest(
   foreign: (why: string) => BackupError,
 ): Promise<Manifest> {
   const chunks: Buffer[] = [];
-  for await (const chunk of entry.body) chunks.push(chunk);
+  try {
+    for await (const chunk of entry.body) chunks.push(chunk);
+  } catch (err) {
+    if (err instanceof TarError) throw damaged(err.message);
+    throw err;
+  }
   let json: unknown;
   try {
     json = JSON.parse(Buffer.concat(chunks).toString('utf8'));

@@ -26,6 +26,7 @@ import * as placeholderState from './migrations/202611271700_placeholder_state.t
 import * as deferredIndex from './migrations/202611272230_deferred_index.ts';
 import * as textFields from './migrations/202612060030_text_fields.ts';
 import * as loginAttemptSubject from './migrations/202612060041_login_attempt_subject.ts';
+import * as downloadOnce from './migrations/202612060147_download_once.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   '202611272230_deferred_index': deferredIndex,
   '202612060030_text_fields': textFields,
   '202612060041_login_attempt_subject': loginAttemptSubject,
+  '202612060147_download_once': downloadOnce,
 };
 
 /**

@@ -32,6 +32,7 @@ export interface Database {
   conversion: ConversionTable;
   file_checksum: FileChecksumTable;
   download: DownloadTable;
+  download_once: DownloadOnceTable;
   bookmark: BookmarkTable;
   share_link: ShareLinkTable;
   share_link_asset: ShareLinkAssetTable;
@@ -358,6 +359,15 @@ export interface DownloadTable {
   asset_count: number;
   created_at: number;
   counted_at: number | null;
+}
+
+/**
+ * A download logged for a signed URL and its caller (`key`, a keyed hash of both), until the URL
+ * expires (`expires_at`, ms): the same URL fetched again by the same caller is not logged again.
+ */
+export interface DownloadOnceTable {
+  key: string;
+  expires_at: number;
 }
 
 /** One bookmarked asset of a user; `position` keeps the order the list was saved in. */

@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../../test/app.ts';
 import { signIn } from '../../test/auth.ts';
 import { dialects } from '../../test/databases.ts';
 import { makeClip, makeImage } from '../../test/media-fixtures.ts';
+import { mediaWindows, signMediaUrl } from '../access/media-url.ts';
 import { buildApp } from '../app.ts';
 
 const API = '/assetportal/api/';
@@ -53,8 +54,16 @@ describe.each(dialects)('delivered downloads on %s', (dialect) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
-    t.app.inject({ method, url: url.startsWith('/') ? url : API + url, headers });
+  const get = (
+    url: string,
+    headers: Record<string, string> = {},
+    method: 'GET' | 'HEAD' = 'GET',
+    remoteAddress = '127.0.0.1',
+    app: FastifyInstance = t.app,
+  ) => app.inject({ method, url: url.startsWith('/') ? url : API + url, headers, remoteAddress });
+  /** A download URL of one asset as the server signs it for `by`, in the window of `now`. */
+  const signedFor = (name: string, by: string, now = Date.now()) =>
+    signMediaUrl(t.settings.secret, `download/${id(name)}/0?by=${by}`, mediaWindows.download, now);
   /** A signed URL to download assets (one: a file; several: a zip), as the web app asks for it. */
   const handOut = async (names: string[]): Promise<string> => {
     const res =
@@ -115,8 +124,8 @@ describe.each(dialects)('delivered downloads on %s', (dialect) => {
     expect(fromStart.rawPayload).toEqual(whole.rawPayload);
     expect((await get(zip)).statusCode).toBe(200);
     const rows = (await logged()).slice(before);
+    // The file went out whole twice through one URL: one download.
     expect(rows.map((r) => [r.kind, r.asset_ids, r.asset_count])).toEqual([
-      ['single', id('east.jpg'), 1],
       ['single', id('east.jpg'), 1],
       ['zip', `${id('east.jpg')},${id('west.jpg')}`, 2],
     ]);
@@ -124,6 +133,82 @@ describe.each(dialects)('delivered downloads on %s', (dialect) => {
       expect(row).toMatchObject({ user_id: user.userId, share_id: null, cset_id: 0, counted_at: null });
       expect(row.user_name).toMatch(/^user\d+$/);
     }
+  });
+
+  it('logs one signed URL once per caller however often it is fetched, whole or in ranges; a later URL or another caller again', async () => {
+    const before = (await logged()).length;
+    const since = async () => (await logged()).slice(before).map((r) => [r.user_id, r.asset_ids]);
+    const url = await handOut(['west.jpg']);
+    expect(url).toBe(signedFor('west.jpg', `u${user.userId}`));
+    for (let i = 0; i < 3; i++) expect((await get(url)).statusCode).toBe(200);
+    // Another address replaying the user's URL is still that user's one download.
+    expect((await get(url, {}, 'GET', '192.0.2.9')).statusCode).toBe(200);
+    expect(await since()).toEqual([[user.userId, id('west.jpg')]]);
+
+    // A download manager's pieces, and the whole file in one range, of a fresh URL: one download.
+    const later = signedFor('west.jpg', `u${user.userId}`, Date.now() + mediaWindows.download * 1000);
+    expect(later).not.toBe(url);
+    for (const range of ['bytes=0-99', 'bytes=100-', 'bytes=0-']) {
+      expect((await get(later, { range })).statusCode).toBe(206);
+    }
+    expect((await get(later)).statusCode).toBe(200);
+    expect(await since()).toEqual([
+      [user.userId, id('west.jpg')],
+      [user.userId, id('west.jpg')],
+    ]);
+
+    // Another user has a URL of their own.
+    const other = await signIn(t, { groups: ['users'] });
+    const theirs = signedFor('west.jpg', `u${other.userId}`);
+    expect((await get(theirs)).statusCode).toBe(200);
+    expect((await get(theirs)).statusCode).toBe(200);
+    // Guests share one URL in a window: each address counts once.
+    const guests = signedFor('west.jpg', 'guest');
+    for (const address of ['198.51.100.1', '198.51.100.1', '198.51.100.2', '198.51.100.1']) {
+      expect((await get(guests, {}, 'GET', address)).statusCode).toBe(200);
+    }
+    expect(await since()).toEqual([
+      [user.userId, id('west.jpg')],
+      [user.userId, id('west.jpg')],
+      [other.userId, id('west.jpg')],
+      [null, id('west.jpg')],
+      [null, id('west.jpg')],
+    ]);
+  });
+
+  it('logs a URL fetched through two processes at once once', async () => {
+    const before = (await logged()).length;
+    // SQLite serves one process (README): there, one process answering both at once.
+    const other: FastifyInstance = dialect === 'postgres' ? await buildApp(t.settings, { logger: false }) : t.app;
+    try {
+      const url = signedFor('south.jpg', `u${user.userId}`, Date.now() + 2 * mediaWindows.download * 1000);
+      const answers = await Promise.all(
+        [t.app, other, t.app, other].map((app) => get(url, {}, 'GET', '127.0.0.1', app)),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+      await other.services.downloads.settled();
+      expect((await logged()).slice(before).map((r) => r.asset_ids)).toEqual([id('south.jpg')]);
+    } finally {
+      if (other !== t.app) await other.close();
+    }
+  });
+
+  it('forgets the keys of URLs that expired, with a batch it writes', async () => {
+    const now = Date.now();
+    await t.app.db.kysely
+      .insertInto('download_once')
+      .values([
+        { key: 'expired', expires_at: now - 1 },
+        { key: 'valid', expires_at: now + 60_000 },
+      ])
+      .execute();
+    await t.app.services.repositories.downloads.recordDeliveries([], now);
+    const keys = await t.app.db.kysely
+      .selectFrom('download_once')
+      .select('key')
+      .where('key', 'in', ['expired', 'valid'])
+      .execute();
+    expect(keys.map((k) => k.key)).toEqual(['valid']);
   });
 
   it('does not log a transfer that broke off', async () => {
@@ -152,8 +237,12 @@ describe.each(dialects)('delivered downloads on %s', (dialect) => {
   });
 
   it('the fold counts every delivered download once on its assets, also when two processes fold at once, and search sorts by the counts', async () => {
-    // North is downloaded most: four times, once in a zip.
-    for (const names of [['north.jpg'], ['north.jpg'], ['north.jpg'], ['north.jpg', 'south.jpg'], ['south.jpg']]) {
+    const countsBefore = await counts();
+    // North is downloaded by four people, one of them in a zip.
+    for (const downloader of [user, await signIn(t, { groups: ['users'] }), await signIn(t, { groups: ['users'] })]) {
+      expect((await get(signedFor('north.jpg', `u${downloader.userId}`))).statusCode).toBe(200);
+    }
+    for (const names of [['north.jpg', 'south.jpg'], ['south.jpg']]) {
       expect((await get(await handOut(names))).statusCode).toBe(200);
     }
     const pending = (await logged()).filter((r) => r.counted_at === null);
@@ -178,7 +267,8 @@ describe.each(dialects)('delivered downloads on %s', (dialect) => {
       expect(await counts()).toEqual(expected);
 
       const byDownloads = [...expected].sort((a, b) => b[1] - a[1] || b[0] - a[0]).map(([asset]) => String(asset));
-      expect(byDownloads[0]).toBe(id('north.jpg'));
+      const north = Number(id('north.jpg'));
+      expect((expected.get(north) ?? 0) - (countsBefore.get(north) ?? 0)).toBe(4);
       for (const app of [t.app, other]) {
         const sorted = await app.inject({
           url: `${API}search?solr_q=*&solr_sort=obj_dload_cnt%20desc&solr_rows=20`,

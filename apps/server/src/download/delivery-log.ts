@@ -1,4 +1,25 @@
+import { createHmac } from 'node:crypto';
 import type { Delivery, DownloadRepository } from './download.repository.ts';
+
+/** How often a process removes the keys of expired URLs, with a batch it writes anyway. */
+const PURGE_KEYS_MS = 60_000;
+
+/**
+ * The key a delivery of a signed download URL is logged once under (`Delivery.once`): the URL's
+ * signature and its caller. A user's URL names them under the signature, so it counts once wherever
+ * it is fetched from. Every guest gets the same URL within a window, so there the caller is the
+ * client address, kept only in this hash (keyed with the portal's secret) and only until the URL
+ * expires.
+ */
+export function deliveryKey(
+  secret: string,
+  url: { sig: string; by: string; exp: string },
+  client: string | undefined,
+): NonNullable<Delivery['once']> {
+  const caller = url.by === 'guest' ? `guest ${client ?? ''}` : url.by;
+  const key = createHmac('sha256', secret).update(`delivered\n${url.sig}\n${caller}`).digest('base64url');
+  return { key: key.slice(0, 43), expiresAt: Number(url.exp) * 1000 };
+}
 
 interface Pending {
   delivery: Delivery;
@@ -11,12 +32,14 @@ interface Pending {
  * `delayMs` (or `maxBatch` of them), instead of a write per file. On a busy portal a delivered file
  * costs no round trip of its own; a process that dies loses at most the last `delayMs` of its log,
  * a stopping one writes it (`settled`). A batch that fails is reported to each of its requests'
- * `onError` and dropped: the files were sent all the same.
+ * `onError` and dropped: the files were sent all the same. A delivery with a key (`deliveryKey`) is
+ * logged once per key, across processes (`DownloadRepository.recordDeliveries`).
  */
 export class DeliveryLog {
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly writes = new Set<Promise<void>>();
+  private keysPurgedAt = 0;
 
   constructor(
     private readonly repository: Pick<DownloadRepository, 'recordDeliveries'>,
@@ -46,8 +69,14 @@ export class DeliveryLog {
     const batch = this.pending;
     if (!batch.length) return;
     this.pending = [];
+    const now = Date.now();
+    const purge = now - this.keysPurgedAt >= PURGE_KEYS_MS ? now : undefined;
+    if (purge !== undefined) this.keysPurgedAt = now;
     const write = this.repository
-      .recordDeliveries(batch.map(({ delivery, at }) => ({ delivery, at })))
+      .recordDeliveries(
+        batch.map(({ delivery, at }) => ({ delivery, at })),
+        purge,
+      )
       .catch((err: unknown) => {
         for (const onError of new Set(batch.map((p) => p.onError))) onError(err);
       });

@@ -26,6 +26,11 @@ export interface Delivery {
   csetId: number;
   kind: 'single' | 'zip';
   assetIds: readonly number[];
+  /**
+   * Logged once per key: a keyed hash of the signed URL and its caller (`deliveryKey`), kept until
+   * the URL expires (ms). None: every delivery is logged.
+   */
+  once?: { key: string; expiresAt: number } | undefined;
 }
 
 /** All SQL of downloads: sources, the per-user lock, the conversion cache, checksums, the log of delivered downloads and their counting. */
@@ -293,17 +298,45 @@ export class DownloadRepository {
    * Logs delivered files and zips (`DeliveryLog` gathers them): who (`userId` null for a guest; the
    * user's name is kept with the row), through which share link, which set and assets, in one
    * statement for the lot. A download through a share link is counted on the link with it. The
-   * assets' download counts follow when the rows are folded (`foldDownloads`).
+   * assets' download counts follow when the rows are folded (`foldDownloads`). A delivery with a
+   * `once` key is logged only if no delivery of that key was (its URL and caller): the keys are
+   * inserted first, in the same transaction, and only those new to the table are logged, so
+   * processes delivering one URL at once log it once. `expiredBefore`: keys of URLs expired before
+   * then are removed with the batch.
    */
-  async recordDeliveries(deliveries: readonly { delivery: Delivery; at: number }[]): Promise<void> {
-    const rows = deliveries.filter((d) => d.delivery.assetIds.length > 0);
-    if (!rows.length) return;
-    const userIds = [...new Set(rows.flatMap((d) => (d.delivery.userId === null ? [] : [d.delivery.userId])))];
-    const perShare = new Map<number, number>();
-    for (const { delivery } of rows) {
-      if (delivery.shareId !== null) perShare.set(delivery.shareId, (perShare.get(delivery.shareId) ?? 0) + 1);
-    }
+  async recordDeliveries(
+    deliveries: readonly { delivery: Delivery; at: number }[],
+    expiredBefore?: number,
+  ): Promise<void> {
+    const all = deliveries.filter((d) => d.delivery.assetIds.length > 0);
+    if (!all.length && expiredBefore === undefined) return;
+    const keys = new Map<string, number>();
+    for (const { delivery } of all) if (delivery.once) keys.set(delivery.once.key, delivery.once.expiresAt);
     const write = async (db: Kysely<Database>) => {
+      if (expiredBefore !== undefined) {
+        await db.deleteFrom('download_once').where('expires_at', '<', expiredBefore).execute();
+      }
+      let rows = all;
+      if (keys.size) {
+        const fresh = new Set(
+          (
+            await db
+              .insertInto('download_once')
+              .values([...keys].map(([key, expires_at]) => ({ key, expires_at })))
+              .onConflict((oc) => oc.column('key').doNothing())
+              .returning('key')
+              .execute()
+          ).map((r) => r.key),
+        );
+        // A key new to the table logs its first delivery of the batch; later ones of the same key none.
+        rows = all.filter((d) => !d.delivery.once || fresh.delete(d.delivery.once.key));
+      }
+      if (!rows.length) return;
+      const userIds = [...new Set(rows.flatMap((d) => (d.delivery.userId === null ? [] : [d.delivery.userId])))];
+      const perShare = new Map<number, number>();
+      for (const { delivery } of rows) {
+        if (delivery.shareId !== null) perShare.set(delivery.shareId, (perShare.get(delivery.shareId) ?? 0) + 1);
+      }
       const names = new Map(
         userIds.length
           ? (await db.selectFrom('user_account').select(['id', 'name']).where('id', 'in', userIds).execute()).map(
@@ -335,8 +368,12 @@ export class DownloadRepository {
           .execute();
       }
     };
-    // Guests' downloads outside share links (the bulk on a public portal) are one statement.
-    if (!userIds.length && !perShare.size) await write(this.db.kysely);
+    // Guests' downloads outside share links and without keys (the bulk on a public portal) are one statement.
+    const single =
+      !keys.size &&
+      expiredBefore === undefined &&
+      all.every((d) => d.delivery.userId === null && d.delivery.shareId === null);
+    if (single) await write(this.db.kysely);
     else await this.db.kysely.transaction().execute(write);
   }
 

@@ -45,7 +45,7 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
   app.get(
     mediaPatterns.download,
     async (request: FastifyRequest<{ Params: { id: string; cset: string }; Querystring: Signed }>, reply) => {
-      const file = await downloads.signedFile({ ...request.params, ...request.query });
+      const file = await downloads.signedFile({ ...request.params, ...request.query, client: request.ip });
       return sendFile(request, reply, {
         ...file,
         cacheControl: mediaCacheControl(request.query.exp, 'private', DOWNLOAD_CACHE_SECONDS),
@@ -75,6 +75,7 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
         ...request.query,
         cset: request.params.cset,
         ids: request.query.ids ?? '',
+        client: request.ip,
       });
       return sendZip(request, reply, zip, {
         cacheControl: mediaCacheControl(request.query.exp, 'private', DOWNLOAD_CACHE_SECONDS),

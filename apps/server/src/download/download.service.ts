@@ -7,7 +7,7 @@ import type { CallAnswer } from '@vitrine/contract/call';
 import { modelFormats, type previewCall, type videoCall } from '@vitrine/contract/download';
 import { toWebVtt } from '../catalogue/caption-file.ts';
 import type { AccessService } from '../access/access.service.ts';
-import { DeliveryLog } from './delivery-log.ts';
+import { DeliveryLog, deliveryKey } from './delivery-log.ts';
 import type { Mailer } from '../adapters/mail.ts';
 import { planZip, type ZipEntry, type ZipPlan } from '../adapters/zip.ts';
 import type { ConfigService } from '../config/config.service.ts';
@@ -48,6 +48,8 @@ interface SignedQuery {
   share?: string;
   /** Who the URL was handed to: `u<user id>`, or `guest`. */
   by?: string;
+  /** The address the request came from: tells guests sharing one URL apart (`deliveryKey`). */
+  client?: string;
 }
 
 export type VideoAnswer = CallAnswer<typeof videoCall>;
@@ -352,7 +354,10 @@ export class DownloadService {
    * downloader it was handed to (`by`) and the share link; undefined for a URL handed out for
    * playing, not downloading.
    */
-  private async verify(file: MediaFile, input: SignedQuery): Promise<Pick<Delivery, 'userId' | 'shareId'> | undefined> {
+  private async verify(
+    file: MediaFile,
+    input: SignedQuery,
+  ): Promise<Pick<Delivery, 'userId' | 'shareId' | 'once'> | undefined> {
     if (input.by !== undefined && !/^(u[1-9]\d{0,15}|guest)$/.test(input.by)) {
       throw forbidden('This download link is not valid.');
     }
@@ -364,6 +369,11 @@ export class DownloadService {
     return {
       userId: input.by === 'guest' ? null : Number(input.by.slice(1)),
       shareId: input.share === undefined ? null : Number(input.share),
+      once: deliveryKey(
+        this.settings.secret,
+        { sig: input.sig ?? '', by: input.by, exp: input.exp ?? '' },
+        input.client,
+      ),
     };
   }
 
