@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importWithDerivatives, startTestApp, type TestApp } from '../../test/app.ts';
 import { openShareLink, signIn, xsrfHeaders } from '../../test/auth.ts';
-import { decodedPixels as pixels, makeClip, makeImage } from '../../test/media-fixtures.ts';
+import { decodedPixels, makeClip, makeImage } from '../../test/media-fixtures.ts';
 import { readEmbeddedMetadata, writeEmbeddedMetadata } from '../adapters/metadata.ts';
 
 const API = '/assetportal/api/';
@@ -40,6 +41,12 @@ async function cameraPhoto(file: string): Promise<string> {
   });
   return file;
 }
+
+/** The decoded pixels' digest: equal for two files that show the same picture, whatever their metadata. */
+const pixels = async (file: string | Buffer) =>
+  createHash('sha256')
+    .update(await decodedPixels(file))
+    .digest('hex');
 
 /** A clip whose MP4 carries where it was shot, as phones write it. */
 function clipWithLocation(dir: string, file: string): string {
@@ -243,6 +250,43 @@ describe('originals without private metadata for callers without an account (doc
     expect((await tagsOf(web.rawPayload, 'mp4')).filter((k) => PRIVATE.test(k))).toEqual([]);
     const forUser = await get(`download/video/${ids['quay.mp4']}`, user);
     expect(forUser.json<{ sources: unknown[] }>().sources).toHaveLength(2);
+  });
+});
+
+describe('cleaned originals with media in an object store', () => {
+  let t: TestApp;
+  let dir: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ store: 's3' });
+    dir = mkdtempSync(path.join(tmpdir(), 'vitrine-strip-s3-'));
+    await cameraPhoto(path.join(dir, 'media', 'harbour.jpg'));
+    await importWithDerivatives(t, path.join(dir, 'media'));
+  }, 60_000);
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps a guest's cleaned copy in the bucket and serves it whole and in ranges", async () => {
+    const session = await t.app.inject({ method: 'POST', url: `${API}session/get`, headers: xsrfHeaders });
+    const guest = { authorization: `Bearer ${session.json().session as string}` };
+    const [asset] = await t.app.db.kysely.selectFrom('asset').select('id').execute();
+    const answer = await t.app.inject({
+      url: `${API}download/`,
+      headers: guest,
+      query: { id: String(asset?.id), csetid: '0' },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const url = answer.json<{ url: string }>().url;
+    const file = await t.app.inject({ url });
+    const copy = path.join(dir, 'download.jpg');
+    writeFileSync(copy, file.rawPayload);
+    expect(Object.keys((await readEmbeddedMetadata(copy)).raw).filter((k) => PRIVATE.test(k))).toEqual([]);
+    expect(await pixels(file.rawPayload)).toEqual(await pixels(path.join(dir, 'media', 'harbour.jpg')));
+    const part = await t.app.inject({ url, headers: { range: 'bytes=0-99' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.rawPayload).toEqual(file.rawPayload.subarray(0, 100));
   });
 });
 
