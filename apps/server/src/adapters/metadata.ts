@@ -168,9 +168,10 @@ export async function writeEmbeddedMetadata(
 /**
  * Tags nobody without an account is given, whichever fields they may see (docs/security.md
  * "Stripped originals"): positions (the EXIF GPS directory, XMP exif:GPS* and IPTC locations'
- * coordinates, QuickTime's GPSCoordinates and the MP4 location ffmpeg writes), serial numbers of bodies, lenses and sensors (maker notes' included), and owners'
- * and contacts' details (EXIF/XMP OwnerName, Canon's OwnerName, IPTC Core's creator contact info,
- * IIM Contact). Names as exiftool writes them: `*` matches any part of a name.
+ * coordinates, QuickTime's GPSCoordinates and the MP4 location ffmpeg writes), serial numbers of
+ * bodies, lenses and sensors (maker notes' included), and owners' and contacts' details (EXIF/XMP
+ * OwnerName, Canon's OwnerName, IPTC Core's creator contact info, IIM Contact). Names as exiftool
+ * writes them: `*` matches any part of a name.
  */
 const ALWAYS_PRIVATE = {
   gps: ['GPS:all', '*GPS*', 'LocationInformation'],

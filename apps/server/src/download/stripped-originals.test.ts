@@ -142,6 +142,11 @@ describe('originals without private metadata for callers without an account (doc
     await cameraPhoto(path.join(media, 'harbour.jpg'));
     await makeImage(path.join(media, 'plain.jpg'), { width: 320, height: 200 });
     clipWithLocation(dir, path.join(media, 'quay.mp4'));
+    // Matroska: exiftool reads its tags but cannot write them.
+    execFileSync('ffmpeg', [
+      ...['-nostdin', '-loglevel', 'error', '-y', '-i', path.join(media, 'quay.mp4'), '-c', 'copy'],
+      ...['-metadata', 'SERIAL_NUMBER=CAM-0815', path.join(media, 'quay.mkv')],
+    ]);
     ids = await importWithDerivatives(t, media);
     user = (await signIn(t, { groups: ['users'] })).headers;
   }, 120_000);
@@ -211,6 +216,13 @@ describe('originals without private metadata for callers without an account (doc
     const sha256 = await sha256Of('plain.jpg');
     expect(existsSync(path.join(t.settings.dataDir, 'conversions', sha256.slice(0, 2), sha256))).toBe(false);
     expect(logged('original cleaned').filter((l) => l.asset === ids['plain.jpg'])).toEqual([]);
+  });
+
+  it('serves an original in a format exiftool cannot write as it is, and says so in the log', async () => {
+    const { file } = await download(await guest(), 'quay.mkv');
+    expect(file.rawPayload.equals(readFileSync(path.join(media, 'quay.mkv')))).toBe(true);
+    const warned = logged('exiftool cannot write this format: the original is served as it is');
+    expect(warned.map((l) => l.asset)).toEqual([ids['quay.mkv']]);
   });
 
   it("cleans the originals in a guest's zip", async () => {
