@@ -268,6 +268,12 @@ const fileSettingsSchema = z
           .min(3)
           .default('orders@localhost')
           .describe('Where the order process (run_order_process) sends its mails'),
+        stripPrivateMetadata: z
+          .boolean()
+          .default(true)
+          .describe(
+            'Callers without an account (guests, share-link visitors) get originals (set 0) without GPS, serial numbers, owner and contact tags and the tags of fields hidden from them (docs/security.md "Stripped originals")',
+          ),
       })
       .prefault({}),
     fields: fieldsSettingSchema,

@@ -35,6 +35,11 @@ export async function makeImage(
   return file;
 }
 
+/** A picture's decoded pixels, to tell whether two files show the same picture whatever their metadata. */
+export async function decodedPixels(file: string | Buffer): Promise<Buffer> {
+  return sharp(file).raw().toBuffer();
+}
+
 export function makeClip(
   file: string,
   options: { seconds?: number; video?: boolean; audio?: boolean; size?: string; frequency?: number } = {},

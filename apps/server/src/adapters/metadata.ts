@@ -92,7 +92,11 @@ const millis = (v: unknown): number | null => {
   }
   return null;
 };
-const first = <T>(tags: Record<string, unknown>, names: string[], read: (v: unknown) => T | null): T | null => {
+const first = <T>(
+  tags: Record<string, unknown>,
+  names: readonly string[],
+  read: (v: unknown) => T | null,
+): T | null => {
   for (const n of names) {
     const v = read(tags[n]);
     if (v !== null) return v;
@@ -100,9 +104,29 @@ const first = <T>(tags: Record<string, unknown>, names: string[], read: (v: unkn
   return null;
 };
 
+/**
+ * The embedded tags each index field is read from, first found first: the reader takes its values
+ * from them, and `privateTags` removes them from a copy for callers who may not see the field.
+ */
+export const fieldTags = {
+  title: ['Title', 'ObjectName', 'Headline'],
+  description: ['Description', 'Caption-Abstract', 'ImageDescription'],
+  keywords: ['Subject', 'Keywords'],
+  creator: ['Creator', 'By-line', 'Artist', 'Author'],
+  copyright: ['Rights', 'CopyrightNotice', 'Copyright'],
+  license: ['License', 'UsageTerms', 'WebStatement'],
+  rating: ['Rating'],
+  color_code: ['Label'],
+  created: ['DateTimeOriginal', 'CreateDate', 'DateCreated', 'DigitalCreationDate', 'CreationDate'],
+  gps_lat: ['GPSLatitude'],
+  gps_lon: ['GPSLongitude'],
+  camera_make: ['Make'],
+  camera_model: ['Model'],
+} as const satisfies Record<string, readonly string[]>;
+
 export async function readEmbeddedMetadata(file: string): Promise<EmbeddedMetadata> {
   const tags = (await exiftool().read(file)) as unknown as Record<string, unknown>;
-  const keywords = [...new Set([...list(tags.Subject), ...list(tags.Keywords)])];
+  const keywords = [...new Set(fieldTags.keywords.flatMap((name) => list(tags[name])))];
   const lat = num(tags.GPSLatitude);
   const lon = num(tags.GPSLongitude);
   const raw: Record<string, JsonValue> = {};
@@ -111,22 +135,18 @@ export async function readEmbeddedMetadata(file: string): Promise<EmbeddedMetada
     raw[k] = toJson(v);
   }
   return {
-    title: first(tags, ['Title', 'ObjectName', 'Headline'], text),
-    description: first(tags, ['Description', 'Caption-Abstract', 'ImageDescription'], text),
+    title: first(tags, fieldTags.title, text),
+    description: first(tags, fieldTags.description, text),
     keywords,
-    creator: first(tags, ['Creator', 'By-line', 'Artist', 'Author'], text),
-    copyright: first(tags, ['Rights', 'CopyrightNotice', 'Copyright'], text),
-    license: first(tags, ['License', 'UsageTerms', 'WebStatement'], text),
-    rating: first(tags, ['Rating'], num),
-    label: first(tags, ['Label'], text),
-    created: first(
-      tags,
-      ['DateTimeOriginal', 'CreateDate', 'DateCreated', 'DigitalCreationDate', 'CreationDate'],
-      millis,
-    ),
+    creator: first(tags, fieldTags.creator, text),
+    copyright: first(tags, fieldTags.copyright, text),
+    license: first(tags, fieldTags.license, text),
+    rating: first(tags, fieldTags.rating, num),
+    label: first(tags, fieldTags.color_code, text),
+    created: first(tags, fieldTags.created, millis),
     gps: lat !== null && lon !== null && !(lat === 0 && lon === 0) ? { lat, lon } : null,
-    cameraMake: first(tags, ['Make'], text),
-    cameraModel: first(tags, ['Model'], text),
+    cameraMake: first(tags, fieldTags.camera_make, text),
+    cameraModel: first(tags, fieldTags.camera_model, text),
     pageCount: first(tags, ['PageCount'], num),
     duration: first(tags, ['Duration'], num),
     mime: first(tags, ['MIMEType'], text),
@@ -143,6 +163,71 @@ export async function writeEmbeddedMetadata(
   tags: Record<string, string | number | string[]>,
 ): Promise<void> {
   await exiftool().write(file, tags, { writeArgs: ['-overwrite_original'] });
+}
+
+/**
+ * Tags nobody without an account is given, whichever fields they may see (docs/security.md
+ * "Stripped originals"): positions (the EXIF GPS directory, XMP exif:GPS* and IPTC locations'
+ * coordinates, QuickTime's GPSCoordinates and the MP4 location ffmpeg writes), serial numbers of
+ * bodies, lenses and sensors (maker notes' included), and owners' and contacts' details (EXIF/XMP
+ * OwnerName, Canon's OwnerName, IPTC Core's creator contact info, IIM Contact). Names as exiftool
+ * writes them: `*` matches any part of a name.
+ */
+const ALWAYS_PRIVATE = {
+  gps: ['GPS:all', '*GPS*', 'LocationInformation'],
+  serial: ['*Serial*'],
+  owner: ['*OwnerName', 'XMP-iptcCore:Creator*', 'IPTC:Contact'],
+} as const;
+
+/** What a copy of a file is cleaned of: named groups (for the cache's key and the log) and their tags. */
+export interface TagRemoval {
+  groups: string[];
+  tags: string[];
+}
+
+/**
+ * The tags removed for a caller: the always private ones, and those the importer reads `hidden`
+ * fields from (a restricted creator takes Artist, XMP-dc:Creator and IPTC By-line with it).
+ */
+export function privateTags(hidden: Iterable<string> = []): TagRemoval {
+  const groups = new Map<string, readonly string[]>(Object.entries(ALWAYS_PRIVATE));
+  for (const field of hidden) {
+    const tags = (fieldTags as Record<string, readonly string[] | undefined>)[field];
+    if (tags) groups.set(`field:${field}`, tags);
+  }
+  const names = [...groups.keys()].sort();
+  return { groups: names, tags: [...new Set(names.flatMap((g) => groups.get(g) ?? []))] };
+}
+
+/** Which of `tags` a file carries (group-qualified names, e.g. `GPS:GPSLatitude`); none for a format exiftool does not know. */
+export async function findEmbeddedTags(file: string, tags: readonly string[]): Promise<string[]> {
+  const found = await exiftool().readRaw(file, {
+    // Every group's copy (-a), no composite tags made up from others (-e), named with their group.
+    readArgs: ['-a', '-e', '-G1', ...tags.map((t) => `-${t}`)],
+    useMWG: false,
+    ignoreMinorErrors: true,
+  });
+  return Object.keys(found).filter((k) => k.includes(':') && !/^(ExifTool|File|System):/.test(k));
+}
+
+/**
+ * Removes `tags` from a file in place (a copy: never an imported original). Only the metadata
+ * blocks are rewritten; the picture's or the stream's bytes are left as they are. Answers false,
+ * leaving the file as it was, for a format exiftool cannot write; throws when the writing fails.
+ */
+export async function removeEmbeddedTags(file: string, tags: readonly string[]): Promise<boolean> {
+  try {
+    await exiftool().write(
+      file,
+      {},
+      { writeArgs: [...tags.map((t) => `-${t}=`), '-overwrite_original'], useMWG: false, ignoreMinorErrors: true },
+    );
+    return true;
+  } catch (err) {
+    // exiftool: "Writing of BMP files is not yet supported", "Writing of this type of file is not supported".
+    if (/Writing of .+ not (yet )?supported/i.test((err as Error).message)) return false;
+    throw err;
+  }
 }
 
 /** Ends the exiftool child process, if one runs. */

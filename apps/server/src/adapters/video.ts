@@ -89,7 +89,8 @@ export async function webMp4(file: string, out: string, probe: AvProbe): Promise
     [
       ...[...quiet, '-y', ...input(file), '-map', '0:v:0', ...(hasAudio ? ['-map', '0:a:0'] : [])],
       ...codecs,
-      ...['-movflags', '+faststart', '-f', 'mp4', out],
+      // The player's copy carries no metadata of the original (positions, owners: docs/security.md).
+      ...['-map_metadata', '-1', '-movflags', '+faststart', '-f', 'mp4', out],
     ],
     { timeoutMs: 30 * 60_000 },
   );

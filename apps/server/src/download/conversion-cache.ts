@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { statfs } from 'node:fs/promises';
+import { copyFile, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { convertImage } from '../adapters/media.ts';
+import { findEmbeddedTags, privateTags, removeEmbeddedTags, type TagRemoval } from '../adapters/metadata.ts';
 import { once } from '../adapters/concurrency-limit.ts';
 import { SharedFolderStore, type ByteRange, type MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng } from '../adapters/pdf.ts';
@@ -74,10 +75,29 @@ const TRIM_BATCH = 200;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Changes when anything that shapes the output changes, so an edited set makes new files. */
+/**
+ * Changes when anything that shapes the output changes, so an edited set makes new files. A set
+ * keeping metadata is keyed with the private tags it drops, so a conversion made before they were
+ * dropped (or before the list changed) is not served again.
+ */
 export function conversionKey(set: ConversionSet): string {
   const { title: _title, userGroups: _u, assetGroups: _a, ...shape } = set;
-  return createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 32);
+  const dropped = set.keepMetadata ? { dropped: privateTags().tags } : {};
+  return createHash('sha256')
+    .update(JSON.stringify({ ...shape, ...dropped }))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** The cache key of an original cleaned of `removal`'s tags (beside the conversions' keys: `strip-`). */
+export function strippedKey(removal: TagRemoval): string {
+  return `strip-${createHash('sha256').update(JSON.stringify(removal.tags)).digest('hex').slice(0, 32)}`;
+}
+
+/** The extension of an original's name for its cleaned copy (exiftool tells some formats by it). */
+function extensionOf(filename: string): string {
+  const ext = path.extname(filename).toLowerCase();
+  return /^\.[a-z0-9]{1,8}$/.test(ext) ? ext : '';
 }
 
 /**
@@ -242,6 +262,7 @@ export class ConversionCache {
       const { size, sum } = await this.originals.withLocalCopy(src, (file) =>
         this.store.write([rel], async ([tmp = '']) => {
           const size = await this.make(src, file, set, tmp);
+          if (set.keepMetadata) await this.dropPrivateTags(src, set, tmp);
           // Summed before it is put in place: an object store's copy is not read back.
           return { size, sum: await crc32OfFile(tmp) };
         }),
@@ -282,6 +303,132 @@ export class ConversionCache {
     }
     if (set.format === 'pdf') throw cannotConvert(src, set);
     return convertImage(await this.picture(src, file, set), tmp, { ...set, format: set.format });
+  }
+
+  /**
+   * A derived set never carries what is private for anyone (docs/security.md "Stripped originals"):
+   * a set that keeps the original's metadata keeps it without positions, serial numbers, owners and
+   * contacts. Every output format of a set is one exiftool writes; should one not be, the
+   * conversion fails rather than hand them out.
+   */
+  private async dropPrivateTags(src: DownloadSource, set: ConversionSet, tmp: string): Promise<void> {
+    const { tags } = privateTags();
+    if ((await findEmbeddedTags(tmp, tags)).length === 0) return;
+    if (!(await removeEmbeddedTags(tmp, tags))) throw cannotConvert(src, set);
+  }
+
+  /**
+   * The original without the tags `hidden` fields and private data are read from
+   * (download.stripPrivateMetadata, for callers without an account): a copy cleaned by exiftool,
+   * cached like a conversion by the original's checksum and the removed tags, made in the work
+   * budget's pool of conversions. An original carrying none of the tags, or in a format exiftool
+   * cannot write, is served as it is; the cache notes that too, so it is read once.
+   */
+  async withoutPrivateTags(src: DownloadSource, hidden: Iterable<string>): Promise<DownloadFile> {
+    await this.requireSource(src);
+    const removal = privateTags(hidden);
+    const key = strippedKey(removal);
+    return once(this.inFlight, `${src.sha256}:${key}`, () => this.obtainStripped(src, removal, key));
+  }
+
+  /** Whether `withoutPrivateTags` has its answer ready, so no work (and no lock) is needed. */
+  async isStrippedReady(src: DownloadSource, hidden: Iterable<string>): Promise<boolean> {
+    const { row, ready } = await this.lookUp(src.sha256, strippedKey(privateTags(hidden)));
+    return ready || (row?.status === 'done' && row.path === null);
+  }
+
+  private async obtainStripped(src: DownloadSource, removal: TagRemoval, key: string): Promise<DownloadFile> {
+    for (;;) {
+      const { row, ready } = await this.lookUp(src.sha256, key);
+      if (row?.status === 'done' && (row.path === null || (ready && row.bytes !== null && row.crc32 !== null))) {
+        const now = Date.now();
+        if (row.last_used < now - TOUCH_EVERY_MS) {
+          await this.repository.touchConversion(src.sha256, key, now);
+          row.last_used = now;
+        }
+        if (row.path === null) return this.original(src);
+        return {
+          key: row.path,
+          open: this.opener(row.path),
+          mime: src.mime,
+          bytes: row.bytes ?? 0,
+          crc32: row.crc32 ?? 0,
+          ext: '',
+        };
+      }
+      if (row?.status === 'running' && row.claimed_until >= Date.now()) {
+        await sleep(this.pollMs);
+        continue;
+      }
+      const retake = row?.status === 'done';
+      const made = await this.budget.run('convert', 'request', async () => {
+        const claimed = await this.repository.claimConversion(src.sha256, key, Date.now(), this.claimLeaseMs, retake);
+        return claimed ? this.strip(src, removal, key) : undefined;
+      });
+      // Its checksum is taken outside the slot of the conversions' pool.
+      if (made === 'original') return this.original(src);
+      if (made) return made;
+    }
+  }
+
+  /** Makes the cleaned copy; 'original' when the original is served as it is. */
+  private async strip(src: DownloadSource, removal: TagRemoval, key: string): Promise<DownloadFile | 'original'> {
+    const rel = path.join(src.sha256.slice(0, 2), src.sha256, `${key}${extensionOf(src.filename)}`);
+    const renew = setInterval(
+      () =>
+        void this.repository
+          .renewConversion(src.sha256, key, Date.now() + this.claimLeaseMs)
+          .catch((err: unknown) =>
+            this.options.log?.warn(
+              { error: (err as Error).message },
+              'the claim of a cleaned original could not be renewed',
+            ),
+          ),
+      Math.max(20, Math.floor(this.claimLeaseMs / 3)),
+    );
+    try {
+      // Read first: most files carry none of the tags, and those are served without a copy.
+      const made = await this.originals.withLocalCopy(src, async (file) => {
+        if ((await findEmbeddedTags(file, removal.tags)).length === 0) return undefined;
+        return this.store
+          .write([rel], async ([tmp = '']) => {
+            await copyFile(file, tmp);
+            // Thrown, so that the copy is not put in place.
+            if (!(await removeEmbeddedTags(tmp, removal.tags))) throw new NotWritable();
+            return crc32OfFile(tmp);
+          })
+          .catch((err: unknown) => {
+            if (!(err instanceof NotWritable)) throw err;
+            this.options.log?.warn(
+              { asset: src.id, format: src.format },
+              'exiftool cannot write this format: the original is served as it is',
+            );
+            return undefined;
+          });
+      });
+      if (!made) {
+        await this.repository.finishAsOriginal(src.sha256, key);
+        return 'original';
+      }
+      await this.repository.finishConversion(src.sha256, key, {
+        path: rel,
+        mime: src.mime,
+        ...made,
+        width: null,
+        height: null,
+      });
+      this.options.log?.info({ asset: src.id, removed: removal.groups, bytes: made.bytes }, 'original cleaned');
+      return { key: rel, open: this.opener(rel), mime: src.mime, ...made, ext: '' };
+    } catch (err) {
+      this.recent.delete(`${src.sha256}:${key}`);
+      await this.repository.dropConversion(src.sha256, key);
+      if (err instanceof DomainError) throw err;
+      this.options.log?.warn({ asset: src.id, error: (err as Error).message }, 'an original could not be cleaned');
+      // Not the original instead: it carries what this caller may not have.
+      throw unsupportedMediaType(`${src.filename} could not be made ready for download; please ask the portal's team.`);
+    } finally {
+      clearInterval(renew);
+    }
   }
 
   private opener(key: string): (range?: ByteRange) => Promise<Readable> {
@@ -339,6 +486,9 @@ export class ConversionCache {
     return ffmpegImages.has(src.format) ? decodeImageWithFfmpeg(file) : file;
   }
 }
+
+/** A copy in a format exiftool cannot write: the original is served as it is. */
+class NotWritable extends Error {}
 
 function cannotConvert(src: DownloadSource, set: ConversionSet): DomainError {
   return unsupportedMediaType(`${src.filename} cannot be converted to ${set.format}.`);

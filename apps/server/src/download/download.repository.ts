@@ -222,6 +222,20 @@ export class DownloadRepository {
       .execute();
   }
 
+  /**
+   * Finishes a claimed cleaned copy of an original as needing none (nothing to remove, or a format
+   * that cannot be rewritten): a row without a file, so the original is served as it is without
+   * reading it again.
+   */
+  async finishAsOriginal(sha256: string, key: string): Promise<void> {
+    await this.db.kysely
+      .updateTable('conversion')
+      .set({ status: 'done', path: null, mime: null, bytes: 0, crc32: null, width: null, height: null })
+      .where('sha256', '=', sha256)
+      .where('cset_key', '=', key)
+      .execute();
+  }
+
   /** Notes that a finished conversion was served now. */
   async touchConversion(sha256: string, key: string, now: number): Promise<void> {
     await this.db.kysely

@@ -13,7 +13,7 @@ import { planZip, type ZipEntry, type ZipPlan } from '../adapters/zip.ts';
 import type { ConfigService } from '../config/config.service.ts';
 import { forbidden, notFound, rateLimitReached, validation } from '../http/errors.ts';
 import type { FileBody } from '../http/send-file.ts';
-import { requireAssetUser, type Auth } from '../auth/caller.ts';
+import { anonymous, requireAssetUser, type Auth } from '../auth/caller.ts';
 import { conversionSetTitle, type ConversionSet, type Settings } from '../settings.ts';
 import { outputOf, type ConversionCache, type DownloadFile } from './conversion-cache.ts';
 import type { Delivery, DownloadRepository, DownloadSource } from './download.repository.ts';
@@ -212,7 +212,9 @@ export class DownloadService {
     const sources: VideoAnswer['sources'] = [
       { src: url, type: kind === 'video' ? 'video/mp4' : 'audio/mp4', size: facts.playableBytes ?? 0 },
     ];
-    if (kind === 'video' && facts.playsInBrowser && sets.includes(0)) {
+    // Without an account the original would come uncleaned through a player's URL (which names no
+    // downloader): such callers play the web MP4 only.
+    if (kind === 'video' && facts.playsInBrowser && sets.includes(0) && !this.stripsFor(auth)) {
       // A download URL without a downloader is a player's: playing it is not counted as a download.
       const original = this.access.mediaUrl(auth, { kind: 'download', id, cset: 0 });
       sources.push({ src: original, type: src.mime, size: src.file_size });
@@ -276,13 +278,47 @@ export class DownloadService {
     for (const src of sources) await this.cache.file(src, set);
   }
 
+  /**
+   * Whether a caller gets originals cleaned of private tags (download.stripPrivateMetadata): callers
+   * without an account, and anyone through a share link, who are judged by the guest groups for
+   * fields as well (access/field-audience.ts).
+   */
+  private stripsFor(auth: Auth): boolean {
+    return this.settings.file.download.stripPrivateMetadata && (auth.userId === null || auth.share !== undefined);
+  }
+
+  /** `stripsFor` of the caller a signed URL was handed to: a guest (`by=guest`) or a share link's visitor. */
+  private stripsForUrl(input: SignedQuery): boolean {
+    return this.settings.file.download.stripPrivateMetadata && (input.by === 'guest' || input.share !== undefined);
+  }
+
+  /** The file of an asset in a set, the original cleaned of private tags when `strip`. */
+  private async fileFor(src: DownloadSource, set: ConversionSet | undefined, strip: boolean): Promise<DownloadFile> {
+    if (set || !strip) return this.cache.file(src, set);
+    return this.cache.withoutPrivateTags(src, this.access.hiddenFields(anonymous));
+  }
+
+  /** `prepare` for cleaned originals: each is made (under the caller's lock) before its URL is handed out. */
+  private async prepareStripped(auth: Auth, sources: DownloadSource[]): Promise<void> {
+    const hidden = this.access.hiddenFields(anonymous);
+    const missing: DownloadSource[] = [];
+    for (const src of sources) if (!(await this.cache.isStrippedReady(src, hidden))) missing.push(src);
+    if (missing.length) {
+      await this.underLock(auth, async () => {
+        for (const src of missing) await this.cache.withoutPrivateTags(src, hidden);
+      });
+    }
+    for (const src of sources) await this.cache.withoutPrivateTags(src, hidden);
+  }
+
   async single(auth: Auth, input: { id: string; csetid: number }): Promise<{ url: string }> {
     requireAssetUser(auth);
     const id = assetIdOf(input.id);
     const set = this.set(input.csetid);
     await this.access.requireDownloadable(auth, input.csetid, id);
     const sources = await this.repository.sources([id]);
-    await this.prepare(auth, sources, set);
+    if (!set && this.stripsFor(auth)) await this.prepareStripped(auth, sources);
+    else await this.prepare(auth, sources, set);
     const file: MediaFile = { kind: 'download', id, cset: input.csetid };
     return { url: this.access.mediaUrl(auth, file, { window: 'download', by: downloaderOf(auth) }) };
   }
@@ -309,7 +345,8 @@ export class DownloadService {
     rejected.push(...missing.map((src) => String(src.id)));
     if (sources.length === 0) return { rejected_asset_ids: rejected };
     const zipped = sources.map((src) => src.id);
-    await this.prepare(auth, sources, set);
+    if (!set && this.stripsFor(auth)) await this.prepareStripped(auth, sources);
+    else await this.prepare(auth, sources, set);
     // The ids go in the query: a path segment of 500 seven-digit ids would pass the router's limit.
     const file: MediaFile = { kind: 'zip', cset: input.csetid, ids: zipped };
     const url = this.access.mediaUrl(auth, file, { window: 'download', by: downloaderOf(auth) });
@@ -412,7 +449,7 @@ export class DownloadService {
     const [src] = await this.repository.sources([id]);
     if (!src) throw notFound('The asset');
     const set = this.set(Number(input.cset));
-    const file = await this.cache.file(src, set);
+    const file = await this.fileFor(src, set, this.stripsForUrl(input));
     // An original is sent as large as it is now; a conversion as it was made.
     const body: FileBody =
       file.key === undefined
@@ -444,7 +481,8 @@ export class DownloadService {
       assetIds,
     };
     const files: DownloadFile[] = [];
-    for (const src of sources) files.push(await this.cache.file(src, set));
+    const strip = this.stripsForUrl(input);
+    for (const src of sources) files.push(await this.fileFor(src, set, strip));
     const names = uniqueNames(sources.map((src) => downloadName(src, set)));
     const entries: ZipEntry[] = sources.map((src, i) => ({
       name: names[i] ?? `asset-${src.id}`,
