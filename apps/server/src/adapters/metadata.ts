@@ -174,7 +174,10 @@ export async function writeEmbeddedMetadata(
  * writes them: `*` matches any part of a name.
  */
 const ALWAYS_PRIVATE = {
-  gps: ['GPS:all', '*GPS*', 'LocationInformation'],
+  // exiftool cannot remove the direction (GPSLatitudeRef, …) that some programs write into the XMP
+  // exif namespace by its name, so that namespace goes whole (the EXIF directory keeps the camera's
+  // values for everyone).
+  gps: ['GPS:all', '*GPS*', 'XMP-exif:all', 'LocationInformation'],
   serial: ['*Serial*'],
   owner: ['*OwnerName', 'XMP-iptcCore:Creator*', 'IPTC:Contact'],
 } as const;
