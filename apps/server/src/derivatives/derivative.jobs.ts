@@ -1,19 +1,27 @@
+import { EAGER_CONVERSIONS_JOB, eagerSetsFor } from '../download/eager-conversions.jobs.ts';
 import type { JobHandler } from '../jobs/job.worker.ts';
+import type { ConversionSet } from '../settings.ts';
 import type { DerivativeService } from './derivative.service.ts';
 
 export const DERIVATIVES_JOB = 'derivatives';
 export const WEB_VIDEO_JOB = 'web-video';
 export const WEB_AUDIO_JOB = 'web-audio';
-/** Every job that makes derivatives (removed with the catalogue). */
-export const DERIVATIVE_JOBS = [DERIVATIVES_JOB, WEB_VIDEO_JOB, WEB_AUDIO_JOB];
+/** Every job that makes derivatives, or conversions ahead of time (removed with the catalogue). */
+export const DERIVATIVE_JOBS = [DERIVATIVES_JOB, WEB_VIDEO_JOB, WEB_AUDIO_JOB, EAGER_CONVERSIONS_JOB];
 
 interface DerivativePayload {
   assetId: number;
   sha256: string;
 }
 
-/** The jobs an imported asset needs, keyed by its content so that a changed file gets new ones. */
-export function derivativeJobsFor(asset: { id: number; sha256: string; asset_group: string }) {
+/**
+ * The jobs an imported asset needs, keyed by its content so that a changed file gets new ones; with
+ * the conversion sets, also the making of those marked `eager` that apply to it.
+ */
+export function derivativeJobsFor(
+  asset: { id: number; sha256: string; asset_group: string },
+  sets: readonly ConversionSet[] = [],
+) {
   const payload: DerivativePayload = { assetId: asset.id, sha256: asset.sha256 };
   const jobs = [{ name: DERIVATIVES_JOB, key: `${DERIVATIVES_JOB}:${asset.id}:${asset.sha256}`, payload }];
   if (asset.asset_group === 'video') {
@@ -21,6 +29,9 @@ export function derivativeJobsFor(asset: { id: number; sha256: string; asset_gro
   }
   if (asset.asset_group === 'audio') {
     jobs.push({ name: WEB_AUDIO_JOB, key: `${WEB_AUDIO_JOB}:${asset.id}:${asset.sha256}`, payload });
+  }
+  if (eagerSetsFor(sets, asset.asset_group).length > 0) {
+    jobs.push({ name: EAGER_CONVERSIONS_JOB, key: `${EAGER_CONVERSIONS_JOB}:${asset.id}:${asset.sha256}`, payload });
   }
   return jobs;
 }

@@ -19,6 +19,7 @@ const pools = (convert: { perProcess: number; total: number }): WorkSettings => 
   thumbnail: { perProcess: 1, total: 1 },
   queue: 8,
   waitSeconds: 10,
+  conversions: { accountShare: 0, guestMaxMinutes: 10, guestMaxGB: 2 },
 });
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
