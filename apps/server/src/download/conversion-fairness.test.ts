@@ -35,7 +35,7 @@ const alive = (pid: number) => existsSync(`/proc/${pid}`);
 
 /** Waits for a state of the server that follows from what the test did (not a measure of speed). */
 async function until<T>(look: () => T | undefined | false | Promise<T | undefined | false>, what: string): Promise<T> {
-  const end = Date.now() + 60_000;
+  const end = Date.now() + 20_000;
   for (;;) {
     const found = await look();
     if (found) return found;
