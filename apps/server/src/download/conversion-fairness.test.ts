@@ -15,15 +15,18 @@ const VIDEO_SET = 3;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** The ffmpeg processes this process (any thread) started and that still run, read from /proc. */
-function ffmpegs(): number[] {
+/** The ffmpeg processes this process (any thread) started that read `file`, from /proc. */
+function ffmpegsOf(file: string): number[] {
   const pids = readdirSync('/proc/self/task').flatMap((task) =>
     readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean),
   );
   return pids
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'ffmpeg';
+        return (
+          readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'ffmpeg' &&
+          readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(file)
+        );
       } catch {
         return false; // it ended between the two reads
       }
@@ -108,7 +111,7 @@ describe.each(dialects)('fair use of the conversion pool (%s)', (dialect) => {
 
   /** Waits for the conversion's ffmpeg to start and to write its output, then holds it (SIGSTOP). */
   const holdConverter = async (name: string): Promise<number> => {
-    const pid = await until(() => ffmpegs()[0], `ffmpeg converts ${name}`);
+    const pid = await until(() => ffmpegsOf(path.join(dir, 'media', name))[0], `ffmpeg converts ${name}`);
     await until(() => scratch(name).length > 0, `ffmpeg writes the conversion of ${name}`);
     process.kill(pid, 'SIGSTOP');
     stopped.add(pid);
