@@ -1,4 +1,3 @@
-import { EAGER_CONVERSIONS_JOB, eagerSetsFor } from '../download/eager-conversions.jobs.ts';
 import type { JobHandler } from '../jobs/job.worker.ts';
 import type { ConversionSet } from '../settings.ts';
 import type { DerivativeService } from './derivative.service.ts';
@@ -6,12 +5,37 @@ import type { DerivativeService } from './derivative.service.ts';
 export const DERIVATIVES_JOB = 'derivatives';
 export const WEB_VIDEO_JOB = 'web-video';
 export const WEB_AUDIO_JOB = 'web-audio';
+/** Conversion sets marked `eager`, made at import (download/eager-conversions.jobs.ts runs it). */
+export const EAGER_CONVERSIONS_JOB = 'eager-conversions';
 /** Every job that makes derivatives, or conversions ahead of time (removed with the catalogue). */
 export const DERIVATIVE_JOBS = [DERIVATIVES_JOB, WEB_VIDEO_JOB, WEB_AUDIO_JOB, EAGER_CONVERSIONS_JOB];
 
 interface DerivativePayload {
   assetId: number;
   sha256: string;
+}
+
+/** The kinds of asset each output format can be made from (conversion-cache.ts `make`). */
+const madeFrom: Record<ConversionSet['format'], readonly string[]> = {
+  jpeg: ['image', 'document'],
+  png: ['image', 'document'],
+  webp: ['image', 'document'],
+  tiff: ['image', 'document'],
+  avif: ['image', 'document'],
+  // A PDF is passed through as it is: nothing to make ahead.
+  pdf: [],
+  mp4: ['video'],
+  m4a: ['video', 'audio'],
+};
+
+/** The sets marked `eager` that apply to, and can be made from, an asset of `assetGroup`. */
+export function eagerSetsFor(sets: readonly ConversionSet[], assetGroup: string): ConversionSet[] {
+  return sets.filter(
+    (s) =>
+      s.eager &&
+      (s.assetGroups.length === 0 || s.assetGroups.some((g) => g === assetGroup)) &&
+      madeFrom[s.format].includes(assetGroup),
+  );
 }
 
 /**

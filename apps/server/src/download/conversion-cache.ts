@@ -196,7 +196,11 @@ export class ConversionCache {
     return { row, ready };
   }
 
-  async file(src: DownloadSource, set: ConversionSet | undefined, caller: ConversionCaller = {}): Promise<DownloadFile> {
+  async file(
+    src: DownloadSource,
+    set: ConversionSet | undefined,
+    caller: ConversionCaller = {},
+  ): Promise<DownloadFile> {
     if (!set || this.passesThrough(src, set)) return this.original(src);
     // A finished conversion outlives its source, but the asset is on its way out of the portal.
     await this.requireSource(src);
@@ -219,12 +223,11 @@ export class ConversionCache {
     let making = this.inFlight.get(id);
     if (!making) {
       const stop = new AbortController();
-      const made: Making = { stop, waiting: 0, promise: Promise.resolve(undefined as never) };
-      made.promise = start(stop.signal).finally(() => {
-        if (this.inFlight.get(id) === made) this.inFlight.delete(id);
+      const promise: Promise<DownloadFile> = start(stop.signal).finally(() => {
+        if (this.inFlight.get(id)?.promise === promise) this.inFlight.delete(id);
       });
-      this.inFlight.set(id, made);
-      making = made;
+      making = { stop, waiting: 0, promise };
+      this.inFlight.set(id, making);
     }
     const m = making;
     m.waiting++;
@@ -237,16 +240,7 @@ export class ConversionCache {
         m.stop.abort(clientGone());
       };
       signal.addEventListener('abort', gone, { once: true });
-      m.promise.then(
-        (file) => {
-          signal.removeEventListener('abort', gone);
-          resolve(file);
-        },
-        (err: unknown) => {
-          signal.removeEventListener('abort', gone);
-          reject(err as Error);
-        },
-      );
+      m.promise.finally(() => signal.removeEventListener('abort', gone)).then(resolve, reject);
     });
   }
 
@@ -303,7 +297,12 @@ export class ConversionCache {
     }
   }
 
-  private async convert(src: DownloadSource, set: ConversionSet, key: string, stop: AbortSignal): Promise<DownloadFile> {
+  private async convert(
+    src: DownloadSource,
+    set: ConversionSet,
+    key: string,
+    stop: AbortSignal,
+  ): Promise<DownloadFile> {
     const { mime, ext } = output[set.format];
     const rel = path.join(src.sha256.slice(0, 2), src.sha256, `${key}.${ext}`);
     const started = Date.now();
@@ -337,7 +336,10 @@ export class ConversionCache {
       this.recent.delete(`${src.sha256}:${key}`);
       await this.repository.dropConversion(src.sha256, key);
       if (stop.aborted) {
-        this.options.log?.info({ asset: src.id, set: set.id, ms: Date.now() - started }, 'conversion stopped: nobody waits for it');
+        this.options.log?.info(
+          { asset: src.id, set: set.id, ms: Date.now() - started },
+          'conversion stopped: nobody waits for it',
+        );
         throw clientGone();
       }
       if (err instanceof DomainError) throw err;
@@ -359,12 +361,7 @@ export class ConversionCache {
   ): Promise<{ width: number | null; height: number | null }> {
     if (set.format === 'mp4' || set.format === 'm4a') {
       if (src.asset_group !== 'video' && src.asset_group !== 'audio') throw cannotConvert(src, set);
-      await convertAv(
-        file,
-        tmp,
-        { format: set.format, maxSize: set.maxSize, keepMetadata: set.keepMetadata },
-        stop,
-      );
+      await convertAv(file, tmp, { format: set.format, maxSize: set.maxSize, keepMetadata: set.keepMetadata }, stop);
       return { width: null, height: null };
     }
     if (set.format === 'pdf') throw cannotConvert(src, set);

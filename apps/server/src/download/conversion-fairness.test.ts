@@ -91,8 +91,7 @@ describe.each(dialects)('fair use of the conversion pool (%s)', (dialect) => {
     return { authorization: `Bearer ${res.json().session as string}` };
   };
   const downloadUrl = (name: string) => `${API}download/?id=${ids[name]}&csetid=${VIDEO_SET}`;
-  const download = (headers: Record<string, string>, name: string) =>
-    t.app.inject({ url: downloadUrl(name), headers });
+  const download = (headers: Record<string, string>, name: string) => t.app.inject({ url: downloadUrl(name), headers });
 
   /** The download call over a real connection, which the test may close before the answer. */
   const ask = (headers: Record<string, string>, name: string): Asked => {
@@ -208,8 +207,9 @@ describe.each(dialects)('fair use of the conversion pool (%s)', (dialect) => {
     stopped.delete(pid);
     await until(async () => (await conversionRows('gone.mp4')).length === 0, 'the conversion’s claim is dropped');
     expect(scratch('gone.mp4')).toEqual([]);
-    expect(filesUnder(path.join(t.settings.dataDir, 'conversions')).filter((f) => f.includes(sha['gone.mp4'] ?? '-')))
-      .toEqual([]);
+    expect(
+      filesUnder(path.join(t.settings.dataDir, 'conversions')).filter((f) => f.includes(sha['gone.mp4'] ?? '-')),
+    ).toEqual([]);
     expect(logged('conversion stopped: nobody waits for it')).toMatchObject([{ asset: ids['gone.mp4'] }]);
     expect((await call.answer).status).toBe(0);
 
@@ -300,7 +300,11 @@ describe.each(dialects)('conversion sets made at import (%s)', (dialect) => {
 
   it('makes an eager set for the assets it applies to at import, and leaves the other sets to the first download', async () => {
     await t.app.services.importer().importFolder(path.join(dir, 'media'));
-    const queued = await t.app.db.kysely.selectFrom('job').select('name').where('name', '=', 'eager-conversions').execute();
+    const queued = await t.app.db.kysely
+      .selectFrom('job')
+      .select('name')
+      .where('name', '=', 'eager-conversions')
+      .execute();
     expect(queued).toHaveLength(1);
     const worker = t.app.services.jobWorker({ pollMs: 50 });
     await worker.drain();

@@ -1,37 +1,13 @@
-import type { JobHandler } from '../jobs/job.worker.ts';
+import { EAGER_CONVERSIONS_JOB, eagerSetsFor } from '../derivatives/derivative.jobs.ts';
 import { DomainError } from '../http/errors.ts';
+import type { JobHandler } from '../jobs/job.worker.ts';
 import type { ConversionSet } from '../settings.ts';
 import type { ConversionCache } from './conversion-cache.ts';
 import type { DownloadRepository } from './download.repository.ts';
 
-export const EAGER_CONVERSIONS_JOB = 'eager-conversions';
-
 interface EagerPayload {
   assetId: number;
   sha256: string;
-}
-
-/** The kinds of asset each output format can be made from (conversion-cache.ts `make`). */
-const madeFrom: Record<ConversionSet['format'], readonly string[]> = {
-  jpeg: ['image', 'document'],
-  png: ['image', 'document'],
-  webp: ['image', 'document'],
-  tiff: ['image', 'document'],
-  avif: ['image', 'document'],
-  // A PDF is passed through as it is: nothing to make ahead.
-  pdf: [],
-  mp4: ['video'],
-  m4a: ['video', 'audio'],
-};
-
-/** The sets marked `eager` that apply to, and can be made from, an asset of `assetGroup`. */
-export function eagerSetsFor(sets: readonly ConversionSet[], assetGroup: string): ConversionSet[] {
-  return sets.filter(
-    (s) =>
-      s.eager &&
-      (s.assetGroups.length === 0 || s.assetGroups.some((g) => g === assetGroup)) &&
-      madeFrom[s.format].includes(assetGroup),
-  );
 }
 
 function parsePayload(p: unknown): EagerPayload {
@@ -68,5 +44,5 @@ export function eagerConversionsJobHandler(
       }
     },
   };
-  return handler as JobHandler;
+  return handler;
 }

@@ -117,12 +117,7 @@ export class WorkBudget {
    * Retry-After. `job`: waits as long as it takes (background work). Of a kind that keeps slots for
    * account holders, only a request `forAccount` may take them; the others share the rest.
    */
-  async run<T>(
-    kind: WorkKind,
-    mode: 'request' | 'job',
-    work: () => Promise<T>,
-    options: RunOptions = {},
-  ): Promise<T> {
+  async run<T>(kind: WorkKind, mode: 'request' | 'job', work: () => Promise<T>, options: RunOptions = {}): Promise<T> {
     const pool = this.pools[kind];
     const share = this.shareOf(pool, mode, options.forAccount ?? false);
     const deadline = mode === 'request' ? Date.now() + this.settings.waitSeconds * 1000 : Infinity;
@@ -250,7 +245,7 @@ export class WorkBudget {
   private leave(pool: Pool, share: Share): void {
     this.count(pool, share, -1);
     for (const line of [pool.requests, pool.jobs]) {
-      for (let i = 0; i < line.length; ) {
+      for (let i = 0; i < line.length;) {
         const waiter = line[i];
         if (waiter && this.fits(pool, waiter.share)) {
           line.splice(i, 1);
