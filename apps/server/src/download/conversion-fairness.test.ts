@@ -148,9 +148,9 @@ describe.each(dialects)('fair use of the conversion pool (%s)', (dialect) => {
     dir = mkdtempSync(path.join(tmpdir(), 'vitrine-fairness-'));
     // Each its own content (tone); long enough that converting one is caught while it runs.
     const clips: [string, number, string, number][] = [
-      ['held.mp4', 40, '320x240', 300],
-      ['gone.mp4', 40, '320x240', 400],
-      ['joined.mp4', 40, '320x240', 500],
+      ['held.mp4', 20, '320x240', 300],
+      ['gone.mp4', 20, '320x240', 400],
+      ['joined.mp4', 20, '320x240', 500],
       ['short1.mp4', 1, '320x240', 600],
       ['short2.mp4', 1, '320x240', 700],
       ['long.mp4', 70, '64x48', 800],
@@ -195,7 +195,7 @@ describe.each(dialects)('fair use of the conversion pool (%s)', (dialect) => {
 
     letGo(pid);
     expect((await held).statusCode).toBe(200);
-  });
+  }, 90_000);
 
   it('stops a conversion whose only caller went away: ffmpeg ends, its partial file and its claim are gone', async () => {
     const call = ask(await guest(), 'gone.mp4');
@@ -216,7 +216,7 @@ describe.each(dialects)('fair use of the conversion pool (%s)', (dialect) => {
     // Asked again, it is made afresh.
     expect((await download(await guest(), 'gone.mp4')).statusCode).toBe(200);
     expect(await conversionRows('gone.mp4')).toMatchObject([{ status: 'done' }]);
-  });
+  }, 90_000);
 
   it('goes on with a conversion that a second caller joined when only the first goes away', async () => {
     const first = ask(await guest(), 'joined.mp4');
@@ -246,7 +246,7 @@ describe.each(dialects)('fair use of the conversion pool (%s)', (dialect) => {
     expect(JSON.parse(answer.body)).toHaveProperty('url');
     expect(await conversionRows('joined.mp4')).toMatchObject([{ status: 'done' }]);
     expect(logged('conversion stopped: nobody waits for it').map((l) => l.asset)).not.toContain(ids['joined.mp4']);
-  });
+  }, 90_000);
 
   it('refuses a guest the conversion of a video longer than the guests’ limit, naming it; an account holder has it made', async () => {
     const refused = await download(await guest(), 'long.mp4');
@@ -261,7 +261,7 @@ describe.each(dialects)('fair use of the conversion pool (%s)', (dialect) => {
 
     const account = await signIn(t, { groups: ['users'] });
     expect((await download(account.headers, 'long.mp4')).statusCode).toBe(200);
-  });
+  }, 90_000);
 });
 
 describe.each(dialects)('conversion sets made at import (%s)', (dialect) => {
