@@ -146,13 +146,20 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   };
 }
 
-/** The command lines of the ffmpeg processes running on the machine now. */
-function ffmpegs(): string[][] {
+/**
+ * The command lines of the ffmpeg processes the servers (`parents`) run now; other work on the
+ * machine (other people's tests) is not counted.
+ */
+function ffmpegs(parents: ReadonlySet<number>): string[][] {
   const found: string[][] = [];
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       if (readFileSync(`/proc/${d}/comm`, 'utf8').trim() !== 'ffmpeg') continue;
+      // The parent's pid is the second field after the command name in parentheses.
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!parents.has(ppid)) continue;
       found.push(readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0'));
     } catch {
       // ended meanwhile
@@ -188,11 +195,12 @@ async function oneRun(
   step(`${label}: starting ${processes} process(es)`);
   const servers = await Promise.all(Array.from({ length: processes }, () => startServer(env)));
   const figures: RunFigures = { label, processes, account: [], guestStatuses: new Map(), mostFfmpeg: 0 };
+  const parents = new Set(servers.map((s) => s.child.pid ?? 0));
   const until = Date.now() + SECONDS * 1000;
   let running = true;
   const sampler = (async () => {
     while (running) {
-      figures.mostFfmpeg = Math.max(figures.mostFfmpeg, ffmpegs().length);
+      figures.mostFfmpeg = Math.max(figures.mostFfmpeg, ffmpegs(parents).length);
       await sleep(50);
     }
   })();
@@ -233,7 +241,7 @@ async function oneRun(
         let answered = false;
         const watch = (async () => {
           while (!answered && startMs === undefined) {
-            if (ffmpegs().some((cmd) => cmd.includes(mine.file))) startMs = performance.now() - t0;
+            if (ffmpegs(parents).some((cmd) => cmd.includes(mine.file))) startMs = performance.now() - t0;
             else await sleep(10);
           }
         })();
