@@ -18,6 +18,7 @@ import { openDatabase, type Db } from './db/database.ts';
 import { ConversionCache } from './download/conversion-cache.ts';
 import { DownloadRepository } from './download/download.repository.ts';
 import { trimConversionsJobHandler } from './download/conversion-trim.jobs.ts';
+import { eagerConversionsJobHandler } from './download/eager-conversions.jobs.ts';
 import { downloadJobHandlers } from './download/download.jobs.ts';
 import { DownloadService } from './download/download.service.ts';
 import { derivativeJobHandlers } from './derivatives/derivative.jobs.ts';
@@ -80,7 +81,11 @@ export interface ServiceOptions {
 export function buildServices(db: Db, settings: Settings, options: ServiceOptions = {}) {
   const log = options.log ?? quiet;
   // Asset writes feed the full-text index in their own transaction (nothing left to catch up).
-  const catalogue = new CatalogueRepository(db.kysely, createTextFeed(db, settings.file.fields));
+  const catalogue = new CatalogueRepository(
+    db.kysely,
+    createTextFeed(db, settings.file.fields),
+    settings.file.conversionSets,
+  );
   const shareRules = shareRulesOf(settings.file);
   const repositories = {
     access: new AccessRepository(db, shareRules),
@@ -173,6 +178,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     ...userJobHandlers(users),
     ...downloadJobHandlers(downloads, log),
     trimConversionsJobHandler(conversions, settings.file.conversionCache.maxGB, log),
+    eagerConversionsJobHandler(conversions, r.downloads, settings.file.conversionSets, log),
     purgeJobHandler(purgeTargets, log),
   ];
 

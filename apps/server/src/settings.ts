@@ -35,6 +35,10 @@ export const conversionSetSchema = z
     iccProfile: z.string().min(1).optional().describe('An ICC profile file to convert to (overrides colourSpace)'),
     density: z.number().int().positive().optional().describe('Resolution written into the file, pixels per inch'),
     keepMetadata: z.boolean().default(false).describe('Keep EXIF, IPTC and XMP of the original'),
+    eager: z
+      .boolean()
+      .default(false)
+      .describe('Make this set at import for every asset it applies to, rather than on the first download'),
     assetGroups: z.array(z.enum(assetGroups)).default([]),
     userGroups: z.array(z.string().min(1)).default([]),
   })
@@ -166,6 +170,37 @@ const poolSchema = (kind: WorkKind) =>
     })
     .strict()
     .default(defaultPools[kind]);
+/**
+ * Fair use of the conversion pool (issue #48): a guest's request must not hold every converter, so
+ * part of the pool is kept for account holders, and guests (share-link visitors too) may not start
+ * conversions of long or large originals.
+ */
+const conversionFairnessSchema = z
+  .object({
+    accountShare: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.5)
+      .describe(
+        'Share of work.convert.total kept for callers with an account (rounded, at least one slot when above 0); ' +
+          'guests, share-link visitors and background jobs use only the rest (0: no slot kept)',
+      ),
+    guestMaxMinutes: z
+      .number()
+      .positive()
+      .default(10)
+      .describe('Callers without an account may not have video or audio longer than this converted (403 too_long)'),
+    guestMaxGB: z
+      .number()
+      .positive()
+      .default(2)
+      .describe('Callers without an account may not have originals larger than this converted (403 too_long)'),
+  })
+  .strict()
+  .prefault({});
+export type ConversionFairness = z.infer<typeof conversionFairnessSchema>;
+
 const workSchema = z
   .object({
     convert: poolSchema('convert'),
@@ -186,6 +221,7 @@ const workSchema = z
       .max(300)
       .default(10)
       .describe('Longest a request waits for a slot before it gets 429 busy'),
+    conversions: conversionFairnessSchema,
   })
   .strict()
   .prefault({});

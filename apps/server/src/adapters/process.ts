@@ -30,12 +30,18 @@ export async function endHelpers(): Promise<void> {
  */
 export const TOOL_NICE = 10;
 
-/** Runs a command line tool and answers its stdout; a non-zero exit becomes an error with its stderr. */
+/**
+ * Runs a command line tool and answers its stdout; a non-zero exit becomes an error with its stderr.
+ * An aborted `signal` kills the tool; the promise rejects with the signal's reason once it has ended
+ * (so its output file is no longer written to).
+ */
 export function runTool(
   cmd: string,
   args: string[],
-  options: { timeoutMs?: number; env?: Record<string, string | undefined> } = {},
+  options: { timeoutMs?: number; env?: Record<string, string | undefined>; signal?: AbortSignal } = {},
 ): Promise<Buffer> {
+  const { signal } = options;
+  if (signal?.aborted) return Promise.reject(signal.reason as Error);
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,14 +63,19 @@ export function runTool(
           child.kill('SIGKILL');
         }, options.timeoutMs)
       : undefined;
+    const stop = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', stop, { once: true });
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', (e) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
       reject(new Error(`${cmd} could not be started: ${e.message}`));
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
+      if (signal?.aborted) return reject(signal.reason as Error);
       if (code === 0) return resolve(Buffer.concat(out));
       const stderr = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ');
       reject(

@@ -129,8 +129,10 @@ export async function convertAv(
   file: string,
   out: string,
   c: { format: 'mp4' | 'm4a'; maxSize?: number; keepMetadata: boolean },
+  signal?: AbortSignal,
 ): Promise<void> {
   const probe = await probeAv(file);
+  signal?.throwIfAborted();
   const meta = c.keepMetadata ? ['-map_metadata', '0'] : ['-map_metadata', '-1'];
   if (c.format === 'm4a') {
     if (!probe.hasAudio) throw new Error('the file has no sound to convert');
@@ -141,7 +143,7 @@ export async function convertAv(
         // The index up front: a player starts before the whole file is loaded.
         ...['-movflags', '+faststart', '-f', 'ipod', out],
       ],
-      { timeoutMs: 30 * 60_000 },
+      { timeoutMs: 30 * 60_000, signal },
     );
     return;
   }
@@ -154,6 +156,6 @@ export async function convertAv(
       ...['-vf', `scale='min(${width},iw)':-2`, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '22'],
       ...['-pix_fmt', 'yuv420p', ...meta, '-movflags', '+faststart', '-f', 'mp4', out],
     ],
-    { timeoutMs: 60 * 60_000 },
+    { timeoutMs: 60 * 60_000, signal },
   );
 }

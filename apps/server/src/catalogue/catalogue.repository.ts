@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Insertable, type Kysely, type Transaction } fr
 import type { AssetTable, Database } from '../db/schema.ts';
 import type { CaptionTrack } from './caption-file.ts';
 import { DERIVATIVE_JOBS, derivativeJobsFor } from '../derivatives/derivative.jobs.ts';
+import type { ConversionSet } from '../settings.ts';
 import { JobRepository } from '../jobs/job.repository.ts';
 import {
   beginCatalogueChange,
@@ -156,6 +157,8 @@ export class CatalogueRepository {
     private readonly db: Kysely<Database>,
     /** Told of every asset write in its transaction (the full-text index, search/text-feed.ts). */
     private readonly feed?: CatalogueWriteFeed,
+    /** The conversion sets: those marked `eager` are made by a job queued with an asset's derivatives. */
+    private readonly conversionSets: readonly ConversionSet[] = [],
   ) {}
 
   /** Assets whose source lies under `prefix` (a folder path ending in the path separator). */
@@ -289,7 +292,7 @@ export class CatalogueRepository {
         const jobs = new JobRepository(trx);
         for (const [i, w] of writes.entries()) {
           const asset = { id: saved[i]!.id, sha256: w.columns.sha256, asset_group: w.columns.asset_group };
-          for (const job of derivativeJobsFor(asset)) await jobs.enqueue(job, now);
+          for (const job of derivativeJobsFor(asset, this.conversionSets)) await jobs.enqueue(job, now);
         }
       }
       const ids = saved.map((s) => s.id);
@@ -445,7 +448,9 @@ export class CatalogueRepository {
         .execute();
       if (assets.length === 0) break;
       const ids = assets.map((a) => Number(a.id));
-      const jobKeys = assets.flatMap((a) => derivativeJobsFor({ ...a, id: Number(a.id) }).map((j) => j.key));
+      const jobKeys = assets.flatMap((a) =>
+        derivativeJobsFor({ ...a, id: Number(a.id) }, this.conversionSets).map((j) => j.key),
+      );
       await this.db.transaction().execute(async (trx) => {
         await changeCatalogue(trx, ids);
         for (const keys of chunks(jobKeys, 1)) await trx.deleteFrom('job').where('key', 'in', keys).execute();

@@ -1,19 +1,51 @@
 import type { JobHandler } from '../jobs/job.worker.ts';
+import type { ConversionSet } from '../settings.ts';
 import type { DerivativeService } from './derivative.service.ts';
 
 export const DERIVATIVES_JOB = 'derivatives';
 export const WEB_VIDEO_JOB = 'web-video';
 export const WEB_AUDIO_JOB = 'web-audio';
-/** Every job that makes derivatives (removed with the catalogue). */
-export const DERIVATIVE_JOBS = [DERIVATIVES_JOB, WEB_VIDEO_JOB, WEB_AUDIO_JOB];
+/** Conversion sets marked `eager`, made at import (download/eager-conversions.jobs.ts runs it). */
+export const EAGER_CONVERSIONS_JOB = 'eager-conversions';
+/** Every job that makes derivatives, or conversions ahead of time (removed with the catalogue). */
+export const DERIVATIVE_JOBS = [DERIVATIVES_JOB, WEB_VIDEO_JOB, WEB_AUDIO_JOB, EAGER_CONVERSIONS_JOB];
 
 interface DerivativePayload {
   assetId: number;
   sha256: string;
 }
 
-/** The jobs an imported asset needs, keyed by its content so that a changed file gets new ones. */
-export function derivativeJobsFor(asset: { id: number; sha256: string; asset_group: string }) {
+/** The kinds of asset each output format can be made from (conversion-cache.ts `make`). */
+const madeFrom: Record<ConversionSet['format'], readonly string[]> = {
+  jpeg: ['image', 'document'],
+  png: ['image', 'document'],
+  webp: ['image', 'document'],
+  tiff: ['image', 'document'],
+  avif: ['image', 'document'],
+  // A PDF is passed through as it is: nothing to make ahead.
+  pdf: [],
+  mp4: ['video'],
+  m4a: ['video', 'audio'],
+};
+
+/** The sets marked `eager` that apply to, and can be made from, an asset of `assetGroup`. */
+export function eagerSetsFor(sets: readonly ConversionSet[], assetGroup: string): ConversionSet[] {
+  return sets.filter(
+    (s) =>
+      s.eager &&
+      (s.assetGroups.length === 0 || s.assetGroups.some((g) => g === assetGroup)) &&
+      madeFrom[s.format].includes(assetGroup),
+  );
+}
+
+/**
+ * The jobs an imported asset needs, keyed by its content so that a changed file gets new ones; with
+ * the conversion sets, also the making of those marked `eager` that apply to it.
+ */
+export function derivativeJobsFor(
+  asset: { id: number; sha256: string; asset_group: string },
+  sets: readonly ConversionSet[] = [],
+) {
   const payload: DerivativePayload = { assetId: asset.id, sha256: asset.sha256 };
   const jobs = [{ name: DERIVATIVES_JOB, key: `${DERIVATIVES_JOB}:${asset.id}:${asset.sha256}`, payload }];
   if (asset.asset_group === 'video') {
@@ -21,6 +53,9 @@ export function derivativeJobsFor(asset: { id: number; sha256: string; asset_gro
   }
   if (asset.asset_group === 'audio') {
     jobs.push({ name: WEB_AUDIO_JOB, key: `${WEB_AUDIO_JOB}:${asset.id}:${asset.sha256}`, payload });
+  }
+  if (eagerSetsFor(sets, asset.asset_group).length > 0) {
+    jobs.push({ name: EAGER_CONVERSIONS_JOB, key: `${EAGER_CONVERSIONS_JOB}:${asset.id}:${asset.sha256}`, payload });
   }
   return jobs;
 }

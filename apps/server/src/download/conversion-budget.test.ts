@@ -73,6 +73,8 @@ describe.each(dialects)('conversions within the work budget (%s)', (dialect) => 
           checksum: { perProcess: 1, total: 1 },
           queue: 1,
           waitSeconds: 30,
+          // One slot in all: none is kept for account holders, so that guests can convert at all.
+          conversions: { accountShare: 0 },
         },
       },
       logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } },

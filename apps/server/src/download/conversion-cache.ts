@@ -10,7 +10,7 @@ import { pdfPagePng } from '../adapters/pdf.ts';
 import { convertAv, decodeImageWithFfmpeg } from '../adapters/video.ts';
 import { crc32OfFile, crc32OfStream } from '../adapters/zip.ts';
 import { Originals, type OriginalBody } from '../derivatives/source-file.ts';
-import { DomainError, fileMissing, unsupportedMediaType } from '../http/errors.ts';
+import { clientGone, DomainError, fileMissing, unsupportedMediaType } from '../http/errors.ts';
 import type { WorkBudget } from '../jobs/work-budget.ts';
 import type { ConversionSet } from '../settings.ts';
 import type { ConversionRow, DownloadRepository, DownloadSource } from './download.repository.ts';
@@ -43,6 +43,26 @@ const output: Record<ConversionSet['format'], { mime: string; ext: string }> = {
 
 /** Formats libvips cannot open; ffmpeg decodes them first. */
 const ffmpegImages = new Set(['bmp', 'tga']);
+
+/** Who waits for a conversion. */
+export interface ConversionCaller {
+  /** The caller has an account: a conversion it starts may take the slots kept for account holders. */
+  forAccount?: boolean;
+  /**
+   * Aborted when the caller went away. A conversion stops (its tool killed, its partial file
+   * removed) once every caller waiting for it went away; a caller without a signal never goes.
+   */
+  signal?: AbortSignal;
+  /** Background work (eager sets at import): it waits for a slot as long as it takes. */
+  job?: boolean;
+}
+
+/** A conversion under way in this process and the callers waiting for it. */
+interface Making {
+  promise: Promise<DownloadFile>;
+  stop: AbortController;
+  waiting: number;
+}
 
 export interface ConversionCacheOptions {
   /**
@@ -81,7 +101,8 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  * dropped (or before the list changed) is not served again.
  */
 export function conversionKey(set: ConversionSet): string {
-  const { title: _title, userGroups: _u, assetGroups: _a, ...shape } = set;
+  // Whether a set is made ahead of time does not change its files.
+  const { title: _title, userGroups: _u, assetGroups: _a, eager: _e, ...shape } = set;
   const dropped = set.keepMetadata ? { dropped: privateTags().tags } : {};
   return createHash('sha256')
     .update(JSON.stringify({ ...shape, ...dropped }))
@@ -108,7 +129,9 @@ function extensionOf(filename: string): string {
  * runs at most its pool of converters and the rest hear 429 `busy`.
  */
 export class ConversionCache {
-  private readonly inFlight = new Map<string, Promise<DownloadFile>>();
+  private readonly inFlight = new Map<string, Making>();
+  /** Cleaned originals being made by this process (exiftool's work cannot be stopped: none is). */
+  private readonly stripping = new Map<string, Promise<DownloadFile>>();
   /** Finished conversions read lately, by `sha256:key`, with when they were read. */
   private readonly recent = new Map<string, { row: ConversionRow; readAt: number }>();
   private readonly checksumsInFlight = new Map<string, Promise<{ bytes: number; crc32: number }>>();
@@ -195,12 +218,52 @@ export class ConversionCache {
     return { row, ready };
   }
 
-  async file(src: DownloadSource, set: ConversionSet | undefined): Promise<DownloadFile> {
+  async file(
+    src: DownloadSource,
+    set: ConversionSet | undefined,
+    caller: ConversionCaller = {},
+  ): Promise<DownloadFile> {
     if (!set || this.passesThrough(src, set)) return this.original(src);
     // A finished conversion outlives its source, but the asset is on its way out of the portal.
     await this.requireSource(src);
     const key = conversionKey(set);
-    return once(this.inFlight, `${src.sha256}:${key}`, () => this.obtain(src, set, key));
+    return this.join(`${src.sha256}:${key}`, caller, (stop) => this.obtain(src, set, key, caller, stop));
+  }
+
+  /**
+   * The conversion `id` under way in this process, or a new one from `start`, for one more caller.
+   * Callers of the same conversion share it; when the last one with a signal goes, it is stopped
+   * and forgotten, so a caller coming later starts afresh rather than joining a stopping one.
+   */
+  private join(
+    id: string,
+    caller: ConversionCaller,
+    start: (stop: AbortSignal) => Promise<DownloadFile>,
+  ): Promise<DownloadFile> {
+    const { signal } = caller;
+    if (signal?.aborted) return Promise.reject(clientGone());
+    let making = this.inFlight.get(id);
+    if (!making) {
+      const stop = new AbortController();
+      const promise: Promise<DownloadFile> = start(stop.signal).finally(() => {
+        if (this.inFlight.get(id)?.promise === promise) this.inFlight.delete(id);
+      });
+      making = { stop, waiting: 0, promise };
+      this.inFlight.set(id, making);
+    }
+    const m = making;
+    m.waiting++;
+    if (!signal) return m.promise;
+    return new Promise<DownloadFile>((resolve, reject) => {
+      const gone = () => {
+        reject(clientGone());
+        if (--m.waiting > 0) return;
+        if (this.inFlight.get(id) === m) this.inFlight.delete(id);
+        m.stop.abort(clientGone());
+      };
+      signal.addEventListener('abort', gone, { once: true });
+      m.promise.finally(() => signal.removeEventListener('abort', gone)).then(resolve, reject);
+    });
   }
 
   /** The original as it is now, for a download that sends it; 404 `not_found` naming it when it is missing. */
@@ -218,9 +281,16 @@ export class ConversionCache {
     return set.format === 'pdf' && src.format === 'pdf';
   }
 
-  private async obtain(src: DownloadSource, set: ConversionSet, key: string): Promise<DownloadFile> {
+  private async obtain(
+    src: DownloadSource,
+    set: ConversionSet,
+    key: string,
+    caller: ConversionCaller,
+    stop: AbortSignal,
+  ): Promise<DownloadFile> {
     const { mime, ext } = output[set.format];
     for (;;) {
+      if (stop.aborted) throw clientGone();
       const { row, ready } = await this.lookUp(src.sha256, key);
       if (row && ready && row.path && row.bytes !== null && row.crc32 !== null) {
         const now = Date.now();
@@ -236,15 +306,25 @@ export class ConversionCache {
         continue;
       }
       const retake = row?.status === 'done';
-      const made = await this.budget.run('convert', 'request', async () => {
-        const claimed = await this.repository.claimConversion(src.sha256, key, Date.now(), this.claimLeaseMs, retake);
-        return claimed ? this.convert(src, set, key) : undefined;
-      });
+      const made = await this.budget.run(
+        'convert',
+        caller.job ? 'job' : 'request',
+        async () => {
+          const claimed = await this.repository.claimConversion(src.sha256, key, Date.now(), this.claimLeaseMs, retake);
+          return claimed ? this.convert(src, set, key, stop) : undefined;
+        },
+        { forAccount: caller.forAccount ?? false, signal: stop },
+      );
       if (made) return made;
     }
   }
 
-  private async convert(src: DownloadSource, set: ConversionSet, key: string): Promise<DownloadFile> {
+  private async convert(
+    src: DownloadSource,
+    set: ConversionSet,
+    key: string,
+    stop: AbortSignal,
+  ): Promise<DownloadFile> {
     const { mime, ext } = output[set.format];
     const rel = path.join(src.sha256.slice(0, 2), src.sha256, `${key}.${ext}`);
     const started = Date.now();
@@ -261,7 +341,9 @@ export class ConversionCache {
       // One local file of the original for the tools (a copy, when it is in a bucket).
       const { size, sum } = await this.originals.withLocalCopy(src, (file) =>
         this.store.write([rel], async ([tmp = '']) => {
-          const size = await this.make(src, file, set, tmp);
+          const size = await this.make(src, file, set, tmp, stop);
+          // An image cannot be stopped half-way; it is not kept for callers who are gone.
+          if (stop.aborted) throw clientGone();
           if (set.keepMetadata) await this.dropPrivateTags(src, set, tmp);
           // Summed before it is put in place: an object store's copy is not read back.
           return { size, sum: await crc32OfFile(tmp) };
@@ -276,6 +358,13 @@ export class ConversionCache {
     } catch (err) {
       this.recent.delete(`${src.sha256}:${key}`);
       await this.repository.dropConversion(src.sha256, key);
+      if (stop.aborted) {
+        this.options.log?.info(
+          { asset: src.id, set: set.id, ms: Date.now() - started },
+          'conversion stopped: nobody waits for it',
+        );
+        throw clientGone();
+      }
       if (err instanceof DomainError) throw err;
       // The tool's message names server paths and internals: it goes to the log, not to the caller.
       this.options.log?.warn({ asset: src.id, set: set.id, error: (err as Error).message }, 'a conversion failed');
@@ -291,14 +380,11 @@ export class ConversionCache {
     file: string,
     set: ConversionSet,
     tmp: string,
+    stop: AbortSignal,
   ): Promise<{ width: number | null; height: number | null }> {
     if (set.format === 'mp4' || set.format === 'm4a') {
       if (src.asset_group !== 'video' && src.asset_group !== 'audio') throw cannotConvert(src, set);
-      await convertAv(file, tmp, {
-        format: set.format,
-        maxSize: set.maxSize,
-        keepMetadata: set.keepMetadata,
-      });
+      await convertAv(file, tmp, { format: set.format, maxSize: set.maxSize, keepMetadata: set.keepMetadata }, stop);
       return { width: null, height: null };
     }
     if (set.format === 'pdf') throw cannotConvert(src, set);
@@ -328,7 +414,7 @@ export class ConversionCache {
     await this.requireSource(src);
     const removal = privateTags(hidden);
     const key = strippedKey(removal);
-    return once(this.inFlight, `${src.sha256}:${key}`, () => this.obtainStripped(src, removal, key));
+    return once(this.stripping, `${src.sha256}:${key}`, () => this.obtainStripped(src, removal, key));
   }
 
   /** Whether `withoutPrivateTags` has its answer ready, so no work (and no lock) is needed. */

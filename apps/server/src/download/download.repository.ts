@@ -15,6 +15,7 @@ export type DownloadSource = Pick<
   | 'format'
   | 'asset_group'
   | 'imp_date'
+  | 'duration'
 >;
 
 export type ConversionRow = Selectable<ConversionTable>;
@@ -103,6 +104,7 @@ export class DownloadRepository {
         'format',
         'asset_group',
         'imp_date',
+        'duration',
       ])
       .where('id', 'in', [...ids])
       .where('status', '=', 'active')

@@ -5,6 +5,7 @@ import { mediaPatterns } from '@vitrine/contract/paths';
 import { convertSetsCall } from '@vitrine/contract/session';
 import { writeZip } from '../adapters/zip.ts';
 import { sendRange } from '../http/byte-range.ts';
+import { whenClientGoes } from '../http/client-gone.ts';
 import { attachment } from '../http/content-disposition.ts';
 import { registerCall } from '../http/route.ts';
 import { sendFile, whenDelivered } from '../http/send-file.ts';
@@ -35,8 +36,12 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
   );
   registerCall(app, downloadInfoCall, async ({ request }) => downloads.info(request.auth));
   registerCall(app, previewCall, async ({ request, query }) => downloads.preview(request.auth, query));
-  registerCall(app, downloadCall, async ({ request, query }) => downloads.single(request.auth, query));
-  registerCall(app, zipDownloadCall, async ({ request, query }) => downloads.zip(request.auth, query));
+  registerCall(app, downloadCall, async ({ request, reply, query }) =>
+    downloads.single(request.auth, query, whenClientGoes(reply)),
+  );
+  registerCall(app, zipDownloadCall, async ({ request, reply, query }) =>
+    downloads.zip(request.auth, query, whenClientGoes(reply)),
+  );
   registerCall(app, videoCall, async ({ request, params }) => downloads.video(caller(request), params.id ?? ''));
   registerCall(app, orderCall, async ({ request, body }) =>
     downloads.order(request.auth, { ...body, client: request.ip }),
@@ -45,7 +50,10 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
   app.get(
     mediaPatterns.download,
     async (request: FastifyRequest<{ Params: { id: string; cset: string }; Querystring: Signed }>, reply) => {
-      const file = await downloads.signedFile({ ...request.params, ...request.query, client: request.ip });
+      const file = await downloads.signedFile(
+        { ...request.params, ...request.query, client: request.ip },
+        whenClientGoes(reply),
+      );
       return sendFile(request, reply, {
         ...file,
         cacheControl: mediaCacheControl(request.query.exp, 'private', DOWNLOAD_CACHE_SECONDS),
@@ -71,12 +79,10 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
   app.get(
     mediaPatterns.zip,
     async (request: FastifyRequest<{ Params: { cset: string }; Querystring: Signed & { ids?: string } }>, reply) => {
-      const zip = await downloads.signedZip({
-        ...request.query,
-        cset: request.params.cset,
-        ids: request.query.ids ?? '',
-        client: request.ip,
-      });
+      const zip = await downloads.signedZip(
+        { ...request.query, cset: request.params.cset, ids: request.query.ids ?? '', client: request.ip },
+        whenClientGoes(reply),
+      );
       return sendZip(request, reply, zip, {
         cacheControl: mediaCacheControl(request.query.exp, 'private', DOWNLOAD_CACHE_SECONDS),
         onDelivered: () => downloads.delivered(zip.delivery, logFailure(request)),

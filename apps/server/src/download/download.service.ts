@@ -11,11 +11,11 @@ import { DeliveryLog, deliveryKey } from './delivery-log.ts';
 import type { Mailer } from '../adapters/mail.ts';
 import { planZip, type ZipEntry, type ZipPlan } from '../adapters/zip.ts';
 import type { ConfigService } from '../config/config.service.ts';
-import { forbidden, notFound, rateLimitReached, validation } from '../http/errors.ts';
+import { forbidden, notFound, rateLimitReached, tooLongForGuests, validation } from '../http/errors.ts';
 import type { FileBody } from '../http/send-file.ts';
 import { anonymous, requireAssetUser, type Auth } from '../auth/caller.ts';
 import { conversionSetTitle, type ConversionSet, type Settings } from '../settings.ts';
-import { outputOf, type ConversionCache, type DownloadFile } from './conversion-cache.ts';
+import { outputOf, type ConversionCache, type ConversionCaller, type DownloadFile } from './conversion-cache.ts';
 import type { Delivery, DownloadRepository, DownloadSource } from './download.repository.ts';
 import type { ClientRateLimits } from '../user/rate-limits.ts';
 
@@ -63,6 +63,11 @@ type PreviewAnswer = CallAnswer<typeof previewCall>;
 export function captionLabel(lang: string, languages: readonly string[]): string {
   if (!lang) return '';
   return new Intl.DisplayNames([...languages], { type: 'language', fallback: 'code' }).of(lang) ?? lang;
+}
+
+/** "10 minutes", "1 minute", "2 GB", "0.5 GB". */
+function amount(n: number, unit: 'minute' | 'GB'): string {
+  return unit === 'minute' && n !== 1 ? `${n} minutes` : `${n} ${unit}`;
 }
 
 /** Downloads folded into the assets' counts per transaction. */
@@ -265,17 +270,25 @@ export class DownloadService {
     }
   }
 
-  /** Makes sure every file exists (converting under the caller's lock when one is missing). */
-  private async prepare(auth: Auth, sources: DownloadSource[], set: ConversionSet | undefined): Promise<void> {
-    const missing: DownloadSource[] = [];
-    for (const src of sources) if (!(await this.cache.isReady(src, set))) missing.push(src);
+  /**
+   * Makes sure every file exists (converting under the caller's lock when one is missing). `signal`:
+   * aborted when the client went away, which stops a conversion no other caller waits for.
+   */
+  private async prepare(
+    auth: Auth,
+    sources: DownloadSource[],
+    set: ConversionSet | undefined,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const caller: ConversionCaller = { forAccount: auth.userId !== null, signal };
+    const missing = await this.toConvert(caller, sources, set);
     if (missing.length) {
       await this.underLock(auth, async () => {
-        for (const src of missing) await this.cache.file(src, set);
+        for (const src of missing) await this.cache.file(src, set, caller);
       });
     }
     // Originals need their checksum for zips; cheap once it is stored.
-    for (const src of sources) await this.cache.file(src, set);
+    for (const src of sources) await this.cache.file(src, set, caller);
   }
 
   /**
@@ -293,8 +306,13 @@ export class DownloadService {
   }
 
   /** The file of an asset in a set, the original cleaned of private tags when `strip`. */
-  private async fileFor(src: DownloadSource, set: ConversionSet | undefined, strip: boolean): Promise<DownloadFile> {
-    if (set || !strip) return this.cache.file(src, set);
+  private async fileFor(
+    src: DownloadSource,
+    set: ConversionSet | undefined,
+    strip: boolean,
+    caller: ConversionCaller,
+  ): Promise<DownloadFile> {
+    if (set || !strip) return this.cache.file(src, set, caller);
     return this.cache.withoutPrivateTags(src, this.access.hiddenFields(anonymous));
   }
 
@@ -311,14 +329,45 @@ export class DownloadService {
     for (const src of sources) await this.cache.withoutPrivateTags(src, hidden);
   }
 
-  async single(auth: Auth, input: { id: string; csetid: number }): Promise<{ url: string }> {
+  /**
+   * The sources whose conversion in `set` is not made yet; refused (403 `too_long`) when a caller
+   * without an account asks for one of an original longer or larger than such callers may have
+   * converted. A finished conversion is served to anyone: it costs no converter.
+   */
+  private async toConvert(
+    caller: ConversionCaller,
+    sources: readonly DownloadSource[],
+    set: ConversionSet | undefined,
+  ): Promise<DownloadSource[]> {
+    const missing: DownloadSource[] = [];
+    for (const src of sources) if (!(await this.cache.isReady(src, set))) missing.push(src);
+    if (caller.forAccount || !set) return missing;
+    const { guestMaxMinutes, guestMaxGB } = this.settings.file.work.conversions;
+    for (const src of missing) {
+      if (src.duration !== null && src.duration > guestMaxMinutes * 60) {
+        throw tooLongForGuests(
+          `${src.filename} is longer than ${amount(guestMaxMinutes, 'minute')}: only signed-in users can have ` +
+            'video or audio this long converted. Please log in to download it in this format.',
+        );
+      }
+      if (src.file_size > guestMaxGB * 1024 ** 3) {
+        throw tooLongForGuests(
+          `${src.filename} is larger than ${amount(guestMaxGB, 'GB')}: only signed-in users can have ` +
+            'files this large converted. Please log in to download it in this format.',
+        );
+      }
+    }
+    return missing;
+  }
+
+  async single(auth: Auth, input: { id: string; csetid: number }, signal?: AbortSignal): Promise<{ url: string }> {
     requireAssetUser(auth);
     const id = assetIdOf(input.id);
     const set = this.set(input.csetid);
     await this.access.requireDownloadable(auth, input.csetid, id);
     const sources = await this.repository.sources([id]);
     if (!set && this.stripsFor(auth)) await this.prepareStripped(auth, sources);
-    else await this.prepare(auth, sources, set);
+    else await this.prepare(auth, sources, set, signal);
     const file: MediaFile = { kind: 'download', id, cset: input.csetid };
     return { url: this.access.mediaUrl(auth, file, { window: 'download', by: downloaderOf(auth) }) };
   }
@@ -326,6 +375,7 @@ export class DownloadService {
   async zip(
     auth: Auth,
     input: { csetid: number; id: string[] },
+    signal?: AbortSignal,
   ): Promise<{ url?: string; rejected_asset_ids: string[] }> {
     requireAssetUser(auth);
     const set = this.set(input.csetid);
@@ -346,7 +396,7 @@ export class DownloadService {
     if (sources.length === 0) return { rejected_asset_ids: rejected };
     const zipped = sources.map((src) => src.id);
     if (!set && this.stripsFor(auth)) await this.prepareStripped(auth, sources);
-    else await this.prepare(auth, sources, set);
+    else await this.prepare(auth, sources, set, signal);
     // The ids go in the query: a path segment of 500 seven-digit ids would pass the router's limit.
     const file: MediaFile = { kind: 'zip', cset: input.csetid, ids: zipped };
     const url = this.access.mediaUrl(auth, file, { window: 'download', by: downloaderOf(auth) });
@@ -443,13 +493,16 @@ export class DownloadService {
   }
 
   /** The file behind a signed single-download URL (the signature is the permission). */
-  async signedFile(input: { id: string; cset: string } & SignedQuery): Promise<SignedFile> {
+  async signedFile(input: { id: string; cset: string } & SignedQuery, signal?: AbortSignal): Promise<SignedFile> {
     const downloader = await this.verify({ kind: 'download', id: input.id, cset: input.cset }, input);
     const id = assetIdOf(input.id);
     const [src] = await this.repository.sources([id]);
     if (!src) throw notFound('The asset');
     const set = this.set(Number(input.cset));
-    const file = await this.fileFor(src, set, this.stripsForUrl(input));
+    // A URL handed to an account holder converts as theirs (a conversion evicted since); any other as a guest's.
+    const caller: ConversionCaller = { forAccount: (downloader?.userId ?? null) !== null, signal };
+    await this.toConvert(caller, [src], set);
+    const file = await this.fileFor(src, set, this.stripsForUrl(input), caller);
     // An original is sent as large as it is now; a conversion as it was made.
     const body: FileBody =
       file.key === undefined
@@ -465,7 +518,7 @@ export class DownloadService {
   }
 
   /** The layout of the zip behind a signed zip URL; the same selection always gives the same bytes. */
-  async signedZip(input: { cset: string; ids: string } & SignedQuery): Promise<SignedZip> {
+  async signedZip(input: { cset: string; ids: string } & SignedQuery, signal?: AbortSignal): Promise<SignedZip> {
     const named = readZipIds(input.ids);
     const downloader = await this.verify({ kind: 'zip', cset: input.cset, ids: named }, input);
     const ids = named.map(assetIdOf);
@@ -480,9 +533,11 @@ export class DownloadService {
       kind: 'zip',
       assetIds,
     };
+    const caller: ConversionCaller = { forAccount: (downloader?.userId ?? null) !== null, signal };
+    await this.toConvert(caller, sources, set);
     const files: DownloadFile[] = [];
     const strip = this.stripsForUrl(input);
-    for (const src of sources) files.push(await this.fileFor(src, set, strip));
+    for (const src of sources) files.push(await this.fileFor(src, set, strip, caller));
     const names = uniqueNames(sources.map((src) => downloadName(src, set)));
     const entries: ZipEntry[] = sources.map((src, i) => ({
       name: names[i] ?? `asset-${src.id}`,

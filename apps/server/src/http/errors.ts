@@ -83,6 +83,18 @@ export const busy = (message: string, retryAfterSeconds: number) =>
 /** Whether `err` is a 429 `busy`: work that may be done later, or served another way now. */
 export const isBusy = (err: unknown): err is DomainError => err instanceof DomainError && err.id === 'busy';
 
+/**
+ * 403 too_long: a caller without an account asked for a conversion of an original longer or larger
+ * than the limit the message names (settings `work.conversions`); an account holder may have it.
+ */
+export const tooLongForGuests = (message: string) => new DomainError('too_long', message);
+/**
+ * 503 unavailable: the caller went away while its conversion was under way or waiting for a slot;
+ * nobody reads the answer, it only ends the request without a 500 in the log.
+ */
+export const clientGone = () =>
+  new DomainError('unavailable', 'The request was cancelled before its conversion was ready.');
+
 /** 413: an upload or body larger than allowed. */
 export const payloadTooLarge = (message: string) => new DomainError('payload_too_large', message);
 /** 415: a file that is not of a type the call takes, or that cannot be converted. */

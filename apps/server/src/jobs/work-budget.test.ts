@@ -19,6 +19,7 @@ const pools = (convert: { perProcess: number; total: number }): WorkSettings => 
   thumbnail: { perProcess: 1, total: 1 },
   queue: 8,
   waitSeconds: 10,
+  conversions: { accountShare: 0, guestMaxMinutes: 10, guestMaxGB: 2 },
 });
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -201,6 +202,72 @@ describe.each(dialects)('work budget (%s)', (dialect) => {
     release.open();
     await Promise.all([first, job, request]);
     expect(order).toEqual(['request', 'job']);
+  });
+
+  /** Pools where `accountShare` of the conversion slots is kept for account holders. */
+  const withShare = (convert: { perProcess: number; total: number }, accountShare: number): WorkSettings => ({
+    ...pools(convert),
+    waitSeconds: 0.3,
+    conversions: { accountShare, guestMaxMinutes: 10, guestMaxGB: 2 },
+  });
+
+  it('keeps half the conversion slots of all processes for account holders: guests and jobs share the rest', async () => {
+    const settings = withShare({ perProcess: 1, total: 4 }, 0.5);
+    const [a, b, c] = [budget(settings), budget(settings), budget(settings)];
+    const release = gate();
+    // Two guests in two processes take the two open slots; a third guest, in a third process, is refused.
+    const guests = [a, b].map((x) => x.run('convert', 'request', () => release.wait));
+    await vi.waitFor(async () => expect(await a.shared()).toMatchObject({ convert: 2 }));
+    await expect(c.run('convert', 'request', async () => 'ran')).rejects.toMatchObject({ id: 'busy' });
+    // A background job waits for an open slot too.
+    let jobRan = false;
+    const job = c.run('convert', 'job', async () => void (jobRan = true));
+    // Account holders run at once, in the processes whose slots guests hold as well.
+    const accounts = await Promise.all(
+      [a, b].map((x) => x.run('convert', 'request', async () => 'account ran', { forAccount: true })),
+    );
+    expect(accounts).toEqual(['account ran', 'account ran']);
+    expect(jobRan).toBe(false);
+    const held = await rows();
+    expect(held.map((r) => r.slot).sort()).toEqual([2, 3]);
+    release.open();
+    await Promise.all([...guests, job]);
+    expect(jobRan).toBe(true);
+  });
+
+  it('keeps at least one slot for account holders; with every slot kept, guests are told to log in', async () => {
+    const one = budget(withShare({ perProcess: 1, total: 2 }, 0.1));
+    const release = gate();
+    const guest = one.run('convert', 'request', () => release.wait);
+    await vi.waitFor(() => expect(one.stats().convert.running).toBe(1));
+    await expect(one.run('convert', 'request', async () => 'ran')).rejects.toMatchObject({ id: 'busy' });
+    expect(await one.run('convert', 'request', async () => 'ran', { forAccount: true })).toBe('ran');
+    release.open();
+    await guest;
+
+    const all = budget(withShare({ perProcess: 1, total: 1 }, 0.5));
+    await expect(all.run('convert', 'request', async () => 'ran')).rejects.toMatchObject({
+      id: 'forbidden',
+      message: 'On this portal, conversions are made for signed-in users only; please log in.',
+    });
+    expect(await all.run('convert', 'job', async () => 'job ran')).toBe('job ran');
+    expect(await all.run('convert', 'request', async () => 'ran', { forAccount: true })).toBe('ran');
+  });
+
+  it('lets a waiting caller leave the line when it goes away, and gives its place to the next', async () => {
+    const a = budget({ ...pools({ perProcess: 1, total: 1 }), waitSeconds: 30 });
+    const release = gate();
+    const first = a.run('convert', 'request', () => release.wait);
+    const gone = new AbortController();
+    const leaving = a.run('convert', 'request', async () => 'ran', { signal: gone.signal }).catch((e: unknown) => e);
+    const staying = a.run('convert', 'request', async () => 'stayed');
+    await vi.waitFor(() => expect(a.stats().convert).toMatchObject({ running: 1, waiting: 2 }));
+    gone.abort();
+    expect(await leaving).toMatchObject({ id: 'unavailable' });
+    expect(a.stats().convert.waiting).toBe(1);
+    release.open();
+    await first;
+    expect(await staying).toBe('stayed');
   });
 
   it('gives its shared slots back when it closes, and refuses its waiting callers', async () => {

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { busy } from '../http/errors.ts';
+import { busy, clientGone, forbidden } from '../http/errors.ts';
 import { workKinds, type WorkKind, type WorkSettings } from '../settings.ts';
 import type { JobHandler } from './job.worker.ts';
 import type { WorkSlotRepository } from './work-slot.repository.ts';
@@ -24,18 +24,36 @@ export interface WorkStats {
   size: number;
 }
 
+export interface RunOptions {
+  /** The caller has an account (`auth.userId !== null`): it may take the slots kept for accounts. */
+  forAccount?: boolean;
+  /** Aborted when the caller went away: it leaves the line, or stops looking for a shared slot. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Which slots a caller may take: `any` (account holders; every caller of a kind that keeps none),
+ * or `open`, the ones not kept for account holders (guests, share-link visitors, background jobs).
+ */
+type Share = 'any' | 'open';
+
 interface Waiter {
-  resolve(): void;
+  share: Share;
+  /** Called once the waiter was counted in. */
+  admit(): void;
   reject(error: Error): void;
-  timer?: NodeJS.Timeout;
 }
 
 interface Pool {
   kind: WorkKind;
   size: number;
   total: number;
+  /** Shared slots 0 … reserved-1 are kept for account holders (settings `work.conversions`). */
+  reserved: number;
   /** Slots of this process taken: running, or waiting for a shared slot. */
   taken: number;
+  /** Of those, the ones taken by callers of share `any`, who are never kept waiting by `open` ones. */
+  takenAny: number;
   running: number;
   waitingShared: number;
   /** Requests are let in before background jobs; only requests are refused when the line is full. */
@@ -82,7 +100,9 @@ export class WorkBudget {
       kind,
       size: settings[kind].perProcess,
       total: settings[kind].total,
+      reserved: kind === 'convert' ? keptForAccounts(settings[kind].total, settings.conversions.accountShare) : 0,
       taken: 0,
+      takenAny: 0,
       running: 0,
       waitingShared: 0,
       requests: [],
@@ -94,14 +114,16 @@ export class WorkBudget {
   /**
    * Runs `work` once a slot of `kind` is free in this process and across processes. `request`: waits
    * at most the configured wait and only when the line has room, else throws 429 `busy` with
-   * Retry-After. `job`: waits as long as it takes (background work).
+   * Retry-After. `job`: waits as long as it takes (background work). Of a kind that keeps slots for
+   * account holders, only a request `forAccount` may take them; the others share the rest.
    */
-  async run<T>(kind: WorkKind, mode: 'request' | 'job', work: () => Promise<T>): Promise<T> {
+  async run<T>(kind: WorkKind, mode: 'request' | 'job', work: () => Promise<T>, options: RunOptions = {}): Promise<T> {
     const pool = this.pools[kind];
+    const share = this.shareOf(pool, mode, options.forAccount ?? false);
     const deadline = mode === 'request' ? Date.now() + this.settings.waitSeconds * 1000 : Infinity;
-    await this.enter(pool, mode, deadline);
+    await this.enter(pool, mode, share, deadline, options.signal);
     try {
-      const slot = await this.takeShared(pool, deadline);
+      const slot = await this.takeShared(pool, share, deadline, options.signal);
       pool.running++;
       try {
         return await work();
@@ -110,8 +132,16 @@ export class WorkBudget {
         await this.release(kind, slot);
       }
     } finally {
-      this.leave(pool);
+      this.leave(pool, share);
     }
+  }
+
+  private shareOf(pool: Pool, mode: 'request' | 'job', forAccount: boolean): Share {
+    if (pool.reserved === 0 || (mode === 'request' && forAccount)) return 'any';
+    if (pool.reserved < pool.total) return 'open';
+    // Every slot is kept for account holders: background work must still run, a guest is told why not.
+    if (mode === 'job') return 'any';
+    throw forbidden(`On this portal, ${nouns[pool.kind]} are made for signed-in users only; please log in.`);
   }
 
   stats(): Record<WorkKind, WorkStats> {
@@ -136,10 +166,7 @@ export class WorkBudget {
   async close(): Promise<void> {
     this.closed = true;
     for (const pool of Object.values(this.pools)) {
-      for (const waiter of [...pool.requests.splice(0), ...pool.jobs.splice(0)]) {
-        clearTimeout(waiter.timer);
-        waiter.reject(this.busy(pool.kind));
-      }
+      for (const waiter of [...pool.requests.splice(0), ...pool.jobs.splice(0)]) waiter.reject(this.busy(pool.kind));
     }
     clearInterval(this.heartbeat);
     this.heartbeat = undefined;
@@ -152,51 +179,106 @@ export class WorkBudget {
     return busy(`The server is busy with other ${nouns[kind]}; please try again in ${seconds} seconds.`, seconds);
   }
 
-  /** Takes one of this process's slots, waiting in line when all are taken. */
-  private async enter(pool: Pool, mode: 'request' | 'job', deadline: number): Promise<void> {
+  /**
+   * Whether a caller of `share` may take one of this process's slots now: an `open` one while any is
+   * free, an `any` one (where slots are kept for accounts) while account holders' own use leaves
+   * room, so guests holding this process's slots never keep an account holder waiting here.
+   */
+  private fits(pool: Pool, share: Share): boolean {
+    return share === 'any' && pool.reserved > 0 ? pool.takenAny < pool.size : pool.taken < pool.size;
+  }
+
+  private count(pool: Pool, share: Share, by: 1 | -1): void {
+    pool.taken += by;
+    if (share === 'any') pool.takenAny += by;
+  }
+
+  /** Takes one of this process's slots, waiting in line when none fits. */
+  private async enter(
+    pool: Pool,
+    mode: 'request' | 'job',
+    share: Share,
+    deadline: number,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     if (this.closed) throw this.busy(pool.kind);
-    const lineEmpty = pool.requests.length + pool.jobs.length === 0;
-    if (pool.taken < pool.size && lineEmpty) {
-      pool.taken++;
+    if (signal?.aborted) throw clientGone();
+    // After every leave() the line is let in as far as it fits, so a caller that fits now jumps no one.
+    if (this.fits(pool, share)) {
+      this.count(pool, share, 1);
       return;
     }
     if (mode === 'request' && pool.requests.length >= this.settings.queue) throw this.busy(pool.kind);
     const line = mode === 'request' ? pool.requests : pool.jobs;
     await new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject };
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', gone);
+      };
+      const waiter: Waiter = {
+        share,
+        admit: () => {
+          done();
+          resolve();
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      };
+      const drop = (error: Error) => {
+        const at = line.indexOf(waiter);
+        if (at >= 0) line.splice(at, 1);
+        waiter.reject(error);
+      };
+      const gone = () => drop(clientGone());
       if (deadline !== Infinity) {
-        waiter.timer = setTimeout(
-          () => {
-            line.splice(line.indexOf(waiter), 1);
-            reject(this.busy(pool.kind));
-          },
-          Math.max(0, deadline - Date.now()),
-        );
+        timer = setTimeout(() => drop(this.busy(pool.kind)), Math.max(0, deadline - Date.now()));
       }
+      signal?.addEventListener('abort', gone, { once: true });
       line.push(waiter);
     });
   }
 
-  /** Hands this process's slot to the next in line (requests first), or frees it. */
-  private leave(pool: Pool): void {
-    const next = pool.requests.shift() ?? pool.jobs.shift();
-    if (!next) {
-      pool.taken--;
-      return;
+  /** Gives this process's slot back and lets in whoever waits and now fits (requests first). */
+  private leave(pool: Pool, share: Share): void {
+    this.count(pool, share, -1);
+    for (const line of [pool.requests, pool.jobs]) {
+      for (let i = 0; i < line.length;) {
+        const waiter = line[i];
+        if (waiter && this.fits(pool, waiter.share)) {
+          line.splice(i, 1);
+          this.count(pool, waiter.share, 1);
+          waiter.admit();
+        } else {
+          i++;
+        }
+      }
     }
-    clearTimeout(next.timer);
-    next.resolve();
   }
 
-  /** Takes one of the kind's shared slots, looking again every poll until the deadline. */
-  private async takeShared(pool: Pool, deadline: number): Promise<number> {
+  /**
+   * Takes one of the kind's shared slots the caller may have, looking again every poll until the
+   * deadline: an account holder tries the kept slots first, so the open ones stay for the others.
+   */
+  private async takeShared(
+    pool: Pool,
+    share: Share,
+    deadline: number,
+    signal: AbortSignal | undefined,
+  ): Promise<number> {
     // Starting at a slot of its own spreads the processes' first tries over the slots.
-    const first = Math.floor(Math.random() * pool.total);
+    const slots =
+      share === 'open'
+        ? rotated(pool.reserved, pool.total)
+        : [...rotated(0, pool.reserved), ...rotated(pool.reserved, pool.total)];
     pool.waitingShared++;
     try {
       for (;;) {
         if (this.closed) throw this.busy(pool.kind);
-        const slot = await this.slots.take(pool.kind, pool.total, this.holder, this.leaseMs, first);
+        if (signal?.aborted) throw clientGone();
+        const slot = await this.slots.takeOneOf(pool.kind, slots, this.holder, this.leaseMs);
         if (slot !== undefined) {
           this.hold(pool.kind, slot);
           return slot;
@@ -246,6 +328,22 @@ export class WorkBudget {
       this.options.onError?.(err as Error);
     }
   }
+}
+
+/**
+ * How many of `total` shared slots are kept for account holders: `share` of them, rounded, and at
+ * least one when the share is above 0.
+ */
+export function keptForAccounts(total: number, share: number): number {
+  if (share <= 0) return 0;
+  return Math.min(total, Math.max(1, Math.round(total * share)));
+}
+
+/** The numbers from … to-1, starting at a random one and wrapping around. */
+function rotated(from: number, to: number): number[] {
+  const n = to - from;
+  const first = Math.floor(Math.random() * n);
+  return Array.from({ length: n }, (_x, i) => from + ((first + i) % n));
 }
 
 /** Job handlers whose runs take a slot of `kind` first, waiting as long as it takes. */

@@ -17,8 +17,22 @@ export class WorkSlotRepository {
     first = 0,
     now = Date.now(),
   ): Promise<number | undefined> {
-    for (let i = 0; i < total; i++) {
-      const slot = (first + i) % total;
+    const slots = Array.from({ length: total }, (_x, i) => (first + i) % total);
+    return this.takeOneOf(kind, slots, holder, leaseMs, now);
+  }
+
+  /**
+   * Takes the first of `slots` (slot numbers of `kind`, in the order to try) that is free or whose
+   * holder stopped renewing it; undefined when all of them are held.
+   */
+  async takeOneOf(
+    kind: string,
+    slots: readonly number[],
+    holder: string,
+    leaseMs: number,
+    now = Date.now(),
+  ): Promise<number | undefined> {
+    for (const slot of slots) {
       // One statement per slot: the insert wins a free slot, the conditional update an expired one,
       // and a row held by someone alive is left alone (no row changed), on both databases.
       const result = await this.db
