@@ -96,6 +96,17 @@ describe('a download that fails (portal-spec §8 "Download": failed, failed_back
     expect(alert).toHaveTextContent('clip.mov could not be converted to mp4.');
   });
 
+  it("says why a guest's conversion of long media is refused, not that the guest may not download", async () => {
+    renderToasts();
+    const message =
+      'talk.mp4 is longer than 10 minutes: only signed-in users can have video or audio this long converted.';
+    server.use(http.get(api('download/'), () => HttpResponse.json({ error: 'too_long', message }, { status: 403 })));
+    await act(() => runDownload(['7'], 3, { orderProcess: false, termsShown: false }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The download failed.');
+    expect(alert).toHaveTextContent(message);
+  });
+
   it('says the media server refused it when the signed file is refused where it is served', async () => {
     renderToasts();
     server.use(

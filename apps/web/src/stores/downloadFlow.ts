@@ -117,6 +117,9 @@ function failed(error: unknown): void {
   else if (error.status === 429) toast.show('toast.download.rate_limit_reached', 'warning');
   // A call's refusal names its error id; the signed file's answer is read as a file, without one.
   else if (error.status === 403 && error.body === undefined) toast.show('toast.download.failed_backend', 'error');
+  // A conversion of long media refused to a caller without an account: the server says which limit.
+  else if (error.body?.error === 'too_long')
+    toast.show('toast.download.failed', 'warning', undefined, error.body.message);
   else if (error.status === 403) toast.show('toast.download.unauthorized', 'warning');
   else if (error.body?.error === 'unsupported_media_type')
     toast.show('toast.download.failed', 'error', undefined, error.body.message);
