@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
 import { makeClip } from '@vitrine/server/test/media-fixtures.ts';
+import { percentile, step, stopServer, untilHealthy } from './processes.ts';
 import { ensureServerBuild } from '../server-build.ts';
 
 const { values: args } = parseArgs({
@@ -49,14 +50,6 @@ const SECRET = 'conversion pool bench secret of more than thirty-two characters'
 const PASSWORD = 'bench account password';
 const API = '/assetportal/api/';
 
-function step(what: string): void {
-  console.log(`[${new Date().toISOString().slice(11, 19)}] ${what}`);
-}
-
-const percentile = (xs: readonly number[], p: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function makeCatalogue(dir: string): void {
@@ -121,28 +114,12 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let log = '';
-  child.stdout?.setEncoding('utf8').on('data', (c: string) => (log = (log + c).slice(-20_000)));
-  child.stderr?.setEncoding('utf8').on('data', (c: string) => (log = (log + c).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;
-  const started = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`a server exited before it listened:\n${log}`);
-    if (Date.now() - started > 120_000) throw new Error(`a server did not start in 120 s:\n${log}`);
-    if ((await request(url, `${API}health`)).status === 200) break;
-    await sleep(300);
-  }
+  await untilHealthy(child, async () => (await request(url, `${API}health`)).status === 200);
   return {
     url,
     child,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const ended = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      await ended;
-      clearTimeout(timer);
-    },
+    stop: () => stopServer(child),
   };
 }
 

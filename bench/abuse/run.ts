@@ -35,6 +35,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import pg from 'pg';
 import { freePort, startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
 import { makeClip, makeImage, makePdf } from '@vitrine/server/test/media-fixtures.ts';
+import { percentile, step, stopServer, untilHealthy } from './processes.ts';
 import { ensureServerBuild, watchedServer } from '../server-build.ts';
 
 const { values: args } = parseArgs({
@@ -59,15 +60,6 @@ const root = path.resolve(import.meta.dirname, '../..');
 const cli = path.join(root, 'apps/server/bin/vitrine.mjs');
 const SECRET = 'abuse bench secret of more than thirty-two characters';
 const API = '/assetportal/api/';
-
-function step(what: string): void {
-  console.log(`[${new Date().toISOString().slice(11, 19)}] ${what}`);
-}
-
-const percentile = (xs: readonly number[], p: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
 
 // ---------------------------------------------------------------------------------------------
 // The catalogue: every file distinct (its own content hash), so that nothing is converted once
@@ -213,17 +205,8 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
-  let log = '';
-  child.stdout?.setEncoding('utf8').on('data', (c: string) => (log = (log + c).slice(-20_000)));
-  child.stderr?.setEncoding('utf8').on('data', (c: string) => (log = (log + c).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;
-  const started = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`a server exited before it listened:\n${log}`);
-    if (Date.now() - started > 120_000) throw new Error(`a server did not start in 120 s:\n${log}`);
-    if ((await request(url, `${API}health`, { timeoutMs: 2000 })).status === 200) break;
-    await new Promise((r) => setTimeout(r, 300));
-  }
+  await untilHealthy(child, async () => (await request(url, `${API}health`, { timeoutMs: 2000 })).status === 200);
   const ask = <T>(message: string, key: string) =>
     new Promise<T>((resolve) => {
       const on = (m: Record<string, unknown>) => {
@@ -240,14 +223,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     child,
     reset: async () => void (await ask('reset', 'reset')),
     report: () => ask('report', 'maxMs'),
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const ended = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      await ended;
-      clearTimeout(timer);
-    },
+    stop: () => stopServer(child),
   };
 }
 
