@@ -90,6 +90,15 @@ export function restrictedFields(
 }
 
 /**
+ * Whether a caller counts as one without an account for what it is given of an asset (its fields,
+ * and its original's private tags: download.stripPrivateMetadata): a guest, or anyone through a
+ * share link, who holds its creator's groups for assets but not for fields.
+ */
+export function judgedAsGuest(auth: Auth): boolean {
+  return auth.userId === null || auth.share !== undefined;
+}
+
+/**
  * The fields `auth` may not see. A caller without an account (a guest, or a share link's visitor,
  * who holds its creator's groups for assets but not for fields) is judged by the guest groups.
  */
@@ -100,7 +109,7 @@ export function hiddenFieldsOf(
 ): ReadonlySet<string> {
   const hidden = new Set<string>();
   if (restricted.size === 0) return hidden;
-  const groups = auth.userId === null || auth.share ? guestGroups : auth.groups;
+  const groups = judgedAsGuest(auth) ? guestGroups : auth.groups;
   for (const [name, audience] of restricted) if (!audience.some((g) => groups.includes(g))) hidden.add(name);
   return hidden;
 }

@@ -7,6 +7,7 @@ import type { CallAnswer } from '@vitrine/contract/call';
 import { modelFormats, type previewCall, type videoCall } from '@vitrine/contract/download';
 import { toWebVtt } from '../catalogue/caption-file.ts';
 import type { AccessService } from '../access/access.service.ts';
+import { judgedAsGuest } from '../access/field-audience.ts';
 import { DeliveryLog, deliveryKey } from './delivery-log.ts';
 import type { Mailer } from '../adapters/mail.ts';
 import { planZip, type ZipEntry, type ZipPlan } from '../adapters/zip.ts';
@@ -297,7 +298,7 @@ export class DownloadService {
    * fields as well (access/field-audience.ts).
    */
   private stripsFor(auth: Auth): boolean {
-    return this.settings.file.download.stripPrivateMetadata && (auth.userId === null || auth.share !== undefined);
+    return this.settings.file.download.stripPrivateMetadata && judgedAsGuest(auth);
   }
 
   /** `stripsFor` of the caller a signed URL was handed to: a guest (`by=guest`) or a share link's visitor. */
