@@ -71,6 +71,11 @@ function measureRow(el: Element, entry: ResizeObserverEntry | undefined, instanc
 
 /** Scroll position is restored 250 ms after coming back (portal-spec §2 "Search"). */
 const SCROLL_RESTORE_MS = 250;
+/**
+ * How long after that the restore waits for the rows to be drawn tall enough to scroll to it: on a
+ * slow device the results' width (and so their rows) may be measured only after the 250 ms.
+ */
+const SCROLL_RESTORE_WAIT_MS = 3000;
 
 /** Scroll positions of results left for an asset or the bookmarks, by search. */
 const scrollPositions = new Map<string, number>();
@@ -195,9 +200,22 @@ export function ResultList(props: ResultListProps) {
     const saved = scrollPositions.get(scrollKey);
     const el = scrollRef.current;
     if (saved === undefined || !el) return;
-    const timer = setTimeout(() => (el.scrollTop = saved), SCROLL_RESTORE_MS);
+    let frame = 0;
+    let until = 0;
+    let reached = -1;
+    const restore = () => {
+      // The visitor scrolled meanwhile: theirs is the position now.
+      if (reached !== -1 && el.scrollTop !== reached) return;
+      until ||= performance.now() + SCROLL_RESTORE_WAIT_MS;
+      el.scrollTop = saved;
+      reached = el.scrollTop;
+      // Not tall enough yet (rows not drawn): again at the next frame, for a while.
+      if (reached < saved - 1 && performance.now() < until) frame = requestAnimationFrame(restore);
+    };
+    const timer = setTimeout(restore, SCROLL_RESTORE_MS);
     return () => {
       clearTimeout(timer);
+      cancelAnimationFrame(frame);
     };
   }, [scrollKey]);
   // Kept while scrolling: once the page has left, its detached element reads a scroll position of 0.
