@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { storeGlobalConfig } from '../support/storedConfig.ts';
-import { addUser } from '../support/accounts.ts';
+import { addUser, logIn } from '../support/accounts.ts';
 import { expect, test } from '../support/journey.ts';
 import { madeFilesFolder, storedMedia } from '../support/media.ts';
 import { journeyPortal, MEDIA_TAG } from '../support/portals.ts';
@@ -26,14 +26,6 @@ async function find(request: APIRequestContext, filter: { key: string; values: s
   });
   expect(res.ok()).toBe(true);
   return ((await res.json()) as { response: { docs: Doc[] } }).response.docs;
-}
-
-async function logIn(page: Page, user: string): Promise<void> {
-  await page.goto('/#/login');
-  await page.getByLabel('Username').fill(user);
-  await page.getByLabel('Password').fill('journey secret');
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await expect(page).not.toHaveURL(/#\/login/);
 }
 
 test.beforeEach(async ({ page }) => {

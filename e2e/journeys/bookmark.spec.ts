@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '../support/journey.ts';
-import { addUser } from '../support/accounts.ts';
+import { addUser, logIn } from '../support/accounts.ts';
 
 const API = '/assetportal/api/';
 
@@ -20,14 +20,6 @@ async function images(request: APIRequestContext, n: number): Promise<Doc[]> {
   const docs = ((await res.json()) as { response: { docs: Doc[] } }).response.docs;
   expect(docs.length).toBeGreaterThanOrEqual(n);
   return docs.slice(0, n);
-}
-
-async function logIn(page: Page, user: string): Promise<void> {
-  await page.goto('/#/login');
-  await page.getByLabel('Username').fill(user);
-  await page.getByLabel('Password').fill('journey secret');
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await expect(page).not.toHaveURL(/#\/login/);
 }
 
 /** Bookmarks an asset from its detail page; the toggle's label switches to remove. */

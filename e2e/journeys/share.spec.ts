@@ -1,6 +1,6 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../support/journey.ts';
-import { addUser } from '../support/accounts.ts';
+import { addUser, logIn } from '../support/accounts.ts';
 
 const API = '/assetportal/api/';
 
@@ -15,14 +15,6 @@ async function image(request: APIRequestContext): Promise<string> {
   const [doc] = ((await res.json()) as { response: { docs: { id: string }[] } }).response.docs;
   expect(doc).toBeDefined();
   return doc?.id ?? '';
-}
-
-async function logIn(page: Page, user: string): Promise<void> {
-  await page.goto('/#/login');
-  await page.getByLabel('Username').fill(user);
-  await page.getByLabel('Password').fill('journey secret');
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await expect(page).not.toHaveURL(/#\/login/, { timeout: 15_000 });
 }
 
 test.beforeEach(async ({ page }) => {
