@@ -25,6 +25,9 @@ const heavyLibraries = [
   '@aws-sdk/client-s3',
   '@aws-sdk/lib-storage',
   '@aws-sdk/s3-request-presigner',
+  '@tus/server',
+  '@tus/file-store',
+  '@tus/s3-store',
 ];
 
 /**
@@ -50,7 +53,7 @@ export const serverFolders = {
   media: ['access', 'derivatives', 'http'],
   search: ['access', 'auth', 'config', 'db', 'http'],
   user: ['adapters', 'auth', 'db', 'http', 'jobs'],
-  session: ['adapters', 'auth', 'db', 'http', 'jobs', 'user'],
+  session: ['access', 'adapters', 'auth', 'db', 'http', 'jobs', 'user'],
   sso: ['adapters', 'auth', 'db', 'http', 'session', 'user'],
   bookmark: ['access', 'auth', 'db', 'http'],
   share: ['access', 'adapters', 'auth', 'db', 'http', 'session', 'user'],

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { assetGroups } from '@vitrine/contract/fields';
 import { oneOrByLanguage } from '@vitrine/contract/formats';
 import { fieldsSettingSchema } from './access/field-audience.ts';
+import { editingSettingSchema } from './access/editor.ts';
 import { LANGUAGE_TAG } from '@vitrine/contract/languages';
 
 /**
@@ -313,6 +314,7 @@ const fileSettingsSchema = z
       })
       .prefault({}),
     fields: fieldsSettingSchema,
+    editing: editingSettingSchema,
     catalogue: z
       .object({
         defaultAccessGroups: z

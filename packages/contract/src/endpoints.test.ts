@@ -4,6 +4,7 @@ import type { CallDefinition } from './call.ts';
 import * as collection from './collection.ts';
 import * as config from './config.ts';
 import * as download from './download.ts';
+import * as edit from './edit.ts';
 import * as endpoints from './endpoints.ts';
 import * as info from './info.ts';
 import * as search from './search.ts';
@@ -11,7 +12,7 @@ import * as session from './session.ts';
 import * as share from './share.ts';
 
 const calls = new Map<string, CallDefinition>(
-  [bookmark, collection, config, download, info, search, session, share].flatMap((mod) =>
+  [bookmark, collection, config, download, edit, info, search, session, share].flatMap((mod) =>
     Object.entries(mod).filter((e): e is [string, CallDefinition] => e[0].endsWith('Call')),
   ),
 );

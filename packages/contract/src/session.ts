@@ -11,6 +11,10 @@ export const sessionSchema = z.object({
   user: z.string().nullable().describe('null means guest'),
   isAssetUser: z.boolean(),
   isGuiAdmin: z.boolean(),
+  isEditor: z
+    .boolean()
+    .optional()
+    .describe('An editor uploads and edits assets (edit/*, upload/files); absent means no'),
   workspace: z.string().nullable(),
   session: z.string().nullable().describe('The session token, sent back as Authorization header'),
   login: z.array(loginMethodSchema),

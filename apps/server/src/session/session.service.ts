@@ -1,6 +1,7 @@
 import type { Session } from '@vitrine/contract/session';
 import { API_BASE_PATH } from '@vitrine/contract/call';
 import { verifyPassword } from '../adapters/password.ts';
+import { isEditor } from '../access/editor.ts';
 import { unauthorized, validation, wrongCredentials } from '../http/errors.ts';
 import type { Settings } from '../settings.ts';
 import type { UserRecord, UserRepository } from '../user/user.repository.ts';
@@ -50,6 +51,7 @@ export class SessionService {
       user: auth.name,
       isAssetUser: auth.isAssetUser,
       isGuiAdmin: auth.isGuiAdmin,
+      isEditor: isEditor(auth, this.settings.file.editing),
       workspace: null,
       session: token,
       login: this.loginMethods(),

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { Auth } from '../auth/caller.ts';
+import { forbidden, unauthorized } from '../http/errors.ts';
+
+/** The built-in fields an editor may change when the settings name none (`editing.fields`). */
+export const DEFAULT_EDITABLE_FIELDS = [
+  'title',
+  'description',
+  'keywords',
+  'category',
+  'creator',
+  'copyright',
+  'license',
+  'created',
+];
+
+/**
+ * Who edits the catalogue in the browser and within which limits (docs/editing.md): members of
+ * `group` and admins upload files, change metadata, visibility and collections, and use the bin.
+ */
+export const editingSettingSchema = z
+  .object({
+    group: z.string().min(1).default('editors').describe('Members of this group (and admins) are editors'),
+    fields: z
+      .array(z.string().min(1))
+      .default(DEFAULT_EDITABLE_FIELDS)
+      .describe(
+        'Index fields editors may change (besides visibility and collections); `created` is the date of the asset',
+      ),
+    maxFileMb: z.number().positive().default(4096).describe('The largest file one upload may bring'),
+    maxDailyMb: z
+      .number()
+      .positive()
+      .default(51_200)
+      .describe('What one editor may upload in a day (since midnight, server time), all files together'),
+    writeXmpSidecars: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Write the edits of assets imported from a folder into XMP sidecars beside their files (name.ext.xmp), so the folder stays the source of truth for Lightroom, Bridge and the like',
+      ),
+  })
+  .strict()
+  .prefault({});
+export type EditingSettings = z.infer<typeof editingSettingSchema>;
+
+/**
+ * Whether the caller is an editor: an account (not a guest, not a share link's visitor) that is an
+ * admin or a member of the editors group.
+ */
+export function isEditor(auth: Auth, editing: Pick<EditingSettings, 'group'>): boolean {
+  if (auth.userId === null || auth.expired || auth.share) return false;
+  return auth.isGuiAdmin || auth.groups.includes(editing.group);
+}
+
+/** 401 for a guest, 403 for an account that is not an editor. */
+export function requireEditor(auth: Auth, editing: Pick<EditingSettings, 'group'>): void {
+  if (isEditor(auth, editing)) return;
+  throw auth.userId === null || auth.expired || auth.share
+    ? unauthorized('Please log in as an editor first.')
+    : forbidden('Only editors may change the catalogue.');
+}
