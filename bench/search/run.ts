@@ -19,7 +19,7 @@
  * puts the two side by side against the targets, with the load average of the machine.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -31,7 +31,8 @@ import { createSearchEngine, createTextFeed, SNAPSHOT_FILE } from '@vitrine/serv
 import type { EngineQuery } from '@vitrine/search-engine';
 import { loadSettings } from '@vitrine/server/src/settings.ts';
 import { startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
-import { ensureServerBuild, watchedServer } from '../server-build.ts';
+import { ensureServerBuild } from '../server-build.ts';
+import { residentMb, startServer, type LoopDelay, type Server } from '../watched-server.ts';
 import { writeBenchSettings } from '../settings.ts';
 
 const { values: args } = parseArgs({
@@ -52,71 +53,6 @@ const runs = Number(args.runs);
 const dialects: ('sqlite' | 'postgres')[] =
   args.dialect === 'both' ? ['sqlite', 'postgres'] : [args.dialect === 'postgres' ? 'postgres' : 'sqlite'];
 ensureServerBuild();
-
-/** Resident memory of a process in MB (VmRSS). */
-function residentMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kb) / 1024;
-}
-
-/** The longest event-loop delay of the server since the last reset (serve-watched.mjs). */
-interface LoopDelay {
-  maxMs: number;
-  p99Ms: number;
-  meanMs: number;
-}
-
-interface Server {
-  url: string;
-  pid: number;
-  readySeconds: number;
-  /** Starts a new measurement of the server's event-loop delay. */
-  resetLoop: () => Promise<void>;
-  /** The event-loop delay since resetLoop. */
-  loop: () => Promise<LoopDelay>;
-  stop: () => void;
-}
-
-/**
- * Starts `vitrine serve` on the catalogue (with its event loop watched, serve-watched.mjs) and waits
- * until `GET ready` answers 200.
- */
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = 18_700 + Math.floor(Math.random() * 200);
-  const started = performance.now();
-  // BENCH_SERVER_CPU_PROF=DIR: the server writes a CPU profile of its whole run there (node --cpu-prof).
-  const profile = process.env.BENCH_SERVER_CPU_PROF;
-  const child = spawn(
-    process.execPath,
-    [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), watchedServer],
-    {
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    },
-  );
-  const ask = <T>(message: string) =>
-    new Promise<T>((resolve) => {
-      child.once('message', (answer) => resolve(answer as T));
-      child.send(message);
-    });
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server ended with ${child.exitCode}`);
-    const res = await fetch(`${url}/assetportal/api/ready`).catch(() => undefined);
-    if (res?.status === 200) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    url,
-    pid: child.pid!,
-    readySeconds: (performance.now() - started) / 1000,
-    resetLoop: async () => {
-      await ask('reset');
-    },
-    loop: () => ask<LoopDelay>('report'),
-    stop: () => child.kill('SIGTERM'),
-  };
-}
 
 interface DialectResult {
   dialect: string;
