@@ -25,7 +25,7 @@ const CLOSE_DELAY_MS = 250;
 
 /**
  * A search input with suggestion chips (portal-spec §2 "Search"): the menu opens on focus and closes
- * 250 ms after focus leaves; suggestions filter by substring of their label; chosen suggestions become
+ * 250 ms after focus leaves, or when the search is submitted; suggestions filter by substring of their label; chosen suggestions become
  * chips and are disabled in the menu; each group shows its preview count and a 'more' note.
  */
 export const SuggestionInput = memo(function SuggestionInput({
@@ -113,6 +113,10 @@ export const SuggestionInput = memo(function SuggestionInput({
       role="search"
       onSubmit={(e) => {
         e.preventDefault();
+        // A submitted search closes the menu, so the results it brings are not covered; typing
+        // opens it again.
+        closing.cancel();
+        setOpen(false);
         onSubmit();
       }}
       sx={{ width: '100%', maxWidth: 640 }}
