@@ -53,10 +53,11 @@ export function isEditor(auth: Auth, editing: Pick<EditingSettings, 'group'>): b
   return auth.isGuiAdmin || auth.groups.includes(editing.group);
 }
 
-/** 401 for a guest, 403 for an account that is not an editor. */
+/**
+ * 403 for everyone who is not an editor, guests and share links' visitors too (issue #49: the
+ * editing calls are refused, not offered a login); 401 only for a session that has ended.
+ */
 export function requireEditor(auth: Auth, editing: Pick<EditingSettings, 'group'>): void {
   if (isEditor(auth, editing)) return;
-  throw auth.userId === null || auth.expired || auth.share
-    ? unauthorized('Please log in as an editor first.')
-    : forbidden('Only editors may change the catalogue.');
+  throw auth.expired ? unauthorized() : forbidden('Only editors may change the catalogue.');
 }
