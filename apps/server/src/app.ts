@@ -23,6 +23,7 @@ import { warnOfUntrustedForwarding } from './http/forwarded-warning.ts';
 import { installStrictTransportSecurity, webAppSecurityHeaders } from './http/security-headers.ts';
 import { installXsrf } from './http/xsrf.ts';
 import { downloadRoutes } from './download/download.routes.ts';
+import { editRoutes } from './edit/edit.routes.ts';
 import { infoRoutes } from './info/info.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { installRequestMetrics, Metrics } from './metrics/metrics.ts';
@@ -143,6 +144,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   configAdminRoutes(app, services.configAdmin);
   bookmarkRoutes(app, services.bookmarks);
   shareRoutes(app, services.shares);
+  editRoutes(app, services.edits);
 
   await serveWebApp(
     app,

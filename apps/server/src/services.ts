@@ -27,6 +27,8 @@ import { DerivativeService } from './derivatives/derivative.service.ts';
 import { ModelRenderer } from './derivatives/model-renderer.ts';
 import { derivativeRoot } from './derivatives/storage.ts';
 import { logSourceRefusalsTo, Originals } from './derivatives/source-file.ts';
+import { EditRepository } from './edit/edit.repository.ts';
+import { EditService } from './edit/edit.service.ts';
 import { InfoRepository } from './info/info.repository.ts';
 import { InfoService } from './info/info.service.ts';
 import { JobRepository } from './jobs/job.repository.ts';
@@ -34,7 +36,7 @@ import { JobWorker, type WorkerOptions } from './jobs/job.worker.ts';
 import { WorkBudget, withinBudget } from './jobs/work-budget.ts';
 import { WorkSlotRepository } from './jobs/work-slot.repository.ts';
 import { MediaService } from './media/media.service.ts';
-import { CHANGE_READER_TTL_MS } from '@vitrine/search-engine';
+import { baseContentLanguages, CHANGE_READER_TTL_MS } from '@vitrine/search-engine';
 import { createSearchEngine, createTextFeed, SNAPSHOT_FILE } from './search/create-engine.ts';
 import { SearchRepository } from './search/search.repository.ts';
 import type { EngineTimes } from '@vitrine/search-engine';
@@ -94,6 +96,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     config: new ConfigRepository(db),
     derivatives: new DerivativeRepository(db.kysely),
     downloads: new DownloadRepository(db, catalogue),
+    edits: new EditRepository(db, catalogue),
     info: new InfoRepository(db),
     jobs: new JobRepository(db.kysely),
     loginThrottle: new LoginThrottleRepository(db),
@@ -153,6 +156,10 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   });
   const downloads = new DownloadService(access, r.downloads, conversions, settings, config, mailer, limits);
   const bookmarks = new BookmarkService(r.bookmarks, access);
+  const edits = new EditService(r.edits, access, settings, async () => {
+    const { content } = await config.languages();
+    return [...new Set([...baseContentLanguages, ...content])].sort();
+  });
   const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso, limits);
   const search = new SearchService(
     createSearchEngine(
@@ -196,6 +203,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     configAdmin: new ConfigAdminService(r.config, stores.uploads, settings.file.customPages.imageOrigins),
     search,
     bookmarks,
+    edits,
     derivatives,
     sessions,
     shares: new ShareService(r.shares, access, auth, r.loginThrottle, settings, sessions, limits),

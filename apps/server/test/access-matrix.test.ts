@@ -28,6 +28,9 @@ interface Hidden {
   /** An asset the caller sees, with a field only `secret` sees, in a collection of its own. */
   visible: number;
   visibleCollection: number;
+  /** Headers of an editor and of an admin who may not see the hidden asset (editing calls: docs/editing.md). */
+  editor: Record<string, string>;
+  admin: Record<string, string>;
 }
 
 /** Every hidden asset's metadata carries this word; it must not appear in any answer to a stranger. */
@@ -99,6 +102,54 @@ const matrix: Record<string, Row> = {
   [`POST ${api}share/open`]: { none: 'a session limited to a share link' },
   [`GET ${api}share/current`]: { none: "the share link of the caller's session" },
   [`GET ${api}share/settings`]: { none: "the caller's right to share" },
+
+  // Editing (docs/editing.md): an editor changes, bins, restores and reads the history of only the
+  // assets it may see; admins reset and remove only those.
+  [`GET ${api}edit/options`]: { none: 'the editable fields, groups and DAM collections' },
+  [`GET ${api}edit/asset`]: { request: (h) => ({ ...get(`${api}edit/asset?id=${h.id}`), headers: h.editor }) },
+  [`POST ${api}edit/preview`]: {
+    request: (h) => ({
+      method: 'POST',
+      url: `${api}edit/preview`,
+      headers: h.editor,
+      payload: { ids: [String(h.id)], changes: [{ field: 'creator', op: 'set', values: ['x'] }] },
+    }),
+  },
+  [`POST ${api}edit/apply`]: {
+    request: (h) => ({
+      method: 'POST',
+      url: `${api}edit/apply`,
+      headers: h.editor,
+      payload: { ids: [String(h.id)], changes: [{ field: 'creator', op: 'set', values: ['x'] }] },
+    }),
+  },
+  [`POST ${api}edit/bin`]: {
+    request: (h) => ({ method: 'POST', url: `${api}edit/bin`, headers: h.editor, payload: { ids: [String(h.id)] } }),
+  },
+  [`GET ${api}edit/bin`]: { request: (h) => ({ ...get(`${api}edit/bin`), headers: h.editor }) },
+  [`POST ${api}edit/restore`]: {
+    request: (h) => ({
+      method: 'POST',
+      url: `${api}edit/restore`,
+      headers: h.editor,
+      payload: { ids: [String(h.id)] },
+    }),
+  },
+  [`POST ${api}edit/remove`]: {
+    request: (h) => ({ method: 'POST', url: `${api}edit/remove`, headers: h.admin, payload: { ids: [String(h.id)] } }),
+  },
+  [`GET ${api}edit/history`]: { request: (h) => ({ ...get(`${api}edit/history?id=${h.id}`), headers: h.editor }) },
+  [`POST ${api}edit/reset`]: {
+    request: (h) => ({
+      method: 'POST',
+      url: `${api}edit/reset`,
+      headers: h.admin,
+      payload: { id: String(h.id), field: 'title' },
+    }),
+  },
+  // A batch names its assets; its undo sets back only those the caller may edit (edit.routes.test.ts).
+  [`POST ${api}edit/undo`]: { none: 'a batch of the edit history', idNames: 'a batch' },
+  [`POST ${api}edit/collection`]: { none: 'a DAM collection by name' },
 
   [`GET ${api}health`]: { none: 'server and database state' },
   [`GET ${api}ready`]: { none: 'readiness of search index and database' },
@@ -252,6 +303,8 @@ describe('access matrix: every route that names or answers assets asks the acces
       { name: 'public', portalAccess: true },
       { name: 'users', portalAccess: true },
       { name: 'secret', portalAccess: true },
+      { name: 'editors', portalAccess: true },
+      { name: 'admins', portalAccess: true, guiAdmin: true },
     ],
     fields: [
       {
@@ -285,8 +338,10 @@ describe('access matrix: every route that names or answers assets asks the acces
       collections: [visibleCollection],
       values: { title: { en: `${SEEN_MARKER} open` }, project: FIELD_MARKER },
     });
-    hidden = { id, collection, visible, visibleCollection };
     headers = (await signIn(t, { groups: ['users'] })).headers;
+    const editor = (await signIn(t, { groups: ['users', 'editors'] })).headers;
+    const admin = (await signIn(t, { groups: ['users', 'admins'] })).headers;
+    hidden = { id, collection, visible, visibleCollection, editor, admin };
     // The order process is on, so the order call gets as far as asking about the assets.
     await t.app.services.repositories.config.put('global', '', { global: { run_order_process: true } });
     await t.app.ready();
@@ -322,7 +377,7 @@ describe('access matrix: every route that names or answers assets asks the acces
       );
       await rogue.app.ready();
       const own = (await signIn(rogue, { groups: ['users'] })).headers;
-      const target = { id, collection: 0, visible: 0, visibleCollection: 0 };
+      const target = { id, collection: 0, visible: 0, visibleCollection: 0, editor: own, admin: own };
       const { problems: unlisted } = await audit(rogue, rogueRoutes, target, own);
       expect(unlisted).toContain(
         `GET ${api}rogue is not in the access matrix (test/access-matrix.test.ts): add its row`,

@@ -4,6 +4,7 @@ import * as bookmark from '@vitrine/contract/bookmark';
 import * as collection from '@vitrine/contract/collection';
 import * as config from '@vitrine/contract/config';
 import * as download from '@vitrine/contract/download';
+import * as edit from '@vitrine/contract/edit';
 import { defaultGlobalConfig } from '@vitrine/contract/global-config';
 import * as info from '@vitrine/contract/info';
 import * as search from '@vitrine/contract/search';
@@ -64,6 +65,9 @@ const adminOnly = (status: number): Record<Role, number> => ({
   adminAssetUser: status,
   adminOnly: status,
 });
+
+/** An edit of an asset that does not exist. */
+const titleEdit = { ids: ['999'], changes: [{ field: 'title', op: 'set', values: ['x'] }] };
 
 const matrix: Row[] = [
   { call: info.healthCall, status: 200 },
@@ -175,6 +179,20 @@ const matrix: Row[] = [
   // Anyone may try a link; an unknown one is not found.
   { call: share.openShareCall, body: { token: 'x'.repeat(43) }, status: 404 },
   { call: share.currentShareCall, status: { ...everyone(404), expired: 401 } },
+  // Editing (docs/editing.md): editors are the editors group and admins; no role here is in the
+  // group, so admins get through (a missing asset or batch is 404) and every other account hears 403.
+  { call: edit.editOptionsCall, status: adminOnly(200) },
+  { call: edit.editAssetCall, query: { id: '999' }, status: adminOnly(404) },
+  { call: edit.editPreviewCall, body: titleEdit, status: adminOnly(404) },
+  { call: edit.editApplyCall, body: titleEdit, status: adminOnly(404) },
+  { call: edit.binAssetsCall, body: { ids: ['999'] }, status: adminOnly(404) },
+  { call: edit.restoreAssetsCall, body: { ids: ['999'] }, status: adminOnly(404) },
+  { call: edit.binListCall, status: adminOnly(200), answer: { adminAssetUser: { total: 0, assets: [] } } },
+  { call: edit.removeAssetsCall, body: { ids: ['999'] }, status: adminOnly(404) },
+  { call: edit.editHistoryCall, query: { id: '999' }, status: adminOnly(404) },
+  { call: edit.undoEditCall, body: { batch: 999 }, status: adminOnly(404) },
+  { call: edit.resetFieldCall, body: { id: '999', field: 'title' }, status: adminOnly(404) },
+  { call: edit.createCollectionCall, body: { name: 'Uploads' }, status: adminOnly(200) },
   // Last, because it ends the session.
   { call: session.logoutCall, status: 200 },
 ];

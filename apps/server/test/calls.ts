@@ -3,6 +3,7 @@ import type { CallDefinition } from '@vitrine/contract/call';
 import * as collection from '@vitrine/contract/collection';
 import * as config from '@vitrine/contract/config';
 import * as download from '@vitrine/contract/download';
+import * as edit from '@vitrine/contract/edit';
 import * as info from '@vitrine/contract/info';
 import * as search from '@vitrine/contract/search';
 import * as session from '@vitrine/contract/session';
@@ -14,6 +15,7 @@ export const contractCalls: CallDefinition[] = [
   collection,
   config,
   download,
+  edit,
   info,
   search,
   session,

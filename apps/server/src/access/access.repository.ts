@@ -2,7 +2,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { ShareGrant } from '../auth/caller.ts';
 import type { Database } from '../db/schema.ts';
-import { visibleTo } from './rule.ts';
+import { editableTo, visibleTo } from './rule.ts';
 import { shareState, type ShareRules } from './share-rule.ts';
 
 /** Ids per statement: far below the parameter limits of SQLite (32766) and PostgreSQL (65535). */
@@ -38,6 +38,22 @@ export class AccessRepository {
       for (const r of rows) visible.add(Number(r.id));
     }
     return visible;
+  }
+
+  /** Of `ids`, those the groups may edit (access/rule.ts `editableTo`), with those in the bin when `binned`. */
+  async editableIds(groups: readonly string[], ids: readonly number[], binned: boolean): Promise<Set<number>> {
+    const unique = [...new Set(ids)];
+    const editable = new Set<number>();
+    for (let i = 0; i < unique.length; i += CHUNK) {
+      const rows = await this.db.kysely
+        .selectFrom('asset')
+        .select('asset.id')
+        .where('asset.id', 'in', unique.slice(i, i + CHUNK))
+        .where(editableTo(groups, binned))
+        .execute();
+      for (const r of rows) editable.add(Number(r.id));
+    }
+    return editable;
   }
 
   /** What the access rule reads of one asset, for its in-memory form (`permits`). */

@@ -94,6 +94,29 @@ export class AccessService {
     await this.requireAccess(auth, 'asset.read', [assetId]);
   }
 
+  /**
+   * Of `ids`, those an editor may change (decision 0250): the assets it may see, and with `binned`
+   * also those in the bin it would see once restored. Whether the caller is an editor at all is
+   * `requireEditor` (access/editor.ts), asked first.
+   */
+  async editableIds(auth: Auth, ids: readonly number[], binned = false): Promise<Set<number>> {
+    const scoped = scopedIds(auth, ids);
+    if (scoped.length === 0) return new Set();
+    return this.access.editableIds(grant(auth, 'asset.read').groups, scoped, binned);
+  }
+
+  /** `editableIds` for calls about given assets: any one the caller may not edit is not found. */
+  async requireEditable(auth: Auth, ids: readonly number[], binned = false): Promise<void> {
+    const allowed = await this.editableIds(auth, ids, binned);
+    const missing = ids.find((id) => !allowed.has(id));
+    if (missing !== undefined) throw notFound(`The asset ${missing}`);
+  }
+
+  /** The groups whose assets an editor may change (the bin list filters by them with `editableTo`). */
+  editGroups(auth: Auth): readonly string[] {
+    return auth.share ? [] : grant(auth, 'asset.read').groups;
+  }
+
   /** The shared-link notice (`none_visible` / `part_visible`) and whether a guest must log in first. */
   async sharedLink(auth: Auth, ids: number[]): Promise<SharedLinkView> {
     const unique = [...new Set(ids)];

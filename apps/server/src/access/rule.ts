@@ -139,6 +139,29 @@ export function visibleTo(groups: readonly string[], kinds: readonly string[] | 
       : sql<SqlBool>`1 = 0`;
 }
 
+/** The status of an asset an editor moved to the bin (decision 0250): not live, but restorable. */
+export const BIN_STATUS = 'bin';
+
+/**
+ * The rule for editors (decision 0250): an editor changes the assets it may see (`visibleTo`); with
+ * `binned`, also those in the bin it would see once restored (restore, history, removal, undo).
+ */
+export function editableTo(groups: readonly string[], binned: boolean) {
+  return (eb: ExpressionBuilder<Database, 'asset'>): Expression<SqlBool> =>
+    groups.length
+      ? eb.and([
+          binned ? eb('asset.status', 'in', [LIVE_STATUS, BIN_STATUS]) : eb('asset.status', '=', LIVE_STATUS),
+          eb.exists(
+            eb
+              .selectFrom('asset_access')
+              .select('asset_access.asset_id')
+              .whereRef('asset_access.asset_id', '=', 'asset.id')
+              .where('asset_access.group_name', 'in', [...groups]),
+          ),
+        ])
+      : sql<SqlBool>`1 = 0`;
+}
+
 /**
  * The rule as bit masks: one bit per access group, 32 groups per word (`bitOf` numbers the groups
  * an index knows). A live document is visible when its own mask shares a bit with this one; groups

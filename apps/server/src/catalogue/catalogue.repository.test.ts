@@ -141,4 +141,69 @@ describe.each(dialects)('catalogue writes on %s', (dialect) => {
     expect(await counts()).toEqual([2, 6, 2]);
     expect(await generation()).toBe(before + 2);
   });
+  it("keeps the edited fields of a replaced asset and takes the file's values of the others (decision 0250)", async () => {
+    const collection = await repo.ensureCollection('/edited', 'Edited', null);
+    const [id] = await buildAssets(db, [
+      { filename: 'e.jpg', values: { title: { en: 'From the file' }, creator: 'Old creator' }, created: 1000 },
+    ]);
+    // An editor changed the title (every language of it), the date, the groups and the collections.
+    await editAsset(db, id, {
+      values: { title: { en: 'Edited', de: 'Bearbeitet' } },
+      created: 2000,
+      access: ['editors'],
+      collections: [collection],
+    });
+    const now = Date.now();
+    await db.kysely
+      .insertInto('asset_edit')
+      .values(
+        ['title', 'created', 'access_groups', 'collections'].map((field) => ({
+          asset_id: id,
+          field,
+          imported: '{}',
+          edited_by: 'edna',
+          edited_at: now,
+        })),
+      )
+      .execute();
+    await db.kysely.updateTable('asset').set({ status: 'bin' }).where('id', '=', id).execute();
+
+    await editAsset(db, id, {
+      values: { title: { en: 'New file title' }, creator: 'New creator' },
+      created: 3000,
+      access: ['public'],
+      collections: [],
+    });
+    const asset = await db.kysely
+      .selectFrom('asset')
+      .select(['status', 'created'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    expect({ ...asset, created: Number(asset?.created) }).toEqual({ status: 'bin', created: 2000 });
+    const written = await rows(id);
+    expect(written.values).toEqual([
+      { field: 'creator', lang: '', ord: 0, value: 'New creator' },
+      { field: 'title', lang: 'de', ord: 0, value: 'Bearbeitet' },
+      { field: 'title', lang: 'en', ord: 0, value: 'Edited' },
+    ]);
+    expect(written.access).toEqual(['editors']);
+    const members = await db.kysely
+      .selectFrom('asset_collection')
+      .select('collection_id')
+      .where('asset_id', '=', id)
+      .execute();
+    expect(members.map((m) => Number(m.collection_id))).toEqual([collection]);
+    const imported = await db.kysely
+      .selectFrom('asset_edit')
+      .select(['field', 'imported'])
+      .where('asset_id', '=', id)
+      .orderBy('field')
+      .execute();
+    expect(Object.fromEntries(imported.map((r) => [r.field, JSON.parse(r.imported) as unknown]))).toEqual({
+      access_groups: { '': ['public'] },
+      collections: {},
+      created: { '': [new Date(3000).toISOString()] },
+      title: { en: ['New file title'] },
+    });
+  });
 });

@@ -13,6 +13,16 @@ import {
 } from '../db/catalogue-state.ts';
 import { isPostgres } from '../db/dialect.ts';
 import { BULK_BATCH } from '../db/serve-lock.ts';
+import {
+  ACCESS_GROUPS,
+  canonical,
+  COLLECTIONS,
+  CREATED,
+  createdValues,
+  editedFields,
+  listValues,
+  valuesOfField,
+} from './edit-overlay.ts';
 
 /**
  * The single-valued part of an asset. `status` (default active), `imp_date` (default: the time of
@@ -87,7 +97,8 @@ function assetRow(c: AssetColumns, now: number): Insertable<AssetTable> {
 /** Rows per statement: both databases limit the parameters of one (SQLite 32766, PostgreSQL 65535). */
 const PARAMETERS = 30_000;
 
-function chunks<T>(rows: readonly T[], columns: number): T[][] {
+/** Rows split into parts small enough for one statement of `columns` parameters per row. */
+export function chunks<T>(rows: readonly T[], columns: number): T[][] {
   const size = Math.max(1, Math.floor(PARAMETERS / columns));
   const out: T[][] = [];
   for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
@@ -101,7 +112,7 @@ function chunks<T>(rows: readonly T[], columns: number): T[][] {
  * PostgreSQL they travel as one JSON parameter that json_populate_recordset unpacks (the server
  * parses it on its own core); on SQLite as VALUES lists of bound parameters, which it reads fastest.
  */
-async function insertAll<R = unknown>(
+export async function insertAll<R = unknown>(
   trx: Kysely<Database>,
   table: string,
   columns: readonly string[],
@@ -198,25 +209,31 @@ export class CatalogueRepository {
    * catalogue generation so every search index catches up, all in one transaction: a failure leaves the old state. Answers
    * the ids in the order of `writes`.
    */
-  async saveAssets(writes: readonly AssetWrite[], options: SaveOptions = {}): Promise<SavedAsset[]> {
+  async saveAssets(fileWrites: readonly AssetWrite[], options: SaveOptions = {}): Promise<SavedAsset[]> {
     const now = options.now ?? Date.now();
-    if (writes.length === 0) return [];
+    if (fileWrites.length === 0) return [];
     return this.db.transaction().execute(async (trx) => {
+      let writes = fileWrites;
       const feed = (options.feedText ?? true) ? this.feed : undefined;
       await feed?.begin(trx);
       const seq = await beginCatalogueChange(trx);
       const known = new Map<string, number>();
+      const binned = new Set<number>();
       for (const paths of chunks(
         writes.map((w) => w.columns.source_path),
         1,
       )) {
         const rows = await trx
           .selectFrom('asset')
-          .select(['id', 'source_path'])
+          .select(['id', 'source_path', 'status'])
           .where('source_path', 'in', paths)
           .execute();
-        for (const r of rows) known.set(r.source_path, Number(r.id));
+        for (const r of rows) {
+          known.set(r.source_path, Number(r.id));
+          if (r.status === 'bin') binned.add(Number(r.id));
+        }
       }
+      writes = await keepEdits(trx, writes, known, binned);
       const saved: SavedAsset[] = [];
       const fresh: number[] = [];
       for (const [i, w] of writes.entries()) {
@@ -307,6 +324,73 @@ export class CatalogueRepository {
       }
       return saved;
     });
+  }
+
+  /**
+   * A change of existing assets made by `write` in one transaction (edits, the bin, removal): the
+   * change is recorded under the next catalogue generation and the full-text index is told, as
+   * `saveAssets` does, so search, facets and suggestions follow on every process. `write` runs after
+   * the change's lock is taken (so it reads what no other writer changes meanwhile) and answers the
+   * ids it changed with its result; when it changed none, nothing is written.
+   */
+  async changeAssets<T>(
+    write: (trx: Transaction<Database>) => Promise<{ ids: readonly number[]; result: T }>,
+  ): Promise<T> {
+    let unchanged: { result: T } | undefined;
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        await this.feed?.begin(trx);
+        const seq = await beginCatalogueChange(trx);
+        const { ids, result } = await write(trx);
+        if (ids.length === 0) {
+          unchanged = { result };
+          throw new NothingChanged();
+        }
+        const now = Date.now();
+        for (const part of chunks(ids, 1))
+          await trx.updateTable('asset').set({ updated_at: now }).where('id', 'in', part).execute();
+        await recordCatalogueChange(trx, seq, ids);
+        if (this.feed) await this.feed.written(trx, seq, ids, false, await writtenRows(trx, ids));
+        return result;
+      });
+    } catch (err) {
+      if (err instanceof NothingChanged && unchanged) return unchanged.result;
+      throw err;
+    }
+  }
+
+  /**
+   * Deletes assets for good with every row that hangs on them (as `clear` does per asset) and their
+   * queued derivative jobs, in the caller's transaction (`changeAssets`).
+   */
+  async removeAssets(trx: Transaction<Database>, ids: readonly number[]): Promise<void> {
+    for (const some of chunks(ids, 1)) {
+      const assets = await trx
+        .selectFrom('asset')
+        .select(['id', 'sha256', 'asset_group'])
+        .where('id', 'in', some)
+        .execute();
+      const jobKeys = assets.flatMap((a) =>
+        derivativeJobsFor({ ...a, id: Number(a.id) }, this.conversionSets).map((j) => j.key),
+      );
+      for (const keys of chunks(jobKeys, 1)) await trx.deleteFrom('job').where('key', 'in', keys).execute();
+      for (const t of [
+        'derivative',
+        'asset_value',
+        'asset_collection',
+        'asset_access',
+        'asset_caption',
+        'asset_edit',
+      ] as const) {
+        await trx.deleteFrom(t).where('asset_id', 'in', some).execute();
+      }
+      await trx
+        .updateTable('collection')
+        .set({ thumbnail_asset_id: null })
+        .where('thumbnail_asset_id', 'in', some)
+        .execute();
+      await trx.deleteFrom('asset').where('id', 'in', some).execute();
+    }
   }
 
   /**
@@ -455,7 +539,14 @@ export class CatalogueRepository {
         await changeCatalogue(trx, ids);
         for (const keys of chunks(jobKeys, 1)) await trx.deleteFrom('job').where('key', 'in', keys).execute();
         for (const some of chunks(ids, 1)) {
-          for (const t of ['derivative', 'asset_value', 'asset_collection', 'asset_access', 'asset_caption'] as const) {
+          for (const t of [
+            'derivative',
+            'asset_value',
+            'asset_collection',
+            'asset_access',
+            'asset_caption',
+            'asset_edit',
+          ] as const) {
             await trx.deleteFrom(t).where('asset_id', 'in', some).execute();
           }
           await trx.deleteFrom('asset').where('id', 'in', some).execute();
@@ -475,6 +566,113 @@ export class CatalogueRepository {
       await nextTurn();
     await this.db.transaction().execute((trx) => changeCatalogue(trx, 'all'));
   }
+}
+
+/**
+ * The edit overlay (decision 0250) over writes that replace assets: a field an editor changed keeps
+ * its current value (every language of an index field, the date column, the access groups, the
+ * collection memberships) and `asset_edit.imported` takes the file's new value; an asset in the bin
+ * stays there. One indexed read of `asset_edit` per batch of replaced assets; the current values are
+ * read only for assets that have edits.
+ */
+async function keepEdits(
+  trx: Kysely<Database>,
+  writes: readonly AssetWrite[],
+  known: ReadonlyMap<string, number>,
+  binned: ReadonlySet<number>,
+): Promise<readonly AssetWrite[]> {
+  const replaced = [...new Set(known.values())];
+  const edits = new Map<number, Set<string>>();
+  for (const ids of chunks(replaced, 1)) for (const [id, f] of await editedFields(trx, ids)) edits.set(id, f);
+  if (edits.size === 0 && binned.size === 0) return writes;
+  const editedIds = [...edits.keys()];
+  const current = new Map<
+    number,
+    { values: AssetWrite['values']; access: string[]; members: number[]; created: number | null }
+  >();
+  for (const ids of chunks(editedIds, 1)) {
+    const [assets, values, access, members] = await Promise.all([
+      trx.selectFrom('asset').select(['id', 'created']).where('id', 'in', ids).execute(),
+      trx
+        .selectFrom('asset_value')
+        .select(['asset_id', 'field', 'lang', 'value'])
+        .where('asset_id', 'in', ids)
+        .orderBy('asset_id')
+        .orderBy('field')
+        .orderBy('lang')
+        .orderBy('ord')
+        .execute(),
+      trx.selectFrom('asset_access').select(['asset_id', 'group_name']).where('asset_id', 'in', ids).execute(),
+      trx.selectFrom('asset_collection').select(['asset_id', 'collection_id']).where('asset_id', 'in', ids).execute(),
+    ]);
+    for (const a of assets) {
+      current.set(Number(a.id), {
+        values: [],
+        access: [],
+        members: [],
+        created: a.created === null ? null : Number(a.created),
+      });
+    }
+    for (const v of values) current.get(Number(v.asset_id))?.values.push(v);
+    for (const a of access) current.get(Number(a.asset_id))?.access.push(a.group_name);
+    for (const m of members) current.get(Number(m.asset_id))?.members.push(Number(m.collection_id));
+  }
+  const out: AssetWrite[] = [];
+  for (const w of writes) {
+    const id = known.get(w.columns.source_path);
+    const fields = id === undefined ? undefined : edits.get(id);
+    const was = id === undefined ? undefined : current.get(id);
+    let write = w;
+    if (id !== undefined && binned.has(id)) write = { ...write, columns: { ...write.columns, status: 'bin' } };
+    if (id !== undefined && fields && was) {
+      const file = write;
+      const kept = new Set([...fields].filter((f) => f !== CREATED && f !== ACCESS_GROUPS && f !== COLLECTIONS));
+      write = {
+        ...write,
+        columns: fields.has(CREATED) ? { ...write.columns, created: was.created } : write.columns,
+        values: [...write.values.filter((v) => !kept.has(v.field)), ...was.values.filter((v) => kept.has(v.field))],
+        accessGroups: fields.has(ACCESS_GROUPS) ? was.access : write.accessGroups,
+        collectionIds: fields.has(COLLECTIONS) ? was.members : write.collectionIds,
+      };
+      for (const field of fields) {
+        const imported =
+          field === CREATED
+            ? createdValues(file.columns.created)
+            : field === ACCESS_GROUPS
+              ? listValues([...new Set(file.accessGroups)])
+              : field === COLLECTIONS
+                ? listValues([...new Set(file.collectionIds)])
+                : valuesOfField(file.values, field);
+        await trx
+          .updateTable('asset_edit')
+          .set({ imported: canonical(imported) })
+          .where('asset_id', '=', id)
+          .where('field', '=', field)
+          .execute();
+      }
+    }
+    out.push(write);
+  }
+  return out;
+}
+
+/** Ends the transaction of a change that changed nothing (rolled back, answered as it is). */
+class NothingChanged extends Error {}
+
+/** What the full-text index reads of assets after a change: their status, file name and values. */
+async function writtenRows(trx: Kysely<Database>, ids: readonly number[]): Promise<WrittenRows> {
+  const rows: WrittenRows = { assets: [], values: [] };
+  for (const some of chunks(ids, 1)) {
+    const assets = await trx.selectFrom('asset').select(['id', 'status', 'filename']).where('id', 'in', some).execute();
+    for (const a of assets) rows.assets.push({ id: Number(a.id), status: a.status, filename: a.filename });
+    const values = await trx
+      .selectFrom('asset_value')
+      .select(['asset_id', 'field', 'lang', 'ord', 'value'])
+      .where('asset_id', 'in', some)
+      .execute();
+    for (const v of values) rows.values.push({ ...v, asset_id: Number(v.asset_id), ord: Number(v.ord) });
+  }
+  return rows;
 }
 
 /** Lets timers and I/O run between a command's transactions (better-sqlite3 answers synchronously). */

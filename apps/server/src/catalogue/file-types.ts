@@ -45,6 +45,9 @@ const types: Record<string, [string, AssetGroup]> = {
   dae: ['model/vnd.collada+xml', '3d'],
 };
 
+/** The file name extensions the import reads (without the dot). */
+export const importedExtensions: readonly string[] = Object.keys(types);
+
 /** Files that belong to another file (materials of OBJ models), not assets of their own. */
 const companions = new Set(['mtl']);
 

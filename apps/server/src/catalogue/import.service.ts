@@ -500,7 +500,8 @@ export class ImportService {
         const same = before?.fingerprint === fingerprint && before.import_root === importRoot;
         // Captions are kept apart from the asset: a changed caption file does not make the video again.
         const captions = type.group === 'video' ? await this.captionsOf(f, summary.warnings, tree) : [];
-        if (before && before.status === 'active' && same) {
+        // A binned asset's unchanged file is as unchanged as an active one's: it stays in the bin.
+        if (before && (before.status === 'active' || before.status === 'bin') && same) {
           await this.repo.saveCaptions(before.id, captions);
           summary.unchanged++;
           return;

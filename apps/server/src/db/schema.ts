@@ -36,6 +36,9 @@ export interface Database {
   bookmark: BookmarkTable;
   share_link: ShareLinkTable;
   share_link_asset: ShareLinkAssetTable;
+  asset_edit: AssetEditTable;
+  edit_batch: EditBatchTable;
+  edit_change: EditChangeTable;
 }
 
 export interface ConfigDocumentTable {
@@ -65,7 +68,8 @@ export interface AssetTable {
   mime: string;
   format: string;
   asset_group: string;
-  status: Generated<'active' | 'gone'>;
+  /** 'bin': an editor moved it to the bin (decision 0250); only 'active' assets are visible. */
+  status: Generated<'active' | 'gone' | 'bin'>;
   created: number | null;
   imp_date: number;
   updated_at: number;
@@ -396,4 +400,40 @@ export interface ShareLinkAssetTable {
   share_id: number;
   asset_id: number;
   position: number;
+}
+
+/**
+ * The edit overlay (decision 0250): a field of an asset an editor changed. `field` is an index
+ * field, `created`, `access_groups` or `collections`; `imported` the file's values at the last import
+ * (JSON of values per language), which an admin's reset brings back.
+ */
+export interface AssetEditTable {
+  asset_id: number;
+  field: string;
+  imported: string;
+  edited_by: string | null;
+  edited_at: number;
+}
+
+/** One entry of the edit history: a change of one or many assets, made and undone as one. */
+export interface EditBatchTable {
+  id: Generated<number>;
+  kind: 'upload' | 'edit' | 'bin' | 'restore' | 'undo' | 'reset' | 'remove';
+  account_id: number | null;
+  account_name: string | null;
+  at: number;
+  assets: number;
+  /** JSON array of the fields it changed. */
+  fields: string;
+  undo_of: number | null;
+  undone_by: number | null;
+}
+
+/** A field of an asset a batch changed: values per language before and after (JSON; null: none). */
+export interface EditChangeTable {
+  batch_id: number;
+  asset_id: number;
+  field: string;
+  before: string | null;
+  after: string | null;
 }

@@ -1,0 +1,439 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EditBatch } from '@vitrine/contract/edit';
+import { apiCaller, startTestApp, type TestApp } from '../../test/app.ts';
+import { signIn, xsrfHeaders } from '../../test/auth.ts';
+import { dialects } from '../../test/databases.ts';
+import { buildAssets, buildCollection } from '../../test/factories.ts';
+import { makeImage } from '../../test/media-fixtures.ts';
+
+type Headers = Record<string, string>;
+
+describe.each(dialects)('editing on %s (docs/editing.md, decision 0250)', (dialect) => {
+  let t: TestApp;
+  let call: ReturnType<typeof apiCaller>;
+  let media: string;
+  let user: Headers;
+  let editor: Headers;
+  let admin: Headers;
+  let collection: number;
+  const ids = { harbour: 0, alpha: 0, beta: 0, gamma: 0, hidden: 0 };
+
+  const values = async (id: number, field: string, lang = '') =>
+    (
+      await t.app.db.kysely
+        .selectFrom('asset_value')
+        .select('value')
+        .where('asset_id', '=', id)
+        .where('field', '=', field)
+        .where('lang', '=', lang)
+        .orderBy('ord')
+        .execute()
+    ).map((r) => r.value);
+  const status = async (id: number) =>
+    (await t.app.db.kysely.selectFrom('asset').select('status').where('id', '=', id).executeTakeFirst())?.status;
+  const batches = async () =>
+    Number(
+      (
+        await t.app.db.kysely
+          .selectFrom('edit_batch')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const apply = async (who: Headers, assets: number[], changes: object[]) =>
+    call('POST', 'edit/apply', who, { ids: assets.map(String), changes });
+  /** The ids a search finds, as an editor (who sees the `users` assets) asks it. */
+  const found = async (query: string, extra = '') => {
+    const res = await call('GET', `search?solr_q=${encodeURIComponent(query)}${extra}`, editor);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{
+      response: { docs: { id: string }[] };
+      facetCounts: { facetFields: Record<string, { value: string; count: number }[]> };
+    }>();
+  };
+  const foundIds = async (query: string) => (await found(query)).response.docs.map((d) => Number(d.id)).sort();
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      dialect,
+      settings: {
+        catalogue: { defaultAccessGroups: ['users'] },
+        groups: [
+          { name: 'public' },
+          { name: 'users' },
+          { name: 'editors' },
+          { name: 'secret' },
+          { name: 'admins', guiAdmin: true },
+        ],
+      },
+    });
+    call = apiCaller(t);
+    media = mkdtempSync(path.join(tmpdir(), 'vitrine-edit-'));
+    await makeImage(path.join(media, 'harbour.jpg'), { width: 320, height: 200 });
+    writeFileSync(
+      path.join(media, 'harbour.jpg.json'),
+      JSON.stringify({ title: { en: 'Harbour at dawn' }, creator: 'Anna Quill' }),
+    );
+    const summary = await t.app.services.importer().importFolder(media);
+    expect(summary.failed).toEqual([]);
+    const harbour = await t.app.db.kysely.selectFrom('asset').select('id').executeTakeFirstOrThrow();
+    ids.harbour = Number(harbour.id);
+    collection = await buildCollection(t.app.db, 'Campaign');
+    [ids.alpha, ids.beta, ids.gamma, ids.hidden] = await buildAssets(t.app.db, [
+      { filename: 'alpha.jpg', access: ['users'], values: { title: { en: 'Alpha pier' }, keywords: { en: ['boat'] } } },
+      { filename: 'beta.jpg', access: ['users'], values: { title: { en: 'Beta pier' }, keywords: { en: ['boat'] } } },
+      { filename: 'gamma.jpg', access: ['users'], values: { title: { en: 'Gamma pier' }, keywords: { en: ['boat'] } } },
+      { filename: 'hidden.jpg', access: ['secret'], values: { title: { en: 'Hidden pier' } } },
+    ]);
+    user = (await signIn(t, { groups: ['users'] })).headers;
+    editor = (await signIn(t, { name: 'edna', groups: ['users', 'editors'] })).headers;
+    admin = (await signIn(t, { name: 'ada', groups: ['users', 'admins'] })).headers;
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+    rmSync(media, { recursive: true, force: true });
+  });
+
+  it('answers a guest 401 and a user 403 on every editing call; editors and admins get through', async () => {
+    const a = String(ids.alpha);
+    const calls: [method: 'GET' | 'POST', url: string, body: object | undefined, editorStatus: number][] = [
+      ['GET', 'edit/options', undefined, 200],
+      ['GET', `edit/asset?id=${a}`, undefined, 200],
+      ['POST', 'edit/preview', { ids: [a], changes: [{ field: 'title', op: 'set', values: ['x'], lang: 'en' }] }, 200],
+      ['POST', 'edit/apply', { ids: [a], changes: [{ field: 'copyright', op: 'set', values: ['© Ada'] }] }, 200],
+      ['POST', 'edit/bin', { ids: [String(ids.gamma)] }, 200],
+      ['POST', 'edit/restore', { ids: [String(ids.gamma)] }, 200],
+      ['GET', 'edit/bin', undefined, 200],
+      ['GET', `edit/history?id=${a}`, undefined, 200],
+      ['POST', 'edit/undo', { batch: 999_999 }, 404],
+      ['POST', 'edit/collection', { name: 'Uploads' }, 200],
+      // Admins only: a plain editor is refused.
+      ['POST', 'edit/remove', { ids: [a] }, 403],
+      ['POST', 'edit/reset', { id: a, field: 'title' }, 403],
+    ];
+    const before = await batches();
+    for (const [method, url, body] of calls) {
+      const guest = await call(method, url, xsrfHeaders, body);
+      expect(guest.statusCode, `${url} as guest`).toBe(401);
+      expect(guest.json<{ error: string }>().error).toBe('unauthorized');
+      const plain = await call(method, url, user, body);
+      expect(plain.statusCode, `${url} as user`).toBe(403);
+      expect(plain.json<{ error: string }>().error).toBe('forbidden');
+    }
+    expect(await batches()).toBe(before);
+    for (const [method, url, body, editorStatus] of calls) {
+      const res = await call(method, url, editor, body);
+      expect(res.statusCode, `${url} as editor: ${res.body}`).toBe(editorStatus);
+    }
+    // An admin is an editor too, and may remove (here: refused, the asset is not in the bin) and reset.
+    const removal = await call('POST', 'edit/remove', admin, { ids: [a] });
+    expect(removal.statusCode, removal.body).toBe(400);
+    const reset = await call('POST', 'edit/reset', admin, { id: a, field: 'copyright' });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const options = await call('GET', 'edit/options', admin);
+    expect(options.json()).toMatchObject({ canRemove: true });
+    const own = await call('GET', 'edit/options', editor);
+    expect(own.json()).toMatchObject({
+      canRemove: false,
+      groups: ['public', 'users', 'editors', 'secret', 'admins'],
+      languages: expect.arrayContaining(['de', 'en']),
+      upload: { maxFileBytes: 4096 * 1024 * 1024, usedTodayBytes: 0, extensions: expect.arrayContaining(['jpg']) },
+    });
+    const fields = own.json<{ fields: { field_name: string; multiValued: boolean; localized: boolean }[] }>().fields;
+    expect(fields.find((f) => f.field_name === 'keywords')).toMatchObject({ multiValued: true, localized: true });
+    expect(fields.find((f) => f.field_name === 'creator')).toMatchObject({ multiValued: false, localized: false });
+    expect(fields.map((f) => f.field_name)).toEqual(
+      expect.arrayContaining(['created', 'access_groups', 'collections']),
+    );
+  });
+
+  it('answers 404 for an asset the editor may not see, and writes nothing', async () => {
+    const h = String(ids.hidden);
+    const before = await batches();
+    const requests: ['GET' | 'POST', string, object | undefined][] = [
+      ['GET', `edit/asset?id=${h}`, undefined],
+      ['GET', `edit/history?id=${h}`, undefined],
+      ['POST', 'edit/preview', { ids: [h], changes: [{ field: 'creator', op: 'set', values: ['x'] }] }],
+      [
+        'POST',
+        'edit/apply',
+        { ids: [String(ids.alpha), h], changes: [{ field: 'creator', op: 'set', values: ['x'] }] },
+      ],
+      ['POST', 'edit/bin', { ids: [h] }],
+      ['POST', 'edit/restore', { ids: [h] }],
+    ];
+    for (const [method, url, body] of requests) {
+      const res = await call(method, url, editor, body);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).not.toContain('Hidden pier');
+    }
+    const removal = await call('POST', 'edit/remove', admin, { ids: [h] });
+    expect(removal.statusCode).toBe(404);
+    expect(await batches()).toBe(before);
+    expect(await values(ids.alpha, 'creator')).toEqual([]);
+    expect(await status(ids.hidden)).toBe('active');
+  });
+
+  it('refuses bad input with 400 naming the field, and writes nothing of the edit', async () => {
+    const ok = { field: 'creator', op: 'set', values: ['Written anyway?'] };
+    const cases: [change: object, path: string][] = [
+      [{ field: 'no_such_field', op: 'set', values: ['x'] }, 'changes.1.field'],
+      [{ field: 'camera_make', op: 'set', values: ['x'] }, 'changes.1.field'],
+      [{ field: 'creator', lang: 'en', op: 'set', values: ['x'] }, 'changes.1.lang'],
+      [{ field: 'title', lang: 'xx', op: 'set', values: ['x'] }, 'changes.1.lang'],
+      [{ field: 'title', lang: 'en', op: 'replace', values: ['x'] }, 'changes.1.find'],
+      [{ field: 'created', op: 'set', values: ['yesterday'] }, 'changes.1.values'],
+      [{ field: 'access_groups', op: 'add', values: ['nobody'] }, 'changes.1.values'],
+      [{ field: 'collections', op: 'add', values: ['999999'] }, 'changes.1.values'],
+      [{ field: 'title', lang: 'en', op: 'add', values: ['x'] }, 'changes.1.op'],
+      [{ field: 'creator', op: 'remove', values: ['x'] }, 'changes.1.op'],
+    ];
+    const before = await batches();
+    for (const [change, where] of cases) {
+      const res = await apply(editor, [ids.beta], [ok, change]);
+      expect(res.statusCode, JSON.stringify(change)).toBe(400);
+      const body = res.json<{ error: string; details: { path: string }[] }>();
+      expect(body.error).toBe('validation');
+      expect(body.details[0]?.path, JSON.stringify(change)).toBe(where);
+    }
+    expect(await batches()).toBe(before);
+    expect(await values(ids.beta, 'creator')).toEqual([]);
+  });
+
+  it('an edit is found by search, its facet and a filter as soon as the call answers', async () => {
+    const res = await apply(
+      editor,
+      [ids.alpha],
+      [
+        { field: 'title', lang: 'en', op: 'set', values: ['Zephyrine lighthouse'] },
+        { field: 'keywords', lang: 'en', op: 'add', values: ['quokkaword'] },
+      ],
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ changed: 1, batch: { kind: 'edit', by: 'edna', assets: 1 } });
+    expect(await foundIds('Zephyrine')).toEqual([ids.alpha]);
+    expect(await foundIds('quokkaword')).toEqual([ids.alpha]);
+    const facets = await found('*', '&solr_facetfields=keywords');
+    expect(facets.facetCounts.facetFields.keywords).toContainEqual(
+      expect.objectContaining({ value: 'quokkaword', count: 1 }),
+    );
+    const filter = encodeURIComponent(JSON.stringify([{ key: 'keywords', values: ['quokkaword'] }]));
+    const filtered = await call('GET', `search?solr_q=*&filter=${filter}`, editor);
+    expect(filtered.json<{ response: { docs: { id: string }[] } }>().response.docs.map((d) => Number(d.id))).toEqual([
+      ids.alpha,
+    ]);
+    const asset = await call('GET', `edit/asset?id=${ids.alpha}`, editor);
+    expect(asset.json()).toMatchObject({
+      status: 'active',
+      fields: { title: { en: ['Zephyrine lighthouse'] }, keywords: { en: ['boat', 'quokkaword'] } },
+      edited: { title: { by: 'edna' }, keywords: { by: 'edna' } },
+    });
+  });
+
+  it('previews how many assets an edit changes without changing them', async () => {
+    const before = await batches();
+    const res = await call('POST', 'edit/preview', editor, {
+      ids: [String(ids.alpha), String(ids.beta), String(ids.gamma)],
+      changes: [
+        { field: 'keywords', lang: 'en', op: 'add', values: ['boat'] },
+        { field: 'title', lang: 'en', op: 'replace', find: 'pier', values: ['jetty'] },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // Every one has 'boat' already; Alpha's title has no 'pier' any more.
+    expect(res.json()).toEqual({ assets: 3, changing: 2, perChange: [0, 2] });
+    expect(await batches()).toBe(before);
+    expect(await values(ids.beta, 'title', 'en')).toEqual(['Beta pier']);
+  });
+
+  it('undoes a single edit, and refuses to undo it twice', async () => {
+    const res = await apply(editor, [ids.beta], [{ field: 'title', lang: 'en', op: 'set', values: ['Wrong title'] }]);
+    const batch = res.json<{ batch: EditBatch }>().batch;
+    expect(await values(ids.beta, 'title', 'en')).toEqual(['Wrong title']);
+    const undo = await call('POST', 'edit/undo', editor, { batch: batch.id });
+    expect(undo.statusCode, undo.body).toBe(200);
+    expect(undo.json()).toMatchObject({ undone: 1, skipped: 0, batch: { kind: 'undo', undoOf: batch.id } });
+    expect(await values(ids.beta, 'title', 'en')).toEqual(['Beta pier']);
+    expect(await foundIds('Wrong')).toEqual([]);
+    const again = await call('POST', 'edit/undo', editor, { batch: batch.id });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: 'conflict' });
+    const history = await call('GET', `edit/history?id=${ids.beta}`, editor);
+    const entries = history.json<{ entries: { batch: EditBatch; changes: object[] }[] }>().entries;
+    expect(entries[0]).toMatchObject({
+      batch: { kind: 'undo', undoOf: batch.id },
+      changes: [{ field: 'title', before: { en: ['Wrong title'] }, after: { en: ['Beta pier'] } }],
+    });
+    expect(entries[1]).toMatchObject({ batch: { id: batch.id, undoneBy: entries[0]?.batch.id } });
+  });
+
+  it('undoes a bulk edit as one, skipping an asset changed again since', async () => {
+    const all = [ids.alpha, ids.beta, ids.gamma];
+    const res = await apply(editor, all, [{ field: 'keywords', lang: 'en', op: 'add', values: ['tide'] }]);
+    const batch = res.json<{ batch: EditBatch; changed: number }>();
+    expect(batch.changed).toBe(3);
+    await apply(editor, [ids.gamma], [{ field: 'keywords', lang: 'en', op: 'add', values: ['storm'] }]);
+    const undo = await call('POST', 'edit/undo', editor, { batch: batch.batch.id });
+    expect(undo.json()).toMatchObject({ undone: 2, skipped: 1 });
+    expect(await values(ids.alpha, 'keywords', 'en')).toEqual(['boat', 'quokkaword']);
+    expect(await values(ids.beta, 'keywords', 'en')).toEqual(['boat']);
+    expect(await values(ids.gamma, 'keywords', 'en')).toEqual(['boat', 'tide', 'storm']);
+    expect(await foundIds('tide')).toEqual([ids.gamma]);
+    // Undoing the undo is a change like any other.
+    const redo = await call('POST', 'edit/undo', editor, { batch: undo.json<{ batch: EditBatch }>().batch.id });
+    expect(redo.json()).toMatchObject({ undone: 2, skipped: 0 });
+    expect(await foundIds('tide')).toEqual([ids.alpha, ids.beta, ids.gamma].sort((x, y) => x - y));
+  });
+
+  it('edits visibility, collections and the date the same way', async () => {
+    const res = await apply(
+      editor,
+      [ids.beta],
+      [
+        { field: 'access_groups', op: 'add', values: ['public'] },
+        { field: 'collections', op: 'set', values: [String(collection)] },
+        { field: 'created', op: 'set', values: ['2020-05-04'] },
+      ],
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const asset = await call('GET', `edit/asset?id=${ids.beta}`, editor);
+    expect(asset.json()).toMatchObject({
+      fields: {
+        access_groups: { '': ['public', 'users'] },
+        collections: { '': [String(collection)] },
+        created: { '': ['2020-05-04T00:00:00.000Z'] },
+      },
+    });
+    const row = await t.app.db.kysely
+      .selectFrom('asset')
+      .select('created')
+      .where('id', '=', ids.beta)
+      .executeTakeFirst();
+    expect(Number(row?.created)).toBe(Date.parse('2020-05-04T00:00:00Z'));
+    // A guest (group public) now sees it.
+    const guest = await call('GET', `search?solr_q=*&id=${ids.beta}`, xsrfHeaders);
+    expect(guest.json<{ response: { numFound: number } }>().response.numFound).toBe(1);
+    const inCollection = await call('GET', `search?solr_q=*&meta_collections=${collection}`, editor);
+    expect(inCollection.json<{ response: { docs: { id: string }[] } }>().response.docs.map((d) => d.id)).toEqual([
+      String(ids.beta),
+    ]);
+  });
+
+  it('the bin hides an asset from search at once and a restore brings it back', async () => {
+    expect(await foundIds('Gamma')).toEqual([ids.gamma]);
+    const bin = await call('POST', 'edit/bin', editor, { ids: [String(ids.gamma)] });
+    expect(bin.json()).toMatchObject({ changed: 1, batch: { kind: 'bin', fields: ['status'] } });
+    expect(await foundIds('Gamma')).toEqual([]);
+    const list = await call('GET', 'edit/bin', editor);
+    expect(list.json()).toMatchObject({
+      total: 1,
+      assets: [{ id: String(ids.gamma), title: 'Gamma pier', filename: 'gamma.jpg', binnedBy: 'edna' }],
+    });
+    // A user who is no editor does not see it either.
+    const res = await call('GET', `search?solr_q=Gamma`, user);
+    expect(res.json<{ response: { numFound: number } }>().response.numFound).toBe(0);
+    const restore = await call('POST', 'edit/restore', editor, { ids: [String(ids.gamma)] });
+    expect(restore.json()).toMatchObject({ changed: 1, batch: { kind: 'restore' } });
+    expect(await foundIds('Gamma')).toEqual([ids.gamma]);
+    expect((await call('GET', 'edit/bin', editor)).json()).toMatchObject({ total: 0, assets: [] });
+  });
+
+  it('keeps an edited field through a re-import of a changed file and updates the others; an admin resets it', async () => {
+    const h = ids.harbour;
+    expect(await values(h, 'title', 'en')).toEqual(['Harbour at dawn']);
+    await apply(editor, [h], [{ field: 'title', lang: 'en', op: 'set', values: ['Harbour, edited'] }]);
+    await makeImage(path.join(media, 'harbour.jpg'), { width: 400, height: 300 });
+    writeFileSync(
+      path.join(media, 'harbour.jpg.json'),
+      JSON.stringify({ title: { en: 'Harbour from the file' }, creator: 'Bert Quill' }),
+    );
+    const summary = await t.app.services.importer().importFolder(media);
+    expect(summary).toMatchObject({ updated: 1, failed: [] });
+    expect(await values(h, 'title', 'en')).toEqual(['Harbour, edited']);
+    expect(await values(h, 'creator')).toEqual(['Bert Quill']);
+    expect(await foundIds('edited')).toEqual([h]);
+    expect(await foundIds('Bert')).toEqual([h]);
+    const mark = await t.app.db.kysely
+      .selectFrom('asset_edit')
+      .select('imported')
+      .where('asset_id', '=', h)
+      .where('field', '=', 'title')
+      .executeTakeFirst();
+    expect(JSON.parse(mark?.imported ?? 'null')).toEqual({ en: ['Harbour from the file'] });
+
+    const reset = await call('POST', 'edit/reset', admin, { id: String(h), field: 'title' });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json()).toMatchObject({ batch: { kind: 'reset', fields: ['title'] } });
+    expect(await values(h, 'title', 'en')).toEqual(['Harbour from the file']);
+    const again = await call('POST', 'edit/reset', admin, { id: String(h), field: 'title' });
+    expect(again.statusCode).toBe(400);
+    // Not edited any more: the next import of a changed file updates it.
+    writeFileSync(path.join(media, 'harbour.jpg.json'), JSON.stringify({ title: { en: 'Harbour, third file' } }));
+    await t.app.services.importer().importFolder(media);
+    expect(await values(h, 'title', 'en')).toEqual(['Harbour, third file']);
+  });
+
+  it('a binned asset stays in the bin through a re-import, changed file or not', async () => {
+    const h = ids.harbour;
+    await call('POST', 'edit/bin', editor, { ids: [String(h)] });
+    const unchanged = await t.app.services.importer().importFolder(media);
+    expect(unchanged).toMatchObject({ unchanged: 1, updated: 0 });
+    writeFileSync(path.join(media, 'harbour.jpg.json'), JSON.stringify({ title: { en: 'Harbour, fourth file' } }));
+    const changed = await t.app.services.importer().importFolder(media);
+    expect(changed).toMatchObject({ updated: 1 });
+    expect(await status(h)).toBe('bin');
+    expect(await foundIds('fourth')).toEqual([]);
+    await call('POST', 'edit/restore', editor, { ids: [String(h)] });
+    expect(await foundIds('fourth')).toEqual([h]);
+  });
+
+  it('an admin removes binned assets for good, and search forgets them', async () => {
+    const [doomed] = await buildAssets(t.app.db, [
+      { filename: 'doomed.jpg', access: ['users'], values: { title: { en: 'Doomed wreck' } } },
+    ]);
+    expect(await foundIds('wreck')).toEqual([doomed]);
+    await apply(editor, [doomed], [{ field: 'creator', op: 'set', values: ['Somebody'] }]);
+    const active = await call('POST', 'edit/remove', admin, { ids: [String(doomed)] });
+    expect(active.statusCode).toBe(400);
+    expect(await status(doomed)).toBe('active');
+    await call('POST', 'edit/bin', editor, { ids: [String(doomed)] });
+    const res = await call('POST', 'edit/remove', admin, { ids: [String(doomed)] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ removed: 1 });
+    expect(await status(doomed)).toBeUndefined();
+    for (const table of ['asset_value', 'asset_access', 'asset_edit'] as const) {
+      const left = await t.app.db.kysely.selectFrom(table).select('asset_id').where('asset_id', '=', doomed).execute();
+      expect(left, table).toEqual([]);
+    }
+    expect(await foundIds('wreck')).toEqual([]);
+    const history = await call('GET', `edit/history?id=${doomed}`, editor);
+    expect(history.statusCode).toBe(404);
+  });
+
+  it('makes a collection for uploads, or answers the one of that name', async () => {
+    const made = await call('POST', 'edit/collection', editor, { name: 'Shoot 2026' });
+    expect(made.statusCode, made.body).toBe(200);
+    const { id } = made.json<{ id: number }>();
+    const again = await call('POST', 'edit/collection', editor, { name: 'Shoot 2026' });
+    expect(again.json()).toMatchObject({ id, name: 'Shoot 2026' });
+    const child = await call('POST', 'edit/collection', editor, { name: 'Day 1', parent: id });
+    expect(child.json()).toMatchObject({ name: 'Day 1' });
+    const orphan = await call('POST', 'edit/collection', editor, { name: 'Day 2', parent: 999_999 });
+    expect(orphan.statusCode).toBe(400);
+    expect(orphan.json()).toMatchObject({ error: 'validation', details: [{ path: 'parent' }] });
+    const options = await call('GET', 'edit/options', editor);
+    expect(options.json<{ collections: { id: number }[] }>().collections.map((c) => c.id)).toContain(id);
+  });
+
+  it('records an upload as a batch whose undo moves the assets to the bin', async () => {
+    const [up] = await buildAssets(t.app.db, [{ filename: 'upload.jpg', access: ['users'] }]);
+    const batch = await t.app.services.repositories.edits.recordUpload(t.app.db, { id: null, name: 'edna' }, [up]);
+    expect(batch).toMatchObject({ kind: 'upload', assets: 1, fields: ['status'], by: 'edna' });
+    const undo = await call('POST', 'edit/undo', editor, { batch: batch?.id });
+    expect(undo.json()).toMatchObject({ undone: 1, skipped: 0 });
+    expect(await status(up)).toBe('bin');
+  });
+});
