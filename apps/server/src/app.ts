@@ -33,6 +33,7 @@ import type { Settings } from './settings.ts';
 import { shareRoutes } from './share/share.routes.ts';
 import { ssoRoutes } from './sso/sso.routes.ts';
 import { userRoutes } from './user/user.routes.ts';
+import { uploadRoutes } from './upload/upload.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -143,6 +144,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   configAdminRoutes(app, services.configAdmin);
   bookmarkRoutes(app, services.bookmarks);
   shareRoutes(app, services.shares);
+  uploadRoutes(app, services.uploads);
 
   await serveWebApp(
     app,

@@ -58,6 +58,8 @@ import { LoginThrottleRepository } from './user/login-throttle.repository.ts';
 import { ClientRateLimits } from './user/rate-limits.ts';
 import { UserRepository } from './user/user.repository.ts';
 import { UserService, userJobHandlers } from './user/user.service.ts';
+import { UploadRepository } from './upload/upload.repository.ts';
+import { UploadService, type OnUploaded } from './upload/upload.service.ts';
 
 /** Where services write what an operator should see (pino in the server, a quiet stand-in in commands). */
 export interface Log {
@@ -71,6 +73,8 @@ export interface ServiceOptions {
   mailer?: Mailer;
   /** Told how long the parts of each search took in the engine (metrics). */
   onEngineTimes?: (times: EngineTimes) => void;
+  /** Told of each upload that became an asset (the edit history). */
+  onUploaded?: OnUploaded;
 }
 
 /**
@@ -102,6 +106,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     sso: new SsoRepository(db),
     shares: new ShareRepository(db, shareRules),
     users: new UserRepository(db),
+    uploads: new UploadRepository(db.kysely),
     workSlots: new WorkSlotRepository(db.kysely),
   };
   const r = repositories;
@@ -172,6 +177,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     bookmarks,
     limits,
   );
+  const importer = () => new ImportService(r.catalogue, settings, originals);
+  const uploads = new UploadService(r.uploads, r.catalogue, importer, settings, log, options.onUploaded);
   const jobHandlers = () => [
     // Pictures and web videos of an import share the thumbnail slots of all processes.
     ...withinBudget(work, 'thumbnail', derivativeJobHandlers(derivatives)),
@@ -212,7 +219,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     /** Slots of expensive work (conversions, page renders, …) of this process and across processes. */
     work,
     /** A new import run (it remembers the collections it made until it ends). */
-    importer: () => new ImportService(r.catalogue, settings, originals),
+    importer,
+    /** Resumable uploads of editors (tus) and the collections they go into. */
+    uploads,
     /** The worker every Vitrine process runs: all job handlers the server knows. */
     jobWorker: (workerOptions: WorkerOptions = {}) =>
       new JobWorker(r.jobs, jobHandlers(), { leaseMs: settings.jobLeaseMs, ...workerOptions }),

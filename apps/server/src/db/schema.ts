@@ -36,6 +36,7 @@ export interface Database {
   bookmark: BookmarkTable;
   share_link: ShareLinkTable;
   share_link_asset: ShareLinkAssetTable;
+  upload: UploadTable;
 }
 
 export interface ConfigDocumentTable {
@@ -396,4 +397,18 @@ export interface ShareLinkAssetTable {
   share_id: number;
   asset_id: number;
   position: number;
+}
+
+/**
+ * An upload an editor started (tus, upload/files): whose it is, its announced size (counted against
+ * the editor's daily limit while `open` or `done`), and the asset it became.
+ */
+export interface UploadTable {
+  id: string;
+  account: number;
+  bytes: number;
+  created_at: number;
+  state: 'open' | 'done' | 'failed' | 'cancelled';
+  asset_id: number | null;
+  filename: string;
 }
