@@ -4,7 +4,6 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebStream } from 'node:stream/web';
 import { FileStore } from '@tus/file-store';
-import { S3Store as TusS3Store } from '@tus/s3-store';
 import { Metadata, Server, type DataStore } from '@tus/server';
 import type { S3Settings } from '../settings.ts';
 import { S3Bucket } from './s3-store.ts';
@@ -46,7 +45,7 @@ const ID = /^[0-9a-f]{32}$/;
  * before its first byte. A hook's error is rethrown by `handle` as it was thrown.
  */
 export class TusUploads<C> {
-  private readonly server: Server;
+  private made: Promise<Server> | undefined;
   private readonly contexts = new WeakMap<Request, { context: C; id?: string; failure?: unknown }>();
   private readonly bucket: S3Bucket | undefined;
 
@@ -62,24 +61,44 @@ export class TusUploads<C> {
       hooks: TusHooks<C>;
     },
   ) {
+    this.bucket = options.store.kind === 's3' ? new S3Bucket(options.store.settings) : undefined;
+  }
+
+  /**
+   * The tus server, made on the first request: a process that takes no upload neither makes the
+   * parts folder nor loads the AWS SDK (which @tus/s3-store imports).
+   */
+  private server(): Promise<Server> {
+    this.made ??= this.make().catch((err: unknown) => {
+      this.made = undefined;
+      throw err;
+    });
+    return this.made;
+  }
+
+  private async make(): Promise<Server> {
+    const { options } = this;
     const store = options.store;
-    this.bucket = store.kind === 's3' ? new S3Bucket(store.settings) : undefined;
-    const datastore: DataStore =
-      store.kind === 'folder'
-        ? new FileStore({ directory: store.directory })
-        : new TusS3Store({
-            s3ClientConfig: {
-              bucket: store.settings.bucket,
-              region: store.settings.region,
-              forcePathStyle: store.settings.forcePathStyle,
-              ...(store.settings.endpoint ? { endpoint: store.settings.endpoint } : {}),
-              ...(store.settings.credentials ? { credentials: store.settings.credentials } : {}),
-              // As the media store's own client (adapters/s3-store.ts): not every S3 service reads trailing checksums.
-              requestChecksumCalculation: 'WHEN_REQUIRED',
-              responseChecksumValidation: 'WHEN_REQUIRED',
-            },
-            useTags: false,
-          });
+    let datastore: DataStore;
+    if (store.kind === 'folder') {
+      await mkdir(store.directory, { recursive: true });
+      datastore = new FileStore({ directory: store.directory });
+    } else {
+      const { S3Store: TusS3Store } = await import('@tus/s3-store');
+      datastore = new TusS3Store({
+        s3ClientConfig: {
+          bucket: store.settings.bucket,
+          region: store.settings.region,
+          forcePathStyle: store.settings.forcePathStyle,
+          ...(store.settings.endpoint ? { endpoint: store.settings.endpoint } : {}),
+          ...(store.settings.credentials ? { credentials: store.settings.credentials } : {}),
+          // As the media store's own client (adapters/s3-store.ts): not every S3 service reads trailing checksums.
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+        },
+        useTags: false,
+      });
+    }
     const prefix = this.partsPrefix();
     const entry = (req: Request) => {
       const known = this.contexts.get(req);
@@ -103,7 +122,7 @@ export class TusUploads<C> {
       size: upload.size ?? 0,
       metadata: upload.metadata ?? {},
     });
-    this.server = new Server({
+    return new Server({
       path: options.path,
       datastore,
       maxSize: options.maxBytes,
@@ -157,7 +176,7 @@ export class TusUploads<C> {
     } as RequestInit);
     const entry: { context: C; id?: string; failure?: unknown } = { context, ...(id ? { id } : {}) };
     this.contexts.set(request, entry);
-    const response = await this.server.handleWeb(request);
+    const response = await (await this.server()).handleWeb(request);
     if (entry.failure !== undefined) throw entry.failure as Error;
     const answer: Record<string, string> = {};
     response.headers.forEach((value, name) => {
@@ -205,7 +224,7 @@ export class TusUploads<C> {
     }
     const { client, sdk } = await this.bucketConnection();
     const key = `${this.partsPrefix()}${id}`;
-    await this.server.datastore.remove(key).catch(() => undefined);
+    await (await this.server()).datastore.remove(key).catch(() => undefined);
     await client.send(
       new sdk.DeleteObjectsCommand({
         Bucket: store.settings.bucket,
