@@ -34,6 +34,7 @@ import type { Settings } from './settings.ts';
 import { shareRoutes } from './share/share.routes.ts';
 import { ssoRoutes } from './sso/sso.routes.ts';
 import { userRoutes } from './user/user.routes.ts';
+import { uploadRoutes } from './upload/upload.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -145,6 +146,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   bookmarkRoutes(app, services.bookmarks);
   shareRoutes(app, services.shares);
   editRoutes(app, services.edits);
+  uploadRoutes(app, services.uploads);
 
   await serveWebApp(
     app,

@@ -1,3 +1,4 @@
+import type { Auth } from './auth/caller.ts';
 import path from 'node:path';
 import { AccessRepository } from './access/access.repository.ts';
 import { AccessService } from './access/access.service.ts';
@@ -60,6 +61,8 @@ import { LoginThrottleRepository } from './user/login-throttle.repository.ts';
 import { ClientRateLimits } from './user/rate-limits.ts';
 import { UserRepository } from './user/user.repository.ts';
 import { UserService, userJobHandlers } from './user/user.service.ts';
+import { UploadRepository } from './upload/upload.repository.ts';
+import { UploadService, type OnUploaded } from './upload/upload.service.ts';
 
 /** Where services write what an operator should see (pino in the server, a quiet stand-in in commands). */
 export interface Log {
@@ -73,6 +76,8 @@ export interface ServiceOptions {
   mailer?: Mailer;
   /** Told how long the parts of each search took in the engine (metrics). */
   onEngineTimes?: (times: EngineTimes) => void;
+  /** Told of each upload that became an asset (the edit history). */
+  onUploaded?: OnUploaded;
 }
 
 /**
@@ -105,6 +110,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     sso: new SsoRepository(db),
     shares: new ShareRepository(db, shareRules),
     users: new UserRepository(db),
+    uploads: new UploadRepository(db.kysely),
     workSlots: new WorkSlotRepository(db.kysely),
   };
   const r = repositories;
@@ -156,10 +162,6 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   });
   const downloads = new DownloadService(access, r.downloads, conversions, settings, config, mailer, limits);
   const bookmarks = new BookmarkService(r.bookmarks, access);
-  const edits = new EditService(r.edits, access, settings, async () => {
-    const { content } = await config.languages();
-    return [...new Set([...baseContentLanguages, ...content])].sort();
-  });
   const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso, limits);
   const search = new SearchService(
     createSearchEngine(
@@ -178,6 +180,29 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     settings,
     bookmarks,
     limits,
+  );
+  const importer = () => new ImportService(r.catalogue, settings, originals);
+  // Each upload that became an asset is an entry of the edit history (undone by the bin).
+  const recordUpload = async (auth: Auth, assetId: number) => {
+    await r.edits.recordUpload(db, { id: auth.userId, name: auth.name }, [assetId]);
+  };
+  const uploads = new UploadService(
+    r.uploads,
+    r.catalogue,
+    importer,
+    settings,
+    log,
+    options.onUploaded ?? recordUpload,
+  );
+  const edits = new EditService(
+    r.edits,
+    access,
+    settings,
+    async () => {
+      const { content } = await config.languages();
+      return [...new Set([...baseContentLanguages, ...content])].sort();
+    },
+    (auth) => uploads.usedTodayBytes(auth),
   );
   const jobHandlers = () => [
     // Pictures and web videos of an import share the thumbnail slots of all processes.
@@ -220,7 +245,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     /** Slots of expensive work (conversions, page renders, …) of this process and across processes. */
     work,
     /** A new import run (it remembers the collections it made until it ends). */
-    importer: () => new ImportService(r.catalogue, settings, originals),
+    importer,
+    /** Resumable uploads of editors (tus) and the collections they go into. */
+    uploads,
     /** The worker every Vitrine process runs: all job handlers the server knows. */
     jobWorker: (workerOptions: WorkerOptions = {}) =>
       new JobWorker(r.jobs, jobHandlers(), { leaseMs: settings.jobLeaseMs, ...workerOptions }),

@@ -149,7 +149,6 @@ const matrix: Record<string, Row> = {
   },
   // A batch names its assets; its undo sets back only those the caller may edit (edit.routes.test.ts).
   [`POST ${api}edit/undo`]: { none: 'a batch of the edit history', idNames: 'a batch' },
-  [`POST ${api}edit/collection`]: { none: 'a DAM collection by name' },
 
   [`GET ${api}health`]: { none: 'server and database state' },
   [`GET ${api}ready`]: { none: 'readiness of search index and database' },
@@ -183,6 +182,12 @@ const matrix: Record<string, Row> = {
   [`POST ${api}config/custom_html`]: { none: 'custom pages (admins)' },
   [`POST ${api}config/:name`]: { none: 'uploaded files (admins)', idNames: 'a collection tile image' },
   [`GET ${api}info/downloads`]: { none: "the caller's download settings" },
+  // Uploads (docs/security.md "Uploads"): an editor's own files on their way in; the last PATCH
+  // answers the id of the asset the caller's file just became.
+  [`POST ${api}upload/files`]: { none: 'a new upload of an editor' },
+  [`PATCH ${api}upload/files/:id`]: { none: "the caller's own uploads", idNames: 'an upload' },
+  [`DELETE ${api}upload/files/:id`]: { none: "the caller's own uploads", idNames: 'an upload' },
+  [`POST ${api}edit/collection`]: { none: 'DAM collections uploads go into (editors)' },
 };
 
 /** Routes the server gets from plugins: the OpenAPI document and its viewer, single sign-on, the web app. */

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import S3rver from 's3rver';
+import S3rver, { type S3rverMiddleware } from 's3rver';
 import type { S3Settings } from '../src/settings.ts';
 
 /** A bucket of a real S3-protocol server (s3rver, on a temporary folder) on loopback. */
@@ -28,6 +29,8 @@ export async function startTestBucket(prefix = 'portal/'): Promise<TestBucket> {
     directory: dir,
     configureBuckets: [{ name: TEST_BUCKET }],
   });
+  // Before s3rver's own routes, which answer these two calls with 405.
+  server.middleware.unshift(multipartListing(server));
   const { port } = await server.run();
   const requests: string[] = [];
   server.httpServer?.on('request', (req: { method?: string; url?: string }) =>
@@ -63,5 +66,55 @@ export async function startTestBucket(prefix = 'portal/'): Promise<TestBucket> {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+const xml = (body: string) => `<?xml version="1.0" encoding="UTF-8"?>\n${body}`;
+
+/**
+ * The two calls of S3's multipart uploads that s3rver lacks and resumable uploads (@tus/s3-store)
+ * make: ListParts (`GET /bucket/key?uploadId=…`) and AbortMultipartUpload (`DELETE …?uploadId=…`),
+ * answered from the parts s3rver keeps on its disk, as S3 answers them (NoSuchUpload for an upload
+ * completed or aborted).
+ */
+function multipartListing(server: S3rver): S3rverMiddleware {
+  return async (ctx, next) => {
+    const uploadId = ctx.query.uploadId;
+    const listing = ctx.method === 'GET' && ctx.query.partNumber === undefined;
+    if (typeof uploadId !== 'string' || !(listing || ctx.method === 'DELETE')) return next();
+    const [bucket = '', ...key] = ctx.path.slice(1).split('/');
+    const dir = path.join(server.store.getResourcePath(bucket, undefined, 'uploads'), uploadId);
+    if (!/^[0-9a-f]+$/.test(uploadId) || !existsSync(dir)) {
+      ctx.status = 404;
+      ctx.type = 'application/xml';
+      ctx.body = xml(
+        `<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message><UploadId>${uploadId}</UploadId></Error>`,
+      );
+      return;
+    }
+    if (ctx.method === 'DELETE') {
+      await rm(dir, { recursive: true, force: true });
+      ctx.status = 204;
+      return;
+    }
+    const numbers = (await readdir(dir))
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .sort((a, b) => a - b);
+    const parts = await Promise.all(
+      numbers.map(async (n) => {
+        const [info, md5] = await Promise.all([
+          stat(path.join(dir, String(n))),
+          readFile(path.join(dir, `${n}.md5`), 'utf8'),
+        ]);
+        return `<Part><PartNumber>${n}</PartNumber><LastModified>${info.mtime.toISOString()}</LastModified><ETag>"${md5}"</ETag><Size>${info.size}</Size></Part>`;
+      }),
+    );
+    ctx.status = 200;
+    ctx.type = 'application/xml';
+    ctx.body = xml(
+      `<ListPartsResult><Bucket>${bucket}</Bucket><Key>${key.join('/')}</Key><UploadId>${uploadId}</UploadId>` +
+        `<MaxParts>1000</MaxParts><IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`,
+    );
   };
 }

@@ -16,5 +16,20 @@ declare module 's3rver' {
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
     httpServer?: Server;
+    /** Koa's middleware list, composed when the server starts. */
+    middleware: S3rverMiddleware[];
+    /** Where the server keeps buckets, objects and the parts of multipart uploads. */
+    store: { getResourcePath(bucket: string, key: string | undefined, resource: string): string };
   }
+
+  /** The part of Koa's context the added calls use. */
+  export interface S3rverContext {
+    method: string;
+    path: string;
+    query: Record<string, string | string[] | undefined>;
+    status: number;
+    type: string;
+    body: unknown;
+  }
+  export type S3rverMiddleware = (ctx: S3rverContext, next: () => Promise<void>) => Promise<void>;
 }

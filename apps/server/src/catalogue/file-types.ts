@@ -57,6 +57,11 @@ export function fileTypeOf(file: string): FileType | undefined {
   return t ? { format: ext === 'jpeg' ? 'jpg' : ext === 'tif' ? 'tiff' : ext, mime: t[0], group: t[1] } : undefined;
 }
 
+/** Why the import leaves a file of no known type out (`vitrine import` prints it; an upload is refused with it). */
+export function unsupportedTypeReason(file: string): string {
+  return `not a supported file type (${path.extname(file) || 'no extension'})`;
+}
+
 export function isCompanionFile(file: string): boolean {
   return companions.has(path.extname(file).slice(1).toLowerCase());
 }

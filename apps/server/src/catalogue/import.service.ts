@@ -12,7 +12,7 @@ import { pdfInfo } from '../adapters/pdf.ts';
 import { decodeImageWithFfmpeg, probeAv } from '../adapters/video.ts';
 import type { Settings } from '../settings.ts';
 import { writeBatchSize } from '../db/serve-lock.ts';
-import type { AssetColumns, AssetWrite, CatalogueRepository } from './catalogue.repository.ts';
+import type { AssetColumns, AssetWrite, CatalogueRepository, KnownAsset } from './catalogue.repository.ts';
 import {
   captionFormatOf,
   captionTarget,
@@ -22,7 +22,7 @@ import {
   type CaptionTrack,
 } from './caption-file.ts';
 import { declaredFields } from '../access/field-audience.ts';
-import { fileTypeOf, isCompanionFile, playsInBrowser, type FileType } from './file-types.ts';
+import { fileTypeOf, isCompanionFile, playsInBrowser, unsupportedTypeReason, type FileType } from './file-types.ts';
 import { MANIFEST_NAMES, readManifest, readSidecar, SidecarError, type Sidecar } from './sidecar.ts';
 
 export interface ImportSummary {
@@ -88,6 +88,28 @@ interface Probed {
   page_count: number | null;
   plays_in_browser?: number;
 }
+
+/** What the files of one import run share. */
+interface Run {
+  summary: ImportSummary;
+  /** The assets already catalogued under the tree, by source path. */
+  known: Map<string, KnownAsset>;
+  /** The manifest sidecars of a file's folder. */
+  manifestOf: (f: Found) => Promise<Map<string, Sidecar>>;
+  read: { text: (file: string) => Promise<string> };
+}
+
+const emptySummary = (): ImportSummary => ({
+  files: 0,
+  bytes: 0,
+  imported: 0,
+  updated: 0,
+  unchanged: 0,
+  gone: 0,
+  failed: [],
+  warnings: [],
+  seconds: 0,
+});
 
 async function sha256Of(stream: Readable): Promise<string> {
   const hash = createHash('sha256');
@@ -403,6 +425,125 @@ export class ImportService {
     return { columns, values, accessGroups: sc.access_groups ?? this.settings.file.catalogue.defaultAccessGroups };
   }
 
+  /**
+   * Catalogues one file of a tree: sidecars, checksum, what the file says of itself, the asset's
+   * write with its derivative jobs. Every way a file arrives (a folder, a bucket, an upload) goes
+   * through here. `collections` names where the asset goes instead of its folder's collection; it
+   * is asked only once the file was read, so a file that cannot be read leaves no collection
+   * behind. Answers the asset's id, or undefined when the file failed (its reason in `failed`).
+   */
+  private async importFound(
+    tree: ImportTree,
+    f: Found,
+    run: Run,
+    collections?: () => Promise<number[]>,
+  ): Promise<number | undefined> {
+    const { summary, known, manifestOf, read } = run;
+    const rel = f.key.split('/').join(path.sep);
+    try {
+      const type = fileTypeOf(f.file);
+      if (!type) throw new Error(unsupportedTypeReason(f.file));
+      if (!isSafeKey(f.key)) throw new Error('the name has empty, . or .. parts');
+      summary.files++;
+      summary.bytes += f.size;
+      const name = path.basename(f.file);
+      const manifest = await manifestOf(f);
+      const sc: Sidecar = {
+        ...manifest.get(name),
+        ...(f.names.has(`${name}.json`) ? await readSidecar(`${f.file}.json`, read.text) : {}),
+      };
+      const sha = await sha256Of((await tree.store.open(f.key)).stream);
+      const fingerprint = createHash('sha256')
+        .update(JSON.stringify([IMPORT_VERSION, sha, sc, this.settings.file.catalogue.defaultAccessGroups]))
+        .digest('hex');
+      const before = known.get(f.file);
+      const same = before?.fingerprint === fingerprint && before.import_root === tree.importRoot;
+      // Captions are kept apart from the asset: a changed caption file does not make the video again.
+      const captions = type.group === 'video' ? await this.captionsOf(f, summary.warnings, tree) : [];
+      // A binned asset's unchanged file is as unchanged as an active one's: it stays in the bin.
+      if (before && (before.status === 'active' || before.status === 'bin') && same) {
+        await this.repo.saveCaptions(before.id, captions);
+        summary.unchanged++;
+        return before.id;
+      }
+      // The tools read a local file: the folder's own, or a temporary copy of the object.
+      const { probed, embedded } = await tree.store.withLocalCopy(f.key, async (file) => ({
+        probed: await probe(file, type).catch((err: unknown) => {
+          throw new Error(`the file cannot be read as ${type.format.toUpperCase()}: ${(err as Error).message}`);
+        }),
+        embedded: await readEmbeddedMetadata(file).catch((err: unknown) => {
+          summary.warnings.push(`${rel}: embedded metadata could not be read (${(err as Error).message})`);
+          return null;
+        }),
+      }));
+      const write = this.toWrite(
+        f,
+        type,
+        { sha, size: f.size, mtime: Math.round(f.modified.getTime()), fingerprint, root: tree.importRoot },
+        probed,
+        embedded,
+        sc,
+        summary.warnings,
+      );
+      const collectionIds = collections ? await collections() : [await this.collectionFor(tree, f.folderKey)];
+      for (const name of sc.collections ?? []) collectionIds.push(await this.namedCollection(name));
+      const saved = await this.repo.saveAsset({ ...write, collectionIds, captions });
+      if (saved.created) summary.imported++;
+      else summary.updated++;
+      return saved.id;
+    } catch (err) {
+      const reason = err instanceof SidecarError ? `sidecar metadata: ${err.message}` : (err as Error).message;
+      summary.failed.push({ file: rel, reason });
+      return undefined;
+    }
+  }
+
+  /**
+   * Imports one file that arrived on its own (an upload) through the same step as each file of a
+   * tree; its folder (or the bucket prefix it lies under) is the root it must stay in. `source` is
+   * a local path or `s3://bucket/key`. Answers the asset's id, or the reason the file was refused
+   * (the one `vitrine import` prints for it).
+   */
+  async importFile(
+    source: string,
+    collections: () => Promise<number[]>,
+  ): Promise<{ id: number; warnings: string[] } | { reason: string }> {
+    const at = bucketLocation(source);
+    let tree: ImportTree;
+    if (at) {
+      const slash = at.key.lastIndexOf('/');
+      const prefix = slash < 0 ? '' : at.key.slice(0, slash);
+      const store = this.originals.bucket(at.bucket, prefix === '' ? '' : `${prefix}/`);
+      if (!store) throw new ImportInputError(`${source}: this Vitrine reaches no object store`);
+      const root = bucketSourcePath(at.bucket, prefix).replace(/\/$/, '');
+      tree = { root, sep: '/', importRoot: root, name: path.posix.basename(prefix), store };
+    } else {
+      const root = path.dirname(path.resolve(source));
+      const store = new SharedFolderStore(root, { writes: false });
+      tree = { root, sep: path.sep, importRoot: await realpath(root), name: path.basename(root), store };
+    }
+    const name = at ? path.posix.basename(at.key) : path.basename(source);
+    const info = await tree.store.stat(name);
+    if (!info) throw new ImportInputError(`${source} is not there`);
+    const f: Found = {
+      file: `${tree.root}${tree.sep}${name}`,
+      key: name,
+      folder: tree.root,
+      folderKey: '',
+      size: info.size,
+      modified: info.modified,
+      names: new Set([name]),
+      captions: [],
+    };
+    const summary = emptySummary();
+    const known = new Map((await this.repo.assetsUnder(tree.root + tree.sep)).map((a) => [a.source_path, a]));
+    const run: Run = { summary, known, manifestOf: async () => new Map(), read: this.reader(tree) };
+    const id = await this.importFound(tree, f, run, collections);
+    return id === undefined
+      ? { reason: summary.failed[0]?.reason ?? 'the file could not be imported' }
+      : { id, warnings: summary.warnings };
+  }
+
   /** Imports a folder, or a bucket prefix named `s3://bucket/prefix`. */
   async importFrom(source: string, onProgress?: (p: ImportProgress) => void): Promise<ImportSummary> {
     const inBucket = bucketSource(source);
@@ -444,18 +585,8 @@ export class ImportService {
 
   private async importTree(tree: ImportTree, onProgress?: (p: ImportProgress) => void): Promise<ImportSummary> {
     const started = performance.now();
-    const { root, importRoot } = tree;
-    const summary: ImportSummary = {
-      files: 0,
-      bytes: 0,
-      imported: 0,
-      updated: 0,
-      unchanged: 0,
-      gone: 0,
-      failed: [],
-      warnings: [],
-      seconds: 0,
-    };
+    const { root } = tree;
+    const summary = emptySummary();
     const found = await this.walk(tree, summary.warnings);
     const known = new Map((await this.repo.assetsUnder(root + tree.sep)).map((a) => [a.source_path, a]));
     const read = this.reader(tree);
@@ -478,63 +609,12 @@ export class ImportService {
     };
 
     let done = 0;
+    const run: Run = { summary, known, manifestOf, read };
     const one = async (f: Found) => {
-      const rel = f.key.split('/').join(path.sep);
       try {
-        const type = fileTypeOf(f.file);
-        if (!type) throw new Error(`not a supported file type (${path.extname(f.file) || 'no extension'})`);
-        if (!isSafeKey(f.key)) throw new Error('the name has empty, . or .. parts');
-        summary.files++;
-        summary.bytes += f.size;
-        const name = path.basename(f.file);
-        const manifest = await manifestOf(f);
-        const sc: Sidecar = {
-          ...manifest.get(name),
-          ...(f.names.has(`${name}.json`) ? await readSidecar(`${f.file}.json`, read.text) : {}),
-        };
-        const sha = await sha256Of((await tree.store.open(f.key)).stream);
-        const fingerprint = createHash('sha256')
-          .update(JSON.stringify([IMPORT_VERSION, sha, sc, this.settings.file.catalogue.defaultAccessGroups]))
-          .digest('hex');
-        const before = known.get(f.file);
-        const same = before?.fingerprint === fingerprint && before.import_root === importRoot;
-        // Captions are kept apart from the asset: a changed caption file does not make the video again.
-        const captions = type.group === 'video' ? await this.captionsOf(f, summary.warnings, tree) : [];
-        // A binned asset's unchanged file is as unchanged as an active one's: it stays in the bin.
-        if (before && (before.status === 'active' || before.status === 'bin') && same) {
-          await this.repo.saveCaptions(before.id, captions);
-          summary.unchanged++;
-          return;
-        }
-        // The tools read a local file: the folder's own, or a temporary copy of the object.
-        const { probed, embedded } = await tree.store.withLocalCopy(f.key, async (file) => ({
-          probed: await probe(file, type).catch((err: unknown) => {
-            throw new Error(`the file cannot be read as ${type.format.toUpperCase()}: ${(err as Error).message}`);
-          }),
-          embedded: await readEmbeddedMetadata(file).catch((err: unknown) => {
-            summary.warnings.push(`${rel}: embedded metadata could not be read (${(err as Error).message})`);
-            return null;
-          }),
-        }));
-        const write = this.toWrite(
-          f,
-          type,
-          { sha, size: f.size, mtime: Math.round(f.modified.getTime()), fingerprint, root: importRoot },
-          probed,
-          embedded,
-          sc,
-          summary.warnings,
-        );
-        const collectionIds = [await this.collectionFor(tree, f.folderKey)];
-        for (const name of sc.collections ?? []) collectionIds.push(await this.namedCollection(name));
-        const saved = await this.repo.saveAsset({ ...write, collectionIds, captions });
-        if (saved.created) summary.imported++;
-        else summary.updated++;
-      } catch (err) {
-        const reason = err instanceof SidecarError ? `sidecar metadata: ${err.message}` : (err as Error).message;
-        summary.failed.push({ file: rel, reason });
+        await this.importFound(tree, f, run);
       } finally {
-        onProgress?.({ done: ++done, total: found.length, file: rel });
+        onProgress?.({ done: ++done, total: found.length, file: f.key.split('/').join(path.sep) });
       }
     };
 

@@ -28,6 +28,7 @@ import * as textFields from './migrations/202612060030_text_fields.ts';
 import * as loginAttemptSubject from './migrations/202612060041_login_attempt_subject.ts';
 import * as downloadOnce from './migrations/202612060147_download_once.ts';
 import * as edits from './migrations/202612060400_edits.ts';
+import * as upload from './migrations/202612060412_upload.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   '202612060041_login_attempt_subject': loginAttemptSubject,
   '202612060147_download_once': downloadOnce,
   '202612060400_edits': edits,
+  '202612060412_upload': upload,
 };
 
 /**

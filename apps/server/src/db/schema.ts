@@ -39,6 +39,7 @@ export interface Database {
   asset_edit: AssetEditTable;
   edit_batch: EditBatchTable;
   edit_change: EditChangeTable;
+  upload: UploadTable;
 }
 
 export interface ConfigDocumentTable {
@@ -436,4 +437,18 @@ export interface EditChangeTable {
   field: string;
   before: string | null;
   after: string | null;
+}
+
+/**
+ * An upload an editor started (tus, upload/files): whose it is, its announced size (counted against
+ * the editor's daily limit while `open` or `done`), and the asset it became.
+ */
+export interface UploadTable {
+  id: string;
+  account: number;
+  bytes: number;
+  created_at: number;
+  state: 'open' | 'done' | 'failed' | 'cancelled';
+  asset_id: number | null;
+  filename: string;
 }

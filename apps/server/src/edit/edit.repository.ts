@@ -552,10 +552,4 @@ export class EditRepository {
       .executeTakeFirst();
     return row ? { id: Number(row.id), name: row.name, path: row.path } : undefined;
   }
-
-  /** A collection of this name under `parent` (or at the top), made when missing. */
-  async ensureCollection(name: string, parent: { id: number; path: string } | null): Promise<number> {
-    const path = parent ? `${parent.path}/${name}` : `#${name}`;
-    return this.catalogue.ensureCollection(path, name, parent?.id ?? null);
-  }
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import {
   binAssetsCall,
   binListCall,
-  createCollectionCall,
   editApplyCall,
   editAssetCall,
   editHistoryCall,
@@ -28,5 +27,4 @@ export function editRoutes(app: FastifyInstance, edits: EditService): void {
   registerCall(app, editHistoryCall, async ({ request, query }) => edits.history(request.auth, query));
   registerCall(app, undoEditCall, async ({ request, body }) => edits.undo(request.auth, body));
   registerCall(app, resetFieldCall, async ({ request, body }) => edits.reset(request.auth, body));
-  registerCall(app, createCollectionCall, async ({ request, body }) => edits.createCollection(request.auth, body));
 }

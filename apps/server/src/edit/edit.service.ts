@@ -60,6 +60,8 @@ export class EditService {
     private readonly settings: Settings,
     /** The catalogue's content languages (a localised field's values are kept per language). */
     private readonly contentLanguages: () => Promise<readonly string[]>,
+    /** What the caller uploaded today (the uploads' daily limit). */
+    private readonly uploadedToday: (auth: Auth) => Promise<number> = async () => 0,
   ) {}
 
   private editor(auth: Auth): void {
@@ -142,7 +144,7 @@ export class EditService {
       upload: {
         maxFileBytes: Math.round(editing.maxFileMb * 1024 * 1024),
         maxDailyBytes: Math.round(editing.maxDailyMb * 1024 * 1024),
-        usedTodayBytes: 0,
+        usedTodayBytes: await this.uploadedToday(auth),
         extensions: [...importedExtensions],
       },
       canRemove: auth.isGuiAdmin,
@@ -392,22 +394,6 @@ export class EditService {
     // The values were the file's already: only the mark goes.
     if (!batch) await this.edits.dropMark(id, body.field);
     return { batch };
-  }
-
-  async createCollection(
-    auth: Auth,
-    body: { name: string; parent?: number | undefined },
-  ): Promise<{ id: number; name: string; path: string }> {
-    this.editor(auth);
-    const parent = body.parent === undefined ? null : await this.edits.collection(body.parent);
-    if (body.parent !== undefined && !parent)
-      throw validation(`The collection ${body.parent} does not exist.`, [
-        { path: 'parent', message: `the collection ${body.parent} does not exist` },
-      ]);
-    const id = await this.edits.ensureCollection(body.name, parent ?? null);
-    const made = await this.edits.collection(id);
-    if (!made) throw notFound(`The collection ${id}`);
-    return made;
   }
 }
 

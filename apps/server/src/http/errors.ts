@@ -99,6 +99,8 @@ export const clientGone = () =>
 export const payloadTooLarge = (message: string) => new DomainError('payload_too_large', message);
 /** 415: a file that is not of a type the call takes, or that cannot be converted. */
 export const unsupportedMediaType = (message: string) => new DomainError('unsupported_media_type', message);
+/** 422: an uploaded file the import cannot read; the message is the import's reason. */
+export const unreadableFile = (message: string) => new DomainError('unreadable_file', message);
 /** 416: a byte range that starts past the end of a file of `size` bytes (Content-Range names the size). */
 export const rangeNotSatisfiable = (size: number) =>
   new DomainError('range_not_satisfiable', `The requested range lies outside this file of ${size} bytes.`, {

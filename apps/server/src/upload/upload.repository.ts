@@ -1,0 +1,70 @@
+import type { Kysely } from 'kysely';
+import type { Database, UploadTable } from '../db/schema.ts';
+
+export type UploadRow = UploadTable;
+
+/** States whose bytes count against an editor's daily limit: under way, or arrived. */
+const COUNTED = ['open', 'done'] as const;
+
+/** Rows of uploads (tus, upload/files): whose each is, its size and what became of it. */
+export class UploadRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Bytes of `account`'s uploads begun since `since` (ms) that are under way or done. */
+  async usedSince(account: number, since: number, db: Kysely<Database> = this.db): Promise<number> {
+    const row = await db
+      .selectFrom('upload')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('bytes'), eb.lit(0)).as('used'))
+      .where('account', '=', account)
+      .where('created_at', '>=', since)
+      .where('state', 'in', COUNTED)
+      .executeTakeFirstOrThrow();
+    return Number(row.used);
+  }
+
+  /**
+   * Records a new upload when it fits into the daily limit: answers undefined when it was recorded,
+   * else the bytes already used since `since`. The sum and the insert share a transaction.
+   */
+  async open(
+    row: Pick<UploadRow, 'id' | 'account' | 'bytes' | 'filename' | 'created_at'>,
+    limit: { since: number; maxBytes: number },
+  ): Promise<number | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const used = await this.usedSince(row.account, limit.since, trx);
+      if (used + row.bytes > limit.maxBytes) return used;
+      await trx
+        .insertInto('upload')
+        .values({ ...row, state: 'open', asset_id: null })
+        .execute();
+      return undefined;
+    });
+  }
+
+  async find(id: string): Promise<UploadRow | undefined> {
+    const row = await this.db.selectFrom('upload').selectAll().where('id', '=', id).executeTakeFirst();
+    return (
+      row && { ...row, account: Number(row.account), bytes: Number(row.bytes), created_at: Number(row.created_at) }
+    );
+  }
+
+  /** An open upload became an asset. */
+  async done(id: string, assetId: number): Promise<void> {
+    await this.db.updateTable('upload').set({ state: 'done', asset_id: assetId }).where('id', '=', id).execute();
+  }
+
+  /** An open upload ended without an asset: its bytes no longer count. */
+  async end(id: string, state: 'failed' | 'cancelled'): Promise<void> {
+    await this.db.updateTable('upload').set({ state }).where('id', '=', id).where('state', '=', 'open').execute();
+  }
+
+  /** A DAM collection by id. */
+  async collection(id: number): Promise<{ id: number; name: string; path: string } | undefined> {
+    const row = await this.db
+      .selectFrom('collection')
+      .select(['id', 'name', 'path'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && { id: Number(row.id), name: row.name, path: row.path };
+  }
+}
