@@ -97,7 +97,7 @@ describe.each(dialects)('editing on %s (docs/editing.md, decision 0250)', (diale
     rmSync(media, { recursive: true, force: true });
   });
 
-  it('answers a guest 401 and a user 403 on every editing call; editors and admins get through', async () => {
+  it('answers a guest and a user 403 on every editing call (issue #49); editors and admins get through', async () => {
     const a = String(ids.alpha);
     const calls: [method: 'GET' | 'POST', url: string, body: object | undefined, editorStatus: number][] = [
       ['GET', 'edit/options', undefined, 200],
@@ -117,8 +117,8 @@ describe.each(dialects)('editing on %s (docs/editing.md, decision 0250)', (diale
     const before = await batches();
     for (const [method, url, body] of calls) {
       const guest = await call(method, url, xsrfHeaders, body);
-      expect(guest.statusCode, `${url} as guest`).toBe(401);
-      expect(guest.json<{ error: string }>().error).toBe('unauthorized');
+      expect(guest.statusCode, `${url} as guest`).toBe(403);
+      expect(guest.json<{ error: string }>().error).toBe('forbidden');
       const plain = await call(method, url, user, body);
       expect(plain.statusCode, `${url} as user`).toBe(403);
       expect(plain.json<{ error: string }>().error).toBe('forbidden');

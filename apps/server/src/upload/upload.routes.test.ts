@@ -107,11 +107,11 @@ describe.each(storeSetups)('uploads through tus ($dialect, media in a $store)', 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers a guest 401 and a user 403, and lets an editor begin an upload', async () => {
+  it('answers a guest and a user 403, and lets an editor begin an upload', async () => {
     const meta = { filename: 'harbour.jpg', collection: String(collection) };
     const guest = await create(xsrfHeaders, meta, photo.length);
-    expect(guest.status).toBe(401);
-    expect(guest.json().error).toBe('unauthorized');
+    expect(guest.status).toBe(403);
+    expect(guest.json().error).toBe('forbidden');
     const user = (await signIn(t, { groups: ['users'] })).headers;
     const refused = await create(user, meta, photo.length);
     expect(refused.status).toBe(403);
@@ -276,7 +276,7 @@ describe.each(storeSetups)('uploads through tus ($dialect, media in a $store)', 
   it('makes a collection for uploads (editors only), or answers the one of that name under the same parent', async () => {
     const post = (headers: Record<string, string>, payload: object) =>
       t.app.inject({ method: 'POST', url: `${API}edit/collection`, headers, payload });
-    expect((await post(xsrfHeaders, { name: 'Guests' })).statusCode).toBe(401);
+    expect((await post(xsrfHeaders, { name: 'Guests' })).statusCode).toBe(403);
     const user = (await signIn(t, { groups: ['users'] })).headers;
     expect((await post(user, { name: 'Users' })).statusCode).toBe(403);
     const top = await post(editor, { name: 'Spring 2027' });
@@ -289,7 +289,7 @@ describe.each(storeSetups)('uploads through tus ($dialect, media in a $store)', 
     const stray = await post(editor, { name: 'a/b' });
     expect(stray.statusCode).toBe(400);
     expect(stray.json()).toMatchObject({ error: 'validation', details: [{ path: 'name' }] });
-    expect((await post(editor, { name: 'Orphan', parent: 999_999 })).statusCode).toBe(404);
+    expect((await post(editor, { name: 'Orphan', parent: 999_999 })).statusCode).toBe(400);
   });
 
   it('does not let another editor see or continue someone’s upload (404)', async () => {
