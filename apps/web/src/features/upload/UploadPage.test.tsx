@@ -240,6 +240,21 @@ describe('the upload page (issue #49)', () => {
     expect(requests.map((r) => r.method)).toEqual(['POST', 'PATCH', 'HEAD', 'PATCH']);
   });
 
+  it('tries again by itself when the connection is lost, from where the server says it stopped', async () => {
+    editor();
+    let lost = true;
+    const { requests } = tusServer(() => {
+      if (!lost) return undefined;
+      lost = false;
+      return HttpResponse.error();
+    });
+    const { user } = await openPage();
+    await choose(user, [file('flaky.jpg', 30)]);
+    await waitFor(() => expect(within(row('flaky.jpg')).getByText('Uploaded')).toBeInTheDocument());
+    expect(requests.map((r) => r.method)).toEqual(['POST', 'PATCH', 'HEAD', 'PATCH']);
+    expect(screen.getByRole('link', { name: 'Open the asset of flaky.jpg' })).toHaveAttribute('href', '#/asset/501');
+  });
+
   it('pauses and resumes all files at once', async () => {
     editor();
     const { requests } = tusServer(async () => {
