@@ -296,6 +296,10 @@ describe('the upload page (issue #49)', () => {
     expect(screen.getByRole('button', { name: 'Try broken.jpg again' })).toBeInTheDocument();
     expect(screen.getByText('Uploaded: 0, failed or refused: 4.')).toBeInTheDocument();
     expect(announced().some((text) => / not uploaded: /.test(text ?? ''))).toBe(true);
+    // Only the file refused for today is kept to go on with later.
+    const kept = Object.keys(localStorage).filter((key) => key.startsWith('tus::'));
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toContain('many.pdf');
   });
 
   it('walks a dropped folder and sends each file with its path inside the folder', async () => {

@@ -52,6 +52,9 @@ const RETRY_DELAYS = [0, 1000, 3000, 5000, 10_000, 20_000, 30_000];
 /** Fingerprints of this portal's uploads start so: the URL store may hold other pages' too. */
 const FINGERPRINT_PREFIX = 'vitrine-upload';
 
+/** Answers after which the same file would be refused again: too large, of a type or content the import cannot read. */
+const FINAL_REFUSALS = [413, 415, 422];
+
 const endpoint = () => new URL(`${API_BASE_PATH}${UPLOAD_PATH}`, window.location.href).href;
 
 /**
@@ -63,7 +66,7 @@ const fingerprintOf = (file: File, relativePath: string, collection: number) =>
     .map((part) => encodeURIComponent(String(part)))
     .join('/');
 
-function failureOf(error: Error | DetailedError): UploadItem['failure'] {
+function failureOf(error: Error | DetailedError): NonNullable<UploadItem['failure']> {
   const response = 'originalResponse' in error ? error.originalResponse : null;
   if (!response) return 'network';
   let message: string | undefined;
@@ -190,8 +193,13 @@ class UploadQueue {
         this.pump();
       },
       onError: (error) => {
+        const failure = failureOf(error);
         this.uploads.delete(id);
-        this.change(id, { state: 'failed', failure: failureOf(error) }, true);
+        // A file the server will not take is nothing to go on with later (a day's limit is).
+        if (failure !== 'network' && FINAL_REFUSALS.includes(failure.status)) {
+          void forgetFingerprint(fingerprintOf(file, relativePath, collection));
+        }
+        this.change(id, { state: 'failed', failure }, true);
         this.pump();
       },
     });
@@ -238,6 +246,12 @@ class UploadQueue {
     this.snapshot = { items: [], announcement: undefined };
     for (const listener of this.listeners) listener();
   }
+}
+
+/** Forgets the stored addresses of a file's uploads. */
+async function forgetFingerprint(fingerprint: string): Promise<void> {
+  const stored = await defaultOptions.urlStorage.findUploadsByFingerprint(fingerprint);
+  await Promise.all(stored.map((upload) => defaultOptions.urlStorage.removeUpload(upload.urlStorageKey)));
 }
 
 export const uploads = new UploadQueue();
