@@ -74,10 +74,16 @@ function FileRow({ item, explain }: { item: UploadItem; explain: (item: UploadIt
             <span>{t(`upload.state.${item.state}`)}</span>
             {item.resumed && <span> · {t('upload.resumed')}</span>}
           </Typography>
+          {item.state === 'done' && item.assetId && (
+            <Link
+              href={routeHref({ page: 'asset', id: item.assetId })}
+              variant="body2"
+              sx={{ overflowWrap: 'anywhere' }}
+            >
+              {t('upload.open_asset', { name })}
+            </Link>
+          )}
         </Box>
-        {item.state === 'done' && item.assetId && (
-          <Link href={routeHref({ page: 'asset', id: item.assetId })}>{t('upload.open_asset', { name })}</Link>
-        )}
         {action && (
           <IconTooltip title={action.label}>
             <IconButton aria-label={action.label} onClick={action.run}>
