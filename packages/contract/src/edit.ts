@@ -236,5 +236,5 @@ export const createCollectionCall = defineCall({
  * that last request carries the new asset's id in the header UPLOAD_ASSET_HEADER, or a 422 with the
  * import's reason.
  */
-export const UPLOAD_PATH = 'upload/files';
-export const UPLOAD_ASSET_HEADER = 'Vitrine-Asset-Id';
+// Kept in endpoints.ts, which the browser imports without the schemas.
+export { UPLOAD_ASSET_HEADER, UPLOAD_PATH } from './endpoints.ts';

@@ -56,7 +56,7 @@ function roundTrip(route: PortalRoute, read: PortalRoute = route) {
 
 describe('portal routes: made by paths, read back by paths', () => {
   it('pages without values', () => {
-    for (const page of ['dashboard', 'bookmark', 'shares', 'custom', 'admin'] as const) roundTrip({ page });
+    for (const page of ['dashboard', 'bookmark', 'shares', 'custom', 'admin', 'upload'] as const) roundTrip({ page });
     roundTrip({ page: 'logout' });
     roundTrip({ page: 'logout', permission: true });
     roundTrip({ page: 'admin', section: 'general' });

@@ -136,7 +136,9 @@ export type PortalRoute =
   | { page: 'shares' }
   | { page: 'share'; token: string }
   | { page: 'custom' }
-  | { page: 'admin'; section?: string };
+  | { page: 'admin'; section?: string }
+  /** Editors' uploads (issue #49). */
+  | { page: 'upload' };
 
 export type PortalPage = PortalRoute['page'];
 
@@ -153,6 +155,7 @@ export const routePatterns = {
   share: '/share/:token',
   custom: '/custom',
   admin: '/admin',
+  upload: '/upload',
 } as const satisfies Record<PortalPage, string>;
 
 /**
@@ -172,6 +175,7 @@ export const screenModules = {
   share: 'src/features/share/ShareLandingPage.tsx',
   custom: 'src/features/custom/CustomPage.tsx',
   admin: 'src/features/admin/AdminPage.tsx',
+  upload: 'src/features/upload/UploadPage.tsx',
 } as const satisfies Record<PortalPage, string>;
 
 const adminSectionPattern = `${routePatterns.admin}/:section`;
@@ -198,6 +202,7 @@ export function routePath(route: PortalRoute): string {
     case 'bookmark':
     case 'shares':
     case 'custom':
+    case 'upload':
       return routePatterns[route.page];
     case 'login': {
       const pairs: [string, string][] = [];
@@ -249,7 +254,7 @@ export function readRoutePath(path: string): PortalRoute | undefined {
   const param = (name: string) => pairs.find(([n]) => n === name)?.[1];
   const at = (pattern: string) => matchPath(pattern, pathname);
   if (at(routePatterns.dashboard)) return { page: 'dashboard' };
-  for (const page of ['bookmark', 'shares', 'custom'] as const) if (at(routePatterns[page])) return { page };
+  for (const page of ['bookmark', 'shares', 'custom', 'upload'] as const) if (at(routePatterns[page])) return { page };
   if (at(routePatterns.login)) {
     const route: Extract<PortalRoute, { page: 'login' }> = { page: 'login' };
     for (const name of ['code', 'sso', 'stay'] as const) {

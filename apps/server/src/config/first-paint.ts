@@ -44,10 +44,11 @@ interface ManifestChunk {
 }
 
 /**
- * Pages whose code the page's script does not ask for: the admin area is for the signed in. (The
- * dashboard's is asked for with the app's, once its hero's picture has been drawn.)
+ * Pages whose code the page's script does not ask for: the admin area is for the signed in, and the
+ * upload page's code loads only for an editor's session. (The dashboard's is asked for with the
+ * app's, once its hero's picture has been drawn.)
  */
-const SCREENS_LEFT_TO_THE_APP: readonly PortalPage[] = ['admin'];
+const SCREENS_LEFT_TO_THE_APP: readonly PortalPage[] = ['admin', 'upload'];
 
 /**
  * Per page, the start of its route (`/search`, `/asset`: the pattern before its first parameter) and

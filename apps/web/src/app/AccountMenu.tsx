@@ -2,7 +2,15 @@ import { Button, IconButton } from '@mui/material';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
 import { Link as RouterLink, useLocation, useNavigate } from '../lib/router.tsx';
-import { AccountIcon, HomeIcon, LoginIcon, LogoutIcon, SettingsIcon, ShareIcon } from '../components/icons.tsx';
+import {
+  AccountIcon,
+  HomeIcon,
+  LoginIcon,
+  LogoutIcon,
+  SettingsIcon,
+  ShareIcon,
+  UploadIcon,
+} from '../components/icons.tsx';
 import { IconTooltip } from '../components/IconTooltip.tsx';
 import { useHeaderMenu } from './headerMenu.ts';
 import { ADMIN_START, startPath, useSession } from '../stores/session.ts';
@@ -15,8 +23,8 @@ const login = routePath({ page: 'login' });
 
 /**
  * The account entry of the header: "Log in" for a guest; for a logged-in user their name with a menu
- * that leads to the admin area (GUI admins) or back to the portal (from the admin area), and logs
- * out. On phones it is an icon button with the same name.
+ * that leads to the admin area (GUI admins) or back to the portal (from the admin area), to the
+ * upload page (editors), and logs out. On phones it is an icon button with the same name.
  */
 export function AccountMenu({ compact, hideDashboard }: { compact: boolean; hideDashboard: boolean }) {
   const { t } = useTranslation();
@@ -59,6 +67,14 @@ export function AccountMenu({ compact, hideDashboard }: { compact: boolean; hide
       label: t('global.account.portal'),
       icon: HomeIcon,
       run: () => void navigate(startPath(hideDashboard)),
+    });
+  }
+  if (session.isEditor && !inAdmin) {
+    actions.push({
+      key: 'upload',
+      label: t('upload.menu'),
+      icon: UploadIcon,
+      run: () => void navigate(routePath({ page: 'upload' })),
     });
   }
   if (session.isAssetUser && !inAdmin) {

@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { pageOf } from '@vitrine/contract/paths';
 import { Navigate, useLocation } from '../lib/router.tsx';
 import { PageLoading } from '../components/PageLoading.tsx';
-import { globalAccess, guardTarget, startSession, useSession } from '../stores/session.ts';
+import { globalAccess, guardTarget, returnAfterLogin, startSession, useSession } from '../stores/session.ts';
 
 /**
  * Applies the navigation rules of portal-spec §2 and the admin entry rules of admin-spec §2 to every
@@ -26,6 +26,11 @@ export function NavigationGuard({ children }: { children: ReactNode }) {
   // A portal page, kept while rendering (React's pattern for a value from earlier renders).
   const portalPage = !globalAccess(location.pathname) && pageOf(location.pathname) !== 'admin';
   if (!waiting && !target && portalPage && shown !== here) setShown(here);
+  // A guest sent to log in for the upload page comes back to it (issue #49).
+  const uploadLogin = target !== undefined && pageOf(target) === 'login' && pageOf(location.pathname) === 'upload';
+  useEffect(() => {
+    if (uploadLogin) returnAfterLogin(location.pathname);
+  }, [uploadLogin, location.pathname]);
 
   if (globalAccess(location.pathname)) return children;
   if (waiting) return <PageLoading />;

@@ -1,8 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BootData } from '@vitrine/contract/boot';
 import { configFileNames, defaultGlobalConfig } from '@vitrine/contract/config-defaults';
 import { screenModules } from '@vitrine/contract/paths';
 import { startFirstScreen } from './screens.ts';
+
+// Whether the upload page's code was asked for: only an editor's session loads it (issue #49).
+const uploadLoaded = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../features/upload/UploadPage.tsx', () => {
+  uploadLoaded.count++;
+  return { UploadPage: () => null };
+});
 
 const noFiles = Object.fromEntries(configFileNames.map((n) => [n, false])) as BootData['files'];
 
@@ -39,6 +46,15 @@ describe("the first screen's code and largest picture, asked for at start (issue
     startFirstScreen('#/', boot({ hidden: true }));
     startFirstScreen('#/', null);
     expect(preloads()).toEqual([]);
+  });
+});
+
+describe('the upload page at start (issue #49)', () => {
+  it('is not asked for before the session says the visitor is an editor', async () => {
+    startFirstScreen('#/upload', boot());
+    startFirstScreen('#/upload', null);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(uploadLoaded.count).toBe(0);
   });
 });
 

@@ -20,11 +20,12 @@ export const screens = {
   share: () => import('../features/share/ShareLandingPage.tsx').then((m) => m.ShareLandingPage),
   custom: () => import('../features/custom/CustomPage.tsx').then((m) => m.CustomPage),
   admin: () => import('../features/admin/AdminPage.tsx').then((m) => m.AdminPage),
+  upload: () => import('../features/upload/UploadPage.tsx').then((m) => m.UploadPage),
 } satisfies Record<PortalPage, () => Promise<ComponentType>>;
 
 /**
  * Starts loading the code of the screen the address shows (the hash router's path), so that it
- * arrives while the shell starts; the router's own load of it later gets the same module. A failed
+ * arrives while the shell starts (not the upload page's); the router's own load of it later gets the same module. A failed
  * load is the router's to report, when it asks again. On the dashboard the hero picture, its largest
  * element, is asked for too, before the screen that draws it exists.
  */
@@ -32,6 +33,8 @@ export function startFirstScreen(hash: string, boot: BootData | null): void {
   const shown = pageOf(hash.slice(1) || '/');
   if (!shown) return;
   const page = boot ? landingPage(shown, boot.config.global) : shown;
+  // The upload page's code is for editors: it loads once the session says so (routes.tsx).
+  if (page === 'upload') return;
   screens[page]().catch(() => undefined);
   if (page === 'dashboard' && boot?.files.dashboardHero)
     preloadPicture(screenWidePicture(configImageUrl('dashboardHero')));

@@ -50,3 +50,7 @@ export const ViewListIcon = icon(paths.viewListPath);
 export const SortIcon = icon(paths.sortPath);
 export const BookmarkBorderIcon = icon(paths.bookmarkBorderPath);
 export const DeleteIcon = icon(paths.deletePath);
+export const UploadIcon = icon(paths.uploadPath);
+export const FolderIcon = icon(paths.folderPath);
+export const PauseIcon = icon(paths.pausePath);
+export const PlayIcon = icon(paths.playPath);

@@ -157,6 +157,12 @@ function requestHeaders(lang: string, token: string | null): Record<string, stri
   return headers;
 }
 
+/**
+ * The headers a call would carry now (language, session token, XSRF token), for requests another
+ * library sends: the upload page's tus client sends them with each of its requests.
+ */
+export const apiHeaders = (): Record<string, string> => requestHeaders(currentLanguage, getSessionToken());
+
 /** An answer read whole. */
 interface Answered {
   res: Response;

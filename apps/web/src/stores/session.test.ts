@@ -59,6 +59,13 @@ describe('guard (portal-spec §2 "Navigation rules")', () => {
     expect(guardTarget('/search/*', s)).toBeUndefined();
     expect(guardTarget('/admin/login', s)).toBeUndefined();
   });
+
+  it('lets only editors upload: a guest goes to login, a user without the right back or home (issue #49)', () => {
+    expect(guardTarget('/upload', state({ user: 'eve', isEditor: true }))).toBeUndefined();
+    expect(guardTarget('/upload', state())).toBe('/login');
+    expect(guardTarget('/upload', state({ user: 'ulf' }), '/bookmark')).toBe('/bookmark');
+    expect(guardTarget('/upload', state({ user: 'ulf', isEditor: false }))).toBe('/');
+  });
 });
 
 describe('version warning (portal-spec §6)', () => {

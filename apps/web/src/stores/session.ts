@@ -211,6 +211,10 @@ export function guardTarget(path: string, s: SessionState, from?: string): strin
   const admin = pageOf(path) === 'admin';
   // A refused entry: the page the visitor came from, or on a first load the dashboard (admin-spec §2).
   if (admin && !s.session.isGuiAdmin) return from ?? routePath({ page: 'dashboard' });
+  // Uploads are for editors (issue #49): a guest logs in first, anyone else finds no such page.
+  if (pageOf(path) === 'upload' && !s.session.isEditor) {
+    return s.session.user ? (from ?? routePath({ page: 'dashboard' })) : routePath({ page: 'login' });
+  }
   if (!admin && s.session.isGuiAdmin && !s.session.isAssetUser) return ADMIN_START;
   return undefined;
 }
