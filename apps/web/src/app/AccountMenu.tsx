@@ -2,12 +2,21 @@ import { Button, IconButton } from '@mui/material';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from '../lib/translate.tsx';
 import { Link as RouterLink, useLocation, useNavigate } from '../lib/router.tsx';
-import { AccountIcon, HomeIcon, LoginIcon, LogoutIcon, SettingsIcon, ShareIcon } from '../components/icons.tsx';
+import {
+  AccountIcon,
+  DeleteIcon,
+  HomeIcon,
+  LoginIcon,
+  LogoutIcon,
+  SettingsIcon,
+  ShareIcon,
+} from '../components/icons.tsx';
 import { IconTooltip } from '../components/IconTooltip.tsx';
 import { useHeaderMenu } from './headerMenu.ts';
 import { ADMIN_START, startPath, useSession } from '../stores/session.ts';
 import { pageOf, routePath } from '@vitrine/contract/paths';
 import type { AccountAction } from './ShellMenus.tsx';
+import { BIN_PATH } from '../widgets/edit/binPath.ts';
 
 const AccountMenuList = lazy(() => import('./ShellMenus.tsx').then((m) => ({ default: m.AccountMenuList })));
 
@@ -68,6 +77,9 @@ export function AccountMenu({ compact, hideDashboard }: { compact: boolean; hide
       icon: ShareIcon,
       run: () => void navigate(routePath({ page: 'shares' })),
     });
+  }
+  if (session.isEditor && session.isAssetUser && !inAdmin) {
+    actions.push({ key: 'bin', label: t('edit.bin.menu'), icon: DeleteIcon, run: () => void navigate(BIN_PATH) });
   }
   actions.push({
     key: 'logout',

@@ -1,4 +1,4 @@
-import { Alert, Box, Snackbar } from '@mui/material';
+import { Alert, Box, Button, Snackbar } from '@mui/material';
 import { useTranslation } from '../lib/translate.tsx';
 import { toast, useToasts } from '../lib/toast.ts';
 
@@ -12,7 +12,8 @@ export function ToastHost() {
     <Snackbar
       key={current.id}
       open
-      autoHideDuration={current.severity === 'error' ? 8000 : 5000}
+      // A notice with an action stays longer: reaching its button by keyboard takes a while.
+      autoHideDuration={current.severity === 'error' || current.action ? 10_000 : 5000}
       onClose={(_e, reason) => reason !== 'clickaway' && close()}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
     >
@@ -20,6 +21,20 @@ export function ToastHost() {
         severity={current.severity}
         role={current.polite ? 'status' : 'alert'}
         onClose={close}
+        action={
+          current.action && (
+            <Button
+              color="inherit"
+              size="small"
+              onClick={() => {
+                close();
+                current.action?.run();
+              }}
+            >
+              {t(current.action.key)}
+            </Button>
+          )
+        }
         variant="filled"
         sx={{ width: '100%' }}
       >

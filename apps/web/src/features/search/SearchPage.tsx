@@ -264,7 +264,7 @@ export function SearchPage() {
       </div>
       <ResultsBar
         heading={`${headingText}${suggestionLabels.length > 0 ? ` ${t('views.search.results.suggestions')} ${suggestionLabels.join(', ')}` : ''}`}
-        selectedCount={selected.length}
+        selected={selected}
         total={total}
         fetchIds={fetchIds}
         onShare={shareFound}

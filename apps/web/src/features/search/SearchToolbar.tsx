@@ -7,6 +7,7 @@ import { PlainIcon } from '../../components/icons.tsx';
 import { sortPath, viewAgendaPath, viewListPath, viewModulePath } from '../../components/iconPaths.ts';
 import { TextButton } from '../../components/TextButton.tsx';
 import { BookmarkManyButton } from '../../widgets/BookmarkManyButton.tsx';
+import { SelectionEditorActions } from '../../widgets/edit/EditorControls.tsx';
 import { VISUALLY_HIDDEN } from '../../components/visuallyHidden.ts';
 import { truncateTag } from '../../stores/searchInput.ts';
 import type { SortState, ViewKey } from './searchState.ts';
@@ -125,7 +126,7 @@ export function FilterTags({ tags }: { tags: Tag[] }) {
  */
 export const ResultsBar = memo(function ResultsBar({
   heading,
-  selectedCount,
+  selected,
   total,
   fetchIds,
   onShare,
@@ -139,7 +140,8 @@ export const ResultsBar = memo(function ResultsBar({
   onReset,
 }: {
   heading: string;
-  selectedCount: number;
+  /** The selected assets' ids (kept by the page, the same array until the selection changes). */
+  selected: string[];
   total: number;
   fetchIds: () => Promise<string[]>;
   onShare: () => void;
@@ -154,6 +156,7 @@ export const ResultsBar = memo(function ResultsBar({
   onReset?: () => void;
 }) {
   const { t } = useTranslation();
+  const selectedCount = selected.length;
   const some = selectedCount > 0;
   // Plain elements with static rules (app/controls.css): the page's first paint draws the same.
   return (
@@ -174,6 +177,7 @@ export const ResultsBar = memo(function ResultsBar({
       <TextButton small disabled={!some} onClick={onDownload}>
         {t('views.search.download_selection')}
       </TextButton>
+      <SelectionEditorActions ids={selected} />
       <SortMenu sorting={sorting} sort={sort} onChoose={onChooseSort} />
       <ViewSwitch views={views} view={view} onChange={onView} />
       {onReset && (
