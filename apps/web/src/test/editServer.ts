@@ -1,4 +1,4 @@
-import { http, HttpResponse, type RequestHandler } from 'msw';
+import { http, HttpResponse, type JsonBodyType, type RequestHandler } from 'msw';
 import type { CallAnswer } from '@vitrine/contract/call';
 import type { editHistoryCall, editOptionsCall } from '@vitrine/contract/edit';
 import { api } from './msw.ts';
@@ -43,7 +43,7 @@ export type EditCalls = Record<string, unknown[]>;
  */
 export function editHandlers(calls: EditCalls, options = editOptions()): RequestHandler[] {
   const record = (path: string, value: unknown) => (calls[path] ??= []).push(value);
-  const post = (path: string, answer: (body: unknown) => unknown) =>
+  const post = (path: string, answer: (body: unknown) => JsonBodyType) =>
     http.post(api(path), async ({ request }) => {
       const body = await request.json();
       record(path, body);

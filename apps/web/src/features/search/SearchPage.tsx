@@ -269,6 +269,7 @@ export function SearchPage() {
         fetchIds={fetchIds}
         onShare={shareFound}
         onDownload={downloadSelection}
+        onBinned={selection.clearSelection}
         sorting={sorting}
         sort={sort}
         onChooseSort={chooseSortKey}

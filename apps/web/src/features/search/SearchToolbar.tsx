@@ -131,6 +131,7 @@ export const ResultsBar = memo(function ResultsBar({
   fetchIds,
   onShare,
   onDownload,
+  onBinned,
   sorting,
   sort,
   onChooseSort,
@@ -146,6 +147,8 @@ export const ResultsBar = memo(function ResultsBar({
   fetchIds: () => Promise<string[]>;
   onShare: () => void;
   onDownload: () => void;
+  /** The selected assets went to the bin (an editor's action). */
+  onBinned: () => void;
   sorting: GlobalConfig['sorting'];
   sort: SortState;
   onChooseSort: (key: string) => void;
@@ -177,7 +180,7 @@ export const ResultsBar = memo(function ResultsBar({
       <TextButton small disabled={!some} onClick={onDownload}>
         {t('views.search.download_selection')}
       </TextButton>
-      <SelectionEditorActions ids={selected} />
+      <SelectionEditorActions ids={selected} onBinned={onBinned} />
       <SortMenu sorting={sorting} sort={sort} onChoose={onChooseSort} />
       <ViewSwitch views={views} view={view} onChange={onView} />
       {onReset && (

@@ -77,9 +77,9 @@ export function AssetEditTools({ id, compact, onBinned }: { id: string; compact:
 }
 
 /** The editor's actions on the selected results, in the bar above them. */
-export function SelectionEditTools({ ids }: { ids: string[] }) {
+export function SelectionEditTools({ ids, onBinned }: { ids: string[]; onBinned?: () => void }) {
   const { t } = useTranslation();
-  const actions = useEditActions(ids);
+  const actions = useEditActions(ids, onBinned);
   return (
     <>
       <TextButton small onClick={actions.edit}>

@@ -26,11 +26,11 @@ export function AssetEditorActions(props: { id: string; compact?: boolean; onBin
 }
 
 /** Edit and "Move to bin" for the selected results. */
-export function SelectionEditorActions({ ids }: { ids: string[] }) {
+export function SelectionEditorActions({ ids, onBinned }: { ids: string[]; onBinned?: () => void }) {
   if (!useIsEditor() || ids.length === 0) return null;
   return (
     <Suspense fallback={null}>
-      <LazySelectionEditTools ids={ids} />
+      <LazySelectionEditTools ids={ids} onBinned={onBinned} />
     </Suspense>
   );
 }
