@@ -135,7 +135,8 @@ describe('the edit dialog (issue #49 "Metadata editing")', () => {
 
   it('draws nothing and asks nothing for a user who is not an editor', async () => {
     const { calls } = await renderControls({ isEditor: false });
-    // The session is known before the first render: the controls decide then, and load no code.
+    // Were the controls shown, their code would be here now.
+    await act(() => Promise.all([import('./EditTools.tsx'), import('./HistorySection.tsx')]));
     expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Edit selection' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Move to bin' })).not.toBeInTheDocument();

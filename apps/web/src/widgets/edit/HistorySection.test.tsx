@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { api, configHandlers, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
@@ -66,6 +66,8 @@ describe('history and the bin on the asset page (issue #49 "History and undo")',
 
   it('shows a user who is no editor neither edit controls nor the history, and asks for neither', async () => {
     const { calls } = await openAsset({ isEditor: false });
+    // Were the controls shown, their code would be here now.
+    await act(() => Promise.all([import('./EditTools.tsx'), import('./HistorySection.tsx')]));
     const actions = screen.getByRole('toolbar', { name: 'Asset actions' });
     expect(within(actions).getByRole('button', { name: 'Download' })).toBeInTheDocument();
     expect(within(actions).queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
