@@ -1,13 +1,14 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createI18n } from '../../stores/i18n.ts';
 import { createQueryClient, Providers } from '../../app/Providers.tsx';
 import { enterShare } from '../../stores/session.ts';
 import { ToastHost } from '../../components/ToastHost.tsx';
 import { api, configHandlers, server, sessionAnswer } from '../../test/msw.ts';
 import { startTestServer } from '../../test/testServer.ts';
+import { mediaQueryList } from '../../test/mediaQueries.ts';
 import { editHandlers, type EditCalls } from '../../test/editServer.ts';
 import { AssetEditorActions, SelectionEditorActions } from './EditorControls.tsx';
 
@@ -85,6 +86,27 @@ describe('the edit dialog (issue #49 "Metadata editing")', () => {
     expect(calls.search?.[0]).toContain('solr_facetfields=keywords');
   });
 
+  it('finds and replaces inside a text field of a selection, in the chosen content language', async () => {
+    const { calls, user } = await renderControls();
+    await user.click(await screen.findByRole('button', { name: 'Edit selection' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit 3 assets' });
+    await user.click(within(dialog).getByRole('button', { name: 'Content language DE' }));
+    await user.selectOptions(
+      within(dialog).getByRole('combobox', { name: 'Change of Title (DE)' }),
+      'Find and replace',
+    );
+    await user.type(within(dialog).getByRole('textbox', { name: 'Find in Title (DE)' }), 'Hafen');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Replace with' }), 'Port');
+    await user.click(within(dialog).getByRole('button', { name: 'Check changes' }));
+    await within(dialog).findByText('2 of 3 assets will change');
+    expect(calls['edit/preview']).toEqual([
+      {
+        ids: ['1', '2', '3'],
+        changes: [{ field: 'title', lang: 'de', op: 'replace', values: ['Port'], find: 'Hafen' }],
+      },
+    ]);
+  });
+
   it('shows a refusal at the field it names and keeps what was typed', async () => {
     const { calls, user } = await renderControls();
     const message = 'title: at most 200 characters';
@@ -131,6 +153,23 @@ describe('the edit dialog (issue #49 "Metadata editing")', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(edit).toHaveFocus();
+  });
+
+  it.each([
+    { screen: 'a phone (375 px)', phone: true },
+    { screen: 'a desktop', phone: false },
+  ])('on $screen the dialog fills the screen only on a phone', async ({ phone }) => {
+    // jsdom lays nothing out: the screen is what its media queries answer (MUI's sm breakpoint is 600 px).
+    vi.stubGlobal('matchMedia', (query: string) =>
+      mediaQueryList(query, phone && query.includes('max-width:599.95px')),
+    );
+    onTestFinished(() => void vi.unstubAllGlobals());
+    const { user } = await renderControls();
+    await user.click(await screen.findByRole('button', { name: 'Edit selection' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit 3 assets' });
+    expect(dialog.classList.contains('MuiDialog-paperFullScreen')).toBe(phone);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
   it('draws nothing and asks nothing for a user who is not an editor', async () => {

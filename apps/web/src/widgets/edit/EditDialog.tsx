@@ -92,7 +92,7 @@ function FieldEditor({
   label,
   draft,
   onChange,
-  selection,
+  start,
   options,
   error,
   note,
@@ -101,7 +101,8 @@ function FieldEditor({
   label: string;
   draft: Draft;
   onChange: (draft: Draft) => void;
-  selection: boolean;
+  /** The values the field starts with: one asset's own, none for a selection. */
+  start: string[];
   options: EditOptions;
   error?: string;
   note?: string;
@@ -122,7 +123,11 @@ function FieldEditor({
       size="small"
       label={t('edit.op.label', { field: label })}
       value={draft.op}
-      onChange={(e) => onChange({ op: e.target.value as EditOp, values: selection ? [] : draft.values, find: '' })}
+      onChange={(e) => {
+        const op = e.target.value as EditOp;
+        // "Set" starts from the values as they are; the others from nothing to add, remove or find.
+        onChange({ op, values: op === 'set' ? start : [], find: '' });
+      }}
       slotProps={{ select: { native: true } }}
       sx={{ minWidth: 140 }}
     >
@@ -346,9 +351,10 @@ export function EditDialog({ ids, onClose }: { ids: string[]; onClose: () => voi
               ? [{ field: f.field_name, lang: l, op: draft.op, values: [draft.values[0] ?? ''], find: draft.find }]
               : [];
           }
+          // For a selection an emptied field is no change: clearing a field of many assets takes "remove".
           const unchanged = single
             ? draft.op === 'set' && sameValues(draft.values, startOf(f, l).values)
-            : draft.op !== 'set' && draft.values.length === 0;
+            : draft.values.length === 0;
           return unchanged ? [] : [{ field: f.field_name, lang: l, op: draft.op, values: draft.values }];
         }),
     );
@@ -449,7 +455,7 @@ export function EditDialog({ ids, onClose }: { ids: string[]; onClose: () => voi
                     label={labelOf(f)}
                     draft={draftOf(f, l)}
                     onChange={(d) => setDraft(f, l, d)}
-                    selection={!single}
+                    start={startOf(f, l).values}
                     options={opts}
                     error={fieldErrors[f.field_name]}
                     note={
