@@ -37,7 +37,7 @@ import {
   useEditOptions,
   useVocabulary,
 } from '../../stores/edit.ts';
-import { useIndexFields } from '../../stores/searchInput.ts';
+import { useFieldLabel } from './fieldLabels.ts';
 import { undoWithNotice } from './editNotices.ts';
 
 type EditOptions = CallAnswer<typeof editOptionsCall>;
@@ -301,7 +301,7 @@ export function EditDialog({ ids, onClose }: { ids: string[]; onClose: () => voi
   const single = ids.length === 1;
   const options = useEditOptions();
   const asset = useEditAsset(ids[0] ?? '', single);
-  const indexFields = useIndexFields();
+  const fieldLabel = useFieldLabel();
   const [chosenLang, setLang] = useState<string>();
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -319,9 +319,7 @@ export function EditDialog({ ids, onClose }: { ids: string[]; onClose: () => voi
   const langOf = (f: EditField) => (f.localized ? lang : '');
 
   const labelOf = (f: EditField) => {
-    if (pseudoFields.some((p) => p.field_name === f.field_name)) return t(`edit.field.${f.field_name}`);
-    const labels = indexFields.data?.find((x) => x.field_name === f.field_name)?.default_labels;
-    const text = labels?.[i18n.language] ?? labels?.en ?? f.field_name;
+    const text = fieldLabel(f.field_name);
     return f.localized && lang ? `${text} (${lang.toUpperCase()})` : text;
   };
 

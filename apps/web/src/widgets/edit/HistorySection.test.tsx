@@ -37,7 +37,7 @@ describe('history and the bin on the asset page (issue #49 "History and undo")',
     const history = await screen.findByRole('region', { name: 'History' }, { timeout: 15_000 });
     const [latest, older] = await within(history).findAllByRole('listitem');
     expect(latest).toHaveTextContent(/^Edit by anna, /);
-    expect(latest).toHaveTextContent('titleEN: Harbour → EN: Harbour at night');
+    expect(latest).toHaveTextContent('TitleEN: Harbour → EN: Harbour at night');
     // An entry undone already says so and offers no Undo.
     expect(older).toHaveTextContent(/^Edit by ben, .*undone/);
     expect(within(older!).queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument();

@@ -5,6 +5,7 @@ import type { FieldValues } from '@vitrine/contract/edit';
 import { useTranslation } from '../../lib/translate.tsx';
 import { useEditHistory } from '../../stores/edit.ts';
 import { undoWithNotice } from './editNotices.ts';
+import { useFieldLabel } from './fieldLabels.ts';
 
 /** Values per content language as one line: "EN: a, b · DE: c"; a dash for none. */
 export function valuesText(values: FieldValues | null): string {
@@ -19,6 +20,7 @@ function Entry({ entry }: { entry: NonNullable<ReturnType<typeof useEditHistory>
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const headId = useId();
+  const fieldLabel = useFieldLabel();
   const { batch } = entry;
   const undone = batch.undoneBy !== null;
   return (
@@ -47,7 +49,7 @@ function Entry({ entry }: { entry: NonNullable<ReturnType<typeof useEditHistory>
           {entry.changes.map((change, i) => (
             <Box key={`${change.field}-${i}`} sx={{ display: 'contents' }}>
               <Typography component="dt" variant="body2" color="text.secondary">
-                {change.field}
+                {fieldLabel(change.field)}
               </Typography>
               <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
                 {t('edit.history.change', { before: valuesText(change.before), after: valuesText(change.after) })}
