@@ -1,4 +1,5 @@
-import { Alert, Box, Button, Snackbar } from '@mui/material';
+import { Alert, Box, Button, IconButton, Snackbar } from '@mui/material';
+import { CloseIcon } from './icons.tsx';
 import { useTranslation } from '../lib/translate.tsx';
 import { toast, useToasts } from '../lib/toast.ts';
 
@@ -13,7 +14,7 @@ export function ToastHost() {
       key={current.id}
       open
       // A notice with an action stays longer: reaching its button by keyboard takes a while.
-      autoHideDuration={current.severity === 'error' || current.action ? 10_000 : 5000}
+      autoHideDuration={current.action ? 10_000 : current.severity === 'error' ? 8000 : 5000}
       onClose={(_e, reason) => reason !== 'clickaway' && close()}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
     >
@@ -21,18 +22,24 @@ export function ToastHost() {
         severity={current.severity}
         role={current.polite ? 'status' : 'alert'}
         onClose={close}
+        // An action takes the place of the close button: both are drawn then.
         action={
           current.action && (
-            <Button
-              color="inherit"
-              size="small"
-              onClick={() => {
-                close();
-                current.action?.run();
-              }}
-            >
-              {t(current.action.key)}
-            </Button>
+            <>
+              <Button
+                color="inherit"
+                size="small"
+                onClick={() => {
+                  close();
+                  current.action?.run();
+                }}
+              >
+                {t(current.action.key)}
+              </Button>
+              <IconButton color="inherit" size="small" aria-label={t('global.close')} onClick={close}>
+                <CloseIcon fontSize="small" />
+              </IconButton>
+            </>
           )
         }
         variant="filled"
