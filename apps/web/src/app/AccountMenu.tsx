@@ -4,6 +4,7 @@ import { useTranslation } from '../lib/translate.tsx';
 import { Link as RouterLink, useLocation, useNavigate } from '../lib/router.tsx';
 import {
   AccountIcon,
+  DeleteIcon,
   HomeIcon,
   LoginIcon,
   LogoutIcon,
@@ -16,6 +17,7 @@ import { useHeaderMenu } from './headerMenu.ts';
 import { ADMIN_START, startPath, useSession } from '../stores/session.ts';
 import { pageOf, routePath } from '@vitrine/contract/paths';
 import type { AccountAction } from './ShellMenus.tsx';
+import { BIN_PATH } from '../widgets/edit/binPath.ts';
 
 const AccountMenuList = lazy(() => import('./ShellMenus.tsx').then((m) => ({ default: m.AccountMenuList })));
 
@@ -84,6 +86,9 @@ export function AccountMenu({ compact, hideDashboard }: { compact: boolean; hide
       icon: ShareIcon,
       run: () => void navigate(routePath({ page: 'shares' })),
     });
+  }
+  if (session.isEditor && session.isAssetUser && !inAdmin) {
+    actions.push({ key: 'bin', label: t('edit.bin.menu'), icon: DeleteIcon, run: () => void navigate(BIN_PATH) });
   }
   actions.push({
     key: 'logout',

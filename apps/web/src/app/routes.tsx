@@ -7,6 +7,7 @@ import { AppShell } from './AppShell.tsx';
 import { screens } from './screens.ts';
 import { NavigationGuard } from './NavigationGuard.tsx';
 import { UploadRoute } from './UploadRoute.tsx';
+import { BIN_PATH } from '../widgets/edit/binPath.ts';
 
 /*
  * Screens load on demand through the router's `lazy`, not React.lazy: the router then waits for
@@ -61,6 +62,8 @@ export const routes: RouteObject[] = [
       screen(routePatterns.share, 'views.share_landing.title', screens.share),
       screen(routePatterns.custom, 'views.custom.title', screens.custom),
       { path: routePatterns.upload, handle: { titleKey: 'upload.title' }, element: <UploadRoute /> },
+      // Editors' bin (issue #49); BinPage sends anyone else home.
+      screen(BIN_PATH, 'edit.bin.title', () => import('../features/bin/BinPage.tsx').then((m) => m.BinPage)),
       {
         ...screen(routePatterns.admin, 'views.admin.title', screens.admin),
         children: [{ index: true, element: <Navigate to="general" replace /> }, ...adminChildren],

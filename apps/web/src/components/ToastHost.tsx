@@ -1,4 +1,5 @@
-import { Alert, Box, Snackbar } from '@mui/material';
+import { Alert, Box, Button, IconButton, Snackbar } from '@mui/material';
+import { CloseIcon } from './icons.tsx';
 import { useTranslation } from '../lib/translate.tsx';
 import { toast, useToasts } from '../lib/toast.ts';
 
@@ -12,7 +13,8 @@ export function ToastHost() {
     <Snackbar
       key={current.id}
       open
-      autoHideDuration={current.severity === 'error' ? 8000 : 5000}
+      // A notice with an action stays longer: reaching its button by keyboard takes a while.
+      autoHideDuration={current.action ? 10_000 : current.severity === 'error' ? 8000 : 5000}
       onClose={(_e, reason) => reason !== 'clickaway' && close()}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
     >
@@ -20,6 +22,26 @@ export function ToastHost() {
         severity={current.severity}
         role={current.polite ? 'status' : 'alert'}
         onClose={close}
+        // An action takes the place of the close button: both are drawn then.
+        action={
+          current.action && (
+            <>
+              <Button
+                color="inherit"
+                size="small"
+                onClick={() => {
+                  close();
+                  current.action?.run();
+                }}
+              >
+                {t(current.action.key)}
+              </Button>
+              <IconButton color="inherit" size="small" aria-label={t('global.close')} onClick={close}>
+                <CloseIcon fontSize="small" />
+              </IconButton>
+            </>
+          )
+        }
         variant="filled"
         sx={{ width: '100%' }}
       >

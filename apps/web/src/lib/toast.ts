@@ -16,6 +16,13 @@ export interface Toast {
   detail?: string;
   /** Read out when the screen reader is free (a status), not at once (an alert). */
   polite?: boolean;
+  /** One thing to do about it (an edit's "Undo"): a button in the notice, `key` its text key. */
+  action?: ToastAction;
+}
+
+export interface ToastAction {
+  key: string;
+  run: () => void;
 }
 
 let toasts: Toast[] = [];
@@ -36,6 +43,13 @@ export const toast = {
   ): number {
     const id = nextId++;
     toasts = [...toasts, { id, key, severity, params, ...(detail ? { detail } : {}), ...(polite ? { polite } : {}) }];
+    emit();
+    return id;
+  },
+  /** A notice with one action, such as "Undo" after an edit. */
+  offer(key: string, params: Record<string, string | number> | undefined, action: ToastAction): number {
+    const id = nextId++;
+    toasts = [...toasts, { id, key, severity: 'success', params, polite: true, action }];
     emit();
     return id;
   },

@@ -23,6 +23,7 @@ import { useAssetDoc } from './queries.ts';
 import { useIndexFields } from '../../stores/searchInput.ts';
 import { useFieldFormatter } from '../../stores/fieldText.ts';
 import { assetsLink } from '../../lib/portalLinks.ts';
+import { AssetEditorActions, AssetHistory } from '../../widgets/edit/EditorControls.tsx';
 
 /** The share link of one asset (portal-spec §2): origin + path + '#/asset/{id}'. */
 export function assetShareLink(id: string, location: Pick<Location, 'origin' | 'pathname'> = window.location): string {
@@ -158,6 +159,7 @@ export function AssetPage() {
             <ShareIcon />
           </IconButton>
         </Tooltip>
+        <AssetEditorActions id={doc.id} onBinned={back} />
       </Stack>
       <AssetMetadata
         doc={doc}
@@ -166,6 +168,7 @@ export function AssetPage() {
         fields={fields.data ?? []}
         hideEmpty={config.global.hide_empty_metadata_fields}
       />
+      <AssetHistory id={doc.id} />
       <DownloadFlowHost />
       {shareDialog.dialog}
     </Box>

@@ -9,6 +9,7 @@ import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { CloseIcon } from '../../components/icons.tsx';
 import { PanelFocusTrap } from '../../components/PanelFocusTrap.tsx';
 import { useEscapeKey } from '../../lib/useEscapeKey.ts';
+import { AssetEditorActions } from '../../widgets/edit/EditorControls.tsx';
 
 /** The info panel takes focus 350 ms after it opens (portal-spec §9). */
 export const INFO_FOCUS_DELAY_MS = 350;
@@ -115,9 +116,12 @@ export function InfoPanel({
           <FieldColumn doc={doc} fields={left} format={format} />
           <FieldColumn doc={doc} fields={right} format={format} />
         </Box>
-        <Button variant="contained" component={RouterLink} to={routePath({ page: 'asset', id: doc.id })}>
-          {t('views.search.actions.open')}
-        </Button>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+          <Button variant="contained" component={RouterLink} to={routePath({ page: 'asset', id: doc.id })}>
+            {t('views.search.actions.open')}
+          </Button>
+          <AssetEditorActions id={doc.id} compact />
+        </Box>
       </Box>
     </PanelFocusTrap>
   );

@@ -264,11 +264,12 @@ export function SearchPage() {
       </div>
       <ResultsBar
         heading={`${headingText}${suggestionLabels.length > 0 ? ` ${t('views.search.results.suggestions')} ${suggestionLabels.join(', ')}` : ''}`}
-        selectedCount={selected.length}
+        selected={selected}
         total={total}
         fetchIds={fetchIds}
         onShare={shareFound}
         onDownload={downloadSelection}
+        onBinned={selection.clearSelection}
         sorting={sorting}
         sort={sort}
         onChooseSort={chooseSortKey}

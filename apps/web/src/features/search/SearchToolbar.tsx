@@ -7,6 +7,7 @@ import { PlainIcon } from '../../components/icons.tsx';
 import { sortPath, viewAgendaPath, viewListPath, viewModulePath } from '../../components/iconPaths.ts';
 import { TextButton } from '../../components/TextButton.tsx';
 import { BookmarkManyButton } from '../../widgets/BookmarkManyButton.tsx';
+import { SelectionEditorActions } from '../../widgets/edit/EditorControls.tsx';
 import { VISUALLY_HIDDEN } from '../../components/visuallyHidden.ts';
 import { truncateTag } from '../../stores/searchInput.ts';
 import type { SortState, ViewKey } from './searchState.ts';
@@ -125,11 +126,12 @@ export function FilterTags({ tags }: { tags: Tag[] }) {
  */
 export const ResultsBar = memo(function ResultsBar({
   heading,
-  selectedCount,
+  selected,
   total,
   fetchIds,
   onShare,
   onDownload,
+  onBinned,
   sorting,
   sort,
   onChooseSort,
@@ -139,11 +141,14 @@ export const ResultsBar = memo(function ResultsBar({
   onReset,
 }: {
   heading: string;
-  selectedCount: number;
+  /** The selected assets' ids (kept by the page, the same array until the selection changes). */
+  selected: string[];
   total: number;
   fetchIds: () => Promise<string[]>;
   onShare: () => void;
   onDownload: () => void;
+  /** The selected assets went to the bin (an editor's action). */
+  onBinned: () => void;
   sorting: GlobalConfig['sorting'];
   sort: SortState;
   onChooseSort: (key: string) => void;
@@ -154,6 +159,7 @@ export const ResultsBar = memo(function ResultsBar({
   onReset?: () => void;
 }) {
   const { t } = useTranslation();
+  const selectedCount = selected.length;
   const some = selectedCount > 0;
   // Plain elements with static rules (app/controls.css): the page's first paint draws the same.
   return (
@@ -174,6 +180,7 @@ export const ResultsBar = memo(function ResultsBar({
       <TextButton small disabled={!some} onClick={onDownload}>
         {t('views.search.download_selection')}
       </TextButton>
+      <SelectionEditorActions ids={selected} onBinned={onBinned} />
       <SortMenu sorting={sorting} sort={sort} onChoose={onChooseSort} />
       <ViewSwitch views={views} view={view} onChange={onView} />
       {onReset && (

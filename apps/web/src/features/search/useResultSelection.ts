@@ -32,6 +32,8 @@ export interface ResultSelection {
   closeInfo: () => void;
   /** Opens the first result's panel when none is open (the guided tour's info panel step). */
   openFirstInfo: () => void;
+  /** Empties the selection (its assets left the results: moved to the bin). */
+  clearSelection: () => void;
 }
 
 /**
@@ -58,5 +60,6 @@ export function useResultSelection(searchKey: string, docs: readonly AssetDoc[])
   });
   const closeInfo = useStableCallback(() => setActiveId(null));
   const openFirstInfo = useStableCallback(() => setActiveId((a) => a ?? docs[0]?.id ?? null));
-  return { activeId, selected, onItemClick, closeInfo, openFirstInfo };
+  const clearSelection = useStableCallback(() => setSelected([]));
+  return { activeId, selected, onItemClick, closeInfo, openFirstInfo, clearSelection };
 }

@@ -1,0 +1,16 @@
+import { useTranslation } from '../../lib/translate.tsx';
+import { useIndexFields } from '../../stores/searchInput.ts';
+
+/** Fields an editor changes that are no index field: their names are texts of the editors' screens. */
+const ownTexts = new Set(['created', 'access_groups', 'collections', 'status']);
+
+/** A field's name as the portal shows it: the index field's label in the interface language, else its key. */
+export function useFieldLabel(): (field: string) => string {
+  const { t, i18n } = useTranslation();
+  const fields = useIndexFields();
+  return (field) => {
+    if (ownTexts.has(field)) return t(`edit.field.${field}`);
+    const labels = fields.data?.find((f) => f.field_name === field)?.default_labels;
+    return labels?.[i18n.language] ?? labels?.en ?? field;
+  };
+}
