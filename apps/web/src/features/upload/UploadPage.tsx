@@ -224,7 +224,8 @@ function CollectionPicker({
           <option value="">{t('upload.collection.none')}</option>
           {sorted.map((c) => (
             <option key={c.id} value={c.id}>
-              {c.path || c.name}
+              {/* Collections made by name (`#name`) show their name; folders their path. */}
+              {c.path && !c.path.startsWith('#') ? c.path : c.name}
             </option>
           ))}
         </TextField>
