@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DefaultQueryExecutor } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EditBatch } from '@vitrine/contract/edit';
 import { apiCaller, startTestApp, type TestApp } from '../../test/app.ts';
 import { signIn, xsrfHeaders } from '../../test/auth.ts';
@@ -436,4 +437,31 @@ describe.each(dialects)('editing on %s (docs/editing.md, decision 0250)', (diale
     expect(undo.json()).toMatchObject({ undone: 1, skipped: 0 });
     expect(await status(up)).toBe('bin');
   });
+  it('edits 5,000 assets in a few statements, not one per asset, and undoes them as one', async () => {
+    const many = await buildAssets(
+      t.app.db,
+      Array.from({ length: 5000 }, (_, i) => ({
+        filename: `bulk-${i}.jpg`,
+        access: ['users'],
+        values: { title: { en: `Bulk ${i}` }, keywords: { en: ['bulk'] } },
+      })),
+    );
+    // Every statement of every connection goes through the executors' base class.
+    const statements = vi.spyOn(
+      Object.getPrototypeOf(DefaultQueryExecutor.prototype) as DefaultQueryExecutor,
+      'executeQuery',
+    );
+    const res = await apply(editor, many, [{ field: 'keywords', lang: 'en', op: 'add', values: ['windjammer'] }]);
+    const count = statements.mock.calls.length;
+    statements.mockRestore();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ changed: 5000, batch: { assets: 5000 } });
+    expect(count).toBeLessThan(40);
+    const search = await call('GET', 'search?solr_q=windjammer&solr_rows=1', editor);
+    expect(search.json<{ response: { numFound: number } }>().response.numFound).toBe(5000);
+    const undo = await call('POST', 'edit/undo', editor, { batch: res.json<{ batch: EditBatch }>().batch.id });
+    expect(undo.json()).toMatchObject({ undone: 5000, skipped: 0 });
+    const after = await call('GET', 'search?solr_q=windjammer&solr_rows=1', editor);
+    expect(after.json<{ response: { numFound: number } }>().response.numFound).toBe(0);
+  }, 120_000);
 });
