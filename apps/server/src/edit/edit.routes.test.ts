@@ -262,6 +262,18 @@ describe.each(dialects)('editing on %s (docs/editing.md, decision 0250)', (diale
     const again = await call('POST', 'edit/undo', editor, { batch: batch.id });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ error: 'conflict' });
+    // An undo that passed the first check while another finished is refused whole in its transaction.
+    const late = t.app.services.repositories.edits.apply({
+      kind: 'undo',
+      account: { id: null, name: 'edna' },
+      ids: [ids.beta],
+      fields: ['creator'],
+      overlay: 'edit',
+      undoOf: batch.id,
+      next: () => new Map([['creator', { '': ['Late'] }]]),
+    });
+    await expect(late).rejects.toMatchObject({ id: 'conflict' });
+    expect(await values(ids.beta, 'creator')).toEqual([]);
     const history = await call('GET', `edit/history?id=${ids.beta}`, editor);
     const entries = history.json<{ entries: { batch: EditBatch; changes: object[] }[] }>().entries;
     expect(entries[0]).toMatchObject({
