@@ -200,6 +200,14 @@ describe.each(dialects)('editing on %s (docs/editing.md, decision 0250)', (diale
       expect(body.error).toBe('validation');
       expect(body.details[0]?.path, JSON.stringify(change)).toBe(where);
     }
+    // A change that leaves an asset of the selection without any group is refused whole.
+    const orphan = await apply(
+      editor,
+      [ids.alpha, ids.beta],
+      [ok, { field: 'access_groups', op: 'remove', values: ['users'] }],
+    );
+    expect(orphan.statusCode).toBe(400);
+    expect(orphan.json()).toMatchObject({ error: 'validation', details: [{ path: 'changes.1.values' }] });
     expect(await batches()).toBe(before);
     expect(await values(ids.beta, 'creator')).toEqual([]);
   });
