@@ -17,6 +17,7 @@ import {
 } from '../catalogue/edit-overlay.ts';
 import type { Db } from '../db/database.ts';
 import type { Database, EditBatchTable } from '../db/schema.ts';
+import { conflict } from '../http/errors.ts';
 
 /** Who made a change: the account, kept by id and by name (the name stays when the account goes). */
 export interface Account {
@@ -356,12 +357,16 @@ export class EditRepository {
         after: c.after === null ? null : canonical(c.after),
       })),
     );
-    if (undoOf !== undefined)
-      await trx
+    if (undoOf !== undefined) {
+      // Checked again under the change's lock: of two undos of one batch at once, the second fails whole.
+      const marked = await trx
         .updateTable('edit_batch')
         .set({ undone_by: Number(batch.id) })
         .where('id', '=', undoOf)
-        .execute();
+        .where('undone_by', 'is', null)
+        .executeTakeFirst();
+      if (Number(marked.numUpdatedRows) === 0) throw conflict(`The batch ${undoOf} was undone already.`);
+    }
     return presentBatch(batch);
   }
 

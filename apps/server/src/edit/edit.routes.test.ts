@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DefaultQueryExecutor } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EditBatch } from '@vitrine/contract/edit';
 import { apiCaller, startTestApp, type TestApp } from '../../test/app.ts';
 import { signIn, xsrfHeaders } from '../../test/auth.ts';
@@ -199,6 +200,14 @@ describe.each(dialects)('editing on %s (docs/editing.md, decision 0250)', (diale
       expect(body.error).toBe('validation');
       expect(body.details[0]?.path, JSON.stringify(change)).toBe(where);
     }
+    // A change that leaves an asset of the selection without any group is refused whole.
+    const orphan = await apply(
+      editor,
+      [ids.alpha, ids.beta],
+      [ok, { field: 'access_groups', op: 'remove', values: ['users'] }],
+    );
+    expect(orphan.statusCode).toBe(400);
+    expect(orphan.json()).toMatchObject({ error: 'validation', details: [{ path: 'changes.1.values' }] });
     expect(await batches()).toBe(before);
     expect(await values(ids.beta, 'creator')).toEqual([]);
   });
@@ -261,6 +270,18 @@ describe.each(dialects)('editing on %s (docs/editing.md, decision 0250)', (diale
     const again = await call('POST', 'edit/undo', editor, { batch: batch.id });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ error: 'conflict' });
+    // An undo that passed the first check while another finished is refused whole in its transaction.
+    const late = t.app.services.repositories.edits.apply({
+      kind: 'undo',
+      account: { id: null, name: 'edna' },
+      ids: [ids.beta],
+      fields: ['creator'],
+      overlay: 'edit',
+      undoOf: batch.id,
+      next: () => new Map([['creator', { '': ['Late'] }]]),
+    });
+    await expect(late).rejects.toMatchObject({ id: 'conflict' });
+    expect(await values(ids.beta, 'creator')).toEqual([]);
     const history = await call('GET', `edit/history?id=${ids.beta}`, editor);
     const entries = history.json<{ entries: { batch: EditBatch; changes: object[] }[] }>().entries;
     expect(entries[0]).toMatchObject({
@@ -436,4 +457,31 @@ describe.each(dialects)('editing on %s (docs/editing.md, decision 0250)', (diale
     expect(undo.json()).toMatchObject({ undone: 1, skipped: 0 });
     expect(await status(up)).toBe('bin');
   });
+  it('edits 5,000 assets in a few statements, not one per asset, and undoes them as one', async () => {
+    const many = await buildAssets(
+      t.app.db,
+      Array.from({ length: 5000 }, (_, i) => ({
+        filename: `bulk-${i}.jpg`,
+        access: ['users'],
+        values: { title: { en: `Bulk ${i}` }, keywords: { en: ['bulk'] } },
+      })),
+    );
+    // Every statement of every connection goes through the executors' base class.
+    const statements = vi.spyOn(
+      Object.getPrototypeOf(DefaultQueryExecutor.prototype) as DefaultQueryExecutor,
+      'executeQuery',
+    );
+    const res = await apply(editor, many, [{ field: 'keywords', lang: 'en', op: 'add', values: ['windjammer'] }]);
+    const count = statements.mock.calls.length;
+    statements.mockRestore();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ changed: 5000, batch: { assets: 5000 } });
+    expect(count).toBeLessThan(40);
+    const search = await call('GET', 'search?solr_q=windjammer&solr_rows=1', editor);
+    expect(search.json<{ response: { numFound: number } }>().response.numFound).toBe(5000);
+    const undo = await call('POST', 'edit/undo', editor, { batch: res.json<{ batch: EditBatch }>().batch.id });
+    expect(undo.json()).toMatchObject({ undone: 5000, skipped: 0 });
+    const after = await call('GET', 'search?solr_q=windjammer&solr_rows=1', editor);
+    expect(after.json<{ response: { numFound: number } }>().response.numFound).toBe(0);
+  }, 120_000);
 });

@@ -266,6 +266,14 @@ export class EditService {
       next: (asset) => {
         const state: AssetFields = new Map(asset.fields);
         for (const c of changes) state.set(c.field, applyChange(state.get(c.field) ?? {}, c));
+        // An asset of no group is seen by nobody, its editors included, who could not even undo it.
+        const groups = state.get(ACCESS_GROUPS);
+        if (groups && (groups['']?.length ?? 0) === 0) {
+          const i = changes.findIndex((c) => c.field === ACCESS_GROUPS);
+          throw validation(`Change ${i + 1}: the asset ${asset.id} would have no access group left`, [
+            { path: `changes.${i}.values`, message: 'an asset needs at least one access group' },
+          ]);
+        }
         return state;
       },
     });
