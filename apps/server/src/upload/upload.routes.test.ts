@@ -8,6 +8,7 @@ import { startTestApp, storeSetups, type TestApp } from '../../test/app.ts';
 import { signIn, xsrfHeaders } from '../../test/auth.ts';
 import { makeImage } from '../../test/media-fixtures.ts';
 import { S3Bucket } from '../adapters/s3-store.ts';
+import { buildApp } from '../app.ts';
 import { anonymous } from '../auth/caller.ts';
 import { Originals } from '../derivatives/source-file.ts';
 import { bucketStores } from '../services.ts';
@@ -174,6 +175,36 @@ describe.each(storeSetups)('uploads through tus ($dialect, media in a $store)', 
     const docs = found.json<{ response: { docs: { id: string; title?: string }[] } }>().response.docs;
     expect(docs.map((d) => d.id)).toEqual([String(id)]);
   }, 60_000);
+
+  it('lets another process (same database and media store) take the next PATCH', async () => {
+    const other = await buildApp(t.settings, { logger: false });
+    try {
+      const made = await create(editor, { filename: 'relay.jpg', collection: String(collection) }, photo.length);
+      const half = Math.floor(photo.length / 2);
+      expect((await patch(made.url, editor, 0, photo.subarray(0, half))).statusCode).toBe(204);
+      const ask = (method: 'HEAD' | 'PATCH', offset?: number, bytes?: Buffer) =>
+        other.inject({
+          method,
+          url: made.url,
+          headers: {
+            ...editor,
+            'tus-resumable': '1.0.0',
+            ...(offset === undefined
+              ? {}
+              : { 'content-type': 'application/offset+octet-stream', 'upload-offset': String(offset) }),
+          },
+          ...(bytes ? { payload: bytes } : {}),
+        });
+      expect((await ask('HEAD')).headers['upload-offset']).toBe(String(half));
+      const rest = await ask('PATCH', half, photo.subarray(half));
+      expect(rest.statusCode, rest.body).toBe(204);
+      const id = Number(rest.headers[UPLOAD_ASSET_HEADER.toLowerCase()]);
+      const asset = (await assets()).find((a) => Number(a.id) === id);
+      expect(asset?.sha256).toBe(sha256(photo));
+    } finally {
+      await other.close();
+    }
+  });
 
   it('puts the folders of a dropped folder as collections under the chosen one', async () => {
     const made = await create(
