@@ -7,6 +7,7 @@ import { UPLOAD_ASSET_HEADER } from '@vitrine/contract/edit';
 import { startTestApp, storeSetups, type TestApp } from '../../test/app.ts';
 import { signIn, xsrfHeaders } from '../../test/auth.ts';
 import { makeImage } from '../../test/media-fixtures.ts';
+import { writeEmbeddedMetadata } from '../adapters/metadata.ts';
 import { S3Bucket } from '../adapters/s3-store.ts';
 import { buildApp } from '../app.ts';
 import { anonymous } from '../auth/caller.ts';
@@ -93,7 +94,10 @@ describe.each(storeSetups)('uploads through tus ($dialect, media in a $store)', 
   beforeAll(async () => {
     t = await startTestApp({ dialect, store, settings });
     dir = mkdtempSync(path.join(tmpdir(), 'vitrine-upload-'));
-    photo = readFileSync(await makeImage(path.join(dir, 'harbour.jpg'), { width: 800, height: 600 }));
+    const file = await makeImage(path.join(dir, 'harbour.jpg'), { width: 800, height: 600 });
+    // Read by the import's own metadata step: the title comes from the file, not from its name.
+    await writeEmbeddedMetadata(file, { 'XMP-dc:Title': 'Lighthouse in fog', 'IPTC:Keywords': ['beacon'] });
+    photo = readFileSync(file);
     editor = (await signIn(t, { name: 'edith', groups: ['editors'] })).headers;
     const made = await t.app.inject({
       method: 'POST',
@@ -123,7 +127,7 @@ describe.each(storeSetups)('uploads through tus ($dialect, media in a $store)', 
     expect((await call('DELETE', made.url, editor)).statusCode).toBe(204);
   });
 
-  it('takes an upload cut mid-file and resumed, and the asset has the file whole (same SHA-256), findable by its title', async () => {
+  it('takes an upload cut mid-file and resumed, and the asset has the file whole (same SHA-256), findable by the title in the file', async () => {
     const made = await create(
       editor,
       { filename: 'harbour_at_dawn.jpg', collection: String(collection) },
@@ -170,10 +174,17 @@ describe.each(storeSetups)('uploads through tus ($dialect, media in a $store)', 
     const worker = t.app.services.jobWorker({ pollMs: 50 });
     await worker.drain();
     await worker.stop();
-    const found = await t.app.inject({ url: `${API}search?solr_q=dawn`, headers: editor });
+    const found = await t.app.inject({ url: `${API}search?solr_q=lighthouse%20beacon`, headers: editor });
     expect(found.statusCode).toBe(200);
-    const docs = found.json<{ response: { docs: { id: string; title?: string }[] } }>().response.docs;
-    expect(docs.map((d) => d.id)).toEqual([String(id)]);
+    const docs = found.json<{ response: { docs: { id: string }[] } }>().response.docs;
+    expect(docs.map((d) => d.id)).toContain(String(id));
+    const title = await t.app.db.kysely
+      .selectFrom('asset_value')
+      .select('value')
+      .where('asset_id', '=', id)
+      .where('field', '=', 'title')
+      .execute();
+    expect(title.map((v) => v.value)).toEqual(['Lighthouse in fog']);
   }, 60_000);
 
   it('lets another process (same database and media store) take the next PATCH', async () => {
