@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -186,6 +187,41 @@ describe.each(storeSetups)('uploads through tus ($dialect, media in a $store)', 
       .execute();
     expect(title.map((v) => v.value)).toEqual(['Lighthouse in fog']);
   }, 60_000);
+
+  it('resumes an upload whose connection was lost in the middle of a PATCH, from where the server says it stopped', async () => {
+    const made = await create(editor, { filename: 'lost.jpg', collection: String(collection) }, photo.length);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const half = Math.floor(photo.length / 2);
+    await new Promise<void>((resolve) => {
+      const request = http.request(`${address}${made.url}`, {
+        method: 'PATCH',
+        headers: {
+          ...editor,
+          'tus-resumable': '1.0.0',
+          'content-type': 'application/offset+octet-stream',
+          'upload-offset': '0',
+          'content-length': String(photo.length),
+        },
+      });
+      request.on('error', () => resolve());
+      request.on('close', () => resolve());
+      // Half the file is sent, then the connection goes (a network loss, a closed laptop).
+      request.write(photo.subarray(0, half), () => setTimeout(() => request.destroy(), 300));
+    });
+    // HEAD waits for the interrupted PATCH to let go of the upload, then names what arrived whole.
+    const head = await call('HEAD', made.url, editor);
+    expect(head.statusCode).toBe(200);
+    const offset = Number(head.headers['upload-offset']);
+    expect(offset).toBeGreaterThanOrEqual(0);
+    expect(offset).toBeLessThanOrEqual(half);
+    const rest = await patch(made.url, editor, offset, photo.subarray(offset));
+    expect(rest.statusCode, rest.body).toBe(204);
+    const id = Number(rest.headers[UPLOAD_ASSET_HEADER.toLowerCase()]);
+    const asset = (await assets()).find((a) => Number(a.id) === id);
+    expect(asset?.sha256).toBe(sha256(photo));
+    const stored = await original({ id, source_path: asset!.source_path, import_root: asset!.import_root });
+    expect(stored && sha256(stored)).toBe(sha256(photo));
+  });
 
   it('lets another process (same database and media store) take the next PATCH', async () => {
     const other = await buildApp(t.settings, { logger: false });
