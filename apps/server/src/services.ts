@@ -59,7 +59,7 @@ import { ClientRateLimits } from './user/rate-limits.ts';
 import { UserRepository } from './user/user.repository.ts';
 import { UserService, userJobHandlers } from './user/user.service.ts';
 import { UploadRepository } from './upload/upload.repository.ts';
-import { UploadService, type OnUploaded } from './upload/upload.service.ts';
+import { UploadService } from './upload/upload.service.ts';
 
 /** Where services write what an operator should see (pino in the server, a quiet stand-in in commands). */
 export interface Log {
@@ -73,8 +73,6 @@ export interface ServiceOptions {
   mailer?: Mailer;
   /** Told how long the parts of each search took in the engine (metrics). */
   onEngineTimes?: (times: EngineTimes) => void;
-  /** Told of each upload that became an asset (the edit history). */
-  onUploaded?: OnUploaded;
 }
 
 /**
@@ -178,7 +176,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     limits,
   );
   const importer = () => new ImportService(r.catalogue, settings, originals);
-  const uploads = new UploadService(r.uploads, r.catalogue, importer, settings, log, options.onUploaded);
+  // An upload that became an asset is told to `onUploaded` (the last argument): the edit history's place.
+  const uploads = new UploadService(r.uploads, r.catalogue, importer, settings, log);
   const jobHandlers = () => [
     // Pictures and web videos of an import share the thumbnail slots of all processes.
     ...withinBudget(work, 'thumbnail', derivativeJobHandlers(derivatives)),
