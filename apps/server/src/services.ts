@@ -62,7 +62,7 @@ import { ClientRateLimits } from './user/rate-limits.ts';
 import { UserRepository } from './user/user.repository.ts';
 import { UserService, userJobHandlers } from './user/user.service.ts';
 import { UploadRepository } from './upload/upload.repository.ts';
-import { UploadService, type OnUploaded } from './upload/upload.service.ts';
+import { UploadService } from './upload/upload.service.ts';
 
 /** Where services write what an operator should see (pino in the server, a quiet stand-in in commands). */
 export interface Log {
@@ -76,8 +76,6 @@ export interface ServiceOptions {
   mailer?: Mailer;
   /** Told how long the parts of each search took in the engine (metrics). */
   onEngineTimes?: (times: EngineTimes) => void;
-  /** Told of each upload that became an asset (the edit history). */
-  onUploaded?: OnUploaded;
 }
 
 /**
@@ -186,14 +184,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const recordUpload = async (auth: Auth, assetId: number) => {
     await r.edits.recordUpload(db, { id: auth.userId, name: auth.name }, [assetId]);
   };
-  const uploads = new UploadService(
-    r.uploads,
-    r.catalogue,
-    importer,
-    settings,
-    log,
-    options.onUploaded ?? recordUpload,
-  );
+  const uploads = new UploadService(r.uploads, r.catalogue, importer, settings, log, recordUpload);
   const edits = new EditService(
     r.edits,
     access,

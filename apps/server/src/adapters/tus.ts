@@ -15,11 +15,12 @@ export interface TusUpload {
   metadata: Record<string, string | null>;
 }
 
-/** What the caller of `handle` is told of each request, and may refuse with (a thrown error). */
+/**
+ * What the caller of `handle` is told, with the context it passed. A creation is checked by the
+ * caller before it calls `handle` (it also names the new upload's id).
+ */
 export interface TusHooks<C> {
-  /** Before an upload is made: throw to refuse it. */
-  create(context: C, upload: TusUpload): Promise<void>;
-  /** Its last byte arrived: answers headers for the client, or throws to answer an error instead. */
+  /** An upload's last byte arrived: answers headers for the client, or throws to answer an error instead. */
   finish(context: C, upload: TusUpload): Promise<Record<string, string>>;
 }
 
@@ -138,12 +139,6 @@ export class TusUploads<C> {
       },
       generateUrl: (_req, { path: base, id }) => `${base}/${id.slice(prefix.length)}`,
       getFileIdFromRequest: (_req, lastPath) => (lastPath && ID.test(lastPath) ? `${prefix}${lastPath}` : undefined),
-      onUploadCreate: hook(
-        async (context, upload: { id: string; size?: number; metadata?: Record<string, string | null> }) => {
-          await options.hooks.create(context, plain(upload));
-          return {};
-        },
-      ),
       onUploadFinish: hook(
         async (context, upload: { id: string; size?: number; metadata?: Record<string, string | null> }) => ({
           headers: await options.hooks.finish(context, plain(upload)),

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +8,9 @@ import { UPLOAD_ASSET_HEADER } from '@vitrine/contract/edit';
 import { startTestApp, storeSetups, type TestApp } from '../../test/app.ts';
 import { signIn, xsrfHeaders } from '../../test/auth.ts';
 import { makeImage } from '../../test/media-fixtures.ts';
+import { writeEmbeddedMetadata } from '../adapters/metadata.ts';
 import { S3Bucket } from '../adapters/s3-store.ts';
+import { buildApp } from '../app.ts';
 import { anonymous } from '../auth/caller.ts';
 import { Originals } from '../derivatives/source-file.ts';
 import { bucketStores } from '../services.ts';
@@ -92,7 +95,10 @@ describe.each(storeSetups)('uploads through tus ($dialect, media in a $store)', 
   beforeAll(async () => {
     t = await startTestApp({ dialect, store, settings });
     dir = mkdtempSync(path.join(tmpdir(), 'vitrine-upload-'));
-    photo = readFileSync(await makeImage(path.join(dir, 'harbour.jpg'), { width: 800, height: 600 }));
+    const file = await makeImage(path.join(dir, 'harbour.jpg'), { width: 800, height: 600 });
+    // Read by the import's own metadata step: the title comes from the file, not from its name.
+    await writeEmbeddedMetadata(file, { 'XMP-dc:Title': 'Lighthouse in fog', 'IPTC:Keywords': ['beacon'] });
+    photo = readFileSync(file);
     editor = (await signIn(t, { name: 'edith', groups: ['editors'] })).headers;
     const made = await t.app.inject({
       method: 'POST',
@@ -122,7 +128,7 @@ describe.each(storeSetups)('uploads through tus ($dialect, media in a $store)', 
     expect((await call('DELETE', made.url, editor)).statusCode).toBe(204);
   });
 
-  it('takes an upload cut mid-file and resumed, and the asset has the file whole (same SHA-256), findable by its title', async () => {
+  it('takes an upload cut mid-file and resumed, and the asset has the file whole (same SHA-256), findable by the title in the file', async () => {
     const made = await create(
       editor,
       { filename: 'harbour_at_dawn.jpg', collection: String(collection) },
@@ -169,11 +175,83 @@ describe.each(storeSetups)('uploads through tus ($dialect, media in a $store)', 
     const worker = t.app.services.jobWorker({ pollMs: 50 });
     await worker.drain();
     await worker.stop();
-    const found = await t.app.inject({ url: `${API}search?solr_q=dawn`, headers: editor });
+    const found = await t.app.inject({ url: `${API}search?solr_q=lighthouse%20beacon`, headers: editor });
     expect(found.statusCode).toBe(200);
-    const docs = found.json<{ response: { docs: { id: string; title?: string }[] } }>().response.docs;
-    expect(docs.map((d) => d.id)).toEqual([String(id)]);
+    const docs = found.json<{ response: { docs: { id: string }[] } }>().response.docs;
+    expect(docs.map((d) => d.id)).toContain(String(id));
+    const title = await t.app.db.kysely
+      .selectFrom('asset_value')
+      .select('value')
+      .where('asset_id', '=', id)
+      .where('field', '=', 'title')
+      .execute();
+    expect(title.map((v) => v.value)).toEqual(['Lighthouse in fog']);
   }, 60_000);
+
+  it('resumes an upload whose connection was lost in the middle of a PATCH, from where the server says it stopped', async () => {
+    const made = await create(editor, { filename: 'lost.jpg', collection: String(collection) }, photo.length);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const half = Math.floor(photo.length / 2);
+    await new Promise<void>((resolve) => {
+      const request = http.request(`${address}${made.url}`, {
+        method: 'PATCH',
+        headers: {
+          ...editor,
+          'tus-resumable': '1.0.0',
+          'content-type': 'application/offset+octet-stream',
+          'upload-offset': '0',
+          'content-length': String(photo.length),
+        },
+      });
+      request.on('error', () => resolve());
+      request.on('close', () => resolve());
+      // Half the file is sent, then the connection goes (a network loss, a closed laptop).
+      request.write(photo.subarray(0, half), () => setTimeout(() => request.destroy(), 300));
+    });
+    // HEAD waits for the interrupted PATCH to let go of the upload, then names what arrived whole.
+    const head = await call('HEAD', made.url, editor);
+    expect(head.statusCode).toBe(200);
+    const offset = Number(head.headers['upload-offset']);
+    expect(offset).toBeGreaterThanOrEqual(0);
+    expect(offset).toBeLessThanOrEqual(half);
+    const rest = await patch(made.url, editor, offset, photo.subarray(offset));
+    expect(rest.statusCode, rest.body).toBe(204);
+    const id = Number(rest.headers[UPLOAD_ASSET_HEADER.toLowerCase()]);
+    const asset = (await assets()).find((a) => Number(a.id) === id);
+    expect(asset?.sha256).toBe(sha256(photo));
+    const stored = await original({ id, source_path: asset!.source_path, import_root: asset!.import_root });
+    expect(stored && sha256(stored)).toBe(sha256(photo));
+  });
+
+  it('lets another process (same database and media store) take the next PATCH', async () => {
+    const other = await buildApp(t.settings, { logger: false });
+    try {
+      const made = await create(editor, { filename: 'relay.jpg', collection: String(collection) }, photo.length);
+      const half = Math.floor(photo.length / 2);
+      expect((await patch(made.url, editor, 0, photo.subarray(0, half))).statusCode).toBe(204);
+      const ask = (method: 'HEAD' | 'PATCH', offset?: number, bytes?: Buffer) =>
+        other.inject({
+          method,
+          url: made.url,
+          headers: {
+            ...editor,
+            'tus-resumable': '1.0.0',
+            ...(offset === undefined
+              ? {}
+              : { 'content-type': 'application/offset+octet-stream', 'upload-offset': String(offset) }),
+          },
+          ...(bytes ? { payload: bytes } : {}),
+        });
+      expect((await ask('HEAD')).headers['upload-offset']).toBe(String(half));
+      const rest = await ask('PATCH', half, photo.subarray(half));
+      expect(rest.statusCode, rest.body).toBe(204);
+      const id = Number(rest.headers[UPLOAD_ASSET_HEADER.toLowerCase()]);
+      const asset = (await assets()).find((a) => Number(a.id) === id);
+      expect(asset?.sha256).toBe(sha256(photo));
+    } finally {
+      await other.close();
+    }
+  });
 
   it('puts the folders of a dropped folder as collections under the chosen one', async () => {
     const made = await create(

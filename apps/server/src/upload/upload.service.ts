@@ -99,10 +99,7 @@ export class UploadService {
       store: this.partsStore(),
       maxBytes: this.maxFileBytes(),
       exposedHeaders: [UPLOAD_ASSET_HEADER],
-      hooks: {
-        create: async () => undefined,
-        finish: (call, upload) => this.finish(call, upload),
-      },
+      hooks: { finish: (call, upload) => this.finish(call, upload) },
     });
   }
 
