@@ -61,6 +61,9 @@ const endpoint = () => new URL(`${API_BASE_PATH}${UPLOAD_PATH}`, window.location
  * The same file for the same target is the same upload: its name and path, size and date, the
  * collection, and the server.
  */
+/** The most bytes one request of an upload carries. */
+const CHUNK_BYTES = 16 * 1024 * 1024;
+
 const fingerprintOf = (file: File, relativePath: string, collection: number) =>
   [FINGERPRINT_PREFIX, collection, relativePath || file.name, file.size, file.lastModified, endpoint()]
     .map((part) => encodeURIComponent(String(part)))
@@ -178,6 +181,9 @@ class UploadQueue {
       metadata: { filename: file.name, collection: String(collection), ...(relativePath ? { relativePath } : {}) },
       fingerprint: () => Promise.resolve(fingerprintOf(file, relativePath, collection)),
       retryDelays: RETRY_DELAYS,
+      // Each request ends well within the server's request timeout, and a cut one costs at most a
+      // chunk (on an object store an interrupted request keeps none of its bytes).
+      chunkSize: CHUNK_BYTES,
       removeFingerprintOnSuccess: true,
       // The session and XSRF tokens of the moment: a request after a while may carry newer ones.
       onBeforeRequest: (req) => {
