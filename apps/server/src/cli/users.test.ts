@@ -40,6 +40,8 @@ describe('vitrine users (issue #5: accounts from the command line)', () => {
     expect(vitrine(['users', 'add', 'kim', '-g', 'nope'], 'long enough\n').stderr).toMatch(
       /^Unknown group\(s\): nope\./,
     );
+    // The editors group is known without being declared among the groups (docs/editing.md).
+    expect(vitrine(['users', 'add', 'eve', '-g', 'users,editors'], 'long enough\n').status).toBe(0);
     vitrine(['users', 'add', 'lee'], 'long enough\n');
     expect(vitrine(['users', 'add', 'LEE'], 'long enough\n').stderr).toBe('The user LEE exists already.\n');
     expect(vitrine(['users', 'passwd', 'nobody'], 'long enough\n').stderr).toBe('The user nobody was not found.\n');

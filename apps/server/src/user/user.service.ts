@@ -106,7 +106,8 @@ export class UserService {
   }
 
   private knownGroups(groups: string[]): string[] {
-    const known = new Set(this.settings.file.groups.map((g) => g.name));
+    // The editors group (`editing.group`) is a group of its own, whether or not `groups` names it.
+    const known = new Set([...this.settings.file.groups.map((g) => g.name), this.settings.file.editing.group]);
     const unknown = groups.filter((g) => !known.has(g));
     if (unknown.length) {
       throw validation(`Unknown group(s): ${unknown.join(', ')}. Known groups: ${[...known].join(', ')}.`);
