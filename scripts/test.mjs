@@ -20,6 +20,8 @@ if (missing.length) {
 
 const reports = mkdtempSync(path.join(tmpdir(), 'vitrine-test-'));
 const e2eJson = path.join(reports, 'e2e.json');
+// The folder portal's data folder of the journeys (e2e/playwright.config.ts), filled in stage 1.
+const e2eDataDir = mkdtempSync(path.join(tmpdir(), 'vitrine-e2e-'));
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
 /**
@@ -98,6 +100,17 @@ const stages = [
       { name: 'lint', label: 'lint', cmd: bin('eslint'), args: ['--max-warnings', '0', '.'] },
       { name: 'typecheck', label: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
       vitestStep('unit and component tests of the web app', 'web', ['web']),
+      // The journeys' server build and demo catalogue (about two minutes of tsc, Debian packages,
+      // ffmpeg and the import) are made here, while the server's tests still run in the other lane,
+      // rather than at the start of the journeys, which have both cores to themselves; the
+      // journeys' portal then finds both made and only starts.
+      {
+        name: "the journeys' server build and demo catalogue",
+        label: 'demo',
+        cmd: 'sh',
+        args: ['-c', 'node scripts/build-server.mjs --if-stale && node apps/server/bin/vitrine.mjs demo --if-empty'],
+        env: { DATA_DIR: e2eDataDir, SETTINGS_FILE: path.join(root, 'e2e/settings.json'), LOG_LEVEL: 'warn' },
+      },
     ],
     [vitestStep('unit and API tests (SQLite and PostgreSQL)', 'server', ['server', 'search-engine', 'contract'])],
   ],
@@ -107,7 +120,7 @@ const stages = [
         name: 'browser journeys (Playwright, Chromium)',
         cmd: bin('playwright'),
         args: ['test', '--config', 'e2e/playwright.config.ts'],
-        env: { E2E_JSON: e2eJson },
+        env: { E2E_JSON: e2eJson, E2E_DATA_DIR: e2eDataDir },
         counts: () => {
           const s = JSON.parse(readFileSync(e2eJson, 'utf8')).stats;
           return { passed: s.expected, failed: s.unexpected + s.flaky + s.skipped };

@@ -26,6 +26,21 @@ async function openMenu(page: Page, name: string | RegExp): Promise<void> {
   await expect(page.getByRole('menu')).toBeVisible();
 }
 
+// The checker itself: a page with known violations is reported, and one without them is not, also
+// when axe is already in the page from an earlier check (support/axe.ts puts it there once).
+test('the axe check reports serious and critical violations, and none on a clean page', async ({ page }) => {
+  await page.setContent(
+    '<html lang="en"><title>Probe</title><main><h1>Probe</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">' +
+      '<p style="color:#ccc;background:#fff">Faint text</p><button></button></main></html>',
+  );
+  const ids = (violations: string[]) => violations.map((v) => v.slice(0, v.indexOf(':'))).sort();
+  expect(ids(await seriousViolations(page))).toEqual(['button-name', 'color-contrast', 'image-alt']);
+  await page.locator('img').evaluate((img) => img.setAttribute('alt', 'A dot'));
+  expect(ids(await seriousViolations(page))).toEqual(['button-name', 'color-contrast']);
+  await page.setContent('<html lang="en"><title>Probe</title><main><h1>Probe</h1><p>Plain text</p></main></html>');
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
 test.describe('axe-core on every screen, both default themes, desktop and 375×667 (WCAG 2.2 AA)', () => {
   test.beforeAll(() => addUser('inspector', 'users'));
 

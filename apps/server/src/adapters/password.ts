@@ -15,13 +15,39 @@ export async function hashPassword(password: string): Promise<string> {
   return passwordWork.run(() => argonHash(password));
 }
 
+/** argon2id's cost: memory in KiB, passes over it, lanes. */
+export interface PasswordHashCost {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
+/** What every stored hash is made with (argon2's own defaults, named so an upgrade cannot lower them). */
+export const productionPasswordHashCost: Readonly<PasswordHashCost> = {
+  memoryCost: 65_536,
+  timeCost: 3,
+  parallelism: 4,
+};
+
+let cost: Readonly<PasswordHashCost> = productionPasswordHashCost;
+
+/**
+ * For the server's tests only (apps/server/test/setup.ts): thousands of hashes of 64 MiB each made
+ * most of the time of the login and account tests. A check reads the cost from the stored hash, so
+ * a cheaper cost changes no behaviour but the time; password.test.ts hashes at the production cost.
+ */
+export function setPasswordHashCostForTests(next: Readonly<PasswordHashCost>): void {
+  cost = next;
+}
+
 function argonHash(password: string): Promise<string> {
-  return argon2.hash(password, { type: argon2.argon2id });
+  return argon2.hash(password, { type: argon2.argon2id, ...cost });
 }
 
 // A hash of nothing anyone knows: verifying against it when a user does not exist costs the same
 // time as a real check, so the answer time does not reveal which names exist.
-let decoy: Promise<string> | undefined;
+// Made again when the cost changes, so it keeps costing what a real check costs.
+let decoy: { cost: Readonly<PasswordHashCost>; hash: Promise<string> } | undefined;
 
 export async function verifyPassword(hash: string | null, password: string): Promise<boolean> {
   return passwordWork.run(() => verify(hash, password));
@@ -30,8 +56,8 @@ export async function verifyPassword(hash: string | null, password: string): Pro
 async function verify(hash: string | null, password: string): Promise<boolean> {
   if (!hash) {
     // Made outside the limit: it runs inside a check that holds a slot already.
-    decoy ??= argonHash(`decoy-${Math.random()}`);
-    await argon2.verify(await decoy, password);
+    if (decoy?.cost !== cost) decoy = { cost, hash: argonHash(`decoy-${Math.random()}`) };
+    await argon2.verify(await decoy.hash, password);
     return false;
   }
   try {
