@@ -78,13 +78,28 @@ export class XmpSidecars {
     // An original gone from its folder gets no sidecar of its own.
     if (!(await stat(at.source).catch(() => undefined))?.isFile()) return;
     const target = `${at.source}.xmp`;
+    // An edit written while this job runs asks for no new run (its key is taken): write until the
+    // values read after a write are those written.
+    let written: string | undefined;
+    for (let round = 0; round < 5; round++) {
+      const fields = await this.fieldsOf(assetId);
+      const text = JSON.stringify(fields);
+      if (text === written) return;
+      // Nothing edited and no sidecar yet: nothing to say, and no file to make.
+      if (!fields || (Object.values(fields).every((v) => v === null) && !(await stat(target).catch(() => undefined))))
+        return;
+      await writeXmpSidecar(target, fields);
+      written = text;
+    }
+  }
+
+  /** The sidecar's fields of an asset: the edited ones with their values, null for the others. */
+  private async fieldsOf(assetId: number): Promise<{ [K in keyof XmpFields]: XmpFields[K] | null } | undefined> {
     const current = (await this.edits.current([assetId], XMP_FIELDS)).get(assetId);
-    if (!current) return;
+    if (!current) return undefined;
     const edited = new Set((await this.edits.edits(assetId)).map((e) => e.field));
-    // Nothing edited and no sidecar yet: nothing to say, and no file to make.
-    if (!XMP_FIELDS.some((f) => edited.has(f)) && !(await stat(target).catch(() => undefined))) return;
     const v = (field: (typeof XMP_FIELDS)[number]) => (edited.has(field) ? current.fields.get(field) : undefined);
-    const fields: { [K in keyof XmpFields]: XmpFields[K] | null } = {
+    return {
       title: edited.has('title') ? byLanguage(v('title')) : null,
       description: edited.has('description') ? byLanguage(v('description')) : null,
       // dc:subject has no languages: the keywords of every language.
@@ -93,7 +108,6 @@ export class XmpSidecars {
       copyright: edited.has('copyright') ? first(v('copyright')) : null,
       created: edited.has(CREATED) ? first(v(CREATED)) : null,
     };
-    await writeXmpSidecar(target, fields);
   }
 }
 
