@@ -30,6 +30,7 @@ import { derivativeRoot } from './derivatives/storage.ts';
 import { logSourceRefusalsTo, Originals } from './derivatives/source-file.ts';
 import { EditRepository } from './edit/edit.repository.ts';
 import { EditService } from './edit/edit.service.ts';
+import { XmpSidecars, xmpSidecarJobHandler } from './edit/xmp-sidecar.jobs.ts';
 import { InfoRepository } from './info/info.repository.ts';
 import { InfoService } from './info/info.service.ts';
 import { JobRepository } from './jobs/job.repository.ts';
@@ -185,6 +186,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     await r.edits.recordUpload(db, { id: auth.userId, name: auth.name }, [assetId]);
   };
   const uploads = new UploadService(r.uploads, r.catalogue, importer, settings, log, recordUpload);
+  const xmpSidecars = new XmpSidecars(r.edits, r.jobs, settings);
   const edits = new EditService(
     r.edits,
     access,
@@ -194,6 +196,13 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
       return [...new Set([...baseContentLanguages, ...content])].sort();
     },
     (auth) => uploads.usedTodayBytes(auth),
+    // The edit is written: a sidecar that could not be asked for is logged, not the edit's failure.
+    (written) =>
+      xmpSidecars
+        .queue(written)
+        .catch((err: unknown) =>
+          log.warn({ ...written, error: (err as Error).message }, 'XMP sidecars of an edit could not be queued'),
+        ),
   );
   const jobHandlers = () => [
     // Pictures and web videos of an import share the thumbnail slots of all processes.
@@ -203,6 +212,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     trimConversionsJobHandler(conversions, settings.file.conversionCache.maxGB, log),
     eagerConversionsJobHandler(conversions, r.downloads, settings.file.conversionSets, log),
     purgeJobHandler(purgeTargets, log),
+    xmpSidecarJobHandler(xmpSidecars),
   ];
 
   return {

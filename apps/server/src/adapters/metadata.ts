@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { copyFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { ExifTool } from 'exiftool-vendored';
 import { registerHelper, unregisterHelper } from './process.ts';
 
@@ -231,6 +234,112 @@ export async function removeEmbeddedTags(file: string, tags: readonly string[]):
     if (/Writing of .+ not (yet )?supported/i.test((err as Error).message)) return false;
     throw err;
   }
+}
+
+/**
+ * What an XMP sidecar says of an asset's fields. Texts of lang-alt tags (title, description,
+ * copyright) by language, '' for x-default; keywords are dc:subject (a bag, no languages).
+ */
+export interface XmpFields {
+  title: Record<string, string>;
+  description: Record<string, string>;
+  keywords: string[];
+  creator: string | null;
+  copyright: string | null;
+  /** ISO 8601 (XMP-photoshop:DateCreated). */
+  created: string | null;
+}
+
+/** The tag each field of an XMP sidecar is written to. */
+const xmpTags = {
+  title: 'XMP-dc:Title',
+  description: 'XMP-dc:Description',
+  keywords: 'XMP-dc:Subject',
+  creator: 'XMP-dc:Creator',
+  copyright: 'XMP-dc:Rights',
+  created: 'XMP-photoshop:DateCreated',
+} as const satisfies Record<keyof XmpFields, string>;
+
+/** An empty XMP packet: exiftool edits an XMP file, it does not make one from nothing. */
+const EMPTY_XMP =
+  "<?xpacket begin='\ufeff' id='W5M0MpCehiHzreSzNTczkc9d'?>\n<x:xmpmeta xmlns:x='adobe:ns:meta/'>\n</x:xmpmeta>\n<?xpacket end='w'?>\n";
+
+const LANGUAGE = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
+
+/** exiftool's argument file has one argument a line: with -E, line breaks and markup go as entities. */
+const escaped = (v: string) =>
+  v
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\r/g, '&#xd;')
+    .replace(/\n/g, '&#xa;');
+
+const isoToExif = (iso: string) => {
+  const d = new Date(Date.parse(iso));
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(d.getUTCFullYear(), 4)}:${pad(d.getUTCMonth() + 1)}:${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}+00:00`;
+};
+
+/**
+ * Writes fields into the XMP sidecar `target` (`photo.jpg.xmp`), keeping whatever else it holds (a
+ * Lightroom's develop settings): each field named in `fields` is replaced whole, all its languages;
+ * null removes it. The file is written under a hidden temporary name beside it and renamed, so a
+ * reader never sees half a sidecar; nothing else in the folder is touched.
+ */
+export async function writeXmpSidecar(
+  target: string,
+  fields: { [K in keyof XmpFields]?: XmpFields[K] | null },
+): Promise<void> {
+  const args: string[] = ['-E'];
+  const put = (tag: string, value: string) => args.push(`-${tag}=${escaped(value)}`);
+  for (const [field, tag] of Object.entries(xmpTags) as [keyof XmpFields, string][]) {
+    if (!(field in fields)) continue;
+    const value = fields[field];
+    args.push(`-${tag}=`);
+    if (value === null || value === undefined) continue;
+    if (typeof value === 'string') put(tag, field === 'created' ? isoToExif(value) : value);
+    else if (Array.isArray(value)) for (const v of value) put(tag, v);
+    else
+      for (const [lang, v] of Object.entries(value)) {
+        if (lang !== '' && !LANGUAGE.test(lang)) continue;
+        put(lang === '' ? tag : `${tag}-${lang}`, v);
+      }
+  }
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.xmp`);
+  try {
+    const existing = await stat(target).catch(() => undefined);
+    if (existing) await copyFile(target, temp);
+    else await writeFile(temp, EMPTY_XMP);
+    await exiftool().write(temp, {}, { writeArgs: [...args, '-overwrite_original'], useMWG: false });
+    await rename(temp, target);
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+/** The fields an XMP sidecar holds (those `writeXmpSidecar` writes, as Lightroom and Bridge write them). */
+export async function readXmpSidecar(file: string): Promise<XmpFields> {
+  const tags = (await exiftool().read(file, { useMWG: false })) as unknown as Record<string, unknown>;
+  const byLanguage = (name: string) => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(tags)) {
+      const lang = k === name ? '' : k.startsWith(`${name}-`) ? k.slice(name.length + 1) : undefined;
+      const t = text(v);
+      if (lang !== undefined && t !== null) out[lang] = t;
+    }
+    return out;
+  };
+  const created = millis(tags.DateCreated);
+  return {
+    title: byLanguage('Title'),
+    description: byLanguage('Description'),
+    keywords: [...new Set(list(tags.Subject))],
+    creator: text(tags.Creator),
+    copyright: text(tags.Rights),
+    created: created === null ? null : new Date(created).toISOString(),
+  };
 }
 
 /** Ends the exiftool child process, if one runs. */

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { isSafeKey, SharedFolderStore, type MediaStore, type WalkedFile } from '../adapters/media-store.ts';
 import { objectStoreProblem } from '../adapters/s3-store.ts';
 import { bucketLocation, bucketSourcePath, Originals } from '../derivatives/source-file.ts';
-import { readEmbeddedMetadata, type EmbeddedMetadata } from '../adapters/metadata.ts';
+import { readEmbeddedMetadata, readXmpSidecar, type EmbeddedMetadata } from '../adapters/metadata.ts';
 import { probeImage } from '../adapters/media.ts';
 import { pdfInfo } from '../adapters/pdf.ts';
 import { decodeImageWithFfmpeg, probeAv } from '../adapters/video.ts';
@@ -249,6 +249,8 @@ export class ImportService {
         const name = baseName(e);
         if (MANIFEST_NAMES.includes(name)) continue;
         if (name.endsWith('.json') && names.has(name.slice(0, -5))) continue;
+        // XMP files are metadata (`photo.jpg.xmp` is read with its file), never assets.
+        if (path.extname(name).toLowerCase() === '.xmp') continue;
         if (isCompanionFile(name)) continue;
         if (captionFormatOf(name)) {
           captions.push(e);
@@ -358,6 +360,25 @@ export class ImportService {
     return id;
   }
 
+  /**
+   * `photo.jpg.xmp` beside a file (written back by the portal's editors, or by Lightroom or Bridge),
+   * as sidecar values: below the JSON sidecar, above the folder's manifest and the embedded
+   * metadata. Texts keep their languages ('' for XMP's x-default).
+   */
+  private async xmpSidecar(tree: ImportTree, key: string): Promise<Sidecar> {
+    const x = await tree.store.withLocalCopy(key, readXmpSidecar).catch((err: unknown) => {
+      throw new SidecarError(`${key}: not a readable XMP file (${(err as Error).message})`);
+    });
+    const out: Sidecar = {};
+    if (Object.keys(x.title).length > 0) out.title = x.title;
+    if (Object.keys(x.description).length > 0) out.description = x.description;
+    if (x.keywords.length > 0) out.keywords = x.keywords;
+    if (x.creator !== null) out.creator = x.creator;
+    if (x.copyright !== null) out.copyright = x.copyright;
+    if (x.created !== null) out.created = x.created;
+    return out;
+  }
+
   private toWrite(
     f: Found,
     type: FileType,
@@ -450,6 +471,7 @@ export class ImportService {
       const manifest = await manifestOf(f);
       const sc: Sidecar = {
         ...manifest.get(name),
+        ...(f.names.has(`${name}.xmp`) ? await this.xmpSidecar(tree, `${f.key}.xmp`) : {}),
         ...(f.names.has(`${name}.json`) ? await readSidecar(`${f.file}.json`, read.text) : {}),
       };
       const sha = await sha256Of((await tree.store.open(f.key)).stream);

@@ -397,6 +397,20 @@ export class EditRepository {
     await this.db.kysely.deleteFrom('asset_edit').where('asset_id', '=', assetId).where('field', '=', field).execute();
   }
 
+  /** Where the assets' originals were imported from (XMP sidecars are written beside local ones). */
+  async sourcesOf(ids: readonly number[]): Promise<Map<number, { source: string; root: string | null }>> {
+    const out = new Map<number, { source: string; root: string | null }>();
+    for (const some of chunks([...new Set(ids)], 1)) {
+      const rows = await this.db.kysely
+        .selectFrom('asset')
+        .select(['id', 'source_path', 'import_root'])
+        .where('id', 'in', some)
+        .execute();
+      for (const r of rows) out.set(Number(r.id), { source: r.source_path, root: r.import_root });
+    }
+    return out;
+  }
+
   async batch(id: number): Promise<EditBatch | undefined> {
     const row = await this.db.kysely.selectFrom('edit_batch').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? presentBatch(row) : undefined;

@@ -62,7 +62,18 @@ export class EditService {
     private readonly contentLanguages: () => Promise<readonly string[]>,
     /** What the caller uploaded today (the uploads' daily limit). */
     private readonly uploadedToday: (auth: Auth) => Promise<number> = async () => 0,
+    /**
+     * Told of each edit, undo and reset once written (XMP sidecars of edited assets): the batch, or
+     * the asset whose field a reset handed back without a batch (its values were the file's already).
+     */
+    private readonly onWritten: (written: { batch: number } | { assets: number[] }) => Promise<void> = async () =>
+      undefined,
   ) {}
+
+  private async written<R extends { batch: EditBatch | null }>(result: R): Promise<R> {
+    if (result.batch) await this.onWritten({ batch: result.batch.id });
+    return result;
+  }
 
   private editor(auth: Auth): void {
     requireEditor(auth, this.settings.file.editing);
@@ -257,7 +268,7 @@ export class EditService {
     await this.check(auth, body);
     const changes = this.normalised(body);
     const fields = [...new Set(changes.map((c) => c.field))];
-    return this.edits.apply({
+    const result = await this.edits.apply({
       kind: 'edit',
       account: accountOf(auth),
       ids,
@@ -277,6 +288,7 @@ export class EditService {
         return state;
       },
     });
+    return this.written(result);
   }
 
   /** Moves assets to the bin, or brings them back. */
@@ -378,6 +390,7 @@ export class EditService {
         );
       },
     });
+    await this.written(result);
     return { batch: result.batch, undone: result.changed, skipped: named.length - result.changed };
   }
 
@@ -400,8 +413,11 @@ export class EditService {
       next: () => new Map([[body.field, mark.imported]]),
     });
     // The values were the file's already: only the mark goes.
-    if (!batch) await this.edits.dropMark(id, body.field);
-    return { batch };
+    if (!batch) {
+      await this.edits.dropMark(id, body.field);
+      await this.onWritten({ assets: [id] });
+    }
+    return this.written({ batch });
   }
 }
 
