@@ -137,6 +137,8 @@ describe('the edit dialog (issue #49 "Metadata editing")', () => {
     const { user } = await renderControls({ locale: 'de' });
     await user.click(await screen.findByRole('button', { name: 'Auswahl bearbeiten' }));
     const dialog = await screen.findByRole('dialog', { name: '3 Assets bearbeiten' });
+    // Localised fields start in the caller's language, not in the first of the catalogue's.
+    expect(within(dialog).getByRole('button', { name: /DE$/, pressed: true })).toBeInTheDocument();
     await user.type(within(dialog).getByRole('combobox', { name: 'Schlagwörter' }), 'Boot{Enter}');
     await user.click(within(dialog).getByRole('button', { name: 'Änderungen prüfen' }));
     expect(await within(dialog).findByText('2 von 3 Assets werden geändert')).toBeInTheDocument();

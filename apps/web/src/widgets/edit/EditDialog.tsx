@@ -315,7 +315,9 @@ export function EditDialog({ ids, onClose }: { ids: string[]; onClose: () => voi
   const known = new Set(opts?.fields.map((f) => f.field_name));
   const fields = opts ? [...opts.fields, ...pseudoFields.filter((f) => !known.has(f.field_name))] : [];
   const languages = opts?.languages ?? [];
-  const lang = chosenLang ?? languages[0] ?? '';
+  // Localised fields start in the caller's own language when the catalogue has it.
+  const ownLang = languages.find((l) => l === i18n.language || i18n.language.startsWith(`${l}-`));
+  const lang = chosenLang ?? ownLang ?? languages[0] ?? '';
   const langOf = (f: EditField) => (f.localized ? lang : '');
 
   const labelOf = (f: EditField) => {
