@@ -51,7 +51,8 @@ async function drop(page: Page, files: Dropped[]): Promise<void> {
     const dt = new DataTransfer();
     for (const f of list) {
       const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
-      dt.items.add(new File([bytes], f.name, { type: 'image/jpeg' }));
+      // The same file dropped twice has the same modification time, as a file on disk has.
+      dt.items.add(new File([bytes], f.name, { type: 'image/jpeg', lastModified: 1_767_225_600_000 }));
     }
     return dt;
   }, files);
