@@ -58,6 +58,33 @@ export class UploadRepository {
     await this.db.updateTable('upload').set({ state }).where('id', '=', id).where('state', '=', 'open').execute();
   }
 
+  /** Ids of uploads begun before `before` (ms) that are still open, oldest first. */
+  async openBefore(before: number, limit = 500): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('upload')
+      .select('id')
+      .where('state', '=', 'open')
+      .where('created_at', '<', before)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * An open upload left unfinished too long: its bytes no longer count. Answers whether this call
+   * ended it (another process's purge, or its last byte, may have come first).
+   */
+  async expire(id: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('upload')
+      .set({ state: 'expired' })
+      .where('id', '=', id)
+      .where('state', '=', 'open')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** A DAM collection by id. */
   async collection(id: number): Promise<{ id: number; name: string; path: string } | undefined> {
     const row = await this.db
