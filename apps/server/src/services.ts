@@ -108,7 +108,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     sso: new SsoRepository(db),
     shares: new ShareRepository(db, shareRules),
     users: new UserRepository(db),
-    uploads: new UploadRepository(db.kysely),
+    uploads: new UploadRepository(db.kysely, db.dialect),
     workSlots: new WorkSlotRepository(db.kysely),
   };
   const r = repositories;
