@@ -44,6 +44,11 @@ export const manifestSchema = identitySchema.extend({
   database: z.object({ dialect: z.enum(['sqlite', 'postgres']), entry: z.string(), holds: z.string() }),
   notIncluded: z.array(z.string()),
   entries: z.array(entrySchema),
+  /**
+   * Where the portal kept uploaded originals (its DATA_DIR/uploads, or s3://bucket/prefix/uploads):
+   * the assets' paths begin with it, and a restore elsewhere makes them begin with the new place.
+   */
+  uploadedOriginalsAt: z.string().optional(),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 

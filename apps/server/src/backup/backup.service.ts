@@ -9,7 +9,8 @@ import { SharedFolderStore, type MediaStore, type WalkedFile } from '../adapters
 import { dumpDatabase } from '../adapters/pg-dump.ts';
 import { writeTarGz, type TarSource } from '../adapters/tar.ts';
 import { backupSqlite } from '../db/sqlite-backup.ts';
-import type { Settings } from '../settings.ts';
+import { bucketSourcePath } from '../derivatives/source-file.ts';
+import type { MediaStoreSettings, Settings } from '../settings.ts';
 import {
   ARCHIVE_FORMAT,
   DATA_PREFIX,
@@ -104,6 +105,13 @@ export interface BackupStores {
   originals: MediaStore;
 }
 
+/** Where a portal keeps uploaded originals, as its assets' source paths begin (upload.service.ts `finish`). */
+export function uploadedOriginalsAt(dataDir: string, store: MediaStoreSettings): string {
+  return store.kind === 'folder'
+    ? path.join(dataDir, UPLOADED_ORIGINALS)
+    : bucketSourcePath(store.bucket, `${store.prefix}${UPLOADED_ORIGINALS}`);
+}
+
 /** A file read whole now; one replaced meanwhile (uploads are renamed into place) is skipped. */
 async function readNow(file: string): Promise<Buffer | undefined> {
   return readFile(file).catch((err: unknown) => {
@@ -186,6 +194,7 @@ export async function makeBackup(
       serverVersion: BACKEND_VERSION,
       database: { dialect, entry: DATABASE_ENTRY[dialect], holds: DATABASE_HOLDS },
       notIncluded: NOT_INCLUDED,
+      uploadedOriginalsAt: uploadedOriginalsAt(settings.dataDir, settings.mediaStore),
       entries: await Promise.all(
         sources.map(async (s) => ({
           path: s.name,

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putUpload, startTestApp, type TestApp } from '../../test/app.ts';
 import { signIn } from '../../test/auth.ts';
 import { makeImage } from '../../test/media-fixtures.ts';
+import { openDatabase } from '../db/database.ts';
 import { makeBackup } from './backup.service.ts';
 import { restoreBackup, type RestoreTarget } from './restore.service.ts';
 
@@ -161,6 +162,18 @@ describe('archives a restore reads (README "Backups")', () => {
     const target = newTarget();
     await restoreBackup(target, archive);
     expect(readFileSync(path.join(target.dataDir, photoAt))).toEqual(photo);
+    // The restored catalogue names the original where the restore put it.
+    const db = await openDatabase(target.database);
+    try {
+      const asset = await db.kysely
+        .selectFrom('asset')
+        .select(['source_path', 'import_root'])
+        .executeTakeFirstOrThrow();
+      expect(asset.source_path).toBe(path.join(target.dataDir, photoAt));
+      expect(asset.import_root?.startsWith(path.join(target.dataDir, 'uploads'))).toBe(true);
+    } finally {
+      await db.close();
+    }
   }, 60_000);
 
   it.each(refusals)('refuses an archive with %s and leaves the target as it was', async (_what, make, why) => {

@@ -8,8 +8,8 @@ import { BACKEND_VERSION } from '@vitrine/contract/version';
 import type { MediaStore } from '../adapters/media-store.ts';
 import { restoreDatabase, tablesInDump } from '../adapters/pg-dump.ts';
 import { isGzip, readTarGz, TarError, type TarEntry } from '../adapters/tar.ts';
-import { openDatabase, tableNames } from '../db/database.ts';
-import type { Settings } from '../settings.ts';
+import { openDatabase, tableNames, type Db } from '../db/database.ts';
+import type { MediaStoreSettings, Settings } from '../settings.ts';
 import {
   DATA_ITEMS,
   DATA_PREFIX,
@@ -23,14 +23,16 @@ import {
   type Manifest,
   type ManifestEntry,
 } from './backup-manifest.ts';
-import { BackupError, type BackupStores } from './backup.service.ts';
-import { forgetMadeFiles } from './restore.repository.ts';
+import { BackupError, uploadedOriginalsAt, type BackupStores } from './backup.service.ts';
+import { forgetMadeFiles, moveUploadedOriginals } from './restore.repository.ts';
 
 /** Where a restore writes: the places the environment names for the portal it restores. */
 export interface RestoreTarget {
   dataDir: string;
   settingsFile: string;
   database: Settings['database'];
+  /** Where uploaded originals go (services.ts `mediaStores`); none: the data folder. */
+  mediaStore?: MediaStoreSettings;
 }
 
 export interface RestoreResult {
@@ -173,6 +175,12 @@ export async function restoreBackup(
     const missing = [...expected.keys()];
     if (missing.length > 0) throw damaged(`it lacks ${missing.join(', ')}, which its manifest lists`);
 
+    // Uploaded assets name their originals where the restore puts them, not where the backup found them.
+    const pointAtRestoredOriginals = async (db: Db) => {
+      const from = manifest.uploadedOriginalsAt;
+      const to = uploadedOriginalsAt(target.dataDir, target.mediaStore ?? { kind: 'folder' });
+      if (from !== undefined && from !== to) await moveUploadedOriginals(db, from, to);
+    };
     onProgress('database', 0, 1);
     const dbPlace = placements.get(manifest.database.entry)!;
     let assets: number;
@@ -180,6 +188,7 @@ export async function restoreBackup(
       const db = await openDatabase({ dialect: 'sqlite', file: dbPlace.staged });
       try {
         assets = await forgetMadeFiles(db);
+        await pointAtRestoredOriginals(db);
         await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db.kysely);
       } finally {
         await db.close();
@@ -201,6 +210,7 @@ export async function restoreBackup(
       const db = await openDatabase(target.database);
       try {
         assets = await forgetMadeFiles(db);
+        await pointAtRestoredOriginals(db);
       } finally {
         await db.close();
       }
