@@ -109,7 +109,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     sso: new SsoRepository(db),
     shares: new ShareRepository(db, shareRules),
     users: new UserRepository(db),
-    uploads: new UploadRepository(db.kysely),
+    uploads: new UploadRepository(db.kysely, db.dialect),
     workSlots: new WorkSlotRepository(db.kysely),
   };
   const r = repositories;
@@ -187,6 +187,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   };
   const uploads = new UploadService(r.uploads, r.catalogue, importer, settings, log, recordUpload);
   const xmpSidecars = new XmpSidecars(r.edits, r.jobs, settings);
+  purgeTargets.push({ what: 'unfinished uploads', purge: (now) => uploads.expireUnfinished(now) });
   const edits = new EditService(
     r.edits,
     access,
@@ -274,18 +275,21 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
 export type Services = ReturnType<typeof buildServices>;
 
 /**
- * The media stores of derivatives, conversions and files admins upload: folders in DATA_DIR, or
- * the same names as prefixes in one bucket of an object store (README "Object storage").
+ * The media stores of derivatives, conversions, files admins upload and originals editors upload:
+ * folders in DATA_DIR, or the same names as prefixes in one bucket of an object store (README
+ * "Object storage").
  */
 export function mediaStores(
   settings: Pick<Settings, 'dataDir' | 'mediaStore'>,
-): Record<'derivatives' | 'conversions' | 'uploads', MediaStore> {
+): Record<'derivatives' | 'conversions' | 'uploads' | 'originals', MediaStore> {
   const store = settings.mediaStore;
   if (store.kind === 'folder') {
     return {
       derivatives: new SharedFolderStore(derivativeRoot(settings.dataDir)),
       conversions: new SharedFolderStore(path.join(settings.dataDir, 'conversions')),
       uploads: new SharedFolderStore(path.join(settings.dataDir, 'config-files')),
+      // Read by backups only; the upload service places them (adapters/tus.ts `place`).
+      originals: new SharedFolderStore(path.join(settings.dataDir, 'uploads')),
     };
   }
   const bucket = new S3Bucket(store);
@@ -293,6 +297,7 @@ export function mediaStores(
     derivatives: bucket.store('derivatives/'),
     conversions: bucket.store('conversions/'),
     uploads: bucket.store('config-files/'),
+    originals: bucket.store('uploads/'),
   };
 }
 

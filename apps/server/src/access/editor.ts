@@ -33,6 +33,13 @@ export const editingSettingSchema = z
       .positive()
       .default(51_200)
       .describe('What one editor may upload in a day (since midnight, server time), all files together'),
+    uploadExpiryHours: z
+      .number()
+      .positive()
+      .default(24)
+      .describe(
+        'An upload still unfinished this many hours after it began is removed (its parts too) and no longer counts against the daily amount',
+      ),
     writeXmpSidecars: z
       .boolean()
       .default(false)

@@ -14,8 +14,13 @@ export const DATABASE_ENTRY = { sqlite: 'database/vitrine.db', postgres: 'databa
 export const SETTINGS_ENTRY = 'settings/settings.json';
 /** Files of the data folder keep their path below it under this prefix (data/secret, data/config-files/…). */
 export const DATA_PREFIX = 'data/';
-/** What the data folder holds that a backup carries: the generated secret and the admins' uploads. */
-export const DATA_ITEMS = ['secret', 'config-files'] as const;
+/**
+ * What the data folder holds that a backup carries: the generated secret, the admins' uploads and
+ * the originals editors uploaded (uploads/yyyy/mm/<id>/<file>, in the bucket under the same keys).
+ */
+export const DATA_ITEMS = ['secret', 'config-files', 'uploads'] as const;
+/** The folder (or bucket prefix) of uploaded originals: the only copy of those assets' files. */
+export const UPLOADED_ORIGINALS = 'uploads';
 /** Made from the uploads again on request (other widths of uploaded photos): not backed up. */
 export const MADE_UPLOADS = 'sized';
 
@@ -39,6 +44,11 @@ export const manifestSchema = identitySchema.extend({
   database: z.object({ dialect: z.enum(['sqlite', 'postgres']), entry: z.string(), holds: z.string() }),
   notIncluded: z.array(z.string()),
   entries: z.array(entrySchema),
+  /**
+   * Where the portal kept uploaded originals (its DATA_DIR/uploads, or s3://bucket/prefix/uploads):
+   * the assets' paths begin with it, and a restore elsewhere makes them begin with the new place.
+   */
+  uploadedOriginalsAt: z.string().optional(),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
@@ -52,6 +62,6 @@ export const NOT_INCLUDED = [
   'conversions of downloads: made again when asked for',
   'other widths of uploaded photos (config-files/sized): made again when asked for',
   'the search index snapshot: rebuilt from the database at start',
-  'the original media files: they stay in the folders or buckets they were imported from',
+  'the original media files of imported folders and buckets: they stay where they were imported from (originals uploaded by editors are included, under data/uploads)',
   'the outbox of mails written without SMTP',
 ];

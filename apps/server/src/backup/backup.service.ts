@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BACKEND_VERSION } from '@vitrine/contract/version';
-import { SharedFolderStore, type MediaStore } from '../adapters/media-store.ts';
+import { SharedFolderStore, type MediaStore, type WalkedFile } from '../adapters/media-store.ts';
 import { dumpDatabase } from '../adapters/pg-dump.ts';
 import { writeTarGz, type TarSource } from '../adapters/tar.ts';
 import { backupSqlite } from '../db/sqlite-backup.ts';
-import type { Settings } from '../settings.ts';
+import { bucketSourcePath } from '../derivatives/source-file.ts';
+import type { MediaStoreSettings, Settings } from '../settings.ts';
 import {
   ARCHIVE_FORMAT,
   DATA_PREFIX,
@@ -20,13 +22,14 @@ import {
   NOT_INCLUDED,
   PRODUCT,
   SETTINGS_ENTRY,
+  UPLOADED_ORIGINALS,
   type Manifest,
 } from './backup-manifest.ts';
 
 /** A backup or restore that cannot be done, with the reason an operator reads. */
 export class BackupError extends Error {}
 
-export type BackupStage = 'database' | 'archive';
+export type BackupStage = 'database' | 'files' | 'archive';
 
 export interface BackupResult {
   file: string;
@@ -44,33 +47,69 @@ export async function sha256OfFile(file: string): Promise<string> {
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
+/** Files of a store that a backup carries, as `data/<item>/<key>`. */
+interface StoreFiles {
+  store: MediaStore;
+  item: string;
+  files: WalkedFile[];
+}
+
+const listStore = async (store: MediaStore, item: string, skip: (key: string) => boolean): Promise<StoreFiles> => ({
+  store,
+  item,
+  files: (await store.walk('')).filter((f) => !skip(f.key)),
+});
+
 /**
- * Copies the admins' uploads from their store (DATA_DIR/config-files, or the bucket) into `dir`,
- * streamed, and answers them as archive entries; the widths made of them are left out, and an upload
- * removed meanwhile is skipped. The archive is then written from these copies, so it and its
- * manifest agree even when an upload is replaced during the backup.
+ * Copies the listed files into `dir`, streamed, telling `onBytes` each chunk's size, and answers them
+ * as archive entries; a file removed meanwhile is skipped. The archive is then written from these
+ * copies, so it and its manifest agree even when a file is replaced during the backup.
  */
-async function copyUploads(store: MediaStore, dir: string): Promise<TarSource[]> {
+async function copyFiles(
+  { store, item, files }: StoreFiles,
+  dir: string,
+  onBytes: (bytes: number) => void,
+): Promise<TarSource[]> {
   const sources: TarSource[] = [];
-  const files = (await store.walk('')).filter(
-    // Names ending in .tmp are uploads being written (config-admin.service.ts renames them into place).
-    (f) => !f.key.startsWith(`${MADE_UPLOADS}/`) && !f.key.endsWith('.tmp'),
-  );
   for (const [i, f] of files.entries()) {
     const opened = await store.open(f.key).catch(async (err: unknown) => {
       if ((await store.exists(f.key).catch(() => true)) === false) return undefined;
       throw err;
     });
     if (!opened) continue;
-    const copy = path.join(dir, `upload-${i}`);
-    await pipeline(opened.stream, createWriteStream(copy, { mode: 0o600 }));
+    const copy = path.join(dir, `${item}-${i}`);
+    await pipeline(
+      opened.stream,
+      new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          onBytes(chunk.length);
+          done(null, chunk);
+        },
+      }),
+      createWriteStream(copy, { mode: 0o600 }),
+    );
     sources.push({
-      name: DATA_PREFIX + path.posix.join('config-files', f.key),
+      name: DATA_PREFIX + path.posix.join(item, f.key),
       size: (await stat(copy)).size,
       data: { file: copy },
     });
   }
   return sources;
+}
+
+/** Where a backup reads the files it carries (services.ts `mediaStores`). */
+export interface BackupStores {
+  /** The admins' uploads (DATA_DIR/config-files, or the bucket's `config-files/` keys). */
+  uploads: MediaStore;
+  /** Originals editors uploaded (DATA_DIR/uploads, or the bucket's `uploads/` keys). */
+  originals: MediaStore;
+}
+
+/** Where a portal keeps uploaded originals, as its assets' source paths begin (upload.service.ts `finish`). */
+export function uploadedOriginalsAt(dataDir: string, store: MediaStoreSettings): string {
+  return store.kind === 'folder'
+    ? path.join(dataDir, UPLOADED_ORIGINALS)
+    : bucketSourcePath(store.bucket, `${store.prefix}${UPLOADED_ORIGINALS}`);
 }
 
 /** A file read whole now; one replaced meanwhile (uploads are renamed into place) is skipped. */
@@ -83,8 +122,8 @@ async function readNow(file: string): Promise<Buffer | undefined> {
 
 /**
  * Writes a backup of the portal into `target` while it may be serving: the database (SQLite's online
- * backup, or pg_dump's snapshot), the settings file, the data folder's secret and the admins'
- * uploads, with a manifest of sizes and checksums. The archive is written under a temporary name
+ * backup, or pg_dump's snapshot), the settings file, the data folder's secret, the admins' uploads
+ * and the originals editors uploaded, with a manifest of sizes and checksums. The archive is written under a temporary name
  * beside `target` and renamed at the end, so a file of that name is always a whole archive.
  */
 export async function makeBackup(
@@ -92,8 +131,11 @@ export async function makeBackup(
   settingsFile: string,
   target: string,
   onProgress: (stage: BackupStage, done: number, total: number) => void = () => undefined,
-  /** Where the admins' uploads are kept (services.ts `mediaStores`); default DATA_DIR/config-files. */
-  uploads: MediaStore = new SharedFolderStore(path.join(settings.dataDir, 'config-files')),
+  /** Default: the folders of DATA_DIR. */
+  stores: BackupStores = {
+    uploads: new SharedFolderStore(path.join(settings.dataDir, 'config-files')),
+    originals: new SharedFolderStore(path.join(settings.dataDir, UPLOADED_ORIGINALS)),
+  },
 ): Promise<BackupResult> {
   const started = performance.now();
   const file = path.resolve(target);
@@ -122,7 +164,28 @@ export async function makeBackup(
     if (settingsData) sources.push({ name: SETTINGS_ENTRY, size: settingsData.length, data: settingsData });
     const secret = await readNow(path.join(settings.dataDir, 'secret'));
     if (secret) sources.push({ name: `${DATA_PREFIX}secret`, size: secret.length, data: secret });
-    sources.push(...(await copyUploads(uploads, work)));
+    const listed = [
+      await listStore(
+        stores.uploads,
+        'config-files',
+        // Names ending in .tmp are uploads being written (config-admin.service.ts renames them into place).
+        (key) => key.startsWith(`${MADE_UPLOADS}/`) || key.endsWith('.tmp'),
+      ),
+      // Uploaded originals are placed whole (adapters/tus.ts `place`); for their assets they are the only copy.
+      await listStore(stores.originals, UPLOADED_ORIGINALS, () => false),
+    ];
+    // Originals may be large: their copying is a stage of its own, counted in bytes.
+    const toCopy = listed.reduce((sum, l) => sum + l.files.reduce((n, f) => n + f.size, 0), 0);
+    let copied = 0;
+    onProgress('files', 0, toCopy);
+    for (const l of listed) {
+      sources.push(
+        ...(await copyFiles(l, work, (bytes) => {
+          copied += bytes;
+          onProgress('files', Math.min(copied, toCopy), toCopy);
+        })),
+      );
+    }
     const manifest: Manifest = {
       product: PRODUCT,
       format: ARCHIVE_FORMAT,
@@ -131,6 +194,7 @@ export async function makeBackup(
       serverVersion: BACKEND_VERSION,
       database: { dialect, entry: DATABASE_ENTRY[dialect], holds: DATABASE_HOLDS },
       notIncluded: NOT_INCLUDED,
+      uploadedOriginalsAt: uploadedOriginalsAt(settings.dataDir, settings.mediaStore),
       entries: await Promise.all(
         sources.map(async (s) => ({
           path: s.name,

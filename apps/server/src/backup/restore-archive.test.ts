@@ -14,6 +14,9 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putUpload, startTestApp, type TestApp } from '../../test/app.ts';
+import { signIn } from '../../test/auth.ts';
+import { makeImage } from '../../test/media-fixtures.ts';
+import { openDatabase } from '../db/database.ts';
 import { makeBackup } from './backup.service.ts';
 import { restoreBackup, type RestoreTarget } from './restore.service.ts';
 
@@ -25,6 +28,10 @@ describe('archives a restore reads (README "Backups")', () => {
   let t: TestApp;
   let dir: string;
   let unpacked: string;
+  let archive: string;
+  /** An original an editor uploaded (tus), and where the portal keeps it below DATA_DIR. */
+  let photo: Buffer;
+  let photoAt: string;
   let targets = 0;
   const logo = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>');
 
@@ -51,7 +58,41 @@ describe('archives a restore reads (README "Backups")', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'vitrine-restore-archive-'));
     t = await startTestApp();
     await putUpload(t, 'logo', logo);
-    const archive = path.join(dir, 'portal.tar.gz');
+    photo = readFileSync(await makeImage(path.join(dir, 'pier.jpg'), { width: 64, height: 48 }));
+    const editor = (await signIn(t, { name: 'edith', groups: ['admins'] })).headers;
+    const api = '/assetportal/api/';
+    const made = await t.app.inject({
+      method: 'POST',
+      url: `${api}edit/collection`,
+      headers: editor,
+      payload: { name: 'Press' },
+    });
+    const meta = (pairs: Record<string, string>) =>
+      Object.entries(pairs)
+        .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+        .join(',');
+    const tus = { ...editor, 'tus-resumable': '1.0.0' };
+    const begun = await t.app.inject({
+      method: 'POST',
+      url: `${api}upload/files`,
+      headers: {
+        ...tus,
+        'upload-length': String(photo.length),
+        'upload-metadata': meta({ filename: 'pier.jpg', collection: String(made.json<{ id: number }>().id) }),
+      },
+    });
+    expect(begun.statusCode, begun.body).toBe(201);
+    const sent = await t.app.inject({
+      method: 'PATCH',
+      url: String(begun.headers.location),
+      headers: { ...tus, 'content-type': 'application/offset+octet-stream', 'upload-offset': '0' },
+      payload: photo,
+    });
+    expect(sent.statusCode, sent.body).toBe(204);
+    const asset = await t.app.db.kysely.selectFrom('asset').select('source_path').executeTakeFirstOrThrow();
+    photoAt = path.relative(t.settings.dataDir, asset.source_path);
+    expect(photoAt).toMatch(/^uploads\/\d{4}\/\d{2}\/[0-9a-f]{32}\/pier\.jpg$/);
+    archive = path.join(dir, 'portal.tar.gz');
     await makeBackup(t.settings, path.join(t.settings.dataDir, 'settings.json'), archive);
     unpacked = path.join(dir, 'unpacked');
     mkdirSync(unpacked);
@@ -110,6 +151,30 @@ describe('archives a restore reads (README "Backups")', () => {
       /holds a hard link \(data\/(secret|config-files\/style) → data\/(secret|config-files\/style)\), which no backup holds/,
     ],
   ];
+
+  it('restores an original an editor uploaded byte-identical where the portal keeps it', async () => {
+    const manifest = JSON.parse(readFileSync(path.join(unpacked, 'manifest.json'), 'utf8')) as {
+      entries: { path: string; size: number }[];
+      notIncluded: string[];
+    };
+    expect(manifest.entries).toContainEqual(expect.objectContaining({ path: `data/${photoAt}`, size: photo.length }));
+    expect(manifest.notIncluded.join('\n')).toMatch(/originals uploaded by editors are included/);
+    const target = newTarget();
+    await restoreBackup(target, archive);
+    expect(readFileSync(path.join(target.dataDir, photoAt))).toEqual(photo);
+    // The restored catalogue names the original where the restore put it.
+    const db = await openDatabase(target.database);
+    try {
+      const asset = await db.kysely
+        .selectFrom('asset')
+        .select(['source_path', 'import_root'])
+        .executeTakeFirstOrThrow();
+      expect(asset.source_path).toBe(path.join(target.dataDir, photoAt));
+      expect(asset.import_root?.startsWith(path.join(target.dataDir, 'uploads'))).toBe(true);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
 
   it.each(refusals)('refuses an archive with %s and leaves the target as it was', async (_what, make, why) => {
     const file = make();

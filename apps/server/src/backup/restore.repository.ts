@@ -1,6 +1,25 @@
+import { sql } from 'kysely';
 import { derivativeJobsFor } from '../derivatives/derivative.jobs.ts';
 import type { Db } from '../db/database.ts';
 import { JobRepository } from '../jobs/job.repository.ts';
+
+/**
+ * Assets uploaded by editors name their originals below `from` (the backed-up portal's place of
+ * uploaded originals); restored elsewhere, they are below `to`. Answers the number of assets moved.
+ */
+export async function moveUploadedOriginals(db: Db, from: string, to: string): Promise<number> {
+  const below = `${from}/`;
+  let moved = 0;
+  for (const column of ['source_path', 'import_root'] as const) {
+    const result = await db.kysely
+      .updateTable('asset')
+      .set({ [column]: sql<string>`${to} || substr(${sql.ref(column)}, ${from.length + 1})` })
+      .where(sql<boolean>`substr(${sql.ref(column)}, 1, ${below.length}) = ${below}`)
+      .executeTakeFirst();
+    if (column === 'source_path') moved = Number(result.numUpdatedRows);
+  }
+  return moved;
+}
 
 /** Assets read per query while their derivative jobs are queued. */
 const BATCH = 1000;

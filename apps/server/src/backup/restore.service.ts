@@ -8,8 +8,8 @@ import { BACKEND_VERSION } from '@vitrine/contract/version';
 import type { MediaStore } from '../adapters/media-store.ts';
 import { restoreDatabase, tablesInDump } from '../adapters/pg-dump.ts';
 import { isGzip, readTarGz, TarError, type TarEntry } from '../adapters/tar.ts';
-import { openDatabase, tableNames } from '../db/database.ts';
-import type { Settings } from '../settings.ts';
+import { openDatabase, tableNames, type Db } from '../db/database.ts';
+import type { MediaStoreSettings, Settings } from '../settings.ts';
 import {
   DATA_ITEMS,
   DATA_PREFIX,
@@ -19,17 +19,20 @@ import {
   MANIFEST,
   manifestSchema,
   SETTINGS_ENTRY,
+  UPLOADED_ORIGINALS,
   type Manifest,
   type ManifestEntry,
 } from './backup-manifest.ts';
-import { BackupError } from './backup.service.ts';
-import { forgetMadeFiles } from './restore.repository.ts';
+import { BackupError, uploadedOriginalsAt, type BackupStores } from './backup.service.ts';
+import { forgetMadeFiles, moveUploadedOriginals } from './restore.repository.ts';
 
 /** Where a restore writes: the places the environment names for the portal it restores. */
 export interface RestoreTarget {
   dataDir: string;
   settingsFile: string;
   database: Settings['database'];
+  /** Where uploaded originals go (services.ts `mediaStores`); none: the data folder. */
+  mediaStore?: MediaStoreSettings;
 }
 
 export interface RestoreResult {
@@ -43,6 +46,8 @@ export type RestoreStage = 'archive' | 'database';
 
 /** Entries of the admins' uploads. */
 const UPLOADS_PREFIX = `${DATA_PREFIX}config-files/`;
+/** Entries of the originals editors uploaded. */
+const ORIGINALS_PREFIX = `${DATA_PREFIX}${UPLOADED_ORIGINALS}/`;
 
 /** Names of what a restore writes before it moves it into place; a leftover of a stopped restore. */
 const STAGING = '.vitrine-restore-';
@@ -73,8 +78,11 @@ export async function restoreBackup(
   target: RestoreTarget,
   archive: string,
   onProgress: (stage: RestoreStage, done: number, total: number) => void = () => undefined,
-  /** An object store the uploads go to (S3_BUCKET; services.ts `mediaStores`); none: DATA_DIR/config-files. */
-  uploads?: MediaStore,
+  /**
+   * The object stores admins' uploads and uploaded originals go to (S3_BUCKET; services.ts
+   * `mediaStores`); none: DATA_DIR/config-files and DATA_DIR/uploads.
+   */
+  stores?: BackupStores,
 ): Promise<RestoreResult> {
   const started = performance.now();
   const file = path.resolve(archive);
@@ -91,7 +99,14 @@ export async function restoreBackup(
   });
   const written: string[] = [];
   const moved: string[] = [];
-  const uploaded: string[] = [];
+  const uploaded: { store: MediaStore; key: string }[] = [];
+  // Entries that go into a store of the bucket rather than into the data folder.
+  const bucketPlaces: [prefix: string, store: MediaStore][] = stores
+    ? [
+        [UPLOADS_PREFIX, stores.uploads],
+        [ORIGINALS_PREFIX, stores.originals],
+      ]
+    : [];
   let createdDataDir = false;
   let dropTables: (() => Promise<void>) | undefined;
 
@@ -130,10 +145,12 @@ export async function restoreBackup(
     const placements = new Map<string, Placement>();
     for (const entry of manifest.entries) placements.set(entry.path, placementOf(entry.path, target, beside, damaged));
     await refuseUnlessEmpty(target, manifest, placements);
-    const stored = uploads && (await uploads.walk(''));
-    if (stored && stored.length > 0) {
+    for (const [prefix, store] of bucketPlaces) {
+      const stored = await store.walk('');
+      if (stored.length === 0) continue;
+      const what = prefix === UPLOADS_PREFIX ? "uploads'" : "uploaded originals'";
       throw new BackupError(
-        `The uploads' place in the bucket is not empty (it holds ${stored
+        `The ${what} place in the bucket is not empty (it holds ${stored
           .slice(0, 5)
           .map((f) => f.key)
           .join(', ')}${stored.length > 5 ? ', …' : ''}). A restore writes only where nothing of the portal is ` +
@@ -158,6 +175,12 @@ export async function restoreBackup(
     const missing = [...expected.keys()];
     if (missing.length > 0) throw damaged(`it lacks ${missing.join(', ')}, which its manifest lists`);
 
+    // Uploaded assets name their originals where the restore puts them, not where the backup found them.
+    const pointAtRestoredOriginals = async (db: Db) => {
+      const from = manifest.uploadedOriginalsAt;
+      const to = uploadedOriginalsAt(target.dataDir, target.mediaStore ?? { kind: 'folder' });
+      if (from !== undefined && from !== to) await moveUploadedOriginals(db, from, to);
+    };
     onProgress('database', 0, 1);
     const dbPlace = placements.get(manifest.database.entry)!;
     let assets: number;
@@ -165,6 +188,7 @@ export async function restoreBackup(
       const db = await openDatabase({ dialect: 'sqlite', file: dbPlace.staged });
       try {
         assets = await forgetMadeFiles(db);
+        await pointAtRestoredOriginals(db);
         await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db.kysely);
       } finally {
         await db.close();
@@ -186,6 +210,7 @@ export async function restoreBackup(
       const db = await openDatabase(target.database);
       try {
         assets = await forgetMadeFiles(db);
+        await pointAtRestoredOriginals(db);
       } finally {
         await db.close();
       }
@@ -200,11 +225,13 @@ export async function restoreBackup(
     const tops = new Map<string, string>();
     const stagedUploads = new Set<string>();
     for (const [name, place] of order) {
-      // Uploads for a bucket go there from their staged copies, which are removed with the rest.
-      if (uploads && name.startsWith(UPLOADS_PREFIX)) {
-        const key = name.slice(UPLOADS_PREFIX.length);
-        await uploads.write([key], ([scratch = '']) => copyFile(place.staged, scratch));
-        uploaded.push(key);
+      // Files for a bucket go there from their staged copies, which are removed with the rest.
+      const bucket = bucketPlaces.find(([prefix]) => name.startsWith(prefix));
+      if (bucket) {
+        const [prefix, store] = bucket;
+        const key = name.slice(prefix.length);
+        await store.write([key], ([scratch = '']) => copyFile(place.staged, scratch));
+        uploaded.push({ store, key });
         stagedUploads.add(topStaged(place, target));
       } else tops.set(topStaged(place, target), topFinal(place, target));
     }
@@ -216,7 +243,7 @@ export async function restoreBackup(
     return { manifest, assets, seconds: (performance.now() - started) / 1000 };
   } catch (err) {
     await entries.return(undefined).catch(() => undefined);
-    for (const key of uploaded) await uploads?.remove(key).catch(() => undefined);
+    for (const { store, key } of uploaded) await store.remove(key).catch(() => undefined);
     for (const p of [...written, ...moved]) await rm(p, { recursive: true, force: true });
     if (target.database.dialect === 'sqlite') {
       for (const suffix of ['-wal', '-shm', '-journal']) {

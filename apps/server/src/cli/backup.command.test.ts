@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,7 +162,7 @@ describe.each(dialects)('vitrine backup and restore on %s (README "Backups")', (
     expect(made.stderr).toBe('');
     expect(made.status).toBe(0);
     expect(made.stdout).toMatch(
-      /^Backed up to .*portal\.tar\.gz \([\d.]+ MB in [\d.]+ s\): \w+ database, 5 files \(2 uploaded config files\)\.\n$/,
+      /^Backed up to .*portal\.tar\.gz \([\d.]+ MB in [\d.]+ s\): \w+ database, 5 files \(2 uploaded config files, 0 uploaded originals\)\.\n$/,
     );
     expect(writes).toBeGreaterThan(0);
 
@@ -344,6 +345,8 @@ describe('vitrine restore refuses what is not a backup it can read', () => {
 describe('vitrine backup and restore with uploads kept in a bucket (README "Object storage")', () => {
   let t: TestApp;
   let dir: string;
+  const ORIGINAL = '2026/12/0123456789abcdef0123456789abcdef/pier.jpg';
+  const original = randomBytes(300_000);
 
   /** The environment of a portal on `dataDir` with its media store in the test app's bucket, under `prefix`. */
   const bucketEnv = (dataDir: string, prefix: string): Env & Record<string, string> => {
@@ -368,6 +371,8 @@ describe('vitrine backup and restore with uploads kept in a bucket (README "Obje
     await putUpload(t, 'thumbnail/harbour_picks', 'a tile');
     // A width made of an upload: made again, not backed up.
     await putUpload(t, 'sized/logo-400.webp', 'made');
+    // An original an editor uploaded, where the upload service places it (the bucket's uploads/ keys).
+    await t.app.services.stores.originals.write([ORIGINAL], ([scratch]) => writeFile(scratch, original));
   }, 60_000);
   afterAll(async () => {
     await t.close();
@@ -384,7 +389,7 @@ describe('vitrine backup and restore with uploads kept in a bucket (README "Obje
     // The AWS SDK warns on Node 20 (README); nothing else is said on stderr.
     expect(made.stderr).not.toMatch(/error|refused/i);
     expect(made.status).toBe(0);
-    expect(made.stdout).toMatch(/4 files \(2 uploaded config files\)/);
+    expect(made.stdout).toMatch(/5 files \(2 uploaded config files, 1 uploaded originals\)/);
     const manifest = JSON.parse(spawnSync('tar', ['-xzOf', archive, 'manifest.json'], { encoding: 'utf8' }).stdout);
     const logo = await t.app.services.stores.uploads.open('logo');
     const logoBytes = Buffer.concat(await logo.stream.toArray());
@@ -411,6 +416,15 @@ describe('vitrine backup and restore with uploads kept in a bucket (README "Obje
     const bucket = new S3Bucket({ ...(s3 as NonNullable<typeof s3>), prefix: 'restored/' }).store('config-files/');
     expect((await bucket.walk('')).map((f) => f.key)).toEqual(['logo', 'thumbnail/harbour_picks']);
     expect(Buffer.concat(await (await bucket.open('logo')).stream.toArray())).toEqual(logoBytes);
+    expect(manifest.entries).toContainEqual({
+      path: `data/uploads/${ORIGINAL}`,
+      size: original.length,
+      sha256: createHash('sha256').update(original).digest('hex'),
+    });
+    expect(existsSync(path.join(target, 'uploads'))).toBe(false);
+    const originals = new S3Bucket({ ...(s3 as NonNullable<typeof s3>), prefix: 'restored/' }).store('uploads/');
+    expect((await originals.walk('')).map((f) => f.key)).toEqual([ORIGINAL]);
+    expect(Buffer.concat(await (await originals.open(ORIGINAL)).stream.toArray())).toEqual(original);
 
     // A place in the bucket that holds uploads already is not written to.
     const again = await vitrineAsync(['restore', archive], bucketEnv(path.join(dir, 'again'), 'restored/'));

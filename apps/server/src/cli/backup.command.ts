@@ -48,7 +48,7 @@ export function backupCommands(program: Command): void {
   program
     .command('backup')
     .description(
-      'write a backup archive (database, settings file, secret, uploaded config files) while the portal runs',
+      'write a backup archive (database, settings file, secret, uploaded config files and originals) while the portal runs',
     )
     .argument('<file>', 'the archive to write (a new file; .tar.gz)')
     .action(async (target: string) => {
@@ -56,22 +56,25 @@ export function backupCommands(program: Command): void {
         const settings = loadSettings();
         const bars = stageBars({
           database: { label: 'Database', unit: settings.database.dialect === 'sqlite' ? 'pages' : 'steps' },
+          files: { label: 'Files', unit: 'bytes' },
           archive: { label: 'Archive', unit: 'bytes' },
         });
         const { settingsFile } = settingsLocations();
         const { mediaStores } = await import('../services.ts');
+        const stores = mediaStores(settings);
         const result = await makeBackup(
           settings,
           settingsFile,
           target,
           (stage, done, total) => bars.update(stage, done, total),
-          mediaStores(settings).uploads,
+          { uploads: stores.uploads, originals: stores.originals },
         ).finally(() => bars.stop());
         const { entries, database } = result.manifest;
-        const uploads = entries.filter((e) => e.path.startsWith('data/config-files/')).length;
+        const count = (item: string) => entries.filter((e) => e.path.startsWith(`data/${item}/`)).length;
         process.stdout.write(
           `Backed up to ${result.file} (${mb(result.bytes)} in ${result.seconds.toFixed(1)} s): ` +
-            `${database.dialect} database, ${entries.length} files (${uploads} uploaded config files).\n`,
+            `${database.dialect} database, ${entries.length} files (${count('config-files')} uploaded config files, ` +
+            `${count('uploads')} uploaded originals).\n`,
         );
       });
     });
@@ -91,12 +94,12 @@ export function backupCommands(program: Command): void {
         });
         // Uploads go back into the bucket when one is configured, else into the data folder.
         const { mediaStores } = await import('../services.ts');
-        const uploads = target.mediaStore.kind === 's3' ? mediaStores(target).uploads : undefined;
+        const stores = target.mediaStore.kind === 's3' ? mediaStores(target) : undefined;
         const result = await restoreBackup(
           target,
           archive,
           (stage, done, total) => bars.update(stage, done, total),
-          uploads,
+          stores && { uploads: stores.uploads, originals: stores.originals },
         ).finally(() => bars.stop());
         const where =
           target.database.dialect === 'sqlite' ? target.dataDir : `${target.dataDir} and the database of DATABASE_URL`;

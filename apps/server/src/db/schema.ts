@@ -441,14 +441,15 @@ export interface EditChangeTable {
 
 /**
  * An upload an editor started (tus, upload/files): whose it is, its announced size (counted against
- * the editor's daily limit while `open` or `done`), and the asset it became.
+ * the editor's daily limit while `open` or `done`), and the asset it became. `expired`: left
+ * unfinished past `editing.uploadExpiryHours`, its parts removed by the purge.
  */
 export interface UploadTable {
   id: string;
   account: number;
   bytes: number;
   created_at: number;
-  state: 'open' | 'done' | 'failed' | 'cancelled';
+  state: 'open' | 'done' | 'failed' | 'cancelled' | 'expired';
   asset_id: number | null;
   filename: string;
 }

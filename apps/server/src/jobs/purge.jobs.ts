@@ -27,7 +27,7 @@ export const purgeSchedule = (everyMs = PURGE_EVERY_MS): { job: NewJob; everyMs:
 /**
  * Removes what has expired: sessions, login attempts, reset links, single sign-on codes and SAML
  * ids, finished jobs, catalogue changes every reader has applied, claims and locks their holder let
- * run out, counted downloads past their time. Idempotent: a second run finds nothing more to remove.
+ * run out, counted downloads past their time, uploads left unfinished (and their parts). Idempotent: a second run finds nothing more to remove.
  */
 export function purgeJobHandler(
   targets: PurgeTarget[],

@@ -30,6 +30,8 @@ import type { UploadRepository, UploadRow } from './upload.repository.ts';
 const MB = 1024 * 1024;
 /** Upload ids: 128 random bits in hex. */
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
+/** States of uploads that ended without an asset: nothing of them is left to resume. */
+const ENDED: readonly UploadRow['state'][] = ['failed', 'cancelled', 'expired'];
 /** Folders of a dropped folder below the chosen collection, at most. */
 const MAX_FOLDER_DEPTH = 32;
 
@@ -133,8 +135,7 @@ export class UploadService {
     requireEditor(auth, this.editing);
     if (id === undefined) return this.create(auth, raw);
     const row = UPLOAD_ID.test(id) ? await this.repo.find(id) : undefined;
-    if (!row || row.account !== auth.userId || row.state === 'failed' || row.state === 'cancelled')
-      throw notFound('The upload');
+    if (!row || row.account !== auth.userId || ENDED.includes(row.state)) throw notFound('The upload');
     if (row.state === 'done') {
       // A client that resumes a finished upload (after a reload) learns it is whole, and its asset.
       if (raw.method !== 'HEAD') throw notFound('The upload');
@@ -153,6 +154,25 @@ export class UploadService {
     const answer = await this.tus.handle(raw, `${API_BASE_PATH}${UPLOAD_PATH}/${id}`, { auth, row });
     if (raw.method === 'DELETE' && answer.status === 204) await this.repo.end(id, 'cancelled');
     return answer;
+  }
+
+  /**
+   * The purge (jobs/purge.jobs.ts): uploads still open `editing.uploadExpiryHours` after they began
+   * lose their parts and stop counting against their editor's day. Answers how many were removed.
+   */
+  async expireUnfinished(now: number): Promise<number> {
+    const before = now - this.editing.uploadExpiryHours * 3600_000;
+    let removed = 0;
+    for (;;) {
+      const ids = await this.repo.openBefore(before);
+      for (const id of ids) {
+        // Marked first: a PATCH that comes now is answered 404 rather than writing into removed parts.
+        if (!(await this.repo.expire(id))) continue;
+        await this.tus.remove(id);
+        removed++;
+      }
+      if (ids.length === 0) return removed;
+    }
   }
 
   /** Checks a new upload's name, place, type and size against the limits, records it, and lets tus make it. */
