@@ -195,12 +195,14 @@ test.describe('editors (issue #49, docs/editing.md)', () => {
     await dialog.getByRole('button', { name: 'Check changes' }).click();
     await expect(dialog.getByText('3 of 3 assets will change')).toBeVisible();
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByRole('alert').getByText('3 assets changed')).toBeVisible();
+    // Notices come one after the other: this one follows the title's (portal-spec §2 "Notices").
+    const changed = page.getByRole('status').filter({ hasText: '3 assets changed' });
+    await expect(changed).toBeVisible({ timeout: 20_000 });
     await expect.poll(() => found(editor, keyword, {}), { timeout: 1000 }).toHaveLength(3);
 
     // Undone from the notice: the keyword is gone again.
-    await page.getByRole('alert').getByRole('button', { name: 'Undo' }).click();
-    await expect(page.getByRole('alert').getByText('3 assets set back')).toBeVisible();
+    await changed.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByRole('status').filter({ hasText: '3 assets set back' })).toBeVisible();
     await expect.poll(() => found(editor, keyword, {}), { timeout: 1000 }).toHaveLength(0);
 
     // One to the bin, and back.

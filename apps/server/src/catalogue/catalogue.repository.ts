@@ -144,6 +144,32 @@ export async function insertAll<R = unknown>(
   return out;
 }
 
+/** Collections without a tile take the asset given (collection id → asset id) as theirs. */
+export async function giveTiles(trx: Transaction<Database>, tiles: ReadonlyMap<number, number>): Promise<void> {
+  for (const [collection, id] of tiles) {
+    await trx
+      .updateTable('collection')
+      .set({ thumbnail_asset_id: id })
+      .where('id', '=', collection)
+      .where('thumbnail_asset_id', 'is', null)
+      .execute();
+  }
+}
+
+/** The rows that hang on assets (all but the asset's own), removed with them for good. */
+async function deleteAssetRows(trx: Transaction<Database>, ids: readonly number[]): Promise<void> {
+  for (const table of [
+    'derivative',
+    'asset_value',
+    'asset_collection',
+    'asset_access',
+    'asset_caption',
+    'asset_edit',
+  ] as const) {
+    await trx.deleteFrom(table).where('asset_id', 'in', ids).execute();
+  }
+}
+
 const captionColumns = ['asset_id', 'track', 'lang', 'format', 'filename', 'sha256', 'content'];
 const captionRows = (assetId: number, captions: readonly CaptionTrack[]) =>
   captions.map((c, i) => ({ asset_id: assetId, track: i + 1, ...c }));
@@ -297,14 +323,7 @@ export class CatalogueRepository {
       await insertAll(trx, 'asset_value', ['asset_id', 'field', 'lang', 'ord', 'value'], values);
       await insertAll(trx, 'asset_access', ['asset_id', 'group_name'], access);
       await insertAll(trx, 'asset_collection', ['asset_id', 'collection_id'], members);
-      for (const [collection, id] of tiles) {
-        await trx
-          .updateTable('collection')
-          .set({ thumbnail_asset_id: id })
-          .where('id', '=', collection)
-          .where('thumbnail_asset_id', 'is', null)
-          .execute();
-      }
+      await giveTiles(trx, tiles);
       if (options.queueDerivatives ?? true) {
         const jobs = new JobRepository(trx);
         for (const [i, w] of writes.entries()) {
@@ -374,16 +393,7 @@ export class CatalogueRepository {
         derivativeJobsFor({ ...a, id: Number(a.id) }, this.conversionSets).map((j) => j.key),
       );
       for (const keys of chunks(jobKeys, 1)) await trx.deleteFrom('job').where('key', 'in', keys).execute();
-      for (const t of [
-        'derivative',
-        'asset_value',
-        'asset_collection',
-        'asset_access',
-        'asset_caption',
-        'asset_edit',
-      ] as const) {
-        await trx.deleteFrom(t).where('asset_id', 'in', some).execute();
-      }
+      await deleteAssetRows(trx, some);
       await trx
         .updateTable('collection')
         .set({ thumbnail_asset_id: null })
@@ -539,16 +549,7 @@ export class CatalogueRepository {
         await changeCatalogue(trx, ids);
         for (const keys of chunks(jobKeys, 1)) await trx.deleteFrom('job').where('key', 'in', keys).execute();
         for (const some of chunks(ids, 1)) {
-          for (const t of [
-            'derivative',
-            'asset_value',
-            'asset_collection',
-            'asset_access',
-            'asset_caption',
-            'asset_edit',
-          ] as const) {
-            await trx.deleteFrom(t).where('asset_id', 'in', some).execute();
-          }
+          await deleteAssetRows(trx, some);
           await trx.deleteFrom('asset').where('id', 'in', some).execute();
         }
       });

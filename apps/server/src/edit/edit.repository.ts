@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { BatchKind, EditBatch } from '@vitrine/contract/edit';
 import { editableTo } from '../access/rule.ts';
-import { chunks, insertAll, type CatalogueRepository } from '../catalogue/catalogue.repository.ts';
+import { chunks, giveTiles, insertAll, type CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import {
   ACCESS_GROUPS,
   canonical,
@@ -245,14 +245,7 @@ export class EditRepository {
           const tiles = new Map<number, number>();
           for (const r of rows as { asset_id: number; collection_id: number }[])
             if (!tiles.has(r.collection_id)) tiles.set(r.collection_id, r.asset_id);
-          for (const [collection, id] of tiles) {
-            await trx
-              .updateTable('collection')
-              .set({ thumbnail_asset_id: id })
-              .where('id', '=', collection)
-              .where('thumbnail_asset_id', 'is', null)
-              .execute();
-          }
+          await giveTiles(trx, tiles);
         }
         continue;
       }
