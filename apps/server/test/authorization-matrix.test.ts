@@ -66,6 +66,12 @@ const adminOnly = (status: number): Record<Role, number> => ({
   adminOnly: status,
 });
 
+/**
+ * Editing calls (docs/editing.md): like admin calls, but a guest is refused (403), not asked to log
+ * in: editing is never offered to callers without an editor's account (issue #49).
+ */
+const editorOnly = (status: number): Record<Role, number> => ({ ...adminOnly(status), guest: 403 });
+
 /** An edit of an asset that does not exist. */
 const titleEdit = { ids: ['999'], changes: [{ field: 'title', op: 'set', values: ['x'] }] };
 
@@ -181,18 +187,18 @@ const matrix: Row[] = [
   { call: share.currentShareCall, status: { ...everyone(404), expired: 401 } },
   // Editing (docs/editing.md): editors are the editors group and admins; no role here is in the
   // group, so admins get through (a missing asset or batch is 404) and every other account hears 403.
-  { call: edit.editOptionsCall, status: adminOnly(200) },
-  { call: edit.editAssetCall, query: { id: '999' }, status: adminOnly(404) },
-  { call: edit.editPreviewCall, body: titleEdit, status: adminOnly(404) },
-  { call: edit.editApplyCall, body: titleEdit, status: adminOnly(404) },
-  { call: edit.binAssetsCall, body: { ids: ['999'] }, status: adminOnly(404) },
-  { call: edit.restoreAssetsCall, body: { ids: ['999'] }, status: adminOnly(404) },
-  { call: edit.binListCall, status: adminOnly(200), answer: { adminAssetUser: { total: 0, assets: [] } } },
-  { call: edit.removeAssetsCall, body: { ids: ['999'] }, status: adminOnly(404) },
-  { call: edit.editHistoryCall, query: { id: '999' }, status: adminOnly(404) },
-  { call: edit.undoEditCall, body: { batch: 999 }, status: adminOnly(404) },
-  { call: edit.resetFieldCall, body: { id: '999', field: 'title' }, status: adminOnly(404) },
-  { call: edit.createCollectionCall, body: { name: 'Uploads' }, status: adminOnly(200) },
+  { call: edit.editOptionsCall, status: editorOnly(200) },
+  { call: edit.editAssetCall, query: { id: '999' }, status: editorOnly(404) },
+  { call: edit.editPreviewCall, body: titleEdit, status: editorOnly(404) },
+  { call: edit.editApplyCall, body: titleEdit, status: editorOnly(404) },
+  { call: edit.binAssetsCall, body: { ids: ['999'] }, status: editorOnly(404) },
+  { call: edit.restoreAssetsCall, body: { ids: ['999'] }, status: editorOnly(404) },
+  { call: edit.binListCall, status: editorOnly(200), answer: { adminAssetUser: { total: 0, assets: [] } } },
+  { call: edit.removeAssetsCall, body: { ids: ['999'] }, status: editorOnly(404) },
+  { call: edit.editHistoryCall, query: { id: '999' }, status: editorOnly(404) },
+  { call: edit.undoEditCall, body: { batch: 999 }, status: editorOnly(404) },
+  { call: edit.resetFieldCall, body: { id: '999', field: 'title' }, status: editorOnly(404) },
+  { call: edit.createCollectionCall, body: { name: 'Uploads' }, status: editorOnly(200) },
   // Last, because it ends the session.
   { call: session.logoutCall, status: 200 },
 ];
