@@ -45,6 +45,8 @@ test.describe('bookmarks (portal-spec §2 "Bookmark list", §4 "Bookmark toggle"
     page,
     request,
   }) => {
+    // Three asset pages, a zip, two deletions and two reloads: more than the default 30 s on a busy CI machine.
+    test.setTimeout(60_000);
     const docs = await images(request, 3);
     await logIn(page, 'bookmarker');
     for (const doc of docs) await bookmarkOnDetailPage(page, doc.id);
@@ -134,6 +136,8 @@ test.describe('bookmarking from the search page (portal-spec §4 "Bookmark toggl
   test('a poster, the info panel, the selection and the found assets are bookmarked; the bookmark page lists them', async ({
     page,
   }) => {
+    // Four ways to bookmark and the bookmark page: more than the default 30 s on a busy CI machine.
+    test.setTimeout(60_000);
     await logIn(page, 'searchmarker');
     await page.goto('/#/search/*');
     await expect(heading(page, /^\d+ results/)).toBeVisible({ timeout: 15_000 });
