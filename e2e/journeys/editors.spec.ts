@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '../support/journey.ts';
 import { addUser, logIn } from '../support/accounts.ts';
+import { makePicture } from '../support/catalogue.ts';
 import { seriousViolations } from '../support/axe.ts';
 
 /**
@@ -20,25 +20,6 @@ const PLAIN = 'journey-plain-user';
 const run = Date.now().toString(36);
 /** The assets the journey uploaded, removed for good when it ends (the other journeys count the demo). */
 const uploaded: string[] = [];
-
-/** A JPEG made by ffmpeg: a test picture, or noise (`big`), which compresses badly and so is large. */
-function makeJpeg(file: string, big = false): void {
-  const source = big ? 'nullsrc=s=2400x1800,geq=random(1)*255:random(2)*255:random(3)*255' : 'testsrc=size=800x600';
-  execFileSync('ffmpeg', [
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    source,
-    '-frames:v',
-    '1',
-    '-q:v',
-    '2',
-    file,
-  ]);
-}
 
 interface Dropped {
   name: string;
@@ -113,9 +94,9 @@ test.describe('editors (issue #49, docs/editing.md)', () => {
     test.setTimeout(180_000);
     const folder = mkdtempSync(path.join(tmpdir(), 'vitrine-editors-'));
     const names = [`harbour-${run}.jpg`, `lighthouse-${run}.jpg`, `dunes-${run}.jpg`];
-    makeJpeg(path.join(folder, names[0]!), true);
-    makeJpeg(path.join(folder, names[1]!));
-    makeJpeg(path.join(folder, names[2]!));
+    makePicture(path.join(folder, names[0]!), 'nullsrc=s=2400x1800,geq=random(1)*255:random(2)*255:random(3)*255');
+    makePicture(path.join(folder, names[1]!), 'testsrc=size=800x600');
+    makePicture(path.join(folder, names[2]!), 'testsrc=size=800x600');
     const files = names.map((name) => ({ name, base64: readFileSync(path.join(folder, name)).toString('base64') }));
 
     await logIn(page, EDITOR);

@@ -18,8 +18,11 @@ export function importFolder(folder: string, settingsFile = path.join(root, 'e2e
   });
 }
 
-/** A small real PNG made by ffmpeg's test source. */
-export function makePicture(file: string): void {
+/**
+ * A real picture made by ffmpeg (its format from the file name): a small test picture by default;
+ * `source` names another lavfi source (noise compresses badly, so it makes a large file).
+ */
+export function makePicture(file: string, source = 'testsrc=size=320x240'): void {
   execFileSync('ffmpeg', [
     '-loglevel',
     'error',
@@ -27,9 +30,11 @@ export function makePicture(file: string): void {
     '-f',
     'lavfi',
     '-i',
-    'testsrc=size=320x240',
+    source,
     '-frames:v',
     '1',
+    '-q:v',
+    '2',
     file,
   ]);
 }
