@@ -21,6 +21,7 @@ import {
   Typography,
   useMediaQuery,
   useTheme,
+  type AutocompleteRenderInputParams,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
@@ -139,6 +140,15 @@ function FieldEditor({
     </TextField>
   );
 
+  // The text field of every autocomplete here: the field's label, error and description.
+  const input = (params: AutocompleteRenderInputParams) => (
+    <TextField
+      {...params}
+      label={label}
+      error={Boolean(error)}
+      slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, ...described } }}
+    />
+  );
   let control;
   if (field.type === 'groups') {
     control = (
@@ -173,14 +183,7 @@ function FieldEditor({
         getOptionLabel={(c) => c.path || c.name}
         isOptionEqualToValue={(a, b) => a.id === b.id}
         onChange={(_e, value) => setValues(value.map((c) => String(c.id)))}
-        renderInput={(params) => (
-          <TextField
-            {...params}
-            label={label}
-            error={Boolean(error)}
-            slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, ...described } }}
-          />
-        )}
+        renderInput={input}
       />
     );
   } else if (isMulti(field)) {
@@ -193,14 +196,7 @@ function FieldEditor({
         value={draft.values}
         onChange={(_e, value) => setValues(value.map((v) => v.trim()).filter(Boolean))}
         onFocus={() => setFocused(true)}
-        renderInput={(params) => (
-          <TextField
-            {...params}
-            label={label}
-            error={Boolean(error)}
-            slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, ...described } }}
-          />
-        )}
+        renderInput={input}
       />
     );
   } else if (field.type === 'date') {
@@ -241,14 +237,7 @@ function FieldEditor({
         inputValue={first}
         onInputChange={(_e, value) => setValues(value ? [value] : [])}
         onFocus={() => setFocused(true)}
-        renderInput={(params) => (
-          <TextField
-            {...params}
-            label={label}
-            error={Boolean(error)}
-            slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, ...described } }}
-          />
-        )}
+        renderInput={input}
       />
     );
   } else {
