@@ -9,6 +9,9 @@ test.beforeAll(() => {
   addUser('outsider', '');
 });
 
+/** A login checks the password at full cost; on a loaded machine it can take several seconds. */
+const LOGGED_IN = 15_000;
+
 async function logIn(page: Page, user: string, password: string): Promise<void> {
   await page.getByLabel('Username').fill(user);
   await page.getByLabel('Password').fill(password);
@@ -44,13 +47,13 @@ test.describe('login (portal-spec §2 "Login", §4 "Login", §8 "Login")', () =>
 
   test('an asset user lands on the dashboard', async ({ page }) => {
     await logIn(page, 'reader', 'journey secret');
-    await expect(page).toHaveURL(/#\/$/);
+    await expect(page).toHaveURL(/#\/$/, { timeout: LOGGED_IN });
     await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   });
 
   test('a GUI admin without portal access lands on /admin/general', async ({ page }) => {
     await logIn(page, 'config-admin', 'journey secret');
-    await expect(page).toHaveURL(/#\/admin\/general$/);
+    await expect(page).toHaveURL(/#\/admin\/general$/, { timeout: LOGGED_IN });
   });
 
   test('a user without rights is told so and sees the no-permission page', async ({ page }) => {
@@ -63,7 +66,7 @@ test.describe('login (portal-spec §2 "Login", §4 "Login", §8 "Login")', () =>
 test.describe('logout (portal-spec §2 "Logout and no-permission", §4 "Logout")', () => {
   test('the logout page ends the session and offers to reload and log in again', async ({ page }) => {
     await logIn(page, 'reader', 'journey secret');
-    await expect(page).toHaveURL(/#\/$/);
+    await expect(page).toHaveURL(/#\/$/, { timeout: LOGGED_IN });
     const token = await page.evaluate(() => localStorage.getItem('token'));
     await page.goto('/#/logout');
     await expect(page.getByRole('heading', { level: 1, name: 'Logged out' })).toBeVisible();
