@@ -14,7 +14,7 @@
  *   npx tsx bench/edit/run.ts --assets 1000000 [--dialect sqlite|postgres|both] [--processes 2] [--photos 100]
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,6 +34,10 @@ const { values: args } = parseArgs({
     dialect: { type: 'string', default: 'both' },
     processes: { type: 'string', default: '2' },
     photos: { type: 'string', default: '100' },
+    /** Bulk edits one after another on the same catalogue (each adds another word). */
+    edits: { type: 'string', default: '1' },
+    /** Serve the catalogue a former run wrote (SQLite) instead of writing it again. */
+    reuse: { type: 'boolean', default: false },
   },
 });
 const assets = Number(args.assets);
@@ -114,20 +118,27 @@ interface EditResult {
   loops: LoopDelay[];
 }
 
-async function benchBulkEdit(dialect: 'sqlite' | 'postgres'): Promise<EditResult> {
+async function benchBulkEdit(dialect: 'sqlite' | 'postgres'): Promise<EditResult[]> {
   const dataDir = `/tmp/vitrine-bench-edit-${dialect}-${assets}`;
-  rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
+  const written = path.join(dataDir, 'bench-edit-written');
+  const reuse = args.reuse && dialect === 'sqlite' && existsSync(written);
+  if (!reuse) {
+    rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(dataDir, { recursive: true });
+  }
   const cluster = dialect === 'postgres' ? await startTestCluster() : undefined;
   const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' };
   if (cluster) env.DATABASE_URL = cluster.url;
   writeBenchSettings(dataDir);
   const servers: Server[] = [];
   try {
-    const started = Date.now();
-    await writeBenchData(loadSettings(env), assets);
-    process.stderr.write(`${dialect}: ${assets} assets written and indexed in ${(Date.now() - started) / 1000} s\n`);
-    addEditor(env);
+    if (!reuse) {
+      const started = Date.now();
+      await writeBenchData(loadSettings(env), assets);
+      process.stderr.write(`${dialect}: ${assets} assets written and indexed in ${(Date.now() - started) / 1000} s\n`);
+      addEditor(env);
+      writeFileSync(written, new Date().toISOString());
+    }
     const processes = dialect === 'sqlite' ? 1 : Math.max(1, Number(args.processes));
     for (let i = 0; i < processes; i++) servers.push(await startServer(env));
     const headers = await logIn(servers[0]!.url);
@@ -141,18 +152,24 @@ async function benchBulkEdit(dialect: 'sqlite' | 'postgres'): Promise<EditResult
       if (page.response.docs.length === 0) throw new Error(`the catalogue shows fewer than ${EDITED} assets`);
       ids.push(...page.response.docs.map((d) => d.id));
     }
-    const word = `benchedit${Date.now().toString(36)}`;
-    for (const s of servers) await s.resetLoop();
-    const t = performance.now();
-    const answer = await call<{ changed: number }>(servers[0]!.url, headers, 'edit/apply', {
-      ids: ids.slice(0, EDITED),
-      changes: [{ field: 'keywords', op: 'add', values: [word] }],
-    });
-    const answerMs = performance.now() - t;
-    if (answer.changed !== EDITED) throw new Error(`edit/apply changed ${answer.changed} assets, not ${EDITED}`);
-    const visibleMs = await untilFound(servers, headers, `keywords:${word}`, EDITED, t);
-    const loops = await Promise.all(servers.map((s) => s.loop()));
-    return { dialect, processes, answerMs, visibleMs, loops };
+    const results: EditResult[] = [];
+    for (let run = 0; run < Number(args.edits); run++) {
+      const word = `benchedit${Date.now().toString(36)}`;
+      for (const s of servers) await s.resetLoop();
+      const t = performance.now();
+      const answer = await call<{ changed: number }>(servers[0]!.url, headers, 'edit/apply', {
+        ids: ids.slice(0, EDITED),
+        changes: [{ field: 'keywords', op: 'add', values: [word] }],
+      });
+      const answerMs = performance.now() - t;
+      if (answer.changed !== EDITED) throw new Error(`edit/apply changed ${answer.changed} assets, not ${EDITED}`);
+      const visibleMs = await untilFound(servers, headers, `keywords:${word}`, EDITED, t);
+      // The event loop is watched until the last process has caught up and a moment after.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const loops = await Promise.all(servers.map((s) => s.loop()));
+      results.push({ dialect, processes, answerMs, visibleMs, loops });
+    }
+    return results;
   } finally {
     for (const s of servers) s.stop();
     cluster?.stop();
@@ -272,7 +289,7 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join(' / ');
 const edits: EditResult[] = [];
-for (const dialect of dialects) edits.push(await benchBulkEdit(dialect));
+for (const dialect of dialects) edits.push(...(await benchBulkEdit(dialect)));
 const lines = [
   `### A bulk edit of ${EDITED.toLocaleString('en')} assets in a catalogue of ${assets.toLocaleString('en')} (load average ${load()})`,
   '',

@@ -98,6 +98,20 @@ function assetRow(c: AssetColumns, now: number): Insertable<AssetTable> {
 const PARAMETERS = 30_000;
 
 /** Rows split into parts small enough for one statement of `columns` parameters per row. */
+/**
+ * Assets per statement where a change of existing assets runs beside searches (edits): SQLite
+ * answers synchronously, and a statement over 500 assets holds the event loop some 5–30 ms.
+ */
+export const TURN_SIZE = 500;
+
+/** Slices of `rows` of `size`, with a turn of the event loop before each but the first. */
+export async function* inTurns<T>(rows: readonly T[], size = TURN_SIZE): AsyncGenerator<T[]> {
+  for (let i = 0; i < rows.length; i += size) {
+    if (i > 0) await nextTurn();
+    yield rows.slice(i, i + size);
+  }
+}
+
 export function chunks<T>(rows: readonly T[], columns: number): T[][] {
   const size = Math.max(1, Math.floor(PARAMETERS / columns));
   const out: T[][] = [];
@@ -339,7 +353,7 @@ export class CatalogueRepository {
           status: w.columns.status ?? 'active',
           filename: w.columns.filename,
         }));
-        await feed.written(trx, seq, ids, replaced.length === 0, { assets, values });
+        await feed.written(trx, seq, ids, replaced.length === 0, () => ({ assets, values }));
       }
       return saved;
     });
@@ -366,10 +380,10 @@ export class CatalogueRepository {
           throw new NothingChanged();
         }
         const now = Date.now();
-        for (const part of chunks(ids, 1))
+        for await (const part of inTurns(ids))
           await trx.updateTable('asset').set({ updated_at: now }).where('id', 'in', part).execute();
         await recordCatalogueChange(trx, seq, ids);
-        if (this.feed) await this.feed.written(trx, seq, ids, false, await writtenRows(trx, ids));
+        await this.feed?.written(trx, seq, ids, false, (fields) => writtenRows(trx, ids, fields));
         return result;
       });
     } catch (err) {
@@ -660,16 +674,22 @@ async function keepEdits(
 /** Ends the transaction of a change that changed nothing (rolled back, answered as it is). */
 class NothingChanged extends Error {}
 
-/** What the full-text index reads of assets after a change: their status, file name and values. */
-async function writtenRows(trx: Kysely<Database>, ids: readonly number[]): Promise<WrittenRows> {
+/** What the full-text index reads of assets after a change: their status, file name and the values of `fields`. */
+async function writtenRows(
+  trx: Kysely<Database>,
+  ids: readonly number[],
+  fields: readonly string[],
+): Promise<WrittenRows> {
   const rows: WrittenRows = { assets: [], values: [] };
-  for (const some of chunks(ids, 1)) {
+  for await (const some of inTurns(ids)) {
     const assets = await trx.selectFrom('asset').select(['id', 'status', 'filename']).where('id', 'in', some).execute();
     for (const a of assets) rows.assets.push({ id: Number(a.id), status: a.status, filename: a.filename });
+    if (fields.length === 0) continue;
     const values = await trx
       .selectFrom('asset_value')
       .select(['asset_id', 'field', 'lang', 'ord', 'value'])
       .where('asset_id', 'in', some)
+      .where('field', 'in', fields)
       .execute();
     for (const v of values) rows.values.push({ ...v, asset_id: Number(v.asset_id), ord: Number(v.ord) });
   }

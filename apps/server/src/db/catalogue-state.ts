@@ -10,9 +10,16 @@ export interface CatalogueWriteFeed {
   begin(trx: Kysely<Database>): Promise<void>;
   /**
    * After the assets of change `seq` were written; `fresh` when none of them existed before. `rows`
-   * are what was written of them: status, file name and every value.
+   * answers what was written of them: status, file name and the values of `fields` at least (asked
+   * only when the feed writes: a change of existing assets reads them back for it).
    */
-  written(trx: Kysely<Database>, seq: number, ids: readonly number[], fresh: boolean, rows: WrittenRows): Promise<void>;
+  written(
+    trx: Kysely<Database>,
+    seq: number,
+    ids: readonly number[],
+    fresh: boolean,
+    rows: (fields: readonly string[]) => WrittenRows | Promise<WrittenRows>,
+  ): Promise<void>;
 }
 
 /** The rows an asset write wrote that the full-text index reads. */

@@ -1,7 +1,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { BatchKind, EditBatch } from '@vitrine/contract/edit';
 import { editableTo } from '../access/rule.ts';
-import { chunks, giveTiles, insertAll, type CatalogueRepository } from '../catalogue/catalogue.repository.ts';
+import {
+  chunks,
+  giveTiles,
+  insertAll,
+  inTurns,
+  TURN_SIZE,
+  type CatalogueRepository,
+} from '../catalogue/catalogue.repository.ts';
 import {
   ACCESS_GROUPS,
   canonical,
@@ -107,7 +114,7 @@ export class EditRepository {
   ): Promise<Map<number, CurrentAsset>> {
     const out = new Map<number, CurrentAsset>();
     const indexFields = fields.filter((f) => f !== CREATED && f !== ACCESS_GROUPS && f !== COLLECTIONS && f !== STATUS);
-    for (const some of chunks([...new Set(ids)], 1)) {
+    for await (const some of inTurns([...new Set(ids)])) {
       const assets = await trx
         .selectFrom('asset')
         .select(['id', 'status', 'filename', 'created'])
@@ -214,7 +221,7 @@ export class EditRepository {
           else byValue.set(key, [c.asset_id]);
         }
         for (const [value, some] of byValue) {
-          for (const part of chunks(some, 1)) {
+          for await (const part of inTurns(some)) {
             const set =
               field === CREATED
                 ? { created: value === '' ? null : createdMs({ '': [value] }) }
@@ -226,7 +233,7 @@ export class EditRepository {
       }
       if (field === ACCESS_GROUPS || field === COLLECTIONS) {
         const table = field === ACCESS_GROUPS ? 'asset_access' : 'asset_collection';
-        for (const part of chunks(ids, 1)) await trx.deleteFrom(table).where('asset_id', 'in', part).execute();
+        for await (const part of inTurns(ids)) await trx.deleteFrom(table).where('asset_id', 'in', part).execute();
         const rows = list.flatMap((c) =>
           [...new Set(c.after?.[''] ?? [])].map((v) =>
             field === ACCESS_GROUPS
@@ -249,14 +256,20 @@ export class EditRepository {
         }
         continue;
       }
-      for (const part of chunks(ids, 1))
+      // A change that only appends (a keyword added) keeps the rows it had and inserts the new ones;
+      // any other is written anew. Most bulk edits append: a third of the rows to write.
+      const rewritten = list.filter((c) => !appends(c.before ?? {}, c.after ?? {}));
+      for await (const part of inTurns(rewritten.map((c) => c.asset_id)))
         await trx.deleteFrom('asset_value').where('field', '=', field).where('asset_id', 'in', part).execute();
+      const rewrites = new Set(rewritten);
       const rows = list.flatMap((c) =>
-        Object.entries(c.after ?? {}).flatMap(([lang, values]) =>
-          values.map((value, ord) => ({ asset_id: c.asset_id, field, lang, ord, value })),
-        ),
+        Object.entries(c.after ?? {}).flatMap(([lang, values]) => {
+          const kept = rewrites.has(c) ? 0 : (c.before?.[lang]?.length ?? 0);
+          return values.slice(kept).map((value, i) => ({ asset_id: c.asset_id, field, lang, ord: kept + i, value }));
+        }),
       );
-      await insertAll(trx, 'asset_value', ['asset_id', 'field', 'lang', 'ord', 'value'], rows);
+      for await (const part of inTurns(rows, TURN_SIZE * 4))
+        await insertAll(trx, 'asset_value', ['asset_id', 'field', 'lang', 'ord', 'value'], part);
     }
   }
 
@@ -277,10 +290,7 @@ export class EditRepository {
     }
     const rows: Record<string, unknown>[] = [];
     for (const [field, list] of byField) {
-      for (const part of chunks(
-        list.map((c) => c.asset_id),
-        1,
-      )) {
+      for await (const part of inTurns(list.map((c) => c.asset_id))) {
         const kept = new Map<number, string>();
         if (plan.overlay === 'edit') {
           const existing = await trx
@@ -305,7 +315,8 @@ export class EditRepository {
         }
       }
     }
-    await insertAll(trx, 'asset_edit', ['asset_id', 'field', 'imported', 'edited_by', 'edited_at'], rows);
+    for await (const part of inTurns(rows, TURN_SIZE * 2))
+      await insertAll(trx, 'asset_edit', ['asset_id', 'field', 'imported', 'edited_by', 'edited_at'], part);
   }
 
   /** The batch and its history rows; the undone batch is marked. */
@@ -338,18 +349,19 @@ export class EditRepository {
       ['id', ...batchColumns],
     );
     const batch = row!;
-    await insertAll(
-      trx,
-      'edit_change',
-      changeColumns,
-      changes.map((c) => ({
-        batch_id: Number(batch.id),
-        asset_id: c.asset_id,
-        field: c.field,
-        before: c.before === null ? null : canonical(c.before),
-        after: c.after === null ? null : canonical(c.after),
-      })),
-    );
+    for await (const part of inTurns(changes, TURN_SIZE * 2))
+      await insertAll(
+        trx,
+        'edit_change',
+        changeColumns,
+        part.map((c) => ({
+          batch_id: Number(batch.id),
+          asset_id: c.asset_id,
+          field: c.field,
+          before: c.before === null ? null : canonical(c.before),
+          after: c.after === null ? null : canonical(c.after),
+        })),
+      );
     if (undoOf !== undefined) {
       // Checked again under the change's lock: of two undos of one batch at once, the second fails whole.
       const marked = await trx
@@ -393,7 +405,7 @@ export class EditRepository {
   /** Where the assets' originals were imported from (XMP sidecars are written beside local ones). */
   async sourcesOf(ids: readonly number[]): Promise<Map<number, { source: string; root: string | null }>> {
     const out = new Map<number, { source: string; root: string | null }>();
-    for (const some of chunks([...new Set(ids)], 1)) {
+    for await (const some of inTurns([...new Set(ids)])) {
       const rows = await this.db.kysely
         .selectFrom('asset')
         .select(['id', 'source_path', 'import_root'])
@@ -564,4 +576,13 @@ export class EditRepository {
       .executeTakeFirst();
     return row ? { id: Number(row.id), name: row.name, path: row.path } : undefined;
   }
+}
+
+/** True when `after` is `before` with values added at the end of some languages' lists (nothing else changed). */
+export function appends(before: FieldValues, after: FieldValues): boolean {
+  for (const [lang, values] of Object.entries(before)) {
+    const now = after[lang];
+    if (!now || now.length < values.length || values.some((v, i) => now[i] !== v)) return false;
+  }
+  return true;
 }

@@ -50,7 +50,7 @@ export class TextFeed implements CatalogueWriteFeed {
     seq: number,
     ids: readonly number[],
     fresh: boolean,
-    rows: WrittenRows,
+    rows: (fields: readonly string[]) => WrittenRows | Promise<WrittenRows>,
   ): Promise<void> {
     const repository = new SearchRepository(this.db, trx);
     const state = await repository.textState();
@@ -64,9 +64,11 @@ export class TextFeed implements CatalogueWriteFeed {
     if (this.db.dialect === 'sqlite') {
       // The rows just written, in the order SQLite reads them back (its binary collation), instead
       // of reading them again. PostgreSQL orders by the database's collation: it reads them back.
-      const fields = new Set(textValueFields(this.fields));
-      const values = rows.values.filter((v) => fields.has(v.field)).sort(binaryOrder);
-      await writeDocuments(trx, this.text, ids, textDocuments({ assets: rows.assets, values }, indexRule), fresh);
+      const names = textValueFields(this.fields);
+      const fields = new Set(names);
+      const written = await rows(names);
+      const values = written.values.filter((v) => fields.has(v.field)).sort(binaryOrder);
+      await writeDocuments(trx, this.text, ids, textDocuments({ assets: written.assets, values }, indexRule), fresh);
     } else await writeTexts(repository, trx, this.text, this.fields, indexRule, ids, fresh);
     await repository.setTextState({ ...state, watermark: seq });
   }
