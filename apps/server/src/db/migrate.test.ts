@@ -114,6 +114,43 @@ describe.each(dialects)('an existing database on %s', (dialect) => {
     }
   });
 
+  it('keeps its full-text index when SQLite stops keeping a copy of the texts (PostgreSQL: unchanged)', async () => {
+    test = await createTestDatabase(dialect);
+    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '202612060700'));
+    await migrateAsBefore(before, async (db) => {
+      await (
+        dialect === 'sqlite'
+          ? sql`insert into search_fts (rowid, title, body) values (41, 'harbour', 'harbour at dawn'), (42, 'zebra', 'zebra plains')`
+          : sql`insert into search_document (asset_id, title, body) values
+            (41, to_tsvector('simple', 'harbour'), to_tsvector('simple', 'harbour at dawn')),
+            (42, to_tsvector('simple', 'zebra'), to_tsvector('simple', 'zebra plains'))`
+      ).execute(db);
+    });
+    const db = await openDatabase(test.config);
+    try {
+      const match = async (word: string) =>
+        (dialect === 'sqlite'
+          ? await sql<{ id: number }>`select rowid as id from search_fts where search_fts match ${word}`.execute(
+              db.kysely,
+            )
+          : await sql<{ id: number }>`select asset_id as id from search_document
+              where body @@ to_tsquery('simple', ${word}) order by asset_id`.execute(db.kysely)
+        ).rows.map((r) => Number(r.id));
+      expect(await match('dawn')).toEqual([41]);
+      expect(await match(dialect === 'sqlite' ? '"zeb"*' : 'zeb:*')).toEqual([42]);
+      if (dialect === 'sqlite') {
+        const { rows } = await sql<{ sql: string }>`select sql from sqlite_master where name = 'search_fts'`.execute(
+          db.kysely,
+        );
+        expect(rows[0]?.sql).toContain('contentless_delete');
+        await sql`delete from search_fts where rowid = 41`.execute(db.kysely);
+        expect(await match('harbour')).toEqual([]);
+      }
+    } finally {
+      await db.close();
+    }
+  });
+
   it('migrated between migrations that shared a time starts and gets the missing ones', async () => {
     test = await createTestDatabase(dialect);
     // As a branch had it: search, but neither access nor jobs, which sort before it.

@@ -29,6 +29,7 @@ import * as loginAttemptSubject from './migrations/202612060041_login_attempt_su
 import * as downloadOnce from './migrations/202612060147_download_once.ts';
 import * as edits from './migrations/202612060400_edits.ts';
 import * as upload from './migrations/202612060412_upload.ts';
+import * as contentlessText from './migrations/202612060700_contentless_text.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -70,6 +71,7 @@ export const migrations: Record<string, Migration> = {
   '202612060147_download_once': downloadOnce,
   '202612060400_edits': edits,
   '202612060412_upload': upload,
+  '202612060700_contentless_text': contentlessText,
 };
 
 /**

@@ -22,13 +22,27 @@ const assets: NewAsset[] = [
   { source_path: '/feed/3.jpg', filename: 'gone.jpg', status: 'gone', values: { title: 'Withdrawn' } },
 ];
 
-/** The full-text index's rows, as text. */
+/**
+ * The full-text index's rows, as text. SQLite's keeps no texts (content=''): each document's
+ * tokens in order are read from the index itself (fts5vocab's instances).
+ */
 async function textRows(db: Db): Promise<unknown[]> {
-  const query =
-    db.dialect === 'postgres'
-      ? sql`select asset_id as id, title::text as title, body::text as body from search_document order by asset_id`
-      : sql`select rowid as id, title, body from search_fts order by rowid`;
-  return (await query.execute(db.kysely)).rows;
+  if (db.dialect === 'postgres') {
+    const query = sql`select asset_id as id, title::text as title, body::text as body from search_document order by asset_id`;
+    return (await query.execute(db.kysely)).rows;
+  }
+  await sql`create virtual table if not exists temp.search_fts_instances using fts5vocab(main, search_fts, 'instance')`.execute(
+    db.kysely,
+  );
+  const { rows } = await sql<{ doc: number; col: 'title' | 'body'; term: string }>`
+    select doc, col, term from temp.search_fts_instances order by doc, col, "offset"`.execute(db.kysely);
+  const docs = new Map<number, { id: number; title: string[]; body: string[] }>();
+  for (const r of rows) {
+    const doc = docs.get(r.doc) ?? { id: r.doc, title: [], body: [] };
+    doc[r.col].push(r.term);
+    docs.set(r.doc, doc);
+  }
+  return [...docs.values()].map((d) => ({ id: d.id, title: d.title.join(' '), body: d.body.join(' ') }));
 }
 
 describe.each(dialects)(
