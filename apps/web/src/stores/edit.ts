@@ -8,6 +8,7 @@ import {
   editOptionsCall,
   editPreviewCall,
   removeAssetsCall,
+  resetFieldCall,
   restoreAssetsCall,
   searchCall,
   undoEditCall,
@@ -96,6 +97,7 @@ export const binAssets = (ids: string[]) => callApi(binAssetsCall, { body: { ids
 export const restoreAssets = (ids: string[]) => callApi(restoreAssetsCall, { body: { ids } });
 export const removeAssets = (ids: string[]) => callApi(removeAssetsCall, { body: { ids } });
 export const undoBatch = (batch: number) => callApi(undoEditCall, { body: { batch } });
+export const resetField = (id: string, field: string) => callApi(resetFieldCall, { body: { id, field } });
 
 /** After a change, every screen that shows the assets asks again: results, facets, the asset page, the history, the bin. */
 export function refreshAfterEdit(client: QueryClient): void {

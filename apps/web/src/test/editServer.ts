@@ -115,6 +115,7 @@ export function editHandlers(calls: EditCalls, options = editOptions()): Request
       changed: (body as { ids: string[] }).ids.length === 1 ? 1 : 2,
     })),
     post('edit/undo', () => ({ batch: batch({ id: 8, kind: 'undo', undoOf: 7 }), undone: 1, skipped: 0 })),
+    post('edit/reset', () => ({ batch: batch({ id: 10, kind: 'reset' }) })),
     post('edit/bin', (body) => ({
       batch: batch({ id: 9, kind: 'bin' }),
       changed: (body as { ids: string[] }).ids.length,

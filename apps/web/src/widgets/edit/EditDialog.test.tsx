@@ -9,17 +9,17 @@ import { ToastHost } from '../../components/ToastHost.tsx';
 import { api, configHandlers, server, sessionAnswer } from '../../test/msw.ts';
 import { startTestServer } from '../../test/testServer.ts';
 import { mediaQueryList } from '../../test/mediaQueries.ts';
-import { editHandlers, type EditCalls } from '../../test/editServer.ts';
+import { editHandlers, editOptions, type EditCalls } from '../../test/editServer.ts';
 import { AssetEditorActions, SelectionEditorActions } from './EditorControls.tsx';
 
 startTestServer(server, 'bypass');
 vi.setConfig({ testTimeout: 60_000 });
 
 /** The editor's controls for asset 42 and for a selection of three, as the asset and search pages place them. */
-async function renderControls({ locale = 'en', isEditor = true } = {}) {
+async function renderControls({ locale = 'en', isEditor = true, admin = false } = {}) {
   localStorage.setItem('locale', locale);
   const calls: EditCalls = {};
-  server.use(...configHandlers(), ...editHandlers(calls));
+  server.use(...configHandlers(), ...editHandlers(calls, editOptions({ canRemove: admin })));
   act(() => enterShare(sessionAnswer({ user: 'anna', session: 'anna-token', isEditor })));
   render(
     <Providers i18n={await createI18n()} queryClient={createQueryClient()}>
@@ -40,6 +40,8 @@ describe('the edit dialog (issue #49 "Metadata editing")', () => {
     expect(title).toHaveValue('Harbour at night');
     expect(title).toHaveAccessibleDescription(/^Edited by anna on /);
     expect(within(dialog).getByRole('checkbox', { name: 'public' })).toBeChecked();
+    // Only admins give a field back to the file.
+    expect(within(dialog).queryByRole('button', { name: /file's value/ })).not.toBeInTheDocument();
 
     // The German title is the same field in the other content language.
     await user.click(within(dialog).getByRole('button', { name: 'Content language DE' }));
@@ -61,6 +63,29 @@ describe('the edit dialog (issue #49 "Metadata editing")', () => {
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     expect(await screen.findByText('1 asset set back')).toBeInTheDocument();
     expect(calls['edit/undo']).toEqual([{ batch: 7 }]);
+  });
+
+  it.each([
+    ['en', 'Edit', 'Edit harbour.jpg', "Use the file's value for Title", "Title has the file's value again"],
+    [
+      'de',
+      'Bearbeiten',
+      'harbour.jpg bearbeiten',
+      'Wert der Datei für Titel verwenden',
+      'Titel hat wieder den Wert der Datei',
+    ],
+  ])('in %s lets an admin give an edited field back to the file', async (locale, open, dialogName, reset, done) => {
+    const { calls, user } = await renderControls({ locale, admin: true });
+    await user.click(await screen.findByRole('button', { name: open }));
+    const dialog = await screen.findByRole('dialog', { name: dialogName });
+    // Only the edited field has the button: the keywords were not edited.
+    expect(await within(dialog).findAllByRole('button', { name: new RegExp(reset.split(' ')[0]!) })).toHaveLength(1);
+    await user.click(within(dialog).getByRole('button', { name: reset }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(done);
+    expect(calls['edit/reset']).toEqual([{ id: '42', field: 'title' }]);
+    // Nothing else was saved, and the dialog stays open for the rest.
+    expect(calls['edit/apply']).toBeUndefined();
+    expect(dialog).toBeInTheDocument();
   });
 
   it('for a selection starts empty, adds a keyword, shows how many assets change before it saves', async () => {

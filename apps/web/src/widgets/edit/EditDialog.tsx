@@ -24,7 +24,7 @@ import {
   type AutocompleteRenderInputParams,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { CallAnswer } from '@vitrine/contract/call';
 import type { EditOp, editOptionsCall, FieldChange } from '@vitrine/contract/edit';
 import { ApiError } from '../../lib/apiClient.ts';
@@ -34,6 +34,7 @@ import {
   applyEdit,
   previewEdit,
   refreshAfterEdit,
+  resetField,
   useEditAsset,
   useEditOptions,
   useVocabulary,
@@ -97,6 +98,7 @@ function FieldEditor({
   options,
   error,
   note,
+  action,
 }: {
   field: EditField;
   label: string;
@@ -107,6 +109,8 @@ function FieldEditor({
   options: EditOptions;
   error?: string;
   note?: string;
+  /** Beside the note: what may be done about it (an admin's reset to the file's value). */
+  action?: ReactNode;
 }) {
   const { t } = useTranslation();
   const helpId = useId();
@@ -262,10 +266,15 @@ function FieldEditor({
         {opSelect}
         <Box sx={{ flex: 1, minWidth: 0 }}>{control}</Box>
       </Stack>
-      {help && (
-        <FormHelperText id={helpId} error={Boolean(error)}>
-          {help}
-        </FormHelperText>
+      {(help ?? action) && (
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+          {help && (
+            <FormHelperText id={helpId} error={Boolean(error)}>
+              {help}
+            </FormHelperText>
+          )}
+          {action}
+        </Stack>
       )}
     </Box>
   );
@@ -404,6 +413,29 @@ export function EditDialog({ ids, onClose }: { ids: string[]; onClose: () => voi
     }
   };
 
+  /**
+   * Gives an edited field the file's value again (admins). The dialog stays open with what else was
+   * entered; the field starts again from its new values, and the History can undo the reset.
+   */
+  const reset = async (f: EditField) => {
+    setBusy(true);
+    setMessage(null);
+    try {
+      await resetField(ids[0] ?? '', f.field_name);
+      refreshAfterEdit(client);
+      setDrafts((d) =>
+        Object.fromEntries(Object.entries(d).filter(([key]) => !key.startsWith(`${f.field_name}\u0000`))),
+      );
+      setPreview(null);
+      // Every language of the field went back: its name without one.
+      setMessage({ text: t('edit.reset_done', { field: fieldLabel(f.field_name) }), severity: 'info' });
+    } catch (error) {
+      refused(error, []);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const localized = fields.some((f) => f.localized) && languages.length > 1;
   const title = single
     ? t('edit.title_asset', { name: asset.data?.filename ?? '' })
@@ -454,6 +486,19 @@ export function EditDialog({ ids, onClose }: { ids: string[]; onClose: () => voi
                             at: new Date(edited.at).toLocaleString(i18n.language),
                           })
                         : undefined
+                    }
+                    action={
+                      // Admins (who may also remove for good) give an edited field back to the file.
+                      edited && opts.canRemove ? (
+                        <Button
+                          size="small"
+                          disabled={busy}
+                          aria-label={t('edit.reset_field', { field: fieldLabel(f.field_name) })}
+                          onClick={() => void reset(f)}
+                        >
+                          {t('edit.reset')}
+                        </Button>
+                      ) : undefined
                     }
                   />
                 );
