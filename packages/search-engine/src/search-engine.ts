@@ -259,19 +259,28 @@ export class SearchEngine<Tx = unknown> {
   }
 
   /** Per DAM collection, the newest asset the caller may see in it (of `only`, when given). */
-  async collectionThumbnails(groups: readonly string[], only?: readonly number[]): Promise<Map<number, number>> {
+  async collectionThumbnails(
+    groups: readonly string[],
+    only?: readonly number[],
+    /** The tile each collection has chosen (by collection id): kept where the caller sees it in the collection. */
+    chosen: ReadonlyMap<number, number> = new Map(),
+  ): Promise<Map<number, number>> {
     await this.refresh();
     const view = this.catchUp.view();
     const col = view.column('meta_collections');
     const docs = only ? view.visibleOf(groups, only) : view.visibleAll(groups);
     const acc = new Map<number, number>();
+    const kept = new Set<number>();
     for (let i = docs.length - 1; i >= 0; i--) {
       const d = docs[i]!;
+      const asset = view.index.ids[d]!;
       for (const code of col.get(d)) {
         const id = Number(col.values[code]);
-        if (!acc.has(id)) acc.set(id, view.index.ids[d]!);
+        if (!acc.has(id)) acc.set(id, asset);
+        if (chosen.get(id) === asset) kept.add(id);
       }
     }
+    for (const id of kept) acc.set(id, chosen.get(id)!);
     return acc;
   }
 

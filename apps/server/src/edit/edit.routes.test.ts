@@ -391,6 +391,41 @@ describe.each(dialects)('editing on %s (docs/editing.md, decision 0250)', (diale
     expect((await call('GET', 'edit/bin', editor)).json()).toMatchObject({ total: 0, assets: [] });
   });
 
+  it("a binned asset is not its collection's tile on the dashboard while it is in the bin; other groups' tiles neither", async () => {
+    const album = await buildCollection(t.app.db, 'Regatta');
+    // The first member becomes the tile; the second is newer; the third only `secret` sees.
+    const [tile, newer, secret] = await buildAssets(t.app.db, [
+      { filename: 'tile.jpg', access: ['users'], collections: [album] },
+      { filename: 'newer.jpg', access: ['users'], collections: [album] },
+      { filename: 'secret.jpg', access: ['secret'], collections: [album] },
+    ]);
+    const shown = async () =>
+      (await call('GET', 'collection?operation=list', editor))
+        .json<{ collections: { indicator: string; src: string }[] }>()
+        .collections.find((c) => c.indicator === `collection_${album}`)?.src;
+    const chosen = async () =>
+      (
+        await t.app.db.kysely
+          .selectFrom('collection')
+          .select('thumbnail_asset_id')
+          .where('id', '=', album)
+          .executeTakeFirst()
+      )?.thumbnail_asset_id;
+    expect(Number(await chosen())).toBe(tile);
+    expect(await shown()).toBe(String(tile));
+    expect((await call('POST', 'edit/bin', editor, { ids: [String(tile)] })).statusCode).toBe(200);
+    expect(await shown()).toBe(String(newer));
+    expect((await call('POST', 'edit/restore', editor, { ids: [String(tile)] })).statusCode).toBe(200);
+    expect(await shown()).toBe(String(tile));
+    // A tile of a group the caller is not in is not shown to it either.
+    await t.app.db.kysely
+      .updateTable('collection')
+      .set({ thumbnail_asset_id: secret })
+      .where('id', '=', album)
+      .execute();
+    expect(await shown()).toBe(String(newer));
+  });
+
   it('keeps an edited field through a re-import of a changed file and updates the others; an admin resets it', async () => {
     const h = ids.harbour;
     expect(await values(h, 'title', 'en')).toEqual(['Harbour at dawn']);

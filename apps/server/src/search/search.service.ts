@@ -271,21 +271,22 @@ export class SearchService {
       ...(p.src ? { src: p.src } : {}),
       position: p.position,
     }));
+    const all = await this.repository.collections();
+    // A collection's own tile only where the caller sees it (not binned, not of other groups, still a
+    // member); else the newest asset of it the caller sees.
     const thumbnails = await this.engine.collectionThumbnails(
       this.access.searchGroups(caller.auth),
       this.access.searchIds(caller.auth),
+      new Map(all.flatMap((c) => (c.thumbnail_asset_id === null ? [] : [[c.id, c.thumbnail_asset_id] as const]))),
     );
-    const all = await this.repository.collections();
     // Every DAM collection in the order they were made, or those the admin chose in the chosen order.
     const byId = new Map(all.map((c) => [c.id, c]));
     const shown = dam.all ? all : dam.ids.flatMap((id) => byId.get(id) ?? []);
     const collections = shown.flatMap((c): Collection[] => {
-      const newest = thumbnails.get(c.id);
+      const tile = thumbnails.get(c.id);
       // A collection the caller sees nothing of is not offered.
-      if (newest === undefined) return [];
-      return [
-        { indicator: `collection_${c.id}`, label: c.name, src: String(c.thumbnail_asset_id ?? newest), position: 0 },
-      ];
+      if (tile === undefined) return [];
+      return [{ indicator: `collection_${c.id}`, label: c.name, src: String(tile), position: 0 }];
     });
     return {
       collections: [...preSearches, ...collections.map((c, i) => ({ ...c, position: preSearches.length + i }))],
