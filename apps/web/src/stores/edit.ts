@@ -1,7 +1,9 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { CallAnswer } from '@vitrine/contract/call';
 import {
   binAssetsCall,
   binListCall,
+  createCollectionCall,
   editApplyCall,
   editAssetCall,
   editHistoryCall,
@@ -13,7 +15,7 @@ import {
   searchCall,
   undoEditCall,
 } from '@vitrine/contract/endpoints';
-import type { EditBody } from '@vitrine/contract/edit';
+import type { EditBody, editOptionsCall as optionsCall } from '@vitrine/contract/edit';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { callApi } from '../lib/apiClient.ts';
 import { useSession } from './session.ts';
@@ -38,15 +40,35 @@ const SEARCH_KEY = ['search'] as const;
 const SEARCH_RESULTS_KEY = ['search', 'results'] as const;
 const ASSET_KEY = ['asset'] as const;
 
-/** What the editor may change (fields, languages, groups, collections) and whether they may remove for good. */
-export function useEditOptions() {
+/**
+ * What the editor may change (fields, languages, groups, collections), whether they may remove for
+ * good, and the upload limits. `fresh`: asked again on each mount (the upload page shows what was
+ * uploaded today).
+ */
+export function useEditOptions({ fresh = false } = {}) {
   const { session } = useSession();
   const user = session?.user ?? '';
   return useQuery({
     enabled: session?.isEditor === true,
     queryKey: editKeys.options(user),
     queryFn: ({ signal }) => callApi(editOptionsCall, { signal }),
-    staleTime: 5 * 60_000,
+    staleTime: fresh ? 0 : 5 * 60_000,
+  });
+}
+
+/** edit/collection: makes a collection (or answers the one of that name); the options list it at once. */
+export function useCreateCollection() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => callApi(createCollectionCall, { body: { name } }),
+    // Listed at once, so that it can be chosen before the options are asked again.
+    onSuccess: (made) => {
+      queryClient.setQueriesData<CallAnswer<typeof optionsCall>>({ queryKey: [...editKeys.all, 'options'] }, (old) =>
+        old && !old.collections.some((c) => c.id === made.id)
+          ? { ...old, collections: [...old.collections, made] }
+          : old,
+      );
+    },
   });
 }
 

@@ -116,6 +116,10 @@ export function editHandlers(calls: EditCalls, options = editOptions()): Request
     })),
     post('edit/undo', () => ({ batch: batch({ id: 8, kind: 'undo', undoOf: 7 }), undone: 1, skipped: 0 })),
     post('edit/reset', () => ({ batch: batch({ id: 10, kind: 'reset' }) })),
+    post('edit/collection', (body) => {
+      const { name } = body as { name: string };
+      return { id: 11, name, path: name };
+    }),
     post('edit/bin', (body) => ({
       batch: batch({ id: 9, kind: 'bin' }),
       changed: (body as { ids: string[] }).ids.length,

@@ -8,7 +8,7 @@ import { VISUALLY_HIDDEN } from '../../components/visuallyHidden.ts';
 import { useTranslation } from '../../lib/translate.tsx';
 import { useValueText } from '../../stores/fieldText.ts';
 import { filesOfDrop, filesOfInput, type PickedFile, type Refusal } from './files.ts';
-import { useCreateCollection, useEditOptions } from './queries.ts';
+import { useCreateCollection, useEditOptions } from '../../stores/edit.ts';
 import {
   forgetUnfinished,
   isPending,
@@ -280,7 +280,7 @@ export function UploadPage() {
   const { t } = useTranslation();
   const valueText = useValueText();
   const size = (bytes: number) => valueText(bytes, 'filesize');
-  const options = useEditOptions();
+  const options = useEditOptions({ fresh: true });
   const { items, announcement } = useUploads();
   const [collection, setCollection] = useState<number>();
   const [dragging, setDragging] = useState(false);

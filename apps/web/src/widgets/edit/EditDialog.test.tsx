@@ -88,6 +88,27 @@ describe('the edit dialog (issue #49 "Metadata editing")', () => {
     expect(dialog).toBeInTheDocument();
   });
 
+  it('makes a new collection from the typed name and puts the asset in it', async () => {
+    const { calls, user } = await renderControls();
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit harbour.jpg' });
+    const collections = await within(dialog).findByRole('combobox', { name: 'Collections' });
+    // A name the catalogue has is chosen, not made again.
+    await user.type(collections, 'harbour');
+    expect(screen.queryByRole('option', { name: /Make collection/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('option', { name: 'Photos/Harbour' })).toBeInTheDocument();
+    await user.clear(collections);
+    await user.type(collections, 'Regatta 2026');
+    await user.click(await screen.findByRole('option', { name: 'Make collection “Regatta 2026”' }));
+    expect(await within(dialog).findByRole('button', { name: 'Regatta 2026' })).toBeInTheDocument();
+    expect(calls['edit/collection']).toEqual([{ name: 'Regatta 2026' }]);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('1 asset changed')).toBeInTheDocument();
+    expect(calls['edit/apply']).toEqual([
+      { ids: ['42'], changes: [{ field: 'collections', lang: '', op: 'set', values: ['11'] }] },
+    ]);
+  });
+
   it('for a selection starts empty, adds a keyword, shows how many assets change before it saves', async () => {
     const { calls, user } = await renderControls();
     await user.click(await screen.findByRole('button', { name: 'Edit selection' }));

@@ -39,6 +39,7 @@ import {
   useEditOptions,
   useVocabulary,
 } from '../../stores/edit.ts';
+import { CollectionPicker } from './CollectionPicker.tsx';
 import { useFieldLabel } from './fieldLabels.ts';
 import { undoWithNotice } from './editNotices.ts';
 
@@ -178,15 +179,11 @@ function FieldEditor({
       </FormControl>
     );
   } else if (field.type === 'collections') {
-    const chosen = options.collections.filter((c) => draft.values.includes(String(c.id)));
     control = (
-      <Autocomplete
-        multiple
-        options={options.collections}
-        value={chosen}
-        getOptionLabel={(c) => c.path || c.name}
-        isOptionEqualToValue={(a, b) => a.id === b.id}
-        onChange={(_e, value) => setValues(value.map((c) => String(c.id)))}
+      <CollectionPicker
+        collections={options.collections}
+        values={draft.values}
+        onChange={setValues}
         renderInput={input}
       />
     );
