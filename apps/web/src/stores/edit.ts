@@ -15,7 +15,7 @@ import {
   searchCall,
   undoEditCall,
 } from '@vitrine/contract/endpoints';
-import type { EditBody, editOptionsCall as optionsCall } from '@vitrine/contract/edit';
+import { MAX_EDIT_ASSETS, type EditBody, type editOptionsCall as optionsCall } from '@vitrine/contract/edit';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { callApi } from '../lib/apiClient.ts';
 import { useSession } from './session.ts';
@@ -96,6 +96,20 @@ export function useBinList(start: number, rows: number) {
     queryFn: ({ signal }) => callApi(binListCall, { query: { start, rows }, signal }),
   });
 }
+
+/** The ids of everything in the bin the caller may edit, up to what one call may name (MAX_EDIT_ASSETS). */
+export async function allBinnedIds(): Promise<string[]> {
+  const ids: string[] = [];
+  for (let start = 0; ids.length < MAX_EDIT_ASSETS; start += BIN_PAGE) {
+    const page = await callApi(binListCall, { query: { start, rows: BIN_PAGE } });
+    ids.push(...page.assets.map((a) => a.id));
+    if (page.assets.length < BIN_PAGE || start + BIN_PAGE >= page.total) break;
+  }
+  return ids.slice(0, MAX_EDIT_ASSETS);
+}
+
+/** The most rows edit/bin answers at once. */
+const BIN_PAGE = 200;
 
 /** The values a facet knows (a controlled vocabulary), most used first; none before `enabled`. */
 export function useVocabulary(field: string, enabled: boolean) {

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { configHandlers, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
+import { api, configHandlers, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { startTestServer } from '../../test/testServer.ts';
 import { editHandlers, editOptions, type EditCalls } from '../../test/editServer.ts';
@@ -41,6 +42,40 @@ describe('the bin (issue #49)', () => {
     await waitFor(() => expect(calls['GET edit/bin']?.length).toBeGreaterThan(1));
     // An editor who is no admin cannot remove for good.
     expect(screen.queryByRole('button', { name: /Remove for good/ })).not.toBeInTheDocument();
+  });
+
+  it('keeps a selection across pages, and selects everything in the bin at once', async () => {
+    const { calls, user } = await openBin();
+    const binned = Array.from({ length: 120 }, (_, i) => ({
+      id: String(1000 + i),
+      title: `Binned ${i}`,
+      filename: `b${i}.jpg`,
+      binnedBy: 'anna',
+      binnedAt: '2026-12-02T09:00:00.000Z',
+    }));
+    server.use(
+      http.get(api('edit/bin'), ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        (calls['GET edit/bin'] ??= []).push(`?${query.toString()}`);
+        const start = Number(query.get('start'));
+        return HttpResponse.json({ total: 120, assets: binned.slice(start, start + Number(query.get('rows'))) });
+      }),
+    );
+    expect(await screen.findByText('120 assets in the bin', undefined, { timeout: 15_000 })).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Select Binned 0' }));
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await screen.findByRole('checkbox', { name: 'Select Binned 50' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
+    // The first page's choice stays.
+    expect(screen.getByRole('button', { name: 'Restore selected (51)' })).toBeEnabled();
+    await user.click(screen.getByRole('button', { name: 'Select all 120 assets in the bin' }));
+    expect(await screen.findByRole('button', { name: 'Restore selected (120)' })).toBeEnabled();
+    // Everything was read in pages of the most the server answers.
+    expect(calls['GET edit/bin']).toEqual(expect.arrayContaining(['?start=0&rows=200']));
+    await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
+    expect(screen.getByRole('button', { name: 'Restore selected (70)' })).toBeEnabled();
+    await user.click(screen.getByRole('button', { name: 'Clear the selection' }));
+    expect(screen.getByRole('button', { name: 'Restore selected (0)' })).toBeDisabled();
   });
 
   it('lets an admin remove the chosen assets for good after a question that counts them', async () => {

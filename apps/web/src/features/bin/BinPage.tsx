@@ -23,7 +23,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { VISUALLY_HIDDEN } from '../../components/visuallyHidden.ts';
 import { useSession } from '../../stores/session.ts';
-import { refreshAfterEdit, removeAssets, useBinList, useEditOptions } from '../../stores/edit.ts';
+import { allBinnedIds, refreshAfterEdit, removeAssets, useBinList, useEditOptions } from '../../stores/edit.ts';
 import { restoreWithNotice } from '../../widgets/edit/editNotices.ts';
 
 /** Rows of the bin per page. */
@@ -40,6 +40,21 @@ function BinList() {
   const assets = bin.data?.assets ?? [];
   const total = bin.data?.total ?? 0;
   const allChosen = assets.length > 0 && assets.every((a) => selected.includes(a.id));
+  const [selectingAll, setSelectingAll] = useState(false);
+  // The page's box adds or takes this page's assets; what was chosen on other pages stays chosen.
+  const choosePage = (on: boolean) => {
+    const page = assets.map((a) => a.id);
+    setSelected((s) => (on ? [...s, ...page.filter((id) => !s.includes(id))] : s.filter((id) => !page.includes(id))));
+  };
+  const chooseAll = () => {
+    setSelectingAll(true);
+    allBinnedIds()
+      .then(setSelected)
+      .catch((error: unknown) =>
+        toast.show('edit.error', 'error', undefined, error instanceof ApiError ? error.message : undefined),
+      )
+      .finally(() => setSelectingAll(false));
+  };
 
   const restore = (ids: string[]) =>
     void restoreWithNotice(client, ids).then(() => setSelected((s) => s.filter((id) => !ids.includes(id))));
@@ -66,6 +81,12 @@ function BinList() {
         <Typography role="status" sx={{ flex: 1 }}>
           {t('edit.bin.count', { count: total })}
         </Typography>
+        {allChosen && selected.length < total && (
+          <Button disabled={selectingAll} onClick={chooseAll}>
+            {t('edit.bin.select_everything', { count: total })}
+          </Button>
+        )}
+        {selected.length > 0 && <Button onClick={() => setSelected([])}>{t('edit.bin.select_none')}</Button>}
         <Button variant="outlined" disabled={selected.length === 0} onClick={() => restore(selected)}>
           {t('edit.bin.restore_selected', { count: selected.length })}
         </Button>
@@ -87,8 +108,8 @@ function BinList() {
               <TableCell padding="checkbox">
                 <Checkbox
                   checked={allChosen}
-                  indeterminate={!allChosen && selected.length > 0}
-                  onChange={(e) => setSelected(e.target.checked ? assets.map((a) => a.id) : [])}
+                  indeterminate={!allChosen && assets.some((a) => selected.includes(a.id))}
+                  onChange={(e) => choosePage(e.target.checked)}
                   slotProps={{ input: { 'aria-label': t('edit.bin.select_all') } }}
                 />
               </TableCell>
