@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall, queryInt } from './call.ts';
+import { MAX_EDIT_ASSETS } from './endpoints.ts';
 
 /**
  * Editors (docs/editing.md): members of the editors group (settings `editing.group`, default
@@ -13,8 +14,6 @@ import { defineCall, queryInt } from './call.ts';
 
 const assetId = z.string().regex(/^[1-9]\d{0,15}$/, 'an asset id');
 const isoDate = z.iso.datetime({ offset: true });
-/** The most assets one edit, bin or restore may name. */
-export const MAX_EDIT_ASSETS = 10_000;
 
 /**
  * What an editor may change besides the editable index fields: `created` (the asset's date, ISO
@@ -237,4 +236,4 @@ export const createCollectionCall = defineCall({
  * import's reason.
  */
 // Kept in endpoints.ts, which the browser imports without the schemas.
-export { UPLOAD_ASSET_HEADER, UPLOAD_PATH } from './endpoints.ts';
+export { MAX_EDIT_ASSETS, UPLOAD_ASSET_HEADER, UPLOAD_PATH } from './endpoints.ts';

@@ -36,6 +36,9 @@ export const facetSortEntry = (field: string, order: search.FacetOrder): string 
 /** The shortest password a share link may have: it guards the link against anyone who learns its address. */
 export const SHARE_PASSWORD_MIN_LENGTH = 8;
 
+/** The most assets one edit, bin, restore or removal may name. */
+export const MAX_EDIT_ASSETS = 10_000;
+
 /** Where uploads go (tus, edit.ts says what they carry), relative to API_BASE_PATH. */
 export const UPLOAD_PATH = 'upload/files';
 /** The answer header of an upload's last request that names the new asset's id. */

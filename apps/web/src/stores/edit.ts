@@ -9,13 +9,14 @@ import {
   editHistoryCall,
   editOptionsCall,
   editPreviewCall,
+  MAX_EDIT_ASSETS,
   removeAssetsCall,
   resetFieldCall,
   restoreAssetsCall,
   searchCall,
   undoEditCall,
 } from '@vitrine/contract/endpoints';
-import { MAX_EDIT_ASSETS, type EditBody, type editOptionsCall as optionsCall } from '@vitrine/contract/edit';
+import type { EditBody, editOptionsCall as optionsCall } from '@vitrine/contract/edit';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { callApi } from '../lib/apiClient.ts';
 import { useSession } from './session.ts';
