@@ -180,15 +180,16 @@ export class EditRepository {
     return this.catalogue.changeAssets<{ batch: EditBatch | null; changed: number }>(async (trx) => {
       const current = await this.current(plan.ids, plan.fields, trx);
       const changes: ChangeRow[] = [];
-      for (const asset of current.values()) {
-        const next = plan.next(asset);
-        if (!next) continue;
-        for (const [field, after] of next) {
-          const before = asset.fields.get(field) ?? {};
-          if (plan.remove) changes.push({ asset_id: asset.id, field, before, after: null });
-          else if (!sameValues(before, after)) changes.push({ asset_id: asset.id, field, before, after });
+      for await (const some of inTurns([...current.values()]))
+        for (const asset of some) {
+          const next = plan.next(asset);
+          if (!next) continue;
+          for (const [field, after] of next) {
+            const before = asset.fields.get(field) ?? {};
+            if (plan.remove) changes.push({ asset_id: asset.id, field, before, after: null });
+            else if (!sameValues(before, after)) changes.push({ asset_id: asset.id, field, before, after });
+          }
         }
-      }
       if (changes.length === 0) return { ids: [], result: { batch: null, changed: 0 } };
       if (!plan.remove) {
         await this.writeValues(trx, changes);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
+  pause,
   textDocuments,
   textValueFields,
   writeDocuments,
@@ -12,6 +13,9 @@ import type { CatalogueWriteFeed, WrittenRows } from '../db/catalogue-state.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { SearchRepository } from './search.repository.ts';
+
+/** Assets whose documents are made and written in one turn of the event loop. */
+const TEXT_SLICE = 500;
 
 /** Compares texts as SQLite's binary collation does (UTF-8 bytes, that is code points). */
 function binaryText(a: string, b: string): number {
@@ -67,8 +71,25 @@ export class TextFeed implements CatalogueWriteFeed {
       const names = textValueFields(this.fields);
       const fields = new Set(names);
       const written = await rows(names);
-      const values = written.values.filter((v) => fields.has(v.field)).sort(binaryOrder);
-      await writeDocuments(trx, this.text, ids, textDocuments({ assets: written.assets, values }, indexRule), fresh);
+      const assets = new Map(written.assets.map((a) => [a.id, a]));
+      const values = new Map<number, WrittenRows['values']>();
+      for (const v of written.values) {
+        if (!fields.has(v.field)) continue;
+        const own = values.get(v.asset_id);
+        if (own) own.push(v);
+        else values.set(v.asset_id, [v]);
+      }
+      // A few hundred assets' documents at a time, with a turn of the event loop between: made
+      // and written at once, thousands of them held it over 100 ms (an edit runs beside searches).
+      for (let i = 0; i < ids.length; i += TEXT_SLICE) {
+        if (i > 0) await pause();
+        const some = ids.slice(i, i + TEXT_SLICE);
+        const batch = {
+          assets: some.flatMap((id) => assets.get(id) ?? []),
+          values: some.flatMap((id) => values.get(id) ?? []).sort(binaryOrder),
+        };
+        await writeDocuments(trx, this.text, some, textDocuments(batch, indexRule), fresh);
+      }
     } else await writeTexts(repository, trx, this.text, this.fields, indexRule, ids, fresh);
     await repository.setTextState({ ...state, watermark: seq });
   }
