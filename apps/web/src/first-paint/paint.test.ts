@@ -143,6 +143,31 @@ describe("the first paint's search page on a phone (decision 0244)", () => {
     expect(none).toMatch(/<span class="vt-button" data-disabled="">Gefundene Assets merken/);
   });
 
+  it('places the search logo as the search page does: before the input, or after it when aligned right', () => {
+    const logoFirst = searchContent(
+      first('#/search/*'),
+      answerOf([], 1),
+      paintContext(
+        boot(() => undefined, { searchLogo: true }),
+        'en',
+      ),
+    );
+    expect(logoFirst).toMatch(
+      /<div class="vt-search-head" data-logo-align="left"><div class="vt-search-logo-box"><img class="vt-search-logo"[^>]*><\/div><div class="vt-fp-input"/,
+    );
+    const right = searchContent(
+      first('#/search/*'),
+      answerOf([], 1),
+      paintContext(
+        boot((c) => (c.search.logo.alignment = 'right'), { searchLogo: true }),
+        'en',
+      ),
+    );
+    expect(right).toMatch(
+      /<div class="vt-search-head" data-logo-align="right"><div class="vt-fp-input".*<\/div><div class="vt-search-logo-box"><img/,
+    );
+  });
+
   it('draws the rows in view as the result list lays them out, the first row fetched first', () => {
     const docs = Array.from({ length: 20 }, (_, i) => photo(String(i + 1)));
     const ctx = paintContext(boot(), 'en');

@@ -45,14 +45,16 @@ export function searchContent(first: FirstSearch, answer: SearchAnswer, ctx: Pai
   const current = config.sorting.options.filter((o) => o.active).find((o) => o.key === sort.key);
   const sorted = sortLabel(t, current ? t(current.translation) : sort.key, sort.orientation);
   const views = config.search.views.options.filter((v) => v.visible).sort((a, b) => a.position - b.position);
+  // As the search page places it (its logo before the input, or after it when aligned right).
+  const logoAlign = config.search.logo.alignment;
   const logo =
     files.searchLogo && logoVisible(config, 'search')
-      ? `<img class="vt-search-logo" src="${esc(configImageUrl('searchLogo'))}" alt="">`
+      ? `<div class="vt-search-logo-box"><img class="vt-search-logo" src="${esc(configImageUrl('searchLogo'))}" alt=""></div>`
       : '';
   const input = route.text || t('views.search.input.label');
   return [
     '<div class="vt-search">',
-    `<div class="vt-search-head">${logo}<div class="vt-fp-input"${route.text ? '' : ' data-empty=""'}><span>${esc(input)}</span></div></div>`,
+    `<div class="vt-search-head" data-logo-align="${logoAlign}">${logoAlign === 'right' ? '' : logo}<div class="vt-fp-input"${route.text ? '' : ' data-empty=""'}><span>${esc(input)}</span></div>${logoAlign === 'right' ? logo : ''}</div>`,
     '<div class="vt-results-bar">',
     `<h2 class="vt-heading-6">${esc(heading)}</h2>`,
     buttonMarkup(t('views.search.bookmark_found'), { disabled: total === 0 }),

@@ -176,11 +176,12 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
   });
 
   it('hides the dashboard logo when visibleLogos switches it off', async () => {
+    // The first handler of a list that matches answers: the files' answer (a logo exists) goes first.
     server.use(
-      ...configHandlers({ visibleLogos: [{ key: 'dashboard', translation: 'x', visible: false }] }),
       http.get(api('config'), () =>
         HttpResponse.json({ ...Object.fromEntries(configFileNames.map((n) => [n, false])), dashboardLogo: true }),
       ),
+      ...configHandlers({ visibleLogos: [{ key: 'dashboard', translation: 'x', visible: false }] }),
     );
     catalogue();
     await renderApp('/');

@@ -15,6 +15,7 @@ import { firstSearchQuery } from './request.ts';
 import { askEarly } from '../../lib/apiClient.ts';
 import { carryBootData, removeBootData } from '../../test/bootData.ts';
 import { searchCall } from '@vitrine/contract/endpoints';
+import { configFileNames } from '@vitrine/contract/config-defaults';
 
 layOutResults();
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
@@ -91,6 +92,33 @@ const firstPaintBoot = (): BootData => ({
   fields: [field('category', 'Category'), field('title', 'Title', { is_facet: false }), ...sortFields],
 });
 describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_000 }, () => {
+  it.each([
+    ['left', 'before'],
+    ['center', 'before'],
+    ['right', 'after'],
+  ] as const)(
+    'admin-spec §1 "search": a search logo aligned %s stands %s the search input',
+    async (alignment, where) => {
+      network();
+      // The first handler of a list that matches answers: the files' answer goes before the config's.
+      server.use(
+        http.get(api('config'), () =>
+          HttpResponse.json({ ...Object.fromEntries(configFileNames.map((n) => [n, false])), searchLogo: true }),
+        ),
+        ...configHandlers({ search: { logo: { alignment } } }),
+      );
+      await renderApp('/search/*');
+      await heading('4 results');
+      const logo = await screen.findByRole('img', { name: 'Logo of Vitrine' });
+      const input = screen.getByRole('combobox', { name: 'Search' });
+      const following = Boolean(logo.compareDocumentPosition(input) & Node.DOCUMENT_POSITION_FOLLOWING);
+      expect(following ? 'before' : 'after').toBe(where);
+      expect(logo.closest('.vt-search-head')).toHaveAttribute('data-logo-align', alignment);
+      // The logo leads to the dashboard wherever it stands.
+      expect(logo.closest('a')).toHaveAttribute('href', '/');
+    },
+  );
+
   it('§4 facet update: selecting a value adds it to the URL and the request, selecting again removes it', async () => {
     const asked = network();
     const { user, router } = await renderApp('/search/*');

@@ -202,6 +202,21 @@ export function SearchPage() {
     />
   );
 
+  // admin-spec §1 "search": the search logo's alignment. Left and centred (a row of its own) come
+  // before the search input, right after it: the order of the page is the order seen.
+  const logoAlign = config.search.logo.alignment;
+  const logoBox = logoImg && (
+    <div className="vt-search-logo-box">
+      {config.global.hide_dashboard ? (
+        logoImg
+      ) : (
+        <Link component={RouterLink} to="/">
+          {logoImg}
+        </Link>
+      )}
+    </div>
+  );
+
   const suggestionLabels = route.suggestions.flatMap((s) =>
     s.values.map((v) => `${labelOfField(s.field_name)}: ${valueLabel(s.field_name, v)}`),
   );
@@ -242,15 +257,8 @@ export function SearchPage() {
     <div className="vt-search">
       <h1 className={VISUALLY_HIDDEN}>{t('views.search.title')}</h1>
       <ShareVisitBanner />
-      <div className="vt-search-head">
-        {logoImg &&
-          (config.global.hide_dashboard ? (
-            logoImg
-          ) : (
-            <Link component={RouterLink} to="/">
-              {logoImg}
-            </Link>
-          ))}
+      <div className="vt-search-head" data-logo-align={logoAlign}>
+        {logoAlign !== 'right' && logoBox}
         <SuggestionInput
           id="search-input"
           groups={input.groups}
@@ -261,6 +269,7 @@ export function SearchPage() {
           onSubmit={submit}
           labelOf={input.labelOf}
         />
+        {logoAlign === 'right' && logoBox}
       </div>
       <ResultsBar
         heading={`${headingText}${suggestionLabels.length > 0 ? ` ${t('views.search.results.suggestions')} ${suggestionLabels.join(', ')}` : ''}`}
