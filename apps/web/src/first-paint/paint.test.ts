@@ -143,6 +143,21 @@ describe("the first paint's search page on a phone (decision 0244)", () => {
     expect(none).toMatch(/<span class="vt-button" data-disabled="">Gefundene Assets merken/);
   });
 
+  it('captions thumbnails with the header field the search settings name, as the results do', () => {
+    const docs = [photo('1', { category: 'Graphics' })];
+    const config = boot((c) => {
+      c.search.views.default = 'thumbnail';
+      c.search.thumbnails.header = 'category';
+    });
+    const html = resultRowsMarkup(
+      first('#/search/*', config),
+      docs,
+      { width: 343, height: 562 },
+      paintContext(config, 'en'),
+    );
+    expect(html).toContain('<span class="vt-caption">Graphics</span>');
+  });
+
   it('places the search logo as the search page does: before the input, or after it when aligned right', () => {
     const logoFirst = searchContent(
       first('#/search/*'),

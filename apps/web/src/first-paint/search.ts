@@ -89,7 +89,8 @@ export function resultRowsMarkup(
   const sizes = viewSizesOf(config.search);
   const gap = rowGap(first.view);
   const { alt, alt_fallback } = config.accessibility.assets;
-  const titleField = config.infoView.title || 'title';
+  // The thumbnail view's caption field (its header), as the results name it.
+  const captionField = config.search.thumbnails.header || config.infoView.title || 'title';
   const out: string[] = [];
   let top = 0;
   for (const [index, row] of viewRows(first.view, docs, box.width, sizes).entries()) {
@@ -98,7 +99,7 @@ export function resultRowsMarkup(
       const thumbnail = first.view === 'thumbnail';
       const width = thumbnail ? sizes.thumbWidth : (row.widths[i] ?? 0);
       const height = thumbnail ? sizes.thumbHeight : row.height;
-      const caption = thumbnail ? assetTitle(doc, titleField, ctx.fields) : undefined;
+      const caption = thumbnail ? assetTitle(doc, captionField, ctx.fields) : undefined;
       const picture = doc.url
         ? thumbPicture(doc.url, { sizes: `${width}px`, asset: doc, first: index === 0 })
         : undefined;

@@ -91,6 +91,8 @@ export interface ResultListProps {
   activeId: string | null;
   onItemClick: (doc: AssetDoc, click: ClickModifiers) => void;
   titleOf: (doc: AssetDoc) => string;
+  /** A thumbnail's caption (the header field of the thumbnail view). */
+  captionOf: (doc: AssetDoc) => string;
   altOf: (doc: AssetDoc) => string;
   /** The list table's columns, a field of an asset as text, and the sort its headers show and change. */
   columns: ListColumn[];
@@ -357,7 +359,7 @@ function Row(
     first: boolean;
   },
 ) {
-  const { view, doc, width, height, sizes, selected, activeId, titleOf, altOf, panelId } = props;
+  const { view, doc, width, height, sizes, selected, activeId, titleOf, captionOf, altOf, panelId } = props;
   const title = titleOf(doc);
   const common = {
     doc,
@@ -373,6 +375,6 @@ function Row(
     first: props.first,
   };
   if (view === 'thumbnail')
-    return <ResultItem {...common} width={sizes.thumbWidth} height={sizes.thumbHeight} caption={title} />;
+    return <ResultItem {...common} width={sizes.thumbWidth} height={sizes.thumbHeight} caption={captionOf(doc)} />;
   return <ResultItem {...common} width={width} height={height} />;
 }

@@ -317,6 +317,24 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
     expect(results.style.getPropertyValue('--vt-selected-width')).toBe('7px');
   });
 
+  it('admin-spec §1 "search": a thumbnail\'s caption is the header field the settings name; the item keeps its title', async () => {
+    network();
+    server.use(...configHandlers({ search: { thumbnails: { header: 'category' } } }));
+    const { user } = await renderApp('/search/*');
+    await heading('4 results');
+    await user.click(screen.getByRole('button', { name: 'Thumbnails' }));
+    const results = screen.getByRole('region', { name: 'Results' });
+    await waitFor(() => expect(results.getAttribute('data-view')).toBe('thumbnail'));
+    const teapot = await drawn('Teapot');
+    expect(teapot.closest('.vt-item')?.querySelector('.vt-caption')).toHaveTextContent('3D models');
+    expect([...results.querySelectorAll('.vt-caption')].map((c) => c.textContent)).toEqual([
+      'Photography',
+      'Photography',
+      'Graphics',
+      '3D models',
+    ]);
+  });
+
   it('§4 Selection on phones: a long press (500 ms, moving at most 10 px) toggles like ctrl click and opens nothing', async () => {
     network();
     const { user } = await renderApp('/search/*');

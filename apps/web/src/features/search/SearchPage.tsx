@@ -156,7 +156,7 @@ export function SearchPage() {
     void navigate(searchRoutePath({ ...route, sort: next.key, orientation: next.orientation }), { replace: true });
   });
 
-  const { titleOf, format, left, right, listColumns } = useResultFields(
+  const { titleOf, captionOf, format, left, right, listColumns } = useResultFields(
     useMemo(() => ({ ...config, sorting }), [config, sorting]),
     fields,
   );
@@ -332,6 +332,7 @@ export function SearchPage() {
               activeId={activeId}
               onItemClick={selection.onItemClick}
               titleOf={titleOf}
+              captionOf={captionOf}
               altOf={(doc) => altText(doc, alt, alt_fallback.field_name)}
               columns={listColumns}
               format={format}

@@ -23,6 +23,8 @@ const defaultListColumns = ['format', 'file_size', 'imp_date'];
 export interface ResultFields {
   /** An asset's title, from the info view's title field (portal-spec §4 "Info view"). */
   titleOf: (doc: AssetDoc) => string;
+  /** A thumbnail's caption: the field the search settings name as its header (admin-spec §1 "search"), or the title. */
+  captionOf: (doc: AssetDoc) => string;
   /** A field's value as the visitor reads it. */
   format: (doc: AssetDoc, field: string) => string;
   /** The info panel's two columns. */
@@ -62,10 +64,11 @@ export function useResultFields(config: GlobalConfig, fields: readonly IndexFiel
     ).map((c) => (sortKeys.has(c.field) ? { ...c, sortKey: c.field } : c));
     return {
       titleOf: (doc) => formatter.title(doc, titleField),
+      captionOf: (doc) => formatter.title(doc, search.thumbnails.header || titleField),
       format: formatter.text,
       left,
       right,
       listColumns,
     };
-  }, [formatter, infoView, sorting, search.list.columns, fields]);
+  }, [formatter, infoView, sorting, search.list.columns, search.thumbnails.header, fields]);
 }
