@@ -2,18 +2,31 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { vitrineCli } from '../../test/cli.ts';
+import { vitrineCli, vitrineCliAtProductionCost } from '../../test/cli.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'vitrine-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const vitrine = (args: string[], input = '') =>
-  spawnSync(process.execPath, [...vitrineCli, ...args], {
+const vitrine = (args: string[], input = '', cli = vitrineCli) =>
+  spawnSync(process.execPath, [...cli, ...args], {
     input,
     encoding: 'utf8',
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
   });
+
+/** The stored password hash of an account, read from the portal's SQLite file. */
+function storedHash(name: string): string {
+  const db = new SQLite(path.join(dataDir, 'vitrine.db'), { readonly: true });
+  try {
+    const row = db.prepare('select password_hash from user_account where name = ?').get(name) as
+      { password_hash: string } | undefined;
+    return row?.password_hash ?? '';
+  } finally {
+    db.close();
+  }
+}
 
 // Each call starts a process (several seconds on a busy machine), hence the long timeouts.
 describe('vitrine users (issue #5: accounts from the command line)', () => {
@@ -55,5 +68,17 @@ describe('vitrine users (issue #5: accounts from the command line)', () => {
     expect(vitrine(['users', 'list']).stdout).toContain('Émile\tusers\tnative\tdisabled');
     expect(vitrine(['users', 'enable', 'E\u0301MILE']).status).toBe(0);
     expect(vitrine(['users', 'list']).stdout).toContain('Émile\tusers\tnative\tactive');
+  }, 120_000);
+
+  // The tests' `vitrine` loads a module that lowers the cost (test/cheap-password-hashes.ts); the
+  // command itself, under the test runner's environment (NODE_ENV=test, VITEST) too, keeps the
+  // production cost: nothing but that module lowers it.
+  it('hashes at the production cost unless the tests load their cheaper cost first', () => {
+    expect(vitrine(['users', 'add', 'cheap'], 'long enough\n').status).toBe(0);
+    expect(storedHash('cheap')).toMatch(/^\$argon2id\$v=19\$m=1024,p=1,t=1\$/);
+    const add = vitrine(['users', 'add', 'costly'], 'long enough\n', vitrineCliAtProductionCost);
+    expect(add.stderr).toBe('');
+    expect(add.status).toBe(0);
+    expect(storedHash('costly')).toMatch(/^\$argon2id\$v=19\$m=65536,p=4,t=3\$/);
   }, 120_000);
 });
