@@ -1,3 +1,5 @@
+// The portal's settings: the environment and the settings file, parsed and checked at start. The
+// schemas of some areas of the file live beside their domains (*.settings.ts) and are composed here.
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
