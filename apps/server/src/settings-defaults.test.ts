@@ -6,7 +6,8 @@ import { loadSettings, settingsDefaults } from './settings.ts';
 
 /**
  * The docs state defaults of the settings (README's tables and example, docs/*.md's limits); the
- * schemas in settings.ts are where each default is written. These tests hold the two together.
+ * schemas in settings.ts (and the *.settings.ts it composes) are where each default is written. These
+ * tests hold the two together.
  * The decision records (docs/decisions/, a folder the list below does not enter) are history and are
  * not read.
  */

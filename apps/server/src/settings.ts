@@ -1,13 +1,24 @@
+// The portal's settings: the environment and the settings file, parsed and checked at start. The
+// schemas of some areas of the file live beside their domains (*.settings.ts) and are composed here.
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { assetGroups } from '@vitrine/contract/fields';
-import { oneOrByLanguage } from '@vitrine/contract/formats';
 import { fieldsSettingSchema } from './access/field-audience.ts';
 import { editingSettingSchema } from './access/editor.ts';
 import { LANGUAGE_TAG } from '@vitrine/contract/languages';
+import { conversionSetSchema, defaultConversionSets } from './derivatives/conversion.settings.ts';
+import { workSchema } from './jobs/work.settings.ts';
+import { loginSettingSchema, sessionSettingSchema } from './session/login.settings.ts';
+import { ssoSettingSchema } from './sso/sso.settings.ts';
+import { rateLimitsSchema } from './user/rate-limit.settings.ts';
+
+// The areas of the settings file that have modules of their own, importable from here as before.
+export { conversionSetSchema, conversionSetTitle, type ConversionSet } from './derivatives/conversion.settings.ts';
+export { workKinds, type ConversionFairness, type WorkKind, type WorkSettings } from './jobs/work.settings.ts';
+export type { OidcProviderSettings, SamlProviderSettings } from './sso/sso.settings.ts';
+export type { RateLimitName } from './user/rate-limit.settings.ts';
 
 /**
  * Groups when the settings file names none: registered users and guests see the portal, admins also
@@ -16,270 +27,7 @@ import { LANGUAGE_TAG } from '@vitrine/contract/languages';
  */
 const defaultGroups = [{ name: 'public' }, { name: 'users' }, { name: 'admins', guiAdmin: true }];
 
-/**
- * A conversion set (admin-spec §3 "Convert set"): what a download in this set is made of. Set 0 is
- * always the original file and needs no entry here. `userGroups` may use the set (as may groups that
- * list it in their `downloadSets`); `assetGroups` are the kinds of asset it applies to (none: all).
- */
-export const conversionSetSchema = z
-  .object({
-    id: z.number().int().min(1).describe('0 is reserved for the original file'),
-    title: oneOrByLanguage(z.string().min(1), 'a title').describe(
-      'One title, or one per interface language ({"en": …, "de": …})',
-    ),
-    format: z
-      .enum(['jpeg', 'png', 'webp', 'tiff', 'avif', 'pdf', 'mp4', 'm4a'])
-      .describe('pdf passes a PDF through unchanged; mp4 and m4a are made by ffmpeg'),
-    maxSize: z.number().int().positive().optional().describe('Longest side in pixels; never enlarged'),
-    quality: z.number().int().min(1).max(100).optional(),
-    colourSpace: z.enum(['srgb', 'cmyk', 'b-w', 'keep']).default('srgb'),
-    iccProfile: z.string().min(1).optional().describe('An ICC profile file to convert to (overrides colourSpace)'),
-    density: z.number().int().positive().optional().describe('Resolution written into the file, pixels per inch'),
-    keepMetadata: z.boolean().default(false).describe('Keep EXIF, IPTC and XMP of the original'),
-    eager: z
-      .boolean()
-      .default(false)
-      .describe('Make this set at import for every asset it applies to, rather than on the first download'),
-    assetGroups: z.array(z.enum(assetGroups)).default([]),
-    userGroups: z.array(z.string().min(1)).default([]),
-  })
-  .strict();
-export type ConversionSet = z.infer<typeof conversionSetSchema>;
-
-const originalTitles: Record<string, string> = { en: 'Original file', de: 'Originaldatei' };
-
-/** The title of a conversion set (0: the original file) in the first of `langs` it has. */
-export function conversionSetTitle(file: { conversionSets: ConversionSet[] }, id: number, langs: string[]): string {
-  const set = file.conversionSets.find((s) => s.id === id);
-  const title = set ? set.title : originalTitles;
-  if (typeof title === 'string') return title;
-  for (const l of langs) if (title[l]) return title[l];
-  return Object.values(title)[0] ?? '';
-}
-
-/** Sets that make sense for the demo catalogue: web and print pictures, web video, audio for players. */
-const defaultConversionSets: z.input<typeof conversionSetSchema>[] = [
-  {
-    id: 1,
-    title: { en: 'Web JPEG (2048 px)', de: 'Web-JPEG (2048 px)' },
-    format: 'jpeg',
-    maxSize: 2048,
-    quality: 85,
-    density: 72,
-    assetGroups: ['image', 'document', '3d'],
-    userGroups: ['public', 'users', 'admins'],
-  },
-  {
-    id: 2,
-    title: { en: 'Print TIFF (300 ppi)', de: 'Druck-TIFF (300 ppi)' },
-    format: 'tiff',
-    colourSpace: 'keep',
-    density: 300,
-    keepMetadata: true,
-    assetGroups: ['image'],
-    userGroups: ['users', 'admins'],
-  },
-  {
-    id: 3,
-    title: { en: 'Web video (MP4)', de: 'Web-Video (MP4)' },
-    format: 'mp4',
-    maxSize: 1280,
-    assetGroups: ['video'],
-    userGroups: ['public', 'users', 'admins'],
-  },
-  {
-    id: 4,
-    title: { en: 'Audio (AAC)', de: 'Audio (AAC)' },
-    format: 'm4a',
-    assetGroups: ['audio', 'video'],
-    userGroups: ['users', 'admins'],
-  },
-  {
-    id: 5,
-    title: { en: 'PDF document', de: 'PDF-Dokument' },
-    format: 'pdf',
-    colourSpace: 'keep',
-    keepMetadata: true,
-    assetGroups: ['document'],
-    userGroups: ['public', 'users', 'admins'],
-  },
-];
-
 const smtpUrl = z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://');
-
-/** How the groups an identity provider names become portal groups (just-in-time accounts). */
-const groupMapping = {
-  groupMap: z
-    .record(z.string(), z.union([z.string(), z.array(z.string())]))
-    .default({})
-    .describe('identity-provider group → portal group(s)'),
-  defaultGroups: z.array(z.string()).default([]).describe('portal groups every account of this provider gets'),
-};
-const providerName = z
-  .string()
-  .regex(/^[a-z0-9-]{1,32}$/, 'lower-case letters, digits and - only')
-  .describe('Shown on the login button and used in the provider URLs');
-
-const oidcProviderSchema = z.object({
-  name: providerName.default('oidc'),
-  issuer: z.url().describe('Discovery runs against ISSUER/.well-known/openid-configuration'),
-  clientId: z.string().min(1),
-  clientSecret: z.string().min(1).optional(),
-  scopes: z.string().default('openid profile email'),
-  groupsClaim: z.string().default('groups'),
-  ...groupMapping,
-});
-export type OidcProviderSettings = z.infer<typeof oidcProviderSchema>;
-
-const samlProviderSchema = z.object({
-  name: providerName.default('saml'),
-  entryPoint: z.url().describe('The single sign-on URL of the identity provider'),
-  idpCert: z.string().min(1).describe("The identity provider's signing certificate (PEM)"),
-  idpIssuer: z.string().optional().describe('When set, assertions from any other issuer are refused'),
-  spEntityId: z.string().optional().describe('Our entity id (audience); default: the metadata URL'),
-  groupsAttribute: z.string().default('groups'),
-  nameAttribute: z.string().optional().describe('Attribute with the user name; default: the NameID'),
-  allowIdpInitiated: z
-    .boolean()
-    .default(false)
-    .describe('Accept answers the identity provider sends unasked (IdP-initiated); they cannot be bound to a browser'),
-  ...groupMapping,
-});
-export type SamlProviderSettings = z.infer<typeof samlProviderSchema>;
-
-/** Kinds of expensive work that run through the work budget (jobs/work-budget.ts). */
-export const workKinds = ['convert', 'pdf_page', 'model_view', 'checksum', 'thumbnail'] as const;
-export type WorkKind = (typeof workKinds)[number];
-
-/**
- * Slots of one kind of work, sized for 2 cores: a conversion (ffmpeg uses several threads) or a 3D
- * rasterising fills a core, so one per process and two in all; page renders and checksums are short
- * and wait on the disk as much as on a core; derivatives of an import are background work.
- */
-const defaultPools: Record<WorkKind, { perProcess: number; total: number }> = {
-  convert: { perProcess: 1, total: 2 },
-  pdf_page: { perProcess: 2, total: 4 },
-  model_view: { perProcess: 1, total: 2 },
-  checksum: { perProcess: 2, total: 4 },
-  thumbnail: { perProcess: 2, total: 2 },
-};
-const poolSchema = (kind: WorkKind) =>
-  z
-    .object({
-      perProcess: z.number().int().min(1).max(64).describe('Works of this kind one process runs at once'),
-      total: z.number().int().min(1).max(256).describe('Works of this kind all processes together run at once'),
-    })
-    .strict()
-    .default(defaultPools[kind]);
-/**
- * Fair use of the conversion pool (issue #48): a guest's request must not hold every converter, so
- * part of the pool is kept for account holders, and guests (share-link visitors too) may not start
- * conversions of long or large originals.
- */
-const conversionFairnessSchema = z
-  .object({
-    accountShare: z
-      .number()
-      .min(0)
-      .max(1)
-      .default(0.5)
-      .describe(
-        'Share of work.convert.total kept for callers with an account (rounded, at least one slot when above 0); ' +
-          'guests, share-link visitors and background jobs use only the rest (0: no slot kept)',
-      ),
-    guestMaxMinutes: z
-      .number()
-      .positive()
-      .default(10)
-      .describe('Callers without an account may not have video or audio longer than this converted (403 too_long)'),
-    guestMaxGB: z
-      .number()
-      .positive()
-      .default(2)
-      .describe('Callers without an account may not have originals larger than this converted (403 too_long)'),
-  })
-  .strict()
-  .prefault({});
-export type ConversionFairness = z.infer<typeof conversionFairnessSchema>;
-
-const workSchema = z
-  .object({
-    convert: poolSchema('convert'),
-    pdf_page: poolSchema('pdf_page'),
-    model_view: poolSchema('model_view'),
-    checksum: poolSchema('checksum'),
-    thumbnail: poolSchema('thumbnail'),
-    queue: z
-      .number()
-      .int()
-      .min(0)
-      .max(1000)
-      .default(8)
-      .describe('Requests of one kind that may wait in one process for a slot; more get 429 busy'),
-    waitSeconds: z
-      .number()
-      .positive()
-      .max(300)
-      .default(10)
-      .describe('Longest a request waits for a slot before it gets 429 busy'),
-    conversions: conversionFairnessSchema,
-  })
-  .strict()
-  .prefault({});
-export type WorkSettings = z.infer<typeof workSchema>;
-
-/** One per-client limit: at most `max` requests of a kind from one client address within `minutes`. */
-function clientLimitShape(max: number, minutes: number, what: string) {
-  return {
-    max: z.number().int().min(1).default(max).describe(`${what} from one client address within the window`),
-    minutes: z
-      .number()
-      .int()
-      .min(1)
-      // The purge job forgets counts quiet for an hour; a longer window would be cut short.
-      .max(60)
-      .default(minutes)
-      .describe('The window the requests are counted in, in minutes (at most 60)'),
-  };
-}
-
-function clientLimit(max: number, minutes: number, what: string) {
-  return z.strictObject(clientLimitShape(max, minutes, what)).prefault({});
-}
-
-/** A per-client limit that also holds a client to `burst` at once (user/rate-limits.ts `countedAs`). */
-function burstLimit(max: number, minutes: number, what: string, burst: number) {
-  return z
-    .strictObject({
-      ...clientLimitShape(max, minutes, what),
-      burst: z
-        .number()
-        .int()
-        .min(1)
-        .nullable()
-        .default(burst)
-        .describe(
-          'At most this many at once; the budget comes back evenly, one every `minutes` / `max` ' +
-            '(null, or a burst of at least max, lets all max come at once)',
-        ),
-    })
-    .prefault({});
-}
-
-/**
- * Per-client limits on what costs the portal work or mails and needs no account (docs/security.md
- * "What is rate-limited"); the defaults leave room for a whole office or school behind one address.
- */
-const rateLimitsSchema = z
-  .strictObject({
-    guestSessions: burstLimit(60, 10, 'New guest sessions', 10),
-    shareOpens: burstLimit(60, 10, 'Share links opened (each try, with or without a password)', 10),
-    orders: clientLimit(20, 60, 'Order mails'),
-    search: clientLimit(1200, 10, 'Searches and suggestions of callers without an account'),
-    ssoLogins: burstLimit(60, 10, 'Single sign-on logins started (each SAML login stores its request)', 10),
-  })
-  .prefault({});
-export type RateLimitName = keyof z.infer<typeof rateLimitsSchema>;
 
 /**
  * Structured settings live in an optional JSON file (SETTINGS_FILE, else DATA_DIR/settings.json);
@@ -381,65 +129,8 @@ const fileSettingsSchema = z
     guest: z
       .object({ enabled: z.boolean().default(true), groups: z.array(z.string().min(1)).default(['public']) })
       .prefault({}),
-    session: z
-      .object({
-        idleHours: z
-          .number()
-          .positive()
-          .default(24 * 14)
-          .describe('A session unused this long expires'),
-        maxDays: z
-          .number()
-          .positive()
-          .default(30)
-          .describe('A session this old ends, however recently it was used (the user logs in again)'),
-      })
-      .prefault({}),
-    login: z
-      .object({
-        native: z.boolean().default(true).describe('Offer login with user name and password'),
-        maxFailures: z
-          .number()
-          .int()
-          .min(1)
-          .default(5)
-          .describe(
-            'Failed logins in a row for one name from one client address before that address is blocked for the name; from all addresses together, before its logins are slowed',
-          ),
-        maxFailuresPerClient: z
-          .number()
-          .int()
-          .min(1)
-          .default(30)
-          .describe('Failed logins from one client address, for any names, before the address is blocked'),
-        blockMinutes: z
-          .number()
-          .positive()
-          .default(15)
-          .describe('How long a blocked address stays blocked; failures are forgotten after as long without one'),
-        maxDelaySeconds: z
-          .number()
-          .min(0)
-          .max(30)
-          .default(4)
-          .describe(
-            'Longest wait before the answer to a login for a name (or a share-link password) that failed maxFailures times from all addresses together: 250 ms, doubling with each further failure',
-          ),
-        resetLinkHours: z.number().positive().default(2).describe('How long a password-reset link stays valid'),
-        resetMailsPerAccount: z
-          .number()
-          .int()
-          .min(1)
-          .default(3)
-          .describe('Password-reset mails asked for one name within a quiet hour'),
-        resetMailsPerClient: z
-          .number()
-          .int()
-          .min(1)
-          .default(10)
-          .describe('Password-reset mails asked for from one client address within a quiet hour'),
-      })
-      .prefault({}),
+    session: sessionSettingSchema,
+    login: loginSettingSchema,
     rateLimits: rateLimitsSchema,
     mail: z
       .object({
@@ -447,12 +138,7 @@ const fileSettingsSchema = z
         smtpUrl: smtpUrl.optional().describe('Without it, mails are written to DATA_DIR/outbox'),
       })
       .prefault({}),
-    sso: z
-      .object({
-        oidc: z.array(oidcProviderSchema).default([]),
-        saml: z.array(samlProviderSchema).default([]),
-      })
-      .prefault({}),
+    sso: ssoSettingSchema,
     work: workSchema,
     conversionCache: z
       .object({

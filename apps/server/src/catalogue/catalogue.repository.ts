@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { AssetTable, Database } from '../db/schema.ts';
 import type { CaptionTrack } from './caption-file.ts';
 import { DERIVATIVE_JOBS, derivativeJobsFor } from '../derivatives/derivative.jobs.ts';
@@ -13,16 +13,8 @@ import {
 } from '../db/catalogue-state.ts';
 import { isPostgres } from '../db/dialect.ts';
 import { BULK_BATCH } from '../db/serve-lock.ts';
-import {
-  ACCESS_GROUPS,
-  canonical,
-  COLLECTIONS,
-  CREATED,
-  createdValues,
-  editedFields,
-  listValues,
-  valuesOfField,
-} from './edit-overlay.ts';
+import { keepEdits } from './kept-edits.ts';
+import { chunks, deleteAssetRows, giveTiles, insertAll, inTurns, nextTurn, writtenRows } from './rows.ts';
 
 /**
  * The single-valued part of an asset. `status` (default active), `imp_date` (default: the time of
@@ -92,96 +84,6 @@ function assetRow(c: AssetColumns, now: number): Insertable<AssetTable> {
     import_root: c.import_root ?? null,
     plays_in_browser: c.plays_in_browser ?? 0,
   };
-}
-
-/** Rows per statement: both databases limit the parameters of one (SQLite 32766, PostgreSQL 65535). */
-const PARAMETERS = 30_000;
-
-/** Rows split into parts small enough for one statement of `columns` parameters per row. */
-/**
- * Assets per statement where a change of existing assets runs beside searches (edits): SQLite
- * answers synchronously, and a statement over 500 assets holds the event loop some 5–30 ms.
- */
-export const TURN_SIZE = 500;
-
-/** Slices of `rows` of `size`, with a turn of the event loop before each but the first. */
-export async function* inTurns<T>(rows: readonly T[], size = TURN_SIZE): AsyncGenerator<T[]> {
-  for (let i = 0; i < rows.length; i += size) {
-    if (i > 0) await nextTurn();
-    yield rows.slice(i, i + size);
-  }
-}
-
-export function chunks<T>(rows: readonly T[], columns: number): T[][] {
-  const size = Math.max(1, Math.floor(PARAMETERS / columns));
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
-}
-
-/**
- * Inserts rows (objects with the keys `columns`) in the order given, with as few statements as the
- * database allows, and answers the `returning` columns. Rows are passed without the query builder:
- * building a statement of thousands of values through it costs more than the database's work. On
- * PostgreSQL they travel as one JSON parameter that json_populate_recordset unpacks (the server
- * parses it on its own core); on SQLite as VALUES lists of bound parameters, which it reads fastest.
- */
-export async function insertAll<R = unknown>(
-  trx: Kysely<Database>,
-  table: string,
-  columns: readonly string[],
-  rows: readonly Record<string, unknown>[],
-  returning: readonly string[] = [],
-): Promise<R[]> {
-  if (rows.length === 0) return [];
-  const names = columns.join(', ');
-  const ret = returning.length > 0 ? ` returning ${returning.join(', ')}` : '';
-  if (isPostgres(trx)) {
-    const query = CompiledQuery.raw(
-      `insert into ${table} (${names}) select ${names} from json_populate_recordset(null::${table}, $1::json)
-       with ordinality order by ordinality${ret}`,
-      [JSON.stringify(rows)],
-    );
-    return (await trx.executeQuery<R>(query)).rows;
-  }
-  const out: R[] = [];
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  for (const part of chunks(rows, columns.length)) {
-    const parameters: unknown[] = [];
-    for (const row of part) for (const c of columns) parameters.push(row[c]);
-    const query = CompiledQuery.raw(
-      `insert into ${table} (${names}) values ${Array.from(part, () => tuple).join(', ')}${ret}`,
-      parameters,
-    );
-    out.push(...(await trx.executeQuery<R>(query)).rows);
-  }
-  return out;
-}
-
-/** Collections without a tile take the asset given (collection id → asset id) as theirs. */
-export async function giveTiles(trx: Transaction<Database>, tiles: ReadonlyMap<number, number>): Promise<void> {
-  for (const [collection, id] of tiles) {
-    await trx
-      .updateTable('collection')
-      .set({ thumbnail_asset_id: id })
-      .where('id', '=', collection)
-      .where('thumbnail_asset_id', 'is', null)
-      .execute();
-  }
-}
-
-/** The rows that hang on assets (all but the asset's own), removed with them for good. */
-async function deleteAssetRows(trx: Transaction<Database>, ids: readonly number[]): Promise<void> {
-  for (const table of [
-    'derivative',
-    'asset_value',
-    'asset_collection',
-    'asset_access',
-    'asset_caption',
-    'asset_edit',
-  ] as const) {
-    await trx.deleteFrom(table).where('asset_id', 'in', ids).execute();
-  }
 }
 
 const captionColumns = ['asset_id', 'track', 'lang', 'format', 'filename', 'sha256', 'content'];
@@ -583,120 +485,5 @@ export class CatalogueRepository {
   }
 }
 
-/**
- * The edit overlay (decision 0250) over writes that replace assets: a field an editor changed keeps
- * its current value (every language of an index field, the date column, the access groups, the
- * collection memberships) and `asset_edit.imported` takes the file's new value; an asset in the bin
- * stays there. One indexed read of `asset_edit` per batch of replaced assets; the current values are
- * read only for assets that have edits.
- */
-async function keepEdits(
-  trx: Kysely<Database>,
-  writes: readonly AssetWrite[],
-  known: ReadonlyMap<string, number>,
-  binned: ReadonlySet<number>,
-): Promise<readonly AssetWrite[]> {
-  const replaced = [...new Set(known.values())];
-  const edits = new Map<number, Set<string>>();
-  for (const ids of chunks(replaced, 1)) for (const [id, f] of await editedFields(trx, ids)) edits.set(id, f);
-  if (edits.size === 0 && binned.size === 0) return writes;
-  const editedIds = [...edits.keys()];
-  const current = new Map<
-    number,
-    { values: AssetWrite['values']; access: string[]; members: number[]; created: number | null }
-  >();
-  for (const ids of chunks(editedIds, 1)) {
-    const [assets, values, access, members] = await Promise.all([
-      trx.selectFrom('asset').select(['id', 'created']).where('id', 'in', ids).execute(),
-      trx
-        .selectFrom('asset_value')
-        .select(['asset_id', 'field', 'lang', 'value'])
-        .where('asset_id', 'in', ids)
-        .orderBy('asset_id')
-        .orderBy('field')
-        .orderBy('lang')
-        .orderBy('ord')
-        .execute(),
-      trx.selectFrom('asset_access').select(['asset_id', 'group_name']).where('asset_id', 'in', ids).execute(),
-      trx.selectFrom('asset_collection').select(['asset_id', 'collection_id']).where('asset_id', 'in', ids).execute(),
-    ]);
-    for (const a of assets) {
-      current.set(Number(a.id), {
-        values: [],
-        access: [],
-        members: [],
-        created: a.created === null ? null : Number(a.created),
-      });
-    }
-    for (const v of values) current.get(Number(v.asset_id))?.values.push(v);
-    for (const a of access) current.get(Number(a.asset_id))?.access.push(a.group_name);
-    for (const m of members) current.get(Number(m.asset_id))?.members.push(Number(m.collection_id));
-  }
-  const out: AssetWrite[] = [];
-  for (const w of writes) {
-    const id = known.get(w.columns.source_path);
-    const fields = id === undefined ? undefined : edits.get(id);
-    const was = id === undefined ? undefined : current.get(id);
-    let write = w;
-    if (id !== undefined && binned.has(id)) write = { ...write, columns: { ...write.columns, status: 'bin' } };
-    if (id !== undefined && fields && was) {
-      const file = write;
-      const kept = new Set([...fields].filter((f) => f !== CREATED && f !== ACCESS_GROUPS && f !== COLLECTIONS));
-      write = {
-        ...write,
-        columns: fields.has(CREATED) ? { ...write.columns, created: was.created } : write.columns,
-        values: [...write.values.filter((v) => !kept.has(v.field)), ...was.values.filter((v) => kept.has(v.field))],
-        accessGroups: fields.has(ACCESS_GROUPS) ? was.access : write.accessGroups,
-        collectionIds: fields.has(COLLECTIONS) ? was.members : write.collectionIds,
-      };
-      for (const field of fields) {
-        const imported =
-          field === CREATED
-            ? createdValues(file.columns.created)
-            : field === ACCESS_GROUPS
-              ? listValues([...new Set(file.accessGroups)])
-              : field === COLLECTIONS
-                ? listValues([...new Set(file.collectionIds)])
-                : valuesOfField(file.values, field);
-        await trx
-          .updateTable('asset_edit')
-          .set({ imported: canonical(imported) })
-          .where('asset_id', '=', id)
-          .where('field', '=', field)
-          .execute();
-      }
-    }
-    out.push(write);
-  }
-  return out;
-}
-
 /** Ends the transaction of a change that changed nothing (rolled back, answered as it is). */
 class NothingChanged extends Error {}
-
-/** What the full-text index reads of assets after a change: their status, file name and the values of `fields`. */
-async function writtenRows(
-  trx: Kysely<Database>,
-  ids: readonly number[],
-  fields: readonly string[],
-): Promise<WrittenRows> {
-  const rows: WrittenRows = { assets: [], values: [] };
-  for await (const some of inTurns(ids)) {
-    const assets = await trx.selectFrom('asset').select(['id', 'status', 'filename']).where('id', 'in', some).execute();
-    for (const a of assets) rows.assets.push({ id: Number(a.id), status: a.status, filename: a.filename });
-    if (fields.length === 0) continue;
-    const values = await trx
-      .selectFrom('asset_value')
-      .select(['asset_id', 'field', 'lang', 'ord', 'value'])
-      .where('asset_id', 'in', some)
-      .where('field', 'in', fields)
-      .execute();
-    for (const v of values) rows.values.push({ ...v, asset_id: Number(v.asset_id), ord: Number(v.ord) });
-  }
-  return rows;
-}
-
-/** Lets timers and I/O run between a command's transactions (better-sqlite3 answers synchronously). */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}

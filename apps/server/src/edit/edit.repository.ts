@@ -1,14 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { BatchKind, EditBatch } from '@vitrine/contract/edit';
 import { editableTo } from '../access/rule.ts';
-import {
-  chunks,
-  giveTiles,
-  insertAll,
-  inTurns,
-  TURN_SIZE,
-  type CatalogueRepository,
-} from '../catalogue/catalogue.repository.ts';
+import type { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
+import { chunks, giveTiles, insertAll, inTurns, TURN_SIZE } from '../catalogue/rows.ts';
 import {
   ACCESS_GROUPS,
   canonical,
