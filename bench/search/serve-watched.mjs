@@ -17,6 +17,27 @@ process.on('message', (message) => {
     process.send?.({ maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, meanMs: histogram.mean / 1e6 });
   }
 });
+// BENCH_LONG_TASKS=FILE: every callback that held the event loop 30 ms or more is written there (its
+// kind, when it began in ms since the process started, how long it ran), to line up with a CPU
+// profile of the same run (BENCH_SERVER_CPU_PROF).
+if (process.env.BENCH_LONG_TASKS) {
+  const { createHook } = await import('node:async_hooks');
+  const { appendFileSync } = await import('node:fs');
+  const kinds = new Map();
+  const began = new Map();
+  createHook({
+    init: (id, type) => kinds.set(id, type),
+    before: (id) => began.set(id, performance.now()),
+    after: (id) => {
+      const start = began.get(id);
+      const ran = start === undefined ? 0 : performance.now() - start;
+      if (ran >= 30)
+        appendFileSync(process.env.BENCH_LONG_TASKS, `${kinds.get(id)} ${start.toFixed(0)} ${ran.toFixed(0)}\n`);
+      began.delete(id);
+    },
+    destroy: (id) => kinds.delete(id),
+  }).enable();
+}
 // The channel must not keep the server alive after SIGTERM.
 process.channel?.unref();
 

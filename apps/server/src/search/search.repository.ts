@@ -7,6 +7,7 @@ import type {
   ChangeRun,
   TextState,
 } from '@vitrine/search-engine';
+import { pause } from '@vitrine/search-engine';
 import { PLACEHOLDER_KIND, type AssetTable, type Database } from '../db/schema.ts';
 
 export type AssetRow = Omit<
@@ -331,7 +332,7 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
       .$if(!contiguous, (q) => q.where('id', 'in', list))
       .orderBy('id')
       .execute();
-    const [values, access, collections] = await Promise.all([
+    const readValues = () =>
       k
         .selectFrom('asset_value')
         .select(['asset_id', 'field', 'lang', 'ord', 'value'])
@@ -341,7 +342,8 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
         .orderBy('field')
         .orderBy('lang')
         .orderBy('ord')
-        .execute(),
+        .execute();
+    const readAccess = async () =>
       withAccess
         ? k
             .selectFrom('asset_access')
@@ -349,15 +351,21 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
             .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
             .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
             .execute()
-        : ([] as { asset_id: number; group_name: string }[]),
+        : ([] as { asset_id: number; group_name: string }[]);
+    const readCollections = () =>
       k
         .selectFrom('asset_collection')
         .select(['asset_id', 'collection_id'])
         .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
         .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
         .orderBy('collection_id')
-        .execute(),
-    ]);
+        .execute();
+    // PostgreSQL answers the three side by side; SQLite answers each synchronously, so they come one
+    // a turn of the event loop (together they held it 40–90 ms for 250 assets of a changed catalogue).
+    const [values, access, collections] =
+      this.db.dialect === 'sqlite'
+        ? [await pause().then(readValues), await pause().then(readAccess), await pause().then(readCollections)]
+        : await Promise.all([readValues(), readAccess(), readCollections()]);
     const num = <T extends { asset_id: number }>(r: T): T => ({ ...r, asset_id: Number(r.asset_id) });
     // Fields are picked here, not in SQL: a field condition lures SQLite onto the (field, value)
     // index instead of the primary key's asset_id range, which is many times slower.

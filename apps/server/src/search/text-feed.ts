@@ -15,7 +15,7 @@ import type { Database } from '../db/schema.ts';
 import { SearchRepository } from './search.repository.ts';
 
 /** Assets whose documents are made and written in one turn of the event loop. */
-const TEXT_SLICE = 500;
+const TEXT_SLICE = 250;
 
 /** Compares texts as SQLite's binary collation does (UTF-8 bytes, that is code points). */
 function binaryText(a: string, b: string): number {
