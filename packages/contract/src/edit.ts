@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, queryInt } from './call.ts';
-import { MAX_EDIT_ASSETS } from './endpoints.ts';
+import { MAX_BIN_ROWS, MAX_EDIT_ASSETS } from './endpoints.ts';
 
 /**
  * Editors (docs/editing.md): members of the editors group (settings `editing.group`, default
@@ -150,7 +150,7 @@ export const binListCall = defineCall({
   method: 'GET',
   path: 'edit/bin',
   summary: 'The assets in the bin that the caller may edit, latest first',
-  query: z.object({ start: queryInt(0, 1_000_000).default(0), rows: queryInt(1, 200).default(50) }),
+  query: z.object({ start: queryInt(0, 1_000_000).default(0), rows: queryInt(1, MAX_BIN_ROWS).default(50) }),
   response: z.object({
     total: z.number().int(),
     assets: z.array(
@@ -236,4 +236,4 @@ export const createCollectionCall = defineCall({
  * import's reason.
  */
 // Kept in endpoints.ts, which the browser imports without the schemas.
-export { MAX_EDIT_ASSETS, UPLOAD_ASSET_HEADER, UPLOAD_PATH } from './endpoints.ts';
+export { MAX_BIN_ROWS, MAX_EDIT_ASSETS, UPLOAD_ASSET_HEADER, UPLOAD_PATH } from './endpoints.ts';

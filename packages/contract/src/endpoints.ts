@@ -38,6 +38,8 @@ export const SHARE_PASSWORD_MIN_LENGTH = 8;
 
 /** The most assets one edit, bin, restore or removal may name. */
 export const MAX_EDIT_ASSETS = 10_000;
+/** The most rows one page of the bin answers. */
+export const MAX_BIN_ROWS = 200;
 
 /** Where uploads go (tus, edit.ts says what they carry), relative to API_BASE_PATH. */
 export const UPLOAD_PATH = 'upload/files';

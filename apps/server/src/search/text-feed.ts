@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
   pause,
+  rowsByAsset,
   textDocuments,
   textValueFields,
   writeDocuments,
@@ -72,13 +73,7 @@ export class TextFeed implements CatalogueWriteFeed {
       const fields = new Set(names);
       const written = await rows(names);
       const assets = new Map(written.assets.map((a) => [a.id, a]));
-      const values = new Map<number, WrittenRows['values']>();
-      for (const v of written.values) {
-        if (!fields.has(v.field)) continue;
-        const own = values.get(v.asset_id);
-        if (own) own.push(v);
-        else values.set(v.asset_id, [v]);
-      }
+      const values = rowsByAsset(written.values.filter((v) => fields.has(v.field)));
       // A few hundred assets' documents at a time, with a turn of the event loop between: made
       // and written at once, thousands of them held it over 100 ms (an edit runs beside searches).
       for (let i = 0; i < ids.length; i += TEXT_SLICE) {

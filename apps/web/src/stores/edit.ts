@@ -9,6 +9,7 @@ import {
   editHistoryCall,
   editOptionsCall,
   editPreviewCall,
+  MAX_BIN_ROWS,
   MAX_EDIT_ASSETS,
   removeAssetsCall,
   resetFieldCall,
@@ -101,16 +102,13 @@ export function useBinList(start: number, rows: number) {
 /** The ids of everything in the bin the caller may edit, up to what one call may name (MAX_EDIT_ASSETS). */
 export async function allBinnedIds(): Promise<string[]> {
   const ids: string[] = [];
-  for (let start = 0; ids.length < MAX_EDIT_ASSETS; start += BIN_PAGE) {
-    const page = await callApi(binListCall, { query: { start, rows: BIN_PAGE } });
+  for (let start = 0; ids.length < MAX_EDIT_ASSETS; start += MAX_BIN_ROWS) {
+    const page = await callApi(binListCall, { query: { start, rows: MAX_BIN_ROWS } });
     ids.push(...page.assets.map((a) => a.id));
-    if (page.assets.length < BIN_PAGE || start + BIN_PAGE >= page.total) break;
+    if (page.assets.length < MAX_BIN_ROWS || start + MAX_BIN_ROWS >= page.total) break;
   }
   return ids.slice(0, MAX_EDIT_ASSETS);
 }
-
-/** The most rows edit/bin answers at once. */
-const BIN_PAGE = 200;
 
 /** The values a facet knows (a controlled vocabulary), most used first; none before `enabled`. */
 export function useVocabulary(field: string, enabled: boolean) {
