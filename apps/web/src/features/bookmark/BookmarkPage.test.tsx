@@ -88,11 +88,15 @@ describe('bookmark verification batches (portal-spec §7: requests under 2048 ch
   it('shows the verify_error notice and saves the list again without assets that are gone', async () => {
     const saved = signedInWith(['11', '12', '13']);
     catalogue(new Set(['12']));
-    await renderApp('/bookmark');
+    const { user } = await renderApp('/bookmark');
     expect(
       await screen.findByText('One/some asset/s of your bookmarks are no longer available', {}, { timeout: 15_000 }),
     ).toBeInTheDocument();
     await waitFor(() => expect(saved).toEqual([['11', '13']]), { timeout: 10_000 });
+    // Once the warning is closed, the re-saved list is confirmed (portal-spec §8 "Bookmarks": saved).
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    const notice = await screen.findByText('Bookmarks saved', {}, { timeout: 10_000 });
+    expect(notice.closest('[role]')).toHaveAttribute('role', 'status');
     const list = await screen.findByRole('list', { name: 'Bookmarked assets' }, { timeout: 10_000 });
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2), { timeout: 10_000 });
   }, 40_000);
