@@ -1,9 +1,10 @@
 import { Box, CircularProgress, IconButton, Stack, Tooltip, Typography } from '@mui/material';
-import { lazy, Suspense, useLayoutEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { ChevronLeftIcon as NavigateBeforeIcon, NavigateNextIcon } from '../../components/icons.tsx';
 import { endFirstPaint } from '../../lib/firstPaint.ts';
+import { toast } from '../../lib/toast.ts';
 import { ASSET_FRAME, frameAspect } from './frame.ts';
 import { usePreview, useVideoSource } from './queries.ts';
 import { hasWebGL } from './webgl.ts';
@@ -96,6 +97,15 @@ export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
   useLayoutEffect(() => {
     if (!preview.isPending) endFirstPaint();
   }, [preview.isPending]);
+  // A preview without url is one the visitor may not download (portal-spec §8 "Download":
+  // unauthorized "also when preview returns no url"): said once per asset, not only "no preview".
+  const refused = preview.isSuccess && !url;
+  const warnedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!refused || warnedFor.current === doc.id) return;
+    warnedFor.current = doc.id;
+    toast.show('toast.download.unauthorized', 'warning');
+  }, [refused, doc.id]);
   if (isVideo && source.data) {
     return (
       <Suspense fallback={<Picture src={url} alt={alt} aspect={aspect} />}>

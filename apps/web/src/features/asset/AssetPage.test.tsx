@@ -182,6 +182,23 @@ describe('download flow (portal-spec §4 "Download flow", §8 "Download")', () =
     },
   );
 
+  it.each([
+    ['en', 'No preview available', 'No downloads available'],
+    ['de', 'Keine Vorschau verfügbar', 'Keine Downloads verfügbar'],
+  ])(
+    '§8 "Download" unauthorized: a preview the visitor may not see warns that no downloads are available, not only that there is no preview (%s)',
+    async (locale, noPreview, none) => {
+      // The order process is on, so the toolbar says nothing itself: the warning is the preview's.
+      asset([], { global: { run_order_process: true } });
+      server.use(http.get(api('download/preview'), () => HttpResponse.json({ asset_groups: ['image'] })));
+      await renderApp('/asset/42', { locale });
+      expect(await screen.findByRole('img', { name: noPreview }, { timeout: 10_000 })).toBeInTheDocument();
+      const warning = await screen.findByRole('alert');
+      expect(warning).toHaveTextContent(none);
+      expect(warning).toHaveClass('MuiAlert-colorWarning');
+    },
+  );
+
   it('without any set and with the order process on, opens the order dialog and sends the order with its message', async () => {
     const calls = asset([], { global: { run_order_process: true } });
     const { user } = await renderApp('/asset/42');
