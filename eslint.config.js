@@ -90,7 +90,20 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'zod', message: 'The web app does not parse with zod; the server validates.' }],
+          paths: [
+            { name: 'zod', message: 'The web app does not parse with zod; the server validates.' },
+            {
+              name: '@mui/material',
+              importNames: ['Tooltip'],
+              message:
+                'Tooltips are components/IconTooltip.tsx (portal-spec §9: on top, 275 px wide, the primary colour).',
+            },
+            {
+              name: '@mui/material/Tooltip',
+              message:
+                'Tooltips are components/IconTooltip.tsx (portal-spec §9: on top, 275 px wide, the primary colour).',
+            },
+          ],
           patterns: [
             {
               group: [

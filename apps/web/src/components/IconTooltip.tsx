@@ -3,7 +3,11 @@ import { useDelay } from '../lib/delay.ts';
 import { useEscapeKey } from '../lib/useEscapeKey.ts';
 import { Anchored } from './Anchored.tsx';
 
-/** Tooltips of icon buttons (portal-spec §9): on top, multiline, at most 275 px wide, in the primary colour. */
+/**
+ * Tooltips of icon buttons (portal-spec §9): on top, multiline, at most 275 px wide, in the primary
+ * colour (orange in the default themes). Every tooltip of the portal is this one; lint bans the
+ * library's.
+ */
 export const TOOLTIP_MAX_WIDTH = 275;
 /** The pointer rests this long before the tooltip shows, and may leave this long to reach it. */
 const ENTER_DELAY_MS = 100;

@@ -22,6 +22,8 @@ export function ToastHost() {
         severity={current.severity}
         role={current.polite ? 'status' : 'alert'}
         onClose={close}
+        // The library names its close button in English whatever the language.
+        closeText={t('global.close')}
         // An action takes the place of the close button: both are drawn then.
         action={
           current.action && (

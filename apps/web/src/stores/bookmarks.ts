@@ -79,7 +79,7 @@ export interface Bookmarks {
   toggle(id: string): void;
   add(ids: readonly string[]): void;
   remove(ids: readonly string[]): void;
-  /** Replaces the list (after verification found assets gone). */
+  /** Replaces the list (after verification found assets gone), saying "Bookmarks saved" once it is. */
   replace(ids: readonly string[]): void;
 }
 
@@ -100,7 +100,7 @@ export function useBookmarks(): Bookmarks {
     staleTime: 5 * 60_000,
   });
   const mutation = useMutation({
-    mutationFn: ({ next }: { next: string[]; toast?: string }) => persist(guest, next),
+    mutationFn: ({ next }: { next: string[]; toast: string }) => persist(guest, next),
     onMutate: async ({ next }) => {
       await queryClient.cancelQueries({ queryKey: key });
       const previous = queryClient.getQueryData<string[]>(key);
@@ -113,12 +113,14 @@ export function useBookmarks(): Bookmarks {
     },
     onSuccess: (saved, vars) => {
       queryClient.setQueryData(key, saved);
-      if (vars.toast) toast.show(vars.toast, 'success');
+      // "Saved" follows the verification's warning: it waits its turn instead of cutting that short.
+      const polite = vars.toast === 'toast.bookmark.saved';
+      toast.show(vars.toast, 'success', undefined, undefined, polite);
     },
   });
   const ids = query.data ?? [];
   const current = () => queryClient.getQueryData<string[]>(key) ?? ids;
-  const save = (next: string[], message?: string) => mutation.mutate({ next, toast: message });
+  const save = (next: string[], message: string) => mutation.mutate({ next, toast: message });
   return {
     ids,
     isLoading: query.isPending,
@@ -140,7 +142,7 @@ export function useBookmarks(): Bookmarks {
         'toast.bookmark.removed',
       );
     },
-    replace: (next) => save([...next]),
+    replace: (next) => save([...next], 'toast.bookmark.saved'),
   };
 }
 

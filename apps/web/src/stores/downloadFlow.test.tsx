@@ -1,4 +1,5 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultTranslations } from '@vitrine/contract/translations';
@@ -24,8 +25,9 @@ afterAll(() => server.close());
 
 const BUSY_TEXT = 'The media server is busy. Please try again later.';
 
-function renderToasts() {
-  const i18n = new Translator({ language: 'en', fallbackLanguage: 'en', messages: { en: defaultTranslations.en } });
+function renderToasts(language: 'en' | 'de' = 'en') {
+  const messages = { en: defaultTranslations.en, de: defaultTranslations.de };
+  const i18n = new Translator({ language, fallbackLanguage: 'en', messages });
   render(
     <TranslationProvider i18n={i18n}>
       <ToastHost />
@@ -174,4 +176,71 @@ describe('downloading more than maxAssets (portal-spec §2 confirmations: "downl
       closeDownloadDialog();
     }
   });
+});
+
+describe('notices of a download (portal-spec §8 "Download": starts_soon, wait, the generic error)', () => {
+  const options = { orderProcess: false, termsShown: false };
+
+  it.each([
+    ['en', 'Your download starts soon.', 'Please wait until the running download has finished.', 'Close'],
+    ['de', 'Ihr Download startet in Kürze.', 'Bitte warten Sie, bis der laufende Download beendet ist.', 'Schließen'],
+  ] as const)(
+    'says the download starts soon, and refuses a second one while it runs with the wait notice (%s)',
+    async (language, soon, wait, close) => {
+      renderToasts(language);
+      let answer: () => void = () => undefined;
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      const asked: string[] = [];
+      server.use(
+        http.get(api('download/'), async ({ request }) => {
+          asked.push(new URL(request.url).searchParams.get('id') ?? '');
+          await answered;
+          return HttpResponse.json({ url: media });
+        }),
+        http.get(media, () => new HttpResponse('converted', { headers: { 'Content-Type': 'image/jpeg' } })),
+      );
+      const first = runDownload(['7'], 3, options);
+      try {
+        const notice = await screen.findByRole('alert');
+        expect(notice).toHaveTextContent(soon);
+        // Refused before anything is asked: neither the sets nor the file of asset 8.
+        await act(() => startDownload(['8'], options));
+        await act(() => runDownload(['8'], 3, options));
+        await userEvent.setup().click(within(notice).getByRole('button', { name: close }));
+        expect(await screen.findByRole('alert')).toHaveTextContent(wait);
+      } finally {
+        // A failed check leaves no download running into the next test.
+        answer();
+        await act(() => first);
+      }
+      expect(asked).toEqual(['7']);
+      expect(downloadState().status).toBe('ready');
+    },
+  );
+
+  it.each([
+    ['en', 'An error occurred.', 'Your download starts soon.'],
+    ['de', 'Ein Fehler ist aufgetreten.', 'Ihr Download startet in Kürze.'],
+  ] as const)(
+    'a single download or a zip that fails otherwise shows the generic error (%s)',
+    async (language, error, soon) => {
+      renderToasts(language);
+      // The connection breaks: no answer and no error id.
+      server.use(http.get(api('download/'), () => HttpResponse.error()));
+      await act(() => runDownload(['7'], 3, options));
+      const single = await screen.findByRole('alert');
+      expect(single).toHaveTextContent(error);
+      // The reason takes the place of "starts soon" at once.
+      expect(screen.queryByText(soon)).toBeNull();
+      act(() => toast.clear());
+      server.use(
+        http.get(api('download'), () =>
+          HttpResponse.json({ error: 'internal', message: 'disk full' }, { status: 500 }),
+        ),
+      );
+      await act(() => runDownload(['7', '8'], 3, options));
+      expect(await screen.findByRole('alert')).toHaveTextContent(error);
+      expect(screen.queryByText('disk full')).toBeNull();
+    },
+  );
 });

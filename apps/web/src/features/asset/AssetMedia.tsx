@@ -1,9 +1,11 @@
-import { Box, CircularProgress, IconButton, Stack, Tooltip, Typography } from '@mui/material';
-import { lazy, Suspense, useLayoutEffect, useMemo, useState } from 'react';
+import { Box, CircularProgress, IconButton, Stack, Typography } from '@mui/material';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { ChevronLeftIcon as NavigateBeforeIcon, NavigateNextIcon } from '../../components/icons.tsx';
 import { endFirstPaint } from '../../lib/firstPaint.ts';
+import { IconTooltip } from '../../components/IconTooltip.tsx';
+import { toast } from '../../lib/toast.ts';
 import { ASSET_FRAME, frameAspect } from './frame.ts';
 import { usePreview, useVideoSource } from './queries.ts';
 import { hasWebGL } from './webgl.ts';
@@ -45,29 +47,26 @@ function DocumentPages({ id, alt, pages, aspect }: { id: string; alt: string; pa
         <Picture src={preview.data?.url} alt={`${alt} – ${label}`} aspect={aspect} />
       )}
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', justifyContent: 'center', mt: 1 }}>
-        <Tooltip title={t('views.asset.previous_page')}>
-          <span>
-            <IconButton
-              aria-label={t('views.asset.previous_page')}
-              disabled={page <= 1}
-              onClick={() => setPage((p) => p - 1)}
-            >
-              <NavigateBeforeIcon />
-            </IconButton>
-          </span>
-        </Tooltip>
+        {/* A disabled button shows no tooltip: it takes neither the pointer nor the focus. */}
+        <IconTooltip title={t('views.asset.previous_page')}>
+          <IconButton
+            aria-label={t('views.asset.previous_page')}
+            disabled={page <= 1}
+            onClick={() => setPage((p) => p - 1)}
+          >
+            <NavigateBeforeIcon />
+          </IconButton>
+        </IconTooltip>
         <Typography aria-live="polite">{label}</Typography>
-        <Tooltip title={t('views.asset.next_page')}>
-          <span>
-            <IconButton
-              aria-label={t('views.asset.next_page')}
-              disabled={page >= pages}
-              onClick={() => setPage((p) => p + 1)}
-            >
-              <NavigateNextIcon />
-            </IconButton>
-          </span>
-        </Tooltip>
+        <IconTooltip title={t('views.asset.next_page')}>
+          <IconButton
+            aria-label={t('views.asset.next_page')}
+            disabled={page >= pages}
+            onClick={() => setPage((p) => p + 1)}
+          >
+            <NavigateNextIcon />
+          </IconButton>
+        </IconTooltip>
       </Stack>
     </Box>
   );
@@ -96,6 +95,15 @@ export function AssetMedia({ doc, alt }: { doc: AssetDoc; alt: string }) {
   useLayoutEffect(() => {
     if (!preview.isPending) endFirstPaint();
   }, [preview.isPending]);
+  // A preview without url is one the visitor may not download (portal-spec §8 "Download":
+  // unauthorized "also when preview returns no url"): said once per asset, not only "no preview".
+  const refused = preview.isSuccess && !url;
+  const warnedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!refused || warnedFor.current === doc.id) return;
+    warnedFor.current = doc.id;
+    toast.show('toast.download.unauthorized', 'warning');
+  }, [refused, doc.id]);
   if (isVideo && source.data) {
     return (
       <Suspense fallback={<Picture src={url} alt={alt} aspect={aspect} />}>

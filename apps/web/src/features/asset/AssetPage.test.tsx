@@ -5,6 +5,7 @@ import type { ConvertSet } from '@vitrine/contract/session';
 import { api, configHandlers, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { toast } from '../../lib/toast.ts';
+import { expectPortalTooltip } from '../../test/tooltip.ts';
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 vi.setConfig({ testTimeout: 15_000 });
@@ -182,6 +183,23 @@ describe('download flow (portal-spec §4 "Download flow", §8 "Download")', () =
     },
   );
 
+  it.each([
+    ['en', 'No preview available', 'No downloads available'],
+    ['de', 'Keine Vorschau verfügbar', 'Keine Downloads verfügbar'],
+  ])(
+    '§8 "Download" unauthorized: a preview the visitor may not see warns that no downloads are available, not only that there is no preview (%s)',
+    async (locale, noPreview, none) => {
+      // The order process is on, so the toolbar says nothing itself: the warning is the preview's.
+      asset([], { global: { run_order_process: true } });
+      server.use(http.get(api('download/preview'), () => HttpResponse.json({ asset_groups: ['image'] })));
+      await renderApp('/asset/42', { locale });
+      expect(await screen.findByRole('img', { name: noPreview }, { timeout: 10_000 })).toBeInTheDocument();
+      const warning = await screen.findByRole('alert');
+      expect(warning).toHaveTextContent(none);
+      expect(warning).toHaveClass('MuiAlert-colorWarning');
+    },
+  );
+
   it('without any set and with the order process on, opens the order dialog and sends the order with its message', async () => {
     const calls = asset([], { global: { run_order_process: true } });
     const { user } = await renderApp('/asset/42');
@@ -193,6 +211,44 @@ describe('download flow (portal-spec §4 "Download flow", §8 "Download")', () =
     expect(calls).toEqual([JSON.stringify({ id: ['42'], message: 'For print' })]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
+});
+
+describe('tooltips of the asset page (portal-spec §9 "Tooltip on icon buttons")', () => {
+  it.each([
+    ['en', 'Download', 'Copy share link', 'Previous page', 'Next page'],
+    ['de', 'Herunterladen', 'Link zum Teilen kopieren', 'Vorherige Seite', 'Nächste Seite'],
+  ])(
+    'the Download and Share buttons and the page buttons of a PDF show the portal tooltip (%s)',
+    async (locale, download, share, previous, next) => {
+      asset([{ id: 1, title: 'Web JPEG' }]);
+      server.use(
+        http.get(api('assets'), () =>
+          HttpResponse.json({ response: { docs: [{ ...doc, asset_groups: ['document'] }] } }),
+        ),
+        http.get(api('download/preview'), ({ request }) =>
+          HttpResponse.json({
+            url: `/media/preview/42?page=${new URL(request.url).searchParams.get('page')}`,
+            asset_groups: ['document'],
+            page_count: 3,
+          }),
+        ),
+      );
+      const { user } = await renderApp('/asset/42', { locale });
+      const toolbar = await screen.findByRole('toolbar', { name: /./ }, { timeout: 10_000 });
+      await expectPortalTooltip(user, await within(toolbar).findByRole('button', { name: download }), download);
+      await expectPortalTooltip(user, within(toolbar).getByRole('button', { name: share }), share);
+      const nextPage = await screen.findByRole('button', { name: next });
+      await expectPortalTooltip(user, nextPage, next);
+      await user.click(nextPage);
+      await user.unhover(nextPage);
+      await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument());
+      await expectPortalTooltip(user, screen.getByRole('button', { name: previous }), previous);
+      // On the last page the button under the pointer turns disabled: its tooltip goes with it.
+      await user.click(nextPage);
+      expect(nextPage).toBeDisabled();
+      await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument());
+    },
+  );
 });
 
 describe('shared links (portal-spec §4 "Shared links")', () => {

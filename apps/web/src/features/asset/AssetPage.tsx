@@ -1,4 +1,4 @@
-import { Box, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, IconButton, Stack, Typography } from '@mui/material';
 import { useEffect, useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { useNavigate, usePortalRoute } from '../../lib/router.tsx';
@@ -16,6 +16,7 @@ import { closeDownloadDialog, startDownload, useConvertSets } from '../../stores
 import { DownloadIcon, ShareIcon } from '../../components/icons.tsx';
 import { arrowBackPath } from '../../components/iconPaths.ts';
 import { TextButton } from '../../components/TextButton.tsx';
+import { IconTooltip } from '../../components/IconTooltip.tsx';
 import { copyLink, useShareDialog } from '../../widgets/ShareDialog.tsx';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { LoadingBlock } from '../../components/LoadingBlock.tsx';
@@ -145,20 +146,20 @@ export function AssetPage() {
             </IconButton>
           </>
         ) : (
-          <Tooltip title={t('views.asset.download')}>
+          <IconTooltip title={t('views.asset.download')}>
             <IconButton aria-label={t('views.asset.download')} onClick={() => void startDownload([doc.id], options)}>
               <DownloadIcon />
             </IconButton>
-          </Tooltip>
+          </IconTooltip>
         )}
-        <Tooltip title={shareLabel}>
+        <IconTooltip title={shareLabel}>
           <IconButton
             aria-label={shareLabel}
             onClick={() => shareDialog.share([doc.id], () => void copyShareLink(doc.id))}
           >
             <ShareIcon />
           </IconButton>
-        </Tooltip>
+        </IconTooltip>
         <AssetEditorActions id={doc.id} onBinned={back} />
       </Stack>
       <AssetMetadata

@@ -88,11 +88,15 @@ describe('bookmark verification batches (portal-spec §7: requests under 2048 ch
   it('shows the verify_error notice and saves the list again without assets that are gone', async () => {
     const saved = signedInWith(['11', '12', '13']);
     catalogue(new Set(['12']));
-    await renderApp('/bookmark');
+    const { user } = await renderApp('/bookmark');
     expect(
       await screen.findByText('One/some asset/s of your bookmarks are no longer available', {}, { timeout: 15_000 }),
     ).toBeInTheDocument();
     await waitFor(() => expect(saved).toEqual([['11', '13']]), { timeout: 10_000 });
+    // Once the warning is closed, the re-saved list is confirmed (portal-spec §8 "Bookmarks": saved).
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    const notice = await screen.findByText('Bookmarks saved', {}, { timeout: 10_000 });
+    expect(notice.closest('[role]')).toHaveAttribute('role', 'status');
     const list = await screen.findByRole('list', { name: 'Bookmarked assets' }, { timeout: 10_000 });
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2), { timeout: 10_000 });
   }, 40_000);
@@ -187,7 +191,7 @@ describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
     expect(await screen.findByText('Your bookmark list is empty.')).toBeInTheDocument();
   }, 40_000);
 
-  it('shares several bookmarks as one link to the search page limited to them (portal-spec §4 "Shared links")', async () => {
+  it('shares several bookmarks as one link to the search page limited to them, and says the links are copied (portal-spec §4 "Shared links")', async () => {
     signedInWith(['1', '2', '3']);
     catalogue();
     // user-event stands in for the browser's clipboard.
@@ -200,6 +204,11 @@ describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
         `${window.location.origin}${window.location.pathname}#/search/*?id=1,2,3`,
       ),
     );
+    // portal-spec §8 "Copy share link": successAll for several, success for one.
+    const copiedAll = await screen.findByRole('alert');
+    expect(copiedAll).toHaveTextContent('Links copied to the clipboard');
+    await user.click(within(copiedAll).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(copiedAll).not.toBeInTheDocument());
     await user.click(screen.getByRole('checkbox', { name: 'Asset 2' }));
     await user.click(within(toolbar).getByRole('button', { name: 'Share selected' }));
     await waitFor(async () =>
@@ -207,6 +216,7 @@ describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
         `${window.location.origin}${window.location.pathname}#/asset/2`,
       ),
     );
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Link copied to the clipboard$/);
   }, 40_000);
 
   it('§4 Selection on phones: a long press on a card toggles it like ctrl click, and says how many are selected', async () => {

@@ -217,6 +217,31 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     expect(sent).toEqual({ user: 'anna' });
   });
 
+  it('§8 "Login" reset failed: says so as an error and keeps the dialog for another try', async () => {
+    const asked: unknown[] = [];
+    server.use(
+      ...configHandlers({ login: { show_passwordReset: true } }),
+      http.post(api('user/forgot-password'), async ({ request }) => {
+        asked.push(await request.json());
+        return HttpResponse.json({ error: 'internal', message: 'The mail server is down.' }, { status: 500 });
+      }),
+    );
+    const { user } = await renderLogin();
+    await user.click(screen.getByRole('button', { name: 'Reset password' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset password' });
+    await user.type(within(dialog).getByLabelText(/^Username/), 'anna{Enter}');
+    const notice = (await screen.findByText('The password could not be reset. Please try again later.')).closest(
+      '[role]',
+    );
+    expect(notice).toHaveAttribute('role', 'alert');
+    expect(notice).toHaveClass('MuiAlert-colorError');
+    // The server's own words are not shown (portal-spec §8); the name stays for another try.
+    expect(screen.queryByText('The mail server is down.')).toBeNull();
+    expect(within(dialog).getByLabelText(/^Username/)).toHaveValue('anna');
+    expect(within(dialog).getByRole('button', { name: 'Send link' })).toBeEnabled();
+    expect(asked).toEqual([{ user: 'anna' }]);
+  });
+
   it('offers a button per external login method', async () => {
     server.use(
       http.post(api('session/get'), () =>

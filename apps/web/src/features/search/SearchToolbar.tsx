@@ -1,9 +1,10 @@
-import { Box, Chip, Menu, MenuItem, Tooltip } from '@mui/material';
+import { Box, Chip, Menu, MenuItem } from '@mui/material';
 import { memo, useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { sortLabel } from './sortLabel.ts';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import { PlainIcon } from '../../components/icons.tsx';
+import { IconTooltip } from '../../components/IconTooltip.tsx';
 import { sortPath, viewAgendaPath, viewListPath, viewModulePath } from '../../components/iconPaths.ts';
 import { TextButton } from '../../components/TextButton.tsx';
 import { BookmarkManyButton } from '../../widgets/BookmarkManyButton.tsx';
@@ -75,7 +76,7 @@ export function ViewSwitch({
   return (
     <div role="group" className="vt-toggles" data-tour="views" aria-label={t('views.search.view')}>
       {visible.map((v) => (
-        <Tooltip key={v.key} title={t(v.translation)}>
+        <IconTooltip key={v.key} title={t(v.translation)}>
           <button
             type="button"
             aria-pressed={v.key === view}
@@ -84,7 +85,7 @@ export function ViewSwitch({
           >
             <PlainIcon path={viewIcons[v.key]} size={24} />
           </button>
-        </Tooltip>
+        </IconTooltip>
       ))}
     </div>
   );

@@ -1,4 +1,5 @@
-import { Button, IconButton, SvgIcon, Tooltip, type SvgIconProps } from '@mui/material';
+import { Button, IconButton, SvgIcon, type SvgIconProps } from '@mui/material';
+import { IconTooltip } from '../../components/IconTooltip.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
@@ -61,16 +62,16 @@ export function AssetEditTools({ id, compact, onBinned }: { id: string; compact:
     </>
   ) : (
     <>
-      <Tooltip title={editLabel}>
+      <IconTooltip title={editLabel}>
         <IconButton aria-label={editLabel} onClick={actions.edit}>
           <EditIcon />
         </IconButton>
-      </Tooltip>
-      <Tooltip title={binLabel}>
+      </IconTooltip>
+      <IconTooltip title={binLabel}>
         <IconButton aria-label={binLabel} onClick={actions.bin}>
           <DeleteIcon />
         </IconButton>
-      </Tooltip>
+      </IconTooltip>
       {actions.dialogs}
     </>
   );
