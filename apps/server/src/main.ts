@@ -40,8 +40,8 @@ async function main(): Promise<void> {
   }
   app.addHook('onClose', async () => checkpointer?.stop());
   // Derivatives, web videos and other background work run in every server process; each asks for
-  // the purge of expired rows, the counting of delivered downloads and the trim of the conversion
-  // cache (one run of each is queued however many ask).
+  // the purge of expired rows, the counting of delivered downloads, the trim of the conversion
+  // cache and the statistics' daily counts (one run of each is queued however many ask).
   const worker = app.services.jobWorker({
     recurring: [purgeSchedule(), foldDownloadsSchedule(), trimConversionsSchedule(), aggregateInsightsSchedule()],
     onSettled: (job, outcome, error) => {
