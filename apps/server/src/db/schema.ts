@@ -35,6 +35,7 @@ export interface Database {
   download_once: DownloadOnceTable;
   insight_event: InsightEventTable;
   insight_daily: InsightDailyTable;
+  insight_monthly: InsightMonthlyTable;
   bookmark: BookmarkTable;
   share_link: ShareLinkTable;
   share_link_asset: ShareLinkAssetTable;
@@ -474,6 +475,15 @@ export interface InsightEventTable {
 /** The statistics' counts per day (kept after the events are gone); key '' holds a kind's day total. */
 export interface InsightDailyTable {
   day: string;
+  kind: string;
+  audience: 'guest' | 'account';
+  key: string;
+  count: number;
+}
+
+/** The daily counts summed per month (YYYY-MM), for periods of many months. */
+export interface InsightMonthlyTable {
+  month: string;
   kind: string;
   audience: 'guest' | 'account';
   key: string;

@@ -21,9 +21,30 @@ export interface CountRow {
   count: number;
 }
 
+const DAY_MS = 86_400_000;
+const dayAfter = (day: string, days: number): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
 /** The day after `day` (YYYY-MM-DD). */
-export const nextDay = (day: string): string =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+export const nextDay = (day: string): string => dayAfter(day, 1);
+
+/** The last day of the month `month` (YYYY-MM). */
+const monthEnd = (month: string): string => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+};
+
+/** The whole months within a period (YYYY-MM, first and last), if there is one. */
+export function wholeMonths(range: DayRange): { first: string; last: string } | undefined {
+  const first = range.from.endsWith('-01')
+    ? range.from.slice(0, 7)
+    : nextDay(monthEnd(range.from.slice(0, 7))).slice(0, 7);
+  const last =
+    monthEnd(range.to.slice(0, 7)) === range.to
+      ? range.to.slice(0, 7)
+      : dayAfter(`${range.to.slice(0, 7)}-01`, -1).slice(0, 7);
+  return first <= last ? { first, last } : undefined;
+}
 
 /**
  * All SQL of the statistics: the events the recorder writes, the daily counts the job makes of
@@ -87,10 +108,20 @@ export class InsightsRepository {
    * time) gives the same counts.
    */
   async aggregate(range: DayRange): Promise<void> {
-    await sql`
-      insert into insight_daily (day, kind, audience, key, count)
-      select day, kind, audience, key, count from (${this.fromEvents(range)}) as d where 1 = 1
-      on conflict (day, kind, audience, key) do update set count = excluded.count`.execute(this.db.kysely);
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await sql`
+        insert into insight_daily (day, kind, audience, key, count)
+        select day, kind, audience, key, count from (${this.fromEvents(range)}) as d where 1 = 1
+        on conflict (day, kind, audience, key) do update set count = excluded.count`.execute(trx);
+      // The months the period touches, summed again whole from their days.
+      const from = `${range.from.slice(0, 7)}-01`;
+      const to = monthEnd(range.to.slice(0, 7));
+      await sql`
+        insert into insight_monthly (month, kind, audience, key, count)
+        select substr(day, 1, 7) as month, kind, audience, key, sum(count) from insight_daily
+          where day >= ${from} and day <= ${to} group by substr(day, 1, 7), kind, audience, key
+        on conflict (month, kind, audience, key) do update set count = excluded.count`.execute(trx);
+    });
   }
 
   /** Removes the events of days before `day`; answers how many rows went. */
@@ -99,15 +130,28 @@ export class InsightsRepository {
     return Number(result.numDeletedRows);
   }
 
-  /** The counts of a period: daily counts up to the last day counted, events after it. */
-  private async source(range: DayRange): Promise<RawBuilder<unknown>> {
+  /**
+   * The counts of a period: daily counts up to the last day counted, events after it. `byMonth`:
+   * the whole months of the counted part from the monthly counts (their rows' `day` is the month),
+   * for answers that do not need the days.
+   */
+  private async source(range: DayRange, byMonth = false): Promise<RawBuilder<unknown>> {
     const counted = await this.lastCountedDay();
     const parts: RawBuilder<unknown>[] = [];
+    const daily = (from: string, to: string) =>
+      sql`select day, kind, audience, key, count from insight_daily where day >= ${from} and day <= ${to}`;
     if (counted !== undefined && counted >= range.from) {
       const to = counted < range.to ? counted : range.to;
-      parts.push(
-        sql`select day, kind, audience, key, count from insight_daily where day >= ${range.from} and day <= ${to}`,
-      );
+      const months = byMonth ? wholeMonths({ from: range.from, to }) : undefined;
+      if (months) {
+        const [start, end] = [`${months.first}-01`, monthEnd(months.last)];
+        parts.push(sql`select month as day, kind, audience, key, count from insight_monthly
+          where month >= ${months.first} and month <= ${months.last}`);
+        if (range.from < start) parts.push(daily(range.from, dayAfter(start, -1)));
+        if (end < to) parts.push(daily(nextDay(end), to));
+      } else {
+        parts.push(daily(range.from, to));
+      }
     }
     const rawFrom = counted === undefined || counted < range.from ? range.from : nextDay(counted);
     if (rawFrom <= range.to) parts.push(this.fromEvents({ from: rawFrom, to: range.to }));
@@ -137,7 +181,7 @@ export class InsightsRepository {
     audience: Audience | undefined,
     limit?: number,
   ): Promise<{ key: string; count: number }[]> {
-    const source = await this.source(range);
+    const source = await this.source(range, true);
     const { rows } = await sql<{ key: string; count: number }>`
       select key, sum(count) as count from (${source}) as s
         where kind = ${kind} and key <> '' ${this.audienceIs(audience)}

@@ -292,6 +292,28 @@ describe.each(dialects)('statistics on %s', (dialect) => {
     ]);
   });
 
+  it('adds up whole months from the monthly counts and the days around them from the daily ones', async () => {
+    const now = new Date();
+    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 3, 1));
+    const first = dayOf(month.getTime());
+    const last = dayOf(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 0));
+    const mid = `${first.slice(0, 8)}15`;
+    const [before, after] = [dayOf(Date.parse(first) - DAY_MS), dayOf(Date.parse(last) + DAY_MS)];
+    for (const day of [before, first, mid, last, after]) {
+      const search = { kind: 'search', audience: 'guest', text: 'Ledger', facets: [], results: 1 } as const;
+      await t.app.services.repositories.insights.insertEvents(rowsOf(search, Date.parse(`${day}T12:00:00Z`)));
+    }
+    await t.app.services.repositories.insights.aggregate({ from: before, to: after });
+    const ledger = async (from: string, to: string) =>
+      (await report(`from=${from}&to=${to}`)).topSearches.find((s) => s.text === 'ledger')?.count;
+    expect(await ledger(before, after)).toBe(5);
+    expect(await ledger(first, last)).toBe(3);
+    expect(await ledger(mid, last)).toBe(2);
+    expect(await ledger(before, mid)).toBe(3);
+    const days = (await report(`from=${before}&to=${after}`)).days.filter((d) => d.searches > 0);
+    expect(days.map((d) => d.day)).toEqual([before, first, mid, last, after]);
+  });
+
   it('refuses a bad period with the field named, and anyone but an admin', async () => {
     const bad = async (query: string, field: string) => {
       const res = await call('GET', `admin/insights?${query}`, admin);
