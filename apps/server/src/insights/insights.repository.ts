@@ -174,20 +174,31 @@ export class InsightsRepository {
     return rows.map((r) => ({ ...r, count: Number(r.count) }));
   }
 
-  /** The keys of a kind with the most counts in a period, most first (ties by key); all of them without `limit`. */
-  async top(
+  /**
+   * Per kind, the keys with the most counts in a period, most first (ties by key), in one read of
+   * the counts: at most `limit` of each of `limited`, all of each of `whole`.
+   */
+  async tops(
     range: DayRange,
-    kind: string,
     audience: Audience | undefined,
-    limit?: number,
-  ): Promise<{ key: string; count: number }[]> {
+    kinds: { limited: readonly string[]; whole: readonly string[]; limit: number },
+  ): Promise<Map<string, { key: string; count: number }[]>> {
     const source = await this.source(range, true);
-    const { rows } = await sql<{ key: string; count: number }>`
-      select key, sum(count) as count from (${source}) as s
-        where kind = ${kind} and key <> '' ${this.audienceIs(audience)}
-        group by key order by sum(count) desc, key
-        ${limit === undefined ? sql`` : sql`limit ${limit}`}`.execute(this.db.kysely);
-    return rows.map((r) => ({ key: r.key, count: Number(r.count) }));
+    const { rows } = await sql<{ kind: string; key: string; count: number }>`
+      select kind, key, count from (
+        select kind, key, sum(count) as count,
+            row_number() over (partition by kind order by sum(count) desc, key) as place
+          from (${source}) as s
+          where kind in (${sql.join([...kinds.limited, ...kinds.whole])}) and key <> '' ${this.audienceIs(audience)}
+          group by kind, key
+      ) as ranked
+      where place <= ${kinds.limit} or kind in (${sql.join(kinds.whole)})
+      order by kind, place`.execute(this.db.kysely);
+    const tops = new Map<string, { key: string; count: number }[]>(
+      [...kinds.limited, ...kinds.whole].map((k) => [k, []]),
+    );
+    for (const r of rows) tops.get(r.kind)?.push({ key: r.key, count: Number(r.count) });
+    return tops;
   }
 
   /** Titles of assets (the first title value), else their file names; gone assets are missing. */

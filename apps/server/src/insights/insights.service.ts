@@ -99,19 +99,21 @@ export class InsightsService {
     requireGuiAdmin(auth);
     const range = this.range(input, now);
     const audience = audiences[input.audience];
-    const r = this.repository;
-    const [series, sets, downloaded, viewed, searches, empty, facets, collectionViews, collectionDownloads] =
-      await Promise.all([
-        r.series(range, audience),
-        r.top(range, 'download_set', audience),
-        r.top(range, 'download', audience, input.limit),
-        r.top(range, 'view', audience, input.limit),
-        r.top(range, 'search', audience, input.limit),
-        r.top(range, 'search_empty', audience, input.limit),
-        r.top(range, 'facet', audience, input.limit),
-        r.top(range, 'collection_view', audience),
-        r.top(range, 'collection_download', audience),
-      ]);
+    const series = await this.repository.series(range, audience);
+    const tops = await this.repository.tops(range, audience, {
+      limited: ['download', 'view', 'search', 'search_empty', 'facet'],
+      whole: ['download_set', 'collection_view', 'collection_download'],
+      limit: input.limit,
+    });
+    const top = (kind: string) => tops.get(kind) ?? [];
+    const [sets, downloaded, viewed, searches, empty, facets] = [
+      top('download_set'),
+      top('download'),
+      top('view'),
+      top('search'),
+      top('search_empty'),
+      top('facet'),
+    ];
     const days = daysOf(range, series);
     const totals = days.reduce<Omit<InsightDay, 'day'>>(
       (sum, { day: _day, ...d }) => {
@@ -147,7 +149,7 @@ export class InsightsService {
       topSearches: searches.map((s) => ({ text: s.key, count: s.count })),
       searchesWithoutResults: empty.map((s) => ({ text: s.key, count: s.count })),
       facets: facets.map((f) => ({ key: f.key, count: f.count })),
-      collections: await this.collections(collectionViews, collectionDownloads, input.limit),
+      collections: await this.collections(top('collection_view'), top('collection_download'), input.limit),
     };
   }
 
