@@ -106,14 +106,6 @@ export class InsightsService {
       limit: input.limit,
     });
     const top = (kind: string) => tops.get(kind) ?? [];
-    const [sets, downloaded, viewed, searches, empty, facets] = [
-      top('download_set'),
-      top('download'),
-      top('view'),
-      top('search'),
-      top('search_empty'),
-      top('facet'),
-    ];
     const days = daysOf(range, series);
     const totals = days.reduce<Omit<InsightDay, 'day'>>(
       (sum, { day: _day, ...d }) => {
@@ -139,16 +131,16 @@ export class InsightsService {
       days,
       totals,
       logins: loginsOf(series),
-      downloadsBySet: sets.map((s) => ({
+      downloadsBySet: top('download_set').map((s) => ({
         csetId: Number(s.key),
         title: conversionSetTitle(this.settings.file, Number(s.key), langs),
         count: s.count,
       })),
-      topDownloaded: await this.assets(auth, downloaded),
-      topViewed: await this.assets(auth, viewed),
-      topSearches: searches.map((s) => ({ text: s.key, count: s.count })),
-      searchesWithoutResults: empty.map((s) => ({ text: s.key, count: s.count })),
-      facets: facets.map((f) => ({ key: f.key, count: f.count })),
+      topDownloaded: await this.assets(auth, top('download')),
+      topViewed: await this.assets(auth, top('view')),
+      topSearches: top('search').map((s) => ({ text: s.key, count: s.count })),
+      searchesWithoutResults: top('search_empty').map((s) => ({ text: s.key, count: s.count })),
+      facets: top('facet').map((f) => ({ key: f.key, count: f.count })),
       collections: await this.collections(top('collection_view'), top('collection_download'), input.limit),
     };
   }
