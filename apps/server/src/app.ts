@@ -25,6 +25,7 @@ import { installXsrf } from './http/xsrf.ts';
 import { downloadRoutes } from './download/download.routes.ts';
 import { editRoutes } from './edit/edit.routes.ts';
 import { infoRoutes } from './info/info.routes.ts';
+import { insightsRoutes } from './insights/insights.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { installRequestMetrics, Metrics } from './metrics/metrics.ts';
 import { searchRoutes } from './search/search.routes.ts';
@@ -147,6 +148,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   shareRoutes(app, services.shares);
   editRoutes(app, services.edits);
   uploadRoutes(app, services.uploads);
+  insightsRoutes(app, services.insights);
 
   await serveWebApp(
     app,

@@ -4,6 +4,7 @@ import { leaveCheckpointsToThread } from './db/database.ts';
 import { holdServeLock, ServeLockError } from './db/serve-lock.ts';
 import { trimConversionsSchedule } from './download/conversion-trim.jobs.ts';
 import { foldDownloadsSchedule } from './download/download.jobs.ts';
+import { aggregateInsightsSchedule } from './insights/insights.jobs.ts';
 import { purgeSchedule } from './jobs/purge.jobs.ts';
 import { listenForMetrics } from './metrics/metrics-listener.ts';
 import { loadSettings, SettingsError } from './settings.ts';
@@ -39,10 +40,10 @@ async function main(): Promise<void> {
   }
   app.addHook('onClose', async () => checkpointer?.stop());
   // Derivatives, web videos and other background work run in every server process; each asks for
-  // the purge of expired rows, the counting of delivered downloads and the trim of the conversion
-  // cache (one run of each is queued however many ask).
+  // the purge of expired rows, the counting of delivered downloads, the trim of the conversion
+  // cache and the statistics' daily counts (one run of each is queued however many ask).
   const worker = app.services.jobWorker({
-    recurring: [purgeSchedule(), foldDownloadsSchedule(), trimConversionsSchedule()],
+    recurring: [purgeSchedule(), foldDownloadsSchedule(), trimConversionsSchedule(), aggregateInsightsSchedule()],
     onSettled: (job, outcome, error) => {
       if (outcome !== 'done') app.log.warn({ job: job.key, outcome, error }, 'job did not succeed');
     },

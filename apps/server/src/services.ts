@@ -33,6 +33,10 @@ import { EditService } from './edit/edit.service.ts';
 import { XmpSidecars, xmpSidecarJobHandler } from './edit/xmp-sidecar.jobs.ts';
 import { InfoRepository } from './info/info.repository.ts';
 import { InfoService } from './info/info.service.ts';
+import { aggregateInsightsJobHandler } from './insights/insights.jobs.ts';
+import { InsightRecorder } from './insights/insights.recorder.ts';
+import { InsightsRepository } from './insights/insights.repository.ts';
+import { InsightsService } from './insights/insights.service.ts';
 import { JobRepository } from './jobs/job.repository.ts';
 import { JobWorker, type WorkerOptions } from './jobs/job.worker.ts';
 import { WorkBudget, withinBudget } from './jobs/work-budget.ts';
@@ -105,6 +109,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     downloads: new DownloadRepository(db, catalogue),
     edits: new EditRepository(db, catalogue, written),
     info: new InfoRepository(db),
+    insights: new InsightsRepository(db),
     jobs: new JobRepository(db.kysely),
     loginThrottle: new LoginThrottleRepository(db),
     search: new SearchRepository(db, undefined, undefined, written),
@@ -129,7 +134,13 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const limits = new ClientRateLimits(r.loginThrottle, settings, (err) =>
     log.warn({ error: err.message }, 'searches counted in memory could not be added to the shared count'),
   );
-  const sso = new SsoService(settings, r.users, r.sso, log, limits);
+  // Statistics are queued by the services that see them happen and written in batches.
+  const recorder = new InsightRecorder(r.insights, {
+    enabled: settings.file.insights.enabled,
+    onError: (err) =>
+      log.warn({ error: (err as Error).message }, 'a batch of statistics could not be written; it is dropped'),
+  });
+  const sso = new SsoService(settings, r.users, r.sso, log, limits, recorder);
   const stores = mediaStores(settings);
   const config = new ConfigService(r.config, stores.uploads, access, work);
   logSourceRefusalsTo(log);
@@ -162,9 +173,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     store: stores.conversions,
     originals,
   });
-  const downloads = new DownloadService(access, r.downloads, conversions, settings, config, mailer, limits);
+  const downloads = new DownloadService(access, r.downloads, conversions, settings, config, mailer, limits, recorder);
   const bookmarks = new BookmarkService(r.bookmarks, access);
-  const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso, limits);
+  const sessions = new SessionService(auth, r.sessions, r.users, r.loginThrottle, settings, sso, limits, recorder);
   const search = new SearchService(
     createSearchEngine(
       db,
@@ -182,7 +193,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     settings,
     bookmarks,
     limits,
+    recorder,
   );
+  const insights = new InsightsService(r.insights, recorder, access, settings, limits);
   const importer = () => new ImportService(r.catalogue, settings, originals);
   // Each upload that became an asset is an entry of the edit history (undone by the bin).
   const recordUpload = async (auth: Auth, assetId: number) => {
@@ -217,6 +230,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     eagerConversionsJobHandler(conversions, r.downloads, settings.file.conversionSets, log),
     purgeJobHandler(purgeTargets, log),
     xmpSidecarJobHandler(xmpSidecars),
+    aggregateInsightsJobHandler(insights, log),
   ];
 
   return {
@@ -236,9 +250,11 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     edits,
     derivatives,
     sessions,
-    shares: new ShareService(r.shares, access, auth, r.loginThrottle, settings, sessions, limits),
+    shares: new ShareService(r.shares, access, auth, r.loginThrottle, settings, sessions, limits, recorder),
     users,
     info: new InfoService(r.info, config, search),
+    /** Statistics of use: the view beacon, the admin's report, the daily counts. */
+    insights,
     media: new MediaService(
       access,
       derivatives,
@@ -261,6 +277,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     /** Ends the child processes and threads the services started (exiftool, 3D drawing) and closes the database. */
     close: async () => {
       await downloads.settled();
+      // After the deliveries: their last batch hands its downloads to the statistics.
+      await insights.settled();
       await limits.settle().catch(() => undefined);
       await work
         .close()

@@ -10,6 +10,7 @@ import { editingSettingSchema } from './access/editor.ts';
 import { LANGUAGE_TAG } from '@vitrine/contract/languages';
 import { conversionSetSchema, defaultConversionSets } from './derivatives/conversion.settings.ts';
 import { workSchema } from './jobs/work.settings.ts';
+import { insightsSettingSchema } from './insights/insights.settings.ts';
 import { loginSettingSchema, sessionSettingSchema } from './session/login.settings.ts';
 import { ssoSettingSchema } from './sso/sso.settings.ts';
 import { rateLimitsSchema } from './user/rate-limit.settings.ts';
@@ -140,6 +141,7 @@ const fileSettingsSchema = z
       .prefault({}),
     sso: ssoSettingSchema,
     work: workSchema,
+    insights: insightsSettingSchema,
     conversionCache: z
       .object({
         maxGB: z

@@ -188,6 +188,12 @@ const matrix: Record<string, Row> = {
   [`PATCH ${api}upload/files/:id`]: { none: "the caller's own uploads", idNames: 'an upload' },
   [`DELETE ${api}upload/files/:id`]: { none: "the caller's own uploads", idNames: 'an upload' },
   [`POST ${api}edit/collection`]: { none: 'DAM collections uploads go into (editors)' },
+  // Statistics (docs/security.md "Statistics"): a view is counted of an asset the caller sees; the
+  // admin's report names assets by id and gives titles only of those the admin may see.
+  [`POST ${api}insights/view`]: {
+    request: (h) => ({ method: 'POST', url: `${api}insights/view`, payload: { id: String(h.id) } }),
+  },
+  [`GET ${api}admin/insights`]: { request: (h) => ({ ...get(`${api}admin/insights?days=7`), headers: h.admin }) },
 };
 
 /** Routes the server gets from plugins: the OpenAPI document and its viewer, single sign-on, the web app. */

@@ -7,6 +7,7 @@ import * as download from '@vitrine/contract/download';
 import * as edit from '@vitrine/contract/edit';
 import { defaultGlobalConfig } from '@vitrine/contract/global-config';
 import * as info from '@vitrine/contract/info';
+import * as insights from '@vitrine/contract/insights';
 import * as search from '@vitrine/contract/search';
 import * as session from '@vitrine/contract/session';
 import * as share from '@vitrine/contract/share';
@@ -199,6 +200,10 @@ const matrix: Row[] = [
   { call: edit.undoEditCall, body: { batch: 999 }, status: editorOnly(404) },
   { call: edit.resetFieldCall, body: { id: '999', field: 'title' }, status: editorOnly(404) },
   { call: edit.createCollectionCall, body: { name: 'Uploads' }, status: editorOnly(200) },
+  // Statistics (docs/security.md "Statistics"): the report is the admins'; any portal user's asset
+  // page counts a view, of an asset the caller may see (this one does not exist).
+  { call: insights.insightsCall, status: adminOnly(200) },
+  { call: insights.insightViewCall, body: { id: '999' }, status: portalNotFound },
   // Last, because it ends the session.
   { call: session.logoutCall, status: 200 },
 ];

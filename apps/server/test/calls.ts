@@ -5,6 +5,7 @@ import * as config from '@vitrine/contract/config';
 import * as download from '@vitrine/contract/download';
 import * as edit from '@vitrine/contract/edit';
 import * as info from '@vitrine/contract/info';
+import * as insights from '@vitrine/contract/insights';
 import * as search from '@vitrine/contract/search';
 import * as session from '@vitrine/contract/session';
 import * as share from '@vitrine/contract/share';
@@ -17,6 +18,7 @@ export const contractCalls: CallDefinition[] = [
   download,
   edit,
   info,
+  insights,
   search,
   session,
   share,

@@ -5,6 +5,7 @@ import type * as config from './config.ts';
 import type * as download from './download.ts';
 import type * as edit from './edit.ts';
 import type * as info from './info.ts';
+import type * as insights from './insights.ts';
 import type * as search from './search.ts';
 import type * as session from './session.ts';
 import type * as share from './share.ts';
@@ -95,6 +96,8 @@ export const checkVersionCall = endpoint<typeof info.checkVersionCall>('GET', 'i
 export const downloadInfoCall = endpoint<typeof info.downloadInfoCall>('GET', 'info/downloads');
 export const healthCall = endpoint<typeof info.healthCall>('GET', 'health');
 export const readyCall = endpoint<typeof info.readyCall>('GET', 'ready');
+export const insightsCall = endpoint<typeof insights.insightsCall>('GET', 'admin/insights');
+export const insightViewCall = endpoint<typeof insights.insightViewCall>('POST', 'insights/view');
 export const assetsCall = endpoint<typeof search.assetsCall>('GET', 'assets');
 export const contentLocalesCall = endpoint<typeof search.contentLocalesCall>('GET', 'index/content_locales');
 export const indexFieldsCall = endpoint<typeof search.indexFieldsCall>('GET', 'index/fields');

@@ -30,6 +30,7 @@ import * as downloadOnce from './migrations/202612060147_download_once.ts';
 import * as edits from './migrations/202612060400_edits.ts';
 import * as upload from './migrations/202612060412_upload.ts';
 import * as contentlessText from './migrations/202612060700_contentless_text.ts';
+import * as insights from './migrations/202612061000_insights.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -72,6 +73,7 @@ export const migrations: Record<string, Migration> = {
   '202612060400_edits': edits,
   '202612060412_upload': upload,
   '202612060700_contentless_text': contentlessText,
+  '202612061000_insights': insights,
 };
 
 /**

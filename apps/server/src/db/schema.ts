@@ -33,6 +33,9 @@ export interface Database {
   file_checksum: FileChecksumTable;
   download: DownloadTable;
   download_once: DownloadOnceTable;
+  insight_event: InsightEventTable;
+  insight_daily: InsightDailyTable;
+  insight_monthly: InsightMonthlyTable;
   bookmark: BookmarkTable;
   share_link: ShareLinkTable;
   share_link_asset: ShareLinkAssetTable;
@@ -452,4 +455,37 @@ export interface UploadTable {
   state: 'open' | 'done' | 'failed' | 'cancelled' | 'expired';
   asset_id: number | null;
   filename: string;
+}
+
+/** One counted thing of the statistics (insights/): no address, no account (docs/security.md "Statistics"). */
+export interface InsightEventTable {
+  at: number;
+  /** The UTC day of `at`, YYYY-MM-DD. */
+  day: string;
+  kind: string;
+  audience: 'guest' | 'account';
+  key: string;
+  /** The asset of a view or download (its collections are counted with it). */
+  asset_id: number | null;
+  n: number;
+  /** A search's number of results. */
+  results: number | null;
+}
+
+/** The statistics' counts per day (kept after the events are gone); key '' holds a kind's day total. */
+export interface InsightDailyTable {
+  day: string;
+  kind: string;
+  audience: 'guest' | 'account';
+  key: string;
+  count: number;
+}
+
+/** The daily counts summed per month (YYYY-MM), for periods of many months. */
+export interface InsightMonthlyTable {
+  month: string;
+  kind: string;
+  audience: 'guest' | 'account';
+  key: string;
+  count: number;
 }

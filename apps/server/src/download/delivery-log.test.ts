@@ -12,6 +12,7 @@ function recorder(fail = false) {
     recordDeliveries: async (rows: readonly { delivery: Delivery; at: number }[]) => {
       batches.push([...rows]);
       if (fail) throw new Error('database away');
+      return [...rows];
     },
   };
 }

@@ -45,6 +45,8 @@ export class DeliveryLog {
     private readonly repository: Pick<DownloadRepository, 'recordDeliveries'>,
     private readonly delayMs = 250,
     private readonly maxBatch = 500,
+    /** Told of the deliveries each batch logged (those of a key logged before are not). */
+    private readonly onLogged?: (logged: readonly { delivery: Delivery; at: number }[]) => void,
   ) {}
 
   add(delivery: Delivery, onError: (err: unknown) => void, at = Date.now()): void {
@@ -77,6 +79,7 @@ export class DeliveryLog {
         batch.map(({ delivery, at }) => ({ delivery, at })),
         purge,
       )
+      .then((logged) => this.onLogged?.(logged))
       .catch((err: unknown) => {
         for (const onError of new Set(batch.map((p) => p.onError))) onError(err);
       });

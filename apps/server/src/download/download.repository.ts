@@ -318,14 +318,15 @@ export class DownloadRepository {
    * `once` key is logged only if no delivery of that key was (its URL and caller): the keys are
    * inserted first, in the same transaction, and only those new to the table are logged, so
    * processes delivering one URL at once log it once. `expiredBefore`: keys of URLs expired before
-   * then are removed with the batch.
+   * then are removed with the batch. Answers the deliveries it logged.
    */
   async recordDeliveries(
     deliveries: readonly { delivery: Delivery; at: number }[],
     expiredBefore?: number,
-  ): Promise<void> {
+  ): Promise<{ delivery: Delivery; at: number }[]> {
     const all = deliveries.filter((d) => d.delivery.assetIds.length > 0);
-    if (!all.length && expiredBefore === undefined) return;
+    if (!all.length && expiredBefore === undefined) return [];
+    let logged: { delivery: Delivery; at: number }[] = [];
     const keys = new Map<string, number>();
     for (const { delivery } of all) if (delivery.once) keys.set(delivery.once.key, delivery.once.expiresAt);
     const write = async (db: Kysely<Database>) => {
@@ -347,6 +348,7 @@ export class DownloadRepository {
         // A key new to the table logs its first delivery of the batch; later ones of the same key none.
         rows = all.filter((d) => !d.delivery.once || fresh.delete(d.delivery.once.key));
       }
+      logged = rows;
       if (!rows.length) return;
       const userIds = [...new Set(rows.flatMap((d) => (d.delivery.userId === null ? [] : [d.delivery.userId])))];
       const perShare = new Map<number, number>();
@@ -391,6 +393,7 @@ export class DownloadRepository {
       all.every((d) => d.delivery.userId === null && d.delivery.shareId === null);
     if (single) await write(this.db.kysely);
     else await this.db.kysely.transaction().execute(write);
+    return logged;
   }
 
   /**

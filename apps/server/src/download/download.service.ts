@@ -129,6 +129,15 @@ export function uniqueNames(names: readonly string[]): string[] {
   });
 }
 
+/** A logged delivery as the statistics count it: whose (guest or account, never who), which set and assets. */
+export interface DownloadEvent {
+  kind: 'download';
+  audience: 'guest' | 'account';
+  csetId: number;
+  assetIds: readonly number[];
+  zip: boolean;
+}
+
 /**
  * Previews, conversion sets, single and zip downloads, video and the order process (portal-spec §4
  * "Download flow", §7). Access comes from AccessService: an asset the caller may not see is 404,
@@ -151,8 +160,23 @@ export class DownloadService {
     private readonly config: ConfigService,
     private readonly mailer: Mailer,
     private readonly limits: Pick<ClientRateLimits, 'take'>,
+    /** Statistics (insights/, wired in services.ts): each logged delivery, by set; a zip counts its files and itself. */
+    insights?: { record(event: DownloadEvent, at: number): void },
   ) {
-    this.deliveries = new DeliveryLog(repository);
+    this.deliveries = new DeliveryLog(repository, undefined, undefined, (logged) => {
+      for (const { delivery, at } of logged) {
+        insights?.record(
+          {
+            kind: 'download',
+            audience: delivery.userId === null ? 'guest' : 'account',
+            csetId: delivery.csetId,
+            assetIds: delivery.assetIds,
+            zip: delivery.kind === 'zip',
+          },
+          at,
+        );
+      }
+    });
   }
 
   private set(csetId: number): ConversionSet | undefined {

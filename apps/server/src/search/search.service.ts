@@ -45,6 +45,16 @@ export interface SearchLimit {
   take(name: 'search', client: string): Promise<void>;
 }
 
+/** A search as the statistics count it: whose (guest or account, never who), what, how many found. */
+export interface SearchEvent {
+  kind: 'search';
+  audience: 'guest' | 'account';
+  text: string;
+  facets: readonly string[];
+  results: number;
+  collection?: number | undefined;
+}
+
 /** Search, assets by id, index fields and dashboard collections (portal-spec §7). */
 export class SearchService {
   constructor(
@@ -56,6 +66,8 @@ export class SearchService {
     /** Which of the docs the caller bookmarked (BookmarkService), for `isBookmarked`. */
     private readonly bookmarks?: { bookmarkedOf(auth: Auth, ids: readonly number[]): Promise<Set<number>> },
     private readonly limit?: SearchLimit,
+    /** Statistics (insights/, wired in services.ts): only queued, never written on the search's path. */
+    private readonly insights?: { record(event: SearchEvent): void },
   ) {
     this.rows = new AssetRowsCache(repository);
     engine.onChanged((ids) => this.rows.forget(ids));
@@ -198,6 +210,17 @@ export class SearchService {
       facetOffset: input.facet_offset,
       facetSort: new Map(input.facet_sort.map(({ field, ...order }) => [field, order])),
     });
+    // A search as the visitor asked it: its first page, not the next pages, more facet values or shared ids.
+    if (input.solr_start === 0 && input.facet_offset === 0 && ids === undefined) {
+      this.insights?.record({
+        kind: 'search',
+        audience: caller.auth.userId === null ? 'guest' : 'account',
+        text: input.solr_q,
+        facets: (input.filter ?? []).map((f) => f.key),
+        results: result.numFound,
+        collection: input.meta_collections,
+      });
+    }
     return {
       response: { docs: await this.docs(caller, result.ids, lang), numFound: result.numFound, start: input.solr_start },
       facetCounts: { facetFields: result.facetFields, facetRanges: result.facetRanges },

@@ -13,6 +13,13 @@ import type { ClientRateLimits } from '../user/rate-limits.ts';
 import type { SessionRepository } from './session.repository.ts';
 import { throttledCheck } from './throttled-check.ts';
 
+/** A login as the statistics count it: its method and outcome, nothing of the account. */
+export interface LoginEvent {
+  kind: 'login';
+  method: 'native' | 'sso';
+  ok: boolean;
+}
+
 export interface SessionRequest {
   /** The token the request carried in its Authorization header, valid or not. */
   token: string | undefined;
@@ -37,6 +44,8 @@ export class SessionService {
       redeem(code: string, binding: string | undefined): Promise<number | undefined>;
     },
     private readonly limits: Pick<ClientRateLimits, 'take'>,
+    /** Statistics (insights/, wired in services.ts): logins by method and outcome, never by account. */
+    private readonly insights?: { record(event: LoginEvent): void },
   ) {}
 
   /** The login methods offered on the login page: native first, then the single sign-on providers. */
@@ -60,14 +69,30 @@ export class SessionService {
   }
 
   async get(input: SessionRequest): Promise<Session> {
-    if (input.credentials) return this.login(input.credentials, input.token, input.locale, input.client);
-    if (input.sso) return this.redeem(input.sso.code, input.sso.binding, input.token, input.locale);
+    if (input.credentials) {
+      return this.counted('native', this.login(input.credentials, input.token, input.locale, input.client));
+    }
+    if (input.sso) {
+      return this.counted('sso', this.redeem(input.sso.code, input.sso.binding, input.token, input.locale));
+    }
     if (input.token) {
       const session = await this.auth.validSession(input.token);
       const auth = session && (await this.auth.authForSession(session));
       if (auth) return this.present(auth, input.token);
     }
     return this.guest(input.locale, input.client);
+  }
+
+  /** A login's outcome, counted for the statistics (a refused one as failed, whatever the reason). */
+  private async counted(method: 'native' | 'sso', login: Promise<Session>): Promise<Session> {
+    try {
+      const session = await login;
+      this.insights?.record({ kind: 'login', method, ok: true });
+      return session;
+    } catch (err) {
+      this.insights?.record({ kind: 'login', method, ok: false });
+      throw err;
+    }
   }
 
   /** A session for the account of a single sign-on login, in exchange for its one-time code. */

@@ -48,6 +48,8 @@ export class ShareService {
     private readonly settings: Settings,
     private readonly sessions: { present(auth: Auth, token: string | null): Session },
     private readonly limits: Pick<ClientRateLimits, 'take'>,
+    /** Statistics (insights/, wired in services.ts): links opened, by link, never by visitor. */
+    private readonly insights?: { record(event: { kind: 'share_open'; shareId: number }): void },
   ) {}
 
   /** The account of a logged-in user (not a guest, not a share link's visitor). */
@@ -167,6 +169,7 @@ export class ShareService {
     if (!grant || !row) throw notFound('The share link');
     if (row.passwordHash !== null) await this.checkPassword(row, input);
     await this.shares.countView(row.id);
+    this.insights?.record({ kind: 'share_open', shareId: row.id });
     const token = await this.auth.openSession(null, input.locale, row.id);
     const visitor = this.auth.shareAuth(grant, null, input.locale);
     return { session: this.sessions.present(visitor, token), share: await this.visit(visitor, row) };

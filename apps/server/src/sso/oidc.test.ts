@@ -216,6 +216,32 @@ describe.each(dialects)(
       expect(accounts).toEqual([]);
     });
 
+    it('counts single sign-on logins for the statistics by outcome, never by account (issue #51)', async () => {
+      const ok = await authorize();
+      const done = await finish(ok.callback, ok.cookie);
+      expect((await redeem(codeOf(done.headers.location), ok.binding)).statusCode).toBe(200);
+      // Refused at the callback (a forged state), and a code presented by another browser.
+      const forged = await authorize();
+      const wrongState = new URL(forged.callback);
+      wrongState.searchParams.set('state', 'forged-state');
+      expect((await finish(wrongState.href, forged.cookie)).headers.location).toBe(`${PORTAL}/#/login?sso=failed`);
+      const stolen = await authorize();
+      const code = codeOf((await finish(stolen.callback, stolen.cookie)).headers.location);
+      expect((await redeem(code, '')).statusCode).toBe(401);
+      await t.app.services.insights.settled();
+      const logins = await t.app.db.kysely
+        .selectFrom('insight_event')
+        .select(['audience', 'key'])
+        .where('kind', '=', 'login')
+        .orderBy('key')
+        .execute();
+      expect(logins).toEqual([
+        { audience: 'guest', key: 'sso:failed' },
+        { audience: 'guest', key: 'sso:failed' },
+        { audience: 'account', key: 'sso:ok' },
+      ]);
+    });
+
     it('lists the provider among the login methods and answers 404 for an unknown one', async () => {
       const session = await t.app.inject({ method: 'POST', url: `${API}session/get` });
       expect(session.json().login).toEqual([

@@ -8,6 +8,7 @@ import { hashToken, newToken } from '../auth/tokens.ts';
 import { notFound } from '../http/errors.ts';
 import type { OidcProviderSettings, SamlProviderSettings, Settings } from '../settings.ts';
 import type { ClientRateLimits } from '../user/rate-limits.ts';
+import type { LoginEvent } from '../session/session.service.ts';
 import type { UserRepository } from '../user/user.repository.ts';
 import type { SsoRepository } from './sso.repository.ts';
 
@@ -61,6 +62,8 @@ export class SsoService {
     private readonly codes: SsoRepository,
     private readonly log: Log,
     private readonly limits: Pick<ClientRateLimits, 'take'>,
+    /** Statistics (insights/): logins the provider's answer did not complete (completed ones count at session/get). */
+    private readonly insights?: { record(event: LoginEvent): void },
   ) {
     const base = `${settings.publicUrl.replace(/\/$/, '')}${API_BASE_PATH}sso`;
     for (const p of settings.file.sso.oidc) {
@@ -87,6 +90,7 @@ export class SsoService {
 
   private failed(provider: string, err: unknown): SsoOutcome {
     this.log.warn({ err, provider }, 'single sign-on refused');
+    this.insights?.record({ kind: 'login', method: 'sso', ok: false });
     return { location: this.login({ sso: 'failed' }) };
   }
 

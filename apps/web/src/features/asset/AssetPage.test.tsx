@@ -126,12 +126,35 @@ describe('asset detail (portal-spec §2 "Asset detail")', () => {
     expect(firstPaint()).toBeNull();
   });
 
+  /** The views the page counts for the statistics (POST insights/view). */
+  const countedViews = () => {
+    const views: unknown[] = [];
+    server.use(
+      http.post(api('insights/view'), async ({ request }) => {
+        views.push(await request.json());
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    return views;
+  };
+
+  it('counts one view of the page for the statistics once it shows the asset (issue #51)', async () => {
+    asset([]);
+    const views = countedViews();
+    await renderApp('/asset/42');
+    await screen.findByRole('heading', { level: 1, name: 'Harbour <b>at night</b>' }, { timeout: 10_000 });
+    await waitFor(() => expect(views).toEqual([{ id: '42' }]));
+  });
+
   it("gives the page's first paint up when there is no asset to show", async () => {
     asset([]);
+    const views = countedViews();
     const firstPaint = firstPaintOf('asset');
     await renderApp('/asset/7');
     expect(await screen.findByText('This asset is not available to you.')).toBeInTheDocument();
     expect(firstPaint()).toBeNull();
+    // No view of an asset the page does not show.
+    expect(views).toEqual([]);
   });
 });
 

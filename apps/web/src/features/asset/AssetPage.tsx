@@ -20,7 +20,7 @@ import { IconTooltip } from '../../components/IconTooltip.tsx';
 import { copyLink, useShareDialog } from '../../widgets/ShareDialog.tsx';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { LoadingBlock } from '../../components/LoadingBlock.tsx';
-import { useAssetDoc } from './queries.ts';
+import { useAssetDoc, useCountedView } from './queries.ts';
 import { useIndexFields } from '../../stores/searchInput.ts';
 import { useFieldFormatter } from '../../stores/fieldText.ts';
 import { assetsLink } from '../../lib/portalLinks.ts';
@@ -59,6 +59,7 @@ export function AssetPage() {
   const noDownloads = sets.data?.length === 0 && !options.orderProcess;
   const noDownloadsId = useId();
 
+  useCountedView(id, Boolean(asset.data));
   const missing = asset.isSuccess && asset.data === null;
   const guest = session.session?.user === null;
   // A shared link to an asset the caller may not see: a guest is asked to log in first.

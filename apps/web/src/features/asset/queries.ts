@@ -1,5 +1,6 @@
+import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { assetsCall, previewCall, videoCall } from '@vitrine/contract/endpoints';
+import { assetsCall, insightViewCall, previewCall, videoCall } from '@vitrine/contract/endpoints';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { arrivedEarly, callApi } from '../../lib/apiClient.ts';
 import { useArrivedEarly } from '../../lib/useArrivedEarly.ts';
@@ -30,6 +31,17 @@ export function useAssetDoc(lang: string, id: string) {
     queryFn: async ({ signal }) => docOf(await callApi(assetsCall, { query, signal })),
     staleTime,
   });
+}
+
+/**
+ * Counts one view of the asset's page for the portal's statistics, when the page shows the asset:
+ * the answers the page reads come from caches and the first paint, so none of them says that it was
+ * opened. A beacon that fails changes nothing on the page.
+ */
+export function useCountedView(id: string, shown: boolean): void {
+  useEffect(() => {
+    if (shown) callApi(insightViewCall, { body: { id } }).catch(() => undefined);
+  }, [id, shown]);
 }
 
 /** The preview (page 0) or a page of a document; without url the caller may not download it. */
