@@ -160,7 +160,7 @@ describe("the first paint's search page on a phone (decision 0244)", () => {
     expect(html).toContain('<span class="vt-caption">Graphics</span>');
   });
 
-  it('admin-spec §1 "search" thumbnails body: draws the body fields under the header, at the height the results give the row', () => {
+  it('admin-spec §3 "Config" search.thumbnails.body: draws the body fields under the header, at the height the results give the row', () => {
     const config = boot((c) => {
       c.search.views.default = 'thumbnail';
       c.search.thumbnails.header = 'category';

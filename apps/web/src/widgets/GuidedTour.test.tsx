@@ -45,7 +45,7 @@ function dashboard(stored: Record<string, unknown>) {
   );
 }
 
-describe('admin-spec §1 "general" usage guide (guide.show) and portal-spec §2 "Guided tour"', () => {
+describe('admin-spec §2 "general" usage guide, §3 "Config" guide.show, portal-spec §2 "Guided tour"', () => {
   it('offers the tour on a first visit to the dashboard when guide.show is on', async () => {
     dashboard({ guide: { show: true } });
     await renderApp('/');

@@ -61,7 +61,7 @@ async function captions(): Promise<string[][]> {
   );
 }
 
-describe('admin-spec §1 "search" thumbnails body: the thumbnail view draws the body fields under the header', () => {
+describe('admin-spec §3 "Config" search.thumbnails.body: the thumbnail view draws the body fields under the header', () => {
   it("draws a line per body field in the visitor's language (English), empty where the asset has no value", async () => {
     network();
     server.use(...configHandlers(thumbnails([{ field_name: 'description' }, { field_name: 'file_size' }])));

@@ -27,7 +27,7 @@ export interface ResultFields {
   captionOf: (doc: AssetDoc) => string;
   /**
    * A thumbnail's body under its caption: a line per field the search settings name as its body
-   * (admin-spec §1 "search"), '' where the asset has no value; the same list for the same doc.
+   * (admin-spec §3 "Config" search), '' where the asset has no value; the same list for the same doc.
    */
   bodyOf: (doc: AssetDoc) => readonly string[];
   /** A field's value as the visitor reads it. */
