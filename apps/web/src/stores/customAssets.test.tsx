@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configFileNames } from '@vitrine/contract/config-defaults';
 import { api, server } from '../test/msw.ts';
 import { renderApp } from '../test/renderApp.tsx';
@@ -33,5 +33,40 @@ describe("the admin's style sheet (docs/security.md: not on the password screens
       const expected = path === '/bookmark';
       await waitFor(() => expect(customStyle() !== null, path).toBe(expected));
     }
+  });
+});
+
+describe('the favicon (admin-spec §2 "appearance", §3 "Available-files flags")', () => {
+  const icons = () => [...document.head.querySelectorAll('link[rel~="icon"]')].map((l) => l.getAttribute('href'));
+  const filesWithFavicon = (favicon: boolean) =>
+    http.get(api('config'), () =>
+      HttpResponse.json(Object.fromEntries(configFileNames.map((n) => [n, n === 'favicon' && favicon]))),
+    );
+  /** The product's own icon, as index.html links it. */
+  function productIcon() {
+    const link = document.head.appendChild(document.createElement('link'));
+    link.rel = 'icon';
+    link.type = 'image/svg+xml';
+    link.href = './favicon.svg';
+    return link;
+  }
+  // Before each test: the app's unmount after the one before puts the product's icon back.
+  beforeEach(() => {
+    for (const l of document.head.querySelectorAll('link[rel~="icon"]')) l.remove();
+  });
+
+  it("is the page's one icon link once an admin uploaded one, pointing at the configured favicon", async () => {
+    productIcon();
+    server.use(filesWithFavicon(true));
+    await renderApp('/');
+    await waitFor(() => expect(icons()).toEqual([api('config/favicon')]));
+  });
+
+  it("leaves the product's own icon without an upload", async () => {
+    productIcon();
+    server.use(filesWithFavicon(false));
+    await renderApp('/');
+    expect(await screen.findByText('Find your media', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(icons()).toEqual(['./favicon.svg']);
   });
 });
