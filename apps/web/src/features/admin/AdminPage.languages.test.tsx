@@ -190,6 +190,39 @@ describe(
       expect(await screen.findByText('Language updated', {}, { timeout: 8000 })).toBeInTheDocument();
     });
 
+    it('adds a text key in the add-translation dialog: checked, shown under its key, saved with the set (admin-spec §2 "Modals", §5)', async () => {
+      const { postedTexts } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/language');
+      await user.click(await screen.findByRole('button', { name: 'Add translation' }, slow));
+      const dialog = await screen.findByRole('dialog', { name: 'Add translation' });
+      // No key, then a key the set has already: refused with the messages of §5, the dialog stays.
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      expect(within(dialog).getByText('The key must not be empty!')).toBeInTheDocument();
+      const key = within(dialog).getByLabelText(/^Text key/);
+      await user.type(key, 'views.dashboard.title');
+      expect(within(dialog).getByText('The key is already used!')).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      expect(screen.getByRole('dialog', { name: 'Add translation' })).toBeInTheDocument();
+      // A new key with its text: the dialog closes and the list shows the key, found by the filter.
+      await user.clear(key);
+      await user.type(key, 'views.footer.greeting');
+      await user.type(within(dialog).getByLabelText(/^Text$/), 'Willkommen im Archiv');
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.getByLabelText('Find a text')).toHaveValue('views.footer.greeting');
+      expect(screen.getByLabelText('views.footer.greeting')).toHaveValue('Willkommen im Archiv');
+      expect(screen.getByText('There are unsaved changes.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Save translations' }));
+      await waitFor(() => expect(postedTexts).toHaveLength(1));
+      expect(postedTexts[0]?.lang).toBe('de');
+      const texts = postedTexts[0]?.texts as {
+        views: { footer?: { greeting?: string }; dashboard: { title: string } };
+      };
+      expect(texts.views.footer?.greeting).toBe('Willkommen im Archiv');
+      // The set's other texts are saved with it.
+      expect(texts.views.dashboard.title).toBe('Startseite');
+    });
+
     it("shows the server's reason when it refuses the translations (the reset mail's {link})", async () => {
       adminServer(defaultGlobalConfig);
       const reason =
