@@ -12,6 +12,8 @@ import { paintFirstScreen } from './paint.ts';
 import { paintsSearch, resultRowsMarkup, searchContent } from './search.ts';
 import { screenFilesAt, startAfterPicture } from './start.ts';
 import { indexField } from '../test/indexField.ts';
+import { viewRows } from '../features/search/layout.ts';
+import { viewSizesOf } from '../features/search/resultsBox.ts';
 
 const field = (field_name: string, en: string, de: string, more: Partial<IndexField> = {}) =>
   indexField(field_name, en, { is_facet: false, default_labels: { en, de }, ...more });
@@ -156,6 +158,40 @@ describe("the first paint's search page on a phone (decision 0244)", () => {
       paintContext(config, 'en'),
     );
     expect(html).toContain('<span class="vt-caption">Graphics</span>');
+  });
+
+  it('admin-spec §3 "Config" search.thumbnails.body: draws the body fields under the header, at the height the results give the row', () => {
+    const config = boot((c) => {
+      c.search.views.default = 'thumbnail';
+      c.search.thumbnails.header = 'category';
+      c.search.thumbnails.body = [{ field_name: 'description' }, { field_name: 'creator' }];
+    });
+    const rowsOf = (docs: AssetDoc[], language: string) =>
+      resultRowsMarkup(first('#/search/*', config), docs, { width: 343, height: 562 }, paintContext(config, language));
+    // A localised field comes in the visitor's language (the server answers each language's value).
+    const english = rowsOf([photo('1', { category: 'Graphics', description: 'A red car on a country road' })], 'en');
+    expect(english).toContain(
+      '<span class="vt-caption">Graphics</span><span class="vt-caption-line">A red car on a country road</span><span class="vt-caption-line"></span></div>',
+    );
+    const german = rowsOf([photo('1', { category: 'Grafik', description: 'Ein rotes Auto & ein Boot' })], 'de');
+    expect(german).toContain(
+      '<span class="vt-caption">Grafik</span><span class="vt-caption-line">Ein rotes Auto &amp; ein Boot</span><span class="vt-caption-line"></span></div>',
+    );
+    // 330 picture + 32 caption + 2 × 20 body lines, as the app's rows (layout.ts viewRows).
+    expect(english).toContain('contain-intrinsic-size:auto 200px 402px');
+    expect(viewRows('thumbnail', [photo('1')], 343, viewSizesOf(config.config.search))[0]?.height).toBe(402);
+
+    const unset = boot((c) => {
+      c.search.views.default = 'thumbnail';
+    });
+    const plain = resultRowsMarkup(
+      first('#/search/*', unset),
+      [photo('1', { description: 'A red car' })],
+      { width: 343, height: 562 },
+      paintContext(unset, 'en'),
+    );
+    expect(plain).not.toContain('vt-caption-line');
+    expect(plain).toContain('contain-intrinsic-size:auto 200px 362px');
   });
 
   it('places the search logo as the search page does: before the input, or after it when aligned right', () => {

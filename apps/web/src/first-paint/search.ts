@@ -2,10 +2,10 @@ import { logoVisible } from '@vitrine/contract/config-defaults';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { filterPath, sortPath, viewAgendaPath, viewListPath, viewModulePath } from '../components/iconPaths.ts';
 import { altText } from '../lib/assetText.ts';
-import { assetTitle } from '../lib/fieldText.ts';
+import { assetTitle, fieldText } from '../lib/fieldText.ts';
 import type { SearchAnswer } from './earlyAnswers.ts';
 import { configImageUrl, thumbPicture } from '../lib/pictures.ts';
-import { CAPTION_HEIGHT, rowGap, viewRows } from '../features/search/layout.ts';
+import { captionHeight, rowGap, viewRows } from '../features/search/layout.ts';
 import type { FirstSearch } from '../features/search/request.ts';
 import { resultsHeight, viewSizesOf } from '../features/search/resultsBox.ts';
 import { hasQuery, type ViewKey } from '../features/search/searchState.ts';
@@ -77,7 +77,8 @@ export function searchContent(first: FirstSearch, answer: SearchAnswer, ctx: Pai
 /**
  * The rows of results that a results area of this size shows at first, as ResultList and ResultItem
  * draw them (results.css): each item at its box, its picture's widths and sizes as the app gives
- * them, the first row's fetched first. Posters have no captions; thumbnails have their titles.
+ * them, the first row's fetched first. Posters have no captions; thumbnails have their header and
+ * body fields.
  */
 export function resultRowsMarkup(
   first: FirstSearch,
@@ -91,6 +92,7 @@ export function resultRowsMarkup(
   const { alt, alt_fallback } = config.accessibility.assets;
   // The thumbnail view's caption field (its header), as the results name it.
   const captionField = config.search.thumbnails.header || config.infoView.title || 'title';
+  const bodyFields = config.search.thumbnails.body.map((f) => f.field_name);
   const out: string[] = [];
   let top = 0;
   for (const [index, row] of viewRows(first.view, docs, box.width, sizes).entries()) {
@@ -106,8 +108,12 @@ export function resultRowsMarkup(
       const img = picture
         ? `<img src="${esc(picture.src)}" srcset="${esc(picture.srcSet)}" sizes="${esc(picture.sizes)}"${picture.fetchPriority ? ' fetchpriority="high"' : ''} decoding="async" alt="${esc(altText(doc, alt, alt_fallback.field_name))}" width="${width}" height="${height}">`
         : '';
-      const whole = height + (caption === undefined ? 0 : CAPTION_HEIGHT);
-      return `<div class="vt-item" style="width:${width}px;contain-intrinsic-size:auto ${width}px ${whole}px"><div class="vt-item-button" style="width:${width}px"><div class="vt-image" style="width:${width}px;height:${height}px">${img}</div>${caption === undefined ? '' : `<span class="vt-caption">${esc(caption)}</span>`}</div></div>`;
+      const whole = height + (caption === undefined ? 0 : captionHeight(bodyFields.length));
+      const text =
+        caption === undefined
+          ? ''
+          : `<span class="vt-caption">${esc(caption)}</span>${bodyFields.map((f) => `<span class="vt-caption-line">${esc(fieldText(doc, f, ctx.fields))}</span>`).join('')}`;
+      return `<div class="vt-item" style="width:${width}px;contain-intrinsic-size:auto ${width}px ${whole}px"><div class="vt-item-button" style="width:${width}px"><div class="vt-image" style="width:${width}px;height:${height}px">${img}</div>${text}</div></div>`;
     });
     out.push(`<div class="vt-row" style="gap:${gap}px;padding-bottom:${gap}px">${items.join('')}</div>`);
     top += row.height + gap;

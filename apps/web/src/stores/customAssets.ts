@@ -59,10 +59,16 @@ export function useCustomStyleAndFavicon(pathname: string): void {
   }, [styled]);
   useEffect(() => {
     if (!files.favicon) return;
+    // The product's own icon (index.html) steps aside: with two icons a browser may keep showing it.
+    const own = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel~="icon"]')];
+    for (const l of own) l.remove();
     const link = document.createElement('link');
     link.rel = 'icon';
     link.href = configImageUrl('favicon');
     document.head.appendChild(link);
-    return () => link.remove();
+    return () => {
+      link.remove();
+      document.head.append(...own);
+    };
   }, [files.favicon]);
 }

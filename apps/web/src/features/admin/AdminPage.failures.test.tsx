@@ -93,6 +93,35 @@ describe(
       expect(bodies[0] ?? '').not.toMatch(/multipart/);
     });
 
+    it('uploads the favicon from the appearance section; the page then links it (admin-spec §2 "appearance", §7)', async () => {
+      adminServer(defaultGlobalConfig);
+      let stored = false;
+      const uploads: { size: number; type: string }[] = [];
+      server.use(
+        http.get(api('config'), () =>
+          HttpResponse.json(Object.fromEntries(configFileNames.map((n) => [n, n === 'favicon' && stored]))),
+        ),
+        http.post(api('config/favicon'), async ({ request }) => {
+          const file = (await request.formData()).get('file') as File;
+          uploads.push({ size: file.size, type: file.type });
+          stored = true;
+          return HttpResponse.json({ saved: true, deleted: false });
+        }),
+      );
+      const { user } = await renderApp('/admin/appearance');
+      await closeEntryNotice(user);
+      const row = screen.getByRole('button', { name: 'Favicon: Upload' }).parentElement as HTMLElement;
+      expect(within(row).getByText('Not uploaded')).toBeInTheDocument();
+      expect(within(row).getByText('The change is visible after reloading the page.')).toBeInTheDocument();
+      const icon = new File([new Uint8Array([0, 0, 1, 0])], 'favicon.ico', { type: 'image/x-icon' });
+      await user.upload(screen.getByLabelText('Favicon'), icon);
+      expect(await screen.findByText('File saved')).toBeInTheDocument();
+      expect(uploads).toEqual([{ size: 4, type: 'image/x-icon' }]);
+      // The files' flags are asked again: the row says a file is stored, and the page links it.
+      await waitFor(() => expect(within(row).getByText('Uploaded')).toBeInTheDocument());
+      expect(document.head.querySelector('link[rel~="icon"]')?.getAttribute('href')).toBe(api('config/favicon'));
+    });
+
     it('warns of an image over 1 MB and uploads it all the same (admin-spec §5, §8)', async () => {
       adminServer(defaultGlobalConfig);
       const sizes: number[] = [];

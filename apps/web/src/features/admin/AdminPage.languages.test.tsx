@@ -137,37 +137,30 @@ describe(
       expect(screen.getByRole('combobox', { name: 'Language to translate' })).toHaveTextContent('en');
     });
 
-    it('flags an unsaved custom page and asks before another language tab drops it (admin-spec §2 "Admin entry guard", §4)', async () => {
+    it('flags an unsaved custom page and keeps each language\'s draft across the language tabs (admin-spec §2 "Admin entry guard", §4)', async () => {
       adminServer(defaultGlobalConfig);
       const { user } = await renderApp('/admin/editor');
       const heading = await screen.findByLabelText('Heading', {}, slow);
       expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
       await user.type(heading, ' und Kontakt');
       expect(screen.getByText('There are unsaved changes.')).toBeInTheDocument();
-      // Cancel keeps the edit on its tab.
+      // Another language's tab drops nothing: no question, and the draft is there on the way back.
       await user.click(screen.getByRole('tab', { name: 'EN (no page yet)' }));
-      const question = await screen.findByRole('dialog', { name: 'Discard the unsaved changes?' });
-      await user.click(within(question).getByRole('button', { name: 'Cancel' }));
-      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-      expect(screen.getByRole('tab', { name: 'DE' })).toHaveAttribute('aria-selected', 'true');
-      expect(heading).toHaveValue('Impressum und Kontakt');
-      // Typed back to the stored heading: nothing is flagged.
-      await user.type(heading, '{Backspace>12}');
-      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
-      await user.type(heading, '!');
-      // Confirmed: the other language's page shows, the edit is dropped.
-      await user.click(screen.getByRole('tab', { name: 'EN (no page yet)' }));
-      await user.click(
-        within(await screen.findByRole('dialog', { name: 'Discard the unsaved changes?' })).getByRole('button', {
-          name: 'Confirm',
-        }),
-      );
-      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-      expect(screen.getByLabelText('Heading')).toHaveValue('');
-      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
-      await user.click(screen.getByRole('tab', { name: 'DE' }));
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-      expect(await screen.findByLabelText('Heading')).toHaveValue('Impressum');
+      expect(await screen.findByLabelText('Heading')).toHaveValue('');
+      expect(screen.getByText('There are unsaved changes.')).toBeInTheDocument();
+      await user.click(screen.getByRole('tab', { name: 'DE' }));
+      expect(await screen.findByLabelText('Heading')).toHaveValue('Impressum und Kontakt');
+      // Typed back to the stored heading: nothing is flagged.
+      await user.type(screen.getByLabelText('Heading'), '{Backspace>12}');
+      expect(screen.getByLabelText('Heading')).toHaveValue('Impressum');
+      expect(screen.queryByText('There are unsaved changes.')).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save page' })).toBeDisabled();
+      // An unsaved page still holds the admin in the section when they leave for another one.
+      await user.type(screen.getByLabelText('Heading'), '!');
+      const tabs = screen.getByRole('navigation', { name: 'Administration' });
+      await user.click(within(tabs).getByRole('link', { name: 'Dashboard' }));
+      expect(await screen.findByRole('dialog', { name: 'There are unsaved changes.' })).toBeInTheDocument();
     });
 
     it('starts a new language from the texts of a chosen template and says so (admin-spec §3 "Language", §4)', async () => {
@@ -188,6 +181,39 @@ describe(
       });
       // Notices show one at a time: the entry notice stands in front for up to 5 s.
       expect(await screen.findByText('Language updated', {}, { timeout: 8000 })).toBeInTheDocument();
+    });
+
+    it('adds a text key in the add-translation dialog: checked, shown under its key, saved with the set (admin-spec §2 "Modals", §5)', async () => {
+      const { postedTexts } = adminServer(defaultGlobalConfig);
+      const { user } = await renderApp('/admin/language');
+      await user.click(await screen.findByRole('button', { name: 'Add translation' }, slow));
+      const dialog = await screen.findByRole('dialog', { name: 'Add translation' });
+      // No key, then a key the set has already: refused with the messages of §5, the dialog stays.
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      expect(within(dialog).getByText('The key must not be empty!')).toBeInTheDocument();
+      const key = within(dialog).getByLabelText(/^Text key/);
+      await user.type(key, 'views.dashboard.title');
+      expect(within(dialog).getByText('The key is already used!')).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      expect(screen.getByRole('dialog', { name: 'Add translation' })).toBeInTheDocument();
+      // A new key with its text: the dialog closes and the list shows the key, found by the filter.
+      await user.clear(key);
+      await user.type(key, 'views.footer.greeting');
+      await user.type(within(dialog).getByLabelText(/^Text$/), 'Willkommen im Archiv');
+      await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.getByLabelText('Find a text')).toHaveValue('views.footer.greeting');
+      expect(screen.getByLabelText('views.footer.greeting')).toHaveValue('Willkommen im Archiv');
+      expect(screen.getByText('There are unsaved changes.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Save translations' }));
+      await waitFor(() => expect(postedTexts).toHaveLength(1));
+      expect(postedTexts[0]?.lang).toBe('de');
+      const texts = postedTexts[0]?.texts as {
+        views: { footer?: { greeting?: string }; dashboard: { title: string } };
+      };
+      expect(texts.views.footer?.greeting).toBe('Willkommen im Archiv');
+      // The set's other texts are saved with it.
+      expect(texts.views.dashboard.title).toBe('Startseite');
     });
 
     it("shows the server's reason when it refuses the translations (the reset mail's {link})", async () => {

@@ -293,19 +293,40 @@ export function useEntryLoads(languages: readonly string[]): void {
   });
 }
 
-export function useSaveCustomPage() {
+/**
+ * Saves the custom pages of the languages given, each on its own call, with one notice for all of
+ * them: singular for one page, plural for several (admin-spec §8). Answers the languages whose page
+ * was saved; a page the server refused keeps its draft.
+ */
+export function useSaveCustomPages() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ lang, page }: { lang: string; page: PageDraft }) =>
-      callApi(saveCustomPageCall, { query: { lang }, body: page }),
-    onSuccess: (_answer, { lang, page }) => {
-      client.setQueryData(adminKeys.page(lang), page);
-      client.setQueryData(adminKeys.pageLocales(), (had: string[] | undefined) =>
-        had && !had.includes(lang) ? [...had, lang] : had,
+    mutationFn: async (pages: readonly { lang: string; page: PageDraft }[]) => {
+      const results = await Promise.allSettled(
+        pages.map(({ lang, page }) => callApi(saveCustomPageCall, { query: { lang }, body: page })),
       );
-      toast.show('toast.custom_page.saved', 'success');
+      const saved: string[] = [];
+      const refused: Error[] = [];
+      results.forEach((result, i) => {
+        const { lang, page } = pages[i]!;
+        if (result.status === 'rejected') return void refused.push(result.reason as Error);
+        saved.push(lang);
+        client.setQueryData(adminKeys.page(lang), page);
+        client.setQueryData(adminKeys.pageLocales(), (had: string[] | undefined) =>
+          had && !had.includes(lang) ? [...had, lang] : had,
+        );
+      });
+      if (refused.length === 0)
+        toast.show(`toast.custom_page.${pages.length > 1 ? 'saved_plural' : 'saved'}`, 'success');
+      else
+        toast.show(
+          `toast.custom_page.${refused.length > 1 ? 'error_plural' : 'error'}`,
+          'error',
+          undefined,
+          refused.length === 1 ? refusal(refused[0]!) : undefined,
+        );
+      return saved;
     },
-    onError: () => toast.show('toast.custom_page.error', 'error'),
   });
 }
 

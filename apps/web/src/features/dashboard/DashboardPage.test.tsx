@@ -147,6 +147,22 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     expect(screen.getByRole('link', { name: 'Empty' })).toBeInTheDocument();
   });
 
+  it('admin-spec §9 "Tile maximum size 400 by 300": a tile is never higher than 300 nor wider than 400', async () => {
+    server.use(...configHandlers({ dashboard: { collections: { show_as_tiles: true, height: 600 } } }));
+    catalogue();
+    await renderApp('/');
+    const tiles = await screen.findAllByRole('link', { name: /Landscapes|Empty/ });
+    for (const tile of tiles) {
+      const style = getComputedStyle(tile);
+      expect(style.maxHeight).toBe('300px');
+      expect(style.maxWidth).toBe('400px');
+      expect(style.aspectRatio.replace(/ /g, '')).toBe('400/300');
+    }
+    // The grid's columns grow to 400 at most, however wide the page.
+    const grid = tiles[0]!.closest('ul')!;
+    expect(getComputedStyle(grid).gridTemplateColumns).toBe('repeat(auto-fill, minmax(min(100%, 240px), 400px))');
+  });
+
   it('shows the uploaded hero image and dashboard logo unless the logo is switched off', async () => {
     const files = (logo: boolean) =>
       http.get(api('config'), () =>

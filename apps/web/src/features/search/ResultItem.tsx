@@ -17,7 +17,7 @@ import {
 import { useLongPress } from '../../lib/longPress.ts';
 import { thumbPicture } from '../../lib/pictures.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
-import { CAPTION_HEIGHT } from './layout.ts';
+import { captionHeight } from './layout.ts';
 import { posterIconSlots } from './searchState.ts';
 import './results.css';
 
@@ -299,6 +299,10 @@ export function AssetImage({
   );
 }
 
+const noLines: readonly string[] = [];
+/** The icon set's distance from the picture's bottom edge (results.css `.vt-iconset-place`). */
+const ICONSET_INSET = 4;
+
 export interface ResultItemProps {
   doc: AssetDoc;
   title: string;
@@ -313,6 +317,8 @@ export interface ResultItemProps {
   onClick: (doc: AssetDoc, click: ClickModifiers) => void;
   actions: ItemActions;
   caption?: string;
+  /** The lines under the caption (the thumbnail view's body fields). */
+  body?: readonly string[];
   panelId: string;
   /** In the first row of results: its picture is fetched at once and first. */
   first?: boolean;
@@ -335,9 +341,11 @@ export const ResultItem = memo(function ResultItem({
   onClick,
   actions,
   caption,
+  body = noLines,
   panelId,
   first,
 }: ResultItemProps) {
+  const below = caption === undefined ? 0 : captionHeight(body.length);
   const longPress = useLongPress(() => onClick(doc, { ctrlKey: true, metaKey: false, shiftKey: false }));
   return (
     <div
@@ -348,7 +356,7 @@ export const ResultItem = memo(function ResultItem({
       // size (else at none): the result list measures its rows as they are drawn.
       style={{
         width,
-        containIntrinsicSize: `auto ${width}px ${height + (caption === undefined ? 0 : CAPTION_HEIGHT)}px`,
+        containIntrinsicSize: `auto ${width}px ${height + below}px`,
       }}
     >
       <button
@@ -365,8 +373,14 @@ export const ResultItem = memo(function ResultItem({
       >
         <AssetImage doc={doc} alt={alt} width={width} height={height} first={first} />
         {caption !== undefined && <span className="vt-caption">{caption}</span>}
+        {caption !== undefined &&
+          body.map((line, i) => (
+            <span key={i} className="vt-caption-line">
+              {line}
+            </span>
+          ))}
       </button>
-      <div className={caption !== undefined ? 'vt-iconset-place vt-iconset-place-caption' : 'vt-iconset-place'}>
+      <div className="vt-iconset-place" style={caption === undefined ? undefined : { bottom: below + ICONSET_INSET }}>
         <IconSet
           doc={doc}
           width={width}

@@ -93,6 +93,8 @@ export interface ResultListProps {
   titleOf: (doc: AssetDoc) => string;
   /** A thumbnail's caption (the header field of the thumbnail view). */
   captionOf: (doc: AssetDoc) => string;
+  /** The lines under a thumbnail's caption (the body fields of the thumbnail view). */
+  bodyOf: (doc: AssetDoc) => readonly string[];
   altOf: (doc: AssetDoc) => string;
   /** The list table's columns, a field of an asset as text, and the sort its headers show and change. */
   columns: ListColumn[];
@@ -359,7 +361,7 @@ function Row(
     first: boolean;
   },
 ) {
-  const { view, doc, width, height, sizes, selected, activeId, titleOf, captionOf, altOf, panelId } = props;
+  const { view, doc, width, height, sizes, selected, activeId, titleOf, captionOf, bodyOf, altOf, panelId } = props;
   const title = titleOf(doc);
   const common = {
     doc,
@@ -375,6 +377,14 @@ function Row(
     first: props.first,
   };
   if (view === 'thumbnail')
-    return <ResultItem {...common} width={sizes.thumbWidth} height={sizes.thumbHeight} caption={captionOf(doc)} />;
+    return (
+      <ResultItem
+        {...common}
+        width={sizes.thumbWidth}
+        height={sizes.thumbHeight}
+        caption={captionOf(doc)}
+        body={bodyOf(doc)}
+      />
+    );
   return <ResultItem {...common} width={width} height={height} />;
 }

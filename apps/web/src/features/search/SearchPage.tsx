@@ -156,7 +156,7 @@ export function SearchPage() {
     void navigate(searchRoutePath({ ...route, sort: next.key, orientation: next.orientation }), { replace: true });
   });
 
-  const { titleOf, captionOf, format, left, right, listColumns } = useResultFields(
+  const { titleOf, captionOf, bodyOf, format, left, right, listColumns } = useResultFields(
     useMemo(() => ({ ...config, sorting }), [config, sorting]),
     fields,
   );
@@ -333,6 +333,7 @@ export function SearchPage() {
               onItemClick={selection.onItemClick}
               titleOf={titleOf}
               captionOf={captionOf}
+              bodyOf={bodyOf}
               altOf={(doc) => altText(doc, alt, alt_fallback.field_name)}
               columns={listColumns}
               format={format}

@@ -7,6 +7,10 @@ export const POSTER_GAP = 4;
 export const THUMB_GAP = 8;
 /** A thumbnail's caption under its picture (results.css `.vt-caption`). */
 export const CAPTION_HEIGHT = 32;
+/** A line of a thumbnail's body under the caption (results.css `.vt-caption-line`). */
+export const BODY_LINE_HEIGHT = 20;
+/** A thumbnail's text under its picture: the caption and a line per body field (decision 0258). */
+export const captionHeight = (bodyLines: number) => CAPTION_HEIGHT + bodyLines * BODY_LINE_HEIGHT;
 
 /** The gap between a view's rows (and between the items of a row). */
 export const rowGap = (view: ViewKey) => (view === 'grid' ? POSTER_GAP : view === 'thumbnail' ? THUMB_GAP : 1);
@@ -92,6 +96,12 @@ export function viewRows(view: ViewKey, docs: readonly AssetDoc[], width: number
   if (view === 'grid')
     return posterRows(docs.map(aspectOf), width, sizes.posterMinHeight, sizes.posterMaxHeight, POSTER_GAP);
   if (view === 'thumbnail')
-    return gridRows(docs.length, width, sizes.thumbWidth, sizes.thumbHeight + CAPTION_HEIGHT, THUMB_GAP);
+    return gridRows(
+      docs.length,
+      width,
+      sizes.thumbWidth,
+      sizes.thumbHeight + captionHeight(sizes.thumbBodyLines),
+      THUMB_GAP,
+    );
   return docs.map((_d, i) => ({ start: i, widths: [width], height: sizes.rowHeight }));
 }

@@ -28,6 +28,7 @@ export function viewSizesOf(search: GlobalConfig['search']): ViewSizes {
     posterMaxHeight: search.posters.max_height,
     thumbWidth: search.thumbnails.width,
     thumbHeight: search.thumbnails.height,
+    thumbBodyLines: search.thumbnails.body.length,
     rowHeight: search.list.options.rowHeight,
     listImageWidth: search.list.options.imageColWidth,
     posterBorder: search.posters.border_width,

@@ -26,6 +26,7 @@ const sizes: ViewSizes = {
   posterMaxHeight: 250,
   thumbWidth: 330,
   thumbHeight: 200,
+  thumbBodyLines: 0,
   rowHeight: 200,
   listImageWidth: 250,
   posterBorder: 2,

@@ -193,6 +193,8 @@ export interface ViewSizes {
   posterMaxHeight: number;
   thumbWidth: number;
   thumbHeight: number;
+  /** The lines of a thumbnail's body under its caption: one per configured body field. */
+  thumbBodyLines: number;
   rowHeight: number;
   listImageWidth: number;
   /** The width of a selected poster's and thumbnail's border (config posters / thumbnails border_width). */

@@ -25,6 +25,11 @@ export interface ResultFields {
   titleOf: (doc: AssetDoc) => string;
   /** A thumbnail's caption: the field the search settings name as its header (admin-spec §1 "search"), or the title. */
   captionOf: (doc: AssetDoc) => string;
+  /**
+   * A thumbnail's body under its caption: a line per field the search settings name as its body
+   * (admin-spec §3 "Config" search), '' where the asset has no value; the same list for the same doc.
+   */
+  bodyOf: (doc: AssetDoc) => readonly string[];
   /** A field's value as the visitor reads it. */
   format: (doc: AssetDoc, field: string) => string;
   /** The info panel's two columns. */
@@ -54,6 +59,9 @@ export function useResultFields(config: GlobalConfig, fields: readonly IndexFiel
       configuredLeft.length + configuredRight.length > 0
         ? [configuredLeft, configuredRight]
         : [fallback.slice(0, 4), fallback.slice(4)];
+    const bodyFields = search.thumbnails.body.map((f) => f.field_name);
+    // Kept per doc so that a thumbnail drawn again with the same doc gets the same lines (ResultItem is memoised).
+    const bodies = new WeakMap<AssetDoc, readonly string[]>();
     const sortKeys = new Set(sorting.options.filter((o) => o.active).map((o) => o.key));
     const listColumns: ListColumn[] = asInfoFields(
       search.list.columns.length > 0
@@ -65,10 +73,15 @@ export function useResultFields(config: GlobalConfig, fields: readonly IndexFiel
     return {
       titleOf: (doc) => formatter.title(doc, titleField),
       captionOf: (doc) => formatter.title(doc, search.thumbnails.header || titleField),
+      bodyOf: (doc) => {
+        let body = bodies.get(doc);
+        if (!body) bodies.set(doc, (body = bodyFields.map((f) => formatter.text(doc, f))));
+        return body;
+      },
       format: formatter.text,
       left,
       right,
       listColumns,
     };
-  }, [formatter, infoView, sorting, search.list.columns, search.thumbnails.header, fields]);
+  }, [formatter, infoView, sorting, search.list.columns, search.thumbnails.header, search.thumbnails.body, fields]);
 }

@@ -3,25 +3,37 @@ import { Alert, Box, Button, Link, Stack, Tab, Tabs, Typography } from '@mui/mat
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { sanitizeHtml } from '../../../lib/html.ts';
-import { useAdminDraft, useDiscardQuestion, useUnsavedFlag } from '../AdminDraft.tsx';
+import { useAdminDraft, useUnsavedFlag } from '../AdminDraft.tsx';
 import { Section, TextSetting } from '../fields.tsx';
-import { useCustomPage, useCustomPageLocales, useSaveCustomPage, type PageDraft } from '../queries.ts';
+import { useCustomPage, useCustomPageLocales, useSaveCustomPages, type PageDraft } from '../queries.ts';
 
-/** Custom pages, one per language, with a sanitised live preview (admin-spec §1 "editor"). */
+/**
+ * Custom pages, one per language, with a sanitised live preview (admin-spec §1 "editor"). Each
+ * language keeps its draft while the admin goes through the language tabs; saving saves every
+ * language's changed page at once, with one notice (singular or plural, admin-spec §8).
+ */
 export function EditorSection() {
   const { t } = useTranslation();
   const { config } = useAdminDraft();
   const langs = config.visibleLocales.map((l) => l.lang);
   const [lang, setLang] = useState(langs[0] ?? 'de');
-  const switchLanguage = useDiscardQuestion('page');
   const withPage = useCustomPageLocales().data;
+  // Only pages that differ from the stored ones: a page typed back to what is stored is no draft.
+  const [drafts, setDrafts] = useState<Record<string, PageDraft>>({});
+  const changed = Object.keys(drafts).filter((l) => langs.includes(l));
+  useUnsavedFlag('page', changed.length > 0);
+  const save = useSaveCustomPages();
+  const saveAll = () =>
+    save.mutate(
+      changed.map((l) => ({ lang: l, page: drafts[l]! })),
+      {
+        onSuccess: (saved) =>
+          setDrafts((had) => Object.fromEntries(Object.entries(had).filter(([l]) => !saved.includes(l)))),
+      },
+    );
   return (
     <Section title={t('admin.editor.pages')}>
-      <Tabs
-        value={lang}
-        onChange={(_e, v: string) => switchLanguage.guard(() => setLang(v))}
-        aria-label={t('admin.editor.languages')}
-      >
+      <Tabs value={lang} onChange={(_e, v: string) => setLang(v)} aria-label={t('admin.editor.languages')}>
         {langs.map((l) => (
           <Tab
             key={l}
@@ -36,51 +48,60 @@ export function EditorSection() {
         ))}
       </Tabs>
       <Box id="page-panel" role="tabpanel" aria-labelledby={`page-tab-${lang}`}>
-        <PageEditor key={lang} lang={lang} />
+        <PageEditor
+          key={lang}
+          lang={lang}
+          draft={drafts[lang] ?? null}
+          onDraft={(draft) =>
+            setDrafts(({ [lang]: _old, ...others }) => (draft === null ? others : { ...others, [lang]: draft }))
+          }
+        />
       </Box>
-      {switchLanguage.question}
+      {changed.length > 0 && <Alert severity="info">{t('admin.unsaved')}</Alert>}
+      <Box>
+        <Button variant="contained" disabled={changed.length === 0 || save.isPending} onClick={saveAll}>
+          {t(changed.length > 1 ? 'admin.editor.save_plural' : 'admin.editor.save')}
+        </Button>
+      </Box>
     </Section>
   );
 }
 
-function PageEditor({ lang }: { lang: string }) {
+function PageEditor({
+  lang,
+  draft,
+  onDraft,
+}: {
+  lang: string;
+  draft: PageDraft | null;
+  /** A changed page, or null when it is the stored one again. */
+  onDraft: (draft: PageDraft | null) => void;
+}) {
   const { t } = useTranslation();
   const page = useCustomPage(lang);
-  const save = useSaveCustomPage();
-  const [draft, setDraft] = useState<PageDraft | null>(null);
   const stored = page.data ?? null;
   const current = draft ?? stored ?? { heading: '', html: '' };
-  const unsaved = draft !== null && JSON.stringify(draft) !== JSON.stringify(stored);
-  useUnsavedFlag('page', unsaved);
+  const edit = (next: PageDraft) =>
+    onDraft(JSON.stringify(next) === JSON.stringify(stored ?? { heading: '', html: '' }) ? null : next);
   if (page.isPending) return <Typography>{t('global.loading')}</Typography>;
   return (
-    <Stack spacing={2} sx={{ pt: 2 }}>
+    <Stack spacing={2} sx={{ pt: 2, pb: 2 }}>
       <TextSetting
         label={t('admin.editor.heading')}
         value={current.heading}
-        onChange={(heading) => setDraft({ ...current, heading })}
+        onChange={(heading) => edit({ ...current, heading })}
       />
       <TextSetting
         label={t('admin.editor.html')}
         value={current.html}
-        onChange={(html) => setDraft({ ...current, html })}
+        onChange={(html) => edit({ ...current, html })}
         multiline
       />
-      {unsaved && <Alert severity="info">{t('admin.unsaved')}</Alert>}
-      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-        <Button
-          variant="contained"
-          disabled={!unsaved || save.isPending}
-          onClick={() => save.mutate({ lang, page: current }, { onSuccess: () => setDraft(null) })}
-        >
-          {t('admin.editor.save')}
-        </Button>
-        {stored ? (
-          <Link href={routeHref({ page: 'custom' })}>{t('admin.editor.open')}</Link>
-        ) : (
-          <Typography variant="body2">{t('admin.custom_page_save_first')}</Typography>
-        )}
-      </Stack>
+      {stored ? (
+        <Link href={routeHref({ page: 'custom' })}>{t('admin.editor.open')}</Link>
+      ) : (
+        <Typography variant="body2">{t('admin.custom_page_save_first')}</Typography>
+      )}
       <Typography component="h4" variant="subtitle1">
         {t('admin.editor.preview')}
       </Typography>
