@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { WriteBatches } from '../db/write-batches.ts';
 import type { Delivery, DownloadRepository } from './download.repository.ts';
 
 /** How often a process removes the keys of expired URLs, with a batch it writes anyway. */
@@ -36,45 +37,34 @@ interface Pending {
  * logged once per key, across processes (`DownloadRepository.recordDeliveries`).
  */
 export class DeliveryLog {
-  private pending: Pending[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private readonly writes = new Set<Promise<void>>();
   private keysPurgedAt = 0;
+  private readonly batches: WriteBatches<Pending>;
 
   constructor(
     private readonly repository: Pick<DownloadRepository, 'recordDeliveries'>,
-    private readonly delayMs = 250,
-    private readonly maxBatch = 500,
+    delayMs = 250,
+    maxBatch = 500,
     /** Told of the deliveries each batch logged (those of a key logged before are not). */
     private readonly onLogged?: (logged: readonly { delivery: Delivery; at: number }[]) => void,
-  ) {}
+  ) {
+    this.batches = new WriteBatches((batch) => this.write(batch), delayMs, maxBatch);
+  }
 
   add(delivery: Delivery, onError: (err: unknown) => void, at = Date.now()): void {
     if (!delivery.assetIds.length) return;
-    this.pending.push({ delivery, at, onError });
-    if (this.pending.length >= this.maxBatch) this.write();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => this.write(), this.delayMs);
-      this.timer.unref();
-    }
+    this.batches.add({ delivery, at, onError });
   }
 
   /** Resolves once every delivery added so far is written (or reported as failed). */
   async settled(): Promise<void> {
-    this.write();
-    while (this.writes.size > 0) await Promise.all([...this.writes]);
+    await this.batches.settled();
   }
 
-  private write(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const batch = this.pending;
-    if (!batch.length) return;
-    this.pending = [];
+  private write(batch: Pending[]): Promise<void> {
     const now = Date.now();
     const purge = now - this.keysPurgedAt >= PURGE_KEYS_MS ? now : undefined;
     if (purge !== undefined) this.keysPurgedAt = now;
-    const write = this.repository
+    return this.repository
       .recordDeliveries(
         batch.map(({ delivery, at }) => ({ delivery, at })),
         purge,
@@ -83,7 +73,5 @@ export class DeliveryLog {
       .catch((err: unknown) => {
         for (const onError of new Set(batch.map((p) => p.onError))) onError(err);
       });
-    this.writes.add(write);
-    void write.finally(() => this.writes.delete(write));
   }
 }

@@ -1,3 +1,4 @@
+import { WriteBatches } from '../db/write-batches.ts';
 import type { Auth } from '../auth/caller.ts';
 import type { DownloadEvent } from '../download/download.service.ts';
 import type { SearchEvent } from '../search/search.service.ts';
@@ -93,9 +94,7 @@ export interface InsightSink {
  * is queued.
  */
 export class InsightRecorder {
-  private pending: { event: InsightEvent; at: number }[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private readonly writes = new Set<Promise<void>>();
+  private readonly batches: WriteBatches<{ event: InsightEvent; at: number }>;
 
   constructor(
     private readonly sink: InsightSink,
@@ -105,33 +104,23 @@ export class InsightRecorder {
       delayMs?: number;
       maxBatch?: number;
     },
-  ) {}
+  ) {
+    this.batches = new WriteBatches(
+      (batch) =>
+        this.sink
+          .insertEvents(batch.flatMap(({ event, at }) => rowsOf(event, at)))
+          .catch((err: unknown) => this.options.onError(err)),
+      options.delayMs ?? 1000,
+      options.maxBatch ?? 500,
+    );
+  }
 
   record(event: InsightEvent, at = Date.now()): void {
-    if (!this.options.enabled) return;
-    this.pending.push({ event, at });
-    if (this.pending.length >= (this.options.maxBatch ?? 500)) this.write();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => this.write(), this.options.delayMs ?? 1000);
-      this.timer.unref();
-    }
+    if (this.options.enabled) this.batches.add({ event, at });
   }
 
   /** Resolves once every event recorded so far is written (or reported as failed). */
   async settled(): Promise<void> {
-    this.write();
-    while (this.writes.size > 0) await Promise.all([...this.writes]);
-  }
-
-  private write(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const batch = this.pending;
-    if (!batch.length) return;
-    this.pending = [];
-    const rows = batch.flatMap(({ event, at }) => rowsOf(event, at));
-    const write = this.sink.insertEvents(rows).catch((err: unknown) => this.options.onError(err));
-    this.writes.add(write);
-    void write.finally(() => this.writes.delete(write));
+    await this.batches.settled();
   }
 }
