@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { pause, type AssetBatch as EngineBatch, type ValueRow } from '@vitrine/search-engine';
+import { pause, type AssetBatch as EngineBatch } from '@vitrine/search-engine';
 import type { Db } from './database.ts';
 import type { AssetTable, Database } from './schema.ts';
 
@@ -109,19 +109,6 @@ export async function readAssetBatch(
     access: access.map(num),
     collections: collections.map((c) => ({ asset_id: Number(c.asset_id), collection_id: Number(c.collection_id) })),
   };
-}
-
-/** Compares texts as SQLite's binary collation does (UTF-8 bytes, that is code points). */
-export function binaryText(a: string, b: string): number {
-  if (a === b) return 0;
-  // eslint-disable-next-line no-control-regex
-  if (/^[\x00-\x7f]*$/.test(a + b)) return a < b ? -1 : 1;
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
-}
-
-/** The order of SQLite's read of asset_value (asset_id, field, lang, ord). */
-export function valueOrder(a: ValueRow, b: ValueRow): number {
-  return a.asset_id - b.asset_id || binaryText(a.field, b.field) || binaryText(a.lang, b.lang) || a.ord - b.ord;
 }
 
 /** A batch with only the values of `fields` ('all': every one). */

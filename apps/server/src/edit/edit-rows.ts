@@ -1,4 +1,4 @@
-import { rowsByAsset, type ValueRow } from '@vitrine/search-engine';
+import type { ValueRow } from '@vitrine/search-engine';
 import {
   ACCESS_GROUPS,
   COLLECTIONS,
@@ -9,7 +9,7 @@ import {
   STATUS,
   type FieldValues,
 } from '../catalogue/edit-overlay.ts';
-import { binaryText, valueOrder, type AssetBatch } from '../db/asset-batch.ts';
+import type { AssetBatch } from '../db/asset-batch.ts';
 
 /**
  * Assets as an edit sees them: the fields it reads, from the catalogue's rows of the assets, and
@@ -57,6 +57,9 @@ export function valueRows(c: ChangeRow, how: 'rewritten' | 'appended'): (ValueRo
 
 const pseudoFields = new Set([CREATED, ACCESS_GROUPS, COLLECTIONS, STATUS]);
 
+/** Binary order of texts, as SQLite compares them (and the same on every database here). */
+const byText = (a: string, b: string) => (a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b)));
+
 /** The fields a batch reads of each asset, from the assets' rows. */
 export function currentOf(read: AssetBatch, fields: readonly string[]): Map<number, CurrentAsset> {
   const out = new Map<number, CurrentAsset>();
@@ -75,7 +78,7 @@ export function currentOf(read: AssetBatch, fields: readonly string[]): Map<numb
     if (f) (f[v.lang] ??= []).push(v.value);
   }
   if (fields.includes(ACCESS_GROUPS)) {
-    for (const r of [...read.access].sort((a, b) => binaryText(a.group_name, b.group_name))) {
+    for (const r of [...read.access].sort((a, b) => byText(a.group_name, b.group_name))) {
       const f = out.get(r.asset_id)?.fields.get(ACCESS_GROUPS);
       if (f) (f[''] ??= []).push(r.group_name);
     }
@@ -114,20 +117,14 @@ export function leftBehind(read: AssetBatch, changes: readonly ChangeRow[], now:
     out.assets.push(asset);
   }
   const byField = (id: number, field: string) => changed.get(id)?.find((c) => c.field === field);
-  const valuesOf = rowsByAsset(read.values);
-  for (const a of out.assets) {
-    const rows = valuesOf.get(a.id) ?? [];
-    const own = new Map<string, 'appended' | 'rewritten'>();
-    for (const c of changed.get(a.id) ?? [])
-      if (!pseudoFields.has(c.field))
-        own.set(c.field, appends(c.before ?? {}, c.after ?? {}) ? 'appended' : 'rewritten');
-    if (own.size === 0) {
-      out.values.push(...rows);
-      continue;
-    }
-    const next: ValueRow[] = rows.filter((v) => own.get(v.field) !== 'rewritten');
-    for (const [field, how] of own) next.push(...valueRows(byField(a.id, field)!, how));
-    out.values.push(...next.sort(valueOrder));
+  for (const v of read.values) {
+    const c = byField(v.asset_id, v.field);
+    if (!c) out.values.push(v);
+    else if (appends(c.before ?? {}, c.after ?? {})) out.values.push(v);
+  }
+  for (const c of changes) {
+    if (pseudoFields.has(c.field)) continue;
+    out.values.push(...valueRows(c, appends(c.before ?? {}, c.after ?? {}) ? 'appended' : 'rewritten'));
   }
   for (const g of read.access) if (changed.has(g.asset_id) && !byField(g.asset_id, ACCESS_GROUPS)) out.access.push(g);
   for (const m of read.collections)
@@ -138,6 +135,9 @@ export function leftBehind(read: AssetBatch, changes: readonly ChangeRow[], now:
     if (c.field === COLLECTIONS)
       out.collections.push(...list.map((v) => ({ asset_id: c.asset_id, collection_id: Number(v) })));
   }
+  out.values.sort(
+    (a, b) => a.asset_id - b.asset_id || byText(a.field, b.field) || byText(a.lang, b.lang) || a.ord - b.ord,
+  );
   out.collections.sort((a, b) => a.collection_id - b.collection_id);
   return out;
 }

@@ -10,7 +10,6 @@ import {
   type TextIndex,
 } from '@vitrine/search-engine';
 import { indexRule } from '../access/rule.ts';
-import { valueOrder } from '../db/asset-batch.ts';
 import type { CatalogueWriteFeed, WrittenRows } from '../db/catalogue-state.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -18,6 +17,19 @@ import { SearchRepository } from './search.repository.ts';
 
 /** Assets whose documents are made and written in one turn of the event loop. */
 const TEXT_SLICE = 250;
+
+/** Compares texts as SQLite's binary collation does (UTF-8 bytes, that is code points). */
+function binaryText(a: string, b: string): number {
+  if (a === b) return 0;
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(a + b)) return a < b ? -1 : 1;
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/** The order of SQLite's read of asset_value (asset_id, field, lang, ord). */
+function binaryOrder(a: WrittenRows['values'][number], b: WrittenRows['values'][number]): number {
+  return a.asset_id - b.asset_id || binaryText(a.field, b.field) || binaryText(a.lang, b.lang) || a.ord - b.ord;
+}
 
 /**
  * Feeds the shared full-text index in the transaction that writes the assets, so a bulk write
@@ -69,7 +81,7 @@ export class TextFeed implements CatalogueWriteFeed {
         const some = ids.slice(i, i + TEXT_SLICE);
         const batch = {
           assets: some.flatMap((id) => assets.get(id) ?? []),
-          values: some.flatMap((id) => values.get(id) ?? []).sort(valueOrder),
+          values: some.flatMap((id) => values.get(id) ?? []).sort(binaryOrder),
         };
         await writeDocuments(trx, this.text, some, textDocuments(batch, indexRule), fresh);
       }
