@@ -45,7 +45,6 @@ import { MediaService } from './media/media.service.ts';
 import { baseContentLanguages, CHANGE_READER_TTL_MS } from '@vitrine/search-engine';
 import { createSearchEngine, createTextFeed, SNAPSHOT_FILE } from './search/create-engine.ts';
 import { SearchRepository } from './search/search.repository.ts';
-import { WrittenBatches } from './db/asset-batch.ts';
 import type { EngineTimes } from '@vitrine/search-engine';
 import { SearchService } from './search/search.service.ts';
 import { AuthService } from './session/auth.service.ts';
@@ -98,8 +97,6 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     settings.file.conversionSets,
   );
   const shareRules = shareRulesOf(settings.file);
-  // What an edit left of the assets it changed, for this process's search index to take unread.
-  const written = new WrittenBatches();
   const repositories = {
     access: new AccessRepository(db, shareRules),
     bookmarks: new BookmarkRepository(db),
@@ -107,12 +104,12 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     config: new ConfigRepository(db),
     derivatives: new DerivativeRepository(db.kysely),
     downloads: new DownloadRepository(db, catalogue),
-    edits: new EditRepository(db, catalogue, written),
+    edits: new EditRepository(db, catalogue),
     info: new InfoRepository(db),
     insights: new InsightsRepository(db),
     jobs: new JobRepository(db.kysely),
     loginThrottle: new LoginThrottleRepository(db),
-    search: new SearchRepository(db, undefined, undefined, written),
+    search: new SearchRepository(db),
     sessions: new SessionRepository(db, { maxAgeMs: settings.file.session.maxDays * 24 * 3600_000 }),
     sso: new SsoRepository(db),
     shares: new ShareRepository(db, shareRules),

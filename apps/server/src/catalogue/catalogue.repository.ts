@@ -265,32 +265,27 @@ export class CatalogueRepository {
    * A change of existing assets made by `write` in one transaction (edits, the bin, removal): the
    * change is recorded under the next catalogue generation and the full-text index is told, as
    * `saveAssets` does, so search, facets and suggestions follow on every process. `write` runs after
-   * the change's lock is taken (so it reads what no other writer changes meanwhile), is told the
-   * change's sequence number and time (`updated_at` of the changed assets), and answers the ids it
-   * changed with its result, and what it left of them when it knows (else the full-text feed reads
-   * them again); when it changed none, nothing is written.
+   * the change's lock is taken (so it reads what no other writer changes meanwhile) and answers the
+   * ids it changed with its result; when it changed none, nothing is written.
    */
   async changeAssets<T>(
-    write: (
-      trx: Transaction<Database>,
-      change: { seq: number; now: number },
-    ) => Promise<{ ids: readonly number[]; result: T; written?: WrittenRows }>,
+    write: (trx: Transaction<Database>) => Promise<{ ids: readonly number[]; result: T }>,
   ): Promise<T> {
     let unchanged: { result: T } | undefined;
     try {
       return await this.db.transaction().execute(async (trx) => {
         await this.feed?.begin(trx);
         const seq = await beginCatalogueChange(trx);
-        const now = Date.now();
-        const { ids, result, written } = await write(trx, { seq, now });
+        const { ids, result } = await write(trx);
         if (ids.length === 0) {
           unchanged = { result };
           throw new NothingChanged();
         }
+        const now = Date.now();
         for await (const part of inTurns(ids))
           await trx.updateTable('asset').set({ updated_at: now }).where('id', 'in', part).execute();
         await recordCatalogueChange(trx, seq, ids);
-        await this.feed?.written(trx, seq, ids, false, (fields) => written ?? writtenRows(trx, ids, fields));
+        await this.feed?.written(trx, seq, ids, false, (fields) => writtenRows(trx, ids, fields));
         return result;
       });
     } catch (err) {

@@ -9,6 +9,7 @@ import {
   COLLECTIONS,
   CREATED,
   createdMs,
+  createdValues,
   listValues,
   parseValues,
   sameValues,
@@ -17,24 +18,23 @@ import {
 } from '../catalogue/edit-overlay.ts';
 import type { Db } from '../db/database.ts';
 import type { Database, EditBatchTable } from '../db/schema.ts';
-import { readAssetBatch, type AssetBatch, type WrittenBatches } from '../db/asset-batch.ts';
-import {
-  appends,
-  currentOf,
-  leftBehind,
-  valueRows,
-  type AssetFields,
-  type ChangeRow,
-  type CurrentAsset,
-} from './edit-rows.ts';
-
-export type { AssetFields, ChangeRow, CurrentAsset } from './edit-rows.ts';
 import { conflict } from '../http/errors.ts';
 
 /** Who made a change: the account, kept by id and by name (the name stays when the account goes). */
 export interface Account {
   id: number | null;
   name: string | null;
+}
+
+/** Each asset's fields as they are now: values per language, by field. */
+export type AssetFields = Map<string, FieldValues>;
+
+/** What one asset looks like to a batch: its status and file name, and the fields the batch reads. */
+export interface CurrentAsset {
+  id: number;
+  status: string;
+  filename: string;
+  fields: AssetFields;
 }
 
 /**
@@ -54,6 +54,14 @@ export interface BatchPlan {
   undoOf?: number;
   /** Removes the changed assets for good after recording the batch (edit/remove). */
   remove?: boolean;
+}
+
+/** One change of the history: a field of an asset before and after. */
+export interface ChangeRow {
+  asset_id: number;
+  field: string;
+  before: FieldValues | null;
+  after: FieldValues | null;
 }
 
 const batchColumns = ['kind', 'account_id', 'account_name', 'at', 'assets', 'fields', 'undo_of', 'undone_by'];
@@ -90,8 +98,6 @@ export class EditRepository {
   constructor(
     private readonly db: Db,
     private readonly catalogue: CatalogueRepository,
-    /** Where the assets an edit changed are held for this process's search index. */
-    private readonly written?: WrittenBatches,
   ) {}
 
   /** The current values of `fields` of the assets (those that exist). */
@@ -100,18 +106,61 @@ export class EditRepository {
     fields: readonly string[],
     trx: Kysely<Database> = this.db.kysely,
   ): Promise<Map<number, CurrentAsset>> {
-    return currentOf(await this.read(trx, ids), fields);
-  }
-
-  /** The assets as the catalogue holds them, every value: a few hundred a turn of the event loop. */
-  private async read(trx: Kysely<Database>, ids: readonly number[]): Promise<AssetBatch> {
-    const out: AssetBatch = { assets: [], values: [], access: [], collections: [] };
+    const out = new Map<number, CurrentAsset>();
+    const indexFields = fields.filter((f) => f !== CREATED && f !== ACCESS_GROUPS && f !== COLLECTIONS && f !== STATUS);
     for await (const some of inTurns([...new Set(ids)])) {
-      const batch = await readAssetBatch(trx, this.db.dialect, some);
-      out.assets.push(...batch.assets);
-      out.values.push(...batch.values);
-      out.access.push(...batch.access);
-      out.collections.push(...batch.collections);
+      const assets = await trx
+        .selectFrom('asset')
+        .select(['id', 'status', 'filename', 'created'])
+        .where('id', 'in', some)
+        .execute();
+      for (const a of assets) {
+        const own: AssetFields = new Map();
+        for (const f of fields) own.set(f, {});
+        if (fields.includes(CREATED)) own.set(CREATED, createdValues(a.created));
+        if (fields.includes(STATUS)) own.set(STATUS, listValues([a.status]));
+        out.set(Number(a.id), { id: Number(a.id), status: a.status, filename: a.filename, fields: own });
+      }
+      if (indexFields.length > 0) {
+        const values = await trx
+          .selectFrom('asset_value')
+          .select(['asset_id', 'field', 'lang', 'value'])
+          .where('asset_id', 'in', some)
+          .where('field', 'in', indexFields)
+          .orderBy('asset_id')
+          .orderBy('field')
+          .orderBy('lang')
+          .orderBy('ord')
+          .execute();
+        for (const v of values) {
+          const f = out.get(Number(v.asset_id))?.fields.get(v.field);
+          if (f) (f[v.lang] ??= []).push(v.value);
+        }
+      }
+      if (fields.includes(ACCESS_GROUPS)) {
+        const rows = await trx
+          .selectFrom('asset_access')
+          .select(['asset_id', 'group_name'])
+          .where('asset_id', 'in', some)
+          .orderBy('group_name')
+          .execute();
+        for (const r of rows) {
+          const f = out.get(Number(r.asset_id))?.fields.get(ACCESS_GROUPS);
+          if (f) (f[''] ??= []).push(r.group_name);
+        }
+      }
+      if (fields.includes(COLLECTIONS)) {
+        const rows = await trx
+          .selectFrom('asset_collection')
+          .select(['asset_id', 'collection_id'])
+          .where('asset_id', 'in', some)
+          .orderBy('collection_id')
+          .execute();
+        for (const r of rows) {
+          const f = out.get(Number(r.asset_id))?.fields.get(COLLECTIONS);
+          if (f) (f[''] ??= []).push(String(r.collection_id));
+        }
+      }
     }
     return out;
   }
@@ -119,43 +168,32 @@ export class EditRepository {
   /**
    * Writes a batch in one transaction: the new values, the overlay marks, the history and the
    * catalogue change. Answers the batch (null when nothing changed: then nothing is written) and the
-   * assets it changed. What the changed assets now hold is known without reading them again: the
-   * full-text feed takes it, and after the commit this process's search index (`WrittenBatches`).
+   * assets it changed.
    */
   async apply(plan: BatchPlan, now = Date.now()): Promise<{ batch: EditBatch | null; changed: number }> {
-    let left: { seq: number; batch: AssetBatch } | undefined;
-    const result = await this.catalogue.changeAssets<{ batch: EditBatch | null; changed: number }>(
-      async (trx, change) => {
-        const read = await this.read(trx, plan.ids);
-        const current = currentOf(read, plan.fields);
-        const changes: ChangeRow[] = [];
-        for await (const some of inTurns([...current.values()]))
-          for (const asset of some) {
-            const next = plan.next(asset);
-            if (!next) continue;
-            for (const [field, after] of next) {
-              const before = asset.fields.get(field) ?? {};
-              if (plan.remove) changes.push({ asset_id: asset.id, field, before, after: null });
-              else if (!sameValues(before, after)) changes.push({ asset_id: asset.id, field, before, after });
-            }
+    return this.catalogue.changeAssets<{ batch: EditBatch | null; changed: number }>(async (trx) => {
+      const current = await this.current(plan.ids, plan.fields, trx);
+      const changes: ChangeRow[] = [];
+      for await (const some of inTurns([...current.values()]))
+        for (const asset of some) {
+          const next = plan.next(asset);
+          if (!next) continue;
+          for (const [field, after] of next) {
+            const before = asset.fields.get(field) ?? {};
+            if (plan.remove) changes.push({ asset_id: asset.id, field, before, after: null });
+            else if (!sameValues(before, after)) changes.push({ asset_id: asset.id, field, before, after });
           }
-        if (changes.length === 0) return { ids: [], result: { batch: null, changed: 0 } };
-        if (!plan.remove) {
-          await this.writeValues(trx, changes);
-          await this.writeOverlay(trx, plan, changes, now);
         }
-        const batch = await this.record(trx, plan.kind, plan.account, changes, now, plan.undoOf);
-        const ids = [...new Set(changes.map((c) => c.asset_id))];
-        if (plan.remove) {
-          await this.catalogue.removeAssets(trx, ids);
-          return { ids, result: { batch, changed: ids.length } };
-        }
-        left = { seq: change.seq, batch: leftBehind(read, changes, change.now) };
-        return { ids, result: { batch, changed: ids.length }, written: left.batch };
-      },
-    );
-    if (left) this.written?.hold(left.seq, left.batch);
-    return result;
+      if (changes.length === 0) return { ids: [], result: { batch: null, changed: 0 } };
+      if (!plan.remove) {
+        await this.writeValues(trx, changes);
+        await this.writeOverlay(trx, plan, changes, now);
+      }
+      const batch = await this.record(trx, plan.kind, plan.account, changes, now, plan.undoOf);
+      const ids = [...new Set(changes.map((c) => c.asset_id))];
+      if (plan.remove) await this.catalogue.removeAssets(trx, ids);
+      return { ids, result: { batch, changed: ids.length } };
+    });
   }
 
   /** The new effective values where readers read them: values, the date, access, collections, status. */
@@ -219,9 +257,13 @@ export class EditRepository {
       for await (const part of inTurns(rewritten.map((c) => c.asset_id)))
         await trx.deleteFrom('asset_value').where('field', '=', field).where('asset_id', 'in', part).execute();
       const rewrites = new Set(rewritten);
-      const rows = list.flatMap((c) => valueRows(c, rewrites.has(c) ? 'rewritten' : 'appended'));
-      // Rows of a statement: 1,000 held the event loop about 50 ms at a million assets.
-      for await (const part of inTurns(rows, TURN_SIZE))
+      const rows = list.flatMap((c) =>
+        Object.entries(c.after ?? {}).flatMap(([lang, values]) => {
+          const kept = rewrites.has(c) ? 0 : (c.before?.[lang]?.length ?? 0);
+          return values.slice(kept).map((value, i) => ({ asset_id: c.asset_id, field, lang, ord: kept + i, value }));
+        }),
+      );
+      for await (const part of inTurns(rows, TURN_SIZE * 4))
         await insertAll(trx, 'asset_value', ['asset_id', 'field', 'lang', 'ord', 'value'], part);
     }
   }
@@ -529,4 +571,13 @@ export class EditRepository {
       .executeTakeFirst();
     return row ? { id: Number(row.id), name: row.name, path: row.path } : undefined;
   }
+}
+
+/** True when `after` is `before` with values added at the end of some languages' lists (nothing else changed). */
+export function appends(before: FieldValues, after: FieldValues): boolean {
+  for (const [lang, values] of Object.entries(before)) {
+    const now = after[lang];
+    if (!now || now.length < values.length || values.some((v, i) => now[i] !== v)) return false;
+  }
+  return true;
 }

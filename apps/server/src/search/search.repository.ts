@@ -1,10 +1,53 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { Catalogue, CatalogueState, ChangeRun, TextState } from '@vitrine/search-engine';
-import { PLACEHOLDER_KIND, type Database } from '../db/schema.ts';
-import { pickFields, readAssetBatch, type AssetBatch, type WrittenBatches } from '../db/asset-batch.ts';
+import type {
+  AssetBatch as EngineBatch,
+  Catalogue,
+  CatalogueState,
+  ChangeRun,
+  TextState,
+} from '@vitrine/search-engine';
+import { pause } from '@vitrine/search-engine';
+import { PLACEHOLDER_KIND, type AssetTable, type Database } from '../db/schema.ts';
 
-export type { AssetBatch, AssetRow } from '../db/asset-batch.ts';
+export type AssetRow = Omit<
+  AssetTable,
+  'id' | 'status' | 'color_code' | 'obj_dload_cnt' | 'metadata' | 'fingerprint' | 'import_root' | 'plays_in_browser'
+> & {
+  id: number;
+  status: string;
+  color_code: number;
+  obj_dload_cnt: number;
+};
+
+/** Everything the search engine reads about a batch of assets, with every asset column. */
+export type AssetBatch = EngineBatch<AssetRow>;
+
+const assetColumns = [
+  'id',
+  'source_path',
+  'filename',
+  'sha256',
+  'file_size',
+  'mime',
+  'format',
+  'asset_group',
+  'status',
+  'created',
+  'imp_date',
+  'updated_at',
+  'pixel_x',
+  'pixel_y',
+  'bbox_x',
+  'bbox_y',
+  'color_code',
+  'rating',
+  'duration',
+  'page_count',
+  'gps_lat',
+  'gps_lon',
+  'obj_dload_cnt',
+] as const;
 
 /** Reads of the catalogue for the search engine and the asset presenter (SQL lives only here). */
 export class SearchRepository implements Catalogue<Kysely<Database>> {
@@ -17,8 +60,6 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
     private readonly db: Db,
     executor?: Kysely<Database>,
     marks?: { placeholders: number },
-    /** The assets this process's last change wrote (the edits), read instead of the catalogue while current. */
-    private readonly written?: WrittenBatches,
   ) {
     this.k = executor ?? db.kysely;
     this.marks = marks ?? { placeholders: -1 };
@@ -275,17 +316,66 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
     return new Map(rows.map((r) => [Number(r.asset_id), r.placeholder ?? '']));
   }
 
-  /**
-   * Assets by id with the values of the given fields, their access groups and collections: as this
-   * process's last change left them when it holds them and no change came since (`WrittenBatches`).
-   */
+  /** Assets by id with the values of the given fields, their access groups and collections. */
   async batch(ids: readonly number[], fields: readonly string[] | 'all', withAccess = true): Promise<AssetBatch> {
-    const held = this.written?.covering(ids);
-    if (held) {
-      if ((await this.generation()) === held.seq) return pickFields(held.batch(withAccess), fields);
-      this.written?.drop(held.seq);
-    }
-    return pickFields(await readAssetBatch(this.k, this.db.dialect, ids, withAccess), fields);
+    if (ids.length === 0) return { assets: [], values: [], access: [], collections: [] };
+    const k = this.k;
+    const list = [...ids];
+    const lo = Math.min(...list);
+    const hi = Math.max(...list);
+    // A contiguous id range reads faster (and with fewer parameters) than a long IN list.
+    const contiguous = hi - lo + 1 === list.length;
+    const assets = await k
+      .selectFrom('asset')
+      .select(assetColumns)
+      .$if(contiguous, (q) => q.where('id', '>=', lo).where('id', '<=', hi))
+      .$if(!contiguous, (q) => q.where('id', 'in', list))
+      .orderBy('id')
+      .execute();
+    const readValues = () =>
+      k
+        .selectFrom('asset_value')
+        .select(['asset_id', 'field', 'lang', 'ord', 'value'])
+        .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
+        .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
+        .orderBy('asset_id')
+        .orderBy('field')
+        .orderBy('lang')
+        .orderBy('ord')
+        .execute();
+    const readAccess = async () =>
+      withAccess
+        ? k
+            .selectFrom('asset_access')
+            .select(['asset_id', 'group_name'])
+            .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
+            .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
+            .execute()
+        : ([] as { asset_id: number; group_name: string }[]);
+    const readCollections = () =>
+      k
+        .selectFrom('asset_collection')
+        .select(['asset_id', 'collection_id'])
+        .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
+        .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
+        .orderBy('collection_id')
+        .execute();
+    // PostgreSQL answers the three side by side; SQLite answers each synchronously, so they come one
+    // a turn of the event loop (together they held it 40–90 ms for 250 assets of a changed catalogue).
+    const [values, access, collections] =
+      this.db.dialect === 'sqlite'
+        ? [await pause().then(readValues), await pause().then(readAccess), await pause().then(readCollections)]
+        : await Promise.all([readValues(), readAccess(), readCollections()]);
+    const num = <T extends { asset_id: number }>(r: T): T => ({ ...r, asset_id: Number(r.asset_id) });
+    // Fields are picked here, not in SQL: a field condition lures SQLite onto the (field, value)
+    // index instead of the primary key's asset_id range, which is many times slower.
+    const wanted = fields === 'all' ? undefined : new Set(fields);
+    return {
+      assets: assets.map((a) => ({ ...a, id: Number(a.id) })),
+      values: (wanted ? values.filter((v) => wanted.has(v.field)) : values).map(num),
+      access: access.map(num),
+      collections: collections.map((c) => ({ asset_id: Number(c.asset_id), collection_id: Number(c.collection_id) })),
+    };
   }
 
   async collections(): Promise<{ id: number; name: string; thumbnail_asset_id: number | null }[]> {
