@@ -107,22 +107,10 @@ export class InsightsService {
     });
     const top = (kind: string) => tops.get(kind) ?? [];
     const days = daysOf(range, series);
-    const totals = days.reduce<Omit<InsightDay, 'day'>>(
-      (sum, { day: _day, ...d }) => {
-        for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += d[k];
-        return sum;
-      },
-      {
-        searches: 0,
-        searchesWithoutResults: 0,
-        views: 0,
-        downloads: 0,
-        zips: 0,
-        shareOpens: 0,
-        logins: 0,
-        failedLogins: 0,
-      },
-    );
+    const totals = days.reduce<Omit<InsightDay, 'day'>>((sum, { day: _day, ...d }) => {
+      for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += d[k];
+      return sum;
+    }, noCounts());
     const langs = [auth.locale ?? 'en', 'en', 'de'];
     return {
       from: range.from,
@@ -202,21 +190,25 @@ export class InsightsService {
   }
 }
 
+/** A day's counts before anything is counted. */
+function noCounts(): Omit<InsightDay, 'day'> {
+  return {
+    searches: 0,
+    searchesWithoutResults: 0,
+    views: 0,
+    downloads: 0,
+    zips: 0,
+    shareOpens: 0,
+    logins: 0,
+    failedLogins: 0,
+  };
+}
+
 /** Every day of the period with its counts (0 where nothing happened). */
 function daysOf(range: DayRange, rows: CountRow[]): InsightDay[] {
   const days = new Map<string, InsightDay>();
   for (let day = range.from; day <= range.to; day = nextDay(day)) {
-    days.set(day, {
-      day,
-      searches: 0,
-      searchesWithoutResults: 0,
-      views: 0,
-      downloads: 0,
-      zips: 0,
-      shareOpens: 0,
-      logins: 0,
-      failedLogins: 0,
-    });
+    days.set(day, { day, ...noCounts() });
   }
   for (const row of rows) {
     const d = days.get(row.day);
