@@ -6,7 +6,7 @@ import {
 } from '@vitrine/contract/insights';
 import type { AccessService } from '../access/access.service.ts';
 import { requireAssetUser, requireGuiAdmin, type Auth } from '../auth/caller.ts';
-import { validation } from '../http/errors.ts';
+import { DomainError, validation } from '../http/errors.ts';
 import { conversionSetTitle, type Settings } from '../settings.ts';
 import type { ClientRateLimits } from '../user/rate-limits.ts';
 import { audienceOf, dayOf, type Audience, type InsightRecorder } from './insights.recorder.ts';
@@ -49,11 +49,20 @@ export class InsightsService {
 
   /**
    * A view of an asset's page, counted when the caller may see the asset. Guests' beacons count
-   * against their client's search limit (a view costs what a search does at most).
+   * against their client's search limit (a view costs what a search does at most); past it, the
+   * view is not counted and nothing is read, but the beacon is not refused either: statistics never
+   * fail a page, and a refused beacon would be a failed request in the visitor's browser.
    */
   async recordView(auth: Auth, input: { id: string; client: string }): Promise<{ ok: true }> {
     requireAssetUser(auth);
-    if (auth.userId === null) await this.limits.take('search', input.client);
+    if (auth.userId === null) {
+      try {
+        await this.limits.take('search', input.client);
+      } catch (err) {
+        if (err instanceof DomainError && err.id === 'rate_limited') return { ok: true };
+        throw err;
+      }
+    }
     const assetId = Number(input.id);
     await this.access.requireVisible(auth, assetId);
     this.recorder.record({ kind: 'view', audience: audienceOf(auth), assetId });
