@@ -24,6 +24,8 @@ export interface Server {
   /** The event-loop delay since resetLoop. */
   loop: () => Promise<LoopDelay>;
   stop: () => void;
+  /** Resolves when the process has ended (after `stop`). */
+  exited: Promise<void>;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
       child.once('message', (answer) => resolve(answer as T));
       child.send(message);
     });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server ended with ${child.exitCode}`);
@@ -64,5 +67,6 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
     },
     loop: () => ask<LoopDelay>('report'),
     stop: () => child.kill('SIGTERM'),
+    exited,
   };
 }

@@ -13,7 +13,7 @@
  *
  *   npx tsx bench/edit/run.ts --assets 1000000 [--dialect sqlite|postgres|both] [--processes 2] [--photos 100]
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,7 @@ import { writeBenchData } from '@vitrine/server/src/cli/bench-data.command.ts';
 import { loadSettings } from '@vitrine/server/src/settings.ts';
 import { startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
 import { ensureServerBuild } from '../server-build.ts';
+import { addAccount, logIn } from '../accounts.ts';
 import { writeBenchSettings } from '../settings.ts';
 import { startServer, type LoopDelay, type Server } from '../watched-server.ts';
 
@@ -48,33 +49,15 @@ const root = path.resolve(import.meta.dirname, '../..');
 const cli = path.join(root, 'apps/server/bin/vitrine.mjs');
 const EDITOR = 'bench-editor';
 const PASSWORD = 'bench editor secret';
-const XSRF = 'bench-xsrf';
 ensureServerBuild();
 
 const dialects: ('sqlite' | 'postgres')[] =
   args.dialect === 'both' ? ['sqlite', 'postgres'] : [args.dialect === 'postgres' ? 'postgres' : 'sqlite'];
 
-/** An editor's account on the portal of `env`, made through the command line. */
-function addEditor(env: Record<string, string>): void {
-  execFileSync(process.execPath, [cli, 'users', 'add', EDITOR, '--groups', 'users,editors'], {
-    input: `${PASSWORD}\n`,
-    env: { ...process.env, ...env },
-    stdio: ['pipe', 'ignore', 'inherit'],
-  });
-}
-
-/** The headers of the editor's calls: its session and the XSRF pair. */
-async function logIn(url: string): Promise<Record<string, string>> {
-  const xsrf = { cookie: `XSRF-TOKEN=${XSRF}`, 'x-xsrf-token': XSRF };
-  const res = await fetch(`${url}${API_BASE_PATH}session/get`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...xsrf },
-    body: JSON.stringify({ user: EDITOR, pass: PASSWORD }),
-  });
-  const session = (await res.json()) as { session?: string };
-  if (res.status !== 200 || !session.session) throw new Error(`the editor's login answered ${res.status}`);
-  return { authorization: `Bearer ${session.session}`, ...xsrf };
-}
+/** The editor's account on the portal of `env`. */
+const addEditor = (env: Record<string, string>) => addAccount(env, EDITOR, PASSWORD, ['users', 'editors']);
+/** The headers of the editor's calls. */
+const logInEditor = (url: string) => logIn(url, EDITOR, PASSWORD);
 
 async function call<T>(url: string, headers: Record<string, string>, what: string, body?: unknown): Promise<T> {
   const res = await fetch(`${url}${API_BASE_PATH}${what}`, {
@@ -141,7 +124,7 @@ async function benchBulkEdit(dialect: 'sqlite' | 'postgres'): Promise<EditResult
     }
     const processes = dialect === 'sqlite' ? 1 : Math.max(1, Number(args.processes));
     for (let i = 0; i < processes; i++) servers.push(await startServer(env));
-    const headers = await logIn(servers[0]!.url);
+    const headers = await logInEditor(servers[0]!.url);
     const ids: string[] = [];
     for (let start = 0; ids.length < EDITED; start += 1000) {
       const page = await call<{ response: { docs: { id: string }[] } }>(
@@ -251,7 +234,7 @@ async function benchUploads(n: number): Promise<{ importMs: number; uploadMs: nu
   const viaImport = await emptyPortal('import');
   let importMs: number;
   try {
-    const headers = await logIn(viaImport.server.url);
+    const headers = await logInEditor(viaImport.server.url);
     const t = performance.now();
     const importing = spawn(process.execPath, [cli, 'import', folder], {
       env: { ...process.env, ...viaImport.env },
@@ -267,7 +250,7 @@ async function benchUploads(n: number): Promise<{ importMs: number; uploadMs: nu
   let uploadMs: number;
   try {
     const url = viaUpload.server.url;
-    const headers = await logIn(url);
+    const headers = await logInEditor(url);
     const collection = await call<{ id: number }>(url, headers, 'edit/collection', { name: 'bench uploads' });
     const files = readdirSync(folder).map((f) => path.join(folder, f));
     const t = performance.now();

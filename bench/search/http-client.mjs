@@ -6,17 +6,18 @@
 // decoding is the client's work too. Cookies the server sets (the XSRF token of the first answer) are
 // sent back, as a browser does: a client without them gets a new cookie made with every answer.
 //
-// Messages (IPC): { url, warmups, runs } → { times: number[] } in milliseconds, or { error }.
+// Messages (IPC): { url, warmups, runs, headers? } → { times: number[] } in milliseconds, or { error }.
+// `headers` go with every request (e.g. an admin's session for the statistics call).
 import http from 'node:http';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 /** Cookies the server set, by name. */
 const cookies = new Map();
 
-function ask(url) {
+function ask(url, extra = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const headers = { 'accept-encoding': 'br, gzip' };
+    const headers = { 'accept-encoding': 'br, gzip', ...extra };
     if (cookies.size > 0) headers.cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     http
       .get(url, { agent, headers }, (res) => {
@@ -36,11 +37,11 @@ function ask(url) {
   });
 }
 
-process.on('message', async ({ url, warmups, runs }) => {
+process.on('message', async ({ url, warmups, runs, headers }) => {
   try {
-    for (let i = 0; i < warmups; i++) await ask(url);
+    for (let i = 0; i < warmups; i++) await ask(url, headers);
     const times = [];
-    for (let i = 0; i < runs; i++) times.push(await ask(url));
+    for (let i = 0; i < runs; i++) times.push(await ask(url, headers));
     process.send({ times });
   } catch (err) {
     process.send({ error: String(err) });

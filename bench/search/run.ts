@@ -18,22 +18,21 @@
  * Markdown table and written to bench/search/results/<dialect>-<assets>.json; with both, a table
  * puts the two side by side against the targets, with the load average of the machine.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeBenchData } from '@vitrine/server/src/cli/bench-data.command.ts';
-import { SyntheticCatalogue } from '@vitrine/server/src/bench-data/synthetic.ts';
 import { CatalogueRepository, type AssetWrite } from '@vitrine/server/src/catalogue/catalogue.repository.ts';
 import { openDatabase } from '@vitrine/server/src/db/database.ts';
 import { createSearchEngine, createTextFeed, SNAPSHOT_FILE } from '@vitrine/server/src/search/create-engine.ts';
-import type { EngineQuery } from '@vitrine/search-engine';
 import { loadSettings } from '@vitrine/server/src/settings.ts';
 import { startTestCluster } from '@vitrine/server/test/postgres-cluster.ts';
 import { ensureServerBuild } from '../server-build.ts';
 import { residentMb, startServer, type LoopDelay, type Server } from '../watched-server.ts';
 import { writeBenchSettings } from '../settings.ts';
+import { httpTimer, summary, type Timing } from './http-timer.ts';
+import { searchScenarios } from './scenarios.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -73,10 +72,6 @@ interface DialectResult {
   /** The server's longest event-loop delay over all searches, and while it applied a change of CHANGED assets. */
   loopMaxMs: number;
   changeLoop: (LoopDelay & { catchUpMs: number }) | undefined;
-}
-interface Timing {
-  median: number;
-  p95: number;
 }
 
 const all: DialectResult[] = [];
@@ -119,79 +114,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
     process.stderr.write(`engine loaded its index in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
 
     const groups = ['public'];
-    const facets = ['keywords', 'category', 'creator', 'asset_groups', 'rating', 'color_code'];
-    const catalogue = new SyntheticCatalogue();
-    const visible = (await engine.search(groups, { q: '*', rows: 0 })).numFound;
-    // The keyword closest to 20 % of the visible assets, and one found in roughly 0.02 %.
-    let common = catalogue.keywords[0]!;
-    let best = Infinity;
-    for (const word of catalogue.keywords.slice(0, 12)) {
-      const n = (await engine.search(groups, { q: word, rows: 0 })).numFound;
-      if (Math.abs(n / visible - 0.2) < best) {
-        best = Math.abs(n / visible - 0.2);
-        common = word;
-      }
-    }
-    const rare = catalogue.keywords[2000]!;
-    const commonShare = (100 * (await engine.search(groups, { q: common, rows: 0 })).numFound) / visible;
-    const [top] = (
-      (await engine.search(groups, { q: '*', rows: 0, facetFields: ['category'], facetLimit: 10_000 })).facetFields
-        .category ?? []
-    ).sort((a, b) => b.count - a.count);
-    if (!top) throw new Error('the bench catalogue has no category to filter by');
-    const topCategory = top.value;
-
-    interface Scenario {
-      name: string;
-      engine: () => Promise<unknown>;
-      url: string;
-      /** Searches words, so the engine's cache of text matches matters. */
-      text?: boolean;
-      /** The bound of its HTTP median at 1M (ms). */
-      httpTarget: number;
-    }
-    const facetParams = facets.map((f) => `solr_facetfields=${f}`).join('&');
-    const q = (query: EngineQuery) => () => engine.search(groups, { rows: 50, facetFields: facets, ...query });
-    const filters = [
-      { key: 'category', values: [topCategory] },
-      { key: 'asset_groups', values: ['image'] },
-      { key: 'file_size', values: ['1000000 TO 100000000'], range: true },
-    ];
-    const scenarios: Scenario[] = [
-      {
-        name: 'match-all + 6 facets, sorted by date',
-        engine: q({ q: '*', sort: { field: 'imp_date', dir: 'desc' } }),
-        url: `search?solr_q=*&solr_rows=50&solr_sort=imp_date%20desc&${facetParams}`,
-        httpTarget: 15,
-      },
-      {
-        name: `common word (${commonShare.toFixed(0)} % of assets) + 6 facets`,
-        engine: q({ q: common }),
-        text: true,
-        url: `search?solr_q=${common}&solr_rows=50&${facetParams}`,
-        httpTarget: 15,
-      },
-      {
-        name: `rare word (${(await engine.search(groups, { q: rare, rows: 0 })).numFound} hits) + 6 facets`,
-        engine: q({ q: rare }),
-        text: true,
-        url: `search?solr_q=${rare}&solr_rows=50&${facetParams}`,
-        httpTarget: 3,
-      },
-      {
-        name: 'common word + 2 facet filters + size range + 6 facets',
-        engine: q({ q: common, filter: filters }),
-        text: true,
-        url: `search?solr_q=${common}&solr_rows=50&${facetParams}&filter=${encodeURIComponent(JSON.stringify(filters))}`,
-        httpTarget: 30,
-      },
-      {
-        name: "suggestions for a 2-letter prefix ('ka')",
-        engine: () => engine.suggest(groups, 'ka', ['keywords', 'category', 'creator'], 5),
-        url: 'search/suggestions?text=ka',
-        httpTarget: 3,
-      },
-    ];
+    const { visible, common, rare, scenarios } = await searchScenarios(engine, groups);
 
     const address = server.url;
     const get = async (url: string) => {
@@ -200,13 +123,6 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
       await res.arrayBuffer();
     };
 
-    const summary = (times: number[]): { median: number; p95: number } => {
-      times.sort((a, b) => a - b);
-      return {
-        median: times[Math.floor(times.length / 2)]!,
-        p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)]!,
-      };
-    };
     const measure = async (fn: () => Promise<unknown>): Promise<{ median: number; p95: number }> => {
       for (let i = 0; i < 3; i++) await fn();
       const times: number[] = [];
@@ -218,16 +134,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
       return summary(times);
     };
     // Answers through HTTP are timed by a client in a process of its own (http-client.mjs).
-    const client = spawn(process.execPath, [path.join(import.meta.dirname, 'http-client.mjs')], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const measureHttp = (url: string) =>
-      new Promise<{ median: number; p95: number }>((resolve, reject) => {
-        client.once('message', (answer: { times?: number[]; error?: string }) =>
-          answer.times ? resolve(summary(answer.times)) : reject(new Error(answer.error)),
-        );
-        client.send({ url: `${address}/assetportal/api/${url}`, warmups: 20, runs });
-      });
+    const client = httpTimer();
 
     const results = [];
     for (const s of scenarios) {
@@ -239,7 +146,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
           })
         : undefined;
       await server.resetLoop();
-      const http = await measureHttp(s.url);
+      const http = await client.time(`${address}/assetportal/api/${s.url}`, runs);
       const loop = await server.loop();
       results.push({
         scenario: s.name,
@@ -257,7 +164,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
     const changeLoop = args['searches-only']
       ? undefined
       : await applyChange(db, settings, server, () => get(scenarios[0]!.url));
-    client.kill();
+    client.close();
     server.stop();
     await db.close();
 
