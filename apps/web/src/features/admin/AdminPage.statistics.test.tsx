@@ -206,6 +206,26 @@ describe('admin Statistics section (issue #51)', { timeout: 60_000 }, () => {
     );
   });
 
+  it('gives each chart a name and its table for screen readers, and hides the picture from them with nothing to focus in it', async () => {
+    insightsServer();
+    const { user } = await openStatistics();
+    const perDay = await screen.findByRole('figure', { name: 'Chart: Searches, views and downloads per day' }, slow);
+    // The table is there (for screen readers only) while the chart is shown.
+    expect(within(perDay).getByRole('table', { name: 'Searches, views and downloads per day' })).toBeInTheDocument();
+    const picture = perDay.querySelector(':scope > [aria-hidden="true"]');
+    await waitFor(() => expect(picture?.querySelector('svg')).not.toBeNull());
+    expect(picture?.querySelectorAll('a[href], button, input, [tabindex]:not([tabindex="-1"])')).toHaveLength(0);
+    await user.click(within(perDay).getByRole('checkbox', { name: 'Show as table' }));
+    expect(perDay.querySelector(':scope > [aria-hidden="true"]')).toBeNull();
+    expect(within(perDay).getByRole('table', { name: 'Searches, views and downloads per day' })).toBeVisible();
+    // Downloads by set and logins by method are charts with their tables as well.
+    expect(screen.getAllByRole('figure').map((f) => f.getAttribute('aria-labelledby') !== null)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+
   it("says what went wrong with the server's message", async () => {
     insightsServer(() =>
       HttpResponse.json({ error: 'validation', message: 'The period is longer than 366 days.' }, { status: 400 }),

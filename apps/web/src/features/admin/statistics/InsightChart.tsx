@@ -20,7 +20,9 @@ function useSeriesColours(): string[] {
 
 /**
  * A chart with the table it draws: the table is there for screen readers (and for anyone, as a
- * table, with the switch); the picture is hidden from them, since the table says the same.
+ * table, with the checkbox); the picture is hidden from them, since the table says the same. So the
+ * charts take no keyboard focus (`disableKeyboardNavigation`): a focus inside a part hidden from
+ * screen readers would land on nothing they can name.
  */
 export function ChartWithTable({
   label,
@@ -69,6 +71,7 @@ export function DaysChart({
     <LineChart
       height={HEIGHT}
       skipAnimation
+      disableKeyboardNavigation
       xAxis={[{ scaleType: 'point', data: days, valueFormatter: dayLabel }]}
       series={series.map((s, i) => ({ ...s, color: colours[i % colours.length], showMark: days.length <= 31 }))}
       margin={{ left: 0, right: 16 }}
@@ -83,6 +86,7 @@ export function CategoryChart({ categories, series }: { categories: string[]; se
     <BarChart
       height={HEIGHT}
       skipAnimation
+      disableKeyboardNavigation
       xAxis={[{ scaleType: 'band', data: categories }]}
       series={series.map((s, i) => ({ ...s, color: colours[i % colours.length] }))}
       margin={{ left: 0, right: 16 }}
