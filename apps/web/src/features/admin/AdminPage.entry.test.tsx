@@ -31,6 +31,8 @@ describe(
         ['Search settings', '/admin/search'],
         ['Login', '/admin/login'],
         ['Own pages', '/admin/editor'],
+        // Issue #51: after the sections of admin-spec §1.
+        ['Statistics', '/admin/statistics'],
       ]);
     });
 

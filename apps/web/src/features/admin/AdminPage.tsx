@@ -1,5 +1,5 @@
 import { Alert, Box, Button, List, ListItem, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
-import { useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { NavLink, Outlet } from '../../lib/router.tsx';
 import { PageHeading } from '../../components/PageHeading.tsx';
@@ -17,7 +17,16 @@ import { LoginSection } from './sections/LoginSection.tsx';
 import { SearchSection } from './sections/SearchSection.tsx';
 
 /** Admin sections in sidebar order (admin-spec §1). */
-export const adminSections = ['appearance', 'dashboard', 'general', 'language', 'search', 'login', 'editor'] as const;
+export const adminSections = [
+  'appearance',
+  'dashboard',
+  'general',
+  'language',
+  'search',
+  'login',
+  'editor',
+  'statistics',
+] as const;
 export type AdminSection = (typeof adminSections)[number];
 
 const sectionViews: Record<AdminSection, ComponentType> = {
@@ -28,6 +37,8 @@ const sectionViews: Record<AdminSection, ComponentType> = {
   search: SearchSection,
   login: LoginSection,
   editor: EditorSection,
+  // Its charts are a library of their own: they load on entry to the section, not with the admin area.
+  statistics: lazy(() => import('./statistics/StatisticsSection.tsx').then((m) => ({ default: m.StatisticsSection }))),
 };
 
 /** Sections whose settings live in the global config (the editor saves its pages itself). */
@@ -107,7 +118,12 @@ export function AdminSectionPage({ section }: { section: AdminSection }) {
       <Typography component="h2" variant="h5" sx={{ mb: 2 }}>
         {t(`views.admin.${section}`)}
       </Typography>
-      {status === 'loading' ? (
+      {section === 'statistics' ? (
+        // The statistics read no config: they show whether or not the config could be loaded.
+        <Suspense fallback={<PageLoading />}>
+          <View />
+        </Suspense>
+      ) : status === 'loading' ? (
         <PageLoading />
       ) : status === 'unavailable' ? (
         <Alert severity="error">{t('toast.config.error')}</Alert>
