@@ -70,28 +70,36 @@ export const listGroupsCall = defineCall({
   response: groupListSchema,
 });
 
+/** A new group: rights left out default to portal access and the original file only. */
+export const createGroupBodySchema = z.strictObject({
+  name: groupNameSchema,
+  portalAccess: groupRightsSchema.shape.portalAccess.default(true),
+  guiAdmin: groupRightsSchema.shape.guiAdmin.default(false),
+  downloadSets: groupRightsSchema.shape.downloadSets.default([0]),
+  shareLinks: groupRightsSchema.shape.shareLinks.default(false),
+  editors: groupRightsSchema.shape.editors.default(false),
+  fields: groupRightsSchema.shape.fields.default([]),
+});
+
 export const createGroupCall = defineCall({
   method: 'POST',
   path: 'admin/groups',
   summary: 'Create a user group (admins); rights left out default to portal access and the original file only',
-  body: z.strictObject({
-    name: groupNameSchema,
-    portalAccess: groupRightsSchema.shape.portalAccess.default(true),
-    guiAdmin: groupRightsSchema.shape.guiAdmin.default(false),
-    downloadSets: groupRightsSchema.shape.downloadSets.default([0]),
-    shareLinks: groupRightsSchema.shape.shareLinks.default(false),
-    editors: groupRightsSchema.shape.editors.default(false),
-    fields: groupRightsSchema.shape.fields.default([]),
-  }),
+  body: createGroupBodySchema,
   response: groupListSchema,
 });
+
+/** A change of a group: the rights it names, and a new name. */
+export const changeGroupBodySchema = groupRightsSchema
+  .partial()
+  .extend({ name: groupNameSchema.optional().describe('The new name') });
 
 export const changeGroupCall = defineCall({
   method: 'POST',
   path: 'admin/groups/:name',
   summary:
     'Change a group’s rights or rename it (admins); a rename renames it for its accounts and is refused while assets or the settings file name it',
-  body: groupRightsSchema.partial().extend({ name: groupNameSchema.optional().describe('The new name') }),
+  body: changeGroupBodySchema,
   response: groupListSchema,
 });
 

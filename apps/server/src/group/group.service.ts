@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type {
-  changeGroupCall,
-  createGroupCall,
+  changeGroupBodySchema,
+  createGroupBodySchema,
   Group,
   GroupEntry,
   GroupList,
@@ -14,8 +14,8 @@ import { restrictedFields } from '../access/field-audience.ts';
 import { groupsOfSettings, type GroupRights, type StoredGroups } from '../access/group-rights.ts';
 import type { GroupRepository, GroupsChange } from './group.repository.ts';
 
-type CreateInput = z.output<NonNullable<(typeof createGroupCall)['body']>>;
-type ChangeInput = z.output<NonNullable<(typeof changeGroupCall)['body']>>;
+type CreateInput = z.output<typeof createGroupBodySchema>;
+type ChangeInput = z.output<typeof changeGroupBodySchema>;
 
 /** The caller of `vitrine groups …`: an admin without an account, whom last-admin protection does not name. */
 export const commandLine: Auth = {
@@ -167,7 +167,8 @@ export class GroupService {
     if (keys.length) reasons.push(`the settings file (${keys.join(', ')})`);
     await this.save(auth, (current) => {
       if (!current.groups.some((g) => g.name === name)) throw notFound(`The group ${name}`);
-      if (reasons.length) throw conflict(`The group ${name} cannot be removed while ${reasons.join(', ')} name it.`);
+      if (reasons.length)
+        throw conflict(`The group ${name} cannot be removed while it is named by ${reasons.join(', ')}.`);
       return { body: { ...current, groups: current.groups.filter((g) => g.name !== name) } };
     });
     return this.list(auth);
