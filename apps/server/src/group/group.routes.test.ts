@@ -143,6 +143,27 @@ describe.each(dialects)('groups in the admin area on %s (issue #50)', (dialect) 
     expect((await change('users', { downloadSets: [0] })).status).toBe(200);
   });
 
+  it('who may make share links and who is an editor follow the saved groups on every process', async () => {
+    const share = (app: FastifyInstance) =>
+      call(
+        { method: 'POST', url: 'share/create', payload: { assetIds: [String(photo)], downloadSets: [0] } },
+        user,
+        app,
+      );
+    const editOptions = (app: FastifyInstance) => call({ method: 'GET', url: 'edit/options' }, user, app);
+    expect((await share(b)).status).toBe(200);
+    expect((await editOptions(b)).status).toBe(403);
+
+    expect((await change('users', { shareLinks: false, editors: true })).status).toBe(200);
+    for (const app of [t.app, b]) {
+      expect((await share(app)).status).toBe(403);
+      expect((await editOptions(app)).status).toBe(200);
+    }
+    expect((await change('users', { shareLinks: true, editors: false })).status).toBe(200);
+    expect((await share(b)).status).toBe(200);
+    expect((await editOptions(b)).status).toBe(403);
+  });
+
   it('bad input is a 400 that names the field', async () => {
     const cases: [object, string][] = [
       [{ name: 'a,b' }, 'name'],
