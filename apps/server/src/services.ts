@@ -100,7 +100,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   );
   // Groups and their rights: the settings file's until the admin area saves them (decision 0260).
   const groupRepository = new GroupRepository(db);
-  const rights = new GroupRights(settings.file, groupRepository);
+  const rights = new GroupRights(settings.file, groupRepository, (err) =>
+    log.warn({ error: err.message }, 'whether the groups changed could not be read; the rights last read apply'),
+  );
   const shareRules = () => rights.current().share;
   const repositories = {
     access: new AccessRepository(db, shareRules),

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Group } from '@vitrine/contract/groups';
 import type { FileSettings } from '../settings.ts';
 import type { AccessRights } from './access.service.ts';
@@ -146,10 +147,15 @@ export interface GroupStore {
   stored(): Promise<{ version: number; body: StoredGroups } | undefined>;
 }
 
+/** How long a request waits for the version row before it goes on with the rights last read. */
+export const VERSION_WAIT_MS = 2_000;
+
 /**
  * The rights of this process, kept in memory and checked against the database once per request (one
  * row by its key): a save through any process applies on the next request of every process, without
- * a restart, and only a changed version reads the groups again.
+ * a restart, and only a changed version reads the groups again. A database that does not answer
+ * (within VERSION_WAIT_MS) is told to `onError`, and the request goes on with the rights last read:
+ * what it needs of the database fails on its own, and calls that need none (readiness) still answer.
  */
 export class GroupRights {
   private snapshot: RightsSnapshot;
@@ -159,6 +165,7 @@ export class GroupRights {
   constructor(
     private readonly file: FileSettings,
     private readonly store?: GroupStore,
+    private readonly onError: (err: Error) => void = () => undefined,
   ) {
     this.snapshot = RightsSnapshot.ofSettings(file);
   }
@@ -171,8 +178,27 @@ export class GroupRights {
   /** The rights in force now: the version in the database is read, the groups only when it changed. */
   async refresh(): Promise<RightsSnapshot> {
     if (!this.store) return this.snapshot;
-    const version = await this.store.version();
-    if (version === this.snapshot.version) return this.snapshot;
+    const store = this.store;
+    const waited = new AbortController();
+    try {
+      const read = async () => {
+        const version = await store.version();
+        return version === this.snapshot.version ? this.snapshot : this.loadShared(version);
+      };
+      const late = sleep(VERSION_WAIT_MS, undefined, { signal: waited.signal }).then(() => {
+        throw new Error(`the groups' version was not read within ${VERSION_WAIT_MS} ms`);
+      });
+      late.catch(() => undefined);
+      return await Promise.race([read(), late]);
+    } catch (err) {
+      this.onError(err as Error);
+      return this.snapshot;
+    } finally {
+      waited.abort();
+    }
+  }
+
+  private loadShared(version: number): Promise<RightsSnapshot> {
     let loading = this.loading;
     if (loading?.version !== version) {
       const done = this.load();

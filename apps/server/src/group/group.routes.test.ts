@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupList } from '@vitrine/contract/groups';
 import { must } from '@vitrine/contract/must';
@@ -269,4 +270,33 @@ describe.each(dialects)('groups in the admin area on %s (issue #50)', (dialect) 
     );
     expect((await call({ method: 'GET', url: 'admin/groups' }, admin, b)).status).toBe(403);
   });
+});
+
+describe('groups while the database does not answer (PostgreSQL)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ dialect: 'postgres', settings });
+  });
+  afterAll(async () => t.close());
+
+  it('a request whose check of the groups is held up goes on with the rights last read', async () => {
+    const { database } = t.settings;
+    if (database.dialect !== 'postgres') throw new Error('this test needs PostgreSQL');
+    const search = () => t.app.inject({ method: 'GET', url: `${API}search?solr_q=*`, headers: xsrfHeaders });
+    expect((await search()).statusCode).toBe(200);
+    const locker = new pg.Client({ connectionString: database.url });
+    await locker.connect();
+    try {
+      // Every read of the version row now waits for this transaction, as with a stuck database.
+      await locker.query('begin');
+      await locker.query('lock table group_rights_state in access exclusive mode');
+      const health = await t.app.inject({ method: 'GET', url: `${API}health` });
+      expect(health.statusCode, health.body).toBe(200);
+      const searched = await search();
+      expect(searched.statusCode, searched.body).toBe(200);
+    } finally {
+      await locker.query('rollback');
+      await locker.end();
+    }
+  }, 20_000);
 });
