@@ -93,6 +93,14 @@ export class GroupRepository implements GroupStore {
       }
       const { body, rename } = await change(before);
       if (rename) {
+        // An account that still holds the new name (a group removed from the file, say) keeps one row of it.
+        await trx
+          .deleteFrom('user_group')
+          .where('group_name', '=', rename.to)
+          .where('user_id', 'in', (eb) =>
+            eb.selectFrom('user_group as held').select('held.user_id').where('held.group_name', '=', rename.from),
+          )
+          .execute();
         await trx
           .updateTable('user_group')
           .set({ group_name: rename.to })
