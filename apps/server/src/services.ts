@@ -2,7 +2,7 @@ import type { Auth } from './auth/caller.ts';
 import path from 'node:path';
 import { AccessRepository } from './access/access.repository.ts';
 import { AccessService } from './access/access.service.ts';
-import { shareRulesOf } from './access/share-rule.ts';
+import { GroupRights } from './access/group-rights.ts';
 import { BookmarkRepository } from './bookmark/bookmark.repository.ts';
 import { BookmarkService } from './bookmark/bookmark.service.ts';
 import { createMailer, type Mailer } from './adapters/mail.ts';
@@ -29,6 +29,8 @@ import { ModelRenderer } from './derivatives/model-renderer.ts';
 import { derivativeRoot } from './derivatives/storage.ts';
 import { logSourceRefusalsTo, Originals } from './derivatives/source-file.ts';
 import { EditRepository } from './edit/edit.repository.ts';
+import { GroupRepository } from './group/group.repository.ts';
+import { GroupService } from './group/group.service.ts';
 import { EditService } from './edit/edit.service.ts';
 import { XmpSidecars, xmpSidecarJobHandler } from './edit/xmp-sidecar.jobs.ts';
 import { InfoRepository } from './info/info.repository.ts';
@@ -96,7 +98,12 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     createTextFeed(db, settings.file.fields),
     settings.file.conversionSets,
   );
-  const shareRules = shareRulesOf(settings.file);
+  // Groups and their rights: the settings file's until the admin area saves them (decision 0260).
+  const groupRepository = new GroupRepository(db);
+  const rights = new GroupRights(settings.file, groupRepository, (err) =>
+    log.warn({ error: err.message }, 'whether the groups changed could not be read; the rights last read apply'),
+  );
+  const shareRules = () => rights.current().share;
   const repositories = {
     access: new AccessRepository(db, shareRules),
     bookmarks: new BookmarkRepository(db),
@@ -105,6 +112,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     derivatives: new DerivativeRepository(db.kysely),
     downloads: new DownloadRepository(db, catalogue),
     edits: new EditRepository(db, catalogue),
+    groups: groupRepository,
     info: new InfoRepository(db),
     insights: new InsightsRepository(db),
     jobs: new JobRepository(db.kysely),
@@ -126,8 +134,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     onError: (err) => log.warn({ error: err.message }, 'a work slot could not be renewed or given back'),
   });
 
-  const access = new AccessService(r.access, settings.secret, settings.file);
-  const auth = new AuthService(r.sessions, settings, (shareId) => access.shareGrant(shareId));
+  const access = new AccessService(r.access, settings.secret, () => rights.current().access);
+  const auth = new AuthService(r.sessions, settings, (shareId) => access.shareGrant(shareId), rights);
+  const groupNames = () => rights.current().names();
   const limits = new ClientRateLimits(r.loginThrottle, settings, (err) =>
     log.warn({ error: err.message }, 'searches counted in memory could not be added to the shared count'),
   );
@@ -137,21 +146,30 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     onError: (err) =>
       log.warn({ error: (err as Error).message }, 'a batch of statistics could not be written; it is dropped'),
   });
-  const sso = new SsoService(settings, r.users, r.sso, log, limits, recorder);
+  const sso = new SsoService(settings, r.users, r.sso, log, limits, recorder, groupNames);
   const stores = mediaStores(settings);
   const config = new ConfigService(r.config, stores.uploads, access, work);
   logSourceRefusalsTo(log);
   const originals = new Originals(bucketStores(settings));
   const models = new ModelRenderer(settings.file.models);
   const derivatives = new DerivativeService(r.derivatives, stores.derivatives, models, work, log, originals);
-  const users = new UserService(r.users, r.loginThrottle, settings, mailer, log, r.jobs, async (locale) => {
-    const lang = locale === 'de' ? 'de' : 'en';
-    const set = await config.translations(lang);
-    return {
-      subject: messageAt(set, RESET_MAIL_KEYS.subject) ?? RESET_MAIL_KEYS.subject,
-      body: messageAt(set, RESET_MAIL_KEYS.body) ?? RESET_MAIL_KEYS.body,
-    };
-  });
+  const users = new UserService(
+    r.users,
+    r.loginThrottle,
+    settings,
+    mailer,
+    log,
+    r.jobs,
+    async (locale) => {
+      const lang = locale === 'de' ? 'de' : 'en';
+      const set = await config.translations(lang);
+      return {
+        subject: messageAt(set, RESET_MAIL_KEYS.subject) ?? RESET_MAIL_KEYS.subject,
+        body: messageAt(set, RESET_MAIL_KEYS.body) ?? RESET_MAIL_KEYS.body,
+      };
+    },
+    groupNames,
+  );
   // Login attempts count for the block time, reset-mail requests for an hour.
   const attemptWindowMs = Math.max(settings.file.login.blockMinutes * 60_000, 3600_000);
   const purgeTargets: PurgeTarget[] = [
@@ -198,7 +216,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const recordUpload = async (auth: Auth, assetId: number) => {
     await r.edits.recordUpload(db, { id: auth.userId, name: auth.name }, [assetId]);
   };
-  const uploads = new UploadService(r.uploads, r.catalogue, importer, settings, log, recordUpload);
+  const uploads = new UploadService(r.uploads, r.catalogue, importer, settings, log, recordUpload, rights);
   const xmpSidecars = new XmpSidecars(r.edits, r.jobs, settings);
   purgeTargets.push({ what: 'unfinished uploads', purge: (now) => uploads.expireUnfinished(now) });
   const edits = new EditService(
@@ -217,6 +235,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
         .catch((err: unknown) =>
           log.warn({ ...written, error: (err as Error).message }, 'XMP sidecars of an edit could not be queued'),
         ),
+    rights,
   );
   const jobHandlers = () => [
     // Pictures and web videos of an import share the thumbnail slots of all processes.
@@ -245,6 +264,10 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     search,
     bookmarks,
     edits,
+    /** Groups and their rights in the admin area (and `vitrine groups`). */
+    groups: new GroupService(r.groups, rights, settings.file),
+    /** The groups and rights in force, the settings file's or the admin area's. */
+    rights,
     derivatives,
     sessions,
     shares: new ShareService(r.shares, access, auth, r.loginThrottle, settings, sessions, limits, recorder),
@@ -339,7 +362,10 @@ export function bucketStores(settings: Settings): (bucket: string, prefix: strin
 export async function openServices(settings: Settings, options: ServiceOptions = {}): Promise<Services> {
   const lost = (err: Error) =>
     options.log?.warn({ error: err.message }, 'a database connection was lost; the next query opens a new one');
-  return buildServices(await openDatabase(settings.database, lost), settings, options);
+  const services = buildServices(await openDatabase(settings.database, lost), settings, options);
+  // Commands and jobs may run without a request that would read the groups saved in the admin area.
+  await services.rights.refresh();
+  return services;
 }
 
 /** Opens the services, runs a task (a command) over them and ends them again. */

@@ -194,6 +194,16 @@ const matrix: Record<string, Row> = {
     request: (h) => ({ method: 'POST', url: `${api}insights/view`, payload: { id: String(h.id) } }),
   },
   [`GET ${api}admin/insights`]: { request: (h) => ({ ...get(`${api}admin/insights?days=7`), headers: h.admin }) },
+  // Groups and their rights (issue #50): they name groups and count assets, never name one.
+  [`GET ${api}admin/groups`]: { none: 'user groups (admins)' },
+  [`POST ${api}admin/groups`]: { none: 'user groups (admins)' },
+  [`POST ${api}admin/groups/:name`]: { none: 'user groups (admins)' },
+  [`DELETE ${api}admin/groups/:name`]: { none: 'user groups (admins)' },
+  [`GET ${api}admin/groups/history`]: { none: 'versions of the user groups (admins)' },
+  [`POST ${api}admin/groups/rollback/:id`]: {
+    none: 'versions of the user groups (admins)',
+    idNames: 'a version of the groups',
+  },
 };
 
 /** Routes the server gets from plugins: the OpenAPI document and its viewer, single sign-on, the web app. */

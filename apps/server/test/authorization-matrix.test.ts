@@ -5,6 +5,7 @@ import * as collection from '@vitrine/contract/collection';
 import * as config from '@vitrine/contract/config';
 import * as download from '@vitrine/contract/download';
 import * as edit from '@vitrine/contract/edit';
+import * as groups from '@vitrine/contract/groups';
 import { defaultGlobalConfig } from '@vitrine/contract/global-config';
 import * as info from '@vitrine/contract/info';
 import * as insights from '@vitrine/contract/insights';
@@ -204,6 +205,14 @@ const matrix: Row[] = [
   // page counts a view, of an asset the caller may see (this one does not exist).
   { call: insights.insightsCall, status: adminOnly(200) },
   { call: insights.insightViewCall, body: { id: '999' }, status: portalNotFound },
+  // Groups and their rights (issue #50): admins only. The changes are refused after the check of
+  // the caller (a group that does not exist, a version that does not exist, a group still named).
+  { call: groups.listGroupsCall, status: adminOnly(200) },
+  { call: groups.createGroupCall, body: { name: 'x', downloadSets: [999] }, status: adminOnly(400) },
+  { call: groups.changeGroupCall, params: { name: 'nonesuch' }, body: { shareLinks: true }, status: adminOnly(404) },
+  { call: groups.removeGroupCall, params: { name: 'users' }, status: adminOnly(409) },
+  { call: groups.groupHistoryCall, status: adminOnly(200) },
+  { call: groups.groupRollbackCall, params: { id: '999999' }, status: adminOnly(404) },
   // Last, because it ends the session.
   { call: session.logoutCall, status: 200 },
 ];

@@ -4,6 +4,7 @@ import * as collection from '@vitrine/contract/collection';
 import * as config from '@vitrine/contract/config';
 import * as download from '@vitrine/contract/download';
 import * as edit from '@vitrine/contract/edit';
+import * as groups from '@vitrine/contract/groups';
 import * as info from '@vitrine/contract/info';
 import * as insights from '@vitrine/contract/insights';
 import * as search from '@vitrine/contract/search';
@@ -17,6 +18,7 @@ export const contractCalls: CallDefinition[] = [
   config,
   download,
   edit,
+  groups,
   info,
   insights,
   search,

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { ShareGrant } from '../auth/caller.ts';
 import type { Database } from '../db/schema.ts';
 import { editableTo, visibleTo } from './rule.ts';
-import { shareState, type ShareRules } from './share-rule.ts';
+import { shareRulesNow, shareState, type ShareRulesSource } from './share-rule.ts';
 
 /** Ids per statement: far below the parameter limits of SQLite (32766) and PostgreSQL (65535). */
 const CHUNK = 10_000;
@@ -12,12 +12,13 @@ export class AccessRepository {
   constructor(
     private readonly db: Db,
     /** Who may share and how long links live (share-rule.ts), for whether a link is live. */
-    private readonly shareRules: ShareRules,
+    private readonly shareRules: ShareRulesSource,
   ) {}
 
   /** A share link is live while the share-link rule calls it active (share-rule.ts). */
   private live(now: number) {
-    return (eb: ExpressionBuilder<Database, 'share_link'>) => eb(shareState(eb, now, this.shareRules), '=', 'active');
+    return (eb: ExpressionBuilder<Database, 'share_link'>) =>
+      eb(shareState(eb, now, shareRulesNow(this.shareRules)), '=', 'active');
   }
 
   /** Of `ids`, those the groups may see under the access rule (access/rule.ts), of `kinds` only unless null. */

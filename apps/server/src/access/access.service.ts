@@ -16,12 +16,33 @@ import {
 
 /**
  * The settings the rule reads: the download rights, and the fields' audiences with the guest groups
- * that callers without an account are judged by (access/field-audience.ts).
+ * that callers without an account are judged by (access/field-audience.ts). The audiences are given
+ * as the fields' settings (`fields`) or worked out already (`restricted`: field → groups that see it,
+ * as GroupRights gives them).
  */
 export type AccessRights = DownloadRights & {
   readonly fields?: readonly FieldSetting[];
+  readonly restricted?: ReadonlyMap<string, readonly string[]>;
   readonly guest?: { readonly groups: readonly string[] };
 };
+
+/** The rights as they are, or where to read the rights in force at each call (GroupRights). */
+export type AccessRightsSource = AccessRights | (() => AccessRights);
+
+const rightsNow = (source: AccessRightsSource): AccessRights => (typeof source === 'function' ? source() : source);
+
+/** Field audiences worked out once per rights object. */
+const restrictedOf = new WeakMap<AccessRights, ReadonlyMap<string, readonly string[]>>();
+
+/** The index fields only some groups see, with those groups. */
+function restrictedIn(rights: AccessRights): ReadonlyMap<string, readonly string[]> {
+  let restricted = rights.restricted ?? restrictedOf.get(rights);
+  if (!restricted) {
+    restricted = restrictedFields(rights.fields ?? []);
+    restrictedOf.set(rights, restricted);
+  }
+  return restricted;
+}
 
 /** How a media URL checks out: `revoked` when the share link it was minted for is no longer live. */
 export type MediaUrlCheck = 'ok' | 'expired' | 'invalid' | 'revoked';
@@ -49,21 +70,20 @@ export class AccessService {
     private readonly access: AccessRepository,
     /** SECRET, which signs media URLs; without it no media URL is made or accepted. */
     private readonly secret?: string,
-    /** The conversion sets and the groups' download rights (the `asset.download` permission). */
-    private readonly downloads: AccessRights = noDownloadRights,
-  ) {
-    this.restricted = restrictedFields(downloads.fields ?? []);
-  }
-
-  /** The index fields only some groups see, with those groups. */
-  private readonly restricted: ReadonlyMap<string, readonly string[]>;
+    /**
+     * The conversion sets and the groups' download rights (the `asset.download` permission), the
+     * fields' audiences: fixed, or read at each call from GroupRights (groups saved in the admin area).
+     */
+    private readonly rights: AccessRightsSource = noDownloadRights,
+  ) {}
 
   /**
    * The index fields the caller may not see (field audiences): left out of every answer that carries
    * asset fields, and unknown to its searches, filters, facets, sorts and suggestions.
    */
   hiddenFields(auth: Auth): ReadonlySet<string> {
-    return hiddenFieldsOf(auth, this.restricted, this.downloads.guest?.groups ?? []);
+    const rights = rightsNow(this.rights);
+    return hiddenFieldsOf(auth, restrictedIn(rights), rights.guest?.groups ?? []);
   }
 
   private mediaSecret(): string {
@@ -75,7 +95,7 @@ export class AccessService {
   async checkAccess(auth: Auth, permission: Permission, ids: readonly number[]): Promise<Set<number>> {
     const scoped = scopedIds(auth, ids);
     if (scoped.length === 0) return new Set();
-    const granted = grant(auth, permission, this.downloads);
+    const granted = grant(auth, permission, rightsNow(this.rights));
     return this.access.visibleIds(granted.groups, scoped, granted.kinds);
   }
 
@@ -132,7 +152,7 @@ export class AccessService {
    * bit-mask form (access/rule.ts `groupMask`) to exactly these.
    */
   searchGroups(auth: Auth, permission: Permission = 'asset.read'): readonly string[] {
-    return grant(auth, permission, this.downloads).groups;
+    return grant(auth, permission, rightsNow(this.rights)).groups;
   }
 
   /**
@@ -193,8 +213,9 @@ export class AccessService {
 
   /** The conversion sets the caller may download in at all (each of the kinds it applies to). */
   usableSetIds(auth: Auth): number[] {
-    return [0, ...this.downloads.conversionSets.map((s) => s.id)].filter(
-      (setId) => grant(auth, downloadIn(setId), this.downloads).groups.length > 0,
+    const rights = rightsNow(this.rights);
+    return [0, ...rights.conversionSets.map((s) => s.id)].filter(
+      (setId) => grant(auth, downloadIn(setId), rights).groups.length > 0,
     );
   }
 
@@ -203,8 +224,9 @@ export class AccessService {
     const asset = await this.access.ruleFacts(assetId);
     if (!asset || scopedIds(auth, [assetId]).length === 0 || !permits(grant(auth, 'asset.read').groups, asset))
       throw notFound(`The asset ${assetId}`);
-    return [0, ...this.downloads.conversionSets.map((s) => s.id)].filter((setId) => {
-      const granted = grant(auth, downloadIn(setId), this.downloads);
+    const rights = rightsNow(this.rights);
+    return [0, ...rights.conversionSets.map((s) => s.id)].filter((setId) => {
+      const granted = grant(auth, downloadIn(setId), rights);
       return permits(granted.groups, asset, granted.kinds);
     });
   }

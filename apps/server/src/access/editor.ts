@@ -53,18 +53,19 @@ export type EditingSettings = z.infer<typeof editingSettingSchema>;
 
 /**
  * Whether the caller is an editor: an account (not a guest, not a share link's visitor) that is an
- * admin or a member of the editors group.
+ * admin or a member of an editors group (`editing.group`, or the groups the admin area made editors:
+ * GroupRights).
  */
-export function isEditor(auth: Auth, editing: Pick<EditingSettings, 'group'>): boolean {
+export function isEditor(auth: Auth, editorGroups: readonly string[]): boolean {
   if (auth.userId === null || auth.expired || auth.share) return false;
-  return auth.isGuiAdmin || auth.groups.includes(editing.group);
+  return auth.isGuiAdmin || auth.groups.some((g) => editorGroups.includes(g));
 }
 
 /**
  * 403 for everyone who is not an editor, guests and share links' visitors too (issue #49: the
  * editing calls are refused, not offered a login); 401 only for a session that has ended.
  */
-export function requireEditor(auth: Auth, editing: Pick<EditingSettings, 'group'>): void {
-  if (isEditor(auth, editing)) return;
+export function requireEditor(auth: Auth, editorGroups: readonly string[]): void {
+  if (isEditor(auth, editorGroups)) return;
   throw auth.expired ? unauthorized() : forbidden('Only editors may change the catalogue.');
 }

@@ -22,6 +22,12 @@ export function shareRulesOf(file: Pick<FileSettings, 'groups' | 'shareLinks'>):
   };
 }
 
+/** The rules as they are, or where to read the rules in force at each use (GroupRights). */
+export type ShareRulesSource = ShareRules | (() => ShareRules);
+
+export const shareRulesNow = (source: ShareRulesSource): ShareRules =>
+  typeof source === 'function' ? source() : source;
+
 /** Whether an account with these groups has the right to share (to make links, and to keep its links live). */
 export function mayShare(groups: readonly string[], rules: ShareRules): boolean {
   return groups.some((g) => rules.sharerGroups.includes(g));

@@ -6,6 +6,7 @@ import { loadSettings, SettingsError, type Settings } from '../settings.ts';
 import { backupCommands } from './backup.command.ts';
 import { cacheCommand } from './cache.ts';
 import { usersCommand } from './users.ts';
+import { groupsCommand } from './groups.ts';
 
 function settingsOrExit(): Settings {
   try {
@@ -96,6 +97,7 @@ function buildCli(): Command {
     });
 
   usersCommand(program);
+  groupsCommand(program);
   cacheCommand(program);
   backupCommands(program);
 

@@ -4,6 +4,7 @@ import type { Generated } from 'kysely';
 export interface Database {
   config_document: ConfigDocumentTable;
   config_history: ConfigHistoryTable;
+  group_rights_state: GroupRightsStateTable;
   asset: AssetTable;
   asset_value: AssetValueTable;
   asset_caption: AssetCaptionTable;
@@ -60,6 +61,12 @@ export interface ConfigHistoryTable {
   saved_by: string;
   saved_at: string;
   restored_from: number | null;
+}
+
+/** One row: the config_history id of the groups in force (0: the settings file decides). */
+export interface GroupRightsStateTable {
+  id: number;
+  version: number;
 }
 
 /** Dates are epoch milliseconds. `metadata` holds the raw extracted metadata as JSON text. */

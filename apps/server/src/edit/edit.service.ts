@@ -26,6 +26,7 @@ import {
 } from '../catalogue/edit-overlay.ts';
 import { importedExtensions } from '../catalogue/file-types.ts';
 import { conflict, notFound, validation } from '../http/errors.ts';
+import { GroupRights } from '../access/group-rights.ts';
 import type { Settings } from '../settings.ts';
 import type { Account, AssetFields, CurrentAsset, EditRepository } from './edit.repository.ts';
 
@@ -68,6 +69,8 @@ export class EditService {
      */
     private readonly onWritten: (written: { batch: number } | { assets: number[] }) => Promise<void> = async () =>
       undefined,
+    /** The groups and their rights in force (editors, the names visibility may give). */
+    private readonly rights: GroupRights = new GroupRights(settings.file),
   ) {}
 
   private async written<R extends { batch: EditBatch | null }>(result: R): Promise<R> {
@@ -76,7 +79,7 @@ export class EditService {
   }
 
   private editor(auth: Auth): void {
-    requireEditor(auth, this.settings.file.editing);
+    requireEditor(auth, this.rights.current().editorGroups);
   }
 
   private admin(auth: Auth): void {
@@ -150,7 +153,7 @@ export class EditService {
     return {
       fields: [...this.fields(auth).values()].map(({ numeric: _n, ...f }) => f),
       languages: [...(await this.contentLanguages())],
-      groups: this.settings.file.groups.map((g) => g.name),
+      groups: this.rights.current().names(),
       collections: await this.edits.collections(),
       upload: {
         maxFileBytes: Math.round(editing.maxFileMb * 1024 * 1024),
@@ -185,7 +188,7 @@ export class EditService {
   private async check(auth: Auth, body: EditBody): Promise<Map<string, EditableField>> {
     const fields = this.fields(auth);
     const languages = await this.contentLanguages();
-    const groups = new Set(this.settings.file.groups.map((g) => g.name));
+    const groups = new Set(this.rights.current().names());
     const collectionIds: number[] = [];
     for (const [i, c] of body.changes.entries()) {
       const at = (key: string) => `changes.${i}.${key}`;

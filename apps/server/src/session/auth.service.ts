@@ -2,18 +2,21 @@ import type { FastifyRequest } from 'fastify';
 import { anonymous, type Auth, type ShareGrant } from '../auth/caller.ts';
 import { hashToken, newToken, tokenOf } from '../auth/tokens.ts';
 import { clientGroup } from '../http/client-address.ts';
+import { GroupRights } from '../access/group-rights.ts';
 import type { Settings } from '../settings.ts';
 import type { SessionRepository, SessionUser } from './session.repository.ts';
 
 /** What a live share link grants (AccessService.shareGrant); undefined once it is revoked or expired. */
 export type ShareGrants = (shareId: number) => Promise<ShareGrant | undefined>;
 
-/** Turns sessions into Auth, applying the group rules of the settings. */
+/** Turns sessions into Auth, applying the groups' rights in force (GroupRights). */
 export class AuthService {
   constructor(
     private readonly sessions: SessionRepository,
     private readonly settings: Settings,
     private readonly shareGrants: ShareGrants = async () => undefined,
+    /** The groups and their rights: the settings file's, or what the admin area saved. */
+    readonly rights: GroupRights = new GroupRights(settings.file),
   ) {}
 
   /** Auth for a user (or guest, name null) with the given groups. */
@@ -22,13 +25,11 @@ export class AuthService {
     sessionId: string | null,
     locale: string | null,
   ): Auth {
-    const groups = this.settings.file.groups.filter((g) => user.groups.includes(g.name));
     return {
       userId: user.userId,
       name: user.name,
       groups: user.groups,
-      isAssetUser: groups.some((g) => g.portalAccess),
-      isGuiAdmin: groups.some((g) => g.guiAdmin),
+      ...this.rights.current().roleOf(user.groups),
       sessionId,
       locale,
       expired: false,
@@ -36,8 +37,8 @@ export class AuthService {
   }
 
   guestAuth(sessionId: string | null = null, locale: string | null = null): Auth {
-    const guest = this.settings.file.guest;
-    return this.authFor({ userId: null, name: null, groups: guest.enabled ? guest.groups : [] }, sessionId, locale);
+    const groups = [...this.rights.current().guestGroups];
+    return this.authFor({ userId: null, name: null, groups }, sessionId, locale);
   }
 
   private idleMs(): number {
@@ -57,6 +58,8 @@ export class AuthService {
   }
 
   async resolve(request: FastifyRequest): Promise<Auth> {
+    // Each request reads whether the groups changed (one row): a save on any process applies here at once.
+    await this.rights.refresh();
     const token = tokenOf(request);
     if (!token) return { ...this.guestAuth(), client: clientGroup(request.ip) };
     const session = await this.validSession(token);

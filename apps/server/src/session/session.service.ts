@@ -60,7 +60,7 @@ export class SessionService {
       user: auth.name,
       isAssetUser: auth.isAssetUser,
       isGuiAdmin: auth.isGuiAdmin,
-      isEditor: isEditor(auth, this.settings.file.editing),
+      isEditor: isEditor(auth, this.auth.rights.current().editorGroups),
       workspace: null,
       session: token,
       login: this.loginMethods(),

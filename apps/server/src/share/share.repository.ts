@@ -1,5 +1,12 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
-import { shareExpiry, shareState, type ShareLinkState, type ShareRules } from '../access/share-rule.ts';
+import {
+  shareExpiry,
+  shareRulesNow,
+  shareState,
+  type ShareLinkState,
+  type ShareRules,
+  type ShareRulesSource,
+} from '../access/share-rule.ts';
 import type { Db } from '../db/database.ts';
 import type { Database, ShareLinkTable } from '../db/schema.ts';
 
@@ -38,8 +45,12 @@ const columns = [
 export class ShareRepository {
   constructor(
     private readonly db: Db,
-    private readonly rules: ShareRules,
+    private readonly rulesSource: ShareRulesSource,
   ) {}
+
+  private get rules(): ShareRules {
+    return shareRulesNow(this.rulesSource);
+  }
 
   /** The columns of a link, with its expiry and state as the share-link rule decides them now. */
   private columns(now: number) {

@@ -15,7 +15,7 @@ import {
 } from '../http/errors.ts';
 import type { AuthService } from '../session/auth.service.ts';
 import { throttledCheck } from '../session/throttled-check.ts';
-import { mayShare, shareRulesOf, type ShareRules } from '../access/share-rule.ts';
+import { mayShare, type ShareRules } from '../access/share-rule.ts';
 import { conversionSetTitle, type Settings } from '../settings.ts';
 import type { LoginThrottleRepository } from '../user/login-throttle.repository.ts';
 import type { ClientRateLimits } from '../user/rate-limits.ts';
@@ -61,7 +61,7 @@ export class ShareService {
 
   /** Who has the right to share and how long links live (the share-link rule, access/share-rule.ts). */
   private get rules(): ShareRules {
-    return shareRulesOf(this.settings.file);
+    return this.auth.rights.current().share;
   }
 
   private mayCreate(auth: Auth): boolean {

@@ -64,6 +64,8 @@ export class SsoService {
     private readonly limits: Pick<ClientRateLimits, 'take'>,
     /** Statistics (insights/): logins the provider's answer did not complete (completed ones count at session/get). */
     private readonly insights?: { record(event: LoginEvent): void },
+    /** The groups accounts may be members of (GroupRights); the settings file's when not given. */
+    private readonly groupNames: () => readonly string[] = () => settings.file.groups.map((g) => g.name),
   ) {
     const base = `${settings.publicUrl.replace(/\/$/, '')}${API_BASE_PATH}sso`;
     for (const p of settings.file.sso.oidc) {
@@ -227,7 +229,7 @@ export class SsoService {
   }
 
   private known(): string[] {
-    return this.settings.file.groups.map((g) => g.name);
+    return [...this.groupNames()];
   }
 
   /** The login page address with a one-time code for the account, redeemable by the bound browser. */

@@ -24,6 +24,7 @@ import {
   unsupportedMediaType,
   validation,
 } from '../http/errors.ts';
+import { GroupRights } from '../access/group-rights.ts';
 import type { Settings } from '../settings.ts';
 import type { UploadRepository, UploadRow } from './upload.repository.ts';
 
@@ -95,6 +96,8 @@ export class UploadService {
     private readonly log: Log,
     /** Told of each upload that became an asset (the edit history's recordUpload). */
     private readonly onUploaded?: OnUploaded,
+    /** The groups and their rights in force (who is an editor). */
+    private readonly rights: GroupRights = new GroupRights(settings.file),
   ) {
     this.tus = new TusUploads<UploadCall>({
       path: API_BASE_PATH + UPLOAD_PATH,
@@ -123,7 +126,7 @@ export class UploadService {
 
   /** What the caller uploaded since midnight (server time), for `edit/options`. */
   async usedTodayBytes(auth: Auth, now = Date.now()): Promise<number> {
-    requireEditor(auth, this.editing);
+    requireEditor(auth, this.rights.current().editorGroups);
     return this.repo.usedSince(auth.userId ?? 0, startOfDay(now));
   }
 
@@ -132,7 +135,7 @@ export class UploadService {
    * which must be the caller's own (another's is not found).
    */
   async handle(auth: Auth, raw: IncomingMessage, id: string | undefined): Promise<TusAnswer> {
-    requireEditor(auth, this.editing);
+    requireEditor(auth, this.rights.current().editorGroups);
     if (id === undefined) return this.create(auth, raw);
     const row = UPLOAD_ID.test(id) ? await this.repo.find(id) : undefined;
     if (!row || row.account !== auth.userId || ENDED.includes(row.state)) throw notFound('The upload');
@@ -310,7 +313,7 @@ export class UploadService {
     auth: Auth,
     input: { name: string; parent?: number | undefined },
   ): Promise<{ id: number; name: string; path: string }> {
-    requireEditor(auth, this.editing);
+    requireEditor(auth, this.rights.current().editorGroups);
     const name = input.name.trim();
     if (!isPlainName(name))
       throw validation('A collection name may not hold / or \\ or control characters.', [

@@ -38,6 +38,11 @@ export class UserService {
     private readonly log: Log,
     private readonly jobs: JobRepository,
     private readonly mailTexts: ResetMailTexts,
+    /** The groups accounts may be members of (GroupRights: the settings file's, or the admin area's). */
+    private readonly groupNames: () => readonly string[] = () => [
+      ...settings.file.groups.map((g) => g.name),
+      settings.file.editing.group,
+    ],
   ) {}
 
   /**
@@ -107,7 +112,7 @@ export class UserService {
 
   private knownGroups(groups: string[]): string[] {
     // The editors group (`editing.group`) is a group of its own, whether or not `groups` names it.
-    const known = new Set([...this.settings.file.groups.map((g) => g.name), this.settings.file.editing.group]);
+    const known = new Set(this.groupNames());
     const unknown = groups.filter((g) => !known.has(g));
     if (unknown.length) {
       throw validation(`Unknown group(s): ${unknown.join(', ')}. Known groups: ${[...known].join(', ')}.`);
