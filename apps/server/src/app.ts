@@ -26,6 +26,7 @@ import { downloadRoutes } from './download/download.routes.ts';
 import { editRoutes } from './edit/edit.routes.ts';
 import { infoRoutes } from './info/info.routes.ts';
 import { insightsRoutes } from './insights/insights.routes.ts';
+import { peopleRoutes } from './people/people.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { installRequestMetrics, Metrics } from './metrics/metrics.ts';
 import { searchRoutes } from './search/search.routes.ts';
@@ -149,6 +150,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   editRoutes(app, services.edits);
   uploadRoutes(app, services.uploads);
   insightsRoutes(app, services.insights);
+  peopleRoutes(app, services.people);
 
   await serveWebApp(
     app,

@@ -194,6 +194,18 @@ const matrix: Record<string, Row> = {
     request: (h) => ({ method: 'POST', url: `${api}insights/view`, payload: { id: String(h.id) } }),
   },
   [`GET ${api}admin/insights`]: { request: (h) => ({ ...get(`${api}admin/insights?days=7`), headers: h.admin }) },
+  // People (docs/security.md "People"): accounts, their groups and what they own, counted (admins).
+  [`GET ${api}admin/people`]: { none: 'accounts (admins)' },
+  [`POST ${api}admin/people`]: { none: 'accounts (admins)' },
+  [`GET ${api}admin/people/:id`]: {
+    none: 'an account and counts of its bookmarks and links (admins)',
+    idNames: 'an account',
+  },
+  [`POST ${api}admin/people/:id`]: { none: 'an account (admins)', idNames: 'an account' },
+  [`DELETE ${api}admin/people/:id`]: {
+    none: 'an account with its bookmarks and links (admins)',
+    idNames: 'an account',
+  },
 };
 
 /** Routes the server gets from plugins: the OpenAPI document and its viewer, single sign-on, the web app. */

@@ -6,6 +6,7 @@ import * as download from '@vitrine/contract/download';
 import * as edit from '@vitrine/contract/edit';
 import * as info from '@vitrine/contract/info';
 import * as insights from '@vitrine/contract/insights';
+import * as people from '@vitrine/contract/people';
 import * as search from '@vitrine/contract/search';
 import * as session from '@vitrine/contract/session';
 import * as share from '@vitrine/contract/share';
@@ -19,6 +20,7 @@ export const contractCalls: CallDefinition[] = [
   edit,
   info,
   insights,
+  people,
   search,
   session,
   share,
