@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { nameKey } from '../db/name-key.ts';
+import type { BenchAccount } from '../bench-data/accounts.ts';
 
 /** One account as the People list shows it. */
 export interface PersonRow {
@@ -302,5 +303,50 @@ export class PeopleRepository {
     await trx.deleteFrom('password_reset').where('user_id', '=', id).execute();
     await trx.deleteFrom('sso_code').where('user_id', '=', id).execute();
     await trx.deleteFrom('user_account').where('id', '=', id).execute();
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.kysely
+      .selectFrom('user_account')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Fresh planner statistics after a bulk write, so the People list picks its indexes. */
+  async analyze(): Promise<void> {
+    await sql`analyze`.execute(this.db.kysely);
+  }
+
+  /** Writes synthetic accounts (`vitrine bench-data --accounts`) in one transaction per call. */
+  async insertBench(accounts: readonly BenchAccount[]): Promise<void> {
+    if (!accounts.length) return;
+    await this.db.kysely.transaction().execute(async (trx) => {
+      const ids = await trx
+        .insertInto('user_account')
+        .values(
+          accounts.map((a) => ({
+            name: a.name,
+            name_key: nameKey(a.name),
+            email: a.email,
+            display_name: a.displayName,
+            password_hash: null,
+            auth_source: a.authSource,
+            external_id: a.externalId,
+            disabled: a.disabled ? 1 : 0,
+            locale: null,
+            created_at: a.createdAt,
+            last_login_at: a.lastLoginAt,
+          })),
+        )
+        .returning(['id', 'name'])
+        .execute();
+      // The order of RETURNING rows is not promised: each account is found by its name.
+      const idOf = new Map(ids.map((r) => [r.name, Number(r.id)]));
+      const groups = accounts.flatMap((a) =>
+        a.groups.map((group_name) => ({ user_id: idOf.get(a.name) ?? 0, group_name, origin: a.groupOrigin })),
+      );
+      if (groups.length) await trx.insertInto('user_group').values(groups).execute();
+    });
   }
 }
