@@ -95,16 +95,18 @@ export const personCall = defineCall({
   response: personAnswerSchema,
 });
 
+export const createPersonBodySchema = z.strictObject({
+  name: z.string().min(1).max(256),
+  email: mail.describe('Where the invitation goes'),
+  displayName: z.string().max(256).optional(),
+  groups: z.array(groupName).max(100).default([]),
+});
+
 export const createPersonCall = defineCall({
   method: 'POST',
   path: 'admin/people',
   summary: 'Creates a native account without a password and mails it an invitation to set one (admins)',
-  body: z.strictObject({
-    name: z.string().min(1).max(256),
-    email: mail.describe('Where the invitation goes'),
-    displayName: z.string().max(256).optional(),
-    groups: z.array(groupName).max(100).default([]),
-  }),
+  body: createPersonBodySchema,
   response: z.object({
     person: personSchema,
     mailSent: z.boolean().describe('false: the invitation could not be sent now (send it again with resendLink)'),

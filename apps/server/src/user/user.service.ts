@@ -142,6 +142,11 @@ export class UserService {
     await this.users.setGroups((await this.existing(name)).id, this.knownGroups(groups));
   }
 
+  /** Forgets every address's failed logins and blocks on the account. */
+  async unblock(name: string): Promise<void> {
+    await this.throttle.clear(accountKey((await this.existing(name)).name));
+  }
+
   async setDisabled(name: string, disabled: boolean): Promise<void> {
     await this.users.setDisabled((await this.existing(name)).id, disabled);
   }
