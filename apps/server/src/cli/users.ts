@@ -123,7 +123,7 @@ export function usersCommand(program: Command): void {
 
   users
     .command('groups <name> <groups>')
-    .description('replace the groups of an account (comma-separated)')
+    .description("replace the groups given by hand (comma-separated); a single sign-on provider's groups stay")
     .action(async (name: string, groups: string) =>
       withUsers(async (u) => {
         await u.setGroups(name, splitGroups(groups));
