@@ -301,6 +301,31 @@ describe.each(dialects)('people in the admin area on %s', (dialect) => {
     expect((await call('GET', 'admin/people', other.headers)).statusCode).toBe(403);
   });
 
+  it('leaves an enabled admin when two admins demote each other at the same moment', async () => {
+    const [a, b] = [await signIn(t, { groups: ['admins'] }), await signIn(t, { groups: ['admins'] })];
+    // The account this file's other calls act as steps aside, so these two are the only admins.
+    await t.app.db.kysely.updateTable('user_account').set({ disabled: 1 }).where('id', '=', admin.userId).execute();
+    try {
+      const answers = await Promise.all([
+        call('POST', `admin/people/${b.userId}`, a.headers, { groups: ['users'] }),
+        call('POST', `admin/people/${a.userId}`, b.headers, { groups: ['users'] }),
+      ]);
+      const statuses = answers.map((r) => r.statusCode).sort();
+      expect(statuses[0]).toBe(200);
+      // The other was refused: as the last admin (409), or as no admin any more (403).
+      expect([403, 409]).toContain(statuses[1]);
+      const admins = await t.app.db.kysely
+        .selectFrom('user_group')
+        .select('user_id')
+        .where('group_name', '=', 'admins')
+        .where('user_id', 'in', [a.userId, b.userId])
+        .execute();
+      expect(admins).toHaveLength(1);
+    } finally {
+      await t.app.db.kysely.updateTable('user_account').set({ disabled: 0 }).where('id', '=', admin.userId).execute();
+    }
+  });
+
   it('removes an account with its bookmarks and share links, after a confirmation of their counts', async () => {
     const ids = [
       await buildAsset(t.app.db, { filename: 'one.jpg', access: ['users'] }),
@@ -426,9 +451,14 @@ describe.each(dialects)('people in the admin area on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(row.purpose).toBe('reset');
     const token = tokenIn(mail);
-    expect((await call('POST', 'user/reset-password', xsrfHeaders, { token, pass: 'rita renewed' })).json()).toEqual({
-      ok: true,
-    });
+    // A second link replaces the first.
+    await call('POST', `admin/people/${id}`, admin.headers, { sendLink: true });
+    const replaced = await call('POST', 'user/reset-password', xsrfHeaders, { token, pass: 'rita renewed' });
+    expect(replaced.json()).toMatchObject({ error: 'link_invalid' });
+    const latest = tokenIn(outbox().at(-1) ?? '');
+    expect(
+      (await call('POST', 'user/reset-password', xsrfHeaders, { token: latest, pass: 'rita renewed' })).json(),
+    ).toEqual({ ok: true });
     expect((await login('rita', 'rita renewed')).statusCode).toBe(200);
   });
 });

@@ -181,6 +181,8 @@ export class PeopleService {
     const hours = purpose === 'invitation' ? invitationHours : resetLinkHours;
     const now = Date.now();
     await this.users.purgeResets(now);
+    // The latest mail's link is the one that works: an earlier one, perhaps sent to an old address, ends.
+    await this.users.dropLinks(id, purpose);
     const token = newToken();
     await this.users.createReset(hashToken(token), id, now + hours * 3600_000, purpose);
     const link = portalLink(this.settings.publicUrl, { page: 'resetPassword', token });

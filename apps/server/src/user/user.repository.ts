@@ -198,6 +198,15 @@ export class UserRepository {
       .execute();
   }
 
+  /** Removes the account's open links of one kind (a new one replaces them). */
+  async dropLinks(userId: number, purpose: 'reset' | 'invitation'): Promise<void> {
+    await this.db.kysely
+      .deleteFrom('password_reset')
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .execute();
+  }
+
   /** Removes reset links that expired. */
   async purgeResets(now: number): Promise<number> {
     const result = await this.db.kysely.deleteFrom('password_reset').where('expires_at', '<=', now).executeTakeFirst();
