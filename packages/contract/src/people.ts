@@ -109,7 +109,7 @@ export const createPersonCall = defineCall({
   body: createPersonBodySchema,
   response: z.object({
     person: personSchema,
-    mailSent: z.boolean().describe('false: the invitation could not be sent now (send it again with resendLink)'),
+    mailSent: z.boolean().describe('false: the invitation could not be sent now (send it again with sendLink)'),
   }),
 });
 
