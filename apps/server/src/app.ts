@@ -27,6 +27,7 @@ import { editRoutes } from './edit/edit.routes.ts';
 import { infoRoutes } from './info/info.routes.ts';
 import { insightsRoutes } from './insights/insights.routes.ts';
 import { groupRoutes } from './group/group.routes.ts';
+import { peopleRoutes } from './people/people.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { installRequestMetrics, Metrics } from './metrics/metrics.ts';
 import { searchRoutes } from './search/search.routes.ts';
@@ -151,6 +152,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   uploadRoutes(app, services.uploads);
   insightsRoutes(app, services.insights);
   groupRoutes(app, services.groups);
+  peopleRoutes(app, services.people);
 
   await serveWebApp(
     app,

@@ -14,7 +14,7 @@ import { ImportService } from './catalogue/import.service.ts';
 import { ConfigAdminService } from './config/config-admin.service.ts';
 import { ConfigRepository } from './config/config.repository.ts';
 import { ConfigService } from './config/config.service.ts';
-import { messageAt, RESET_MAIL_KEYS } from './config/reset-mail.ts';
+import { INVITATION_MAIL_KEYS, messageAt, RESET_MAIL_KEYS } from './config/reset-mail.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { ConversionCache } from './download/conversion-cache.ts';
 import { DownloadRepository } from './download/download.repository.ts';
@@ -67,6 +67,8 @@ import { SsoService } from './sso/sso.service.ts';
 import { LoginThrottleRepository } from './user/login-throttle.repository.ts';
 import { ClientRateLimits } from './user/rate-limits.ts';
 import { UserRepository } from './user/user.repository.ts';
+import { PeopleRepository } from './people/people.repository.ts';
+import { PeopleService } from './people/people.service.ts';
 import { UserService, userJobHandlers } from './user/user.service.ts';
 import { UploadRepository } from './upload/upload.repository.ts';
 import { UploadService } from './upload/upload.service.ts';
@@ -122,6 +124,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     sso: new SsoRepository(db),
     shares: new ShareRepository(db, shareRules),
     users: new UserRepository(db),
+    people: new PeopleRepository(db),
     uploads: new UploadRepository(db.kysely, db.dialect),
     workSlots: new WorkSlotRepository(db.kysely),
   };
@@ -153,6 +156,15 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const originals = new Originals(bucketStores(settings));
   const models = new ModelRenderer(settings.file.models);
   const derivatives = new DerivativeService(r.derivatives, stores.derivatives, models, work, log, originals);
+  const linkMailTexts = async (purpose: 'reset' | 'invitation', locale: string) => {
+    const lang = locale === 'de' ? 'de' : 'en';
+    const set = await config.translations(lang);
+    const keys = purpose === 'invitation' ? INVITATION_MAIL_KEYS : RESET_MAIL_KEYS;
+    return {
+      subject: messageAt(set, keys.subject) ?? keys.subject,
+      body: messageAt(set, keys.body) ?? keys.body,
+    };
+  };
   const users = new UserService(
     r.users,
     r.loginThrottle,
@@ -160,15 +172,22 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     mailer,
     log,
     r.jobs,
-    async (locale) => {
-      const lang = locale === 'de' ? 'de' : 'en';
-      const set = await config.translations(lang);
-      return {
-        subject: messageAt(set, RESET_MAIL_KEYS.subject) ?? RESET_MAIL_KEYS.subject,
-        body: messageAt(set, RESET_MAIL_KEYS.body) ?? RESET_MAIL_KEYS.body,
-      };
-    },
+    (locale) => linkMailTexts('reset', locale),
     groupNames,
+  );
+  // Accounts in the admin area, with the groups the one source of rights knows (decision 0260).
+  const people = new PeopleService(
+    r.people,
+    r.users,
+    r.loginThrottle,
+    settings,
+    {
+      known: async () => (await rights.refresh()).names(),
+      adminGroups: async () => (await rights.refresh()).groups.filter((g) => g.guiAdmin).map((g) => g.name),
+    },
+    mailer,
+    linkMailTexts,
+    log,
   );
   // Login attempts count for the block time, reset-mail requests for an hour.
   const attemptWindowMs = Math.max(settings.file.login.blockMinutes * 60_000, 3600_000);
@@ -272,6 +291,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     sessions,
     shares: new ShareService(r.shares, access, auth, r.loginThrottle, settings, sessions, limits, recorder),
     users,
+    /** Accounts in the admin area (People): list, invite, change, disable, unblock, remove. */
+    people,
     info: new InfoService(r.info, config, search),
     /** Statistics of use: the view beacon, the admin's report, the daily counts. */
     insights,

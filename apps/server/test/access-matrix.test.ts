@@ -204,6 +204,18 @@ const matrix: Record<string, Row> = {
     none: 'versions of the user groups (admins)',
     idNames: 'a version of the groups',
   },
+  // People (docs/security.md "People"): accounts, their groups and what they own, counted (admins).
+  [`GET ${api}admin/people`]: { none: 'accounts (admins)' },
+  [`POST ${api}admin/people`]: { none: 'accounts (admins)' },
+  [`GET ${api}admin/people/:id`]: {
+    none: 'an account and counts of its bookmarks and links (admins)',
+    idNames: 'an account',
+  },
+  [`POST ${api}admin/people/:id`]: { none: 'an account (admins)', idNames: 'an account' },
+  [`DELETE ${api}admin/people/:id`]: {
+    none: 'an account with its bookmarks and links (admins)',
+    idNames: 'an account',
+  },
 };
 
 /** Routes the server gets from plugins: the OpenAPI document and its viewer, single sign-on, the web app. */

@@ -9,6 +9,7 @@ import * as groups from '@vitrine/contract/groups';
 import { defaultGlobalConfig } from '@vitrine/contract/global-config';
 import * as info from '@vitrine/contract/info';
 import * as insights from '@vitrine/contract/insights';
+import * as people from '@vitrine/contract/people';
 import * as search from '@vitrine/contract/search';
 import * as session from '@vitrine/contract/session';
 import * as share from '@vitrine/contract/share';
@@ -111,7 +112,7 @@ const matrix: Row[] = [
   },
   { call: session.setLocaleCall, query: { locale: 'en' }, status: { ...everyone(200), expired: 401 } },
   { call: session.forgotPasswordCall, body: { user: 'someone' }, status: 200 },
-  // Anyone may try a reset link; a wrong one is a validation error whoever asks.
+  // Anyone may try a reset link; a wrong one is refused (400 link_invalid) whoever asks.
   { call: session.resetPasswordCall, body: { token: 'not-a-reset-token', pass: 'long enough' }, status: 400 },
   // The config is read before login (login page, texts), so anyone may read it; nothing here writes.
   { call: config.getGlobalConfigCall, status: 200 },
@@ -213,6 +214,21 @@ const matrix: Row[] = [
   { call: groups.removeGroupCall, params: { name: 'users' }, status: adminOnly(409) },
   { call: groups.groupHistoryCall, status: adminOnly(200) },
   { call: groups.groupRollbackCall, params: { id: '999999' }, status: adminOnly(404) },
+  // People (docs/security.md "People"): the admins'; an account that does not exist is 404 to them.
+  { call: people.peopleCall, status: adminOnly(200) },
+  { call: people.personCall, params: { id: '999999' }, status: adminOnly(404) },
+  {
+    call: people.createPersonCall,
+    body: { name: 'invited', email: 'invited@example.org', groups: ['nosuchgroup'] },
+    status: adminOnly(400),
+  },
+  { call: people.updatePersonCall, params: { id: '999999' }, body: { disabled: true }, status: adminOnly(404) },
+  {
+    call: people.deletePersonCall,
+    params: { id: '999999' },
+    query: { bookmarks: '0', shareLinks: '0' },
+    status: adminOnly(404),
+  },
   // Last, because it ends the session.
   { call: session.logoutCall, status: 200 },
 ];

@@ -7,6 +7,7 @@ import * as edit from '@vitrine/contract/edit';
 import * as groups from '@vitrine/contract/groups';
 import * as info from '@vitrine/contract/info';
 import * as insights from '@vitrine/contract/insights';
+import * as people from '@vitrine/contract/people';
 import * as search from '@vitrine/contract/search';
 import * as session from '@vitrine/contract/session';
 import * as share from '@vitrine/contract/share';
@@ -21,6 +22,7 @@ export const contractCalls: CallDefinition[] = [
   groups,
   info,
   insights,
+  people,
   search,
   session,
   share,

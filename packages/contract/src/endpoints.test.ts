@@ -8,12 +8,13 @@ import * as edit from './edit.ts';
 import * as endpoints from './endpoints.ts';
 import * as info from './info.ts';
 import * as insights from './insights.ts';
+import * as people from './people.ts';
 import * as search from './search.ts';
 import * as session from './session.ts';
 import * as share from './share.ts';
 
 const calls = new Map<string, CallDefinition>(
-  [bookmark, collection, config, download, edit, info, insights, search, session, share].flatMap((mod) =>
+  [bookmark, collection, config, download, edit, info, insights, people, search, session, share].flatMap((mod) =>
     Object.entries(mod).filter((e): e is [string, CallDefinition] => e[0].endsWith('Call')),
   ),
 );

@@ -9,7 +9,8 @@ import { LOOKUP_INDEXES } from '../db/deferred-indexes.ts';
 import { createSearchEngine, SNAPSHOT_FILE } from '../search/create-engine.ts';
 import { SearchRepository } from '../search/search.repository.ts';
 import { loadSettings } from '../settings.ts';
-import { writeBenchData } from './bench-data.command.ts';
+import { writeBenchAccounts, writeBenchData } from './bench-data.command.ts';
+import { PeopleRepository } from '../people/people.repository.ts';
 import { SyntheticCatalogue } from '../bench-data/synthetic.ts';
 
 describe('vitrine bench-data', () => {
@@ -91,4 +92,40 @@ describe('vitrine bench-data', () => {
       await database.drop();
     }
   });
+
+  it.each(dialects)(
+    'writes accounts for the People list into %s, and more on a second run (issue #50)',
+    async (dialect) => {
+      const database = await createTestDatabase(dialect);
+      const settings = loadSettings({
+        DATA_DIR: path.join(dir, `accounts-${dialect}`),
+        LOG_LEVEL: 'silent',
+        ...(database.config.dialect === 'postgres' ? { DATABASE_URL: database.config.url } : {}),
+      });
+      // More than one batch, and a second run numbers its accounts after the first's.
+      await writeBenchAccounts(settings, 1200);
+      await writeBenchAccounts(settings, 300);
+      const db = await openDatabase(settings.database);
+      try {
+        const people = new PeopleRepository(db);
+        expect(await people.count()).toBe(1500);
+        const page = await people.list({ sort: 'name', order: 'asc', offset: 0, limit: 100, q: '.1500@' }, Date.now());
+        expect(page.rows.map((r) => r.email)).toEqual([expect.stringMatching(/\.1500@example\.org$/)]);
+        const sso = await people.list(
+          { sort: 'name', order: 'asc', offset: 0, limit: 100, login: 'oidc:corp' },
+          Date.now(),
+        );
+        expect(sso.rows.length).toBeGreaterThan(50);
+        expect(sso.rows.every((r) => r.groups.every((g) => g.fromProvider))).toBe(true);
+        const admins = await people.list(
+          { sort: 'name', order: 'asc', offset: 0, limit: 100, group: 'admins' },
+          Date.now(),
+        );
+        expect(admins.rows.length).toBeGreaterThan(0);
+      } finally {
+        await db.close();
+        await database.drop();
+      }
+    },
+  );
 });

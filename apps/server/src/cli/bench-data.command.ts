@@ -1,5 +1,6 @@
 import cliProgress from 'cli-progress';
 import { startThread } from '../adapters/thread.ts';
+import { SyntheticAccounts } from '../bench-data/accounts.ts';
 import { COLLECTION_COUNT, SyntheticCatalogue } from '../bench-data/synthetic.ts';
 import { newAssetWrite } from '../catalogue/new-asset.ts';
 import { withBulkWrite } from '../db/deferred-indexes.ts';
@@ -139,5 +140,38 @@ export async function writeBenchData(settings: Settings, assets: number, seed = 
       bars.stop();
       await indexer.stop();
     }
+  });
+}
+
+/** Accounts per transaction: a few thousand bound values per statement on either database. */
+const ACCOUNT_BATCH = 500;
+
+/**
+ * `vitrine bench-data --accounts N`: writes N synthetic accounts (bench-data/accounts.ts) for the
+ * People list's benchmarks (issue #50), numbered after the accounts already there, so it can be
+ * run again to add more.
+ */
+export async function writeBenchAccounts(settings: Settings, accounts: number, seed = 42): Promise<void> {
+  await withServices(settings, async (services) => {
+    const people = services.repositories.people;
+    const from = await people.count();
+    const synthetic = new SyntheticAccounts(seed + from, settings.file.editing.group);
+    const bar = new cliProgress.SingleBar(
+      { format: ' {task} [{bar}] {percentage}% {value}/{total}', noTTYOutput: true, notTTYSchedule: 5000 },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(accounts, 0, { task: 'writing accounts' });
+    const started = Date.now();
+    try {
+      for (let done = 0; done < accounts; done += ACCOUNT_BATCH) {
+        const n = Math.min(ACCOUNT_BATCH, accounts - done);
+        await people.insertBench(Array.from({ length: n }, (_, i) => synthetic.next(from + done + i)));
+        bar.update(done + n);
+      }
+    } finally {
+      bar.stop();
+    }
+    await people.analyze();
+    process.stderr.write(`Wrote ${accounts} accounts in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`);
   });
 }

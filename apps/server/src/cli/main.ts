@@ -8,6 +8,13 @@ import { cacheCommand } from './cache.ts';
 import { usersCommand } from './users.ts';
 import { groupsCommand } from './groups.ts';
 
+/** A count given on the command line: a whole number of at least 1. */
+function positiveWhole(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive whole number');
+  return n;
+}
+
 function settingsOrExit(): Settings {
   try {
     return loadSettings();
@@ -103,19 +110,23 @@ function buildCli(): Command {
 
   program
     .command('bench-data')
-    .description('write N synthetic metadata-only assets (for benchmarks) and index them')
-    .requiredOption('--assets <n>', 'how many assets', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive whole number');
-      return n;
-    })
+    .description('write N synthetic metadata-only assets (for benchmarks) and index them, and/or N synthetic accounts')
+    .option('--assets <n>', 'how many assets', positiveWhole)
+    .option('--accounts <n>', 'how many accounts (for the People list), added to those there', positiveWhole)
     .option('--data-dir <dir>', 'data folder (else DATA_DIR); DATABASE_URL chooses PostgreSQL')
     .option('--seed <n>', 'random seed', (v) => Number(v), 42)
-    .action(async (options: { assets: number; dataDir?: string; seed: number }) => {
+    .action(async function (
+      this: Command,
+      options: { assets?: number; accounts?: number; dataDir?: string; seed: number },
+    ) {
+      if (options.assets === undefined && options.accounts === undefined) {
+        this.error('error: give --assets <n>, --accounts <n> or both');
+      }
       const { loadSettings } = await import('../settings.ts');
-      const { writeBenchData } = await import('./bench-data.command.ts');
+      const { writeBenchAccounts, writeBenchData } = await import('./bench-data.command.ts');
       const env = options.dataDir ? { ...process.env, DATA_DIR: options.dataDir } : process.env;
-      await writeBenchData(loadSettings(env), options.assets, options.seed);
+      if (options.assets !== undefined) await writeBenchData(loadSettings(env), options.assets, options.seed);
+      if (options.accounts !== undefined) await writeBenchAccounts(loadSettings(env), options.accounts, options.seed);
     });
 
   return program;

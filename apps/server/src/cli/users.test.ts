@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -68,6 +68,37 @@ describe('vitrine users (issue #5: accounts from the command line)', () => {
     expect(vitrine(['users', 'list']).stdout).toContain('Émile\tusers\tnative\tdisabled');
     expect(vitrine(['users', 'enable', 'E\u0301MILE']).status).toBe(0);
     expect(vitrine(['users', 'list']).stdout).toContain('Émile\tusers\tnative\tactive');
+  }, 120_000);
+
+  it('invites an account by mail and unblocks one blocked by failed logins (issue #50)', () => {
+    const invite = vitrine(['users', 'invite', 'ivo', '--email', 'ivo@example.org', '--groups', 'users']);
+    expect(invite.stderr).toBe('');
+    expect(invite.stdout).toBe('Invited ivo: the link went to ivo@example.org.\n');
+    const mails = readdirSync(path.join(dataDir, 'outbox')).map((f) =>
+      readFileSync(path.join(dataDir, 'outbox', f), 'utf8'),
+    );
+    expect(mails.filter((m) => /^To: ivo@example\.org$/m.test(m))).toHaveLength(1);
+    expect(storedHash('ivo')).toBe('');
+    const bad = vitrine(['users', 'invite', 'ida', '--email', 'not-a-mail']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/^The email /);
+
+    const db = new SQLite(path.join(dataDir, 'vitrine.db'));
+    try {
+      db.prepare(
+        'insert into login_attempt (name, failures, blocked_until, updated_at, subject) values (?, ?, ?, ?, ?)',
+      ).run('client:192.0.2.1 account:ivo', 5, Date.now() + 600_000, Date.now(), 'account:ivo');
+    } finally {
+      db.close();
+    }
+    expect(vitrine(['users', 'unblock', 'IVO']).stdout).toBe('IVO unblocked.\n');
+    const after = new SQLite(path.join(dataDir, 'vitrine.db'), { readonly: true });
+    try {
+      expect(after.prepare("select name from login_attempt where subject = 'account:ivo'").all()).toEqual([]);
+    } finally {
+      after.close();
+    }
+    expect(vitrine(['users', 'unblock', 'nobody']).stderr).toBe('The user nobody was not found.\n');
   }, 120_000);
 
   // The tests' `vitrine` loads a module that lowers the cost (test/cheap-password-hashes.ts); the

@@ -1,9 +1,11 @@
 import { Writable } from 'node:stream';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
+import { createPersonBodySchema } from '@vitrine/contract/people';
 import { passwordSchema } from '@vitrine/contract/session';
 import { DomainError, validation } from '../http/errors.ts';
-import { openServices } from '../services.ts';
+import type { Auth } from '../auth/caller.ts';
+import { openServices, type Services } from '../services.ts';
 import { loadSettings } from '../settings.ts';
 import type { UserService } from '../user/user.service.ts';
 
@@ -32,11 +34,26 @@ const splitGroups = (value: string) =>
     .map((g) => g.trim())
     .filter(Boolean);
 
+/**
+ * An administrator acting for the command line: the People rules apply to it (no account is left
+ * without an enabled admin), but no account of its own is at stake.
+ */
+const commandLine: Auth = {
+  userId: null,
+  name: 'vitrine users',
+  groups: [],
+  isAssetUser: false,
+  isGuiAdmin: true,
+  sessionId: null,
+  locale: null,
+  expired: false,
+};
+
 /** Opens the database of the configured data folder, runs one account task, and closes it again. */
-async function withUsers(task: (users: UserService) => Promise<void>): Promise<void> {
+async function withUsers(task: (users: UserService, services: Services) => Promise<void>): Promise<void> {
   const services = await openServices(loadSettings());
   try {
-    await task(services.users);
+    await task(services.users, services);
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     process.stderr.write(`${err.message}\n`);
@@ -64,6 +81,37 @@ export function usersCommand(program: Command): void {
     );
 
   users
+    .command('invite <name>')
+    .description('create an account without a password and mail it a link to set one (login.invitationHours)')
+    .requiredOption('-e, --email <address>', 'where the invitation goes')
+    .option('-g, --groups <groups>', 'comma-separated groups', 'users')
+    .action(async (name: string, opts: { groups: string; email: string }) =>
+      withUsers(async (_u, services) => {
+        const body = createPersonBodySchema.safeParse({ name, email: opts.email, groups: splitGroups(opts.groups) });
+        if (!body.success) {
+          const issue = body.error.issues[0];
+          throw validation(`The ${String(issue?.path[0] ?? 'input')} ${issue?.message ?? 'is invalid'}.`);
+        }
+        const { mailSent } = await services.people.create(commandLine, body.data);
+        process.stdout.write(
+          mailSent
+            ? `Invited ${name}: the link went to ${opts.email}.\n`
+            : `Added ${name}, but the invitation could not be sent; see the log, then send it again from the People list.\n`,
+        );
+      }),
+    );
+
+  users
+    .command('unblock <name>')
+    .description('forget the failed logins that block an account, from every address')
+    .action(async (name: string) =>
+      withUsers(async (u) => {
+        await u.unblock(name);
+        process.stdout.write(`${name} unblocked.\n`);
+      }),
+    );
+
+  users
     .command('passwd <name>')
     .description('set a new password (read from stdin); ends the sessions of the account')
     .action(async (name: string) =>
@@ -75,7 +123,7 @@ export function usersCommand(program: Command): void {
 
   users
     .command('groups <name> <groups>')
-    .description('replace the groups of an account (comma-separated)')
+    .description("replace the groups given by hand (comma-separated); a single sign-on provider's groups stay")
     .action(async (name: string, groups: string) =>
       withUsers(async (u) => {
         await u.setGroups(name, splitGroups(groups));

@@ -241,6 +241,15 @@ describe.each(storeSetups)(title, ({ dialect, store }) => {
     }
     const stored = (await t.app.inject(`${api}config/translations?lang=it`)).json();
     expect(stored.views.login.reset.mail_body).toBe(good);
+    // The invitation mail an admin's new account gets (issue #50) leads only to the portal too.
+    const invitation = await t.app.inject({
+      method: 'POST',
+      url: `${api}config/translations?lang=it`,
+      headers: admin,
+      payload: { views: { login: { invite: { mail_body: 'Welcome! Open {link} or https://evil.example/' } } } },
+    });
+    expect(invitation.statusCode).toBe(400);
+    expect(invitation.json().details[0].path).toBe('body.views.login.invite.mail_body');
   });
 
   it('a language added by an admin is served by info/all_languages with its name', async () => {

@@ -92,7 +92,7 @@ export class ConfigAdminService {
     const problems = resetMailProblems(texts);
     if (problems.length > 0) {
       throw validation(
-        `The password-reset mail: ${problems.map((p) => `${p.path.slice('body.'.length)} ${p.message}`).join('; ')}.`,
+        `The password-reset and invitation mails: ${problems.map((p) => `${p.path.slice('body.'.length)} ${p.message}`).join('; ')}.`,
         problems,
       );
     }

@@ -7,6 +7,12 @@ export const RESET_MAIL_KEYS = {
   body: 'views.login.reset.mail_body',
 } as const;
 
+/** The text keys of the invitation mail an admin's new account gets (issue #50). */
+export const INVITATION_MAIL_KEYS = {
+  subject: 'views.login.invite.mail_subject',
+  body: 'views.login.invite.mail_body',
+} as const;
+
 const LINK = '{link}';
 // Anything a mail program shows as a link: a scheme with `//`, `www.`, or a mail address link.
 const ADDRESS = /[a-z][a-z0-9+.-]*:\/\/|\bwww\.|\bmailto:/i;
@@ -26,11 +32,16 @@ export function messageAt(set: MessageSet, key: string): string | undefined {
  */
 export function resetMailProblems(set: MessageSet): NonNullable<ErrorBody['details']> {
   const problems: NonNullable<ErrorBody['details']> = [];
-  for (const key of [RESET_MAIL_KEYS.subject, RESET_MAIL_KEYS.body]) {
+  for (const key of [
+    RESET_MAIL_KEYS.subject,
+    RESET_MAIL_KEYS.body,
+    INVITATION_MAIL_KEYS.subject,
+    INVITATION_MAIL_KEYS.body,
+  ]) {
     const text = messageAt(set, key);
     if (text === undefined) continue;
     const path = `body.${key}`;
-    if (key === RESET_MAIL_KEYS.body && !text.includes(LINK)) {
+    if ((key === RESET_MAIL_KEYS.body || key === INVITATION_MAIL_KEYS.body) && !text.includes(LINK)) {
       problems.push({ path, message: `must contain ${LINK}, where the reset link goes` });
     }
     const address = ADDRESS.exec(text.replaceAll(LINK, ''));

@@ -185,11 +185,15 @@ export interface UserAccountTable {
   disabled: Generated<number>;
   locale: string | null;
   created_at: number;
+  /** The last login, native or single sign-on (null: none since it was recorded). */
+  last_login_at: Generated<number | null>;
 }
 
 export interface UserGroupTable {
   user_id: number;
   group_name: string;
+  /** 'hand': given by an admin or the CLI; 'provider': from the identity provider's `groupMap` at login. */
+  origin: Generated<'hand' | 'provider'>;
 }
 
 /** `id` is the SHA-256 (hex) of the session token; the token itself is never stored. */
@@ -300,6 +304,8 @@ export interface PasswordResetTable {
   user_id: number;
   created_at: number;
   expires_at: number;
+  /** 'invitation': the link of a new account's invitation mail (`login.invitationHours`). */
+  purpose: Generated<'reset' | 'invitation'>;
 }
 
 /** A one-time single sign-on code: `id` and `binding` are SHA-256 (hex) of the code and the browser's cookie. */

@@ -109,3 +109,16 @@ export const rangeNotSatisfiable = (size: number) =>
 
 export const xsrfRefused = () =>
   new DomainError('xsrf', 'The request lacks a valid XSRF token. Please reload the page.');
+
+/** 400 link_invalid: a set-password link (reset or invitation) that is unknown, used or expired. */
+export const linkInvalid = (message: string) =>
+  new DomainError('link_invalid', message, {
+    details: [{ path: 'body.token', message: 'is invalid, used or expired' }],
+  });
+/** 403 account_disabled: the right password (or identity provider) for an account an admin disabled. */
+export const accountDisabled = () =>
+  new DomainError('account_disabled', 'This account is disabled. Please ask an administrator to enable it.');
+/** 409 own_admin: an admin's change would take away their own admin rights (or account). */
+export const ownAdmin = (message: string) => new DomainError('own_admin', message);
+/** 409 last_admin: the change would leave no enabled account in a group with admin rights. */
+export const lastAdmin = (message: string) => new DomainError('last_admin', message);

@@ -49,6 +49,11 @@ export const loginSettingSchema = z
         'Longest wait before the answer to a login for a name (or a share-link password) that failed maxFailures times from all addresses together: 250 ms, doubling with each further failure',
       ),
     resetLinkHours: z.number().positive().default(2).describe('How long a password-reset link stays valid'),
+    invitationHours: z
+      .number()
+      .positive()
+      .default(72)
+      .describe("How long the set-password link of an admin's invitation mail stays valid"),
     resetMailsPerAccount: z
       .number()
       .int()

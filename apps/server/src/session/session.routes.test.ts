@@ -125,9 +125,13 @@ describe.each(dialects)('session calls on %s (portal-spec §7 "Calls", §4 "Logi
     expect(res.json().message).toMatch(/possible for one minute\.$/);
   });
 
-  it('refuses a disabled account like a wrong password', async () => {
+  it('refuses a disabled account with account_disabled, said only to whoever gave its password', async () => {
     await t.app.db.kysely.updateTable('user_account').set({ disabled: 1 }).where('name', '=', 'anna').execute();
-    expect((await login({ user: 'anna', pass: 'correct horse' })).json().error).toBe('wrong_credentials');
+    expect((await login({ user: 'anna', pass: 'wrong horse' })).json().error).toBe('wrong_credentials');
+    const refused = await login({ user: 'anna', pass: 'correct horse' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: 'account_disabled' });
+    expect(refused.json().message).toMatch(/disabled/);
   });
 
   it('checks the session: valid, expired by idle time, and revoked by logout', async () => {

@@ -2,7 +2,7 @@ import type { Session } from '@vitrine/contract/session';
 import { API_BASE_PATH } from '@vitrine/contract/call';
 import { verifyPassword } from '../adapters/password.ts';
 import { isEditor } from '../access/editor.ts';
-import { unauthorized, validation, wrongCredentials } from '../http/errors.ts';
+import { accountDisabled, unauthorized, validation, wrongCredentials } from '../http/errors.ts';
 import type { Settings } from '../settings.ts';
 import type { UserRecord, UserRepository } from '../user/user.repository.ts';
 import { hashToken } from '../auth/tokens.ts';
@@ -108,6 +108,7 @@ export class SessionService {
     const session = await this.auth.validSession(token);
     const auth = session && (await this.auth.authForSession(session));
     if (!auth) throw unauthorized('The single sign-on login is invalid or has expired.');
+    await this.users.recordLogin(userId, Date.now());
     if (oldToken && oldToken !== token) await this.sessions.deleteSession(hashToken(oldToken));
     return this.present(auth, token);
   }
@@ -141,12 +142,14 @@ export class SessionService {
         maxDelayMs: maxDelaySeconds * 1000,
       },
       async () => {
-        const user = await this.users.findByName(credentials.user);
-        usable = user && !user.disabled ? user : undefined;
+        usable = await this.users.findByName(credentials.user);
         return (await verifyPassword(usable?.passwordHash ?? null, credentials.pass)) && usable !== undefined;
       },
     );
     if (!ok || !usable) throw wrongCredentials();
+    // Said only to whoever knows the password: an account an admin disabled is not a wrong password.
+    if (usable.disabled) throw accountDisabled();
+    await this.users.recordLogin(usable.id, Date.now());
     if (oldToken) await this.sessions.deleteSession(hashToken(oldToken));
     const token = await this.auth.openSession(usable.id, locale);
     return this.present(

@@ -199,6 +199,48 @@ describe.each(dialects)(
       expect(checkByQuery.json()).toEqual({ isGuiAdmin: false, sessionValid: false });
     });
 
+    it('keeps groups an admin gave by hand across logins, records the last login, and says when the account is disabled (issue #50)', async () => {
+      const first = await authorize();
+      const session = await redeem(
+        codeOf((await finish(first.callback, first.cookie)).headers.location),
+        first.binding,
+      );
+      expect(session.json()).toMatchObject({ user: 'alice', isGuiAdmin: false });
+      const { id } = await t.app.db.kysely
+        .selectFrom('user_account')
+        .select('id')
+        .where('name', '=', 'alice')
+        .executeTakeFirstOrThrow();
+      const groups = async () =>
+        t.app.db.kysely
+          .selectFrom('user_group')
+          .select(['group_name', 'origin'])
+          .where('user_id', '=', id)
+          .orderBy('group_name')
+          .execute();
+      expect(await groups()).toEqual([{ group_name: 'users', origin: 'provider' }]);
+      const last = await t.app.db.kysely
+        .selectFrom('user_account')
+        .select('last_login_at')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(Number(last.last_login_at)).toBeGreaterThan(Date.now() - 60_000);
+
+      // An admin gives a group by hand; the next login maps the provider's groups anew and keeps it.
+      await t.app.services.repositories.users.setGroups(id, ['admins']);
+      account = { ...account, groups: [] };
+      const again = await authorize();
+      const admin = await redeem(codeOf((await finish(again.callback, again.cookie)).headers.location), again.binding);
+      expect(admin.json()).toMatchObject({ user: 'alice', isGuiAdmin: true });
+      expect(await groups()).toEqual([{ group_name: 'admins', origin: 'hand' }]);
+      account = { ...account, groups: ['staff'] };
+
+      await t.app.db.kysely.updateTable('user_account').set({ disabled: 1 }).where('id', '=', id).execute();
+      const refused = await authorize();
+      const done = await finish(refused.callback, refused.cookie);
+      expect(done.headers.location).toBe(`${PORTAL}/#/login?sso=disabled`);
+    });
+
     it('refuses an answer with a wrong state, or one for a login not started in this browser', async () => {
       const { callback, cookie } = await authorize();
       const wrongState = new URL(callback);

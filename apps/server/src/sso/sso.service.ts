@@ -27,6 +27,13 @@ function mapGroups(raw: unknown, mapping: Mapping, known: string[]): string[] {
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
+/** A single sign-on login of an account an admin disabled: the login page says so (`#/login?sso=disabled`). */
+class DisabledAccount extends Error {
+  constructor(name: string) {
+    super(`The account ${name} is disabled`);
+  }
+}
+
 const PENDING_TTL_MS = 10 * 60_000;
 /** How long the one-time code of a finished login may wait for the web app to redeem it. */
 const CODE_TTL_MS = 60_000;
@@ -93,7 +100,7 @@ export class SsoService {
   private failed(provider: string, err: unknown): SsoOutcome {
     this.log.warn({ err, provider }, 'single sign-on refused');
     this.insights?.record({ kind: 'login', method: 'sso', ok: false });
-    return { location: this.login({ sso: 'failed' }) };
+    return { location: this.login({ sso: err instanceof DisabledAccount ? 'disabled' : 'failed' }) };
   }
 
   private sign(payload: string): string {
@@ -261,13 +268,20 @@ export class SsoService {
   ): Promise<number> {
     const existing = await this.users.findByExternal(source, externalId);
     if (existing) {
-      if (existing.disabled) throw new Error(`The account ${existing.name} is disabled`);
-      await this.users.setGroups(existing.id, groups);
+      if (existing.disabled) throw new DisabledAccount(existing.name);
+      await this.users.setGroups(existing.id, groups, 'provider');
       return existing.id;
     }
     // A name already used by another account gets the provider as suffix.
     const taken = await this.users.findByName(userName);
     const name = taken ? `${userName}@${source.replace(':', '-')}` : userName;
-    return this.users.createUser({ name, email: email ?? null, authSource: source, externalId, groups });
+    return this.users.createUser({
+      name,
+      email: email ?? null,
+      authSource: source,
+      externalId,
+      groups,
+      groupOrigin: 'provider',
+    });
   }
 }

@@ -21,7 +21,13 @@ export interface NewUser {
   authSource?: string;
   externalId?: string | null;
   groups: string[];
+  /** Where the groups come from: by hand (default) or the identity provider's `groupMap`. */
+  groupOrigin?: GroupOrigin;
+  displayName?: string | null;
 }
+
+/** 'hand': given by an admin or the CLI; 'provider': set by a single sign-on login. */
+export type GroupOrigin = 'hand' | 'provider';
 
 /** Accounts, their groups and password-reset links. */
 export class UserRepository {
@@ -35,7 +41,7 @@ export class UserRepository {
           name: user.name.normalize('NFC'),
           name_key: nameKey(user.name),
           email: user.email ?? null,
-          display_name: null,
+          display_name: user.displayName ?? null,
           password_hash: user.passwordHash ?? null,
           auth_source: user.authSource ?? 'native',
           external_id: user.externalId ?? null,
@@ -47,7 +53,9 @@ export class UserRepository {
       if (user.groups.length) {
         await trx
           .insertInto('user_group')
-          .values(user.groups.map((group_name) => ({ user_id: row.id, group_name })))
+          .values(
+            user.groups.map((group_name) => ({ user_id: row.id, group_name, origin: user.groupOrigin ?? 'hand' })),
+          )
           .execute();
       }
       return row.id;
@@ -123,16 +131,30 @@ export class UserRepository {
     return rows.map((r) => r.group_name);
   }
 
-  async setGroups(userId: number, groups: string[]): Promise<void> {
+  /**
+   * Replaces the account's groups of one origin; those of the other stay. A group given by hand
+   * that the provider also gives stays given by hand, so the provider cannot take it away.
+   */
+  async setGroups(userId: number, groups: string[], origin: GroupOrigin = 'hand'): Promise<void> {
     await this.db.kysely.transaction().execute(async (trx) => {
-      await trx.deleteFrom('user_group').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('user_group').where('user_id', '=', userId).where('origin', '=', origin).execute();
       if (groups.length) {
         await trx
           .insertInto('user_group')
-          .values(groups.map((group_name) => ({ user_id: userId, group_name })))
+          .values(groups.map((group_name) => ({ user_id: userId, group_name, origin })))
+          .onConflict((oc) =>
+            origin === 'hand'
+              ? oc.columns(['user_id', 'group_name']).doUpdateSet({ origin })
+              : oc.columns(['user_id', 'group_name']).doNothing(),
+          )
           .execute();
       }
     });
+  }
+
+  /** Remembers a login of the account (the People list shows the last one). */
+  async recordLogin(userId: number, at: number): Promise<void> {
+    await this.db.kysely.updateTable('user_account').set({ last_login_at: at }).where('id', '=', userId).execute();
   }
 
   async setEmail(userId: number, email: string | null): Promise<void> {
@@ -164,10 +186,24 @@ export class UserRepository {
     await this.db.kysely.updateTable('user_account').set({ locale }).where('id', '=', userId).execute();
   }
 
-  async createReset(idHash: string, userId: number, expiresAt: number): Promise<void> {
+  async createReset(
+    idHash: string,
+    userId: number,
+    expiresAt: number,
+    purpose: 'reset' | 'invitation' = 'reset',
+  ): Promise<void> {
     await this.db.kysely
       .insertInto('password_reset')
-      .values({ id: idHash, user_id: userId, created_at: Date.now(), expires_at: expiresAt })
+      .values({ id: idHash, user_id: userId, created_at: Date.now(), expires_at: expiresAt, purpose })
+      .execute();
+  }
+
+  /** Removes the account's open links of one kind (a new one replaces them). */
+  async dropLinks(userId: number, purpose: 'reset' | 'invitation'): Promise<void> {
+    await this.db.kysely
+      .deleteFrom('password_reset')
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
       .execute();
   }
 
@@ -177,7 +213,6 @@ export class UserRepository {
     return Number(result.numDeletedRows);
   }
 
-  /** The user of an unexpired reset link; the link is used up either way. */
   /** The account of a live reset link, without using it up (the link is taken once its work is done). */
   async liveReset(idHash: string): Promise<number | undefined> {
     const row = await this.db.kysely
@@ -188,6 +223,7 @@ export class UserRepository {
     return row && row.expires_at > Date.now() ? row.user_id : undefined;
   }
 
+  /** The user of an unexpired reset link; the link is used up either way. */
   async takeReset(idHash: string): Promise<number | undefined> {
     return this.db.kysely.transaction().execute(async (trx) => {
       const row = await trx

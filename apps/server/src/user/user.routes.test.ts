@@ -78,7 +78,7 @@ describe('password reset (portal-spec §7 "POST user/forgot-password", §5 "Pass
 
     const again = await reset({ token, pass: 'another secret' });
     expect(again.statusCode).toBe(400);
-    expect(again.json()).toMatchObject({ error: 'validation', details: [{ path: 'body.token' }] });
+    expect(again.json()).toMatchObject({ error: 'link_invalid', details: [{ path: 'body.token' }] });
   });
 
   it('asks to try again (429) while too many passwords are being checked, and keeps the link usable', async () => {

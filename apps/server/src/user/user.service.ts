@@ -1,6 +1,6 @@
 import { portalLink } from '@vitrine/contract/paths';
 import type { Mailer } from '../adapters/mail.ts';
-import { conflict, notFound, validation } from '../http/errors.ts';
+import { conflict, linkInvalid, notFound, validation } from '../http/errors.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { accountKey, clientKey, type LoginThrottleRepository } from './login-throttle.repository.ts';
 import { hashNewPassword } from './new-password.ts';
@@ -93,10 +93,8 @@ export class UserService {
   }
 
   async resetPassword(input: { token: string; pass: string }): Promise<{ ok: true }> {
-    const linkGone = () =>
-      validation('This password-reset link is invalid, used or expired. Please ask for a new one.', [
-        { path: 'body.token', message: 'is invalid, used or expired' },
-      ]);
+    // Invitation links (people/) are set-password links too, used up the same way.
+    const linkGone = () => linkInvalid('This link is invalid, used or expired. Please ask for a new one.');
     const idHash = hashToken(input.token);
     // Only a live link costs a hash; it is used up once the hash is made, so a reset refused for
     // being busy (429) leaves the link to be used again.
@@ -147,6 +145,11 @@ export class UserService {
 
   async setGroups(name: string, groups: string[]): Promise<void> {
     await this.users.setGroups((await this.existing(name)).id, this.knownGroups(groups));
+  }
+
+  /** Forgets every address's failed logins and blocks on the account. */
+  async unblock(name: string): Promise<void> {
+    await this.throttle.clear(accountKey((await this.existing(name)).name));
   }
 
   async setDisabled(name: string, disabled: boolean): Promise<void> {
