@@ -169,13 +169,17 @@ export async function makeScene(
   return file;
 }
 
-/** A changed copy of a picture: narrower, re-encoded, brightened. */
+/** A changed copy of a picture: narrower, re-encoded, brightened, or only its left part (`left`: the share kept). */
 export async function variantOf(
   src: string,
   out: string,
-  change: { width?: number; format: 'jpeg' | 'png' | 'webp'; quality?: number; brightness?: number },
+  change: { width?: number; format: 'jpeg' | 'png' | 'webp'; quality?: number; brightness?: number; left?: number },
 ): Promise<string> {
   let img = sharp(src);
+  if (change.left) {
+    const m = await img.metadata();
+    img = img.extract({ left: 0, top: 0, width: Math.round((m.width ?? 0) * change.left), height: m.height ?? 0 });
+  }
   if (change.width) img = img.resize(change.width);
   if (change.brightness) img = img.modulate({ brightness: change.brightness });
   await img.toFormat(change.format, change.quality ? { quality: change.quality } : {}).toFile(out);

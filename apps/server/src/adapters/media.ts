@@ -127,7 +127,8 @@ export async function makeImageDerivatives(
     .raw()
     .toBuffer({ resolveWithObject: true });
   const hash = rgbaToThumbHash(tiny.info.width, tiny.info.height, tiny.data);
-  const signature = await pixelsForSignature(sharp(data, raw), info);
+  // From the same shrink as the ThumbHash: the signature costs only its two small squares.
+  const signature = await squaresOf(tiny.data, tiny.info, info);
   await writeAtomically(out.preview, preview.data);
   await writeAtomically(out.thumb, thumb.data);
   await writeAtomically(out.thumbSmall, thumbSmall.data);
@@ -145,12 +146,20 @@ export async function makeImageDerivatives(
   };
 }
 
+/** The box a picture is shrunk into before its signature's squares are taken (the ThumbHash's too). */
+const SIGNATURE_BOX = 100;
+
 /**
- * The small squares a visual signature is made of, from a picture already decoded: transparent parts
- * count as white (as the portal's posters show them), both squares squeezed to the full picture.
+ * The small squares a visual signature is made of, from a picture already shrunk into
+ * SIGNATURE_BOX: transparent parts count as white (as the portal's posters show them), both squares
+ * squeezed to the full picture. `size` is the picture's own size.
  */
-async function pixelsForSignature(img: SharpImage, size: { width: number; height: number }): Promise<SignaturePixels> {
-  const flat = img.flatten({ background: '#ffffff' });
+async function squaresOf(
+  small: Buffer,
+  raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 },
+  size: { width: number; height: number },
+): Promise<SignaturePixels> {
+  const flat = (await sharpLib())(small, { raw }).flatten({ background: '#ffffff' });
   const [grey, rgb] = await Promise.all([
     flat.clone().resize(HASH_SIDE, HASH_SIDE, { fit: 'fill' }).greyscale().raw().toBuffer({ resolveWithObject: true }),
     flat
@@ -165,6 +174,23 @@ async function pixelsForSignature(img: SharpImage, size: { width: number; height
   return { grey: new Uint8Array(grey.data), rgb: new Uint8Array(rgb.data), width: size.width, height: size.height };
 }
 
+/** A decoded picture shrunk into SIGNATURE_BOX, as raw pixels with an alpha channel. */
+const shrunkForSignature = (img: SharpImage) =>
+  img.resize(SIGNATURE_BOX, SIGNATURE_BOX, { fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+
+/**
+ * The signature's pixels of a picture decoded to raw pixels (a preview's): the shrink into
+ * SIGNATURE_BOX, which the import shares with the ThumbHash, and the squares.
+ */
+export async function signaturePixelsOfRaw(
+  data: Buffer,
+  info: { width: number; height: number; channels: 1 | 2 | 3 | 4 },
+): Promise<SignaturePixels> {
+  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  const small = await shrunkForSignature((await sharpLib())(data, raw));
+  return squaresOf(small.data, small.info, info);
+}
+
 /**
  * The signature's pixels of a stored picture (a derivative made before signatures were): a decode
  * of a small WebP, a few milliseconds. `size` is the picture's own size when known (its preview's).
@@ -173,10 +199,11 @@ export async function signaturePixelsOf(
   file: string,
   size?: { width: number; height: number },
 ): Promise<SignaturePixels> {
-  const img = (await open(file)).rotate();
+  const img = await open(file);
   const m = await img.metadata();
   if (!m.width || !m.height) throw new Error('the picture has no size');
-  return pixelsForSignature(img, size ?? { width: m.width, height: m.height });
+  const small = await shrunkForSignature(img.rotate());
+  return squaresOf(small.data, small.info, size ?? { width: m.width, height: m.height });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,8 @@ describe.each(dialects)('visual signatures at import (%s)', (dialect) => {
     const m = path.join(dir, 'media');
     const photo = await makeScene(path.join(m, 'photo.jpg'), { seed: 7, width: 1500, height: 1000 });
     await variantOf(photo, path.join(m, 'photo-small.png'), { width: 750, format: 'png' });
+    copyFileSync(photo, path.join(m, 'photo-same.jpg'));
+    await variantOf(photo, path.join(m, 'photo-left.jpg'), { left: 0.6, format: 'jpeg', quality: 90 });
     await makeScene(path.join(m, 'other.jpg'), { seed: 8, width: 1500, height: 1000 });
     await makeScene(path.join(m, 'tall.jpg'), { seed: 9, width: 600, height: 900 });
     makeClip(path.join(m, 'clip.webm'), { seconds: 2 });
@@ -82,6 +84,28 @@ describe.each(dialects)('visual signatures at import (%s)', (dialect) => {
     expect(hashDistance(photo.phash, copy.phash)).toBeLessThanOrEqual(4);
     expect(nearCopies(photo, copy)).toBe(true);
     expect(nearCopies(photo, other)).toBe(false);
+  });
+
+  it('reports the same file twice as an exact group, and its copies as a near group without the crop or the other photo', async () => {
+    const id = async (...names: string[]) => (await Promise.all(names.map(idOf))).sort((x, y) => x - y);
+    const found = await services.repositories.signatures.duplicates();
+    expect(found.exact).toEqual([await id('photo.jpg', 'photo-same.jpg')]);
+    expect(found.near).toEqual([await id('photo.jpg', 'photo-same.jpg', 'photo-small.png')]);
+    // Gone assets are no one's duplicates.
+    await db.kysely
+      .updateTable('asset')
+      .set({ status: 'gone' })
+      .where('id', '=', await idOf('photo-same.jpg'))
+      .execute();
+    expect(await services.repositories.signatures.duplicates()).toEqual({
+      exact: [],
+      near: [await id('photo.jpg', 'photo-small.png')],
+    });
+    await db.kysely
+      .updateTable('asset')
+      .set({ status: 'active' })
+      .where('id', '=', await idOf('photo-same.jpg'))
+      .execute();
   });
 
   it('signs earlier assets once from their stored pictures, as the import would have, and then finds none left', async () => {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { SIGNATURE_VERSION, type DominantColour, type Signature } from './signature.ts';
+import { nearCopyGroups, SIGNATURE_VERSION, type DominantColour, type Signature } from './signature.ts';
 
 /** `[[L,a,b,share],…]`: a fifth of the bytes of the objects, for a column read by the million. */
 export const coloursToJson = (colours: readonly DominantColour[]) =>
@@ -141,6 +141,49 @@ export class SignatureRepository {
       )
       .executeTakeFirstOrThrow();
     return Number(r.n);
+  }
+
+  /**
+   * The duplicates among active assets: `exact`, groups of the same content (checksum); `near`,
+   * groups of near copies by their signatures (hash distance within NEAR_COPY_DISTANCE, the same
+   * aspect) that hold more than one content. Ids in order, groups by their first id. Who may see which
+   * asset is the caller's to check.
+   */
+  async duplicates(): Promise<{ exact: number[][]; near: number[][] }> {
+    const same = await this.db
+      .selectFrom('asset as a')
+      .innerJoin(
+        (eb) =>
+          eb
+            .selectFrom('asset')
+            .select('sha256')
+            .where('status', '=', 'active')
+            .groupBy('sha256')
+            .having((h) => h.fn.countAll(), '>', 1)
+            .as('d'),
+        (j) => j.onRef('d.sha256', '=', 'a.sha256'),
+      )
+      .select(['a.id', 'a.sha256'])
+      .where('a.status', '=', 'active')
+      .orderBy('a.id')
+      .execute();
+    const bySha = new Map<string, number[]>();
+    for (const r of same) bySha.set(r.sha256, [...(bySha.get(r.sha256) ?? []), Number(r.id)]);
+    const exact = [...bySha.values()].sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0));
+
+    const signed = await this.db
+      .selectFrom('asset_signature as s')
+      .innerJoin('asset as a', 'a.id', 's.asset_id')
+      .select(['a.id', 'a.sha256', 's.phash', 's.aspect'])
+      .where('a.status', '=', 'active')
+      .whereRef('s.sha256', '=', 'a.sha256')
+      .orderBy('a.id')
+      .execute();
+    const shaOf = new Map(signed.map((r) => [Number(r.id), r.sha256]));
+    const near = nearCopyGroups(
+      signed.map((r) => ({ id: Number(r.id), phash: r.phash, aspect: Number(r.aspect) })),
+    ).filter((g) => new Set(g.map((id) => shaOf.get(id))).size > 1);
+    return { exact, near };
   }
 
   /** Stores a signature made after the asset's pictures (the backfill), unless its content changed meanwhile. */

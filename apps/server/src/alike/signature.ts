@@ -14,7 +14,7 @@ export const MAX_COLOURS = 5;
  * another: measured by bench/alike on the demo's photos and their variants (bench/README.md
  * "bench/alike").
  */
-export const NEAR_COPY_DISTANCE = 10;
+export const NEAR_COPY_DISTANCE = 8;
 /** Two aspects are the same within this share of the larger (rounding of the pictures' sizes, a 3 % crop). */
 export const ASPECT_TOLERANCE = 0.05;
 
@@ -210,3 +210,58 @@ export const sameAspect = (x: number, y: number) => Math.abs(x - y) <= ASPECT_TO
 /** Whether two signatures are of copies of one picture (the duplicates report's near copies). */
 export const nearCopies = (x: Pick<Signature, 'phash' | 'aspect'>, y: Pick<Signature, 'phash' | 'aspect'>) =>
   sameAspect(x.aspect, y.aspect) && hashDistance(x.phash, y.phash) <= NEAR_COPY_DISTANCE;
+
+/**
+ * The groups of near copies among signed pictures: the connected sets of `nearCopies` pairs, of two
+ * or more, each in id order, the groups by their first id. Pairs are found through bands of the hash
+ * (two hashes within NEAR_COPY_DISTANCE agree exactly on at least one of NEAR_COPY_DISTANCE + 1
+ * bands), so most pairs are never compared.
+ */
+export function nearCopyGroups(items: readonly { id: number; phash: string; aspect: number }[]): number[][] {
+  const bands = NEAR_COPY_DISTANCE + 1;
+  const bits = items.map((s) => BigInt(`0x${s.phash}`));
+  const parent = items.map((_, i) => i);
+  const find = (i: number): number => {
+    let r = i;
+    while (parent[r] !== r) r = parent[r] ?? r;
+    while (parent[i] !== r) {
+      const next = parent[i] ?? r;
+      parent[i] = r;
+      i = next;
+    }
+    return r;
+  };
+  for (let band = 0; band < bands; band++) {
+    const from = Math.floor((band * 64) / bands);
+    const to = Math.floor(((band + 1) * 64) / bands);
+    const mask = (1n << BigInt(to - from)) - 1n;
+    const buckets = new Map<bigint, number[]>();
+    bits.forEach((b, i) => {
+      const key = (b >> BigInt(from)) & mask;
+      const bucket = buckets.get(key);
+      if (bucket) bucket.push(i);
+      else buckets.set(key, [i]);
+    });
+    for (const bucket of buckets.values()) {
+      for (let x = 0; x < bucket.length; x++) {
+        for (let y = x + 1; y < bucket.length; y++) {
+          const i = bucket[x] ?? 0;
+          const j = bucket[y] ?? 0;
+          if (find(i) === find(j)) continue;
+          const a = items[i];
+          const b = items[j];
+          if (a && b && nearCopies(a, b)) parent[find(i)] = find(j);
+        }
+      }
+    }
+  }
+  const groups = new Map<number, number[]>();
+  items.forEach((s, i) => {
+    const r = find(i);
+    groups.set(r, [...(groups.get(r) ?? []), s.id]);
+  });
+  return [...groups.values()]
+    .filter((g) => g.length > 1)
+    .map((g) => g.sort((x, y) => x - y))
+    .sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0));
+}
