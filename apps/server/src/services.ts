@@ -23,6 +23,8 @@ import { eagerConversionsJobHandler } from './download/eager-conversions.jobs.ts
 import { downloadJobHandlers } from './download/download.jobs.ts';
 import { DownloadService } from './download/download.service.ts';
 import { derivativeJobHandlers } from './derivatives/derivative.jobs.ts';
+import { SignatureRepository } from './alike/signature.repository.ts';
+import { SignatureBackfill } from './alike/signature.service.ts';
 import { DerivativeRepository } from './derivatives/derivative.repository.ts';
 import { DerivativeService } from './derivatives/derivative.service.ts';
 import { ModelRenderer } from './derivatives/model-renderer.ts';
@@ -112,6 +114,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     catalogue,
     config: new ConfigRepository(db),
     derivatives: new DerivativeRepository(db.kysely),
+    signatures: new SignatureRepository(db.kysely),
     downloads: new DownloadRepository(db, catalogue),
     edits: new EditRepository(db, catalogue),
     groups: groupRepository,
@@ -308,6 +311,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     work,
     /** A new import run (it remembers the collections it made until it ends). */
     importer,
+    /** Visual signatures of assets that have pictures but no signature yet (`vitrine import`). */
+    signatureBackfill: () => new SignatureBackfill(r.signatures, stores.derivatives, log),
     /** Resumable uploads of editors (tus) and the collections they go into. */
     uploads,
     /** The worker every Vitrine process runs: all job handlers the server knows. */

@@ -126,3 +126,62 @@ export function makeBigTriangleStl(file: string, triangles: number): string {
   writeFileSync(file, buf);
   return file;
 }
+
+/**
+ * A photo-like picture of its own per seed (coloured shapes on a gradient, with grain), so that
+ * visual signatures of different scenes differ as different photos do; made by sharp from SVG.
+ */
+export async function makeScene(
+  file: string,
+  options: { seed: number; width?: number; height?: number; format?: 'jpeg' | 'png' | 'webp' } = { seed: 1 },
+): Promise<string> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const { seed, width = 1200, height = 800, format = 'jpeg' } = options;
+  let state = seed * 2654435761;
+  const rand = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  const colour = () => `rgb(${Math.floor(rand() * 256)},${Math.floor(rand() * 256)},${Math.floor(rand() * 256)})`;
+  const shapes: string[] = [];
+  for (let i = 0; i < 14; i++) {
+    const x = Math.round(rand() * width);
+    const y = Math.round(rand() * height);
+    const r = Math.round((0.05 + rand() * 0.2) * Math.min(width, height));
+    shapes.push(
+      rand() < 0.5
+        ? `<circle cx="${x}" cy="${y}" r="${r}" fill="${colour()}"/>`
+        : `<rect x="${x - r}" y="${y - r}" width="${2 * r}" height="${Math.round(r * (0.5 + rand()))}" fill="${colour()}"/>`,
+    );
+  }
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+    `<defs><linearGradient id="g" x1="0" y1="0" x2="${rand().toFixed(2)}" y2="1">` +
+    `<stop offset="0" stop-color="${colour()}"/><stop offset="1" stop-color="${colour()}"/></linearGradient></defs>` +
+    `<rect width="${width}" height="${height}" fill="url(#g)"/>${shapes.join('')}</svg>`;
+  const grain = Buffer.alloc(width * height);
+  for (let i = 0; i < grain.length; i++) grain[i] = Math.floor(rand() * 24);
+  const base = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
+  for (let i = 0; i < base.length; i++) base[i] = Math.min(255, (base[i] ?? 0) + (grain[Math.floor(i / 3)] ?? 0));
+  await sharp(base, { raw: { width, height, channels: 3 } })
+    .toFormat(format)
+    .toFile(file);
+  return file;
+}
+
+/** A changed copy of a picture: narrower, re-encoded, brightened, or only its left part (`left`: the share kept). */
+export async function variantOf(
+  src: string,
+  out: string,
+  change: { width?: number; format: 'jpeg' | 'png' | 'webp'; quality?: number; brightness?: number; left?: number },
+): Promise<string> {
+  let img = sharp(src);
+  if (change.left) {
+    const m = await img.metadata();
+    img = img.extract({ left: 0, top: 0, width: Math.round((m.width ?? 0) * change.left), height: m.height ?? 0 });
+  }
+  if (change.width) img = img.resize(change.width);
+  if (change.brightness) img = img.modulate({ brightness: change.brightness });
+  await img.toFormat(change.format, change.quality ? { quality: change.quality } : {}).toFile(out);
+  return out;
+}

@@ -1,6 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises';
 import type Sharp from 'sharp';
-import type { OutputInfo, WebpOptions } from 'sharp';
+import type { OutputInfo, Sharp as SharpImage, WebpOptions } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import { THUMB_BOX_RATIO, type ThumbWidth } from '@vitrine/contract/paths';
 
@@ -12,6 +12,22 @@ export interface ImageProbe {
   /** Pixels per inch when the file says so. */
   density: number | null;
   pages: number;
+}
+
+/** The side of the greyscale square a perceptual hash is taken from (alike/signature.ts). */
+export const HASH_SIDE = 32;
+/** The side of the colour square dominant colours are taken from. */
+export const COLOUR_SIDE = 48;
+
+/** The pixels a visual signature is made of (alike/signature.ts does the maths). */
+export interface SignaturePixels {
+  /** HASH_SIDE × HASH_SIDE greyscale, row by row. */
+  grey: Uint8Array;
+  /** COLOUR_SIDE × COLOUR_SIDE sRGB, three bytes a pixel. */
+  rgb: Uint8Array;
+  /** The picture's own size. */
+  width: number;
+  height: number;
 }
 
 export interface SizedFile {
@@ -27,6 +43,8 @@ export interface ImageDerivativeFiles {
   preview: SizedFile;
   /** ThumbHash of the picture, base64. */
   placeholder: string;
+  /** What its visual signature is made of (alike/signature.ts), from the same decode. */
+  signature: SignaturePixels;
 }
 
 /**
@@ -109,6 +127,8 @@ export async function makeImageDerivatives(
     .raw()
     .toBuffer({ resolveWithObject: true });
   const hash = rgbaToThumbHash(tiny.info.width, tiny.info.height, tiny.data);
+  // From the same shrink as the ThumbHash: the signature costs only its two small squares.
+  const signature = await squaresOf(tiny.data, tiny.info, info);
   await writeAtomically(out.preview, preview.data);
   await writeAtomically(out.thumb, thumb.data);
   await writeAtomically(out.thumbSmall, thumbSmall.data);
@@ -122,7 +142,68 @@ export async function makeImageDerivatives(
     thumb: sized(thumb),
     thumbSmall: sized(thumbSmall),
     placeholder: Buffer.from(hash).toString('base64'),
+    signature,
   };
+}
+
+/** The box a picture is shrunk into before its signature's squares are taken (the ThumbHash's too). */
+const SIGNATURE_BOX = 100;
+
+/**
+ * The small squares a visual signature is made of, from a picture already shrunk into
+ * SIGNATURE_BOX: transparent parts count as white (as the portal's posters show them), both squares
+ * squeezed to the full picture. `size` is the picture's own size.
+ */
+async function squaresOf(
+  small: Buffer,
+  raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 },
+  size: { width: number; height: number },
+): Promise<SignaturePixels> {
+  const flat = (await sharpLib())(small, { raw }).flatten({ background: '#ffffff' });
+  const [grey, rgb] = await Promise.all([
+    flat.clone().resize(HASH_SIDE, HASH_SIDE, { fit: 'fill' }).greyscale().raw().toBuffer({ resolveWithObject: true }),
+    flat
+      .clone()
+      .resize(COLOUR_SIDE, COLOUR_SIDE, { fit: 'fill' })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true }),
+  ]);
+  if (grey.info.channels !== 1 || rgb.info.channels !== 3)
+    throw new Error(`unexpected channels for a signature: ${grey.info.channels}, ${rgb.info.channels}`);
+  return { grey: new Uint8Array(grey.data), rgb: new Uint8Array(rgb.data), width: size.width, height: size.height };
+}
+
+/** A decoded picture shrunk into SIGNATURE_BOX, as raw pixels with an alpha channel. */
+const shrunkForSignature = (img: SharpImage) =>
+  img.resize(SIGNATURE_BOX, SIGNATURE_BOX, { fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+
+/**
+ * The signature's pixels of a picture decoded to raw pixels (a preview's): the shrink into
+ * SIGNATURE_BOX, which the import shares with the ThumbHash, and the squares.
+ */
+export async function signaturePixelsOfRaw(
+  data: Buffer,
+  info: { width: number; height: number; channels: 1 | 2 | 3 | 4 },
+): Promise<SignaturePixels> {
+  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  const small = await shrunkForSignature((await sharpLib())(data, raw));
+  return squaresOf(small.data, small.info, info);
+}
+
+/**
+ * The signature's pixels of a stored picture (a derivative made before signatures were): a decode
+ * of a small WebP, a few milliseconds. `size` is the picture's own size when known (its preview's).
+ */
+export async function signaturePixelsOf(
+  file: string,
+  size?: { width: number; height: number },
+): Promise<SignaturePixels> {
+  const img = await open(file);
+  const m = await img.metadata();
+  if (!m.width || !m.height) throw new Error('the picture has no size');
+  const small = await shrunkForSignature(img.rotate());
+  return squaresOf(small.data, small.info, size ?? { width: m.width, height: m.height });
 }
 
 /**

@@ -52,6 +52,43 @@ describe('vitrine import (command line)', () => {
     expect(existsSync(path.join(dir, 'data', 'demo'))).toBe(false);
   }, 60_000);
 
+  it('makes the visual signatures of earlier assets once, and none again on the next run', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'vitrine-cli-'));
+    const media = path.join(dir, 'media');
+    await makeImage(path.join(media, 'a.jpg'));
+    await makeImage(path.join(media, 'b.png'), { format: 'png' });
+    const env = { ...process.env, DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent' };
+    const importOnce = () => spawnSync(process.execPath, [...vitrineCli, 'import', media], { env, encoding: 'utf8' });
+    const signed = () => {
+      const db = new Database(path.join(dir, 'data', 'vitrine.db'), { readonly: true });
+      const rows = db.prepare('select asset_id, version from asset_signature order by asset_id').all();
+      db.close();
+      return rows;
+    };
+
+    const first = importOnce();
+    expect(first.status).toBe(0);
+    // Signed with their pictures: nothing left for the step that signs earlier assets.
+    expect(first.stdout).not.toContain('Visual signatures');
+    expect(signed()).toHaveLength(2);
+
+    // As a catalogue imported before signatures were.
+    const db = new Database(path.join(dir, 'data', 'vitrine.db'));
+    db.prepare('delete from asset_signature').run();
+    db.close();
+    const second = importOnce();
+    expect(second.stdout).toMatch(/Imported 0, updated 0, unchanged 2/);
+    expect(second.stdout).toContain('Visual signatures made for 2 earlier asset(s)');
+    expect(signed()).toEqual([
+      { asset_id: expect.any(Number), version: 1 },
+      { asset_id: expect.any(Number), version: 1 },
+    ]);
+
+    const third = importOnce();
+    expect(third.status).toBe(0);
+    expect(third.stdout).not.toContain('Visual signatures');
+  }, 90_000);
+
   it('says which folder is missing', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'vitrine-cli-'));
     const r = spawnSync(process.execPath, [...vitrineCli, 'import', path.join(dir, 'nope')], {

@@ -43,6 +43,24 @@ export async function makeDerivatives(services: Services, quiet = false): Promis
   return { failed: after.length };
 }
 
+/**
+ * Makes the visual signatures of assets that have pictures but none of their content (imported
+ * before signatures were, or signed by an older way), once, with a progress bar; a second run finds
+ * none left and does nothing.
+ */
+export async function makeSignatures(services: Services, quiet = false): Promise<{ signed: number; failed: number }> {
+  const backfill = services.signatureBackfill();
+  const total = await backfill.pending();
+  if (total === 0) return { signed: 0, failed: 0 };
+  const progress = bar('Signatures');
+  if (!quiet) progress.start(total, 0, { detail: '' });
+  const result = await backfill.run((done) => {
+    if (!quiet) progress.update(Math.min(done, total), { detail: '' });
+  });
+  if (!quiet) progress.stop();
+  return result;
+}
+
 export function printSummary(summary: ImportSummary, log: (line: string) => void = console.log): void {
   const mb = summary.bytes / 1e6;
   log(

@@ -71,7 +71,7 @@ function buildCli(): Command {
     )
     .option('--no-derivatives', 'do not wait for thumbnails and previews (a running server makes them)')
     .action(async (source: string, opts: { derivatives: boolean }) => {
-      const { importWithProgress, makeDerivatives, printSummary } = await import('./import.command.ts');
+      const { importWithProgress, makeDerivatives, makeSignatures, printSummary } = await import('./import.command.ts');
       const { withServices } = await import('../services.ts');
       const { ImportInputError } = await import('../catalogue/import.service.ts');
       const settings = settingsOrExit();
@@ -85,6 +85,13 @@ function buildCli(): Command {
         const jobs = opts.derivatives ? await makeDerivatives(services) : { failed: 0 };
         if (jobs.failed)
           console.log(`  ${jobs.failed} derivative job(s) failed; see the server log or re-run the import`);
+        // Assets whose pictures were made before visual signatures were get theirs once.
+        const signatures = await makeSignatures(services);
+        if (signatures.signed || signatures.failed)
+          console.log(
+            `Visual signatures made for ${signatures.signed} earlier asset(s)` +
+              (signatures.failed ? `, ${signatures.failed} could not be read (see the log)` : ''),
+          );
         return summary.failed.length;
       });
       process.exitCode = failed ? 1 : 0;

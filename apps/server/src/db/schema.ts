@@ -24,6 +24,7 @@ export interface Database {
   work_slot: WorkSlotTable;
   derivative: DerivativeTable;
   derivative_claim: DerivativeClaimTable;
+  asset_signature: AssetSignatureTable;
   login_attempt: LoginAttemptTable;
   password_reset: PasswordResetTable;
   sso_code: SsoCodeTable;
@@ -285,6 +286,21 @@ export interface DerivativeTable {
   bytes: number;
   /** For thumbnails: a ThumbHash (base64) that clients draw while the image loads. */
   placeholder: string | null;
+  created_at: number;
+}
+
+/** An asset's visual signature (alike/signature.ts), made with its preview from the same pixels. */
+export interface AssetSignatureTable {
+  asset_id: number;
+  /** The content it was made from. */
+  sha256: string;
+  /** 64-bit perceptual hash, 16 hexadecimal digits. */
+  phash: string;
+  /** `[[L,a,b,share],…]` in OKLab, largest share first. */
+  colours: string;
+  /** Width over height of the picture. */
+  aspect: number;
+  version: number;
   created_at: number;
 }
 

@@ -1,4 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Signature } from '../alike/signature.ts';
+import { writeSignature } from '../alike/signature.repository.ts';
 import { PLACEHOLDER_KIND, type AssetTable, type Database, type DerivativeTable } from '../db/schema.ts';
 
 export type DerivativeRow = Selectable<DerivativeTable>;
@@ -93,12 +95,22 @@ export class DerivativeRepository {
     return Number(result.numDeletedRows);
   }
 
-  /** Replaces an asset's derivatives of the given kinds in one transaction. */
-  async replace(assetId: number, kinds: string[], rows: Insertable<DerivativeTable>[]): Promise<void> {
+  /**
+   * Replaces an asset's derivatives of the given kinds in one transaction; with `signature` (the
+   * pictures' own), also its visual signature: null when the asset has no picture of its own (a
+   * sound's waveform, a type icon), which removes one an earlier content left.
+   */
+  async replace(
+    assetId: number,
+    kinds: string[],
+    rows: Insertable<DerivativeTable>[],
+    signature?: { sha256: string; signature: Signature | null },
+  ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('derivative').where('asset_id', '=', assetId).where('kind', 'in', kinds).execute();
       if (rows.length) await trx.insertInto('derivative').values(rows).execute();
       await raisePlaceholderMark(trx, rows);
+      if (signature) await writeSignature(trx, assetId, signature.sha256, signature.signature);
     });
   }
 }

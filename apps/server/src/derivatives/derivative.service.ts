@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Insertable } from 'kysely';
 import { makeImageDerivatives, PREVIEW_BOX, shrinkThumbnail } from '../adapters/media.ts';
+import { signatureOf } from '../alike/signature.ts';
 import { once } from '../adapters/concurrency-limit.ts';
 import type { MediaStore } from '../adapters/media-store.ts';
 import { pdfPagePng, pdfPagesJpeg } from '../adapters/pdf.ts';
@@ -70,18 +71,22 @@ export class DerivativeService {
 
   /**
    * The picture that stands for an asset: the image itself, a video frame, a PDF page, a waveform, a
-   * 3D view; `file` is a local file of its original.
+   * 3D view; `file` is a local file of its original. `own` tells a picture of the asset itself (one
+   * a visual signature is made of) from a waveform or a type icon.
    */
-  private async pictureOf(src: DerivativeSource, file: string): Promise<string | Buffer> {
+  private async pictureOf(src: DerivativeSource, file: string): Promise<{ input: string | Buffer; own: boolean }> {
     switch (src.asset_group) {
       case 'image':
-        return file;
+        return { input: file, own: true };
       case 'video':
-        return videoPoster(file, src.duration);
+        return { input: await videoPoster(file, src.duration), own: true };
       case 'audio':
-        return audioWaveform(file);
+        return { input: await audioWaveform(file), own: false };
       case 'document':
-        return this.work.run('pdf_page', 'job', () => pdfPagePng(file, 1, PREVIEW_BOX.width));
+        return {
+          input: await this.work.run('pdf_page', 'job', () => pdfPagePng(file, 1, PREVIEW_BOX.width)),
+          own: true,
+        };
       case '3d': {
         // A model the small renderer cannot (or may not) draw still gets a clear picture: the typed icon.
         const view = await this.work
@@ -93,10 +98,12 @@ export class DerivativeService {
         if (view?.kind === 'refused') {
           this.log.warn({ assetId: src.id, reason: view.reason }, 'the 3D model was not drawn');
         }
-        return view?.kind === 'drawn' ? view.png : Buffer.from(typeIconSvg('3d', src.format));
+        return view?.kind === 'drawn'
+          ? { input: view.png, own: true }
+          : { input: Buffer.from(typeIconSvg('3d', src.format)), own: false };
       }
       default:
-        return Buffer.from(typeIconSvg('other', src.format));
+        return { input: Buffer.from(typeIconSvg('other', src.format)), own: false };
     }
   }
 
@@ -132,10 +139,13 @@ export class DerivativeService {
       thumbSmall: path.join(rel, SMALL_THUMB_FILE),
       preview: path.join(rel, 'preview.webp'),
     };
+    let own = false;
     const made = await this.store.write([out.thumb, out.thumbSmall, out.preview], async ([thumb, small, preview]) => {
       const abs = { thumb: thumb, thumbSmall: small, preview: preview };
       try {
-        return await makeImageDerivatives(await this.pictureOf(src, file), abs);
+        const picture = await this.pictureOf(src, file);
+        own = picture.own;
+        return await makeImageDerivatives(picture.input, abs);
       } catch (err) {
         // Files the image library cannot read (BMP, TGA, some TIFF layouts) go through ffmpeg's decoders.
         if (src.asset_group !== 'image') throw err;
@@ -143,6 +153,8 @@ export class DerivativeService {
         return makeImageDerivatives(decoded, abs);
       }
     });
+    // Made from the preview's pixels while they were decoded, stored with the pictures (decision 0262).
+    const signature = own ? signatureOf(made.signature) : null;
     const now = Date.now();
     const row = (
       kind: string,
@@ -182,7 +194,7 @@ export class DerivativeService {
         }
       }
     }
-    await this.repo.replace(src.id, ['thumb', SMALL_THUMB, 'preview'], rows);
+    await this.repo.replace(src.id, ['thumb', SMALL_THUMB, 'preview'], rows, { sha256: src.sha256, signature });
   }
 
   /**

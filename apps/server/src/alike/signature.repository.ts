@@ -1,0 +1,214 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { nearCopyGroups, SIGNATURE_VERSION, type DominantColour, type Signature } from './signature.ts';
+
+/** `[[L,a,b,share],…]`: a fifth of the bytes of the objects, for a column read by the million. */
+export const coloursToJson = (colours: readonly DominantColour[]) =>
+  JSON.stringify(colours.map((c) => [c.l, c.a, c.b, c.share]));
+
+export const coloursFromJson = (json: string): DominantColour[] =>
+  (JSON.parse(json) as [number, number, number, number][]).map(([l, a, b, share]) => ({ l, a, b, share }));
+
+/**
+ * Writes (or, with null, removes) an asset's signature inside the caller's transaction, so that it
+ * appears with the pictures it was made with.
+ */
+export async function writeSignature(
+  trx: Kysely<Database>,
+  assetId: number,
+  sha256: string,
+  signature: Signature | null,
+): Promise<void> {
+  if (!signature) {
+    await trx.deleteFrom('asset_signature').where('asset_id', '=', assetId).execute();
+    return;
+  }
+  const row = {
+    sha256,
+    phash: signature.phash,
+    colours: coloursToJson(signature.colours),
+    aspect: signature.aspect,
+    version: signature.version,
+    created_at: Date.now(),
+  };
+  await trx
+    .insertInto('asset_signature')
+    .values({ asset_id: assetId, ...row })
+    .onConflict((oc) => oc.column('asset_id').doUpdateSet(row))
+    .execute();
+}
+
+/** An asset whose signature is missing or out of date, with the stored picture to make it from. */
+export interface UnsignedAsset {
+  id: number;
+  sha256: string;
+  /** Its smallest stored picture (the small thumbnail, else the thumbnail). */
+  path: string;
+  /** Its preview's size, so the aspect is the one the import would have stored. */
+  width: number | null;
+  height: number | null;
+}
+
+export interface StoredSignature extends Signature {
+  assetId: number;
+  sha256: string;
+}
+
+/** The kinds of asset whose pictures show the asset itself (a 3D view may be a type icon: see backfill). */
+const PICTURED = ['image', 'video', 'document'];
+
+export class SignatureRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async find(assetId: number): Promise<StoredSignature | undefined> {
+    const r = await this.db
+      .selectFrom('asset_signature')
+      .selectAll()
+      .where('asset_id', '=', assetId)
+      .executeTakeFirst();
+    return r && toStored(r);
+  }
+
+  /**
+   * Active assets with pictures of their current content but no signature of it at SIGNATURE_VERSION,
+   * by id after `after`; `limit` at a time.
+   */
+  async unsigned(after: number, limit: number): Promise<UnsignedAsset[]> {
+    const rows = await this.db
+      .selectFrom('asset as a')
+      .innerJoin('derivative as t', (j) =>
+        j
+          .onRef('t.asset_id', '=', 'a.id')
+          .onRef('t.sha256', '=', 'a.sha256')
+          .on('t.page', '=', 0)
+          .on('t.kind', 'in', ['thumb', 'thumb_small']),
+      )
+      .leftJoin('derivative as p', (j) =>
+        j
+          .onRef('p.asset_id', '=', 'a.id')
+          .onRef('p.sha256', '=', 'a.sha256')
+          .on('p.kind', '=', 'preview')
+          .on('p.page', '=', 0),
+      )
+      .leftJoin('asset_signature as s', 's.asset_id', 'a.id')
+      .select(['a.id', 'a.sha256', 't.kind', 't.path', 'p.width', 'p.height'])
+      .where('a.status', '=', 'active')
+      .where('a.asset_group', 'in', PICTURED)
+      .where('a.id', '>', after)
+      .where((eb) =>
+        eb.or([
+          eb('s.asset_id', 'is', null),
+          eb('s.version', '<', SIGNATURE_VERSION),
+          eb('s.sha256', '<>', sql.ref<string>('a.sha256')),
+        ]),
+      )
+      .orderBy('a.id')
+      .orderBy('t.kind', 'desc')
+      .limit(limit * 2)
+      .execute();
+    const out = new Map<number, UnsignedAsset>();
+    // thumb_small sorts after thumb, so desc order puts the small one first where both are there.
+    for (const r of rows)
+      if (!out.has(r.id)) out.set(r.id, { id: r.id, sha256: r.sha256, path: r.path, width: r.width, height: r.height });
+    return [...out.values()].slice(0, limit);
+  }
+
+  /** How many assets `unsigned` would list in all. */
+  async countUnsigned(): Promise<number> {
+    const r = await this.db
+      .selectFrom('asset as a')
+      .leftJoin('asset_signature as s', 's.asset_id', 'a.id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('a.status', '=', 'active')
+      .where('a.asset_group', 'in', PICTURED)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('derivative as t')
+            .select('t.asset_id')
+            .whereRef('t.asset_id', '=', 'a.id')
+            .whereRef('t.sha256', '=', 'a.sha256')
+            .where('t.kind', '=', 'thumb')
+            .where('t.page', '=', 0),
+        ),
+      )
+      .where((eb) =>
+        eb.or([
+          eb('s.asset_id', 'is', null),
+          eb('s.version', '<', SIGNATURE_VERSION),
+          eb('s.sha256', '<>', sql.ref<string>('a.sha256')),
+        ]),
+      )
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /**
+   * The duplicates among active assets: `exact`, groups of the same content (checksum); `near`,
+   * groups of near copies by their signatures (hash distance within NEAR_COPY_DISTANCE, the same
+   * aspect) that hold more than one content. Ids in order, groups by their first id. Who may see which
+   * asset is the caller's to check.
+   */
+  async duplicates(): Promise<{ exact: number[][]; near: number[][] }> {
+    const same = await this.db
+      .selectFrom('asset as a')
+      .innerJoin(
+        (eb) =>
+          eb
+            .selectFrom('asset')
+            .select('sha256')
+            .where('status', '=', 'active')
+            .groupBy('sha256')
+            .having((h) => h.fn.countAll(), '>', 1)
+            .as('d'),
+        (j) => j.onRef('d.sha256', '=', 'a.sha256'),
+      )
+      .select(['a.id', 'a.sha256'])
+      .where('a.status', '=', 'active')
+      .orderBy('a.id')
+      .execute();
+    const bySha = new Map<string, number[]>();
+    for (const r of same) bySha.set(r.sha256, [...(bySha.get(r.sha256) ?? []), Number(r.id)]);
+    const exact = [...bySha.values()].sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0));
+
+    const signed = await this.db
+      .selectFrom('asset_signature as s')
+      .innerJoin('asset as a', 'a.id', 's.asset_id')
+      .select(['a.id', 'a.sha256', 's.phash', 's.aspect'])
+      .where('a.status', '=', 'active')
+      .whereRef('s.sha256', '=', 'a.sha256')
+      .orderBy('a.id')
+      .execute();
+    const shaOf = new Map(signed.map((r) => [Number(r.id), r.sha256]));
+    const near = nearCopyGroups(
+      signed.map((r) => ({ id: Number(r.id), phash: r.phash, aspect: Number(r.aspect) })),
+    ).filter((g) => new Set(g.map((id) => shaOf.get(id))).size > 1);
+    return { exact, near };
+  }
+
+  /** Stores a signature made after the asset's pictures (the backfill), unless its content changed meanwhile. */
+  async save(assetId: number, sha256: string, signature: Signature): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom('asset').select('sha256').where('id', '=', assetId).executeTakeFirst();
+      if (current?.sha256 === sha256) await writeSignature(trx, assetId, sha256, signature);
+    });
+  }
+}
+
+function toStored(r: {
+  asset_id: number;
+  sha256: string;
+  phash: string;
+  colours: string;
+  aspect: number;
+  version: number;
+}): StoredSignature {
+  return {
+    assetId: Number(r.asset_id),
+    sha256: r.sha256,
+    phash: r.phash,
+    colours: coloursFromJson(r.colours),
+    aspect: Number(r.aspect),
+    version: r.version,
+  };
+}

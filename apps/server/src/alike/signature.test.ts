@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeScene, variantOf } from '../../test/media-fixtures.ts';
+import { signaturePixelsOf } from '../adapters/media.ts';
+import {
+  dominantColours,
+  hashDistance,
+  NEAR_COPY_DISTANCE,
+  nearCopyGroups,
+  oklab,
+  perceptualHash,
+  signatureOf,
+  type Signature,
+} from './signature.ts';
+
+describe('hash distance', () => {
+  it('counts the differing bits of two 64-bit hashes', () => {
+    expect(hashDistance('0000000000000000', '0000000000000000')).toBe(0);
+    expect(hashDistance('ffffffffffffffff', '0000000000000000')).toBe(64);
+    expect(hashDistance('8000000000000001', '0000000000000000')).toBe(2);
+    expect(hashDistance('00000000000000f0', '000000000000000f')).toBe(8);
+  });
+});
+
+describe('groups of near copies', () => {
+  it('joins pictures within the threshold of the same aspect, through each other, and no others', () => {
+    const bits = (n: number) => ((1n << BigInt(n)) - 1n).toString(16).padStart(16, '0');
+    expect(hashDistance(bits(0), bits(NEAR_COPY_DISTANCE))).toBe(NEAR_COPY_DISTANCE);
+    const groups = nearCopyGroups([
+      { id: 1, phash: bits(0), aspect: 1.5 },
+      { id: 2, phash: bits(NEAR_COPY_DISTANCE), aspect: 1.52 },
+      // Too far from 1, near 2: in the group through 2.
+      { id: 4, phash: bits(NEAR_COPY_DISTANCE + 4), aspect: 1.5 },
+      { id: 3, phash: 'ffff000000000000', aspect: 1.5 },
+      // The same hash as 1, another shape.
+      { id: 5, phash: bits(0), aspect: 1 },
+    ]);
+    expect(groups).toEqual([[1, 2, 4]]);
+  });
+});
+
+describe('perceptual hash', () => {
+  it('sets about half of its 64 bits (the median splits the low frequencies) and ignores brightness', () => {
+    const grey = new Uint8Array(32 * 32);
+    for (let i = 0; i < grey.length; i++) grey[i] = ((i % 32) * 5 + Math.floor(i / 32) * 3) % 200;
+    const h = perceptualHash(grey);
+    expect(h).toMatch(/^[0-9a-f]{16}$/);
+    const ones = BigInt(`0x${h}`).toString(2).replace(/0/g, '').length;
+    expect(ones).toBe(32);
+    const brighter = grey.map((v) => v + 40);
+    expect(hashDistance(perceptualHash(brighter), h)).toBe(0);
+  });
+
+  it('refuses a square of the wrong size', () => {
+    expect(() => perceptualHash(new Uint8Array(10))).toThrow(/1024 grey pixels/);
+  });
+});
+
+describe('dominant colours', () => {
+  it('finds the two colours of a half-red, half-blue picture with their shares, the same each time', () => {
+    const rgb = new Uint8Array(48 * 48 * 3);
+    for (let i = 0; i < 48 * 48; i++) {
+      const red = i < 48 * 48 * 0.6;
+      rgb.set(red ? [255, 0, 0] : [0, 0, 255], i * 3);
+    }
+    const colours = dominantColours(rgb);
+    expect(colours).toEqual(dominantColours(rgb));
+    expect(colours).toHaveLength(2);
+    // OKLab's published values of sRGB red and blue.
+    expect(oklab(255, 0, 0).map((x) => Math.round(x * 1000) / 1000)).toEqual([0.628, 0.225, 0.126]);
+    expect(colours[0]).toMatchObject({ l: 0.628, a: 0.225, b: 0.126, share: 0.6 });
+    expect(colours[1]).toMatchObject({ l: 0.452, a: -0.032, b: -0.312, share: 0.4 });
+  });
+
+  it('keeps at most five, largest share first, the shares adding up to one', () => {
+    const rgb = new Uint8Array(48 * 48 * 3);
+    for (let i = 0; i < rgb.length; i++) rgb[i] = (i * 7919) % 256;
+    const colours = dominantColours(rgb);
+    expect(colours).toHaveLength(5);
+    expect(colours.map((c) => c.share)).toEqual([...colours.map((c) => c.share)].sort((x, y) => y - x));
+    expect(colours.reduce((s, c) => s + c.share, 0)).toBeCloseTo(1, 2);
+  });
+});
+
+/** Real pictures made and changed by sharp, signed as the import signs its previews. */
+describe('signatures of real pictures', () => {
+  let dir = '';
+  const sign = async (file: string) => signatureOf(await signaturePixelsOf(file));
+  let original: Signature;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'vitrine-signature-'));
+    original = await sign(await makeScene(path.join(dir, 'a.jpg'), { seed: 1 }));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the same picture the same signature', async () => {
+    const again = await sign(path.join(dir, 'a.jpg'));
+    expect(again).toEqual(original);
+    expect(original.aspect).toBe(1.5);
+    expect(original.colours.length).toBeGreaterThan(1);
+  });
+
+  it('finds a resized, recompressed or converted copy close, and a different photo far', async () => {
+    const a = path.join(dir, 'a.jpg');
+    const half = await variantOf(a, path.join(dir, 'half.jpg'), { width: 600, format: 'jpeg', quality: 60 });
+    const png = await variantOf(a, path.join(dir, 'a.png'), { format: 'png' });
+    const brighter = await variantOf(a, path.join(dir, 'brighter.webp'), { format: 'webp', brightness: 1.08 });
+    for (const copy of [half, png, brighter]) {
+      expect(hashDistance((await sign(copy)).phash, original.phash)).toBeLessThanOrEqual(6);
+    }
+    for (const seed of [2, 3, 4]) {
+      const other = await sign(await makeScene(path.join(dir, `other-${seed}.jpg`), { seed }));
+      expect(hashDistance(other.phash, original.phash)).toBeGreaterThanOrEqual(16);
+    }
+  });
+});
