@@ -31,6 +31,7 @@ import * as edits from './migrations/202612060400_edits.ts';
 import * as upload from './migrations/202612060412_upload.ts';
 import * as contentlessText from './migrations/202612060700_contentless_text.ts';
 import * as insights from './migrations/202612061000_insights.ts';
+import * as insightSpans from './migrations/202612061400_insight_spans.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -74,6 +75,7 @@ export const migrations: Record<string, Migration> = {
   '202612060412_upload': upload,
   '202612060700_contentless_text': contentlessText,
   '202612061000_insights': insights,
+  '202612061400_insight_spans': insightSpans,
 };
 
 /**
