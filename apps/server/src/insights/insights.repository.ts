@@ -321,6 +321,22 @@ export class InsightsRepository {
     return rows.map((r) => ({ ...r, count: Number(r.count) }));
   }
 
+  /** The series of one day not counted yet (as `series`), read from its events by kind, not by key. */
+  async eventSeries(day: string, audience?: Audience): Promise<CountRow[]> {
+    const of = sql`day = ${day} ${this.audienceIs(audience)}`;
+    const { rows } = await sql<Omit<CountRow, 'day'>>`
+      select kind, '' as key, sum(n) as count from insight_event
+        where ${of} and kind in (${sql.join(TOTAL_KINDS)}) group by kind
+      union all
+      select 'search_empty' as kind, '' as key, sum(n) as count from insight_event
+        where ${of} and kind = 'search' and results = 0 having count(*) > 0
+      union all
+      select kind, key, sum(n) as count from insight_event where ${of} and kind = 'login' group by kind, key`.execute(
+      this.db.kysely,
+    );
+    return rows.map((r) => ({ ...r, day, count: Number(r.count) }));
+  }
+
   /**
    * The tops of a preset period (as `tops`) from its period counts through the last counted day and
    * the events of `fresh` (today): the candidates are the period's first `limit` keys of each kind

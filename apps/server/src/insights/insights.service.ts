@@ -132,7 +132,7 @@ export class InsightsService {
       const today = { from: range.to, to: range.to };
       series = [
         ...(await this.repository.countedSeries({ from: range.from, to: dayOf(now - DAY_MS) }, audience)),
-        ...(await this.repository.series(today, audience)),
+        ...(await this.repository.eventSeries(range.to, audience)),
       ];
       tops = await this.repository.spanTops(range.days, today, audience, input.limit);
     } else {
