@@ -34,6 +34,7 @@ import * as insights from './migrations/202612061000_insights.ts';
 import * as groupRights from './migrations/202612061300_group_rights.ts';
 import * as people from './migrations/202612061310_people.ts';
 import * as assetSignature from './migrations/202612061400_asset_signature.ts';
+import * as insightSpans from './migrations/202612061410_insight_spans.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -80,6 +81,7 @@ export const migrations: Record<string, Migration> = {
   '202612061300_group_rights': groupRights,
   '202612061310_people': people,
   '202612061400_asset_signature': assetSignature,
+  '202612061410_insight_spans': insightSpans,
 };
 
 /**

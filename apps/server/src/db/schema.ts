@@ -38,6 +38,8 @@ export interface Database {
   insight_event: InsightEventTable;
   insight_daily: InsightDailyTable;
   insight_monthly: InsightMonthlyTable;
+  insight_state: InsightStateTable;
+  insight_span: InsightSpanTable;
   bookmark: BookmarkTable;
   share_link: ShareLinkTable;
   share_link_asset: ShareLinkAssetTable;
@@ -515,6 +517,22 @@ export interface InsightMonthlyTable {
   month: string;
   kind: string;
   audience: 'guest' | 'account';
+  key: string;
+  count: number;
+}
+
+/** One row (id 1): the last day counted into the daily counts, and the last day the spans follow. */
+export interface InsightStateTable {
+  id: number;
+  counted_through: string | null;
+  spans_through: string | null;
+}
+
+/** Per preset period (`span` days), the counts of each key over its days before today; audience 'all' is both. */
+export interface InsightSpanTable {
+  span: number;
+  kind: string;
+  audience: 'guest' | 'account' | 'all';
   key: string;
   count: number;
 }

@@ -17,7 +17,7 @@ export const aggregateInsightsSchedule = (everyMs = AGGREGATE_INSIGHTS_EVERY_MS)
 
 /**
  * Counts the statistics' events into the daily counts and removes events past `insights.keepDays`.
- * Idempotent: counting a day again gives the same counts, whichever process runs it.
+ * Each day is counted once, whichever process runs it and however often (decision 0257 "Amended").
  */
 export function aggregateInsightsJobHandler(
   insights: InsightsService,

@@ -1,4 +1,5 @@
 import {
+  INSIGHT_PERIODS,
   MAX_INSIGHT_DAYS,
   type InsightAudience,
   type InsightDay,
@@ -10,9 +11,25 @@ import { DomainError, validation } from '../http/errors.ts';
 import { conversionSetTitle, type Settings } from '../settings.ts';
 import type { ClientRateLimits } from '../user/rate-limits.ts';
 import { audienceOf, dayOf, type Audience, type InsightRecorder } from './insights.recorder.ts';
-import { nextDay, type CountRow, type DayRange, type InsightsRepository } from './insights.repository.ts';
+import {
+  nextDay,
+  TOP_LIMITED_KINDS,
+  TOP_WHOLE_KINDS,
+  type CountRow,
+  type DayRange,
+  type InsightsRepository,
+} from './insights.repository.ts';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * How long after a day ends it is counted: the recorders' batches are written every second and at
+ * shutdown, so by then its events are in.
+ */
+export const INSIGHT_SETTLE_MS = 120_000;
+
+/** The last day that ended at least INSIGHT_SETTLE_MS ago. */
+const lastSettledDay = (now: number): string => dayOf(now - INSIGHT_SETTLE_MS - DAY_MS);
 
 /** The period of a report when the query names none. */
 const DEFAULT_DAYS = 30;
@@ -70,7 +87,7 @@ export class InsightsService {
   }
 
   /** The period a query names: `days` up to today, or `from`–`to` (`to` defaults to today). */
-  private range(input: InsightsInput, now: number): DayRange {
+  private range(input: InsightsInput, now: number): DayRange & { days: number } {
     const today = dayOf(now);
     if (input.days !== undefined && (input.from !== undefined || input.to !== undefined)) {
       throw validation('Name the period either by days or by from and to, not both.', [
@@ -84,7 +101,7 @@ export class InsightsService {
         ]);
       }
       const days = input.days ?? DEFAULT_DAYS;
-      return { from: dayOf(now - (days - 1) * DAY_MS), to: today };
+      return { from: dayOf(now - (days - 1) * DAY_MS), to: today, days };
     }
     const to = input.to ?? today;
     if (to > today)
@@ -101,19 +118,33 @@ export class InsightsService {
         { path: 'query.from', message: `is ${span} days before to; at most ${MAX_INSIGHT_DAYS}` },
       ]);
     }
-    return { from: input.from, to };
+    return { from: input.from, to, days: span };
   }
 
   async report(auth: Auth, input: InsightsInput, now = Date.now()): Promise<InsightsAnswer> {
     requireGuiAdmin(auth);
     const range = this.range(input, now);
     const audience = audiences[input.audience];
-    const series = await this.repository.series(range, audience);
-    const tops = await this.repository.tops(range, audience, {
-      limited: ['download', 'view', 'search', 'search_empty', 'facet'],
-      whole: ['download_set', 'collection_view', 'collection_download'],
-      limit: input.limit,
-    });
+    const preset = input.from === undefined && input.to === undefined ? await this.presetReady(range, now) : false;
+    let series: CountRow[];
+    let tops: Map<string, { key: string; count: number }[]>;
+    if (preset) {
+      const today = { from: range.to, to: range.to };
+      series = [
+        ...(await this.repository.countedSeries({ from: range.from, to: dayOf(now - DAY_MS) }, audience)),
+        ...(await this.repository.eventSeries(range.to, audience)),
+      ];
+      tops = await this.repository.spanTops(range.days, today, audience, input.limit);
+    } else {
+      // From–to periods, and presets in the minutes after midnight before the day is counted:
+      // every key of the period grouped on each call (slow at large volumes).
+      series = await this.repository.series(range, audience);
+      tops = await this.repository.tops(range, audience, {
+        limited: TOP_LIMITED_KINDS,
+        whole: TOP_WHOLE_KINDS,
+        limit: input.limit,
+      });
+    }
     const top = (kind: string) => tops.get(kind) ?? [];
     const days = daysOf(range, series);
     const totals = days.reduce<Omit<InsightDay, 'day'>>((sum, { day: _day, ...d }) => {
@@ -140,6 +171,21 @@ export class InsightsService {
       facets: top('facet').map((f) => ({ key: f.key, count: f.count })),
       collections: await this.collections(top('collection_view'), top('collection_download'), input.limit),
     };
+  }
+
+  /**
+   * Whether a preset period (days up to today) can be answered from the period counts: they must
+   * follow every day before today. When the job has not counted the last settled day yet, this
+   * counts it (any process may; counting is locked and done once).
+   */
+  private async presetReady(range: DayRange & { days: number }, now: number): Promise<boolean> {
+    const yesterday = dayOf(now - DAY_MS);
+    if (!(INSIGHT_PERIODS as readonly number[]).includes(range.days) || lastSettledDay(now) !== yesterday) return false;
+    const ready = (s: { countedThrough?: string | undefined; spansThrough?: string | undefined }) =>
+      s.countedThrough === yesterday && s.spansThrough === yesterday;
+    if (ready(await this.repository.state())) return true;
+    await this.aggregate(now);
+    return ready(await this.repository.state());
   }
 
   /** Top assets with their titles; an asset the admin may not see (or that is gone) keeps its count, without a title. */
@@ -175,18 +221,13 @@ export class InsightsService {
   }
 
   /**
-   * Counts the events of every day not yet final into the daily counts (the last day counted again,
-   * for events that arrived late, up to yesterday), then removes events of days past
-   * `insights.keepDays`, all of which are counted by then. Any process may run it at any time.
+   * Counts the days after the last one counted up to the last settled one (ended at least
+   * INSIGHT_SETTLE_MS ago) into the daily, monthly and period counts, each day once, then removes
+   * events of days past `insights.keepDays`, all of which are counted by then. Any process may run
+   * it at any time.
    */
   async aggregate(now = Date.now()): Promise<{ from: string; to: string; purged: number } | { purged: number }> {
-    const yesterday = dayOf(now - DAY_MS);
-    const from = (await this.repository.lastCountedDay()) ?? (await this.repository.firstEventDay());
-    let counted: DayRange | undefined;
-    if (from !== undefined && from <= yesterday) {
-      counted = { from, to: yesterday };
-      await this.repository.aggregate(counted);
-    }
+    const counted = await this.repository.aggregate(lastSettledDay(now));
     // The oldest day kept: today and the keepDays before it.
     const oldestKept = dayOf(now - this.settings.file.insights.keepDays * DAY_MS);
     const purged = await this.repository.purgeEvents(oldestKept);
