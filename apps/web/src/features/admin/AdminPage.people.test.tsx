@@ -1,0 +1,188 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
+import type { GroupEntry, GroupList } from '@vitrine/contract/groups';
+import type { Person } from '@vitrine/contract/people';
+import { renderApp } from '../../test/renderApp.tsx';
+import { api } from '../../test/sessionServer.ts';
+import { startTestServer } from '../../test/testServer.ts';
+import { server, slow, adminServer } from '../../test/adminServer.tsx';
+
+startTestServer(server, 'error');
+
+const DEC_5 = Date.UTC(2026, 11, 5, 9, 30);
+
+export const person = (id: number, over: Partial<Person> = {}): Person => ({
+  id,
+  name: `user${id}`,
+  displayName: null,
+  email: `user${id}@example.org`,
+  groups: [],
+  login: 'native',
+  invited: false,
+  lastLogin: null,
+  created: DEC_5,
+  disabled: false,
+  blockedUntil: null,
+  ...over,
+});
+
+export const groupEntry = (name: string, over: Partial<GroupEntry> = {}): GroupEntry => ({
+  name,
+  portalAccess: true,
+  guiAdmin: false,
+  downloadSets: [0],
+  shareLinks: false,
+  editors: false,
+  fields: [],
+  accounts: 0,
+  assets: 0,
+  conversionSets: [],
+  settings: [],
+  ...over,
+});
+
+export const groupList = (over: Partial<GroupList> = {}): GroupList => ({
+  source: 'admin',
+  version: 4,
+  groups: [groupEntry('admins', { guiAdmin: true, accounts: 1 }), groupEntry('staff', { accounts: 2 })],
+  audienceFields: ['salary'],
+  conversionSets: [
+    { id: 0, title: 'Original' },
+    { id: 2, title: 'Web JPEG' },
+  ],
+  ...over,
+});
+
+const ada = person(1, {
+  name: 'ada',
+  displayName: 'Ada Lovelace',
+  email: 'ada@example.org',
+  groups: [{ name: 'admins', fromProvider: false }],
+  lastLogin: DEC_5,
+});
+const grace = person(2, {
+  name: 'grace',
+  email: 'grace@corp.example',
+  login: 'oidc:corp',
+  groups: [
+    { name: 'staff', fromProvider: true },
+    { name: 'editors', fromProvider: false },
+  ],
+  disabled: true,
+});
+
+/** Answers the People calls with `rows` on every page, `more` by offset; returns the queries asked. */
+export function peopleServer(rows: Person[] = [ada, grace], more: (offset: number) => boolean = () => false) {
+  adminServer(defaultGlobalConfig);
+  const asked: Record<string, string>[] = [];
+  server.use(
+    http.get(api('admin/groups'), () => HttpResponse.json(groupList())),
+    http.get(api('admin/people'), ({ request }) => {
+      const query = Object.fromEntries(new URL(request.url).searchParams);
+      asked.push(query);
+      const offset = Number(query.offset ?? 0);
+      return HttpResponse.json({ people: rows, offset, limit: Number(query.limit ?? 50), more: more(offset) });
+    }),
+  );
+  return asked;
+}
+
+async function openPeople(locale?: string) {
+  const rendered = await renderApp('/admin/people', locale ? { locale } : {});
+  await screen.findByRole('heading', { level: 2 }, slow);
+  return rendered;
+}
+
+const table = (name = 'Accounts') => screen.findByRole('table', { name }, slow);
+
+describe('admin People section (issue #50)', { timeout: 60_000 }, () => {
+  it('lists the accounts with their groups, login, last login and status; provider groups show a lock and their provider', async () => {
+    const asked = peopleServer();
+    await openPeople();
+    const rows = within(await table()).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent('ada');
+    expect(rows[1]).toHaveTextContent('Ada Lovelace');
+    expect(rows[1]).toHaveTextContent('Name and password');
+    expect(rows[1]).toHaveTextContent('Dec 5, 2026');
+    expect(rows[1]).toHaveTextContent('Active');
+    expect(rows[2]).toHaveTextContent('corp');
+    expect(rows[2]).toHaveTextContent('Disabled');
+    expect(rows[2]).toHaveTextContent('Never');
+    expect(within(rows[2]!).getByLabelText('staff, from corp')).toBeInTheDocument();
+    expect(within(rows[2]!).queryByLabelText('editors, from corp')).not.toBeInTheDocument();
+    expect(within(rows[2]!).getByText('editors')).toBeInTheDocument();
+    expect(asked[0]).toEqual({ offset: '0', limit: '50' });
+  });
+
+  it('says when an account is blocked and until when, and when it is invited', async () => {
+    peopleServer([person(3, { name: 'bob', blockedUntil: Date.now() + 3_600_000 }), person(4, { invited: true })]);
+    await openPeople();
+    const rows = within(await table()).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent(/Blocked until \w{3} \d+, \d{4}/);
+    expect(rows[2]).toHaveTextContent('Invited');
+  });
+
+  it('puts the search text in the request once typing pauses, and the filters chosen', async () => {
+    const asked = peopleServer();
+    const { user } = await openPeople();
+    await table();
+    await user.type(screen.getByRole('searchbox', { name: 'Search by name, display name or mail' }), 'lovelace');
+    await waitFor(() => expect(asked.at(-1)).toMatchObject({ q: 'lovelace', offset: '0' }));
+    // Debounced: no request for a part of the word.
+    expect(asked.filter((q) => q.q !== undefined && q.q !== 'lovelace')).toEqual([]);
+
+    await user.click(screen.getByRole('combobox', { name: 'Group' }));
+    await user.click(await screen.findByRole('option', { name: 'staff' }));
+    await waitFor(() => expect(asked.at(-1)).toMatchObject({ q: 'lovelace', group: 'staff' }));
+
+    await user.click(screen.getByRole('combobox', { name: 'Blocked' }));
+    await user.click(screen.getByRole('option', { name: 'Yes' }));
+    await user.click(screen.getByRole('combobox', { name: 'Disabled' }));
+    await user.click(screen.getByRole('option', { name: 'No' }));
+    await user.click(screen.getByRole('combobox', { name: 'Login method' }));
+    await user.click(screen.getByRole('option', { name: 'Name and password' }));
+    await waitFor(() =>
+      expect(asked.at(-1)).toEqual({
+        q: 'lovelace',
+        group: 'staff',
+        blocked: 'true',
+        disabled: 'false',
+        login: 'native',
+        offset: '0',
+        limit: '50',
+      }),
+    );
+  });
+
+  it('pages by 50 while the answer says more follow', async () => {
+    const asked = peopleServer([ada], (offset) => offset < 100);
+    const { user } = await openPeople();
+    await table();
+    const previous = screen.getByRole('button', { name: 'Previous' });
+    const next = screen.getByRole('button', { name: 'Next' });
+    expect(previous).toBeDisabled();
+    await user.click(next);
+    await waitFor(() => expect(asked.at(-1)).toMatchObject({ offset: '50' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(asked.at(-1)).toMatchObject({ offset: '100' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled());
+    expect(screen.getByText('Accounts 101–101')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    // The page of offset 50 again (from the cache or asked anew).
+    expect(await screen.findByText('Accounts 51–51')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeEnabled();
+  });
+
+  it('shows the list in German: texts, dates and provider groups', async () => {
+    peopleServer();
+    await openPeople('de');
+    const rows = within(await table('Konten')).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent('05.12.2026');
+    expect(rows[1]).toHaveTextContent('Name und Passwort');
+    expect(rows[2]).toHaveTextContent('Deaktiviert');
+    expect(within(rows[2]!).getByLabelText('staff, von corp')).toBeInTheDocument();
+    expect(screen.getByRole('searchbox', { name: 'Nach Name, Anzeigename oder Mail suchen' })).toBeInTheDocument();
+  });
+});
