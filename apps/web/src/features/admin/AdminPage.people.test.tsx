@@ -185,4 +185,109 @@ describe('admin People section (issue #50)', { timeout: 60_000 }, () => {
     expect(within(rows[2]!).getByLabelText('staff, von corp')).toBeInTheDocument();
     expect(screen.getByRole('searchbox', { name: 'Nach Name, Anzeigename oder Mail suchen' })).toBeInTheDocument();
   });
+
+  describe('Invite', () => {
+    /** POST admin/people answers with `reply`; returns the bodies posted. */
+    function inviteServer(reply: (body: Record<string, unknown>) => Response) {
+      const posted: Record<string, unknown>[] = [];
+      server.use(
+        http.post(api('admin/people'), async ({ request }) => {
+          const body = (await request.json()) as Record<string, unknown>;
+          posted.push(body);
+          return reply(body);
+        }),
+      );
+      return posted;
+    }
+
+    async function openInvite(locale?: string) {
+      const { user } = await openPeople(locale);
+      await table(locale === 'de' ? 'Konten' : 'Accounts');
+      const opener = screen.getByRole('button', { name: locale === 'de' ? 'Einladen' : 'Invite' });
+      await user.click(opener);
+      const dialog = await screen.findByRole('dialog');
+      return { user, dialog, opener };
+    }
+
+    it('sends name, mail, display name and groups, says where the invitation went, and closes', async () => {
+      peopleServer();
+      const posted = inviteServer((body) =>
+        HttpResponse.json({ person: person(9, { name: String(body.name), invited: true }), mailSent: true }),
+      );
+      const { user, dialog, opener } = await openInvite();
+      expect(dialog).toHaveAccessibleName('Invite a person');
+      const name = within(dialog).getByRole('textbox', { name: 'Name' });
+      await waitFor(() => expect(name).toHaveFocus());
+      await user.type(name, 'lin');
+      await user.type(within(dialog).getByRole('textbox', { name: 'Mail' }), 'lin@example.org');
+      await user.type(within(dialog).getByRole('textbox', { name: 'Display name' }), 'Lin Po');
+      await user.click(within(dialog).getByRole('combobox', { name: 'Groups' }));
+      await user.click(await screen.findByRole('option', { name: 'staff' }));
+      await user.keyboard('{Escape}');
+      await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]).toEqual({ name: 'lin', email: 'lin@example.org', displayName: 'Lin Po', groups: ['staff'] });
+      expect(await screen.findByText('Invitation sent to lin@example.org', {}, slow)).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      await waitFor(() => expect(opener).toHaveFocus());
+    });
+
+    it("shows the server's 400 at the field it names and its 409 at the name", async () => {
+      peopleServer();
+      let reply = () =>
+        HttpResponse.json(
+          {
+            error: 'validation',
+            message: 'A user name has 1 to 256 letters, digits or the characters . _ @ -',
+            details: [{ path: 'body.name', message: 'has letters, digits or . _ @ - only' }],
+          },
+          { status: 400 },
+        );
+      inviteServer(() => reply());
+      const { user, dialog } = await openInvite();
+      const name = within(dialog).getByRole('textbox', { name: 'Name' });
+      await user.type(name, 'a b');
+      await user.type(within(dialog).getByRole('textbox', { name: 'Mail' }), 'ab@example.org');
+      await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+      expect(
+        await within(dialog).findByText('A user name has 1 to 256 letters, digits or the characters . _ @ -'),
+      ).toBeInTheDocument();
+      expect(name).toHaveAccessibleDescription('A user name has 1 to 256 letters, digits or the characters . _ @ -');
+      expect(name).toHaveAttribute('aria-invalid', 'true');
+
+      reply = () =>
+        HttpResponse.json(
+          {
+            error: 'validation',
+            message: 'The request is not valid: body.email Invalid email address',
+            details: [{ path: 'body.email', message: 'Invalid email address' }],
+          },
+          { status: 400 },
+        );
+      await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+      const mail = within(dialog).getByRole('textbox', { name: 'Mail' });
+      await waitFor(() => expect(mail).toHaveAccessibleDescription('Invalid email address'));
+      expect(name).toHaveAttribute('aria-invalid', 'false');
+
+      reply = () =>
+        HttpResponse.json({ error: 'conflict', message: 'The user name a b is taken already.' }, { status: 409 });
+      await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+      await waitFor(() => expect(name).toHaveAccessibleDescription('The user name a b is taken already.'));
+      expect(screen.getByRole('dialog')).toBeInTheDocument();
+
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    });
+
+    it('speaks German: the dialog, the notice', async () => {
+      peopleServer();
+      inviteServer((body) => HttpResponse.json({ person: person(9, { name: String(body.name) }), mailSent: true }));
+      const { user, dialog } = await openInvite('de');
+      expect(dialog).toHaveAccessibleName('Eine Person einladen');
+      await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'lin');
+      await user.type(within(dialog).getByRole('textbox', { name: 'Mail' }), 'lin@example.org');
+      await user.click(within(dialog).getByRole('button', { name: 'Einladung senden' }));
+      expect(await screen.findByText('Einladung an lin@example.org gesendet', {}, slow)).toBeInTheDocument();
+    });
+  });
 });

@@ -21,6 +21,7 @@ import { PageLoading } from '../../../components/PageLoading.tsx';
 import { ApiError } from '../../../lib/apiClient.ts';
 import { useTranslation } from '../../../lib/translate.tsx';
 import type { TFunction } from '../../../lib/translator.ts';
+import { InviteDialog } from './InviteDialog.tsx';
 import { useGroups, usePeople, type PeopleQuery } from './queries.ts';
 
 /** Rows of a page (the server allows up to 100). */
@@ -59,6 +60,7 @@ export function PeopleSection() {
   const [typed, setTyped] = useState('');
   const [offset, setOffset] = useState(0);
   const answer = usePeople(queryOf(filters, offset));
+  const [inviting, setInviting] = useState(false);
 
   useEffect(() => {
     if (typed === filters.q) return;
@@ -76,13 +78,20 @@ export function PeopleSection() {
 
   return (
     <Stack spacing={2} sx={{ minWidth: 0 }}>
-      <TextField
-        type="search"
-        label={t('people.search')}
-        value={typed}
-        onChange={(e) => setTyped(e.target.value)}
-        slotProps={{ htmlInput: { maxLength: 200 } }}
-      />
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <TextField
+          type="search"
+          label={t('people.search')}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          slotProps={{ htmlInput: { maxLength: 200 } }}
+          sx={{ flex: 1 }}
+        />
+        <Button variant="contained" onClick={() => setInviting(true)}>
+          {t('people.invite')}
+        </Button>
+      </Stack>
+      <InviteDialog open={inviting} onClose={() => setInviting(false)} />
       <FilterBar filters={filters} onFilter={filter} people={answer.data?.people ?? []} />
       {answer.isPending ? (
         <PageLoading />
