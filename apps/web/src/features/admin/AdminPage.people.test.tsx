@@ -290,4 +290,143 @@ describe('admin People section (issue #50)', { timeout: 60_000 }, () => {
       expect(await screen.findByText('Einladung an lin@example.org gesendet', {}, slow)).toBeInTheDocument();
     });
   });
+
+  describe("A person's dialog", () => {
+    /** GET and POST admin/people/:id and DELETE with `belongings`; returns what was posted and deleted. */
+    function personServer(
+      who: Person,
+      belongings = { bookmarks: 3, shareLinks: 1 },
+      refuse?: (method: string) => Response,
+    ) {
+      const posted: Record<string, unknown>[] = [];
+      const deleted: Record<string, string>[] = [];
+      let current = who;
+      server.use(
+        http.get(api(`admin/people/${who.id}`), () => HttpResponse.json({ person: current, belongings })),
+        http.post(api(`admin/people/${who.id}`), async ({ request }) => {
+          const body = (await request.json()) as Record<string, unknown>;
+          posted.push(body);
+          if (refuse) return refuse('POST');
+          current = {
+            ...current,
+            ...(body.disabled !== undefined ? { disabled: body.disabled as boolean } : {}),
+            ...(body.unblock ? { blockedUntil: null } : {}),
+          };
+          return HttpResponse.json({ person: current, ...(body.sendLink ? { mailSent: true } : {}) });
+        }),
+        http.delete(api(`admin/people/${who.id}`), ({ request }) => {
+          deleted.push(Object.fromEntries(new URL(request.url).searchParams));
+          return refuse ? refuse('DELETE') : HttpResponse.json({ removed: belongings });
+        }),
+      );
+      return { posted, deleted };
+    }
+
+    async function openPerson(who: Person, locale?: string) {
+      peopleServer([who]);
+      const { user } = await openPeople(locale);
+      const opener = within(await table(locale === 'de' ? 'Konten' : 'Accounts')).getByRole('button', {
+        name: who.name,
+      });
+      await user.click(opener);
+      const dialog = await screen.findByRole('dialog', { name: who.name }, slow);
+      return { user, dialog, opener };
+    }
+
+    it("edits only the groups given by hand: the provider's stay read-only and are not sent", async () => {
+      const { posted } = personServer(grace);
+      const { user, dialog, opener } = await openPerson(grace);
+      const displayName = within(dialog).getByRole('textbox', { name: 'Display name' });
+      await waitFor(() => expect(displayName).toHaveFocus());
+      expect(within(dialog).getByLabelText('staff, from corp')).toBeInTheDocument();
+      const groups = within(dialog).getByRole('combobox', { name: 'Groups (given here)' });
+      expect(groups).toHaveTextContent('editors');
+      expect(groups).not.toHaveTextContent('staff');
+      await user.click(groups);
+      await user.click(await screen.findByRole('option', { name: 'admins' }));
+      await user.keyboard('{Escape}');
+      await user.type(displayName, 'Grace Hopper');
+      await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]).toEqual({
+        displayName: 'Grace Hopper',
+        email: 'grace@corp.example',
+        groups: ['editors', 'admins'],
+      });
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      await waitFor(() => expect(opener).toHaveFocus());
+    });
+
+    it('offers no reset link to a single sign-on account, and Unblock only while blocked', async () => {
+      personServer(grace);
+      const { dialog } = await openPerson(grace);
+      expect(within(dialog).queryByRole('button', { name: 'Send reset link' })).not.toBeInTheDocument();
+      expect(within(dialog).queryByRole('button', { name: 'Unblock' })).not.toBeInTheDocument();
+      expect(within(dialog).getByRole('button', { name: 'Enable' })).toBeInTheDocument();
+    });
+
+    it('unblocks a blocked account, sends an invited one its invitation again, and disables', async () => {
+      const bob = person(5, { name: 'bob', invited: true, blockedUntil: Date.now() + 3_600_000 });
+      const { posted } = personServer(bob);
+      const { user, dialog } = await openPerson(bob);
+      await user.click(within(dialog).getByRole('button', { name: 'Unblock' }));
+      await waitFor(() => expect(posted).toContainEqual({ unblock: true }));
+      await waitFor(() => expect(within(dialog).queryByRole('button', { name: 'Unblock' })).not.toBeInTheDocument());
+      await user.click(within(dialog).getByRole('button', { name: 'Send invitation again' }));
+      await waitFor(() => expect(posted).toContainEqual({ sendLink: true }));
+      expect(await screen.findByText('Link sent to user5@example.org', {}, slow)).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Disable' }));
+      await waitFor(() => expect(posted).toContainEqual({ disabled: true }));
+      expect(await within(dialog).findByRole('button', { name: 'Enable' })).toBeInTheDocument();
+    });
+
+    it('removes after a confirmation that counts what goes with the account, and sends the counts', async () => {
+      const { deleted } = personServer(ada, { bookmarks: 3, shareLinks: 1 });
+      const { user, dialog } = await openPerson(ada);
+      await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+      const question = await screen.findByRole('dialog', { name: /Remove the account ada\?/ });
+      expect(question).toHaveTextContent('Removes 3 bookmarks and 1 share link.');
+      expect(within(question).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+      await user.click(within(question).getByRole('button', { name: 'Remove' }));
+      await waitFor(() => expect(deleted).toEqual([{ bookmarks: '3', shareLinks: '1' }]));
+      expect(await screen.findByText('ada removed', {}, slow)).toBeInTheDocument();
+    });
+
+    it("shows the server's refusal as it says it (own_admin, last_admin)", async () => {
+      const { posted } = personServer(ada, { bookmarks: 0, shareLinks: 0 }, (method) =>
+        method === 'DELETE'
+          ? HttpResponse.json(
+              { error: 'own_admin', message: 'You cannot remove your own account. Ask another admin to do it.' },
+              { status: 409 },
+            )
+          : HttpResponse.json(
+              { error: 'last_admin', message: 'This is the last enabled account with admin rights.' },
+              { status: 409 },
+            ),
+      );
+      const { user, dialog } = await openPerson(ada);
+      await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+      const question = await screen.findByRole('dialog', { name: /Remove the account ada\?/ });
+      expect(question).toHaveTextContent('Removes 0 bookmarks and 0 share links.');
+      await user.click(within(question).getByRole('button', { name: 'Remove' }));
+      expect(
+        await within(dialog).findByText('You cannot remove your own account. Ask another admin to do it.'),
+      ).toBeInTheDocument();
+      await user.click(await within(dialog).findByRole('button', { name: 'Disable' }));
+      await waitFor(() => expect(posted).toEqual([{ disabled: true }]));
+      expect(
+        await within(dialog).findByText('This is the last enabled account with admin rights.'),
+      ).toBeInTheDocument();
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    });
+
+    it('asks in German with the counts', async () => {
+      personServer(ada, { bookmarks: 1, shareLinks: 2 });
+      const { user, dialog } = await openPerson(ada, 'de');
+      await user.click(within(dialog).getByRole('button', { name: 'Entfernen' }));
+      const question = await screen.findByRole('dialog', { name: /Das Konto ada entfernen\?/ });
+      expect(question).toHaveTextContent('Entfernt 1 Merkliste und 2 Freigabelinks.');
+    });
+  });
 });

@@ -2,7 +2,6 @@ import {
   Alert,
   Box,
   Button,
-  Chip,
   LinearProgress,
   MenuItem,
   Stack,
@@ -12,7 +11,6 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  SvgIcon,
   TextField,
 } from '@mui/material';
 import { useEffect, useState } from 'react';
@@ -21,7 +19,9 @@ import { PageLoading } from '../../../components/PageLoading.tsx';
 import { ApiError } from '../../../lib/apiClient.ts';
 import { useTranslation } from '../../../lib/translate.tsx';
 import type { TFunction } from '../../../lib/translator.ts';
+import { GroupChip, providerOf } from './GroupChip.tsx';
 import { InviteDialog } from './InviteDialog.tsx';
+import { PersonDialog } from './PersonDialog.tsx';
 import { useGroups, usePeople, type PeopleQuery } from './queries.ts';
 
 /** Rows of a page (the server allows up to 100). */
@@ -61,6 +61,7 @@ export function PeopleSection() {
   const [offset, setOffset] = useState(0);
   const answer = usePeople(queryOf(filters, offset));
   const [inviting, setInviting] = useState(false);
+  const [opened, setOpened] = useState<number | null>(null);
 
   useEffect(() => {
     if (typed === filters.q) return;
@@ -92,6 +93,7 @@ export function PeopleSection() {
         </Button>
       </Stack>
       <InviteDialog open={inviting} onClose={() => setInviting(false)} />
+      <PersonDialog id={opened} onClose={() => setOpened(null)} />
       <FilterBar filters={filters} onFilter={filter} people={answer.data?.people ?? []} />
       {answer.isPending ? (
         <PageLoading />
@@ -106,7 +108,7 @@ export function PeopleSection() {
           {answer.data.people.length === 0 ? (
             <Alert severity="info">{t('people.none')}</Alert>
           ) : (
-            <PeopleTable people={answer.data.people} />
+            <PeopleTable people={answer.data.people} onOpen={setOpened} />
           )}
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
             <Button disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PEOPLE_PAGE))}>
@@ -191,14 +193,7 @@ function FilterBar({
   );
 }
 
-/** Material's "lock", drawn here: the shell's icon set stays as small as it is. */
-const LOCK =
-  'M18 8h-1V6c0-2.76-2.24-5-5-5S7 3.24 7 6v2H6c-1.1 0-2 .9-2 2v10c0 1.1.9 2 2 2h12c1.1 0 2-.9 2-2V10c0-1.1-.9-2-2-2m-6 9c-1.1 0-2-.9-2-2s.9-2 2-2 2 .9 2 2-.9 2-2 2m3.1-9H8.9V6c0-1.71 1.39-3.1 3.1-3.1s3.1 1.39 3.1 3.1z';
-
-/** "oidc:corp" → "corp": the provider's name as the settings file gives it. */
-export const providerOf = (login: string) => login.replace(/^[^:]*:/, '');
-
-function PeopleTable({ people }: { people: Person[] }) {
+function PeopleTable({ people, onOpen }: { people: Person[]; onOpen: (id: number) => void }) {
   const { t, i18n } = useTranslation();
   const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
@@ -219,7 +214,11 @@ function PeopleTable({ people }: { people: Person[] }) {
         <TableBody>
           {people.map((person) => (
             <TableRow key={person.id}>
-              <TableCell>{person.name}</TableCell>
+              <TableCell>
+                <Button size="small" onClick={() => onOpen(person.id)} sx={{ textTransform: 'none', minWidth: 0 }}>
+                  {person.name}
+                </Button>
+              </TableCell>
               <TableCell>{person.displayName ?? ''}</TableCell>
               <TableCell>{person.email ?? ''}</TableCell>
               <TableCell>
@@ -240,31 +239,10 @@ function PeopleTable({ people }: { people: Person[] }) {
   );
 }
 
-/** A group of an account; one its provider gives shows a lock and says so (it cannot be edited here). */
-export function GroupChip({ name, provider }: { name: string; provider: string | null }) {
-  const { t } = useTranslation();
-  if (provider === null) return <Chip size="small" label={name} />;
-  const from = t('people.from_provider', { provider: providerOf(provider) });
-  return (
-    <Chip
-      size="small"
-      variant="outlined"
-      icon={
-        <SvgIcon aria-hidden>
-          <path d={LOCK} />
-        </SvgIcon>
-      }
-      label={`${name} (${from})`}
-      aria-label={`${name}, ${from}`}
-    />
-  );
-}
-
 function statusOf(person: Person, t: TFunction, when: Intl.DateTimeFormat) {
   const parts: string[] = [];
   if (person.disabled) parts.push(t('people.status_disabled'));
-  if (person.blockedUntil !== null && person.blockedUntil > Date.now())
-    parts.push(t('people.status_blocked', { until: when.format(person.blockedUntil) }));
+  if (person.blockedUntil !== null) parts.push(t('people.status_blocked', { until: when.format(person.blockedUntil) }));
   if (person.invited) parts.push(t('people.status_invited'));
   return parts.length ? parts.join(', ') : t('people.status_active');
 }
