@@ -35,6 +35,7 @@ describe(
         ['Statistics', '/admin/statistics'],
         // Issue #50.
         ['People', '/admin/people'],
+        ['Groups', '/admin/groups'],
       ]);
     });
 

@@ -27,6 +27,7 @@ export const adminSections = [
   'editor',
   'statistics',
   'people',
+  'groups',
 ] as const;
 export type AdminSection = (typeof adminSections)[number];
 
@@ -42,10 +43,11 @@ const sectionViews: Record<AdminSection, ComponentType> = {
   statistics: lazy(() => import('./statistics/StatisticsSection.tsx').then((m) => ({ default: m.StatisticsSection }))),
   // Accounts and groups are seldom visited: their screens load on entry, in a chunk of their own.
   people: lazy(() => import('./people/PeopleSection.tsx').then((m) => ({ default: m.PeopleSection }))),
+  groups: lazy(() => import('./people/GroupsSection.tsx').then((m) => ({ default: m.GroupsSection }))),
 };
 
 /** Sections that read no config: they show whether or not the config could be loaded. */
-const ownSections = new Set<AdminSection>(['statistics', 'people']);
+const ownSections = new Set<AdminSection>(['statistics', 'people', 'groups']);
 
 /** Sections whose settings live in the global config (the editor saves its pages itself). */
 const configSections = new Set<AdminSection>(['appearance', 'dashboard', 'general', 'language', 'search', 'login']);

@@ -1,13 +1,20 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  changeGroupCall,
+  createGroupCall,
   createPersonCall,
   deletePersonCall,
+  groupHistoryCall,
+  groupRollbackCall,
   listGroupsCall,
   peopleCall,
   personCall,
+  removeGroupCall,
   updatePersonCall,
 } from '@vitrine/contract/endpoints';
 import type { CallBody, CallQuery } from '@vitrine/contract/call';
+import type * as groups from '@vitrine/contract/groups';
+import type { GroupList } from '@vitrine/contract/groups';
 import type * as people from '@vitrine/contract/people';
 import { callApi } from '../../../lib/apiClient.ts';
 
@@ -80,3 +87,39 @@ export function useRemovePerson(id: number) {
     onSuccess: () => client.invalidateQueries({ queryKey: peopleKeys.all }),
   });
 }
+
+/** The groups' saved versions, newest first. */
+export function useGroupHistory() {
+  return useQuery({
+    queryKey: [...peopleKeys.groups, 'history'],
+    queryFn: ({ signal }) => callApi(groupHistoryCall, { signal }),
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** Every change of the groups answers with the list in force: it replaces the one shown. */
+function useGroupChange<T>(change: (input: T) => Promise<GroupList>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: change,
+    onSuccess: (list) => {
+      client.setQueryData(peopleKeys.groups, list);
+      void client.invalidateQueries({ queryKey: [...peopleKeys.groups, 'history'] });
+      void client.invalidateQueries({ queryKey: peopleKeys.all });
+    },
+  });
+}
+
+export const useCreateGroup = () =>
+  useGroupChange((body: CallBody<typeof groups.createGroupCall>) => callApi(createGroupCall, { body }));
+
+export const useChangeGroup = () =>
+  useGroupChange(({ name, body }: { name: string; body: CallBody<typeof groups.changeGroupCall> }) =>
+    callApi(changeGroupCall, { body, params: { name } }),
+  );
+
+export const useRemoveGroup = () => useGroupChange((name: string) => callApi(removeGroupCall, { params: { name } }));
+
+export const useGroupRollback = () =>
+  useGroupChange((id: number) => callApi(groupRollbackCall, { params: { id: String(id) } }));
