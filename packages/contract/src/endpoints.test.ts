@@ -6,6 +6,7 @@ import * as config from './config.ts';
 import * as download from './download.ts';
 import * as edit from './edit.ts';
 import * as endpoints from './endpoints.ts';
+import * as groups from './groups.ts';
 import * as info from './info.ts';
 import * as insights from './insights.ts';
 import * as people from './people.ts';
@@ -14,8 +15,8 @@ import * as session from './session.ts';
 import * as share from './share.ts';
 
 const calls = new Map<string, CallDefinition>(
-  [bookmark, collection, config, download, edit, info, insights, people, search, session, share].flatMap((mod) =>
-    Object.entries(mod).filter((e): e is [string, CallDefinition] => e[0].endsWith('Call')),
+  [bookmark, collection, config, download, edit, groups, info, insights, people, search, session, share].flatMap(
+    (mod) => Object.entries(mod).filter((e): e is [string, CallDefinition] => e[0].endsWith('Call')),
   ),
 );
 

@@ -15,7 +15,18 @@ import { BIN_PATH } from '../widgets/edit/binPath.ts';
  * shows the page-loading flag (portal-spec §2 "Navigation rules") over the page that is still shown.
  */
 const adminChildren: RouteObject[] = (
-  ['general', 'appearance', 'dashboard', 'search', 'language', 'login', 'editor', 'statistics'] as const
+  [
+    'general',
+    'appearance',
+    'dashboard',
+    'search',
+    'language',
+    'login',
+    'editor',
+    'statistics',
+    'people',
+    'groups',
+  ] as const
 ).map((section) => ({
   path: section,
   lazy: async () => {

@@ -20,7 +20,7 @@ export interface SessionState {
 
 export type LoginOutcome =
   | { ok: true; session: Session; backendVersion?: string }
-  | { ok: false; reason: 'wrong' | 'blocked' | 'forbidden' | 'failed'; minutes?: number };
+  | { ok: false; reason: 'wrong' | 'blocked' | 'disabled' | 'forbidden' | 'failed'; minutes?: number };
 
 const USER_KEY = 'user';
 
@@ -146,6 +146,7 @@ export async function login(user: string, pass: string): Promise<LoginOutcome> {
     if (err.body?.error === 'login_blocked') {
       return { ok: false, reason: 'blocked', minutes: err.body.retryAfterMinutes ?? 1 };
     }
+    if (err.body?.error === 'account_disabled') return { ok: false, reason: 'disabled' };
     if (err.status === 401) return { ok: false, reason: 'wrong' };
     if (err.status === 403) return { ok: false, reason: 'forbidden' };
     return { ok: false, reason: 'failed' };

@@ -33,6 +33,9 @@ describe(
         ['Own pages', '/admin/editor'],
         // Issue #51: after the sections of admin-spec §1.
         ['Statistics', '/admin/statistics'],
+        // Issue #50.
+        ['People', '/admin/people'],
+        ['Groups', '/admin/groups'],
       ]);
     });
 

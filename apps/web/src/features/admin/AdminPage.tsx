@@ -26,6 +26,8 @@ export const adminSections = [
   'login',
   'editor',
   'statistics',
+  'people',
+  'groups',
 ] as const;
 export type AdminSection = (typeof adminSections)[number];
 
@@ -39,7 +41,13 @@ const sectionViews: Record<AdminSection, ComponentType> = {
   editor: EditorSection,
   // Its charts are a library of their own: they load on entry to the section, not with the admin area.
   statistics: lazy(() => import('./statistics/StatisticsSection.tsx').then((m) => ({ default: m.StatisticsSection }))),
+  // Accounts and groups are seldom visited: their screens load on entry, in a chunk of their own.
+  people: lazy(() => import('./people/PeopleSection.tsx').then((m) => ({ default: m.PeopleSection }))),
+  groups: lazy(() => import('./people/GroupsSection.tsx').then((m) => ({ default: m.GroupsSection }))),
 };
+
+/** Sections that read no config: they show whether or not the config could be loaded. */
+const ownSections = new Set<AdminSection>(['statistics', 'people', 'groups']);
 
 /** Sections whose settings live in the global config (the editor saves its pages itself). */
 const configSections = new Set<AdminSection>(['appearance', 'dashboard', 'general', 'language', 'search', 'login']);
@@ -118,8 +126,7 @@ export function AdminSectionPage({ section }: { section: AdminSection }) {
       <Typography component="h2" variant="h5" sx={{ mb: 2 }}>
         {t(`views.admin.${section}`)}
       </Typography>
-      {section === 'statistics' ? (
-        // The statistics read no config: they show whether or not the config could be loaded.
+      {ownSections.has(section) ? (
         <Suspense fallback={<PageLoading />}>
           <View />
         </Suspense>

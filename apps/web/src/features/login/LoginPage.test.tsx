@@ -339,6 +339,48 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     expect(await screen.findByRole('alert')).toHaveTextContent('The login with your organisation did not succeed');
   });
 
+  it('says an account is disabled when the server refuses it so (issue #50)', async () => {
+    credentials(
+      {},
+      {
+        status: 403,
+        body: {
+          error: 'account_disabled',
+          message: 'This account is disabled. Please ask an administrator to enable it.',
+        },
+      },
+    );
+    const { user, router } = await renderLogin();
+    await user.type(screen.getByLabelText(/^Username/), 'anna');
+    await user.type(screen.getByLabelText(/^Password/), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This account is disabled. Ask an administrator.');
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('says so in German too', async () => {
+    credentials({}, { status: 403, body: { error: 'account_disabled', message: 'disabled' } });
+    const { user } = await renderApp('/login', { locale: 'de' });
+    await user.type(await screen.findByLabelText(/^Benutzername/), 'anna');
+    await user.type(screen.getByLabelText(/^Passwort/), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Anmelden' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Dieses Konto ist deaktiviert. Bitte wenden Sie sich an die Administration.',
+    );
+  });
+
+  it('says an account is disabled when single sign-on comes back with sso=disabled', async () => {
+    await renderLogin('/login?sso=disabled');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This account is disabled. Ask an administrator.');
+  });
+
+  it('says so in German after single sign-on', async () => {
+    await renderApp('/login?sso=disabled', { locale: 'de' });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Dieses Konto ist deaktiviert. Bitte wenden Sie sich an die Administration.',
+    );
+  });
+
   it('warns when there is no registration form for the language', async () => {
     server.use(
       ...configHandlers({ login: { register: { show_button: true, links: { de: 'https://example.org/de' } } } }),

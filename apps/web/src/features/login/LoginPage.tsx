@@ -45,15 +45,20 @@ export function LoginPage() {
   const native = loginMethods.length === 0 || loginMethods.some((m) => m.name === 'native');
   const external = loginMethods.filter((m) => m.name !== 'native');
   const ssoFailed = route?.sso === 'failed';
+  // The provider knew the person, but an admin disabled the account (issue #50).
+  const ssoDisabled = route?.sso === 'disabled';
   const ssoCode = route?.code;
   // After a failed single sign-on the page stays, so that it does not redirect in a loop.
-  const ssoOnly = !native && external.length > 0 && explicitlyFalsy(route?.stay) && !ssoFailed;
+  const ssoOnly = !native && external.length > 0 && explicitlyFalsy(route?.stay) && !ssoFailed && !ssoDisabled;
   const ssoUrl = ssoOnly ? external[0]?.url : undefined;
 
   useEffect(() => localStorage.removeItem(RELOAD_KEY), []);
   useEffect(() => {
     if (ssoFailed) toast.show('toast.login.sso_failed', 'error');
   }, [ssoFailed]);
+  useEffect(() => {
+    if (ssoDisabled) toast.show('toast.login.account_disabled', 'error');
+  }, [ssoDisabled]);
 
   useEffect(() => {
     if (!ssoUrl) return;
@@ -84,6 +89,8 @@ export function LoginPage() {
       toast.show('toast.login.blocked', 'error', { 0: duration });
     } else if (outcome.reason === 'wrong') {
       toast.show('toast.login.wrong', 'error');
+    } else if (outcome.reason === 'disabled') {
+      toast.show('toast.login.account_disabled', 'error');
     }
   };
 
