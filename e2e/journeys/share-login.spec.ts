@@ -34,6 +34,9 @@ test.describe('a link to an asset a guest may not see (portal-spec §4 "Shared l
   let folder: string;
   let settingsFile: string;
   let id = '';
+  // The first test also pays for the hooks: an import and an account made by the command line, and
+  // the partner's login (31 s on the last CI run, over the default 30 s).
+  test.describe.configure({ timeout: 60_000 });
   test.beforeAll(() => {
     folder = mkdtempSync(path.join(tmpdir(), 'vitrine-partners-'));
     makePicture(path.join(folder, 'partners-only.png'));
