@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { ConfigRepository } from '../config/config.repository.ts';
 import type { Db } from '../db/database.ts';
 import type { GroupStore, StoredGroups } from '../access/group-rights.ts';
 
@@ -19,7 +20,12 @@ export interface GroupsChange {
  * list and for refusing a removal.
  */
 export class GroupRepository implements GroupStore {
-  constructor(private readonly db: Db) {}
+  /** The saved versions live in the portal config's history, read as it reads them. */
+  private readonly versions: ConfigRepository;
+
+  constructor(private readonly db: Db) {
+    this.versions = new ConfigRepository(db);
+  }
 
   async version(): Promise<number> {
     const row = await this.db.kysely
@@ -113,34 +119,14 @@ export class GroupRepository implements GroupStore {
     });
   }
 
-  /** Saved versions, newest first. */
+  /** Saved versions, newest first (the portal config's history, document `groups`). */
   async history(limit: number) {
-    const rows = await this.db.kysely
-      .selectFrom('config_history')
-      .select(['id', 'body', 'saved_by', 'saved_at', 'restored_from'])
-      .where('name', '=', GROUPS_DOCUMENT)
-      .where('lang', '=', '')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({
-      id: Number(r.id),
-      body: JSON.parse(r.body) as StoredGroups,
-      saved_by: r.saved_by,
-      saved_at: r.saved_at,
-      restored_from: r.restored_from === null ? null : Number(r.restored_from),
-    }));
+    const rows = await this.versions.history(GROUPS_DOCUMENT, '', limit);
+    return rows.map((r) => ({ ...r, body: r.body as StoredGroups }));
   }
 
   async historyEntry(id: number): Promise<StoredGroups | undefined> {
-    const row = await this.db.kysely
-      .selectFrom('config_history')
-      .select('body')
-      .where('id', '=', id)
-      .where('name', '=', GROUPS_DOCUMENT)
-      .where('lang', '=', '')
-      .executeTakeFirst();
-    return row ? (JSON.parse(row.body) as StoredGroups) : undefined;
+    return (await this.versions.historyEntry(GROUPS_DOCUMENT, '', id)) as StoredGroups | undefined;
   }
 
   /** Accounts per group name. */
