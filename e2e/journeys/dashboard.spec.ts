@@ -1,3 +1,4 @@
+import { holdEntryModule } from '../support/entry.ts';
 import { expect, test } from '../support/journey.ts';
 
 test.use({ locale: 'en-GB' });
@@ -24,10 +25,7 @@ test.describe('dashboard (portal-spec §2 "Dashboard")', () => {
     });
     page.on('pageerror', (e) => errors.push(String(e)));
     // The app's entry module comes late, as on a slow connection.
-    await page.route('**/assets/index-*.js', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.continue();
-    });
+    const entry = await holdEntryModule(page);
     await page.goto('/');
     const painted = page.locator('#vt-first-paint .vt-hero');
     await expect(painted).toBeVisible();
@@ -36,6 +34,7 @@ test.describe('dashboard (portal-spec §2 "Dashboard")', () => {
     const box = await painted.boundingBox();
     // The app's screen is drawn behind it, hidden until then.
     await expect(page.getByTestId('dashboard-hero')).toBeHidden();
+    entry.release();
     await expect(page.locator('#vt-first-paint')).toHaveCount(0, { timeout: 15_000 });
     const hero = page.getByTestId('dashboard-hero');
     await expect(hero).toBeVisible();

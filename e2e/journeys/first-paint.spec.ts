@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { demoAssetId } from '../support/catalogue.ts';
+import { holdEntryModule } from '../support/entry.ts';
 import { expect as baseExpect, test } from '../support/journey.ts';
 
 // The first visit of a page waits for its answers on a machine that may be busy.
@@ -8,11 +9,10 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 test.use({ locale: 'en-GB' });
 
 /**
- * A first visit on a slow connection: the app's entry module comes 1.5 s late, so the page's first
- * paint is what the visitor sees until then. Answers the console errors the page logs and each API
- * call it makes (method, path and query).
+ * A first visit on a slow connection (the app's entry module held back until `release`). Answers
+ * the console errors the page logs and each API call it makes (method, path and query).
  */
-function slowFirstVisit(page: Page): { errors: string[]; calls: string[] } {
+async function slowFirstVisit(page: Page): Promise<{ errors: string[]; calls: string[]; release: () => void }> {
   const errors: string[] = [];
   const calls: string[] = [];
   page.on('console', (m) => {
@@ -23,11 +23,8 @@ function slowFirstVisit(page: Page): { errors: string[]; calls: string[] } {
     const url = new URL(r.url());
     if (url.pathname.startsWith('/assetportal/api/')) calls.push(`${r.method()} ${url.pathname}${url.search}`);
   });
-  void page.route('**/assets/index-*.js', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await route.continue();
-  });
-  return { errors, calls };
+  const { release } = await holdEntryModule(page);
+  return { errors, calls, release };
 }
 
 /** The boxes of these elements, in order. */
@@ -47,7 +44,7 @@ test.describe("the page's first paint of an asset and of a phone's search (decis
     }) => {
       const id = await demoAssetId(request, 'image', 'yellow_rose.lossy.webp');
       await page.setViewportSize(size);
-      const { errors, calls } = slowFirstVisit(page);
+      const { errors, calls, release } = await slowFirstVisit(page);
       await page.goto(`/#/asset/${id}`);
       const painted = page.locator('#vt-first-paint[data-page="asset"]');
       const picture = painted.locator('img.vt-asset-frame');
@@ -58,6 +55,7 @@ test.describe("the page's first paint of an asset and of a phone's search (decis
       // The app's page is drawn behind it, hidden until then.
       await expect(page.getByRole('heading', { level: 1, name: 'Yellow rose' })).toBeHidden();
 
+      release();
       await expect(page.locator('#vt-first-paint')).toHaveCount(0);
       const article = page.getByRole('main').locator('article');
       const after = await boxesOf([
@@ -79,12 +77,11 @@ test.describe("the page's first paint of an asset and of a phone's search (decis
       test(`a phone's search page paints its bar and first posters before the app's code runs; the app's take their boxes`, async ({
         page,
       }) => {
-        const { errors, calls } = slowFirstVisit(page);
+        const { errors, calls, release } = await slowFirstVisit(page);
         await page.goto('/#/search/*');
         const painted = page.locator('#vt-first-paint[data-page="search"]');
         const first = painted.locator('.vt-results img').first();
         await expect(first).toHaveJSProperty('complete', true);
-        // Counted at once: on a loaded machine the app may take over the page soon after.
         const posters = await painted.locator('.vt-results img').count();
         await expect(painted.locator('h2')).toHaveText(locale === 'en-GB' ? /^\d+ results$/ : /^\d+ Ergebnisse$/);
         const bar = painted.locator('.vt-results-bar > *');
@@ -100,6 +97,7 @@ test.describe("the page's first paint of an asset and of a phone's search (decis
         expect(posters).toBeGreaterThan(0);
         expect(posters).toBeLessThanOrEqual(4);
 
+        release();
         await expect(page.locator('#vt-first-paint')).toHaveCount(0);
         const main = page.getByRole('main');
         const results = main.getByRole('region', { name: /^(Results|Ergebnisse)$/ });

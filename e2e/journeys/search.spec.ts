@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { holdEntryModule } from '../support/entry.ts';
 import { expect, test } from '../support/journey.ts';
 import { seriousViolations } from '../support/axe.ts';
 
@@ -325,15 +326,11 @@ test.describe("the search screen's code on a first visit (decision 0243)", () =>
       if (r.url().includes('/assets/')) asked.push(new URL(r.url()).pathname.split('/').pop() ?? '');
     });
     // The app's entry module comes late, as on a slow connection.
-    let entryReleased = false;
-    await page.route('**/assets/index-*.js', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      entryReleased = true;
-      await route.continue();
-    });
+    const entry = await holdEntryModule(page);
     await page.goto('/#/search/*');
     await expect.poll(() => asked.some((f) => /^SearchPage-.*\.js$/.test(f))).toBe(true);
-    expect(entryReleased).toBe(false);
+    expect(entry.released()).toBe(false);
+    entry.release();
     // The search page's rules are in the page's own style sheet (the first paint draws with them,
     // decision 0244): it asks for no style sheet of its own.
     expect(asked.some((f) => /^SearchPage-.*\.css$/.test(f))).toBe(false);
