@@ -21,6 +21,7 @@ export function paintContext(boot: BootData, lang: string): PaintContext {
     fields: {
       t: texts.t,
       exists: (key) => texts.exists(key),
+      textIn: texts.textIn,
       lang,
       fallbackLang: boot.config.fallback_locale,
       fields: boot.fields ?? [],

@@ -13,6 +13,8 @@ export interface FieldTextContext {
   t: TFunction;
   /** Whether a text key has a text (an admin may name one that does not). */
   exists: (key: string) => boolean;
+  /** A text key's text in one language of the translation sets, without the fallback. */
+  textIn: (lang: string, key: string) => string | undefined;
   /** The visitor's language: labels, dates and numbers. */
   lang: string;
   fallbackLang: string;
@@ -46,15 +48,29 @@ export function fieldText(doc: AssetDoc, name: string, ctx: FieldTextContext): s
   return formatFieldValue(doc[name], valueFormatOf(field), lang, ctx.fileSizeBase);
 }
 
+/** What names a field's label: the visitor's and fallback language, the texts and the index fields. */
+export type FieldLabelContext = Pick<FieldTextContext, 'lang' | 'fallbackLang' | 'fields' | 'textIn'>;
+
+/**
+ * An index field's label (admin-spec "Translation set": each asset attribute has a label per
+ * language): the translation set's `metadata.<field>` in the visitor's language, else the index
+ * field's label in that language, else the same two in the fallback language; undefined when none.
+ * So a language an admin adds speaks its own labels once its set names them.
+ */
+export function indexFieldLabel(field: string, ctx: FieldLabelContext): string | undefined {
+  const labels = ctx.fields.find((f) => f.field_name === field)?.default_labels;
+  const inLanguage = (lang: string) => ctx.textIn(lang, `metadata.${field}`) || labels?.[lang];
+  return inLanguage(ctx.lang) || inLanguage(ctx.fallbackLang) || undefined;
+}
+
 /**
  * A field's label in the visitor's language: the configured text key when it has a text, else the
- * index field's label in the visitor's language or the fallback one, else its name. The built-ins
- * lose their unit, which their value carries ("Width (px)" over "4000 × 3000 px" reads "Width").
+ * index field's label (`indexFieldLabel`), else its name. The built-ins lose their unit, which their
+ * value carries ("Width (px)" over "4000 × 3000 px" reads "Width").
  */
 export function fieldRefLabel(ref: FieldRef, ctx: FieldTextContext): string {
   if (ref.translation && ctx.exists(ref.translation)) return ctx.t(ref.translation);
-  const labels = ctx.fields.find((f) => f.field_name === ref.field_name)?.default_labels;
-  const label = labels?.[ctx.lang] ?? labels?.[ctx.fallbackLang] ?? ref.field_name;
+  const label = indexFieldLabel(ref.field_name, ctx) ?? ref.field_name;
   return builtIns.has(ref.field_name) ? label.replace(/\s*\(.*\)$/, '') : label;
 }
 

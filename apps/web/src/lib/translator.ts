@@ -121,6 +121,12 @@ export class Translator {
     return this.find(this.language, key) !== undefined;
   }
 
+  /** The key's text in `lang` alone, without the fallback language and without placeholders filled. */
+  textIn = (lang: string, key: string): string | undefined => {
+    const text = lookup(this.messages.get(lang), key);
+    return text === undefined ? undefined : this.postProcess(text);
+  };
+
   /** Adds texts of a language over the ones it has. */
   addMessages(lang: string, messages: Messages): void {
     this.messages.set(lang, merge(this.messages.get(lang) ?? {}, messages));

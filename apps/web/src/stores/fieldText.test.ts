@@ -25,7 +25,15 @@ const doc: AssetDoc = {
 async function context(lang: 'en' | 'de', more: Partial<FieldTextContext> = {}): Promise<FieldTextContext> {
   localStorage.setItem('locale', lang);
   const i18n = await createI18n();
-  return { t: i18n.t, exists: (key) => i18n.exists(key), lang, fallbackLang: 'en', fields, ...more };
+  return {
+    t: i18n.t,
+    exists: (key) => i18n.exists(key),
+    textIn: i18n.textIn,
+    lang,
+    fallbackLang: 'en',
+    fields,
+    ...more,
+  };
 }
 
 describe('the field formatter (portal-spec §3 "Asset", "Field configuration")', () => {
@@ -89,6 +97,30 @@ describe('the field formatter (portal-spec §3 "Asset", "Field configuration")',
     // A text key without a text falls back to the index label, a field outside the index to its name.
     expect(fieldRefLabel({ field_name: 'title', translation: 'metadata.nothing_here' }, ctx)).toBe(want.configured);
     expect(fieldRefLabel({ field_name: 'unknown_field' }, ctx)).toBe('unknown_field');
+  });
+
+  it('labels in a language an admin added: its translation set names them (metadata.<field>), else the fallback language speaks (admin-spec "Translation set")', async () => {
+    localStorage.setItem('locale', 'en');
+    const i18n = await createI18n();
+    i18n.addMessages('fr', { metadata: { keywords: 'Mots-clés', duration: 'Durée (s)', pixel_x: 'Largeur (px)' } });
+    const ctx: FieldTextContext = {
+      t: i18n.t,
+      exists: (key) => i18n.exists(key),
+      textIn: i18n.textIn,
+      lang: 'fr',
+      fallbackLang: 'en',
+      fields,
+    };
+    expect(fieldRefLabel({ field_name: 'keywords' }, ctx)).toBe('Mots-clés');
+    expect(fieldRefLabel({ field_name: 'duration' }, ctx)).toBe('Durée (s)');
+    expect(fieldRefLabel({ field_name: 'pixel_x' }, ctx)).toBe('Largeur');
+    // Not named by the set: the fallback language's set, else its index label.
+    expect(fieldRefLabel({ field_name: 'filename' }, ctx)).toBe('File name');
+    expect(fieldRefLabel({ field_name: 'category' }, ctx)).toBe('Category');
+    // A set's label wins over the index field's in its own language, and only there.
+    i18n.addMessages('de', { metadata: { keywords: 'Stichwörter' } });
+    expect(fieldRefLabel({ field_name: 'keywords' }, { ...ctx, lang: 'de' })).toBe('Stichwörter');
+    expect(fieldRefLabel({ field_name: 'keywords' }, { ...ctx, lang: 'en' })).toBe('Keywords');
   });
 
   it('titles an asset by its title field, else its file name, else its id', async () => {

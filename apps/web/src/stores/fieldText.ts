@@ -22,6 +22,7 @@ export function useFieldFormatter(fields: readonly IndexField[] | undefined): Fi
     const ctx: FieldTextContext = {
       t,
       exists: (key) => i18n.exists(key),
+      textIn: i18n.textIn,
       lang,
       fallbackLang,
       fields: fields ?? [],

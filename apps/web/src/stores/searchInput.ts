@@ -5,6 +5,8 @@ import { routePath } from '@vitrine/contract/paths';
 import type { IndexField, SuggestionGroup, SuggestionSelection } from '@vitrine/contract/search';
 import { bootData } from '../lib/bootData.ts';
 import { callApi } from '../lib/apiClient.ts';
+import { indexFieldLabel } from '../lib/fieldText.ts';
+import { useTranslation, type Translator } from '../lib/translate.tsx';
 
 /** Suggestions are asked for from this many typed characters on. */
 export const SUGGESTION_MIN_CHARS = 2;
@@ -92,18 +94,23 @@ export function useSuggestions(lang: string, text: string, fields: readonly stri
   });
 }
 
-/** A field's label: the configured text key, else its label in the language, else views.search.tags.error. */
+/**
+ * A field's label: the configured text key, else the index field's label in the language
+ * (`indexFieldLabel`: the translation set's, else the index field's), else views.search.tags.error.
+ */
 export function fieldLabel(
-  t: (key: string) => string,
+  texts: Pick<Translator, 't' | 'textIn'>,
   fields: readonly IndexField[] | undefined,
   field: string,
   lang: string,
   fallbackLang: string,
   translation?: string,
 ): string {
-  if (translation) return t(translation);
-  const labels = fields?.find((f) => f.field_name === field)?.default_labels;
-  return labels?.[lang] ?? labels?.[fallbackLang] ?? t('views.search.tags.error');
+  if (translation) return texts.t(translation);
+  return (
+    indexFieldLabel(field, { lang, fallbackLang, fields: fields ?? [], textIn: texts.textIn }) ??
+    texts.t('views.search.tags.error')
+  );
 }
 
 /** A field configured for suggestions, with its optional text key. */
@@ -126,6 +133,7 @@ export function useSearchInput(options: {
   initialChosen?: () => SuggestionOption[];
 }) {
   const { t, lang, fallbackLang, configuredFields } = options;
+  const { textIn } = useTranslation().i18n;
   const [text, setText] = useState(options.initialText ?? '');
   const [chosen, setChosen] = useState<SuggestionOption[]>(options.initialChosen ?? []);
   const { data: fields } = useIndexFields();
@@ -142,14 +150,14 @@ export function useSearchInput(options: {
   const labelOf = useCallback(
     (field: string) =>
       fieldLabel(
-        t,
+        { t, textIn },
         fields,
         field,
         lang,
         fallbackLang,
         configuredFields.find((c) => c.field_name === field)?.translation,
       ),
-    [t, fields, lang, fallbackLang, configuredFields],
+    [t, textIn, fields, lang, fallbackLang, configuredFields],
   );
   const submitPath = useCallback(() => textSearchPath(text, toSelections(chosen)), [text, chosen]);
   return {

@@ -3,6 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
 import { TEXTS_VERSION } from '@vitrine/contract/config-migrations';
+import { indexField } from '../../test/indexField.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { api } from '../../test/sessionServer.ts';
 import { startTestServer } from '../../test/testServer.ts';
@@ -214,6 +215,29 @@ describe(
       expect(texts.views.footer?.greeting).toBe('Willkommen im Archiv');
       // The set's other texts are saved with it.
       expect(texts.views.dashboard.title).toBe('Startseite');
+    });
+
+    it('offers a label per language for every index field, metadata.<field>, the English label beside it (admin-spec "Translation set")', async () => {
+      const { postedTexts } = adminServer(defaultGlobalConfig);
+      server.use(
+        http.get(api('index/fields'), () =>
+          HttpResponse.json({
+            visible_fields: [indexField('keywords', 'Keywords'), indexField('category', 'Category')],
+          }),
+        ),
+      );
+      const { user } = await renderApp('/admin/language');
+      await user.type(await screen.findByLabelText('Find a text', {}, slow), 'metadata.keywords');
+      const field = await screen.findByLabelText('metadata.keywords');
+      expect(field).toHaveValue('');
+      expect(screen.getByText('EN: Keywords')).toBeInTheDocument();
+      await user.type(field, 'Stichwörter');
+      await user.click(screen.getByRole('button', { name: 'Save translations' }));
+      await waitFor(() => expect(postedTexts).toHaveLength(1));
+      const texts = postedTexts[0]?.texts as { metadata: Record<string, string> };
+      expect(texts.metadata.keywords).toBe('Stichwörter');
+      // Only what was typed is saved: the other fields' labels stay the index fields' own.
+      expect(texts.metadata.category).toBeUndefined();
     });
 
     it("shows the server's reason when it refuses the translations (the reset mail's {link})", async () => {

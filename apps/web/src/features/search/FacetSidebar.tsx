@@ -214,7 +214,7 @@ export const FacetSidebar = memo(function FacetSidebar({
   // The search settings' label, else the text key's, else the index field's.
   const labelOf = (def: FacetDef) =>
     facetOwnLabel(def, i18n.language, fallbackLang) ??
-    fieldLabel(t, fields, def.field, lang, fallbackLang, def.translation);
+    fieldLabel({ t, textIn: i18n.textIn }, fields, def.field, lang, fallbackLang, def.translation);
   return (
     <Box data-tour="facets">
       {defs.map((def) => {

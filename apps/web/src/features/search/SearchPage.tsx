@@ -118,7 +118,7 @@ export function SearchPage() {
   const selection = useResultSelection(`${currentPath}|${sort.key}|${sort.orientation}`, docs);
   const { selected, activeId } = selection;
   const labelOfField = (field: string, translation?: string) =>
-    fieldLabel(t, fields, field, lang, config.fallback_locale, translation);
+    fieldLabel({ t, textIn: i18n.textIn }, fields, field, lang, config.fallback_locale, translation);
 
   const go = (next: SearchRoute) => void navigate(searchRoutePath(next));
   // The sidebar and the input are memoised: their handlers stay the same while results load.

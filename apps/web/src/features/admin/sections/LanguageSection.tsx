@@ -17,7 +17,15 @@ import {
   unique,
   type Rule,
 } from '../fields.tsx';
-import { metadataOf, textsQuery, useContentLocales, useKnownLanguages, useSaveTexts, useTexts } from '../queries.ts';
+import {
+  metadataOf,
+  textsQuery,
+  useContentLocales,
+  useIndexFields,
+  useKnownLanguages,
+  useSaveTexts,
+  useTexts,
+} from '../queries.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useQueryClient } from '@tanstack/react-query';
 
@@ -283,7 +291,17 @@ function TranslationEditor({ lang }: { lang: string }) {
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [filter, setFilter] = useState('');
   const [addingKey, setAddingKey] = useState(false);
-  const fallback = useMemo(() => new Map(flatten(english.data ?? {})), [english.data]);
+  const indexFields = useIndexFields().data;
+  // Each asset field has a label per language (admin-spec "Translation set"): `metadata.<field>`,
+  // offered for every index field, its English label beside it where the English set has none.
+  const fallback = useMemo(() => {
+    const texts = new Map(flatten(english.data ?? {}));
+    for (const f of indexFields ?? []) {
+      const key = `metadata.${f.field_name}`;
+      if (!texts.has(key)) texts.set(key, f.default_labels.en ?? f.field_name);
+    }
+    return texts;
+  }, [english.data, indexFields]);
   const current = useMemo(() => new Map(flatten(target.data ?? {})), [target.data]);
   const keys = useMemo(
     () =>
