@@ -1,4 +1,6 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import userEvent from '@testing-library/user-event';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { describe, expect, it, vi } from 'vitest';
@@ -9,16 +11,28 @@ import { facetConfigSchema, type GlobalConfig } from '@vitrine/contract/global-c
 import type { IndexField } from '@vitrine/contract/search';
 import { facetDefs, type FacetDef } from './facets.ts';
 import { FACET_PAGE, type FacetValue } from './queries.ts';
+import { configKeys } from '../../stores/config.ts';
+
+/** The sidebar's texts in a language, over the default portal config. */
+function Texts({ i18n, children }: { i18n: Translator; children: ReactNode }) {
+  const client = new QueryClient();
+  client.setQueryData(configKeys.global(), defaultGlobalConfig);
+  return (
+    <QueryClientProvider client={client}>
+      <TranslationProvider i18n={i18n}>{children}</TranslationProvider>
+    </QueryClientProvider>
+  );
+}
 
 // A preview step of 50 keeps the clicks few; the rule is the same for the default 10.
-const def: FacetDef = { field: 'keywords', kind: 'checkbox', range: 'other', preview: 50 };
+const def: FacetDef = { field: 'keywords', kind: 'checkbox', format: 'none', range: 'other', preview: 50 };
 const valuesFrom = (from: number, n: number): FacetValue[] =>
   Array.from({ length: n }, (_, i) => ({ value: `word ${String(from + i).padStart(3, '0')}`, count: 1 }));
 
 function renderSidebar(values: FacetValue[], loadMore: MoreFacetValues, language: 'en' | 'de' = 'en') {
   const i18n = new Translator({ language, fallbackLanguage: 'en', messages: defaultTranslations });
   const ui = (v: FacetValue[]) => (
-    <TranslationProvider i18n={i18n}>
+    <Texts i18n={i18n}>
       <FacetSidebar
         defs={[def]}
         answer={{ facetFields: { keywords: v }, facetRanges: {} }}
@@ -29,7 +43,7 @@ function renderSidebar(values: FacetValue[], loadMore: MoreFacetValues, language
         fallbackLang="en"
         loadMore={loadMore}
       />
-    </TranslationProvider>
+    </Texts>
   );
   const view = render(ui(values));
   return { ...view, rerenderWith: (v: FacetValue[]) => view.rerender(ui(v)) };
@@ -113,7 +127,7 @@ describe('a facet label per language from the search settings (admin-spec §1 "s
   const facetIn = (config: GlobalConfig, language: string) => {
     const i18n = new Translator({ language, fallbackLanguage: 'en', messages: defaultTranslations });
     render(
-      <TranslationProvider i18n={i18n}>
+      <Texts i18n={i18n}>
         <FacetSidebar
           defs={facetDefs(config, [keywords])}
           answer={{ facetFields: { keywords: valuesFrom(0, 2) }, facetRanges: {} }}
@@ -123,7 +137,7 @@ describe('a facet label per language from the search settings (admin-spec §1 "s
           lang={language}
           fallbackLang="en"
         />
-      </TranslationProvider>,
+      </Texts>,
     );
     return screen.getByRole('group');
   };
@@ -141,5 +155,68 @@ describe('a facet label per language from the search settings (admin-spec §1 "s
     expect(facetIn(withLabels({ en: '', de: '' }), 'de')).toHaveAccessibleName('Schlagwörter');
     cleanup();
     expect(facetIn(withLabels(), 'en')).toHaveAccessibleName('Keywords');
+  });
+});
+
+describe('a date or size facet shown as checkboxes or radios writes its values by its format (portal-spec §3 "Facet config": filterVal)', () => {
+  const day = Date.UTC(2024, 2, 5);
+  const sidebar = (defs: FacetDef[], language: 'en' | 'de') => {
+    const i18n = new Translator({ language, fallbackLanguage: 'en', messages: defaultTranslations });
+    render(
+      <Texts i18n={i18n}>
+        <FacetSidebar
+          defs={defs}
+          answer={{
+            facetFields: {
+              created: [{ value: String(day), count: 3 }],
+              file_size: [{ value: '2345678', count: 1 }],
+              category: [{ value: 'photo', label: 'Photography', count: 2 }],
+            },
+            facetRanges: {},
+          }}
+          filters={[]}
+          onChange={() => undefined}
+          fields={[]}
+          lang={language}
+          fallbackLang="en"
+        />
+      </Texts>,
+    );
+  };
+  const defs: FacetDef[] = [
+    { field: 'created', kind: 'checkbox', format: 'date', range: 'date', preview: 10 },
+    { field: 'file_size', kind: 'radio', format: 'filesize', range: 'filesize', preview: 10 },
+    { field: 'category', kind: 'checkbox', format: 'date', range: 'date', preview: 10 },
+  ];
+
+  it.each([
+    ['en', '3/5/24', '2.35 MB'],
+    ['de', '05.03.24', '2,35 MB'],
+  ] as const)(
+    'in %s: dates as short dates, sizes readable; a value the index labels keeps its label',
+    (language, date, size) => {
+      sidebar(defs, language);
+      expect(screen.getByRole('checkbox', { name: new RegExp(`^${date.replaceAll('.', '\\.')}`) })).toBeInTheDocument();
+      expect(screen.getByRole('radio', { name: new RegExp(`^${size}`) })).toBeInTheDocument();
+      expect(screen.getByRole('checkbox', { name: /^Photography/ })).toBeInTheDocument();
+    },
+  );
+
+  it('writes date and time as date and time, not as a day', () => {
+    sidebar([{ field: 'created', kind: 'checkbox', format: 'datetime', range: 'date', preview: 10 }], 'en');
+    expect(screen.getByRole('checkbox', { name: /^3\/5\/24, \d/ })).toBeInTheDocument();
+  });
+
+  it('takes the facet format from the search settings, else from the index field', () => {
+    const created = field('created', { type: 'date', is_facet: true });
+    const asChecks = (filterVal?: 'datetime' | 'none') => ({
+      ...defaultGlobalConfig,
+      facets: [
+        facetConfigSchema.parse({ field_name: 'created', position: 0, options: { multivalue: 'checkbox', filterVal } }),
+      ],
+    });
+    expect(facetDefs(asChecks(), [created])[0]?.format).toBe('date');
+    expect(facetDefs(asChecks('datetime'), [created])[0]?.format).toBe('datetime');
+    expect(facetDefs(asChecks('none'), [created])[0]?.format).toBe('none');
   });
 });

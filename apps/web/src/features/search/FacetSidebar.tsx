@@ -14,6 +14,7 @@ import { memo, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { FacetSelection, IndexField, SearchAnswer } from '@vitrine/contract/search';
 import { fieldLabel } from '../../stores/searchInput.ts';
+import { useValueText } from '../../stores/fieldText.ts';
 import { facetOwnLabel, facetValueLabel, type FacetDef } from './facets.ts';
 import { FACET_PAGE, type FacetValue } from './queries.ts';
 import { RangeFacet } from './RangeFacet.tsx';
@@ -30,6 +31,7 @@ const swatches = ['transparent', '#d32f2f', '#f57c00', '#fbc02d', '#388e3c', '#1
 
 function ValueLabel({ def, value }: { def: FacetDef; value: FacetValue }) {
   const { t } = useTranslation();
+  const valueText = useValueText();
   if (def.field === 'color_code') {
     return (
       <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
@@ -62,7 +64,7 @@ function ValueLabel({ def, value }: { def: FacetDef; value: FacetValue }) {
       </Box>
     );
   }
-  return <>{value.label ?? value.value}</>;
+  return <>{facetValueLabel(t, def.field, value.value, value.label, { format: def.format, text: valueText })}</>;
 }
 
 function withCount(label: ReactNode, count: number | undefined) {

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import type { FacetSelection } from '@vitrine/contract/search';
 import { useValueText } from '../../stores/fieldText.ts';
-import { rangeValueFormat, type FacetDef } from './facets.ts';
+import type { FacetDef } from './facets.ts';
 import { resetFacet, selectedRange, setSliderRange, sliderShown, sliderStep } from './searchState.ts';
 
 /**
@@ -29,7 +29,7 @@ export function RangeFacet({
   const [dragging, setDragging] = useState<[number, number] | null>(null);
   if (!sliderShown(bounds, def.range, (ms) => valueText(ms, 'date'))) return null;
   const value = dragging ?? chosen;
-  const format = (v: number) => valueText(v, rangeValueFormat(def.range));
+  const format = (v: number) => valueText(v, def.format);
   const labelId = `facet-${def.field}`;
   return (
     <FormControl component="fieldset" sx={{ mb: 2, width: '100%', px: 1 }} data-facet={def.field}>

@@ -18,6 +18,7 @@ import { VISUALLY_HIDDEN } from '../../components/visuallyHidden.ts';
 import { altText } from '../../lib/assetText.ts';
 import { useBookmarks } from '../../stores/bookmarks.ts';
 import { fieldLabel, useIndexFields } from '../../stores/searchInput.ts';
+import { useValueText } from '../../stores/fieldText.ts';
 import { startDownload } from '../../stores/downloadFlow.ts';
 import { FacetSidebar } from './FacetSidebar.tsx';
 import { useStableCallback } from '../../lib/useStableCallback.ts';
@@ -100,10 +101,14 @@ export function SearchPage() {
   useSharedIdsNotice(route, firstPage === undefined ? undefined : total, currentPath);
 
   const answerFacets = firstPage?.facetFields;
+  const valueText = useValueText();
   const valueLabel = useCallback(
-    (field: string, value: string) =>
-      facetValueLabel(t, field, value, answerFacets?.[field]?.find((v) => v.value === value)?.label),
-    [t, answerFacets],
+    (field: string, value: string) => {
+      const format = defs.find((d) => d.field === field)?.format ?? 'none';
+      const label = answerFacets?.[field]?.find((v) => v.value === value)?.label;
+      return facetValueLabel(t, field, value, label, { format, text: valueText });
+    },
+    [t, answerFacets, defs, valueText],
   );
   const input = useRouteInput(route, currentPath, {
     t,

@@ -14,6 +14,8 @@ export interface FacetDef {
   /** Per language: its name as an admin wrote it in the search settings. */
   labels?: Record<string, string>;
   kind: FacetKind;
+  /** How its values read (its filterVal, else the index field's): dates, sizes, or as they are. */
+  format: ValueFormat;
   range: RangeKind;
   preview: number;
   /** The order of its values the search settings give it; without it the index field's. */
@@ -26,9 +28,6 @@ const DEFAULT_PREVIEW = 10;
 /** A range facet's slider: whole days for dates and times, 10 bytes for sizes, else 1 (searchState.ts). */
 const rangeKindOf = (format: ValueFormat): RangeKind =>
   format === 'date' || format === 'datetime' ? 'date' : format === 'filesize' ? 'filesize' : 'other';
-
-/** A range facet's bound as its slider shows it: dates as days (the slider moves by days). */
-export const rangeValueFormat = (kind: RangeKind): ValueFormat => (kind === 'other' ? 'none' : kind);
 
 /**
  * The sidebar's facets: the configured ones in position order, without those the index no longer
@@ -51,6 +50,7 @@ export function facetDefs(config: GlobalConfig, fields: readonly IndexField[]): 
           translation: f.translation,
           labels: f.labels,
           kind: range ? 'slider' : f.options.multivalue === 'slider' ? 'checkbox' : f.options.multivalue,
+          format,
           range: rangeKindOf(format),
           preview: f.options.preview,
           order: { sort: f.options.sort, orientation: f.options.sort_orientation },
@@ -59,12 +59,16 @@ export function facetDefs(config: GlobalConfig, fields: readonly IndexField[]): 
   }
   return fields
     .filter((f) => f.is_facet)
-    .map((f) => ({
-      field: f.field_name,
-      kind: f.range_facet ? 'slider' : (f.options.multivalue ?? 'checkbox') === 'radio' ? 'radio' : 'checkbox',
-      range: rangeKindOf(valueFormatOf(f)),
-      preview: f.options.preview ?? DEFAULT_PREVIEW,
-    }));
+    .map((f) => {
+      const format = valueFormatOf(f);
+      return {
+        field: f.field_name,
+        kind: f.range_facet ? 'slider' : (f.options.multivalue ?? 'checkbox') === 'radio' ? 'radio' : 'checkbox',
+        format,
+        range: rangeKindOf(format),
+        preview: f.options.preview ?? DEFAULT_PREVIEW,
+      };
+    });
 }
 
 /**
@@ -75,10 +79,26 @@ export function facetOwnLabel(def: FacetDef, language: string, fallbackLang: str
   return [language, fallbackLang].map((l) => def.labels?.[l]?.trim()).find((label) => !!label);
 }
 
-/** What a facet value reads as: a colour code's name, else the label the index gives, else the value. */
-export function facetValueLabel(t: TFunction, field: string, value: string, label?: string): string {
+/** A value as a formatter reads it (a date or a size arrives as the digits of a number). */
+export type ValueText = (value: unknown, format: ValueFormat) => string;
+
+/**
+ * What a facet value reads as (portal-spec §3 "Facet config"): a colour code's name, else the label
+ * the index gives, else the value by the facet's format (a date facet's days as dates, a size
+ * facet's as sizes, in the visitor's language), else the value as it is.
+ */
+export function facetValueLabel(
+  t: TFunction,
+  field: string,
+  value: string,
+  label?: string,
+  formatted?: { format: ValueFormat; text: ValueText },
+): string {
   if (field === 'color_code') return t(`views.search.colors.${value}`, { defaultValue: label ?? value });
-  return label ?? value;
+  if (label !== undefined) return label;
+  if (!formatted || formatted.format === 'none') return value;
+  const number = /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  return formatted.text(number, formatted.format) || value;
 }
 
 /** What a search asks about its facets: their fields, and their values' order (`facet_sort` entries). */
