@@ -13,7 +13,6 @@ const FILE_ONLY: Record<string, string> = {
   'dashboard.heroImage.trans_header': "the text key of the hero's heading; its texts are edited under Languages",
   'dashboard.heroImage.trans_body': "the text key of the hero's text; its texts are edited under Languages",
   'search.views.options.*.icon': 'the icon that belongs to the view; offered, order and default are edited',
-  'search.thumbnails.icon_hover': 'named by admin-spec §3 without a behaviour; the portal does not read it',
   'sorting.options.*.key': 'a field the engine sorts by (the index decides which); offered or not is edited',
   'sorting.options.*.translation': "the text key of the sort's name; its texts are edited under Languages",
   'sorting.orientation.options': 'not read: the sort menu offers both orientations (portal-spec §4)',

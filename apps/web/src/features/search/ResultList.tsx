@@ -320,6 +320,7 @@ export function ResultList(props: ResultListProps) {
       aria-label={t('views.search.results_label')}
       data-tour="result_view"
       data-view={view}
+      data-icons-on-hover={(view === 'thumbnail' && sizes.thumbIconsOnHover) || undefined}
       // A row brought into view by the keyboard is not left under the list's header row.
       style={{ height, overflowX: list ? 'auto' : 'hidden', scrollPaddingTop: headerHeight, ...colours }}
     >

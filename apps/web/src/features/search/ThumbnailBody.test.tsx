@@ -66,11 +66,14 @@ describe('admin-spec §3 "Config" search.thumbnails.body: the thumbnail view dra
     network();
     server.use(...configHandlers(thumbnails([{ field_name: 'description' }, { field_name: 'file_size' }])));
     await renderApp('/search/*');
-    await waitFor(async () =>
-      expect(await captions()).toEqual([
-        ['Red car', 'A red car on a country road', '2.5 MB'],
-        ['Blue boat', '', '1.2 kB'],
-      ]),
+    // The first screen of the file loads its code cold: on a busy machine that alone takes seconds.
+    await waitFor(
+      async () =>
+        expect(await captions()).toEqual([
+          ['Red car', 'A red car on a country road', '2.5 MB'],
+          ['Blue boat', '', '1.2 kB'],
+        ]),
+      { timeout: 15_000 },
     );
     // The grid's rows make room for the body: 330 picture + 32 caption + 2 × 20 body lines.
     const item = document.querySelector<HTMLElement>('.vt-item')!;
@@ -98,5 +101,37 @@ describe('admin-spec §3 "Config" search.thumbnails.body: the thumbnail view dra
     await renderApp('/search/*');
     await waitFor(async () => expect(await captions()).toEqual([['Red car'], ['Blue boat']]));
     expect(document.querySelector<HTMLElement>('.vt-item')!.style.containIntrinsicSize).toBe('auto 200px 362px');
+  });
+});
+
+describe('admin-spec §3 "Config" search.thumbnails.icon_hover: thumbnails show their icons on hover or focus only', () => {
+  const results = () => screen.findByRole('region', { name: 'Results' }, { timeout: 15_000 });
+
+  it('marks the thumbnail view for it, so the icon sets hide until pointed at or focused', async () => {
+    network();
+    server.use(...configHandlers({ search: { views: { default: 'thumbnail' }, thumbnails: { icon_hover: true } } }));
+    await renderApp('/search/*');
+    const region = await results();
+    await waitFor(() => expect(region.querySelectorAll('.vt-iconset')).toHaveLength(2));
+    expect(region).toHaveAttribute('data-icons-on-hover');
+  });
+
+  it('leaves the icons shown when off', async () => {
+    network();
+    server.use(...configHandlers({ search: { views: { default: 'thumbnail' }, thumbnails: { icon_hover: false } } }));
+    await renderApp('/search/*');
+    const region = await results();
+    await waitFor(() => expect(region.querySelectorAll('.vt-iconset')).toHaveLength(2));
+    expect(region).not.toHaveAttribute('data-icons-on-hover');
+  });
+
+  it('leaves the poster view as it is whatever it says', async () => {
+    network();
+    server.use(...configHandlers({ search: { views: { default: 'grid' }, thumbnails: { icon_hover: true } } }));
+    await renderApp('/search/*');
+    const region = await results();
+    await waitFor(() => expect(region.querySelectorAll('.vt-iconset')).toHaveLength(2));
+    expect(region.getAttribute('data-view')).toBe('grid');
+    expect(region).not.toHaveAttribute('data-icons-on-hover');
   });
 });

@@ -33,6 +33,7 @@ export function viewSizesOf(search: GlobalConfig['search']): ViewSizes {
     listImageWidth: search.list.options.imageColWidth,
     posterBorder: search.posters.border_width,
     thumbBorder: search.thumbnails.border_width,
+    thumbIconsOnHover: search.thumbnails.icon_hover,
   };
 }
 

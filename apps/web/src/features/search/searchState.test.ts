@@ -31,6 +31,7 @@ const sizes: ViewSizes = {
   listImageWidth: 250,
   posterBorder: 2,
   thumbBorder: 2,
+  thumbIconsOnHover: false,
 };
 
 describe('§4 Search: facet update', () => {

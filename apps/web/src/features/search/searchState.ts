@@ -200,6 +200,8 @@ export interface ViewSizes {
   /** The width of a selected poster's and thumbnail's border (config posters / thumbnails border_width). */
   posterBorder: number;
   thumbBorder: number;
+  /** Thumbnails show their icon set only while hovered or focused (config search.thumbnails.icon_hover). */
+  thumbIconsOnHover: boolean;
 }
 
 /** Rows of the first request for a results area of this size. */

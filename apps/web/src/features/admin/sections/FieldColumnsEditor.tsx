@@ -3,7 +3,16 @@ import type { ReactNode } from 'react';
 import type { IndexField } from '@vitrine/contract/search';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { useAdminDraft } from '../AdminDraft.tsx';
-import { AddFromSelect, missingFrom, moved, MoveButtons, NumberSetting, Section, SelectSetting } from '../fields.tsx';
+import {
+  AddFromSelect,
+  missingFrom,
+  moved,
+  MoveButtons,
+  NumberSetting,
+  Section,
+  SelectSetting,
+  SwitchSetting,
+} from '../fields.tsx';
 import { useIndexFields } from '../queries.ts';
 
 interface FieldRef {
@@ -200,6 +209,11 @@ export function FieldColumnsEditor() {
           value={config.search.thumbnails.border_width}
           min={0}
           onChange={set('search.thumbnails.border_width')}
+        />
+        <SwitchSetting
+          label={t('admin.fields.thumbnail_icon_hover')}
+          checked={config.search.thumbnails.icon_hover}
+          onChange={set('search.thumbnails.icon_hover')}
         />
       </Section>
       <Section title={t('admin.fields.bookmark_card')}>
