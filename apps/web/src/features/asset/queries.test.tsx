@@ -107,3 +107,40 @@ describe("the asset page's queries on a first visit (issue #28)", () => {
     expect(calls).toEqual(['assets', 'preview']);
   });
 });
+
+describe('the asset page from the loaded results (portal-spec §3 "Asset")', () => {
+  /** A client that holds a search answer in `lang` with asset 7 on its second page, as the search page leaves it. */
+  function clientWithResults(lang: string) {
+    const client = new QueryClient();
+    const request = { lang, route: {}, sort: {}, facetFields: [], facetSort: [], firstRows: 25 };
+    client.setQueryData(['search', 'results', request], {
+      pages: [
+        { docs: [{ id: '3', title: 'Harbour' }], numFound: 2 },
+        { docs: [{ id: '7', title: 'Lighthouse (from the results)' }], numFound: 2 },
+      ],
+      pageParams: [],
+    });
+    const own = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    return own;
+  }
+
+  it('draws the asset a loaded search result holds at once, and takes the asset call answer when it comes', async () => {
+    const { result } = renderHook(() => useAssetDoc('en', '7'), { wrapper: clientWithResults('en') });
+    expect(result.current.data?.title).toBe('Lighthouse (from the results)');
+    expect(result.current.isPlaceholderData).toBe(true);
+    release();
+    await waitFor(() => expect(result.current.data?.title).toBe('Lighthouse'));
+    expect(result.current.isPlaceholderData).toBe(false);
+    expect(calls).toEqual(['assets']);
+  });
+
+  it('waits for the asset call when the results are in another content language', async () => {
+    const { result } = renderHook(() => useAssetDoc('de', '7'), { wrapper: clientWithResults('en') });
+    expect(result.current.isPending).toBe(true);
+    expect(result.current.data).toBeUndefined();
+    release();
+    await waitFor(() => expect(result.current.data?.id).toBe('7'));
+  });
+});

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { assetsCall, insightViewCall, previewCall, videoCall } from '@vitrine/contract/endpoints';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { arrivedEarly, callApi } from '../../lib/apiClient.ts';
@@ -18,17 +18,38 @@ const staleTime = 5 * 60_000;
 
 const docOf = (answer: { response: { docs: AssetDoc[] } }): AssetDoc | null => answer.response.docs[0] ?? null;
 
+/**
+ * The asset as a loaded search result in the same content language holds it: the search answers
+ * the same document the asset call does, so the page can draw it at once while that call
+ * confirms it (portal-spec §3 "Asset": the page takes the asset from the loaded results).
+ */
+export function loadedResult(client: QueryClient, lang: string, id: string): AssetDoc | undefined {
+  // search/queries.ts searchKeys.results, named here so the asset page's code does not load the search page's.
+  const answers = client.getQueriesData<InfiniteData<{ docs: AssetDoc[] }>>({ queryKey: ['search', 'results'] });
+  for (const [key, data] of answers) {
+    const request = key[2] as { lang?: string } | undefined;
+    if (request?.lang !== lang) continue;
+    for (const page of data?.pages ?? []) {
+      const doc = page.docs.find((d) => d.id === id);
+      if (doc) return doc;
+    }
+  }
+  return undefined;
+}
+
 /** The asset by id; null when the caller may not see it (or it does not exist). */
 export function useAssetDoc(lang: string, id: string) {
+  const client = useQueryClient();
   const query = { assetid: id };
   const queryKey = assetKeys.doc(lang, id);
   useArrivedEarly(queryKey, () => {
     const early = arrivedEarly(assetsCall, { query });
     return early && docOf(early);
   });
-  return useQuery({
+  return useQuery<AssetDoc | null>({
     queryKey,
-    queryFn: async ({ signal }) => docOf(await callApi(assetsCall, { query, signal })),
+    queryFn: async ({ signal }): Promise<AssetDoc | null> => docOf(await callApi(assetsCall, { query, signal })),
+    placeholderData: (): AssetDoc | undefined => loadedResult(client, lang, id),
     staleTime,
   });
 }
