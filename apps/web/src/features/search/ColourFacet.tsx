@@ -38,6 +38,10 @@ export function ColourFacet({ colour, onChange }: { colour: string | undefined; 
     el.addEventListener('change', chosen);
     return () => el.removeEventListener('change', chosen);
   }, []);
+  // The picker shows the colour the search asks for, also one picked by a swatch or a link.
+  useEffect(() => {
+    if (picker.current && colour) picker.current.value = colour;
+  }, [colour]);
   return (
     <Box role="group" aria-labelledby={label} sx={{ mb: 2 }}>
       <Typography id={label} component="h3" variant="subtitle2" sx={{ mb: 0.5 }}>
@@ -49,7 +53,6 @@ export function ColourFacet({ colour, onChange }: { colour: string | undefined; 
           type="color"
           aria-label={t('alike.colour.pick')}
           defaultValue={colour ?? '#000000'}
-          key={colour ?? 'none'}
           style={{ width: 32, height: 28, padding: 0, border: 'none', background: 'none', cursor: 'pointer' }}
         />
         {SWATCHES.map(([name, value]) => (

@@ -79,7 +79,7 @@ describe('search by colour and "similar" (issue #52)', { timeout: 40_000 }, () =
 
   it('takes any colour from the labelled native picker, in German too', async () => {
     const asked = network();
-    const { router } = await renderApp('/search/*', { locale: 'de' });
+    const { router, user } = await renderApp('/search/*', { locale: 'de' });
     await heading(/Ergebnisse/);
     const picker = within(screen.getByRole('group', { name: 'Farbe' })).getByLabelText('Farbe wählen');
     expect(picker).toHaveAttribute('type', 'color');
@@ -89,6 +89,13 @@ describe('search by colour and "similar" (issue #52)', { timeout: 40_000 }, () =
     expect(decodeURIComponent(router.state.location.pathname)).toBe('/search/colour:#336699');
     expect(await screen.findByRole('button', { name: /Farbe: #336699/ })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Nach der Farbe Gelb suchen' })).toHaveAttribute('aria-pressed', 'false');
+    // A second pick replaces the first; a swatch's colour shows in the picker.
+    const again = within(screen.getByRole('group', { name: 'Farbe' })).getByLabelText('Farbe wählen');
+    fireEvent.change(again, { target: { value: '#993366' } });
+    await waitFor(() => expect(asked.at(-1)).toBe('colour:#993366'));
+    await user.click(screen.getByRole('button', { name: 'Nach der Farbe Blau suchen' }));
+    await waitFor(() => expect(asked.at(-1)).toBe('colour:#1976d2'));
+    expect(within(screen.getByRole('group', { name: 'Farbe' })).getByLabelText('Farbe wählen')).toHaveValue('#1976d2');
   });
 
   it('opens a shareable search of similar assets from the info panel', async () => {
