@@ -59,7 +59,7 @@ export const serverFolders = {
   bookmark: ['access', 'auth', 'db', 'http'],
   share: ['access', 'adapters', 'auth', 'db', 'http', 'session', 'user'],
   download: ['access', 'adapters', 'auth', 'catalogue', 'config', 'db', 'derivatives', 'http', 'jobs', 'user'],
-  edit: ['access', 'adapters', 'auth', 'catalogue', 'db', 'derivatives', 'http', 'jobs'],
+  edit: ['access', 'adapters', 'alike', 'auth', 'catalogue', 'db', 'derivatives', 'http', 'jobs'],
   'bench-data': ['catalogue', 'db'],
   cli: ['*'],
 };

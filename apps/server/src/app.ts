@@ -24,6 +24,7 @@ import { installStrictTransportSecurity, webAppSecurityHeaders } from './http/se
 import { installXsrf } from './http/xsrf.ts';
 import { downloadRoutes } from './download/download.routes.ts';
 import { editRoutes } from './edit/edit.routes.ts';
+import { duplicatesRoutes } from './edit/duplicates.routes.ts';
 import { infoRoutes } from './info/info.routes.ts';
 import { insightsRoutes } from './insights/insights.routes.ts';
 import { groupRoutes } from './group/group.routes.ts';
@@ -149,6 +150,7 @@ export async function buildApp(settings: Settings, options: BuildOptions = {}): 
   bookmarkRoutes(app, services.bookmarks);
   shareRoutes(app, services.shares);
   editRoutes(app, services.edits);
+  duplicatesRoutes(app, services.duplicates);
   uploadRoutes(app, services.uploads);
   insightsRoutes(app, services.insights);
   groupRoutes(app, services.groups);

@@ -25,6 +25,7 @@ import { DownloadService } from './download/download.service.ts';
 import { derivativeJobHandlers } from './derivatives/derivative.jobs.ts';
 import { SignatureRepository } from './alike/signature.repository.ts';
 import { SignatureBackfill } from './alike/signature.service.ts';
+import { DuplicatesService } from './edit/duplicates.service.ts';
 import { DerivativeRepository } from './derivatives/derivative.repository.ts';
 import { DerivativeService } from './derivatives/derivative.service.ts';
 import { ModelRenderer } from './derivatives/model-renderer.ts';
@@ -286,6 +287,11 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     search,
     bookmarks,
     edits,
+    /** The editors' duplicates report (issue #52). */
+    duplicates: new DuplicatesService(r.signatures, access, rights, {
+      docs: async (caller, ids) => (await search.assets(caller, ids.join(','))).response.docs,
+      collections: async () => r.search.collections(),
+    }),
     /** Groups and their rights in the admin area (and `vitrine groups`). */
     groups: new GroupService(r.groups, rights, settings.file),
     /** The groups and rights in force, the settings file's or the admin area's. */

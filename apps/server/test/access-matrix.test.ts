@@ -38,6 +38,8 @@ const MARKER = 'zyzzyva';
 /** The value of the visible asset's restricted field, and a word of its title. */
 const FIELD_MARKER = 'quokka';
 const SEEN_MARKER = 'openly';
+/** The hidden asset's checksum, which a visible copy shares. */
+const HIDDEN_SHA256 = 'a1'.repeat(32);
 
 interface AssetRoute {
   request: (h: Hidden) => InjectOptions;
@@ -188,6 +190,11 @@ const matrix: Record<string, Row> = {
   [`PATCH ${api}upload/files/:id`]: { none: "the caller's own uploads", idNames: 'an upload' },
   [`DELETE ${api}upload/files/:id`]: { none: "the caller's own uploads", idNames: 'an upload' },
   [`POST ${api}edit/collection`]: { none: 'DAM collections uploads go into (editors)' },
+  // The duplicates report (issue #52): the hidden asset has a visible copy, and the editor, who may
+  // not see the hidden one, hears of no group at all.
+  [`GET ${api}alike/duplicates`]: {
+    request: (h) => ({ ...get(`${api}alike/duplicates`), headers: h.editor }),
+  },
   // Statistics (docs/security.md "Statistics"): a view is counted of an asset the caller sees; the
   // admin's report names assets by id and gives titles only of those the admin may see.
   [`POST ${api}insights/view`]: {
@@ -360,10 +367,13 @@ describe('access matrix: every route that names or answers assets asks the acces
     const collection = await buildCollection(t.app.db, `${MARKER} collection`);
     const id = await buildAsset(t.app.db, {
       filename: `${MARKER}.jpg`,
+      sha256: HIDDEN_SHA256,
       access: ['secret'],
       collections: [collection],
       values: { title: { en: `${MARKER} title` }, keywords: { en: [MARKER] } },
     });
+    // The same file as a visible asset: the two are duplicates, but only for those who see both.
+    await buildAsset(t.app.db, { filename: 'copy.jpg', sha256: HIDDEN_SHA256, access: ['users'] });
     const visibleCollection = await buildCollection(t.app.db, 'open collection');
     const visible = await buildAsset(t.app.db, {
       filename: 'open.jpg',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE_PATH, type CallDefinition } from '@vitrine/contract/call';
+import * as alike from '@vitrine/contract/alike';
 import * as bookmark from '@vitrine/contract/bookmark';
 import * as collection from '@vitrine/contract/collection';
 import * as config from '@vitrine/contract/config';
@@ -202,6 +203,8 @@ const matrix: Row[] = [
   { call: edit.undoEditCall, body: { batch: 999 }, status: editorOnly(404) },
   { call: edit.resetFieldCall, body: { id: '999', field: 'title' }, status: editorOnly(404) },
   { call: edit.createCollectionCall, body: { name: 'Uploads' }, status: editorOnly(200) },
+  // The duplicates report (issue #52) is the editors' like the editing calls.
+  { call: alike.duplicatesCall, status: editorOnly(200), answer: { adminAssetUser: { total: 0, groups: [] } } },
   // Statistics (docs/security.md "Statistics"): the report is the admins'; any portal user's asset
   // page counts a view, of an asset the caller may see (this one does not exist).
   { call: insights.insightsCall, status: adminOnly(200) },

@@ -1,3 +1,4 @@
+import * as alike from '@vitrine/contract/alike';
 import * as bookmark from '@vitrine/contract/bookmark';
 import type { CallDefinition } from '@vitrine/contract/call';
 import * as collection from '@vitrine/contract/collection';
@@ -14,6 +15,7 @@ import * as share from '@vitrine/contract/share';
 
 /** Every call the contract describes, registered by the server or not (yet). */
 export const contractCalls: CallDefinition[] = [
+  alike,
   bookmark,
   collection,
   config,

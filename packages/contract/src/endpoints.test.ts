@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as alike from './alike.ts';
 import * as bookmark from './bookmark.ts';
 import type { CallDefinition } from './call.ts';
 import * as collection from './collection.ts';
@@ -15,7 +16,7 @@ import * as session from './session.ts';
 import * as share from './share.ts';
 
 const calls = new Map<string, CallDefinition>(
-  [bookmark, collection, config, download, edit, groups, info, insights, people, search, session, share].flatMap(
+  [alike, bookmark, collection, config, download, edit, groups, info, insights, people, search, session, share].flatMap(
     (mod) => Object.entries(mod).filter((e): e is [string, CallDefinition] => e[0].endsWith('Call')),
   ),
 );

@@ -1,3 +1,4 @@
+import type * as alike from './alike.ts';
 import type { CallDefinition } from './call.ts';
 import type * as bookmark from './bookmark.ts';
 import type * as collection from './collection.ts';
@@ -43,6 +44,8 @@ export const SHARE_PASSWORD_MIN_LENGTH = 8;
 export const MAX_EDIT_ASSETS = 10_000;
 /** The most rows one page of the bin answers. */
 export const MAX_BIN_ROWS = 200;
+/** The most groups one page of the duplicates report answers. */
+export const MAX_DUPLICATE_GROUPS = 50;
 
 /** Where uploads go (tus, edit.ts says what they carry), relative to API_BASE_PATH. */
 export const UPLOAD_PATH = 'upload/files';
@@ -52,6 +55,7 @@ export const UPLOAD_ASSET_HEADER = 'Vitrine-Asset-Id';
 /* @__NO_SIDE_EFFECTS__ */
 const endpoint = <C extends CallDefinition>(method: C['method'], path: string): Endpoint<C> => ({ method, path });
 
+export const duplicatesCall = endpoint<typeof alike.duplicatesCall>('GET', 'alike/duplicates');
 export const getBookmarksCall = endpoint<typeof bookmark.getBookmarksCall>('GET', 'config/bookmarks');
 export const saveBookmarksCall = endpoint<typeof bookmark.saveBookmarksCall>('POST', 'config/bookmarks');
 export const damCollectionsCall = endpoint<typeof collection.damCollectionsCall>('GET', 'collection/dam');

@@ -5,6 +5,7 @@ import { Link as RouterLink, useLocation, useNavigate } from '../lib/router.tsx'
 import {
   AccountIcon,
   DeleteIcon,
+  DuplicatesIcon,
   HomeIcon,
   LoginIcon,
   LogoutIcon,
@@ -18,6 +19,7 @@ import { ADMIN_START, startPath, useSession } from '../stores/session.ts';
 import { pageOf, routePath } from '@vitrine/contract/paths';
 import type { AccountAction } from './ShellMenus.tsx';
 import { BIN_PATH } from '../widgets/edit/binPath.ts';
+import { DUPLICATES_PATH } from '../widgets/edit/duplicatesPath.ts';
 
 const AccountMenuList = lazy(() => import('./ShellMenus.tsx').then((m) => ({ default: m.AccountMenuList })));
 
@@ -89,6 +91,12 @@ export function AccountMenu({ compact, hideDashboard }: { compact: boolean; hide
   }
   if (session.isEditor && session.isAssetUser && !inAdmin) {
     actions.push({ key: 'bin', label: t('edit.bin.menu'), icon: DeleteIcon, run: () => void navigate(BIN_PATH) });
+    actions.push({
+      key: 'duplicates',
+      label: t('alike.duplicates.menu'),
+      icon: DuplicatesIcon,
+      run: () => void navigate(DUPLICATES_PATH),
+    });
   }
   actions.push({
     key: 'logout',

@@ -267,8 +267,10 @@ describe('page-loading flag (portal-spec §2 "Navigation rules")', () => {
       '/shares',
       '/share/:token',
       '/custom',
-      // The editors' bin (the upload page is its own element: it loads its code only for editors).
+      // The editors' bin and duplicates report (the upload page is its own element: it loads its code
+      // only for editors).
       '/bin',
+      '/duplicates',
       '/admin',
     ]);
     for (const r of screens) expect(typeof r.lazy).toBe('function');

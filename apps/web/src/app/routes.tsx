@@ -8,6 +8,7 @@ import { screens } from './screens.ts';
 import { NavigationGuard } from './NavigationGuard.tsx';
 import { UploadRoute } from './UploadRoute.tsx';
 import { BIN_PATH } from '../widgets/edit/binPath.ts';
+import { DUPLICATES_PATH } from '../widgets/edit/duplicatesPath.ts';
 
 /*
  * Screens load on demand through the router's `lazy`, not React.lazy: the router then waits for
@@ -75,6 +76,10 @@ export const routes: RouteObject[] = [
       { path: routePatterns.upload, handle: { titleKey: 'upload.title' }, element: <UploadRoute /> },
       // Editors' bin (issue #49); BinPage sends anyone else home.
       screen(BIN_PATH, 'edit.bin.title', () => import('../features/bin/BinPage.tsx').then((m) => m.BinPage)),
+      // Editors' duplicates report (issue #52), a chunk of its own; DuplicatesPage sends anyone else home.
+      screen(DUPLICATES_PATH, 'alike.duplicates.title', () =>
+        import('../features/duplicates/DuplicatesPage.tsx').then((m) => m.DuplicatesPage),
+      ),
       {
         ...screen(routePatterns.admin, 'views.admin.title', screens.admin),
         children: [{ index: true, element: <Navigate to="general" replace /> }, ...adminChildren],

@@ -47,3 +47,6 @@ export const uploadPath = 'M9 16h6v-6h4l-7-7-7 7h4v6zm-4 2h14v2H5v-2z';
 export const folderPath = 'M10 4H4c-1.1 0-1.99.9-1.99 2L2 18c0 1.1.9 2 2 2h16c1.1 0 2-.9 2-2V8c0-1.1-.9-2-2-2h-8l-2-2z';
 export const pausePath = 'M6 19h4V5H6v14zm8-14v14h4V5h-4z';
 export const playPath = 'M8 5v14l11-7z';
+// The editors' duplicates report (issue #52).
+export const duplicatesPath =
+  'M16 1H4c-1.1 0-2 .9-2 2v14h2V3h12V1zm3 4H8c-1.1 0-2 .9-2 2v14c0 1.1.9 2 2 2h11c1.1 0 2-.9 2-2V7c0-1.1-.9-2-2-2zm0 16H8V7h11v14z';

@@ -54,3 +54,4 @@ export const UploadIcon = icon(paths.uploadPath);
 export const FolderIcon = icon(paths.folderPath);
 export const PauseIcon = icon(paths.pausePath);
 export const PlayIcon = icon(paths.playPath);
+export const DuplicatesIcon = icon(paths.duplicatesPath);

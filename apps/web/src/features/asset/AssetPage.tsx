@@ -11,6 +11,7 @@ import { toast } from '../../lib/toast.ts';
 import { endFirstPaint } from '../../lib/firstPaint.ts';
 import { AssetMedia } from './AssetMedia.tsx';
 import { AssetMetadata, fallbackLeft, fallbackRight } from './AssetMetadata.tsx';
+import { SimilarRow } from './SimilarRow.tsx';
 import { DownloadFlowHost, useDownloadOptions } from '../../widgets/DownloadFlowHost.tsx';
 import { closeDownloadDialog, startDownload, useConvertSets } from '../../stores/downloadFlow.ts';
 import { DownloadIcon, ShareIcon } from '../../components/icons.tsx';
@@ -171,6 +172,7 @@ export function AssetPage() {
         hideEmpty={config.global.hide_empty_metadata_fields}
       />
       <AssetHistory id={doc.id} />
+      <SimilarRow id={doc.id} lang={lang} titleOf={(d) => format.title(d, info.title)} />
       <DownloadFlowHost />
       {shareDialog.dialog}
     </Box>

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import { assetsCall, insightViewCall, previewCall, videoCall } from '@vitrine/contract/endpoints';
+import { assetsCall, insightViewCall, previewCall, searchCall, videoCall } from '@vitrine/contract/endpoints';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { arrivedEarly, callApi } from '../../lib/apiClient.ts';
 import { useArrivedEarly } from '../../lib/useArrivedEarly.ts';
@@ -11,7 +11,34 @@ export const assetKeys = {
   doc: (lang: string, id: string) => [...assetKeys.all, 'doc', lang, id] as const,
   preview: (id: string, page: number) => [...assetKeys.all, 'preview', id, page] as const,
   video: (lang: string, id: string) => [...assetKeys.all, 'video', lang, id] as const,
+  similar: (lang: string, id: string) => [...assetKeys.all, 'similar', lang, id] as const,
 };
+
+/** The most assets the "similar" row shows (issue #52). */
+export const SIMILAR_ROWS = 12;
+
+/** The search term of assets that look like `id` (issue #52), closest first. */
+export const similarQuery = (id: string) => `similar:${id}`;
+
+/**
+ * Assets that look like the asset, closest first, without itself: a search `similar:<id>` (the
+ * search answers only what the caller may see). None is asked before `enabled`, so the row waits for
+ * the page's own answers.
+ */
+export function useSimilar(lang: string, id: string, enabled: boolean) {
+  return useQuery({
+    enabled,
+    queryKey: assetKeys.similar(lang, id),
+    queryFn: async ({ signal }) => {
+      const answer = await callApi(searchCall, {
+        query: { solr_q: similarQuery(id), solr_rows: SIMILAR_ROWS, solr_facetfields: [], facet_sort: [] },
+        signal,
+      });
+      return answer.response.docs.filter((d) => d.id !== id);
+    },
+    staleTime,
+  });
+}
 
 /** Signed URLs stay valid for hours; refetching them earlier only costs requests. */
 const staleTime = 5 * 60_000;

@@ -17,6 +17,7 @@ import { fieldLabel } from '../../stores/searchInput.ts';
 import { useValueText } from '../../stores/fieldText.ts';
 import { facetOwnLabel, facetValueLabel, type FacetDef } from './facets.ts';
 import { FACET_PAGE, type FacetValue } from './queries.ts';
+import { ColourFacet } from './ColourFacet.tsx';
 import { RangeFacet } from './RangeFacet.tsx';
 import { resetFacet, setRadioValue, toggleFacetValue } from './searchState.ts';
 
@@ -199,6 +200,8 @@ export const FacetSidebar = memo(function FacetSidebar({
   lang,
   fallbackLang,
   loadMore,
+  colour,
+  onColour,
 }: {
   defs: FacetDef[];
   answer: Pick<SearchAnswer['facetCounts'], 'facetFields' | 'facetRanges'> | undefined;
@@ -210,6 +213,9 @@ export const FacetSidebar = memo(function FacetSidebar({
   fallbackLang: string;
   /** Further values of a facet past the answer's; without it "show more" stops at the answer's. */
   loadMore?: MoreFacetValues;
+  /** The colour the search asks for (`colour:#rrggbb`, issue #52), and how to ask for another. */
+  colour?: string | undefined;
+  onColour?: (colour: string) => void;
 }) {
   const { t, i18n } = useTranslation();
   if (!answer) return null;
@@ -219,6 +225,7 @@ export const FacetSidebar = memo(function FacetSidebar({
     fieldLabel({ t, textIn: i18n.textIn }, fields, def.field, lang, fallbackLang, def.translation);
   return (
     <Box data-tour="facets">
+      {onColour && <ColourFacet colour={colour} onChange={onColour} />}
       {defs.map((def) => {
         if (def.kind === 'slider') {
           const r = answer.facetRanges[def.field];

@@ -120,6 +120,13 @@ export function InfoPanel({
           <Button variant="contained" component={RouterLink} to={routePath({ page: 'asset', id: doc.id })}>
             {t('views.search.actions.open')}
           </Button>
+          <Button
+            variant="outlined"
+            component={RouterLink}
+            to={routePath({ page: 'search', text: `similar:${doc.id}` })}
+          >
+            {t('alike.similar.action')}
+          </Button>
           <AssetEditorActions id={doc.id} compact />
         </Box>
       </Box>

@@ -42,6 +42,7 @@ import {
   type ViewKey,
 } from './searchState.ts';
 import { FilterTags, ResultsBar, type Tag } from './SearchToolbar.tsx';
+import { colourOf, withColour } from './colour.ts';
 import { assetsLink, portalLink } from '../../lib/portalLinks.ts';
 import { useResultFields } from './useResultFields.ts';
 import { SMALL_SCREEN, useResultsBox, useSidebarWidth, viewSizesOf } from './useResultsLayout.ts';
@@ -167,6 +168,9 @@ export function SearchPage() {
   );
   const { alt, alt_fallback } = config.accessibility.assets;
 
+  // The colour is a term of the search's text (issue #52), so the link and going back keep it.
+  const chooseColour = useStableCallback((colour: string) => go({ ...route, text: withColour(route.text, colour) }));
+  const chosenColour = colourOf(route.text);
   const collectionName = (id: number) => valueLabel('meta_collections', String(id));
   const tags: Tag[] = [
     ...route.filters
@@ -184,6 +188,16 @@ export function SearchPage() {
             label: t('views.search.tags.collection'),
             value: collectionName(route.collection),
             onDelete: () => go({ ...route, collection: undefined }),
+          },
+        ]
+      : []),
+    ...(chosenColour
+      ? [
+          {
+            key: 'colour',
+            label: t('alike.colour.title'),
+            value: chosenColour,
+            onDelete: () => go({ ...route, text: withColour(route.text, undefined) }),
           },
         ]
       : []),
@@ -244,6 +258,8 @@ export function SearchPage() {
       lang={lang}
       fallbackLang={config.fallback_locale}
       loadMore={moreFacetValues}
+      colour={colourOf(route.text)}
+      onColour={chooseColour}
     />
   );
 

@@ -1,0 +1,110 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api, configHandlers, server } from '../../test/msw.ts';
+import { renderApp } from '../../test/renderApp.tsx';
+import { layOutResults } from '../../test/resultsLayout.ts';
+import { indexField } from '../../test/indexField.ts';
+import { colourOf, withColour } from './colour.ts';
+
+layOutResults();
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+/** A search server of two roses; records each search's text. */
+function network() {
+  const asked: string[] = [];
+  server.use(
+    ...configHandlers(),
+    http.get(api('index/fields'), () =>
+      HttpResponse.json({ visible_fields: [indexField('category', 'Category'), indexField('title', 'Title')] }),
+    ),
+    http.get(api('search'), ({ request }) => {
+      asked.push(new URL(request.url).searchParams.get('solr_q') ?? '');
+      const docs = [
+        { id: '1', title: 'Yellow rose', category: 'Garden' },
+        { id: '2', title: 'Red rose', category: 'Garden' },
+      ];
+      return HttpResponse.json({
+        response: { docs, numFound: docs.length, start: 0 },
+        facetCounts: { facetFields: { category: [{ value: 'Garden', count: 2 }] }, facetRanges: {} },
+      });
+    }),
+    http.get(api('assets'), () =>
+      HttpResponse.json({ response: { docs: [{ id: '1', title: 'Yellow rose', asset_groups: ['image'] }] } }),
+    ),
+  );
+  return asked;
+}
+
+const heading = (name: string | RegExp) => screen.findByRole('heading', { name }, { timeout: 15_000 });
+
+describe('search by colour and "similar" (issue #52)', { timeout: 40_000 }, () => {
+  it('reads and writes the colour term, keeping the rest of the text', () => {
+    expect(colourOf('roses colour:#FFCC00')).toBe('#ffcc00');
+    expect(colourOf('color:#00ff00 roses')).toBe('#00ff00');
+    expect(colourOf('roses')).toBeUndefined();
+    expect(withColour('roses colour:#ffcc00', '#00FF00')).toBe('roses colour:#00ff00');
+    expect(withColour('*', '#ffcc00')).toBe('colour:#ffcc00');
+    expect(withColour('roses colour:#ffcc00', undefined)).toBe('roses');
+  });
+
+  it('puts a swatch into the search as a removable tag, which stays after going to an asset and back', async () => {
+    const asked = network();
+    const { user, router } = await renderApp('/search/roses');
+    await heading(/results/);
+    const colour = screen.getByRole('group', { name: 'Colour' });
+    const yellow = within(colour).getByRole('button', { name: 'Search by the colour yellow' });
+    yellow.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(asked.at(-1)).toBe('roses colour:#fbc02d'));
+    expect(decodeURIComponent(router.state.location.pathname)).toBe('/search/roses colour:#fbc02d');
+    expect(await screen.findByRole('button', { name: /Colour: #fbc02d/ })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('group', { name: 'Colour' })).getByRole('button', { name: /yellow/ }),
+    ).toHaveAttribute('aria-pressed', 'true');
+
+    await router.navigate('/asset/1');
+    await heading('Yellow rose');
+    await router.navigate(-1);
+    await heading(/results/);
+    const tag = await screen.findByRole('button', { name: /Colour: #fbc02d/ });
+    // The tag's delete takes the colour out and keeps the words.
+    tag.focus();
+    await user.keyboard('{Delete}');
+    await waitFor(() => expect(decodeURIComponent(router.state.location.pathname)).toBe('/search/roses'));
+    expect(screen.queryByRole('button', { name: /Colour: #fbc02d/ })).not.toBeInTheDocument();
+  });
+
+  it('takes any colour from the labelled native picker, in German too', async () => {
+    const asked = network();
+    const { router, user } = await renderApp('/search/*', { locale: 'de' });
+    await heading(/Ergebnisse/);
+    const picker = within(screen.getByRole('group', { name: 'Farbe' })).getByLabelText('Farbe wählen');
+    expect(picker).toHaveAttribute('type', 'color');
+    // user-event cannot drive a colour picker: the browser's chosen colour arrives as its change event.
+    fireEvent.change(picker, { target: { value: '#336699' } });
+    await waitFor(() => expect(asked.at(-1)).toBe('colour:#336699'));
+    expect(decodeURIComponent(router.state.location.pathname)).toBe('/search/colour:#336699');
+    expect(await screen.findByRole('button', { name: /Farbe: #336699/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Nach der Farbe Gelb suchen' })).toHaveAttribute('aria-pressed', 'false');
+    // A second pick replaces the first; a swatch's colour shows in the picker.
+    const again = within(screen.getByRole('group', { name: 'Farbe' })).getByLabelText('Farbe wählen');
+    fireEvent.change(again, { target: { value: '#993366' } });
+    await waitFor(() => expect(asked.at(-1)).toBe('colour:#993366'));
+    await user.click(screen.getByRole('button', { name: 'Nach der Farbe Blau suchen' }));
+    await waitFor(() => expect(asked.at(-1)).toBe('colour:#1976d2'));
+    expect(within(screen.getByRole('group', { name: 'Farbe' })).getByLabelText('Farbe wählen')).toHaveValue('#1976d2');
+  });
+
+  it('opens a shareable search of similar assets from the info panel', async () => {
+    network();
+    const { user, router } = await renderApp('/search/*');
+    await heading(/results/);
+    await user.click(await screen.findByRole('button', { name: 'Yellow rose' }));
+    const panel = screen.getByRole('region', { name: 'Details of Yellow rose' });
+    await user.click(within(panel).getByRole('link', { name: 'Similar assets' }));
+    await waitFor(() => expect(decodeURIComponent(router.state.location.pathname)).toBe('/search/similar:1'));
+  });
+});
