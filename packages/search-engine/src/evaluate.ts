@@ -84,7 +84,8 @@ export class QueryEvaluator {
     const doc = view.index.docOf(atom.id);
     const caller = view.callerMasks(this.groups);
     // An asset the caller may not see is answered as an unknown one: no results, no error.
-    if (doc === -1 || !view.index.visible(doc, caller)) return { docs: new Int32Array(0), distance: new Float32Array(0) };
+    if (doc === -1 || !view.index.visible(doc, caller))
+      return { docs: new Int32Array(0), distance: new Float32Array(0) };
     // Who may see which look-alike is the caller's visibility, applied with every other filter.
     return view.cached(`similar ${doc}`, () => similarTo(visual, doc, (d) => view.index.active[d] === 1));
   }

@@ -70,10 +70,10 @@ const kindOf = (a: ArrayBufferView): ArrayKind =>
       : a instanceof Uint16Array
         ? 'u16'
         : a instanceof Uint8Array
-        ? 'u8'
-        : a instanceof Float32Array
-          ? 'f32'
-          : 'f64';
+          ? 'u8'
+          : a instanceof Float32Array
+            ? 'f32'
+            : 'f64';
 
 const align8 = (n: number): number => (n + 7) & ~7;
 
@@ -220,10 +220,10 @@ function parse(
           : s.kind === 'u16'
             ? new Uint16Array(memory, at, s.length)
             : s.kind === 'u8'
-            ? new Uint8Array(memory, at, s.length)
-            : s.kind === 'f32'
-              ? new Float32Array(memory, at, s.length)
-              : new Float64Array(memory, at, s.length);
+              ? new Uint8Array(memory, at, s.length)
+              : s.kind === 'f32'
+                ? new Float32Array(memory, at, s.length)
+                : new Float64Array(memory, at, s.length);
     arrays.set(s.name, a);
   }
   const get = <T>(name: string, length?: number): T => {
