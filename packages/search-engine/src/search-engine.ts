@@ -113,6 +113,11 @@ export class SearchEngine<Tx = unknown> {
     });
   }
 
+  /** Bytes the index's visual signatures take (similar:, colour:; the memory bound). */
+  get visualBytes(): number {
+    return this.catchUp.view().index.visual.bytes;
+  }
+
   /** True once the index has been loaded (readiness). */
   get loaded(): boolean {
     return this.catchUp.loaded;
