@@ -12,6 +12,11 @@ export interface Scenario {
   url: string;
   /** Searches words, so the engine's cache of text matches matters. */
   text?: boolean;
+  /**
+   * The same search not cached (the engine keeps similar: and colour: matches with the index
+   * version): each call asks for another asset or colour, as a first search does.
+   */
+  fresh?: () => Promise<unknown>;
   /** The bound of its HTTP median at 1M (ms). */
   httpTarget: number;
 }
@@ -63,6 +68,7 @@ export async function searchScenarios(
   }
   if (alike === 0) throw new Error('the bench catalogue has no signatures: write it again with vitrine bench-data');
   const colourQuery = 'colour:#c04030';
+  let freshRuns = 0;
   const twoFilters = filters.slice(0, 2);
   const scenarios: Scenario[] = [
     {
@@ -95,12 +101,15 @@ export async function searchScenarios(
     {
       name: `similar:<id> (${(await engine.search(groups, { q: `similar:${alike}`, rows: 0 })).numFound} found) + 6 facets`,
       engine: q({ q: `similar:${alike}` }),
+      fresh: () => q({ q: `similar:${alike + 10 * ++freshRuns}` })(),
       url: `search?solr_q=similar:${alike}&solr_rows=50&${facetParams}`,
       httpTarget: 50,
     },
     {
       name: `colour (${(await engine.search(groups, { q: colourQuery, filter: twoFilters, rows: 0 })).numFound} found) + 2 facet filters + 6 facets`,
       engine: q({ q: colourQuery, filter: twoFilters }),
+      fresh: () =>
+        q({ q: `colour:#c040${(0x30 + (++freshRuns % 200)).toString(16).padStart(2, '0')}`, filter: twoFilters })(),
       url: `search?solr_q=${encodeURIComponent(colourQuery)}&solr_rows=50&${facetParams}&filter=${encodeURIComponent(JSON.stringify(twoFilters))}`,
       httpTarget: 50,
     },
