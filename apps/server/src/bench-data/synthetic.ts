@@ -68,6 +68,8 @@ export interface SyntheticSignature {
 
 /** Every this many assets, one is a near copy of the asset before it (similar: finds something). */
 const COPY_EVERY = 10;
+/** The aspects of a copy and its original (theirs, not their synthetic sizes', which differ). */
+const aspects = [1.5, 4 / 3, 1, 2 / 3, 16 / 9];
 
 export class SyntheticCatalogue {
   private readonly rnd: () => number;
@@ -99,11 +101,12 @@ export class SyntheticCatalogue {
   /**
    * The visual signature of asset number `i` of an asset with these pixel sizes (none for sounds and
    * models): random 64 bits, one to four dominant OKLab colours, the aspect of its size; every
-   * COPY_EVERY-th a near copy of the one before (a few bits and a little colour apart). Made from `i`
-   * alone, so the rest of the catalogue is the same with or without signatures.
+   * COPY_EVERY-th a near copy of the one before (a few bits and a little colour apart, the same
+   * aspect). Made from `i` alone, so the rest of the catalogue is the same with or without signatures.
    */
   signature(i: number, width: number | null, height: number | null): SyntheticSignature {
     const copy = i > 0 && i % COPY_EVERY === 0;
+    const original = (i + 1) % COPY_EVERY === 0;
     const r = random(((copy ? i - 1 : i) + 1) * 2654435761);
     const word = () => Math.floor(r() * 0x10000_0000);
     let hi = word();
@@ -128,7 +131,8 @@ export class SyntheticCatalogue {
     return {
       phash: hex(hi) + hex(lo),
       colours: JSON.stringify(colours),
-      aspect: width && height ? width / height : 1.5,
+      // A copy keeps its original's aspect, whatever size the synthetic asset says it has.
+      aspect: copy || original || !width || !height ? aspects[Math.floor(r() * aspects.length)]! : width / height,
     };
   }
 
