@@ -73,6 +73,10 @@ describe('visual closeness over the index (issue #52)', () => {
   it('keeps 26 bytes a document: the hash in 8, four colours in 16, the aspect in 2', () => {
     expect(col.bytes / col.length).toBe(26);
     expect(col.has(4)).toBe(false);
+    // Full arrays (as read from a snapshot) grow by a quarter, not double.
+    const full = VisualColumn.fromParts(col.parts(col.length));
+    full.set(full.length, sig(away(1), [red]));
+    expect(full.length).toBe(Math.ceil(col.length * 1.25));
     expect(col.has(5)).toBe(true);
   });
 
