@@ -150,24 +150,30 @@ export function nearColour(col: VisualColumn, lab: readonly [number, number, num
   const { colours, aspect } = col;
   const n = col.length;
   const { shareWeight, cutoff } = COLOUR;
-  // The target in byte units, so the loop reads bytes without converting them.
-  const tl = lab[0] * 255;
-  const ta = (lab[1] + 0.5) * 255;
-  const tb = (lab[2] + 0.5) * 255;
+  // Per byte value its squared distance to the target's coordinate, and per share byte its part of
+  // the score: the loop then only adds table entries (all in byte units).
+  const sq = (target: number) => Float64Array.from({ length: 256 }, (_, v) => (v - target) ** 2);
+  const dL = sq(lab[0] * 255);
+  const dA = sq((lab[1] + 0.5) * 255);
+  const dB = sq((lab[2] + 0.5) * 255);
+  const partOf = Float64Array.from({ length: 256 }, (_, s) => shareWeight * (255 - s));
   const limit = cutoff * 255;
   for (let d = 0; d < n; d++) {
     if (aspect[d] === 0) continue;
-    let best = Infinity;
+    // The best score so far (at most the cut-off): a colour whose share's part alone reaches it, or
+    // whose squared distance exceeds what is left, is passed over without a square root (most are).
+    let best = limit + 1e-9;
     const at = d * VISUAL_COLOURS * 4;
     for (let i = 0; i < VISUAL_COLOURS; i++) {
       const k = at + i * 4;
       const s = colours[k + 3]!;
       if (s === 0) break;
-      const dl = colours[k]! - tl;
-      const da = colours[k + 1]! - ta;
-      const db = colours[k + 2]! - tb;
-      const score = Math.sqrt(dl * dl + da * da + db * db) + shareWeight * (255 - s);
-      if (score < best) best = score;
+      const part = partOf[s]!;
+      const left = best - part;
+      if (left <= 0) break;
+      const d2 = dL[colours[k]!]! + dA[colours[k + 1]!]! + dB[colours[k + 2]!]!;
+      if (d2 >= left * left) continue;
+      best = Math.sqrt(d2) + part;
     }
     if (best <= limit) {
       docs.push(d);
