@@ -16,6 +16,7 @@ import {
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { colourDistance, SIMILAR, similarDistance, VisualColumn } from '@vitrine/search-engine';
 import { signaturePixelsOfRaw } from '@vitrine/server/src/adapters/media.ts';
 import { hashDistance, NEAR_COPY_DISTANCE, sameAspect, signatureOf } from '@vitrine/server/src/alike/signature.ts';
 import { openServices, type Services } from '@vitrine/server/src/services.ts';
@@ -160,7 +161,7 @@ async function importInto(folder: string, dataDir: string) {
   const rows = await services.db.kysely
     .selectFrom('asset_signature as s')
     .innerJoin('asset as a', 'a.id', 's.asset_id')
-    .select(['a.filename', 's.phash', 's.aspect'])
+    .select(['a.filename', 's.phash', 's.aspect', 's.colours'])
     .execute();
   const previews = await services.db.kysely
     .selectFrom('derivative as d')
@@ -290,6 +291,76 @@ console.log(
   `\nThe three demo roses: distances ${roseDistances.join(', ')}; one group at ${NEAR_COPY_DISTANCE}: ${roseGroup ? 'yes' : 'NO'}` +
     `; other pictures in it: ${intruders.length === 0 ? 'none' : intruders.map((s) => s.filename).join(', ')}`,
 );
+
+// "similar:" (decision 0264): the engine's distance (hash bits + aspect + colours) from each photo
+// with variants to every other picture; what it should find are the copies and the crops of the
+// same scene, and nothing else within the cut-off.
+{
+  const col = new VisualColumn();
+  labels.forEach((l, d) => {
+    const s = sig(l) as { phash: string; aspect: number; colours: string };
+    col.set(d, {
+      phash: s.phash,
+      aspect: Number(s.aspect),
+      colours: JSON.parse(s.colours) as [number, number, number, number][],
+    });
+  });
+  const same = (a: Label, b: Label) => a.scene === b.scene;
+  const kinds = new Map<string, number[]>();
+  const ranked: { origin: number; others: { d: number; distance: number }[] }[] = [];
+  labels.forEach((a, x) => {
+    if (a.role !== 'original') return;
+    const others: { d: number; distance: number }[] = [];
+    labels.forEach((b, y) => {
+      if (x === y) return;
+      const distance = similarDistance(col, x, y);
+      others.push({ d: y, distance });
+      const kind = !same(a, b) ? 'different photos' : b.role === 'crop' ? 'same scene, crop > 30 %' : 'copy';
+      kinds.set(kind, [...(kinds.get(kind) ?? []), distance]);
+      // The colour part alone (OKLab units × COLOUR_WEIGHT): whether colours could tell crops from other photos.
+      kinds.set(`${kind} (colour part)`, [
+        ...(kinds.get(`${kind} (colour part)`) ?? []),
+        SIMILAR.colourWeight * colourDistance(col, x, y),
+      ]);
+    });
+    ranked.push({ origin: x, others: others.sort((p, q) => p.distance - q.distance) });
+  });
+  const quantile = (xs: number[], q: number) => [...xs].sort((p, r) => p - r)[Math.floor(q * (xs.length - 1))] ?? NaN;
+  console.log('\n"similar" distance from each original to every other picture (hash bits + aspect + colours):\n');
+  console.log('| pair | n | min | 5 % | median | 95 % | max |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [kind, ds] of [...kinds].sort())
+    console.log(
+      `| ${kind} | ${ds.length} | ${[0, 0.05, 0.5, 0.95, 1].map((q) => quantile(ds, q).toFixed(1)).join(' | ')} |`,
+    );
+  console.log(
+    "\n| cut-off | copies found | crops found | other photos listed (of originals' rows) | first 12 hold every copy and crop |",
+  );
+  console.log('|---|---|---|---|---|');
+  for (const cut of [8, 10, 12, 14, 16, 18, 20, 22, 24, 28, 32]) {
+    let copies = 0;
+    let copyAll = 0;
+    let crops = 0;
+    let cropAll = 0;
+    let noise = 0;
+    let complete = 0;
+    for (const { origin, others } of ranked) {
+      const o = labels[origin]!;
+      const within = others.filter((p) => p.distance <= cut);
+      const wanted = others.filter((p) => same(o, labels[p.d]!));
+      copyAll += wanted.filter((p) => labels[p.d]!.role !== 'crop').length;
+      cropAll += wanted.filter((p) => labels[p.d]!.role === 'crop').length;
+      copies += within.filter((p) => same(o, labels[p.d]!) && labels[p.d]!.role !== 'crop').length;
+      crops += within.filter((p) => same(o, labels[p.d]!) && labels[p.d]!.role === 'crop').length;
+      noise += within.filter((p) => !same(o, labels[p.d]!)).length;
+      const first = within.slice(0, 12);
+      if (wanted.every((w) => first.includes(w))) complete++;
+    }
+    console.log(
+      `| ${cut}${cut === SIMILAR.cutoff ? ' (SIMILAR.cutoff)' : ''} | ${copies}/${copyAll} | ${crops}/${cropAll} | ${noise} | ${complete}/${ranked.length} |`,
+    );
+  }
+}
 
 // Cost: signing next to the import of 12 MP photos.
 console.log(`\nTiming: ${TIMED} photos of 12 MP (4000 × 3000, demo photos enlarged) …`);

@@ -112,6 +112,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
     const t = performance.now();
     await engine.refresh();
     process.stderr.write(`engine loaded its index in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+    const visualMb = engine.visualBytes / 1e6;
 
     const groups = ['public'];
     const { visible, common, rare, scenarios } = await searchScenarios(engine, groups);
@@ -144,7 +145,9 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
             engine.clearTextCache();
             await s.engine();
           })
-        : undefined;
+        : s.fresh
+          ? await measure(s.fresh)
+          : undefined;
       await server.resetLoop();
       const http = await client.time(`${address}/assetportal/api/${s.url}`, runs);
       const loop = await server.loop();
@@ -174,9 +177,11 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
       '',
       `write + index ${writeIndexSeconds === undefined ? '–' : writeIndexSeconds.toFixed(1)} s; server ready after ${server.readySeconds.toFixed(1)} s with ${rssReadyMb.toFixed(0)} MB resident (${rssAfterMb.toFixed(0)} MB after the searches); load average ${loadavg()
         .map((l) => l.toFixed(1))
-        .join(' / ')}`,
+        .join(
+          ' / ',
+        )}; visual signatures in the index ${visualMb.toFixed(1)} MB (${((visualMb * 1e6) / assets).toFixed(0)} bytes per asset)`,
       '',
-      '| search | engine median ms | engine p95 ms | engine median, text not cached | HTTP median ms | HTTP p95 ms | HTTP / engine | server event loop max ms |',
+      '| search | engine median ms | engine p95 ms | engine median, not cached (text; similar/colour) | HTTP median ms | HTTP p95 ms | HTTP / engine | server event loop max ms |',
       '|---|---:|---:|---:|---:|---:|---:|---:|',
       ...results.map(
         (r) =>
@@ -190,7 +195,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres'): Promise<DialectResu
     mkdirSync(out, { recursive: true });
     writeFileSync(
       path.join(out, `${dialect}-${assets}.json`),
-      `${JSON.stringify({ dialect, assets, visible, runs, common, rare, writeIndexSeconds, readySeconds: server.readySeconds, rssReadyMb, rssAfterMb, loopMaxMs, changeLoop, loadAverage: loadavg(), results }, null, 2)}\n`,
+      `${JSON.stringify({ dialect, assets, visible, runs, common, rare, writeIndexSeconds, readySeconds: server.readySeconds, rssReadyMb, rssAfterMb, visualMb, loopMaxMs, changeLoop, loadAverage: loadavg(), results }, null, 2)}\n`,
     );
     return {
       dialect,

@@ -185,3 +185,15 @@ export async function variantOf(
   await img.toFormat(change.format, change.quality ? { quality: change.quality } : {}).toFile(out);
   return out;
 }
+
+/** A picture of one colour with a patch of another covering `patch` of its width and height (colour search). */
+export async function makeFlat(file: string, colour: string, patchColour: string, patch: number): Promise<string> {
+  const w = 800;
+  const h = 600;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="${w}" height="${h}" fill="${colour}"/>` +
+    `<rect x="40" y="40" width="${Math.round(w * patch)}" height="${Math.round(h * patch)}" fill="${patchColour}"/></svg>`;
+  mkdirSync(path.dirname(file), { recursive: true });
+  await sharp(Buffer.from(svg)).png().toFile(file);
+  return file;
+}

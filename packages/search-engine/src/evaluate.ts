@@ -1,9 +1,10 @@
+import { nearColour, similarTo, type Closeness } from './alike.ts';
 import { LruCache } from './cache.ts';
 import { filterDocs, pause } from './engine-types.ts';
 import { intersect, subtract, union } from './facet-index/doc-sets.ts';
 import type { IndexView } from './index-view.ts';
 import { parseNumber } from './facets.ts';
-import type { QueryNode, TextAtom } from './query.ts';
+import type { QueryNode, TextAtom, VisualAtom } from './query.ts';
 import { tokenize } from './text.ts';
 import type { TextIndex } from './text-index.ts';
 
@@ -66,7 +67,28 @@ export class QueryEvaluator {
   constructor(
     private readonly view: IndexView,
     private readonly text: TextMatches,
+    /** The caller's access groups: similar: answers nothing for an asset the caller may not see. */
+    private readonly groups: readonly string[] = [],
   ) {}
+
+  /**
+   * The documents a similar: or colour: term matches with their distances (ascending documents).
+   * Kept with the view: paging and refining with facets ask for the same ones again.
+   */
+  closeness(atom: VisualAtom): Closeness {
+    const view = this.view;
+    const visual = view.index.visual;
+    if (atom.kind === 'colour') {
+      return view.cached(`colour ${atom.lab.join(' ')}`, () => nearColour(visual, atom.lab));
+    }
+    const doc = view.index.docOf(atom.id);
+    const caller = view.callerMasks(this.groups);
+    // An asset the caller may not see is answered as an unknown one: no results, no error.
+    if (doc === -1 || !view.index.visible(doc, caller))
+      return { docs: new Int32Array(0), distance: new Float32Array(0) };
+    // Who may see which look-alike is the caller's visibility, applied with every other filter.
+    return view.cached(`similar ${doc}`, () => similarTo(visual, doc, (d) => view.index.active[d] === 1));
+  }
 
   async evaluate(node: QueryNode): Promise<Int32Array> {
     switch (node.kind) {
@@ -76,6 +98,9 @@ export class QueryEvaluator {
         return this.matchText(node);
       case 'field':
         return this.matchField(node.field, node.tokens, node.prefix, node.raw);
+      case 'similar':
+      case 'colour':
+        return this.closeness(node).docs;
       case 'not':
         return subtract(this.view.allDocs(), await this.evaluate(node.item));
       case 'or': {

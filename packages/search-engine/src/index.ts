@@ -30,10 +30,13 @@ export {
   type CatalogueState,
   type ChangeRun,
   type EnginePorts,
+  type SignatureRow,
   type TextState,
   type ValueRow,
 } from './ports.ts';
 export { parseIdList, type TextDocument, type TextIndex } from './text-index.ts';
 export { textDocuments, textValueFields, writeDocuments, writeTexts } from './text-documents.ts';
 export { documentWords, indexedDocument, TSVECTOR_TEXT_CHARS } from './frequent-words.ts';
-export type { QueryNode, TextAtom } from './query.ts';
+export type { QueryNode, TextAtom, VisualAtom } from './query.ts';
+export { COLOUR, colourDistance, parseHexColour, similarDistance, SIMILAR } from './alike.ts';
+export { VISUAL_COLOURS, VisualColumn } from './facet-index/visual-column.ts';

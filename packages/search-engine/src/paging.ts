@@ -1,3 +1,4 @@
+import type { Closeness } from './alike.ts';
 import type { QueryEvaluator } from './evaluate.ts';
 import { bitSetOf, lowerBound } from './facet-index/doc-sets.ts';
 import type { IndexView } from './index-view.ts';
@@ -188,4 +189,54 @@ function comparator(view: IndexView, { field, dir }: SortBy): (a: number, b: num
     if (xn || yn) return xn && yn ? ids[b]! - ids[a]! : xn ? 1 : -1;
     return sign * (x - y) || ids[b]! - ids[a]!;
   };
+}
+
+/**
+ * One page of a result ranked by visual closeness (similar:, colour:): per result its distance in
+ * each term as a share of that term's cut-off, summed (a result a term did not match, under OR,
+ * counts the whole cut-off); closest first for `desc` (the score order), ties newest first.
+ * Distances are bucketed first, so only the buckets the page falls in are sorted.
+ */
+export function pageByCloseness(
+  result: Int32Array,
+  terms: readonly { closeness: Closeness; cutoff: number }[],
+  dir: 'asc' | 'desc',
+  start: number,
+  rows: number,
+  scratch: Scratch,
+): Int32Array {
+  if (start >= result.length || rows === 0) return new Int32Array(0);
+  const end = Math.min(result.length, start + rows);
+  const total = new Float32Array(scratch.int32(result.length).fill(0).buffer, 0, result.length);
+  for (const { closeness, cutoff } of terms) {
+    const { docs, distance } = closeness;
+    let j = 0;
+    for (let i = 0; i < result.length; i++) {
+      const d = result[i]!;
+      while (j < docs.length && docs[j]! < d) j++;
+      total[i]! += j < docs.length && docs[j] === d ? distance[j]! / cutoff : 1;
+    }
+  }
+  const worst = terms.length;
+  const BUCKETS = 4096;
+  const bucketOf = (i: number): number => {
+    const b = Math.min(BUCKETS - 1, Math.floor((total[i]! / (worst || 1)) * (BUCKETS - 1)));
+    return dir === 'desc' ? b : BUCKETS - 1 - b;
+  };
+  const counts = new Int32Array(BUCKETS);
+  for (let i = 0; i < result.length; i++) counts[bucketOf(i)]!++;
+  let seen = 0;
+  let first = 0;
+  while (seen + counts[first]! <= start) seen += counts[first++]!;
+  let last = first;
+  let through = seen + counts[first]!;
+  while (through < end && last < BUCKETS - 1) through += counts[++last]!;
+  const picked: number[] = [];
+  for (let i = 0; i < result.length; i++) {
+    const b = bucketOf(i);
+    if (b >= first && b <= last) picked.push(i);
+  }
+  const sign = dir === 'desc' ? 1 : -1;
+  picked.sort((x, y) => sign * (total[x]! - total[y]!) || result[y]! - result[x]!);
+  return Int32Array.from(picked.slice(start - seen, end - seen), (i) => result[i]!);
 }

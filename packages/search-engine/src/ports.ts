@@ -33,6 +33,18 @@ export interface AssetBatch<A extends CatalogueAsset = CatalogueAsset> {
   collections: { asset_id: number; collection_id: number }[];
 }
 
+/**
+ * An asset's visual signature (the host's asset_signature), of its current content: the 64-bit
+ * perceptual hash as 16 hexadecimal digits, the dominant colours in OKLab as [L, a, b, share], the
+ * aspect (width over height).
+ */
+export interface SignatureRow {
+  asset_id: number;
+  phash: string;
+  colours: [number, number, number, number][];
+  aspect: number;
+}
+
 /** The full-text index's shared state (one row for every process). */
 export interface TextState {
   /** The change up to which the text index holds every change; -1 before its first full load. */
@@ -99,6 +111,12 @@ export interface Catalogue<Tx> {
   /** The assets of `ids` with the values of `fields` (and their access groups unless `withAccess` is false). */
   batch(ids: readonly number[], fields: readonly string[] | 'all', withAccess?: boolean): Promise<AssetBatch>;
   collections(): Promise<{ id: number; name: string }[]>;
+  /**
+   * The visual signatures of those of `ids` that have one (similar:, colour:). A host without
+   * signatures leaves it out. A signature's arrival must be a change of its asset in the change log,
+   * so the index follows it like any other.
+   */
+  signatures?(ids: readonly number[]): Promise<SignatureRow[]>;
 }
 
 /**

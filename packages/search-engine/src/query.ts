@@ -1,3 +1,4 @@
+import { parseHexColour } from './alike.ts';
 import { tokenize } from './text.ts';
 
 /**
@@ -12,7 +13,18 @@ export type QueryNode =
   | { kind: 'or'; items: QueryNode[] }
   | { kind: 'not'; item: QueryNode }
   | TextAtom
-  | FieldAtom;
+  | FieldAtom
+  | VisualAtom;
+
+/**
+ * similar:<assetId> (pictures that look like that asset's) and colour:#rrggbb (pictures with a
+ * dominant colour near it; also color:, #rgb): matched on the index's visual signatures.
+ */
+export type VisualAtom =
+  { kind: 'similar'; id: number } | { kind: 'colour'; lab: [number, number, number]; hex: string };
+
+/** The query terms that match visual signatures, whatever index fields exist. */
+const VISUAL_TERMS = new Set(['similar', 'colour', 'color']);
 
 /** Words found by the full-text index; several tokens form a phrase. */
 export interface TextAtom {
@@ -92,7 +104,29 @@ function lex(input: string): Token[] {
   return out;
 }
 
+function visualAtom(field: string, text: string): VisualAtom {
+  if (field === 'similar') {
+    if (!/^[0-9]{1,10}$/.test(text) || Number(text) > 0x7fffffff) {
+      throw new QuerySyntaxError(`'similar:' needs an asset id (a whole number), not '${text}'.`);
+    }
+    return { kind: 'similar', id: Number(text) };
+  }
+  const lab = parseHexColour(text);
+  if (!lab || !text.startsWith('#')) {
+    throw new QuerySyntaxError(
+      `'${field}:${text}' is not a colour: write it as '#' and 6 or 3 hexadecimal digits, e.g. '${field}:#ff0000' or '${field}:#f00'.`,
+    );
+  }
+  const digits = text.slice(1).toLowerCase();
+  const hex = `#${digits.length === 3 ? [...digits].map((c) => c + c).join('') : digits}`;
+  return { kind: 'colour', lab, hex };
+}
+
 function atom(word: Extract<Token, { t: 'word' }>, fieldExists: (f: string) => boolean): QueryNode | undefined {
+  if (word.field !== undefined && VISUAL_TERMS.has(word.field.toLowerCase())) {
+    const node = visualAtom(word.field.toLowerCase(), word.text);
+    return word.neg ? { kind: 'not', item: node } : node;
+  }
   const prefix = word.text.endsWith('*');
   const tokens = tokenize(prefix ? word.text.slice(0, -1) : word.text);
   if (word.field === undefined && word.text === '*') return { kind: 'all' };
@@ -170,6 +204,25 @@ export function positiveTextAtoms(node: QueryNode): TextAtom[] {
     case 'all':
     case 'not':
     case 'field':
+    case 'similar':
+    case 'colour':
+      return [];
+  }
+}
+
+/** similar: and colour: terms that narrow the results (not under '-'): the results are ranked by them. */
+export function positiveVisualAtoms(node: QueryNode): VisualAtom[] {
+  switch (node.kind) {
+    case 'similar':
+    case 'colour':
+      return [node];
+    case 'and':
+    case 'or':
+      return node.items.flatMap(positiveVisualAtoms);
+    case 'all':
+    case 'not':
+    case 'field':
+    case 'text':
       return [];
   }
 }
@@ -180,6 +233,9 @@ export function queryTerms(node: QueryNode): { terms: number; prefixes: number }
     case 'text':
     case 'field':
       return { terms: 1, prefixes: node.prefix ? 1 : 0 };
+    case 'similar':
+    case 'colour':
+      return { terms: 1, prefixes: 0 };
     case 'and':
     case 'or':
       return node.items

@@ -17,8 +17,9 @@ import { intersect } from './facet-index/doc-sets.ts';
 import { facetValues, makeSets, markFailures, matchCodes, minMax, selections, visibleKept } from './facets.ts';
 import type { FieldRegistry } from './fields.ts';
 import type { IndexView } from './index-view.ts';
-import { page, scores } from './paging.ts';
-import { parseQuery, QuerySyntaxError, queryTerms, type QueryNode } from './query.ts';
+import { COLOUR, SIMILAR } from './alike.ts';
+import { page, pageByCloseness, scores } from './paging.ts';
+import { parseQuery, positiveVisualAtoms, QuerySyntaxError, queryTerms, type QueryNode } from './query.ts';
 import type { EnginePorts } from './ports.ts';
 import { ScratchPool, type Scratch } from './scratch.ts';
 import { suggest } from './suggestions.ts';
@@ -112,6 +113,11 @@ export class SearchEngine<Tx = unknown> {
     });
   }
 
+  /** Bytes the index's visual signatures take (similar:, colour:; the memory bound). */
+  get visualBytes(): number {
+    return this.catchUp.view().index.visual.bytes;
+  }
+
   /** True once the index has been loaded (readiness). */
   get loaded(): boolean {
     return this.catchUp.loaded;
@@ -183,7 +189,7 @@ export class SearchEngine<Tx = unknown> {
     // Matching, making the sets of a new index version, and counting a facet over a whole catalogue
     // take milliseconds each (over ten million, a hundred or more): other requests run between them.
     const step = slicer();
-    const evaluator = new QueryEvaluator(view, this.textMatches);
+    const evaluator = new QueryEvaluator(view, this.textMatches, groups);
     let docs = tree.kind === 'all' ? undefined : await evaluator.evaluate(tree);
     if (query.ids) {
       const wanted = index.docsOf([...new Set(query.ids)].sort((a, b) => a - b));
@@ -246,9 +252,26 @@ export class SearchEngine<Tx = unknown> {
     const counted = performance.now();
     const start = query.start ?? 0;
     const rows = query.rows ?? 25;
+    // similar: and colour: rank by closeness where the order is the score's (the default).
+    const visual = sort.field === 'score' ? positiveVisualAtoms(tree) : [];
     const relevance =
-      sort.field === 'score' && tree.kind !== 'all' ? await scores(view, tree, evaluator, result, scratch) : undefined;
-    const ids = page(view, result, sort, relevance, start, rows, groups, scratch, this.options.directSortLimit);
+      sort.field === 'score' && tree.kind !== 'all' && visual.length === 0
+        ? await scores(view, tree, evaluator, result, scratch)
+        : undefined;
+    const ids =
+      visual.length > 0
+        ? pageByCloseness(
+            result,
+            visual.map((atom) => ({
+              closeness: evaluator.closeness(atom),
+              cutoff: atom.kind === 'similar' ? SIMILAR.cutoff : COLOUR.cutoff,
+            })),
+            sort.dir,
+            start,
+            rows,
+            scratch,
+          )
+        : page(view, result, sort, relevance, start, rows, groups, scratch, this.options.directSortLimit);
     this.options.onTimes?.({ text: matched - started, facets: counted - matched, sort: performance.now() - counted });
     return {
       ids: Array.from(ids, (d) => index.idOf(d)),

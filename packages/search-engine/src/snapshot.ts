@@ -14,7 +14,7 @@ import { FacetIndex, type FacetIndexParts } from './facet-index/facet-index.ts';
 import type { Numbers } from './facet-index/value-columns.ts';
 
 const MAGIC = 'VTRIDX01';
-const FORMAT = 5;
+const FORMAT = 6;
 /** Magic (8 bytes), header length (4), reserved (4), SHA-1 of the data (20), padding (4). */
 const PREFIX_BYTES = 40;
 /** Sections are copied, hashed and written in pieces of this many bytes. */
@@ -42,7 +42,7 @@ export interface SnapshotMeta {
   catalogueLanguages: string[];
 }
 
-type ArrayKind = 'i32' | 'u32' | 'u8' | 'f32' | 'f64';
+type ArrayKind = 'i32' | 'u32' | 'u16' | 'u8' | 'f32' | 'f64';
 type Section = { name: string; kind: ArrayKind; offset: number; length: number };
 
 interface Header extends SnapshotMeta {
@@ -67,11 +67,13 @@ const kindOf = (a: ArrayBufferView): ArrayKind =>
     ? 'i32'
     : a instanceof Uint32Array
       ? 'u32'
-      : a instanceof Uint8Array
-        ? 'u8'
-        : a instanceof Float32Array
-          ? 'f32'
-          : 'f64';
+      : a instanceof Uint16Array
+        ? 'u16'
+        : a instanceof Uint8Array
+          ? 'u8'
+          : a instanceof Float32Array
+            ? 'f32'
+            : 'f64';
 
 const align8 = (n: number): number => (n + 7) & ~7;
 
@@ -106,6 +108,10 @@ export async function writeSnapshot(
       [`text offsets ${f}`, c.offsets],
       [`text ${f}`, c.bytes],
     ]),
+    ['visual hi', parts.visual.hi],
+    ['visual lo', parts.visual.lo],
+    ['visual colours', parts.visual.colours],
+    ['visual aspect', parts.visual.aspect],
   ];
   const sections: Section[] = [];
   let offset = 0;
@@ -202,7 +208,7 @@ function parse(
   if (!hash.equals(data.subarray(16, 36))) throw new Error('checksum mismatch');
   const arrays = new Map<
     string,
-    Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Numbers
+    Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Numbers
   >();
   for (const s of header.sections) {
     const at = data.byteOffset + start + s.offset;
@@ -211,11 +217,13 @@ function parse(
         ? new Int32Array(memory, at, s.length)
         : s.kind === 'u32'
           ? new Uint32Array(memory, at, s.length)
-          : s.kind === 'u8'
-            ? new Uint8Array(memory, at, s.length)
-            : s.kind === 'f32'
-              ? new Float32Array(memory, at, s.length)
-              : new Float64Array(memory, at, s.length);
+          : s.kind === 'u16'
+            ? new Uint16Array(memory, at, s.length)
+            : s.kind === 'u8'
+              ? new Uint8Array(memory, at, s.length)
+              : s.kind === 'f32'
+                ? new Float32Array(memory, at, s.length)
+                : new Float64Array(memory, at, s.length);
     arrays.set(s.name, a);
   }
   const get = <T>(name: string, length?: number): T => {
@@ -261,6 +269,12 @@ function parse(
         .filter((f) => arrays.has(`order ${f}`))
         .map((f) => [f, get<Int32Array<ArrayBuffer>>(`order ${f}`, size)]),
     ),
+    visual: {
+      hi: get<Uint32Array<ArrayBuffer>>('visual hi'),
+      lo: get<Uint32Array<ArrayBuffer>>('visual lo'),
+      colours: get<Uint8Array<ArrayBuffer>>('visual colours'),
+      aspect: get<Uint16Array<ArrayBuffer>>('visual aspect'),
+    },
   };
   if (header.words) {
     parts.words = new Map(

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { changeCatalogue } from '../db/catalogue-state.ts';
 import type { Database } from '../db/schema.ts';
 import { nearCopyGroups, SIGNATURE_VERSION, type DominantColour, type Signature } from './signature.ts';
 
@@ -8,6 +9,14 @@ export const coloursToJson = (colours: readonly DominantColour[]) =>
 
 export const coloursFromJson = (json: string): DominantColour[] =>
   (JSON.parse(json) as [number, number, number, number][]).map(([l, a, b, share]) => ({ l, a, b, share }));
+
+/**
+ * Records a change of the asset's signature as a change of the asset (count-only: no text changed),
+ * so every process's search index reads it. First in the transaction, as every catalogue change.
+ */
+export async function signatureChanged(trx: Kysely<Database>, assetId: number): Promise<void> {
+  await changeCatalogue(trx, [assetId], true);
+}
 
 /**
  * Writes (or, with null, removes) an asset's signature inside the caller's transaction, so that it
@@ -189,6 +198,7 @@ export class SignatureRepository {
   /** Stores a signature made after the asset's pictures (the backfill), unless its content changed meanwhile. */
   async save(assetId: number, sha256: string, signature: Signature): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await signatureChanged(trx, assetId);
       const current = await trx.selectFrom('asset').select('sha256').where('id', '=', assetId).executeTakeFirst();
       if (current?.sha256 === sha256) await writeSignature(trx, assetId, sha256, signature);
     });

@@ -58,6 +58,19 @@ function zipfTable(n: number): Float64Array {
   return table;
 }
 
+/** A synthetic visual signature (asset_signature's columns): as a picture's would be, made up. */
+export interface SyntheticSignature {
+  phash: string;
+  /** [[L, a, b, share], …] as stored. */
+  colours: string;
+  aspect: number;
+}
+
+/** Every this many assets, one is a near copy of the asset before it (similar: finds something). */
+const COPY_EVERY = 10;
+/** The aspects of a copy and its original (theirs, not their synthetic sizes', which differ). */
+const aspects = [1.5, 4 / 3, 1, 2 / 3, 16 / 9];
+
 export class SyntheticCatalogue {
   private readonly rnd: () => number;
   private readonly zipf = zipfTable(KEYWORD_COUNT);
@@ -83,6 +96,44 @@ export class SyntheticCatalogue {
       else hi = mid;
     }
     return lo;
+  }
+
+  /**
+   * The visual signature of asset number `i` of an asset with these pixel sizes (none for sounds and
+   * models): random 64 bits, one to four dominant OKLab colours, the aspect of its size; every
+   * COPY_EVERY-th a near copy of the one before (a few bits and a little colour apart, the same
+   * aspect). Made from `i` alone, so the rest of the catalogue is the same with or without signatures.
+   */
+  signature(i: number, width: number | null, height: number | null): SyntheticSignature {
+    const copy = i > 0 && i % COPY_EVERY === 0;
+    const original = (i + 1) % COPY_EVERY === 0;
+    const r = random(((copy ? i - 1 : i) + 1) * 2654435761);
+    const word = () => Math.floor(r() * 0x10000_0000);
+    let hi = word();
+    let lo = word();
+    const n = 1 + Math.floor(r() * 4);
+    const shares = Array.from({ length: n }, () => 0.2 + r());
+    const total = shares.reduce((x, y) => x + y, 0);
+    const round3 = (x: number) => Math.round(x * 1000) / 1000;
+    const colours = shares
+      .map((s) => [round3(0.2 + r() * 0.75), round3((r() - 0.5) * 0.5), round3((r() - 0.5) * 0.5), round3(s / total)])
+      .sort((x, y) => y[3]! - x[3]!);
+    if (copy) {
+      const flips = random(i);
+      for (let k = 0; k < 3; k++) {
+        const bit = Math.floor(flips() * 64);
+        if (bit < 32) hi ^= 1 << bit;
+        else lo ^= 1 << (bit - 32);
+      }
+      for (const c of colours) c[0] = round3(Math.min(1, c[0]! + 0.02));
+    }
+    const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
+    return {
+      phash: hex(hi) + hex(lo),
+      colours: JSON.stringify(colours),
+      // A copy keeps its original's aspect, whatever size the synthetic asset says it has.
+      aspect: copy || original || !width || !height ? aspects[Math.floor(r() * aspects.length)]! : width / height,
+    };
   }
 
   /** One asset; `collections` are the ids an asset may belong to. */

@@ -49,6 +49,11 @@ export interface SaveOptions {
    * connection indexes the texts meanwhile, on the database's other core.
    */
   feedText?: boolean;
+  /**
+   * Writes more rows of the saved assets in the same transaction (bench data: synthetic visual
+   * signatures), so readers of the change see them with the assets.
+   */
+  alongside?: (trx: Transaction<Database>, saved: readonly SavedAsset[]) => Promise<void>;
 }
 
 /**
@@ -247,6 +252,7 @@ export class CatalogueRepository {
           for (const job of derivativeJobsFor(asset, this.conversionSets)) await jobs.enqueue(job, now);
         }
       }
+      await options.alongside?.(trx, saved);
       const ids = saved.map((s) => s.id);
       await recordCatalogueChange(trx, seq, ids);
       if (feed) {

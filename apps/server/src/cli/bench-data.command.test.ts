@@ -87,6 +87,19 @@ describe('vitrine bench-data', () => {
       const generation = await new SearchRepository(db).generation();
       expect(notes.join('\n')).toContain(`index snapshot of change ${generation} read`);
       expect(fromSnapshot).toEqual(found);
+
+      // Synthetic visual signatures with the assets (issue #52): every tenth asset is a near copy of
+      // the one before, found by similar: from the index and from its snapshot alike.
+      const signed = await db.kysely
+        .selectFrom('asset_signature')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(signed.n)).toBeGreaterThan(5000);
+      const everyone = ['public', 'users', 'admins'];
+      const alike = await engine.search(everyone, { q: 'similar:10', rows: 5 });
+      expect(alike.ids).toContain(11);
+      expect(await started.search(everyone, { q: 'similar:10', rows: 5 })).toEqual(alike);
+      expect((await engine.search(everyone, { q: 'colour:#c04030', rows: 0 })).numFound).toBeGreaterThan(0);
     } finally {
       await db.close();
       await database.drop();

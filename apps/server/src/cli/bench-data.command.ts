@@ -1,10 +1,13 @@
 import cliProgress from 'cli-progress';
+import type { Transaction } from 'kysely';
 import { startThread } from '../adapters/thread.ts';
 import { SyntheticAccounts } from '../bench-data/accounts.ts';
 import { COLLECTION_COUNT, SyntheticCatalogue } from '../bench-data/synthetic.ts';
+import type { AssetWrite, SavedAsset } from '../catalogue/catalogue.repository.ts';
 import { newAssetWrite } from '../catalogue/new-asset.ts';
 import { withBulkWrite } from '../db/deferred-indexes.ts';
 import { BULK_BATCH, writeBatchSize } from '../db/serve-lock.ts';
+import type { Database } from '../db/schema.ts';
 import type { Settings } from '../settings.ts';
 import { withServices } from '../services.ts';
 import type { IndexerData, IndexerMessage } from './bench-data.index.ts';
@@ -116,7 +119,12 @@ export async function writeBenchData(settings: Settings, assets: number, seed = 
             // SQLite (one writer at a time); on PostgreSQL the indexing thread writes them meanwhile,
             // after the first write made the empty catalogue's full-text index current.
             const feedText = services.db.dialect === 'sqlite' || done === 0;
-            const saving = catalogueRows.saveAssets(writes, { now, queueDerivatives: false, feedText });
+            const saving = catalogueRows.saveAssets(writes, {
+              now,
+              queueDerivatives: false,
+              feedText,
+              alongside: (trx, saved) => writeSignatures(trx, catalogue, writes, saved, done, now),
+            });
             // The next chunk is made while PostgreSQL writes this one (SQLite has written it already).
             if (done + n < assets) next = chunk(done + n);
             await saving;
@@ -141,6 +149,36 @@ export async function writeBenchData(settings: Settings, assets: number, seed = 
       await indexer.stop();
     }
   });
+}
+
+/** Signature rows per statement (seven bound values each). */
+const SIGNATURE_ROWS = 1000;
+
+/**
+ * Synthetic visual signatures of the saved assets that would have a picture (not sounds or models),
+ * in the assets' transaction (similar: and colour: in bench/search). `first` is the number of the
+ * first write in the synthetic catalogue.
+ */
+async function writeSignatures(
+  trx: Transaction<Database>,
+  catalogue: SyntheticCatalogue,
+  writes: readonly AssetWrite[],
+  saved: readonly SavedAsset[],
+  first: number,
+  now: number,
+): Promise<void> {
+  const rows = writes.flatMap((w, k) => {
+    const c = w.columns;
+    if (c.asset_group === 'audio' || c.asset_group === '3d') return [];
+    const s = catalogue.signature(first + k, c.pixel_x ?? null, c.pixel_y ?? null);
+    return [{ asset_id: saved[k]!.id, sha256: c.sha256, ...s, version: 1, created_at: now }];
+  });
+  for (let i = 0; i < rows.length; i += SIGNATURE_ROWS) {
+    await trx
+      .insertInto('asset_signature')
+      .values(rows.slice(i, i + SIGNATURE_ROWS))
+      .execute();
+  }
 }
 
 /** Accounts per transaction: a few thousand bound values per statement on either database. */

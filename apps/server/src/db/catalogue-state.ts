@@ -69,8 +69,9 @@ export async function recordCatalogueChange(
 }
 
 /**
- * Begins and records a change whose assets are known up front. `countOnly`: it changes nothing but
- * download counts, so the full-text index has nothing to read again (the facet index still does).
+ * Begins and records a change whose assets are known up front. `countOnly`: it changes nothing the
+ * full-text index reads (download counts, visual signatures), so that index has nothing to read
+ * again (the facet index still does).
  */
 export async function changeCatalogue(
   trx: Executor,

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Signature } from '../alike/signature.ts';
-import { writeSignature } from '../alike/signature.repository.ts';
+import { signatureChanged, writeSignature } from '../alike/signature.repository.ts';
 import { PLACEHOLDER_KIND, type AssetTable, type Database, type DerivativeTable } from '../db/schema.ts';
 
 export type DerivativeRow = Selectable<DerivativeTable>;
@@ -107,6 +107,8 @@ export class DerivativeRepository {
     signature?: { sha256: string; signature: Signature | null },
   ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      // First, as every catalogue change: search indexes then follow the signature (similar:, colour:).
+      if (signature) await signatureChanged(trx, assetId);
       await trx.deleteFrom('derivative').where('asset_id', '=', assetId).where('kind', 'in', kinds).execute();
       if (rows.length) await trx.insertInto('derivative').values(rows).execute();
       await raisePlaceholderMark(trx, rows);

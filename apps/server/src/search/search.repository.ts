@@ -5,6 +5,7 @@ import type {
   Catalogue,
   CatalogueState,
   ChangeRun,
+  SignatureRow,
   TextState,
 } from '@vitrine/search-engine';
 import { pause } from '@vitrine/search-engine';
@@ -376,6 +377,33 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
       access: access.map(num),
       collections: collections.map((c) => ({ asset_id: Number(c.asset_id), collection_id: Number(c.collection_id) })),
     };
+  }
+
+  /**
+   * The visual signatures of those of `ids` that have one of their current content (a signature of a
+   * replaced file waits for the new one), for similar: and colour: in search.
+   */
+  async signatures(ids: readonly number[]): Promise<SignatureRow[]> {
+    if (ids.length === 0) return [];
+    const list = [...ids];
+    const lo = Math.min(...list);
+    const hi = Math.max(...list);
+    const contiguous = hi - lo + 1 === list.length;
+    const rows = await this.k
+      .selectFrom('asset_signature as s')
+      .innerJoin('asset as a', 'a.id', 's.asset_id')
+      .select(['s.asset_id', 's.phash', 's.colours', 's.aspect'])
+      .whereRef('s.sha256', '=', 'a.sha256')
+      .$if(contiguous, (q) => q.where('s.asset_id', '>=', lo).where('s.asset_id', '<=', hi))
+      .$if(!contiguous, (q) => q.where('s.asset_id', 'in', list))
+      .execute();
+    return rows.map((r) => ({
+      asset_id: Number(r.asset_id),
+      phash: r.phash,
+      // Stored as [[L, a, b, share], …] (alike/signature.repository.ts), the engine's own form.
+      colours: JSON.parse(r.colours) as [number, number, number, number][],
+      aspect: Number(r.aspect),
+    }));
   }
 
   async collections(): Promise<{ id: number; name: string; thumbnail_asset_id: number | null }[]> {

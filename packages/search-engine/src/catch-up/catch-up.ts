@@ -320,7 +320,10 @@ export class CatchUp<Tx> {
         continue;
       }
       const batch = await this.catalogue.batch(ids, indexValueFields(this.fields));
-      for (const row of indexRows(batch, this.fields, this.indexLanguages, this.languages, this.rule)) index.put(row);
+      const signatures = (await this.catalogue.signatures?.(ids)) ?? [];
+      for (const row of indexRows(batch, this.fields, this.indexLanguages, this.languages, this.rule, signatures)) {
+        index.put(row);
+      }
       after = ids[ids.length - 1]!;
       done += ids.length;
       for (const id of ids) if (id > above) newer++;
@@ -407,8 +410,9 @@ export class CatchUp<Tx> {
     for await (const ids of changedIds(this.catalogue, from, upTo, APPLY_BATCH)) {
       if (ids === 'all') return false;
       const batch = await this.catalogue.batch(ids, indexValueFields(this.fields));
+      const signatures = (await this.catalogue.signatures?.(ids)) ?? [];
       await turn();
-      const rows = indexRows(batch, this.fields, this.indexLanguages, this.languages, this.rule);
+      const rows = indexRows(batch, this.fields, this.indexLanguages, this.languages, this.rule, signatures);
       if (this.languages.size !== this.indexLanguages.length) return false;
       const present = new Set(batch.assets.map((a) => a.id));
       await turn();

@@ -7,7 +7,7 @@ import type { IndexRow } from '../facet-index/facet-index.ts';
 import { parseNumber } from '../facets.ts';
 import { columnOf, pickLanguage, type FieldRegistry } from '../fields.ts';
 import { isPerLanguage, languageColumn } from '../index-view.ts';
-import { rowsByAsset, type AccessRule, type AssetBatch } from '../ports.ts';
+import { rowsByAsset, type AccessRule, type AssetBatch, type SignatureRow } from '../ports.ts';
 
 /** The value fields (asset_value) the in-memory index keeps. */
 export function indexValueFields(fields: FieldRegistry): string[] {
@@ -23,7 +23,10 @@ export function indexRows(
   indexLanguages: readonly string[],
   languages: Set<string>,
   rule: Pick<AccessRule, 'isLive'>,
+  /** The batch's visual signatures, when the host has them. */
+  signatures: readonly SignatureRow[] = [],
 ): IndexRow[] {
+  const visual = new Map(signatures.map((s) => [s.asset_id, s]));
   const values = rowsByAsset(batch.values);
   const access = rowsByAsset(batch.access);
   const collections = rowsByAsset(batch.collections);
@@ -37,6 +40,7 @@ export function indexRows(
       codes: {},
       numbers: {},
       strings: { filename: a.filename },
+      visual: visual.get(a.id) ?? null,
     };
     const column = (name: string): string | number | null =>
       (a as unknown as Record<string, string | number | null>)[columnOf[name] ?? name] ?? null;

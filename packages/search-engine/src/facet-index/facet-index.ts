@@ -14,6 +14,7 @@ import type { AccessRule } from '../ports.ts';
 import { CodeColumn, type CodeColumnParts } from './code-column.ts';
 import { SortOrders } from './sort-orders.ts';
 import { NumberColumn, StringColumn, type Numbers, type StringColumnParts } from './value-columns.ts';
+import { VisualColumn, type VisualColumnParts, type VisualSignature } from './visual-column.ts';
 
 // `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
 
@@ -25,6 +26,8 @@ export interface IndexRow {
   codes: Record<string, string[]>;
   numbers: Record<string, number | null>;
   strings: Record<string, string>;
+  /** Its visual signature, when it has one (similar:, colour:). */
+  visual?: VisualSignature | null;
 }
 
 /** Everything a FacetIndex holds, as typed arrays and plain values (what a snapshot stores). */
@@ -41,6 +44,8 @@ export interface FacetIndexParts {
   words?: Map<string, WordPostings>;
   /** Per sort field the documents in sort order (see sortOrder); absent ones are made anew. */
   orders: Map<string, Int32Array<ArrayBuffer>>;
+  /** Visual signatures (visual-column.ts). */
+  visual: VisualColumnParts;
 }
 
 export class FacetIndex {
@@ -52,6 +57,8 @@ export class FacetIndex {
   readonly codes = new Map<string, CodeColumn>();
   readonly numbers = new Map<string, NumberColumn>();
   readonly strings = new Map<string, StringColumn>();
+  /** Visual signatures per document (similar:, colour:). */
+  visual = new VisualColumn();
   /** Access groups: bit g of masks[g >> 5][doc] is set when the document is visible to group g. */
   private readonly groupBits = new Map<string, number>();
   private masks: Uint32Array<ArrayBuffer>[] = [];
@@ -87,6 +94,7 @@ export class FacetIndex {
       strings: new Map([...this.strings].map(([f, col]) => [f, col.parts(size)])),
       orders: this.order.parts(),
       words: this.frequent?.words,
+      visual: this.visual.parts(size),
     };
   }
 
@@ -113,6 +121,7 @@ export class FacetIndex {
     for (const f of stringFields) index.strings.set(f, StringColumn.fromParts(parts.strings.get(f)!));
     index.order.restore(parts.orders, parts.size);
     if (parts.words) index.frequent = new FrequentWords(parts.words);
+    index.visual = VisualColumn.fromParts(parts.visual);
     return index;
   }
 
@@ -238,6 +247,7 @@ export class FacetIndex {
     }
     for (const [f, col] of this.numbers) col.set(doc, row.numbers[f] ?? null);
     for (const [f, col] of this.strings) col.set(doc, row.strings[f] ?? '');
+    this.visual.set(doc, row.visual);
     this.order.changed(doc);
     this.version++;
     return true;
