@@ -242,6 +242,42 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     expect(asked).toEqual([{ user: 'anna' }]);
   });
 
+  it('§4 "Auth" verifying: while the credentials are checked, the log-in button shows it is busy and the others wait', async () => {
+    let answer: () => void = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    server.use(
+      ...configHandlers({ login: { show_passwordReset: true } }),
+      http.post(api('session/get'), async ({ request }) => {
+        const text = await request.text();
+        const body = (text ? JSON.parse(text) : {}) as { pass?: string };
+        const login = [
+          { name: 'native', url: api('session/get') },
+          { name: 'saml', url: '/assetportal/api/sso/saml/login' },
+        ];
+        if (!body.pass) return HttpResponse.json(sessionAnswer({ login }));
+        await held;
+        return HttpResponse.json(wrongAnswer.body, { status: wrongAnswer.status });
+      }),
+    );
+    const { user } = await renderLogin();
+    const reset = await screen.findByRole('button', { name: 'Reset password' });
+    await user.type(screen.getByLabelText(/^Username/), 'anna');
+    await user.type(screen.getByLabelText(/^Password/), 'nope');
+    const logIn = screen.getByRole('button', { name: 'Log in' });
+    expect(logIn).toBeEnabled();
+    await user.click(logIn);
+    await waitFor(() => expect(logIn).toBeDisabled());
+    expect(within(logIn).getByRole('progressbar')).toBeInTheDocument();
+    expect(reset).toBeDisabled();
+    expect(screen.getByRole('link', { name: 'Log in with SAML' })).toHaveAttribute('aria-disabled', 'true');
+
+    answer();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Incorrect username or password');
+    await waitFor(() => expect(logIn).toBeEnabled());
+    expect(within(logIn).queryByRole('progressbar')).toBeNull();
+    expect(reset).toBeEnabled();
+  });
+
   it('offers a button per external login method', async () => {
     server.use(
       http.post(api('session/get'), () =>
