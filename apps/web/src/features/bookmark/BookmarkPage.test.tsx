@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { bookmarkBatches, CHARS_PER_ID, GUEST_BOOKMARKS_KEY, URL_LIMIT } from '../../stores/bookmarks.ts';
@@ -277,5 +277,54 @@ describe('bookmark cards in a row (admin-spec §3 "bookmark": columns)', () => {
     expect(cardColumns(1)).toContain('calc((100% - 0px) / 1)');
     // Nonsense is read as one column, not as a broken grid.
     expect(cardColumns(0)).toContain('/ 1)');
+  });
+});
+
+describe('portal-spec §2 "Bookmarks": cards load within 400 px of the viewport, a skeleton first', () => {
+  it('shows skeletons until a card nears the viewport, then its picture, once', async () => {
+    // The browser's observer, driven by the test: each card is told when it nears the viewport.
+    const observers: { callback: IntersectionObserverCallback; margin?: string; targets: Element[] }[] = [];
+    class NearObserver {
+      readonly entry: (typeof observers)[number];
+      constructor(callback: IntersectionObserverCallback, options?: IntersectionObserverInit) {
+        this.entry = { callback, margin: options?.rootMargin, targets: [] };
+        observers.push(this.entry);
+      }
+      observe(target: Element) {
+        this.entry.targets.push(target);
+      }
+      disconnect() {
+        this.entry.targets = [];
+      }
+    }
+    vi.stubGlobal('IntersectionObserver', NearObserver);
+    onTestFinished(() => {
+      vi.unstubAllGlobals();
+    });
+    catalogue();
+    signedInWith(['1', '2', '3']);
+    await renderApp('/bookmark');
+    const cards = await screen.findAllByTestId('bookmark-card', {}, { timeout: 15_000 });
+    expect(cards).toHaveLength(3);
+    for (const card of cards) {
+      expect(card.querySelector('.MuiSkeleton-root')).not.toBeNull();
+      expect(card.querySelector('img')).toBeNull();
+    }
+    const watching = observers.filter((o) => o.targets.length > 0);
+    expect(watching.map((o) => o.margin)).toEqual(['400px', '400px', '400px']);
+
+    // The first card comes within 400 px: its picture replaces its skeleton; the others wait.
+    const first = watching.find((o) => o.targets.includes(cards[0]!))!;
+    await act(async () =>
+      first.callback(
+        [{ isIntersecting: true, target: cards[0]! } as unknown as IntersectionObserverEntry],
+        {} as IntersectionObserver,
+      ),
+    );
+    await waitFor(() => expect(cards[0]!.querySelector('img')).not.toBeNull());
+    expect(cards[0]!.querySelector('.MuiSkeleton-root')).toBeNull();
+    expect(cards[1]!.querySelector('img')).toBeNull();
+    // Once loaded it stays: its observer is let go.
+    expect(first.targets).toEqual([]);
   });
 });
