@@ -1,6 +1,7 @@
 import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { must } from '@vitrine/contract/must';
 import { createTestDatabase, type TestDatabase } from '../../test/databases.ts';
 import { SyntheticAccounts } from '../bench-data/accounts.ts';
@@ -118,6 +119,48 @@ describe('the People list on postgres at size (issue #50)', () => {
           expect(node['Actual Loops'], `${filter.sort} ${filter.q ?? ''}`).toBeLessThanOrEqual(1);
         }
       }
+    }
+  });
+});
+
+describe('the People list on postgres where pg_trgm may not be created (issue #50)', () => {
+  const suffix = randomBytes(5).toString('hex');
+  const name = `vitrine_test_notrgm_${suffix}`;
+  const role = `vitrine_owner_${suffix}`;
+  const admin = inject('postgresUrl');
+  const asAdmin = async (database: string, statements: string[]) => {
+    const url = new URL(admin);
+    url.pathname = `/${database}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      for (const statement of statements) await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+
+  afterAll(async () => {
+    await asAdmin('postgres', [`drop database if exists ${name} with (force)`, `drop role if exists ${role}`]);
+  });
+
+  it('migrates without the trigram indexes, and the search still finds accounts', async () => {
+    // A role that may make tables in its schema but not extensions in the database.
+    await asAdmin('postgres', [`create role ${role} login`, `create database ${name}`]);
+    await asAdmin(name, [`grant create on schema public to ${role}`]);
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    url.username = role;
+    const db = await openDatabase({ dialect: 'postgres', url: url.toString() });
+    try {
+      const { rows } = await sql<{ indexname: string }>`select indexname from pg_indexes
+        where tablename = 'user_account' and indexname like '%trgm%'`.execute(db.kysely);
+      expect(rows).toEqual([]);
+      await new PeopleRepository(db).insertBench([new SyntheticAccounts(3).next(0), new SyntheticAccounts(4).next(1)]);
+      const found = await new PeopleRepository(db).list(page({ q: '.2@example' }), Date.now());
+      expect(found.rows.map((r) => r.email)).toEqual([expect.stringMatching(/\.2@example\.org$/)]);
+    } finally {
+      await db.close();
     }
   });
 });
