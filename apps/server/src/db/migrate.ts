@@ -35,6 +35,7 @@ import * as groupRights from './migrations/202612061300_group_rights.ts';
 import * as people from './migrations/202612061310_people.ts';
 import * as assetSignature from './migrations/202612061400_asset_signature.ts';
 import * as insightSpans from './migrations/202612061410_insight_spans.ts';
+import * as peopleSearch from './migrations/202612061500_people_search.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -82,6 +83,7 @@ export const migrations: Record<string, Migration> = {
   '202612061310_people': people,
   '202612061400_asset_signature': assetSignature,
   '202612061410_insight_spans': insightSpans,
+  '202612061500_people_search': peopleSearch,
 };
 
 /**

@@ -61,11 +61,11 @@ interface PersonSqlRow {
   disabled: number;
   created_at: number;
   last_login_at: number | null;
+  name_key: string;
   no_password: unknown;
-  blocked_until: unknown;
 }
 
-function toPerson(r: PersonSqlRow, groups: PersonRow['groups']): PersonRow {
+function toPerson(r: PersonSqlRow, groups: PersonRow['groups'], blockedUntil: number | undefined): PersonRow {
   return {
     id: Number(r.id),
     name: r.name,
@@ -77,7 +77,7 @@ function toPerson(r: PersonSqlRow, groups: PersonRow['groups']): PersonRow {
     lastLogin: r.last_login_at == null ? null : Number(r.last_login_at),
     created: Number(r.created_at),
     disabled: Boolean(r.disabled),
-    blockedUntil: r.blocked_until == null ? null : Number(r.blocked_until),
+    blockedUntil: blockedUntil ?? null,
   };
 }
 
@@ -93,7 +93,7 @@ export class PeopleRepository {
    * accounts stops once it has a page, walking the index of the chosen order.
    */
   async list(filter: PeopleFilter, now: number): Promise<{ rows: PersonRow[]; more: boolean }> {
-    let query = this.selectPeople(now);
+    let query = this.selectPeople();
     const q = filter.q?.trim();
     if (q) {
       const nameLike = likeAnywhere(nameKey(q));
@@ -152,32 +152,68 @@ export class PeopleRepository {
       .execute();
     const page = rows.slice(0, filter.limit);
     const groups = await this.groupsOf(page.map((r) => Number(r.id)));
+    const blocks = await this.blocksOf(
+      page.map((r) => r.name_key),
+      now,
+    );
     return {
       more: rows.length > filter.limit,
-      rows: page.map((r) => toPerson(r, groups.get(Number(r.id)) ?? [])),
+      rows: page.map((r) => toPerson(r, groups.get(Number(r.id)) ?? [], blocks.get(r.name_key))),
     };
   }
 
   async byId(id: number, now: number): Promise<PersonRow | undefined> {
-    const row = await this.selectPeople(now).where('user_account.id', '=', id).executeTakeFirst();
-    return row && toPerson(row, (await this.groupsOf([id])).get(id) ?? []);
+    const row = await this.selectPeople().where('user_account.id', '=', id).executeTakeFirst();
+    return (
+      row &&
+      toPerson(
+        row,
+        (await this.groupsOf([id])).get(id) ?? [],
+        (await this.blocksOf([row.name_key], now)).get(row.name_key),
+      )
+    );
   }
 
-  private selectPeople(now: number) {
-    return this.db.kysely.selectFrom('user_account').select((eb) => [
-      'user_account.id',
-      'user_account.name',
-      'user_account.display_name',
-      'user_account.email',
-      'user_account.auth_source',
-      'user_account.disabled',
-      'user_account.created_at',
-      'user_account.last_login_at',
-      eb('user_account.password_hash', 'is', null).as('no_password'),
-      blockOf(eb, now)
-        .select((b) => b.fn.max('login_attempt.blocked_until').as('until'))
-        .as('blocked_until'),
-    ]);
+  private selectPeople() {
+    return this.db.kysely
+      .selectFrom('user_account')
+      .select((eb) => [
+        'user_account.id',
+        'user_account.name',
+        'user_account.display_name',
+        'user_account.email',
+        'user_account.auth_source',
+        'user_account.disabled',
+        'user_account.created_at',
+        'user_account.last_login_at',
+        'user_account.name_key',
+        eb('user_account.password_hash', 'is', null).as('no_password'),
+      ]);
+  }
+
+  /**
+   * Until when each of these accounts (by name key) is blocked, read for one page only: as a column
+   * of the list, PostgreSQL worked it out for every account before sorting them (half a second at
+   * 100,000 accounts sorted by last login).
+   */
+  private async blocksOf(nameKeys: string[], now: number): Promise<Map<string, number>> {
+    const byKey = new Map<string, number>();
+    if (nameKeys.length === 0) return byKey;
+    const rows = await this.db.kysely
+      .selectFrom('login_attempt')
+      .select((eb) => ['login_attempt.subject', eb.fn.max('login_attempt.blocked_until').as('until')])
+      .where(
+        'login_attempt.subject',
+        'in',
+        nameKeys.map((k) => `account:${k}`),
+      )
+      .where('login_attempt.blocked_until', '>', now)
+      .groupBy('login_attempt.subject')
+      .execute();
+    for (const row of rows) {
+      if (row.until != null && row.subject != null) byKey.set(row.subject.slice('account:'.length), Number(row.until));
+    }
+    return byKey;
   }
 
   private async groupsOf(ids: number[]): Promise<Map<number, PersonRow['groups']>> {

@@ -156,6 +156,39 @@ describe('admin People section (issue #50)', { timeout: 60_000 }, () => {
     );
   });
 
+  it('keeps the search text, filters and page in the address, so a reload or a shared link shows the same list', async () => {
+    const asked = peopleServer([ada], () => true);
+    const { user, router } = await renderApp('/admin/people?q=love&group=staff&disabled=false&page=3');
+    await table();
+    expect(asked[0]).toEqual({ q: 'love', group: 'staff', disabled: 'false', offset: '100', limit: '50' });
+    expect(screen.getByRole('searchbox', { name: 'Search by name, display name or mail' })).toHaveValue('love');
+    expect(screen.getByRole('combobox', { name: 'Group' })).toHaveTextContent('staff');
+    expect(screen.getByRole('combobox', { name: 'Disabled' })).toHaveTextContent('No');
+    expect(screen.getByText('Accounts 101–101')).toBeInTheDocument();
+    const address = () => Object.fromEntries(new URLSearchParams(router.state.location.search));
+
+    // A new text starts again at the first page, keeping the filters.
+    await user.type(screen.getByRole('searchbox', { name: 'Search by name, display name or mail' }), 'lace');
+    await waitFor(() => expect(address()).toEqual({ q: 'lovelace', group: 'staff', disabled: 'false' }));
+    expect(asked.at(-1)).toMatchObject({ q: 'lovelace', offset: '0' });
+
+    await user.click(screen.getByRole('combobox', { name: 'Blocked' }));
+    await user.click(screen.getByRole('option', { name: 'Yes' }));
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
+    await waitFor(() =>
+      expect(address()).toEqual({ q: 'lovelace', group: 'staff', blocked: 'true', disabled: 'false', page: '2' }),
+    );
+    expect(asked.at(-1)).toMatchObject({ q: 'lovelace', blocked: 'true', offset: '50' });
+    expect(router.state.location.pathname).toBe('/admin/people');
+
+    // Another address (the section's link in the menu) empties the box as well as the list's filters.
+    await router.navigate('/admin/people');
+    await waitFor(() =>
+      expect(screen.getByRole('searchbox', { name: 'Search by name, display name or mail' })).toHaveValue(''),
+    );
+    await waitFor(() => expect(asked.at(-1)).toEqual({ offset: '0', limit: '50' }));
+  });
+
   it('pages by 50 while the answer says more follow', async () => {
     const asked = peopleServer([ada], (offset) => offset < 100);
     const { user } = await openPeople();

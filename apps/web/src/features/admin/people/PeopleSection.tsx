@@ -13,10 +13,12 @@ import {
   TableRow,
   TextField,
 } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { routePath } from '@vitrine/contract/paths';
 import type { Person } from '@vitrine/contract/people';
 import { PageLoading } from '../../../components/PageLoading.tsx';
 import { ApiError } from '../../../lib/apiClient.ts';
+import { useNavigate, useSearchParams } from '../../../lib/router.tsx';
 import { useTranslation } from '../../../lib/translate.tsx';
 import type { TFunction } from '../../../lib/translator.ts';
 import { GroupChip, providerOf } from './GroupChip.tsx';
@@ -39,7 +41,36 @@ interface Filters {
   login: string;
 }
 
-const noFilters: Filters = { q: '', group: '', blocked: '', disabled: '', login: '' };
+/**
+ * What the address asks for (`?q=ada&group=staff&blocked=true&page=2`), so a reload or a link sent
+ * to another admin shows the same list.
+ */
+interface View {
+  filters: Filters;
+  offset: number;
+}
+
+function readView(params: URLSearchParams): View {
+  const yesNo = (value: string | null): YesNo => (value === 'true' || value === 'false' ? value : '');
+  const page = Number(params.get('page'));
+  return {
+    filters: {
+      q: params.get('q') ?? '',
+      group: params.get('group') ?? '',
+      blocked: yesNo(params.get('blocked')),
+      disabled: yesNo(params.get('disabled')),
+      login: params.get('login') ?? '',
+    },
+    offset: Number.isSafeInteger(page) && page > 1 ? (page - 1) * PEOPLE_PAGE : 0,
+  };
+}
+
+function writeView({ filters, offset }: View): string {
+  const pairs = Object.entries(filters).filter(([, value]) => value !== '');
+  if (offset > 0) pairs.push(['page', String(Math.floor(offset / PEOPLE_PAGE) + 1)]);
+  const query = new URLSearchParams(pairs).toString();
+  return `${routePath({ page: 'admin', section: 'people' })}${query ? `?${query}` : ''}`;
+}
 
 function queryOf(filters: Filters, offset: number): PeopleQuery {
   return {
@@ -56,26 +87,36 @@ function queryOf(filters: Filters, offset: number): PeopleQuery {
 /** The admin's People section (issue #50): accounts searched, filtered and paged. */
 export function PeopleSection() {
   const { t } = useTranslation();
-  const [filters, setFilters] = useState<Filters>(noFilters);
-  const [typed, setTyped] = useState('');
-  const [offset, setOffset] = useState(0);
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const { filters, offset } = readView(params);
+  const show = (view: View) => void navigate(writeView(view), { replace: true });
+  const [typed, setTyped] = useState(filters.q);
+  /** The search text this section last put in the address, so only another's change resets the box. */
+  const written = useRef(filters.q);
   const answer = usePeople(queryOf(filters, offset));
   const [inviting, setInviting] = useState(false);
   const [opened, setOpened] = useState<number | null>(null);
 
   useEffect(() => {
-    if (typed === filters.q) return;
+    if (filters.q === written.current) return;
+    written.current = filters.q;
+    setTyped(filters.q);
+  }, [filters.q]);
+
+  useEffect(() => {
+    const shown = readView(params).filters;
+    if (typed === shown.q) return;
     const timer = setTimeout(() => {
-      setFilters((f) => ({ ...f, q: typed }));
-      setOffset(0);
+      written.current = typed;
+      void navigate(writeView({ filters: { ...shown, q: typed }, offset: 0 }), { replace: true });
     }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [typed, filters.q]);
+  }, [typed, params, navigate]);
 
-  const filter = (key: Exclude<keyof Filters, 'q'>) => (value: string) => {
-    setFilters((f) => ({ ...f, [key]: value }));
-    setOffset(0);
-  };
+  const filter = (key: Exclude<keyof Filters, 'q'>) => (value: string) =>
+    show({ filters: { ...filters, [key]: value }, offset: 0 });
+  const setOffset = (next: number) => show({ filters, offset: next });
 
   return (
     <Stack spacing={2} sx={{ minWidth: 0 }}>
