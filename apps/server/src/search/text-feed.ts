@@ -65,6 +65,9 @@ export class TextFeed implements CatalogueWriteFeed {
       const first = Math.min(...ids);
       if (!fresh || (await repository.idsBetween(0, first - 1, 0, 1)).length > 0) return;
       await this.text.clear(trx);
+      // The index is made anew from these fields: recorded, or the first server start would take it
+      // for one of unknown fields and make it yet again (a full load of every asset's texts).
+      await repository.setTextFields(this.fields.textSignature, false);
     } else if (state.watermark !== seq - 1) return;
     if (this.db.dialect === 'sqlite') {
       // The rows just written, in the order SQLite reads them back (its binary collation), instead

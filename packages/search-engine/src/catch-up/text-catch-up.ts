@@ -61,6 +61,9 @@ export class TextCatchUp<Tx> {
         if (state.watermark === -1 || state.loadSeq !== -1) {
           if (state.loadSeq === -1) {
             await this.text.clear(trx);
+            // Made anew from these fields: recorded, so the next start (checkFields) does not make
+            // it yet again, as it must for an index of unknown fields.
+            await catalogue.setTextFields?.(this.fields.textSignature, false);
             state.loadSeq = await catalogue.generation();
             state.loadAfter = 0;
           }
