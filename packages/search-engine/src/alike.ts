@@ -3,6 +3,7 @@
  * in the query language. Both walk the signatures of the whole index (typed arrays, no allocation
  * per document) and answer the documents within a cut-off, ascending, with their distance.
  */
+import { linearChannel, oklabOfLinear } from '@vitrine/contract/oklab';
 import { popcount, VISUAL_COLOURS, lOf, abOf, lnAspectOf, type VisualColumn } from './facet-index/visual-column.ts';
 
 // `!` on array reads (noUncheckedIndexedAccess): loops and array sizes bound every index; checks would cost here.
@@ -36,23 +37,9 @@ export interface Closeness {
   distance: Float32Array;
 }
 
-/** sRGB bytes → OKLab (Björn Ottosson's matrices), as the host's signatures are made. */
+/** sRGB bytes → OKLab, as the host's signatures are made (@vitrine/contract/oklab). */
 export function oklabOf(r: number, g: number, b: number): [number, number, number] {
-  const lin = (c: number) => {
-    const v = c / 255;
-    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-  };
-  const lr = lin(r);
-  const lg = lin(g);
-  const lb = lin(b);
-  const l = Math.cbrt(0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb);
-  const m = Math.cbrt(0.2119034982 * lr + 0.6806995451 * lg + 0.1073969566 * lb);
-  const s = Math.cbrt(0.0883024619 * lr + 0.2817188376 * lg + 0.6299787005 * lb);
-  return [
-    0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s,
-    1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s,
-    0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s,
-  ];
+  return oklabOfLinear(linearChannel(r), linearChannel(g), linearChannel(b));
 }
 
 /** `#rrggbb` or `#rgb` (any case, the `#` optional) as OKLab, or undefined when it is not one. */

@@ -1,6 +1,7 @@
 // A picture's visual signature (issue #52): a 64-bit DCT perceptual hash, its dominant colours in
 // OKLab with their shares, and its aspect ratio. Pure maths on pixels the image adapter hands in
 // (adapters/media.ts `SignaturePixels`), so it is tested without decoding anything.
+import { linearChannel, oklabOfLinear } from '@vitrine/contract/oklab';
 import { HASH_SIDE, type SignaturePixels } from '../adapters/media.ts';
 
 /** Raised when the way signatures are made changes; `vitrine import` makes older ones again. */
@@ -92,25 +93,11 @@ export function hashDistance(x: string, y: string): number {
   return n;
 }
 
-const linear = (c: number) => {
-  const v = c / 255;
-  return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-};
-const LINEAR = Array.from({ length: 256 }, (_, i) => linear(i));
+const LINEAR = Array.from({ length: 256 }, (_, i) => linearChannel(i));
 
-/** sRGB bytes → OKLab (Björn Ottosson's matrices). */
+/** sRGB bytes → OKLab (@vitrine/contract/oklab), the channels through a table: called per pixel. */
 export function oklab(r: number, g: number, b: number): [number, number, number] {
-  const lr = LINEAR[r] ?? 0;
-  const lg = LINEAR[g] ?? 0;
-  const lb = LINEAR[b] ?? 0;
-  const l = Math.cbrt(0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb);
-  const m = Math.cbrt(0.2119034982 * lr + 0.6806995451 * lg + 0.1073969566 * lb);
-  const s = Math.cbrt(0.0883024619 * lr + 0.2817188376 * lg + 0.6299787005 * lb);
-  return [
-    0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s,
-    1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s,
-    0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s,
-  ];
+  return oklabOfLinear(LINEAR[r] ?? 0, LINEAR[g] ?? 0, LINEAR[b] ?? 0);
 }
 
 type Lab = [number, number, number];
