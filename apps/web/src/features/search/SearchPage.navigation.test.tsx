@@ -111,3 +111,23 @@ describe('portal-spec §2 "Search": the clickable logo', { timeout: 40_000 }, ()
     expect(searchLogo?.closest('a')).toBeNull();
   });
 });
+
+describe('portal-spec §2 "Search": the results area is the window height minus 250', { timeout: 40_000 }, () => {
+  it('takes the window height less 250 px, and follows a resize', async () => {
+    portal();
+    await renderApp('/search/*');
+    await heading('3 results');
+    const results = screen.getByRole('region', { name: 'Results' });
+    expect(results.style.height).toBe(`${window.innerHeight - 250}px`);
+    const before = window.innerHeight;
+    try {
+      act(() => {
+        Object.defineProperty(window, 'innerHeight', { configurable: true, value: 1000 });
+        window.dispatchEvent(new Event('resize'));
+      });
+      await waitFor(() => expect(results.style.height).toBe('750px'));
+    } finally {
+      Object.defineProperty(window, 'innerHeight', { configurable: true, value: before });
+    }
+  });
+});
