@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { rgbaToThumbHash } from 'thumbhash';
 import { describe, expect, it, vi } from 'vitest';
@@ -94,6 +94,48 @@ describe('poster icon set (portal-spec §2 "Poster, thumbnail and list rows")', 
     expect(download).toBeEnabled();
     await userEvent.click(download);
     expect(actions.download).toHaveBeenCalledWith(doc);
+  });
+
+  it.each([
+    ['en', 'More actions', ['Copy link', 'Add to bookmarks', 'Download'], 'Download'],
+    ['de', 'Weitere Aktionen', ['Link kopieren', 'Zur Merkliste hinzufügen', 'Herunterladen'], 'Herunterladen'],
+  ])(
+    'puts what a narrow poster has no room for into a "More actions" menu, in %s',
+    async (language, more, overflow, download) => {
+      const actions = { share: vi.fn(), toggleBookmark: vi.fn(), download: vi.fn() };
+      const i18n = new Translator({ language, fallbackLanguage: 'en', messages: defaultTranslations });
+      const doc = { id: '7', url: '/media/thumb/7' };
+      // 120 px: room for two slots of 40 (120 − 19.2), the first action and the menu.
+      render(
+        <TranslationProvider i18n={i18n}>
+          <IconSet doc={doc} width={120} actions={actions} bookmarked={false} bookmarksLoading={false} />
+        </TranslationProvider>,
+      );
+      const user = userEvent.setup();
+      expect(screen.getAllByRole('link')).toHaveLength(1);
+      expect(screen.queryByRole('button', { name: download })).toBeNull();
+      await user.click(screen.getByRole('button', { name: more }));
+      const menu = await screen.findByRole('menu');
+      expect(
+        within(menu)
+          .getAllByRole('menuitem')
+          .map((item) => item.textContent),
+      ).toEqual(overflow);
+      await user.click(within(menu).getByRole('menuitem', { name: download }));
+      expect(actions.download).toHaveBeenCalledWith(doc);
+      await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    },
+  );
+
+  it('draws no icon set on a poster narrower than one slot (40 px after 19.2)', () => {
+    const actions = { share: vi.fn(), toggleBookmark: vi.fn(), download: vi.fn() };
+    const i18n = new Translator({ language: 'en', fallbackLanguage: 'en', messages: defaultTranslations });
+    const { container } = render(
+      <TranslationProvider i18n={i18n}>
+        <IconSet doc={{ id: '7' }} width={59} actions={actions} bookmarked={false} bookmarksLoading={false} />
+      </TranslationProvider>,
+    );
+    expect(container.querySelector('.vt-iconset')).toBeNull();
   });
 
   it('opens the asset page of an id that needs encoding', () => {
