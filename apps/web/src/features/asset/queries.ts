@@ -4,6 +4,7 @@ import { assetsCall, insightViewCall, previewCall, searchCall, videoCall } from 
 import type { AssetDoc } from '@vitrine/contract/search';
 import { arrivedEarly, callApi } from '../../lib/apiClient.ts';
 import { useArrivedEarly } from '../../lib/useArrivedEarly.ts';
+import { searchKeys } from '../../lib/searchKeys.ts';
 
 /** Query keys of the asset page; docs depend on the content language. */
 export const assetKeys = {
@@ -51,8 +52,7 @@ const docOf = (answer: { response: { docs: AssetDoc[] } }): AssetDoc | null => a
  * confirms it (portal-spec §3 "Asset": the page takes the asset from the loaded results).
  */
 export function loadedResult(client: QueryClient, lang: string, id: string): AssetDoc | undefined {
-  // search/queries.ts searchKeys.results, named here so the asset page's code does not load the search page's.
-  const answers = client.getQueriesData<InfiniteData<{ docs: AssetDoc[] }>>({ queryKey: ['search', 'results'] });
+  const answers = client.getQueriesData<InfiniteData<{ docs: AssetDoc[] }>>({ queryKey: searchKeys.allResults() });
   for (const [key, data] of answers) {
     const request = key[2] as { lang?: string } | undefined;
     if (request?.lang !== lang) continue;

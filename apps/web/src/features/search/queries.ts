@@ -4,6 +4,7 @@ import type { AssetDoc, IndexField, SearchAnswer } from '@vitrine/contract/searc
 import { ApiError, arrivedEarly, callApi } from '../../lib/apiClient.ts';
 import { useArrivedEarly } from '../../lib/useArrivedEarly.ts';
 import { searchInputKeys } from '../../stores/searchInput.ts';
+import { searchKeys } from '../../lib/searchKeys.ts';
 import { narrowing, pageQuery, type SearchRequest } from './request.ts';
 
 export { pageQuery, type SearchRequest } from './request.ts';
@@ -11,10 +12,7 @@ export { pageQuery, type SearchRequest } from './request.ts';
 /** A server 500 is retried at most 2 more times (portal-spec §9). */
 export const SEARCH_RETRIES = 2;
 
-export const searchKeys = {
-  all: ['search'] as const,
-  results: (r: SearchRequest) => [...searchKeys.all, 'results', r] as const,
-};
+export { searchKeys } from '../../lib/searchKeys.ts';
 
 export interface SearchPage {
   docs: AssetDoc[];
