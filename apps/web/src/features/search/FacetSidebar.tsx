@@ -15,7 +15,7 @@ import { useTranslation } from '../../lib/translate.tsx';
 import type { FacetSelection, IndexField, SearchAnswer } from '@vitrine/contract/search';
 import { fieldLabel } from '../../stores/searchInput.ts';
 import { useValueText } from '../../stores/fieldText.ts';
-import { facetOwnLabel, facetValueLabel, type FacetDef } from './facets.ts';
+import { facetOwnLabel, facetValueLabel, type FacetDef, type ValueText } from './facets.ts';
 import { FACET_PAGE, type FacetValue } from './queries.ts';
 import { ColourFacet } from './ColourFacet.tsx';
 import { RangeFacet } from './RangeFacet.tsx';
@@ -30,9 +30,8 @@ export type MoreFacetValues = (field: string, offset: number) => Promise<FacetVa
 /** Swatch colours of the colour codes (portal-spec §3 "Color codes"); 0 is none. */
 const swatches = ['transparent', '#d32f2f', '#f57c00', '#fbc02d', '#388e3c', '#1976d2', '#7b1fa2', '#757575'];
 
-function ValueLabel({ def, value }: { def: FacetDef; value: FacetValue }) {
+function ValueLabel({ def, value, valueText }: { def: FacetDef; value: FacetValue; valueText: ValueText }) {
   const { t } = useTranslation();
-  const valueText = useValueText();
   if (def.field === 'color_code') {
     return (
       <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
@@ -97,6 +96,8 @@ function ValuesFacet({
   loadMore?: MoreFacetValues;
 }) {
   const { t } = useTranslation();
+  // Once per facet, not per value: a facet may list hundreds.
+  const valueText = useValueText();
   const [shown, setShown] = useState(def.preview);
   // Values loaded past the first answer's, for the answer they continue (a new search drops them).
   const [further, setFurther] = useState<{ of: FacetValue[]; values: FacetValue[]; more: boolean } | null>(null);
@@ -139,7 +140,7 @@ function ValuesFacet({
             key={v.value}
             value={v.value}
             control={<Radio size="small" />}
-            label={withCount(<ValueLabel def={def} value={v} />, v.count)}
+            label={withCount(<ValueLabel def={def} value={v} valueText={valueText} />, v.count)}
           />
         ))}
       </RadioGroup>
@@ -155,7 +156,7 @@ function ValuesFacet({
                 onChange={() => onChange(toggleFacetValue(filters, def.field, v.value))}
               />
             }
-            label={withCount(<ValueLabel def={def} value={v} />, v.count)}
+            label={withCount(<ValueLabel def={def} value={v} valueText={valueText} />, v.count)}
           />
         ))}
       </FormGroup>
