@@ -6,13 +6,14 @@ import { toast } from '../lib/toast.ts';
 import { portalTranslator, type Messages, type Translator } from '../lib/translator.ts';
 import { FALLBACK_LOCALE, pickLocale, storeLocale } from '../lib/locale.ts';
 
-type Texts = Record<string, MessageSet | undefined>;
+export type Texts = Record<string, MessageSet | undefined>;
 
 /**
  * The bundled German and English texts. The server serves them too, so they are only loaded (as a
- * chunk of their own) when the server's cannot be, or in tests that run without a server.
+ * chunk of their own) when the server's cannot be, when the admin area compares or restores them,
+ * or in tests that run without a server.
  */
-const bundledTexts = (): Promise<Texts> =>
+export const bundledTexts = (): Promise<Texts> =>
   import('@vitrine/contract/translations').then((m) => m.defaultTranslations as Texts);
 
 /** The server's message set of a language (an admin's edits over the bundled texts). */

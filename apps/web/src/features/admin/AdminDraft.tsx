@@ -7,11 +7,12 @@ import { pageOf } from '@vitrine/contract/paths';
 import type { MessageSet } from '@vitrine/contract/config';
 import { migrateConfig, migrateTexts } from '@vitrine/contract/config-migrations';
 import { globalConfigModel, type GlobalConfig } from '@vitrine/contract/global-config';
-import { defaultTranslations } from '@vitrine/contract/translations';
 import { toast } from '../../lib/toast.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { setAt } from './fields.tsx';
+import type { Texts } from '../../stores/i18n.ts';
 import {
+  useBundledTexts,
   useEntryLoads,
   useSaveConfig,
   useSaveTexts,
@@ -96,8 +97,7 @@ export function invalidKeys(config: GlobalConfig): string[] {
 }
 
 /** The stored translation sets an upgrade changes, brought to the current texts (admin-spec §4). */
-function textUpdates(stored: Record<string, MessageSet>): TextUpdate[] {
-  const bundled = defaultTranslations as Record<string, MessageSet | undefined>;
+function textUpdates(stored: Record<string, MessageSet>, bundled: Texts): TextUpdate[] {
   return Object.entries(stored).flatMap(([lang, texts]) => {
     const migration = migrateTexts(texts, bundled[lang] ?? {});
     return migration.updated ? [{ lang, texts: migration.texts }] : [];
@@ -113,6 +113,7 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const stored = useStoredConfig();
   const storedTexts = useStoredTexts();
+  const bundled = useBundledTexts();
   const saveCall = useSaveConfig();
   const saveTexts = useSaveTexts();
   const storeFactoryTexts = useStoreFactoryTexts();
@@ -136,8 +137,13 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
   const migration = useMemo(() => (stored.data ? migrateConfig(stored.data.config) : null), [stored.data]);
   // Texts that cannot be read are not offered for adoption; the config question still comes.
   const texts = useMemo(
-    () => (storedTexts.data ? textUpdates(storedTexts.data) : storedTexts.isError ? [] : null),
-    [storedTexts.data, storedTexts.isError],
+    () =>
+      storedTexts.isError || bundled.isError
+        ? []
+        : storedTexts.data && bundled.data
+          ? textUpdates(storedTexts.data, bundled.data)
+          : null,
+    [storedTexts.data, storedTexts.isError, bundled.data, bundled.isError],
   );
   const configChanged = migration !== null && (migration.updated || migration.merged);
   const config = edited ?? migration?.config ?? null;

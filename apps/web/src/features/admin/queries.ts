@@ -18,9 +18,9 @@ import {
 } from '@vitrine/contract/endpoints';
 import { IMAGE_WARNING_BYTES, type ConfigFileName, type MessageSet } from '@vitrine/contract/config';
 import { TEXTS_VERSION } from '@vitrine/contract/config-migrations';
-import { defaultTranslations } from '@vitrine/contract/translations';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import { configKeys } from '../../stores/config.ts';
+import { bundledTexts } from '../../stores/i18n.ts';
 import { ApiError, callApi, nullIfNotFound } from '../../lib/apiClient.ts';
 import { toast } from '../../lib/toast.ts';
 
@@ -28,6 +28,7 @@ export const adminKeys = {
   all: ['admin'] as const,
   stored: () => [...adminKeys.all, 'stored'] as const,
   storedTexts: () => [...adminKeys.all, 'stored-texts'] as const,
+  bundledTexts: () => [...adminKeys.all, 'bundled-texts'] as const,
   history: () => [...adminKeys.all, 'history'] as const,
   fields: () => [...adminKeys.all, 'fields'] as const,
   damCollections: () => [...adminKeys.all, 'dam-collections'] as const,
@@ -61,6 +62,11 @@ export function useStoredTexts() {
     ...onEntry,
     gcTime: 0,
   });
+}
+
+/** The bundled texts, a chunk of their own loaded beside the stored ones (the upgrade question compares them). */
+export function useBundledTexts() {
+  return useQuery({ queryKey: adminKeys.bundledTexts(), queryFn: bundledTexts, staleTime: Infinity });
 }
 
 const indexFieldsQuery = {
@@ -185,7 +191,8 @@ export function useStoreFactoryTexts() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async () => {
-      for (const [lang, texts] of Object.entries(defaultTranslations as Record<string, MessageSet>)) {
+      for (const [lang, texts] of Object.entries(await bundledTexts())) {
+        if (!texts) continue;
         await callApi(saveTranslationsCall, { query: { lang }, body: withTextsVersion(texts) });
       }
     },
