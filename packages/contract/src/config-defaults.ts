@@ -212,9 +212,19 @@ export const defaultGlobalConfig: GlobalConfig = {
   guide: { show: true, tour: tourSteps.map((key) => ({ key, translation: `views.tour.${key}` })) },
 };
 
-/** The content language for an interface language: itself when offered, else the first offered. */
-export function pickContentLanguage(uiLanguage: string, contentLanguages: readonly string[]): string {
-  return contentLanguages.includes(uiLanguage) ? uiLanguage : (contentLanguages[0] ?? uiLanguage);
+/**
+ * The content language for an interface language: itself when offered, else the one its translation
+ * set names (`metadata.content_language`, admin-spec §3 "Translation set") when offered, else the
+ * first offered.
+ */
+export function pickContentLanguage(
+  uiLanguage: string,
+  contentLanguages: readonly string[],
+  setsContentLanguage?: string,
+): string {
+  if (contentLanguages.includes(uiLanguage)) return uiLanguage;
+  if (setsContentLanguage !== undefined && contentLanguages.includes(setsContentLanguage)) return setsContentLanguage;
+  return contentLanguages[0] ?? uiLanguage;
 }
 
 /**

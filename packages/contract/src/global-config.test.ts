@@ -163,6 +163,18 @@ describe('theme and content language choice', () => {
     expect(pickContentLanguage('en', ['de', 'en'])).toBe('en');
     expect(pickContentLanguage('fr', ['de', 'en'])).toBe('de');
   });
+
+  it('uses the content language an interface language\'s translation set names when it is offered (admin-spec §3 "Translation set")', () => {
+    expect(pickContentLanguage('fr', ['de', 'en'], 'en')).toBe('en');
+    expect(pickContentLanguage('de', ['de', 'en'], 'en')).toBe('de');
+    expect(pickContentLanguage('fr', ['de', 'en'], 'it')).toBe('de');
+    expect(pickContentLanguage('fr', ['de', 'en'], 'Content language')).toBe('de');
+  });
+
+  it('names their own content language in the bundled sets, so a language made from a template shows content in its language', () => {
+    expect(defaultTranslations.en.metadata).toMatchObject({ content_language: 'en' });
+    expect(defaultTranslations.de.metadata).toMatchObject({ content_language: 'de' });
+  });
 });
 
 describe('bundled texts (admin-spec §3 "Translation set")', () => {

@@ -15,7 +15,7 @@ import {
 import { landingPage, readRoutePath } from '@vitrine/contract/paths';
 import { COLLECTION_ROWS, FIRST_ROWS_ASKED, inOrder } from '../features/dashboard/collectionCalls.ts';
 import { firstSearch, type FirstSearch } from '../features/search/request.ts';
-import { askEarly, getSessionToken, type Asker } from '../lib/apiClient.ts';
+import { acceptLanguage, askEarly, getSessionToken, type Asker } from '../lib/apiClient.ts';
 import { pickLocale } from '../lib/locale.ts';
 import { preloadPicture } from '../lib/pictures.ts';
 
@@ -53,7 +53,9 @@ export function askFirstAnswers(
   const route = readRoutePath(hash.slice(1) || '/');
   if (!boot || !route || (route.page === 'login' && route.code)) return undefined;
   // The language the app's calls will send (stores/i18n.ts picks it the same way from the boot data).
-  const lang = pickLocale(boot.locales);
+  const ui = pickLocale(boot.locales);
+  const set = boot.messages[ui] as { metadata?: { content_language?: unknown } } | undefined;
+  const lang = acceptLanguage(ui, set?.metadata?.content_language);
   const session = askEarly(getSessionCall, {}, { lang, token: getSessionToken() }).then((answer) =>
     answer ? { answer, asker: { lang, token: answer.session } } : undefined,
   );

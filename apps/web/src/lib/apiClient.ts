@@ -17,6 +17,21 @@ const XSRF_HEADER = 'X-XSRF-TOKEN';
 
 let currentLanguage = 'de';
 
+/** The translation set's key naming the content language of its interface language (admin-spec §3 "Translation set"). */
+export const SETS_CONTENT_LANGUAGE = 'metadata.content_language';
+
+/**
+ * The Accept-Language of the app's calls: the interface language, then the content language its
+ * translation set names, so the server (which picks the first content language the header lists)
+ * answers assets in the language the app shows them in. Anything that is not a language code is
+ * left out (older stored sets held a label under that key).
+ */
+export function acceptLanguage(ui: string, setsContentLanguage: unknown): string {
+  const named = typeof setsContentLanguage === 'string' && /^[a-z]{2,3}(-[a-z0-9]{2,8})?$/i.test(setsContentLanguage);
+  return named && setsContentLanguage.toLowerCase() !== ui.toLowerCase() ? `${ui}, ${setsContentLanguage};q=0.9` : ui;
+}
+
+/** The Accept-Language of every call from now on (see `acceptLanguage`). */
 export function setRequestLanguage(lang: string): void {
   currentLanguage = lang;
 }

@@ -5,6 +5,7 @@ import { defaultTranslations } from '@vitrine/contract/translations';
 import { api, server } from '../test/msw.ts';
 import type { BootData } from '@vitrine/contract/boot';
 import { carryBootData, removeBootData } from '../test/bootData.ts';
+import { apiHeaders } from '../lib/apiClient.ts';
 import { createI18n } from './i18n.ts';
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -57,6 +58,19 @@ describe('interface texts from the server (admin-spec §3 "Translation set")', (
     const i18n = await createI18n({ remote: true });
     expect(i18n.language).toBe('fr');
     expect(i18n.t('views.dashboard.title')).toBe('Accueil');
+  });
+
+  it('asks the server in the set\'s content language after an interface language that is not one (admin-spec §3 "Translation set")', async () => {
+    localStorage.setItem('locale', 'fr');
+    server.use(
+      http.get(api('config/translations'), ({ request }) => {
+        const lang = new URL(request.url).searchParams.get('lang');
+        if (!lang) return HttpResponse.json({ locales: ['de', 'en', 'fr'] });
+        return HttpResponse.json(lang === 'fr' ? { metadata: { content_language: 'en' } } : defaultTranslations.en);
+      }),
+    );
+    await createI18n({ remote: true });
+    expect(apiHeaders()['Accept-Language']).toBe('fr, en;q=0.9');
   });
 
   it('falls back to the bundled texts when the server cannot answer', async () => {

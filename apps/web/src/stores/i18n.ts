@@ -1,6 +1,12 @@
 import { listTranslationsCall, setLocaleCall } from '@vitrine/contract/endpoints';
 import type { MessageSet } from '@vitrine/contract/config';
-import { callApi, getSessionToken, setRequestLanguage } from '../lib/apiClient.ts';
+import {
+  acceptLanguage,
+  callApi,
+  getSessionToken,
+  SETS_CONTENT_LANGUAGE,
+  setRequestLanguage,
+} from '../lib/apiClient.ts';
 import { bootData } from '../lib/bootData.ts';
 import { toast } from '../lib/toast.ts';
 import { portalTranslator, type Messages, type Translator } from '../lib/translator.ts';
@@ -68,7 +74,7 @@ export async function createI18n(options: { remote?: boolean } = {}): Promise<Tr
   for (const [lang, messages] of sets) if (messages) resources[lang] = messages;
   const instance = portalTranslator(lng, resources);
   const applyLanguage = () => {
-    setRequestLanguage(instance.language);
+    setRequestLanguage(acceptLanguage(instance.language, instance.textIn(instance.language, SETS_CONTENT_LANGUAGE)));
     document.documentElement.lang = instance.language;
   };
   instance.subscribe(applyLanguage);

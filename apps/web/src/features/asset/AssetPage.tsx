@@ -3,7 +3,6 @@ import { useEffect, useId, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { useNavigate, usePortalRoute } from '../../lib/router.tsx';
 import { routePath } from '@vitrine/contract/paths';
-import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { useGlobalConfig } from '../../stores/config.ts';
 import { returnAfterLogin, useSession } from '../../stores/session.ts';
@@ -26,6 +25,7 @@ import { useIndexFields } from '../../stores/searchInput.ts';
 import { useFieldFormatter } from '../../stores/fieldText.ts';
 import { assetsLink } from '../../lib/portalLinks.ts';
 import { AssetEditorActions, AssetHistory } from '../../widgets/edit/EditorControls.tsx';
+import { contentLanguageOf } from '../../lib/contentLanguage.ts';
 
 /** The share link of one asset (portal-spec §2): origin + path + '#/asset/{id}'. */
 export function assetShareLink(id: string, location: Pick<Location, 'origin' | 'pathname'> = window.location): string {
@@ -47,7 +47,7 @@ export function AssetPage() {
   const navigate = useNavigate();
   const { config } = useGlobalConfig();
   const session = useSession();
-  const lang = pickContentLanguage(i18n.language, config.content_languages);
+  const lang = contentLanguageOf(i18n, config.content_languages);
   const asset = useAssetDoc(lang, id);
   const fields = useIndexFields();
   const format = useFieldFormatter(fields.data);

@@ -2,7 +2,6 @@ import { Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { useNavigate } from '../../lib/router.tsx';
-import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import { routePath } from '@vitrine/contract/paths';
 import { useGlobalConfig } from '../../stores/config.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -18,6 +17,7 @@ import { nextSelection } from '../../lib/selection.ts';
 import { BookmarkCard, CARD_MIN_WIDTH } from './BookmarkCard.tsx';
 import { assetsLink } from '../../lib/portalLinks.ts';
 import { FIRST_IN_GRID } from '../../lib/pictures.ts';
+import { contentLanguageOf } from '../../lib/contentLanguage.ts';
 
 /** One link for the bookmarks shared: the asset's page, or the search page limited to them. */
 const copyLinks = (ids: string[]) => copyLink(assetsLink(ids), ids.length > 1);
@@ -40,7 +40,7 @@ export function BookmarkPage() {
   const { config } = useGlobalConfig();
   const format = useFieldFormatter(useIndexFields().data);
   const bookmarks = useBookmarks();
-  const docs = useBookmarkDocs(bookmarks, pickContentLanguage(i18n.language, config.content_languages));
+  const docs = useBookmarkDocs(bookmarks, contentLanguageOf(i18n, config.content_languages));
   const options = useDownloadOptions();
   const shareDialog = useShareDialog();
   const [selection, setSelection] = useState<string[]>([]);

@@ -3,7 +3,6 @@ import { useTranslation } from '../../lib/translate.tsx';
 import { Navigate } from '../../lib/router.tsx';
 import { configThumbnailCall } from '@vitrine/contract/endpoints';
 import { landingPage, routePath } from '@vitrine/contract/paths';
-import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { Collection } from '@vitrine/contract/collection';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import type { AssetDoc } from '@vitrine/contract/search';
@@ -20,6 +19,7 @@ import { DashboardSearch } from './DashboardSearch.tsx';
 import { Hero } from './Hero.tsx';
 import { useCollectionContent, useCollections } from './queries.ts';
 import { configImageUrl, FIRST_IN_GRID } from '../../lib/pictures.ts';
+import { contentLanguageOf } from '../../lib/contentLanguage.ts';
 
 function useLabel() {
   const { t } = useTranslation();
@@ -86,7 +86,7 @@ export function DashboardPage() {
   const { t, i18n } = useTranslation();
   const { config, status } = useGlobalConfig();
   const files = useAvailableFiles();
-  const lang = pickContentLanguage(i18n.language, config.content_languages);
+  const lang = contentLanguageOf(i18n, config.content_languages);
   const collections = useCollections(lang);
   if (status === 'loading') return <CircularProgress aria-label={t('global.loading')} />;
   if (landingPage('dashboard', config.global) === 'search')

@@ -4,7 +4,6 @@ import { endFirstPaint } from '../../lib/firstPaint.ts';
 import { useTranslation } from '../../lib/translate.tsx';
 import { SearchFailure } from './SearchFailure.tsx';
 import { Link as RouterLink, useNavigate } from '../../lib/router.tsx';
-import { pickContentLanguage } from '@vitrine/contract/config-defaults';
 import { routePath } from '@vitrine/contract/paths';
 import type { FacetSelection } from '@vitrine/contract/search';
 import { logoVisible, useAvailableFiles, useGlobalConfig } from '../../stores/config.ts';
@@ -49,6 +48,7 @@ import { SMALL_SCREEN, useResultsBox, useSidebarWidth, viewSizesOf } from './use
 import { useResultSelection, useSearchView } from './useResultSelection.ts';
 import { useRouteInput, useRouteState, useSharedIdsNotice } from './useSearchRoute.ts';
 import './searchPage.css';
+import { contentLanguageOf } from '../../lib/contentLanguage.ts';
 
 // The app's start asks for the first results from here (app/firstScreen.ts): this module is loaded
 // as the app starts anyway, its code asked for by the page beside the app's (decision 0243).
@@ -64,7 +64,7 @@ export function SearchPage() {
   const small = useMediaQuery(SMALL_SCREEN);
   const { config } = useGlobalConfig();
   const files = useAvailableFiles();
-  const lang = pickContentLanguage(i18n.language, config.content_languages);
+  const lang = contentLanguageOf(i18n, config.content_languages);
   const fieldsQuery = useIndexFields();
   const fields = useMemo(() => fieldsQuery.data ?? [], [fieldsQuery.data]);
   const defs = useMemo(() => facetDefs(config, fields), [config, fields]);

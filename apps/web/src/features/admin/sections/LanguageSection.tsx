@@ -29,6 +29,9 @@ import {
 import { toast } from '../../../lib/toast.ts';
 import { useQueryClient } from '@tanstack/react-query';
 
+/** Keys of a translation set's metadata group that are not texts to translate (admin-spec §3). */
+const SET_DATA_KEYS = new Set(['metadata.version', 'metadata.source_template', 'metadata.allowlist']);
+
 const codeFormat: Rule = (v) => isLanguageCode(v.trim()) || 'admin.validation.code_format';
 
 export function LanguageSection() {
@@ -306,8 +309,9 @@ function TranslationEditor({ lang }: { lang: string }) {
   const keys = useMemo(
     () =>
       [...new Set([...fallback.keys(), ...current.keys(), ...Object.keys(edits)])]
-        // The version of a set is kept by the admin area, not translated.
-        .filter((k) => k !== 'metadata.version')
+        // A set's version, template and allow-list are data the admin area keeps, not texts
+        // (decision 0265); its content language is a language code, edited here.
+        .filter((k) => !SET_DATA_KEYS.has(k))
         .sort(),
     [fallback, current, edits],
   );
