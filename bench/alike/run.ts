@@ -18,7 +18,13 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { colourDistance, SIMILAR, similarDistance, VisualColumn } from '@vitrine/search-engine';
 import { signaturePixelsOfRaw } from '@vitrine/server/src/adapters/media.ts';
-import { hashDistance, NEAR_COPY_DISTANCE, sameAspect, signatureOf } from '@vitrine/server/src/alike/signature.ts';
+import {
+  hashDistance,
+  NEAR_COPY_DISTANCE,
+  perceptualHash,
+  sameAspect,
+  signatureOf,
+} from '@vitrine/server/src/alike/signature.ts';
 import { openServices, type Services } from '@vitrine/server/src/services.ts';
 import { loadSettings } from '@vitrine/server/src/settings.ts';
 
@@ -358,6 +364,227 @@ console.log(
     }
     console.log(
       `| ${cut}${cut === SIMILAR.cutoff ? ' (SIMILAR.cutoff)' : ''} | ${copies}/${copyAll} | ${crops}/${cropAll} | ${noise} | ${complete}/${ranked.length} |`,
+    );
+  }
+
+  // Same-scene crops (issue #52): ways to rank them after the copies, each measured by how many of
+  // the originals' crops reach the first 12 and how many other photos the originals' rows list; and,
+  // since this set is small, the share of pairs of different photos a setting accepts (every picture
+  // of the set asked about), which is what fills rows in a catalogue of CATALOGUE pictures.
+  const previewOf = new Map(imported.previews.map((p) => [p.filename, p.path]));
+  /** Sub-windows [left, top, width, height] as shares of the picture: generic grids, not the set's crops. */
+  const grid = (size: number): [number, number, number, number][] => {
+    const at = [0, (1 - size) / 2, 1 - size];
+    const out: [number, number, number, number][] = [];
+    for (const x of at) for (const y of at) out.push([x, y, size, size]);
+    for (const x of at) out.push([x, 0, size, 1]);
+    for (const y of at) out.push([0, y, 1, size]);
+    return out;
+  };
+  const families: { name: string; windows: [number, number, number, number][] }[] = [
+    { name: '15 windows of 2/3', windows: grid(2 / 3) },
+    { name: '30 windows of 2/3 and 4/5', windows: [...grid(2 / 3), ...grid(0.8)] },
+    {
+      name: '45 windows: 2/3 and strips of every tenth from 1/2 to 9/10',
+      windows: [
+        ...grid(2 / 3),
+        ...[0.5, 0.6, 0.7, 0.8, 0.9].flatMap((size): [number, number, number, number][] =>
+          [0, (1 - size) / 2, 1 - size].flatMap((at): [number, number, number, number][] => [
+            [at, 0, size, 1],
+            [0, at, 1, size],
+          ]),
+        ),
+      ],
+    },
+  ];
+  /**
+   * Crops of other shapes than the set's (made from the preview's shrink, so a little coarser than an
+   * imported crop): whether a family finds crops it was not drawn for.
+   */
+  const offGrid: [number, number, number, number][] = [
+    [0, 0, 0.55, 1],
+    [0.3, 0, 0.7, 1],
+    [0, 0, 1, 0.6],
+    [0.125, 0.125, 0.75, 0.75],
+    [0, 0, 0.6, 0.7],
+  ];
+  /** A window's hash as the import would make it: from the preview's shrink into 100 px, squeezed to 32 × 32. */
+  const windowHashes = async (file: string, windows: [number, number, number, number][]) => {
+    const preview = previewOf.get(file);
+    if (!preview) throw new Error(`${file} has no preview`);
+    const small = await sharp(path.join(out, 'data', 'derivatives', preview))
+      .resize(100, 100, { fit: 'inside' })
+      .flatten({ background: '#ffffff' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const raw = { raw: { width: small.info.width, height: small.info.height, channels: small.info.channels } };
+    return Promise.all(
+      windows.map(async ([x, y, w, h]) => {
+        const left = Math.round(x * small.info.width);
+        const top = Math.round(y * small.info.height);
+        const grey = await sharp(small.data, raw)
+          .extract({
+            left,
+            top,
+            width: Math.max(1, Math.min(small.info.width - left, Math.round(w * small.info.width))),
+            height: Math.max(1, Math.min(small.info.height - top, Math.round(h * small.info.height))),
+          })
+          .resize(32, 32, { fit: 'fill' })
+          .greyscale()
+          .raw()
+          .toBuffer();
+        return perceptualHash(new Uint8Array(grey));
+      }),
+    );
+  };
+  const wholeHash = labels.map((l) => sig(l).phash);
+  const colourPart = (x: number, y: number) => SIMILAR.colourWeight * colourDistance(col, x, y);
+  /** Per setting: a second tier's distance of (asked, other), or undefined where it does not list it. */
+  const measureTier = (name: string, tier: (x: number, y: number) => number | undefined) => {
+    let crops = 0;
+    let left = 0;
+    let cropAll = 0;
+    let noise = 0;
+    let noiseFirst = 0;
+    let copiesFirst = 0;
+    for (const { origin, others } of ranked) {
+      const o = labels[origin]!;
+      const copies = others.filter((p) => p.distance <= SIMILAR.cutoff);
+      const second = others
+        .filter((p) => p.distance > SIMILAR.cutoff)
+        .map((p) => ({ d: p.d, t: tier(origin, p.d) }))
+        .filter((p): p is { d: number; t: number } => p.t !== undefined)
+        .sort((p, q) => p.t - q.t);
+      const row = [...copies.map((p) => p.d), ...second.map((p) => p.d)];
+      const first = row.slice(0, 12);
+      const wantedCopies = others.filter((p) => same(o, labels[p.d]!) && labels[p.d]!.role !== 'crop');
+      if (wantedCopies.every((w) => row.indexOf(w.d) >= 0 && row.indexOf(w.d) < wantedCopies.length)) copiesFirst++;
+      const wantedCrops = others.filter((p) => same(o, labels[p.d]!) && labels[p.d]!.role === 'crop');
+      cropAll += wantedCrops.length;
+      for (const w of wantedCrops.filter((c) => first.includes(c.d))) {
+        crops++;
+        if (labels[w.d]!.variant.startsWith('left')) left++;
+      }
+      noise += row.filter((d) => !same(o, labels[d]!)).length;
+      noiseFirst += first.filter((d) => !same(o, labels[d]!)).length;
+    }
+    // Every picture asked about, against every picture of another scene.
+    let pairsAll = 0;
+    let accepted = 0;
+    labels.forEach((a, x) =>
+      labels.forEach((b, y) => {
+        if (same(a, b)) return;
+        pairsAll++;
+        if (similarDistance(col, x, y) <= SIMILAR.cutoff || tier(x, y) !== undefined) accepted++;
+      }),
+    );
+    const rate = accepted / pairsAll;
+    console.log(
+      `| ${name} | ${crops}/${cropAll} (${left} + ${crops - left}) | ${copiesFirst}/${ranked.length} | ${noiseFirst} | ${noise} | ` +
+        `${(rate * 100).toFixed(2)} % | ${(rate * CATALOGUE).toFixed(0)} |`,
+    );
+  };
+  console.log(
+    '\nSame-scene crops after the copies: settings of a second tier (the copies tier is the cut-off ' +
+      `${SIMILAR.cutoff} above, unchanged)\n`,
+  );
+  console.log(
+    '| second tier | crops in the first 12 (left 60 % + lower right 65 %) | rows with every copy first | other photos in the first 12 ' +
+      '(13 rows) | other photos listed (13 rows) | pairs of different photos accepted | other photos a row lists ' +
+      `in ${CATALOGUE / 1000}k |`,
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  measureTier('none (today)', () => undefined);
+  for (const c of [1, 2, 3, 4, 5]) {
+    measureTier(`colour part ≤ ${c}, by colour`, (x, y) => {
+      const part = colourPart(x, y);
+      return part <= c ? part : undefined;
+    });
+  }
+  for (const family of families) {
+    const hashes = await Promise.all(labels.map((l) => windowHashes(l.file, family.windows)));
+    // A window of the asked picture against the other's whole hash: the other shows a part of it.
+    const nearest = (x: number, y: number) => Math.min(...hashes[x]!.map((h) => hashDistance(h, wholeHash[y]!)));
+    const table = labels.map((_, x) => labels.map((__, y) => (x === y ? 64 : nearest(x, y))));
+    const dist = (kind: 'crop' | 'other') =>
+      ranked.flatMap(({ origin, others }) =>
+        others
+          .filter((p) =>
+            kind === 'crop'
+              ? same(labels[origin]!, labels[p.d]!) && labels[p.d]!.role === 'crop'
+              : !same(labels[origin]!, labels[p.d]!),
+          )
+          .map((p) => table[origin]![p.d]!),
+      );
+    const crops = dist('crop');
+    const otherDs = dist('other');
+    console.log(
+      `| ${family.name}: window hash to whole hash, crops ${Math.min(...crops)}–${Math.max(...crops)} ` +
+        `(median ${quantile(crops, 0.5)}), other photos ${Math.min(...otherDs)}–${Math.max(...otherDs)} ` +
+        `(5 % ${quantile(otherDs, 0.05)}) | | | | | | |`,
+    );
+    const offGridDs = await Promise.all(
+      ranked.map(async ({ origin }) => {
+        const crops = await windowHashes(labels[origin]!.file, offGrid);
+        return crops.map((c) => Math.min(...hashes[origin]!.map((h) => hashDistance(h, c))));
+      }),
+    );
+    const flat = offGridDs.flat();
+    console.log(
+      `| ${family.name}: crops of other shapes (left 55 %, right 70 %, top 60 %, centre 75 %, upper left 60 × 70 %) ` +
+        `within 12 of a window: ${flat.filter((d) => d <= 12).length}/${flat.length} (distances ${Math.min(...flat)}–` +
+        `${Math.max(...flat)}, median ${quantile(flat, 0.5)}) | | | | | | |`,
+    );
+    for (const t of [8, 10, 12, 14, 16]) {
+      measureTier(`${family.name}, window distance ≤ ${t}`, (x, y) => (table[x]![y]! <= t ? table[x]![y]! : undefined));
+      measureTier(`${family.name}, window distance ≤ ${t} and colour part ≤ 4`, (x, y) =>
+        table[x]![y]! <= t && colourPart(x, y) <= 4 ? table[x]![y]! : undefined,
+      );
+    }
+  }
+}
+
+// Cost of a second tier by parts: one asked picture's part hashes against a million whole hashes
+// (the engine's walk: two 32-bit halves a document), timed in this process.
+{
+  const n = 1_000_000;
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  for (let d = 0; d < n; d++) {
+    hi[d] = (Math.random() * 2 ** 32) >>> 0;
+    lo[d] = (Math.random() * 2 ** 32) >>> 0;
+  }
+  const pop = (x: number) => {
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    x = (x + (x >>> 4)) & 0x0f0f0f0f;
+    return Math.imul(x, 0x01010101) >>> 24;
+  };
+  console.log('\n| part hashes of the asked picture | walk of 1M whole hashes, median of 9 (ms) |');
+  console.log('|---|---|');
+  for (const k of [0, 9, 15, 30]) {
+    const ph = Uint32Array.from({ length: k + 1 }, () => (Math.random() * 2 ** 32) >>> 0);
+    const pl = Uint32Array.from({ length: k + 1 }, () => (Math.random() * 2 ** 32) >>> 0);
+    const times: number[] = [];
+    let found = 0;
+    for (let round = 0; round < 9; round++) {
+      const t0 = performance.now();
+      for (let d = 0; d < n; d++) {
+        const h = hi[d]!;
+        const l = lo[d]!;
+        let best = 64;
+        for (let i = 0; i <= k; i++) {
+          const bits = pop((h ^ ph[i]!) >>> 0) + pop((l ^ pl[i]!) >>> 0);
+          if (bits < best) best = bits;
+        }
+        if (best <= 12) found++;
+      }
+      times.push(performance.now() - t0);
+    }
+    times.sort((x, y) => x - y);
+    // `found` keeps the walk from being optimised away; random hashes lie 32 ± 4 bits apart.
+    console.log(
+      `| ${k}${k === 0 ? ' (the whole hash only, today)' : ''} | ${times[4]!.toFixed(1)} (${found / 9} within 12) |`,
     );
   }
 }
