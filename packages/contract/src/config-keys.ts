@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { globalConfigModel, type GlobalConfig } from './global-config.ts';
 
 /**
@@ -22,30 +22,18 @@ type LeafKeys<T, P extends string> = [T] extends [readonly (infer E)[]]
 /** Every leaf key of the global config, as a type (`'global.website_title' | 'facets[].position' | …`). */
 export type ConfigKey = LeafKeys<GlobalConfig, ''>;
 
-/** The schema under optional, default, prefault, nullable, readonly, catch and pipe wrappers. */
+/** Wrappers that change how a value is parsed, not which keys are under it. */
+const wrappers = new Set(['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch']);
+
+/** The schema under optional, default, prefault, nullable, readonly, catch, pipe and lazy wrappers. */
 function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
   let s = schema;
   for (;;) {
     const def = s._zod.def;
-    switch (def.type) {
-      case 'optional':
-      case 'nullable':
-      case 'default':
-      case 'prefault':
-      case 'nonoptional':
-      case 'readonly':
-      case 'catch':
-        s = (def as z.core.$ZodOptionalDef).innerType;
-        break;
-      case 'pipe':
-        s = (def as z.core.$ZodPipeDef).in;
-        break;
-      case 'lazy':
-        s = (def as z.core.$ZodLazyDef).getter();
-        break;
-      default:
-        return s;
-    }
+    if (wrappers.has(def.type)) s = (def as z.core.$ZodOptionalDef).innerType;
+    else if (def.type === 'pipe') s = (def as z.core.$ZodPipeDef).in;
+    else if (def.type === 'lazy') s = (def as z.core.$ZodLazyDef).getter();
+    else return s;
   }
 }
 

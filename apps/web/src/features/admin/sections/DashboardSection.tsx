@@ -24,7 +24,6 @@ import {
   unique,
   UploadSetting,
 } from '../fields.tsx';
-import { configMarker } from '../configMarker.ts';
 import { useDamCollections, useIndexFields, useUploadFile } from '../queries.ts';
 
 export function DashboardSection() {
