@@ -5,14 +5,14 @@ import ts from 'typescript';
 export const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../..');
 const globalConfigFile = path.join(repoRoot, 'packages/contract/src/global-config.ts');
 
+/** A property of the config: its declaration in the schema, or the property itself where it has none (a mapped key). */
+type Property = ts.Node | ts.Symbol;
+
 /**
  * The config's keys, each with the declarations (in the schema) of the properties on its way:
  * `search.thumbnails.header` goes through `search`, `thumbnails` and `header`. Schemas used in
  * several places (a field list) give several keys the same declaration.
  */
-/** A property of the config: its declaration in the schema, or the property itself where it has none (a mapped key). */
-type Property = ts.Node | ts.Symbol;
-
 function keyPaths(checker: ts.TypeChecker, program: ts.Program): Map<string, Property[]> {
   const source = program.getSourceFile(globalConfigFile);
   const alias =
