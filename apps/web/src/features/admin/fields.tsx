@@ -516,12 +516,7 @@ export function FileUpload({
   const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   return (
-    <Stack
-      direction="row"
-      spacing={2}
-      sx={{ alignItems: 'center', flexWrap: 'wrap' }}
-      {...configMarker(onFile, configKey)}
-    >
+    <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
       <Typography sx={{ minWidth: 160 }}>{label}</Typography>
       <Typography variant="body2" sx={{ minWidth: 100 }}>
         {t(present ? 'admin.files.present' : 'admin.files.absent')}
@@ -544,6 +539,7 @@ export function FileUpload({
         disabled={pending}
         aria-label={`${label}: ${t('admin.files.upload')}`}
         onClick={() => input.current?.click()}
+        {...configMarker(onFile, configKey)}
       >
         {t('admin.files.upload')}
       </Button>
