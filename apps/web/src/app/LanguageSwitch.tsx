@@ -1,5 +1,6 @@
 import { Button } from '@mui/material';
 import { lazy, Suspense } from 'react';
+import type { GlobalConfig } from '@vitrine/contract/global-config';
 import { useTranslation } from '../lib/translate.tsx';
 import { LanguageIcon } from '../components/icons.tsx';
 import { useHeaderMenu } from './headerMenu.ts';
@@ -17,7 +18,7 @@ function nativeName(lang: string): string {
 }
 
 /** The header's interface language switch over the configured languages (config visibleLocales). */
-export function LanguageSwitch({ locales }: { locales: { lang: string; short: string }[] }) {
+export function LanguageSwitch({ locales }: { locales: GlobalConfig['visibleLocales'] }) {
   const { t, i18n } = useTranslation();
   const { trigger, menu } = useHeaderMenu('language-menu');
   const current = locales.find((l) => l.lang === i18n.language) ?? { lang: i18n.language, short: i18n.language };

@@ -1,12 +1,10 @@
 import { formatFieldValue, valueFormatOf } from '@vitrine/contract/field-format';
+import type { GlobalConfig } from '@vitrine/contract/global-config';
 import type { AssetDoc, IndexField } from '@vitrine/contract/search';
 import type { TFunction } from './translator.ts';
 
 /** A field as the config names it for a column or a metadata row (field_name, optional text key). */
-export interface FieldRef {
-  field_name: string;
-  translation?: string;
-}
+export type FieldRef = GlobalConfig['infoView']['paramsLeft'][number];
 
 /** What formatting a field needs to know: the visitor's texts and language, and the index fields. */
 export interface FieldTextContext {

@@ -2,15 +2,15 @@
  * The guided tour's state (portal-spec §2 "Guided tour"): which pages' tours the visitor has
  * finished is kept in local storage (the tour list, §7), so a tour runs once per page and browser.
  */
+import type { GlobalConfig } from '@vitrine/contract/global-config';
+
 export const TOUR_STORAGE_KEY = 'tour';
 
 /** The pages that offer the tour. */
 export type TourPage = 'dashboard' | 'search';
 
-export interface TourStep {
-  key: string;
-  translation: string;
-}
+/** A step of the configured tour (config guide.tour). */
+export type TourStep = GlobalConfig['guide']['tour'][number];
 
 export function finishedTours(): string[] {
   try {

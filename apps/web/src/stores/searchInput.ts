@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { indexFieldsCall, suggestionsCall } from '@vitrine/contract/endpoints';
 import { routePath } from '@vitrine/contract/paths';
+import type { GlobalConfig } from '@vitrine/contract/global-config';
 import type { IndexField, SuggestionGroup, SuggestionSelection } from '@vitrine/contract/search';
 import { bootData } from '../lib/bootData.ts';
 import { callApi } from '../lib/apiClient.ts';
@@ -114,10 +115,7 @@ export function fieldLabel(
 }
 
 /** A field configured for suggestions, with its optional text key. */
-export interface SuggestionFieldConfig {
-  field_name: string;
-  translation?: string;
-}
+export type SuggestionFieldConfig = GlobalConfig['suggestions'][number];
 
 /**
  * The search input as the dashboard and the search page share it (portal-spec §2 "Search"): the

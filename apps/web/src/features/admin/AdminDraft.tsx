@@ -11,6 +11,7 @@ import { toast } from '../../lib/toast.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { setAt } from './fields.tsx';
 import type { Texts } from '../../stores/i18n.ts';
+import { tagSetter, type ConfigSetter } from './configMarker.ts';
 import {
   useBundledTexts,
   useEntryLoads,
@@ -30,7 +31,7 @@ interface AdminDraft {
   unsaved: boolean;
   update: (change: (config: GlobalConfig) => GlobalConfig) => void;
   /** A setter of one value of the draft by dot path ("global.website_title"). */
-  set: (path: string) => (value: unknown) => void;
+  set: (path: string) => ConfigSetter;
   save: () => void;
   /** A config the server now holds (after a rollback): it becomes the draft and the backup. */
   adopt: (config: GlobalConfig) => void;
@@ -191,7 +192,8 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
       status: stored.isError ? 'unavailable' : saveCall.isPending ? 'saving' : stored.isPending ? 'loading' : 'success',
       unsaved,
       update: (change) => setEdited((c) => change(c ?? migration?.config ?? defaultGlobalConfig)),
-      set: (path) => (v) => setEdited((c) => setAt(c ?? migration?.config ?? defaultGlobalConfig, path, v)),
+      set: (path) =>
+        tagSetter(path, (v) => setEdited((c) => setAt(c ?? migration?.config ?? defaultGlobalConfig, path, v))),
       save: () => {
         // The server would refuse what the schema refuses: say which fields, and post nothing.
         const invalid = invalidKeys(current);

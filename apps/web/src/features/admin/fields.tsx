@@ -25,6 +25,8 @@ import type { ConfigFileName } from '@vitrine/contract/config';
 import { useAvailableFiles } from '../../stores/config.ts';
 import { useUploadFile } from './queries.ts';
 import type { IndexField } from '@vitrine/contract/search';
+import type { ConfigKey } from '@vitrine/contract/config-keys';
+import { configMarker } from './configMarker.ts';
 
 /** A rule answers true when satisfied, else the text key of its message (admin-spec §5). */
 export type Rule = (value: string) => true | string;
@@ -153,19 +155,23 @@ export function MoveButtons({
   upLabel,
   downLabel,
   onMove,
+  configKey,
 }: {
   index: number;
   count: number;
   upLabel: string;
   downLabel: string;
   onMove: (by: -1 | 1) => void;
+  /** The key the order is written to (an entry's position), where it has one. */
+  configKey?: ConfigKey;
 }) {
+  const marker = configMarker(undefined, configKey);
   return (
     <>
-      <IconButton aria-label={upLabel} disabled={index === 0} onClick={() => onMove(-1)}>
+      <IconButton aria-label={upLabel} disabled={index === 0} onClick={() => onMove(-1)} {...marker}>
         ↑
       </IconButton>
-      <IconButton aria-label={downLabel} disabled={index === count - 1} onClick={() => onMove(1)}>
+      <IconButton aria-label={downLabel} disabled={index === count - 1} onClick={() => onMove(1)} {...marker}>
         ↓
       </IconButton>
     </>
@@ -200,10 +206,12 @@ export function TextSetting({
   required: isRequired = rules.includes(required),
   hint,
   multiline,
+  configKey,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
+  configKey?: ConfigKey;
   rules?: readonly Rule[];
   showErrors?: boolean;
   required?: boolean;
@@ -224,6 +232,7 @@ export function TextSetting({
       multiline={multiline}
       minRows={multiline ? 3 : undefined}
       size="small"
+      {...configMarker(onChange, configKey)}
     />
   );
 }
@@ -239,7 +248,9 @@ export function NumberSetting({
   onChange,
   min = 0,
   max = Number.POSITIVE_INFINITY,
+  configKey,
 }: {
+  configKey?: ConfigKey;
   label: string;
   value: number;
   onChange: (value: number) => void;
@@ -260,6 +271,7 @@ export function NumberSetting({
       onBlur={() => setTyped(null)}
       slotProps={{ htmlInput: { min, ...(Number.isFinite(max) ? { max } : {}) } }}
       size="small"
+      {...configMarker(onChange, configKey)}
     />
   );
 }
@@ -269,14 +281,17 @@ export function SwitchSetting({
   checked,
   onChange,
   disabled = false,
+  configKey,
 }: {
   label: string;
   checked: boolean;
   onChange: (checked: boolean) => void;
   disabled?: boolean;
+  configKey?: ConfigKey;
 }) {
   return (
     <FormControlLabel
+      {...configMarker(onChange, configKey)}
       control={<Switch checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />}
       label={label}
     />
@@ -288,17 +303,19 @@ export function SelectSetting<V extends string>({
   value,
   options,
   onChange,
+  configKey,
 }: {
   label: string;
   value: V;
   options: readonly { value: V; label: string }[];
   onChange: (value: V) => void;
+  configKey?: ConfigKey;
 }) {
   const id = useId();
   // An empty choice ('' with a label of its own) is shown like any other.
   const empty = options.some((o) => o.value === '');
   return (
-    <FormControl size="small">
+    <FormControl size="small" {...configMarker(onChange, configKey)}>
       <InputLabel id={id} shrink={empty || undefined}>
         {label}
       </InputLabel>
@@ -349,11 +366,13 @@ export function LanguageTextSettings({
   languages,
   value,
   onChange,
+  configKey,
 }: {
   label: string;
   languages: readonly string[];
   value: (lang: string) => string;
   onChange: (lang: string, value: string) => void;
+  configKey?: ConfigKey;
 }) {
   return (
     <>
@@ -363,6 +382,7 @@ export function LanguageTextSettings({
           label={`${label} (${lang.toUpperCase()})`}
           value={value(lang)}
           onChange={(v) => onChange(lang, v)}
+          configKey={configKey}
         />
       ))}
     </>
@@ -419,11 +439,14 @@ export function AddFromSelect({
   options,
   onAdd,
   children,
+  configKey,
 }: {
   label: string;
   addLabel: string;
   options: readonly { value: string; label: string }[];
   onAdd: (value: string) => void;
+  /** The key of the new entry that the choice sets (its field). */
+  configKey?: ConfigKey;
   /** Further buttons beside the add button. */
   children?: ReactNode;
 }) {
@@ -435,6 +458,7 @@ export function AddFromSelect({
         value={chosen}
         options={[{ value: '', label: '—' }, ...options]}
         onChange={setChosen}
+        configKey={configKey}
       />
       <Button
         disabled={!chosen}
@@ -478,7 +502,9 @@ export function FileUpload({
   pending,
   onFile,
   afterReload: noteReload = false,
+  configKey,
 }: {
+  configKey?: ConfigKey;
   label: string;
   accept: string;
   present: boolean;
@@ -513,6 +539,7 @@ export function FileUpload({
         disabled={pending}
         aria-label={`${label}: ${t('admin.files.upload')}`}
         onClick={() => input.current?.click()}
+        {...configMarker(onFile, configKey)}
       >
         {t('admin.files.upload')}
       </Button>

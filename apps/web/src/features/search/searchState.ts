@@ -1,3 +1,4 @@
+import type { GlobalConfig } from '@vitrine/contract/global-config';
 import type { FacetSelection, SuggestionSelection } from '@vitrine/contract/search';
 import { readSearchQuery, routePath, type SearchQuery } from '@vitrine/contract/paths';
 
@@ -154,7 +155,10 @@ export interface SortState {
  */
 export function routeSort(
   route: Pick<SearchRoute, 'sort' | 'orientation'>,
-  sorting: { default: string; options: { key: string; active: boolean }[]; orientation: { default: 'asc' | 'desc' } },
+  sorting: Pick<GlobalConfig['sorting'], 'default'> & {
+    options: readonly { key: string; active: boolean }[];
+    orientation: { default: 'asc' | 'desc' };
+  },
 ): SortState {
   const known = route.sort !== undefined && sorting.options.some((o) => o.active && o.key === route.sort);
   if (!known) return { key: sorting.default, orientation: sorting.orientation.default };
@@ -167,10 +171,9 @@ export function routeSort(
  * refused); the default falls back to relevance when its field is not there. Until the fields are
  * known, the configured sorting as it is.
  */
-export function sortingFor<S extends { default: string; options: readonly { key: string }[] }>(
-  sorting: S,
-  fields: readonly { field_name: string }[],
-): S {
+export function sortingFor<
+  S extends Pick<GlobalConfig['sorting'], 'default'> & { options: readonly { key: string }[] },
+>(sorting: S, fields: readonly { field_name: string }[]): S {
   if (fields.length === 0) return sorting;
   const usable = (key: string) => key === 'score' || fields.some((f) => f.field_name === key);
   const options = sorting.options.filter((o) => usable(o.key));

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import type { GlobalConfig } from '@vitrine/contract/global-config';
 import type { AssetDoc } from '@vitrine/contract/search';
 import type { IndexField } from '@vitrine/contract/search';
+import type { FieldRef } from '../../lib/fieldText.ts';
 import { useFieldFormatter } from '../../stores/fieldText.ts';
 import type { InfoField } from './infoFields.ts';
 import type { ListColumn } from './ListTable.tsx';
@@ -48,7 +49,7 @@ export function useResultFields(config: GlobalConfig, fields: readonly IndexFiel
   const { infoView, sorting, search } = config;
   return useMemo(() => {
     const titleField = infoView.title || 'title';
-    const asInfoFields = (list: readonly { field_name: string; translation?: string }[]): InfoField[] =>
+    const asInfoFields = (list: readonly FieldRef[]): InfoField[] =>
       list.map((f) => ({ field: f.field_name, label: formatter.label(f) }));
     const configuredLeft = asInfoFields(infoView.paramsLeft);
     const configuredRight = asInfoFields(infoView.paramsRight);

@@ -12,6 +12,7 @@ import {
 import { useAdminDraft } from '../AdminDraft.tsx';
 import { useIndexFields } from '../queries.ts';
 import { FieldColumnsEditor } from './FieldColumnsEditor.tsx';
+import { configMarker } from '../configMarker.ts';
 import {
   check,
   missingFrom,
@@ -125,6 +126,7 @@ export function AppearanceSection() {
             onChange={setNewKey}
             rules={keyRules}
             showErrors={keyTouched}
+            configKey="themes.options[].key"
           />
           <SelectSetting
             label={t('admin.appearance.theme_template')}
@@ -300,6 +302,7 @@ function ThemeColoursDialog({
               error={!isHexColour(colours[key])}
               helperText={isHexColour(colours[key]) ? undefined : t('admin.appearance.colour_invalid')}
               onChange={(e) => setColours({ ...colours, [key]: e.target.value })}
+              {...configMarker(undefined, `themes.options[].appearance.${key}`)}
               slotProps={{
                 input: {
                   startAdornment: (
@@ -360,6 +363,7 @@ function ThemeColoursDialog({
                       : t('admin.appearance.advanced_key_invalid')
                 }
                 onChange={(e) => changeAdvanced(index, [e.target.value, colour])}
+                {...configMarker(undefined, 'themes.options[].advanced_appearance{}')}
               />
               <TextField
                 size="small"
@@ -368,6 +372,7 @@ function ThemeColoursDialog({
                 error={!isHexColour(colour)}
                 helperText={isHexColour(colour) ? undefined : t('admin.appearance.colour_invalid')}
                 onChange={(e) => changeAdvanced(index, [key, e.target.value])}
+                {...configMarker(undefined, 'themes.options[].advanced_appearance{}')}
               />
               <Button onClick={() => setAdvanced(advanced.filter((_, i) => i !== index))}>
                 {t('admin.appearance.advanced_remove', { n })}

@@ -64,6 +64,7 @@ export function DashboardSection() {
                     upLabel={t('admin.dashboard.move_up', { key: p.key })}
                     downLabel={t('admin.dashboard.move_down', { key: p.key })}
                     onMove={(by) => write(moved(ordered, index, by))}
+                    configKey="dashboard.collections.data[].position"
                   />
                 </>
               ),
@@ -181,6 +182,7 @@ function DamCollections() {
           if (!all && dam.ids.length === 0) write((catalogue.data ?? []).map((c) => c.id));
           set('dashboard.collections.dam.all')(all);
         }}
+        configKey="dashboard.collections.dam.all"
       />
       {catalogue.isError && <Alert severity="error">{t('admin.dashboard.dam.unavailable')}</Alert>}
       {!dam.all && (
@@ -201,6 +203,7 @@ function DamCollections() {
                   upLabel={t('admin.dashboard.dam.move_up', { name: nameOf(id) })}
                   downLabel={t('admin.dashboard.dam.move_down', { name: nameOf(id) })}
                   onMove={(by) => write(moved(dam.ids, index, by))}
+                  configKey="dashboard.collections.dam.ids[]"
                 />
               ),
             }))}
@@ -212,6 +215,7 @@ function DamCollections() {
               .filter((c) => !dam.ids.includes(c.id))
               .map((c) => ({ value: String(c.id), label: c.name }))}
             onAdd={(id) => write([...dam.ids, Number(id)])}
+            configKey="dashboard.collections.dam.ids[]"
           />
         </>
       )}
@@ -239,6 +243,7 @@ function TileImage({ preSearch, onChange }: { preSearch: PreSearch; onChange: (s
         const id = preSearch.src ?? newTileId();
         upload.mutate({ name: 'thumbnail', id, file }, { onSuccess: () => onChange(file ? id : undefined) });
       }}
+      configKey="dashboard.collections.data[].src"
     />
   );
 }
@@ -387,12 +392,14 @@ function PreSearchDialog({
         onChange={setKey}
         rules={keyRules}
         showErrors={submitted || key !== ''}
+        configKey="dashboard.collections.data[].key"
       />
       <LanguageTextSettings
         label={t('admin.dashboard.search_text')}
         languages={langs}
         value={(lang) => texts[lang] ?? ''}
         onChange={(lang, v) => setTexts({ ...texts, [lang]: v })}
+        configKey="dashboard.collections.data[].search{}.text"
       />
       {filters.map((draft, index) => {
         const n = index + 1;
@@ -416,6 +423,7 @@ function PreSearchDialog({
                     .map((name) => ({ value: name, label: name })),
                 ]}
                 onChange={(name) => update(index, (d) => ({ ...d, key: name }))}
+                configKey="dashboard.collections.data[].search{}.facets[].key"
               />
               <Button onClick={() => setFilters(filters.filter((_, i) => i !== index))}>
                 {t('admin.dashboard.remove_filter', { n })}
@@ -429,11 +437,13 @@ function PreSearchDialog({
                       label={`${t('admin.dashboard.range_from')} (${lang.toUpperCase()})`}
                       value={draft.from[lang] ?? ''}
                       onChange={(v) => update(index, (d) => ({ ...d, from: { ...d.from, [lang]: v } }))}
+                      configKey="dashboard.collections.data[].search{}.facets[].range.from"
                     />
                     <TextSetting
                       label={`${t('admin.dashboard.range_to')} (${lang.toUpperCase()})`}
                       value={draft.to[lang] ?? ''}
                       onChange={(v) => update(index, (d) => ({ ...d, to: { ...d.to, [lang]: v } }))}
+                      configKey="dashboard.collections.data[].search{}.facets[].range.to"
                     />
                   </Stack>
                 ) : (
@@ -442,6 +452,7 @@ function PreSearchDialog({
                     label={`${t('admin.dashboard.filter_values')} (${lang.toUpperCase()})`}
                     value={draft.values[lang] ?? ''}
                     onChange={(v) => update(index, (d) => ({ ...d, values: { ...d.values, [lang]: v } }))}
+                    configKey="dashboard.collections.data[].search{}.facets[].values[]"
                   />
                 ),
               )}
@@ -457,7 +468,13 @@ function PreSearchDialog({
         {t('admin.dashboard.add_filter')}
       </Button>
       <Stack direction="row" spacing={1}>
-        <SelectSetting label={t('admin.dashboard.sort')} value={sort} options={sortOptions} onChange={setSort} />
+        <SelectSetting
+          label={t('admin.dashboard.sort')}
+          value={sort}
+          options={sortOptions}
+          onChange={setSort}
+          configKey="dashboard.collections.data[].sort"
+        />
         {sort && (
           <SelectSetting
             label={t('admin.dashboard.orientation')}
@@ -467,6 +484,7 @@ function PreSearchDialog({
               { value: 'desc', label: t('views.search.sort.desc') },
             ]}
             onChange={setOrientation}
+            configKey="dashboard.collections.data[].orientation"
           />
         )}
       </Stack>

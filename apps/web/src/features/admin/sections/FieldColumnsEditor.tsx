@@ -13,6 +13,7 @@ import {
   SelectSetting,
   SwitchSetting,
 } from '../fields.tsx';
+import { keyBelow } from '../configMarker.ts';
 import { useIndexFields } from '../queries.ts';
 
 interface FieldRef {
@@ -60,6 +61,7 @@ function FieldColumn({
                     upLabel={t('admin.fields.move_up', { field, column: label })}
                     downLabel={t('admin.fields.move_down', { field, column: label })}
                     onMove={(by) => onChange(moved(value, index, by))}
+                    configKey={keyBelow(onChange, '[].field_name')}
                   />
                   <IconButton
                     aria-label={t('admin.fields.remove', { field, column: label })}
@@ -86,6 +88,7 @@ function FieldColumn({
         addLabel={t('admin.fields.add', { column: label })}
         options={offered.map((f) => ({ value: f.field_name, label: f.field_name }))}
         onAdd={(field) => onChange([...value, { field_name: field }])}
+        configKey={keyBelow(onChange, '[].field_name')}
       />
     </Stack>
   );

@@ -6,6 +6,7 @@ import { footerText } from '../../../lib/footer.ts';
 import { useTranslation } from '../../../lib/translate.tsx';
 import { useAdminDraft } from '../AdminDraft.tsx';
 import { moved, Section, SelectSetting, SwitchSetting, TextSetting, type Rule } from '../fields.tsx';
+import { configMarker } from '../configMarker.ts';
 
 type FooterLink = FooterEntry['links'][string];
 const COLUMNS = ['None', 'Left', 'Center', 'Right'] as const;
@@ -120,6 +121,7 @@ function FooterEntryEditor({
           aria-label={t('admin.general.footer.move_up', { name })}
           disabled={first}
           onClick={() => onMove(-1)}
+          {...configMarker(onMove, 'footer.entries[].position')}
         >
           ↑
         </IconButton>
@@ -127,6 +129,7 @@ function FooterEntryEditor({
           aria-label={t('admin.general.footer.move_down', { name })}
           disabled={last}
           onClick={() => onMove(1)}
+          {...configMarker(onMove, 'footer.entries[].position')}
         >
           ↓
         </IconButton>
@@ -138,6 +141,7 @@ function FooterEntryEditor({
         label={t('admin.general.footer.linkable')}
         checked={entry.is_linkable}
         onChange={(is_linkable) => onChange({ ...entry, is_linkable })}
+        configKey="footer.entries[].is_linkable"
       />
       {languages.map((lang) => {
         const link = linkOf(lang);
@@ -151,12 +155,14 @@ function FooterEntryEditor({
               onChange={(e) => onChange({ ...entry, labels: { ...entry.labels, [lang]: e.target.value } })}
               helperText={translated ? t('admin.general.footer.text_hint', { text: translated }) : undefined}
               slotProps={{ htmlInput: { maxLength: 200 } }}
+              {...configMarker(onChange, 'footer.entries[].labels{}')}
             />
             <SelectSetting
               label={`${t('admin.general.footer.column')}${suffix}`}
               value={link.column}
               options={COLUMNS.map((c) => ({ value: c, label: t(`admin.general.footer.column_${c}`) }))}
               onChange={(column) => setLink(lang, { column })}
+              configKey="footer.entries[].links{}.column"
             />
             {entry.is_linkable && (
               <>
@@ -168,12 +174,14 @@ function FooterEntryEditor({
                     { value: 'External', label: t('admin.general.footer.external') },
                   ]}
                   onChange={(linkDirection) => setLink(lang, { linkDirection })}
+                  configKey="footer.entries[].links{}.linkDirection"
                 />
                 <TextSetting
                   label={`${t('admin.general.footer.link')}${suffix}`}
                   value={link.link}
                   onChange={(v) => setLink(lang, { link: v })}
                   rules={[footerLinkRule(link.linkDirection)]}
+                  configKey="footer.entries[].links{}.link"
                 />
               </>
             )}

@@ -35,6 +35,7 @@ export function GeneralSection() {
           value={String(g.file_size_base) as '1000' | '1024'}
           options={fileSizeBases.map((base) => ({ value: base, label: t(`admin.general.file_size_base_${base}`) }))}
           onChange={(base) => set('global.file_size_base')(Number(base))}
+          configKey="global.file_size_base"
         />
       </Section>
       <Section title={t('admin.general.terms_of_use')}>
@@ -48,6 +49,7 @@ export function GeneralSection() {
           languages={config.visibleLocales.map((l) => l.lang)}
           value={(lang) => config.terms_of_use.links[lang] ?? ''}
           onChange={(lang, v) => set(`terms_of_use.links.${lang}`)(v)}
+          configKey="terms_of_use.links{}"
         />
       </Section>
       <FooterEditor />

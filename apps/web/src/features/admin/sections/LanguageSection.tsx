@@ -17,6 +17,7 @@ import {
   unique,
   type Rule,
 } from '../fields.tsx';
+import { configMarker } from '../configMarker.ts';
 import {
   metadataOf,
   textsQuery,
@@ -100,6 +101,7 @@ export function LanguageSection() {
                         on ? [...config.content_languages, code] : config.content_languages.filter((l) => l !== code),
                       )
                     }
+                    configKey="content_languages[]"
                   />
                   {content && catalogueLanguages && !catalogueLanguages.includes(code) && (
                     <Alert severity="info">{t('admin.language.no_metadata', { code })}</Alert>
@@ -205,6 +207,7 @@ function AddLanguageDialog({
         rules={nameRules}
         showErrors={submitted}
         required
+        configKey="visibleLocales[].name"
       />
       <TextSetting
         label={t('admin.language.code')}
@@ -214,6 +217,7 @@ function AddLanguageDialog({
         showErrors={submitted || code !== ''}
         required
         hint="admin.language.code_hint"
+        configKey="visibleLocales[].lang"
       />
       <KnownLanguage
         code={code.trim()}
@@ -235,6 +239,7 @@ function AddLanguageDialog({
         label={t('admin.language.interface')}
       />
       <FormControlLabel
+        {...configMarker(undefined, 'content_languages[]')}
         control={<Checkbox checked={content} onChange={(e) => setContent(e.target.checked)} />}
         label={t('admin.language.content')}
       />

@@ -62,6 +62,7 @@ export function LoginSection() {
           languages={config.visibleLocales.map((l) => l.lang)}
           value={(lang) => login.register.links[lang] ?? ''}
           onChange={(lang, v) => set(`login.register.links.${lang}`)(v)}
+          configKey="login.register.links{}"
         />
       </Section>
     </>

@@ -126,12 +126,14 @@ export function SearchSection() {
                 ...facetFormats.map((v) => ({ value: v, label: t(`admin.search.filter_val_${v}`) })),
               ]}
               onChange={(v) => set(`facets.${index}.options.filterVal`)(v === '' ? undefined : v)}
+              configKey="facets[].options.filterVal"
             />
             <LanguageTextSettings
               label={t('admin.search.facet_label')}
               languages={languages}
               value={(lang) => facet.labels?.[lang] ?? ''}
               onChange={(lang, v) => set(`facets.${index}.labels.${lang}`)(v)}
+              configKey="facets[].labels{}"
             />
             <MoveButtons
               index={place}
@@ -139,6 +141,7 @@ export function SearchSection() {
               upLabel={t('admin.search.move_facet_up', { field: facet.field_name })}
               downLabel={t('admin.search.move_facet_down', { field: facet.field_name })}
               onMove={(by) => writeFacets(moved(inOrder, place, by))}
+              configKey="facets[].position"
             />
             <IconButton
               aria-label={t('admin.search.remove_facet', { field: facet.field_name })}
@@ -169,6 +172,7 @@ export function SearchSection() {
           addLabel={t('admin.search.add_facet')}
           options={facetFields.map((f) => ({ value: f.field_name, label: f.field_name }))}
           onAdd={addFacet}
+          configKey="facets[].field_name"
         />
       </Section>
       <Section title={t('admin.search.suggestions')}>
@@ -188,6 +192,7 @@ export function SearchSection() {
           addLabel={t('admin.search.add_suggestion')}
           options={suggestionFields.map((f) => ({ value: f.field_name, label: f.field_name }))}
           onAdd={(name) => set('suggestions')([...config.suggestions, { field_name: name }])}
+          configKey="suggestions[].field_name"
         >
           {config.suggestions.length > 0 && (
             <Button onClick={() => set('suggestions')([])}>{t('admin.search.clear_suggestions')}</Button>
@@ -232,6 +237,7 @@ export function SearchSection() {
                 // The default view stays offered.
                 disabled={view.key === config.search.views.default}
                 onChange={(visible) => writeViews(viewsInOrder.map((v, i) => (i === place ? { ...v, visible } : v)))}
+                configKey="search.views.options[].visible"
               />
               <MoveButtons
                 index={place}
@@ -239,6 +245,7 @@ export function SearchSection() {
                 upLabel={t('admin.search.move_view_up', { view: t(view.translation) })}
                 downLabel={t('admin.search.move_view_down', { view: t(view.translation) })}
                 onMove={(by) => writeViews(moved(viewsInOrder, place, by))}
+                configKey="search.views.options[].position"
               />
             </Stack>
           ))}
