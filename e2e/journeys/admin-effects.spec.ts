@@ -23,7 +23,7 @@ const admin = `effects-admin-${Date.now()}`;
 
 test.use({ locale: 'en-GB', viewport: { width: 1280, height: 900 } });
 // Each journey builds on the admin's login and the saved config; the margin is for a busy machine.
-test.describe.configure({ mode: 'serial', timeout: 90_000 });
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 // A 1×1 PNG, drawn 48 px high as the search logo.
 const png = Buffer.from(
@@ -186,8 +186,15 @@ test.describe('on the demo portal', () => {
     page,
   }) => {
     await openAdminSection(page, 'Language settings');
-    await page.getByRole('button', { name: 'Add language' }).click();
+    const add = page.getByRole('button', { name: 'Add language' });
     const modal = page.getByRole('dialog', { name: 'Add language' });
+    // A first try closed by Escape leaves the focus where it was.
+    await add.click();
+    await expect(modal).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(modal).toBeHidden();
+    await expect(add).toBeFocused();
+    await add.click();
     await modal.getByLabel('Name').fill('Français');
     await modal.getByLabel('Code').fill('fr');
     await modal.getByRole('button', { name: 'Add' }).click();
