@@ -22,10 +22,12 @@ export const ownPort = Number(process.env.E2E_PORT ?? 18473) + 1;
 
 /**
  * Starts the compiled server on `ownPort` with a new data folder, after `prepare` has filled it
- * through the command line (`vitrine(...args)`), as an operator would. The journey settings apply.
+ * through the command line (`vitrine(...args)`), as an operator would. The journey settings apply,
+ * or the settings file given (one that declares fields of its own, say).
  */
 export async function startOwnServer(
   prepare: (vitrine: (...args: string[]) => void, folder: string, dataDir: string) => void,
+  settingsFile = path.join(root, 'e2e/settings.json'),
 ): Promise<OwnServer> {
   const folder = mkdtempSync(path.join(tmpdir(), 'vitrine-e2e-own-'));
   const env = {
@@ -34,7 +36,7 @@ export async function startOwnServer(
     HOST: '127.0.0.1',
     DATA_DIR: path.join(folder, 'data'),
     LOG_LEVEL: 'warn',
-    SETTINGS_FILE: path.join(root, 'e2e/settings.json'),
+    SETTINGS_FILE: settingsFile,
   };
   const origin = `http://127.0.0.1:${ownPort}`;
   let server: ChildProcess | undefined;

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
+import { facetConfigSchema } from '@vitrine/contract/global-config';
 import { renderApp } from '../../test/renderApp.tsx';
 import { api } from '../../test/sessionServer.ts';
 import { startTestServer } from '../../test/testServer.ts';
@@ -189,6 +190,32 @@ describe(
       await user.click(category.getByRole('combobox', { name: 'Selection' }));
       await user.click(await screen.findByRole('option', { name: 'Checkboxes' }));
       expect(category.queryByText(slider)).not.toBeInTheDocument();
+    });
+
+    it('says that a field the server defines as a range is shown as a slider when checkboxes or radios are chosen (admin-spec §5)', async () => {
+      adminServer({
+        ...defaultGlobalConfig,
+        facets: [
+          facetConfigSchema.parse({ field_name: 'created', position: 0, options: { multivalue: 'slider' } }),
+          facetConfigSchema.parse({ field_name: 'category', position: 1, options: { multivalue: 'radio' } }),
+        ],
+      });
+      withIndexFields(
+        indexField('created', { is_facet: true, range_facet: true, type: 'date' }),
+        indexField('category', { is_facet: true }),
+      );
+      const { user } = await renderApp('/admin/search');
+      const shownAsSlider = 'The server defines this field as a range: the portal shows it as a slider.';
+      const created = within(await screen.findByRole('group', { name: 'created' }, slow));
+      expect(created.queryByText(shownAsSlider)).not.toBeInTheDocument();
+      expect(
+        within(screen.getByRole('group', { name: 'category' })).queryByText(shownAsSlider),
+      ).not.toBeInTheDocument();
+      for (const choice of ['Checkboxes', 'Radio buttons']) {
+        await user.click(created.getByRole('combobox', { name: 'Selection' }));
+        await user.click(await screen.findByRole('option', { name: choice }));
+        expect(created.getByText(shownAsSlider)).toBeInTheDocument();
+      }
     });
 
     it('removes suggestion fields one by one and flags one the index no longer has', async () => {

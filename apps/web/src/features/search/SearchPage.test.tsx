@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -18,6 +20,12 @@ import { searchCall } from '@vitrine/contract/endpoints';
 import { configFileNames } from '@vitrine/contract/config-defaults';
 
 layOutResults();
+// The page's own style sheet (the test runner leaves imported CSS out), put into the document where
+// a test looks at what it does.
+const searchPageCss = readFileSync(
+  path.join(path.dirname(new URL(import.meta.url).pathname), 'searchPage.css'),
+  'utf8',
+);
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
@@ -116,6 +124,37 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
       expect(logo.closest('.vt-search-head')).toHaveAttribute('data-logo-align', alignment);
       // The logo leads to the dashboard wherever it stands.
       expect(logo.closest('a')).toHaveAttribute('href', '/');
+    },
+  );
+
+  it.each([
+    ['left', '0px', 'normal'],
+    ['center', '0px', 'center'],
+    ['right', 'auto', 'normal'],
+  ] as const)(
+    'admin-spec §1 "search": by the page\'s style sheet a search logo aligned %s has the margin %s before it and is justified %s',
+    async (alignment, marginLeft, justify) => {
+      const sheet = document.createElement('style');
+      sheet.textContent = searchPageCss;
+      document.head.append(sheet);
+      try {
+        network();
+        server.use(
+          http.get(api('config'), () =>
+            HttpResponse.json({ ...Object.fromEntries(configFileNames.map((n) => [n, false])), searchLogo: true }),
+          ),
+          ...configHandlers({ search: { logo: { alignment } } }),
+        );
+        await renderApp('/search/*');
+        await heading('4 results');
+        const box = (await screen.findByRole('img', { name: 'Logo of Vitrine' })).closest('.vt-search-logo-box');
+        expect(box).not.toBeNull();
+        const style = getComputedStyle(box!);
+        expect(style.marginLeft || '0px').toBe(marginLeft);
+        expect(style.justifyContent || 'normal').toBe(justify);
+      } finally {
+        sheet.remove();
+      }
     },
   );
 

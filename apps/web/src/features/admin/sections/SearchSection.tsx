@@ -165,6 +165,12 @@ export function SearchSection() {
                   )}
                 </Alert>
               )}
+            {/* The portal draws a field the server defines as a range as a slider, whatever is chosen. */}
+            {facet.options.multivalue !== 'slider' && rangeOnServer(facet.field_name) === true && (
+              <Alert severity="warning" sx={{ width: '100%' }}>
+                {t('admin.search.range_shown_as_slider')}
+              </Alert>
+            )}
           </Stack>
         ))}
         <AddFromSelect
