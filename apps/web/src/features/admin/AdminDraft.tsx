@@ -250,6 +250,8 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
   return (
     <DraftContext.Provider value={value}>
       {children}
+      {/* Whether the entry's upgrade check has decided (a question below, or none): for scripts driving the area. */}
+      <span hidden data-admin-upgrade-check={(migration && texts) || stored.isError ? 'done' : 'waiting'} />
       <Dialog open={question !== null} aria-labelledby="admin-upgrade-title">
         <DialogTitle id="admin-upgrade-title">{t('admin.confirm.title')}</DialogTitle>
         <DialogContent>
