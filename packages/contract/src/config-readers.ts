@@ -20,6 +20,4 @@ export const configKeysNotReadByPortal: Partial<Record<ConfigKey, 'admin area' |
   'search.views.options[].icon': 'nothing',
   // The sort menu offers both orientations (portal-spec §4).
   'sorting.orientation.options[]': 'nothing',
-  // No meaning yet (admin-spec §3 names it without saying what it holds).
-  'accessibility.assets.alt_fallback.options{}': 'nothing',
 };

@@ -143,6 +143,14 @@ export type FooterEntry = z.infer<typeof footerEntrySchema>;
 export const viewKey = z.enum(['grid', 'thumbnail', 'list']);
 export type ViewKey = z.infer<typeof viewKey>;
 
+/**
+ * The alternative text's last resort (decision 0267): a text per content language, said when neither
+ * the alt field nor the fallback field has a value. Options of older configs (`{}`, other keys) stay valid.
+ */
+export const altFallbackOptions = z.looseObject({
+  text: z.record(z.string(), z.string().max(200)).optional(),
+});
+
 export const globalConfigModel = z.looseObject({
   version: z.string(),
   themes: z.looseObject({
@@ -256,7 +264,7 @@ export const globalConfigModel = z.looseObject({
   accessibility: z.looseObject({
     assets: z.looseObject({
       alt: notBlank,
-      alt_fallback: z.looseObject({ field_name: z.string(), options: z.record(z.string(), z.unknown()) }),
+      alt_fallback: z.looseObject({ field_name: z.string(), options: altFallbackOptions }),
     }),
   }),
   guide: z.looseObject({

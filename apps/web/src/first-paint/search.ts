@@ -1,4 +1,4 @@
-import { logoVisible } from '@vitrine/contract/config-defaults';
+import { logoVisible, pickContentLanguage } from '@vitrine/contract/config-defaults';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { filterPath, sortPath, viewAgendaPath, viewListPath, viewModulePath } from '../components/iconPaths.ts';
 import { altText } from '../lib/assetText.ts';
@@ -89,7 +89,7 @@ export function resultRowsMarkup(
   const { config } = ctx.boot;
   const sizes = viewSizesOf(config.search);
   const gap = rowGap(first.view);
-  const { alt, alt_fallback } = config.accessibility.assets;
+  const contentLang = pickContentLanguage(ctx.lang, config.content_languages);
   // The thumbnail view's caption field (its header), as the results name it.
   const captionField = config.search.thumbnails.header || config.infoView.title || 'title';
   const bodyFields = config.search.thumbnails.body.map((f) => f.field_name);
@@ -106,7 +106,7 @@ export function resultRowsMarkup(
         ? thumbPicture(doc.url, { sizes: `${width}px`, asset: doc, first: index === 0 })
         : undefined;
       const img = picture
-        ? `<img src="${esc(picture.src)}" srcset="${esc(picture.srcSet)}" sizes="${esc(picture.sizes)}"${picture.fetchPriority ? ' fetchpriority="high"' : ''} decoding="async" alt="${esc(altText(doc, alt, alt_fallback.field_name))}" width="${width}" height="${height}">`
+        ? `<img src="${esc(picture.src)}" srcset="${esc(picture.srcSet)}" sizes="${esc(picture.sizes)}"${picture.fetchPriority ? ' fetchpriority="high"' : ''} decoding="async" alt="${esc(altText(doc, config.accessibility.assets, contentLang, config.fallback_locale))}" width="${width}" height="${height}">`
         : '';
       const whole = height + (caption === undefined ? 0 : captionHeight(bodyFields.length));
       const text =

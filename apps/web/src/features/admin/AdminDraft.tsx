@@ -21,13 +21,11 @@ import {
   useStoredTexts,
   useStoreFactoryTexts,
 } from './queries.ts';
-
-/** Config status values of admin-spec §4. */
-export type AdminConfigStatus = 'initial' | 'loading' | 'success' | 'unavailable' | 'saving';
+import { configStatus, type ConfigStatus } from './status.ts';
 
 interface AdminDraft {
   config: GlobalConfig;
-  status: AdminConfigStatus;
+  status: ConfigStatus;
   unsaved: boolean;
   update: (change: (config: GlobalConfig) => GlobalConfig) => void;
   /** A setter of one value of the draft by dot path ("global.website_title"). */
@@ -186,10 +184,11 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
     [saveCall],
   );
 
+  const status = configStatus(stored, saveCall.isPending);
   const value = useMemo<AdminDraft>(
     () => ({
       config: current,
-      status: stored.isError ? 'unavailable' : saveCall.isPending ? 'saving' : stored.isPending ? 'loading' : 'success',
+      status,
       unsaved,
       update: (change) => setEdited((c) => change(c ?? migration?.config ?? defaultGlobalConfig)),
       set: (path) =>
@@ -207,17 +206,7 @@ export function AdminDraftProvider({ children }: { children: ReactNode }) {
       pending,
       markPending,
     }),
-    [
-      current,
-      migration,
-      stored.isError,
-      stored.isPending,
-      saveCall.isPending,
-      unsaved,
-      saveConfig,
-      pending,
-      markPending,
-    ],
+    [current, migration, status, unsaved, saveConfig, pending, markPending],
   );
 
   // The config draft outlives the admin tabs; an editor's own unsaved work ends with its tab.

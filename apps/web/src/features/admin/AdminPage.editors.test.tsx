@@ -194,6 +194,34 @@ describe(
       expect(night).toMatchObject({ dark: true, appearance: darkTheme?.appearance });
     });
 
+    it.each([
+      { locale: 'en', label: 'Alternative text when neither field has a value', save: 'Save configuration' },
+      { locale: 'de', label: 'Alternativtext, wenn keines der Felder einen Wert hat', save: 'Konfiguration speichern' },
+    ])(
+      'admin-spec §3 "Config" accessibility.assets alt_fallback.options: in $locale edits the last-resort text per content language and saves it',
+      async (c) => {
+        const { posted } = adminServer({
+          ...defaultGlobalConfig,
+          accessibility: {
+            assets: { alt: 'title', alt_fallback: { field_name: 'filename', options: { text: { en: 'Image' } } } },
+          },
+        });
+        const { user } = await renderApp('/admin/appearance', { locale: c.locale });
+        const german = await screen.findByLabelText(`${c.label} (DE)`, {}, slow);
+        const english = screen.getByLabelText(`${c.label} (EN)`);
+        expect(english).toHaveValue('Image');
+        await user.type(german, 'Bild');
+        await user.clear(english);
+        await user.type(english, 'Picture');
+        await user.click(screen.getByRole('button', { name: c.save }));
+        await waitFor(() => expect(posted).toHaveLength(1));
+        expect(posted[0]?.accessibility.assets.alt_fallback).toEqual({
+          field_name: 'filename',
+          options: { text: { en: 'Picture', de: 'Bild' } },
+        });
+      },
+    );
+
     it('offers sorts and result views, orders the views, and sets the fallback language and login info text (admin-spec §3)', async () => {
       const { posted } = adminServer(defaultGlobalConfig);
       const { user } = await renderApp('/admin/search');

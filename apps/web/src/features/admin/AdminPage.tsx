@@ -1,5 +1,5 @@
 import { Alert, Box, Button, List, ListItem, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useId, type ComponentType } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { NavLink, Outlet } from '../../lib/router.tsx';
 import { PageHeading } from '../../components/PageHeading.tsx';
@@ -8,6 +8,7 @@ import { FRONTEND_VERSION } from '@vitrine/contract/version';
 import { checkAdminEntry, versionWarning } from '../../stores/session.ts';
 import { AdminDraftProvider, useAdminDraft } from './AdminDraft.tsx';
 import { useBackendVersion } from './queries.ts';
+import { busy } from './status.ts';
 import { AppearanceSection } from './sections/AppearanceSection.tsx';
 import { DashboardSection } from './sections/DashboardSection.tsx';
 import { EditorSection } from './sections/EditorSection.tsx';
@@ -111,7 +112,11 @@ function SaveBar() {
         {t('admin.save')}
       </Button>
       <Box role="status" sx={{ flex: 1 }}>
-        {unsaved && <Alert severity="warning">{t('admin.unsaved')}</Alert>}
+        {status === 'saving' ? (
+          <Typography>{t('admin.status.saving')}</Typography>
+        ) : (
+          unsaved && <Alert severity="warning">{t('admin.unsaved')}</Alert>
+        )}
       </Box>
     </Stack>
   );
@@ -121,16 +126,24 @@ export function AdminSectionPage({ section }: { section: AdminSection }) {
   const { t } = useTranslation();
   const { status } = useAdminDraft();
   const View = sectionViews[section];
+  const headingId = useId();
+  const own = ownSections.has(section);
+  // A section of the config shows, and tells assistive technology, the config's status (admin-spec §4).
   return (
-    <>
-      <Typography component="h2" variant="h5" sx={{ mb: 2 }}>
+    <Box
+      role="region"
+      aria-labelledby={headingId}
+      data-status={own ? undefined : status}
+      aria-busy={own ? undefined : busy(status)}
+    >
+      <Typography component="h2" variant="h5" sx={{ mb: 2 }} id={headingId}>
         {t(`views.admin.${section}`)}
       </Typography>
-      {ownSections.has(section) ? (
+      {own ? (
         <Suspense fallback={<PageLoading />}>
           <View />
         </Suspense>
-      ) : status === 'loading' ? (
+      ) : status === 'initial' || status === 'loading' ? (
         <PageLoading />
       ) : status === 'unavailable' ? (
         <Alert severity="error">{t('toast.config.error')}</Alert>
@@ -140,6 +153,6 @@ export function AdminSectionPage({ section }: { section: AdminSection }) {
           {configSections.has(section) && <SaveBar />}
         </>
       )}
-    </>
+    </Box>
   );
 }

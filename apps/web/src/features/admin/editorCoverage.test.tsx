@@ -46,7 +46,6 @@ const withoutEditor: Partial<Record<ConfigKey, Reason>> = {
   'visibleLocales[].short': 'set-when-added',
   'visibleLogos[].key': 'built-in-entry',
   'visibleLogos[].translation': 'text-key',
-  'accessibility.assets.alt_fallback.options{}': 'not-read',
   'guide.tour[].key': 'built-in-entry',
   'guide.tour[].translation': 'text-key',
 };

@@ -24,6 +24,7 @@ import { useAssetDoc, useCountedView } from './queries.ts';
 import { useIndexFields } from '../../stores/searchInput.ts';
 import { useFieldFormatter } from '../../stores/fieldText.ts';
 import { assetsLink } from '../../lib/portalLinks.ts';
+import { altText } from '../../lib/assetText.ts';
 import { AssetEditorActions, AssetHistory } from '../../widgets/edit/EditorControls.tsx';
 import { contentLanguageOf } from '../../lib/contentLanguage.ts';
 
@@ -33,12 +34,6 @@ export function assetShareLink(id: string, location: Pick<Location, 'origin' | '
 }
 
 const copyShareLink = (id: string) => copyLink(assetShareLink(id), false);
-
-function textOf(value: unknown): string | undefined {
-  if (typeof value === 'string' && value.trim()) return value;
-  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
-  return undefined;
-}
 
 /** The asset detail page (portal-spec §2 "Asset detail"). */
 export function AssetPage() {
@@ -118,10 +113,7 @@ export function AssetPage() {
 
   const info = config.assetInfo;
   const title = format.title(doc, info.title);
-  const alt =
-    textOf(doc[config.accessibility.assets.alt]) ??
-    textOf(doc[config.accessibility.assets.alt_fallback.field_name]) ??
-    title;
+  const alt = altText(doc, config.accessibility.assets, lang, config.fallback_locale);
   const left = info.paramsLeft.length > 0 ? info.paramsLeft : fallbackLeft;
   const right = info.paramsRight.length > 0 ? info.paramsRight : fallbackRight;
 

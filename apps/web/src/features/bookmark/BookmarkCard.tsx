@@ -2,6 +2,7 @@ import { Box, Card, CardActionArea, Skeleton, Stack, Typography, useMediaQuery, 
 import { Link as RouterLink } from '../../lib/router.tsx';
 import type { AssetDoc } from '@vitrine/contract/search';
 import { routePath } from '@vitrine/contract/paths';
+import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
 import { BookmarkToggle } from '../../widgets/BookmarkToggle.tsx';
 import { useLongPress } from '../../lib/longPress.ts';
 import type { ClickModifiers } from '../../lib/selection.ts';
@@ -46,7 +47,7 @@ export function BookmarkCard({
   selected,
   onSelect,
   first = false,
-  borderWidth = 1,
+  borderWidth = defaultGlobalConfig.bookmark.options.border_width,
   cardHeight = SMALL_IMAGE_HEIGHT + TITLE_ROW,
 }: {
   doc: AssetDoc;
@@ -56,7 +57,10 @@ export function BookmarkCard({
   onSelect: (click: ClickModifiers) => void;
   /** One of the cards seen first: its picture is fetched at once and first. */
   first?: boolean;
-  /** The card's border in px (config bookmark.options.border_width); a selected card's is 1 px wider. */
+  /**
+   * The card's border in px (config bookmark.options.border_width, by default the config's 2 as
+   * decision 0268 chose); a selected card's is 1 px wider.
+   */
   borderWidth?: number;
   /** The card's height in px (config bookmark.options.card_height), which its picture follows. */
   cardHeight?: number;

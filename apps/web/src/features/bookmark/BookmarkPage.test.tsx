@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { bookmarkBatches, CHARS_PER_ID, GUEST_BOOKMARKS_KEY, URL_LIMIT } from '../../stores/bookmarks.ts';
@@ -6,7 +6,10 @@ import { api, configHandlers, server, sessionAnswer, sessionHandlers } from '../
 import { renderApp } from '../../test/renderApp.tsx';
 import { startTestServer } from '../../test/testServer.ts';
 import { touch } from '../../test/touch.ts';
-import { CARD_MIN_WIDTH } from './BookmarkCard.tsx';
+import { BookmarkCard, CARD_MIN_WIDTH } from './BookmarkCard.tsx';
+import { createQueryClient, Providers } from '../../app/Providers.tsx';
+import { createI18n } from '../../stores/i18n.ts';
+import { createMemoryRouter, RouterProvider } from '../../lib/router.tsx';
 import { cardColumns } from './BookmarkPage.tsx';
 import { expectSizedPicture } from '../../test/pictures.ts';
 import { mediaQueryList } from '../../test/mediaQueries.ts';
@@ -129,6 +132,33 @@ describe('bookmark list (portal-spec §2 "Bookmark list")', () => {
     expect(getComputedStyle(second).borderTopWidth).toBe('3px');
     await user.click(within(first).getByRole('checkbox'));
     await waitFor(() => expect(getComputedStyle(first).borderTopWidth).toBe('4px'));
+  }, 30_000);
+
+  it('admin-spec §3 "bookmark" options.border_width (default 2, decision 0268): a config without it draws 2 px cards, and so does a card given none', async () => {
+    signedInWith(['1']);
+    catalogue();
+    server.use(...configHandlers({ bookmark: { options: { card_height: 232 } } }));
+    await renderApp('/bookmark');
+    await waitFor(() => expect(screen.getAllByTestId('bookmark-card')).toHaveLength(1), { timeout: 15_000 });
+    expect(getComputedStyle(screen.getByTestId('bookmark-card')).borderTopWidth).toBe('2px');
+    cleanup();
+
+    const router = createMemoryRouter(
+      [
+        {
+          path: '/',
+          element: <BookmarkCard doc={{ id: '9' }} title="Harbour" selected={false} onSelect={() => undefined} />,
+        },
+      ],
+      { initialEntries: ['/'] },
+    );
+    render(
+      <Providers i18n={await createI18n()} queryClient={createQueryClient()}>
+        <RouterProvider router={router} />
+      </Providers>,
+    );
+    const card = await screen.findByTestId('bookmark-card');
+    expect(getComputedStyle(card).borderTopWidth).toBe('2px');
   }, 30_000);
 
   it.each([

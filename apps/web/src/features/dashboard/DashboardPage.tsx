@@ -46,7 +46,6 @@ function PosterCollection({ collection, lang, config, first }: CollectionProps) 
   const { data, isPending } = useCollectionContent(lang, collection.indicator, row.near);
   const { collections } = config.dashboard;
   if (collections.hide_empty_result && !isPending && (data?.numFound ?? 0) === 0) return null;
-  const { alt, alt_fallback } = config.accessibility.assets;
   return (
     <CollectionRow
       id={collection.indicator}
@@ -56,7 +55,7 @@ function PosterCollection({ collection, lang, config, first }: CollectionProps) 
       height={collections.height}
       borderWidth={collections.poster_border_width}
       searchPath={collectionSearchPath(collection, lang, config.fallback_locale)}
-      alt={(doc: AssetDoc) => altText(doc, alt, alt_fallback.field_name)}
+      alt={(doc: AssetDoc) => altText(doc, config.accessibility.assets, lang, config.fallback_locale)}
       first={first}
       sectionRef={row.ref}
       onFocus={row.show}

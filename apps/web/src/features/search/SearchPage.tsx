@@ -166,7 +166,6 @@ export function SearchPage() {
     useMemo(() => ({ ...config, sorting }), [config, sorting]),
     fields,
   );
-  const { alt, alt_fallback } = config.accessibility.assets;
 
   // The colour is a term of the search's text (issue #52), so the link and going back keep it.
   const chooseColour = useStableCallback((colour: string) => go({ ...route, text: withColour(route.text, colour) }));
@@ -355,7 +354,7 @@ export function SearchPage() {
               titleOf={titleOf}
               captionOf={captionOf}
               bodyOf={bodyOf}
-              altOf={(doc) => altText(doc, alt, alt_fallback.field_name)}
+              altOf={(doc) => altText(doc, config.accessibility.assets, lang, config.fallback_locale)}
               columns={listColumns}
               format={format}
               sort={sort}

@@ -45,6 +45,13 @@ export function AppearanceSection() {
     return name === theme.translation ? theme.key : name;
   };
   const options = themes.map((th) => ({ value: th.key, label: themeName(th) }));
+  // The last-resort alternative text per content language (decision 0267); an emptied one is removed.
+  const altTexts = config.accessibility.assets.alt_fallback.options.text ?? {};
+  const altLanguages = [...new Set([...config.content_languages, ...Object.keys(altTexts)])];
+  const setAltText = (lang: string) => (value: string) => {
+    const others = Object.fromEntries(Object.entries(altTexts).filter(([key]) => key !== lang));
+    set('accessibility.assets.alt_fallback.options.text')(value ? { ...others, [lang]: value } : others);
+  };
   /** The default light and dark themes cannot be deleted: visitors would have none to start with. */
   const inUse = (theme: ThemeConfig) =>
     theme.key === config.themes.default_light || theme.key === config.themes.default_dark;
@@ -233,6 +240,15 @@ export function AppearanceSection() {
           ]}
           onChange={set('accessibility.assets.alt_fallback.field_name')}
         />
+        {altLanguages.map((lang) => (
+          <TextSetting
+            key={lang}
+            label={t('admin.appearance.alt_fallback_text', { lang: lang.toUpperCase() })}
+            value={altTexts[lang] ?? ''}
+            onChange={setAltText(lang)}
+            configKey="accessibility.assets.alt_fallback.options.text{}"
+          />
+        ))}
         {[config.accessibility.assets.alt, config.accessibility.assets.alt_fallback.field_name]
           .filter(missingFrom(fields))
           .map((name) => (

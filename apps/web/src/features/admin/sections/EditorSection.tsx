@@ -6,6 +6,7 @@ import { sanitizeHtml } from '../../../lib/html.ts';
 import { useAdminDraft, useUnsavedFlag } from '../AdminDraft.tsx';
 import { Section, TextSetting } from '../fields.tsx';
 import { useCustomPage, useCustomPageLocales, useSaveCustomPages, type PageDraft } from '../queries.ts';
+import { busy, customPageStatus } from '../status.ts';
 
 /**
  * Custom pages, one per language, with a sanitised live preview (admin-spec §1 "editor"). Each
@@ -23,6 +24,8 @@ export function EditorSection() {
   const changed = Object.keys(drafts).filter((l) => langs.includes(l));
   useUnsavedFlag('page', changed.length > 0);
   const save = useSaveCustomPages();
+  // The shown language's page status (admin-spec §4), told on its panel.
+  const pageStatus = customPageStatus(useCustomPage(lang));
   const saveAll = () =>
     save.mutate(
       changed.map((l) => ({ lang: l, page: drafts[l]! })),
@@ -47,7 +50,13 @@ export function EditorSection() {
           />
         ))}
       </Tabs>
-      <Box id="page-panel" role="tabpanel" aria-labelledby={`page-tab-${lang}`}>
+      <Box
+        id="page-panel"
+        role="tabpanel"
+        aria-labelledby={`page-tab-${lang}`}
+        data-status={pageStatus}
+        aria-busy={busy(pageStatus)}
+      >
         <PageEditor
           key={lang}
           lang={lang}
@@ -83,7 +92,18 @@ function PageEditor({
   const current = draft ?? stored ?? { heading: '', html: '' };
   const edit = (next: PageDraft) =>
     onDraft(JSON.stringify(next) === JSON.stringify(stored ?? { heading: '', html: '' }) ? null : next);
-  if (page.isPending) return <Typography>{t('global.loading')}</Typography>;
+  const status = customPageStatus(page);
+  if (status !== 'success') {
+    return (
+      <Box sx={{ pt: 2, pb: 2 }}>
+        {page.isError ? (
+          <Alert severity="error">{t('admin.editor.page_error')}</Alert>
+        ) : (
+          <Typography>{t('global.loading')}</Typography>
+        )}
+      </Box>
+    );
+  }
   return (
     <Stack spacing={2} sx={{ pt: 2, pb: 2 }}>
       <TextSetting

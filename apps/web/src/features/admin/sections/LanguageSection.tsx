@@ -27,6 +27,7 @@ import {
   useSaveTexts,
   useTexts,
 } from '../queries.ts';
+import { busy, translationsStatus } from '../status.ts';
 import { toast } from '../../../lib/toast.ts';
 import { useQueryClient } from '@tanstack/react-query';
 
@@ -329,58 +330,77 @@ function TranslationEditor({ lang }: { lang: string }) {
   const dirty = Object.entries(edits).some(([key, text]) => text !== (current.get(key) ?? ''));
   useUnsavedFlag('translations', dirty);
 
-  if (english.isPending || target.isPending) return <Typography>{t('global.loading')}</Typography>;
+  const status = translationsStatus([english, target], save.isPending);
+  const failed = english.isError || target.isError;
   return (
-    <Stack spacing={1}>
-      <Stack direction="row" spacing={1}>
-        <TextField
-          size="small"
-          label={t('admin.language.filter')}
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-          sx={{ flex: 1 }}
-        />
-        <Button onClick={() => setAddingKey(true)}>{t('admin.language.add_translation')}</Button>
-        <Button
-          variant="contained"
-          disabled={!dirty || save.isPending}
-          onClick={() => {
-            const merged = new Map(current);
-            for (const [k, v] of Object.entries(edits)) merged.set(k, v);
-            save.mutate({ lang, texts: unflatten(merged) }, { onSuccess: () => setEdits({}) });
-          }}
-        >
-          {t('admin.language.save_translations')}
-        </Button>
-      </Stack>
-      {dirty && <Typography role="status">{t('admin.unsaved')}</Typography>}
-      <Typography variant="body2">
-        {t('admin.language.shown', { count: Math.min(shown.length, PAGE), total: shown.length })}
-      </Typography>
-      {shown.slice(0, PAGE).map((key) => (
-        <Stack key={key} direction={{ xs: 'column', md: 'row' }} spacing={1}>
-          <TextField
-            size="small"
-            label={key}
-            value={value(key)}
-            onChange={(e) => setEdits({ ...edits, [key]: e.target.value })}
-            sx={{ flex: 1 }}
-          />
-          <Typography variant="body2" sx={{ flex: 1, color: 'text.secondary' }}>
-            <span lang="en">EN: {fallback.get(key) ?? '—'}</span>
+    <Stack
+      spacing={1}
+      role="group"
+      aria-label={t('admin.language.texts_of', { lang: lang.toUpperCase() })}
+      data-status={status}
+      aria-busy={busy(status)}
+    >
+      {status === 'initial' || status === 'loading' ? (
+        failed ? (
+          <Alert severity="error">{t('admin.language.texts_error')}</Alert>
+        ) : (
+          <Typography>{t('global.loading')}</Typography>
+        )
+      ) : (
+        <>
+          <Stack direction="row" spacing={1}>
+            <TextField
+              size="small"
+              label={t('admin.language.filter')}
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+              sx={{ flex: 1 }}
+            />
+            <Button onClick={() => setAddingKey(true)}>{t('admin.language.add_translation')}</Button>
+            <Button
+              variant="contained"
+              disabled={!dirty || save.isPending}
+              onClick={() => {
+                const merged = new Map(current);
+                for (const [k, v] of Object.entries(edits)) merged.set(k, v);
+                save.mutate({ lang, texts: unflatten(merged) }, { onSuccess: () => setEdits({}) });
+              }}
+            >
+              {t('admin.language.save_translations')}
+            </Button>
+          </Stack>
+          <Typography role="status">
+            {status === 'saving' ? t('admin.status.saving') : dirty ? t('admin.unsaved') : ''}
           </Typography>
-        </Stack>
-      ))}
-      {addingKey && (
-        <AddTranslationDialog
-          taken={keys}
-          onClose={() => setAddingKey(false)}
-          onAdd={(key, text) => {
-            setEdits({ ...edits, [key]: text });
-            setFilter(key);
-            setAddingKey(false);
-          }}
-        />
+          <Typography variant="body2">
+            {t('admin.language.shown', { count: Math.min(shown.length, PAGE), total: shown.length })}
+          </Typography>
+          {shown.slice(0, PAGE).map((key) => (
+            <Stack key={key} direction={{ xs: 'column', md: 'row' }} spacing={1}>
+              <TextField
+                size="small"
+                label={key}
+                value={value(key)}
+                onChange={(e) => setEdits({ ...edits, [key]: e.target.value })}
+                sx={{ flex: 1 }}
+              />
+              <Typography variant="body2" sx={{ flex: 1, color: 'text.secondary' }}>
+                <span lang="en">EN: {fallback.get(key) ?? '—'}</span>
+              </Typography>
+            </Stack>
+          ))}
+          {addingKey && (
+            <AddTranslationDialog
+              taken={keys}
+              onClose={() => setAddingKey(false)}
+              onAdd={(key, text) => {
+                setEdits({ ...edits, [key]: text });
+                setFilter(key);
+                setAddingKey(false);
+              }}
+            />
+          )}
+        </>
       )}
     </Stack>
   );
