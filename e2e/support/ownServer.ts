@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -22,19 +22,28 @@ export const ownPort = Number(process.env.E2E_PORT ?? 18473) + 1;
 
 /**
  * Starts the compiled server on `ownPort` with a new data folder, after `prepare` has filled it
- * through the command line (`vitrine(...args)`), as an operator would. The journey settings apply.
+ * through the command line (`vitrine(...args)`), as an operator would. The journey settings apply,
+ * as `settings` changes them when it is given.
  */
 export async function startOwnServer(
   prepare: (vitrine: (...args: string[]) => void, folder: string, dataDir: string) => void,
+  settings?: (journeySettings: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<OwnServer> {
   const folder = mkdtempSync(path.join(tmpdir(), 'vitrine-e2e-own-'));
+  const journeySettings = path.join(root, 'e2e/settings.json');
+  let settingsFile = journeySettings;
+  if (settings) {
+    settingsFile = path.join(folder, 'settings.json');
+    const base = JSON.parse(readFileSync(journeySettings, 'utf8')) as Record<string, unknown>;
+    writeFileSync(settingsFile, JSON.stringify(settings(base)));
+  }
   const env = {
     ...process.env,
     PORT: String(ownPort),
     HOST: '127.0.0.1',
     DATA_DIR: path.join(folder, 'data'),
     LOG_LEVEL: 'warn',
-    SETTINGS_FILE: path.join(root, 'e2e/settings.json'),
+    SETTINGS_FILE: settingsFile,
   };
   const origin = `http://127.0.0.1:${ownPort}`;
   let server: ChildProcess | undefined;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { acceptedLanguages } from '@vitrine/contract/formats';
-import { portalLink, readMediaUrl, readZipIds, type MediaFile } from '@vitrine/contract/paths';
+import { portalLink, readMediaUrl, readZipIds, ZIP_REF_PATTERN, type MediaFile } from '@vitrine/contract/paths';
 import type { ConvertSet } from '@vitrine/contract/session';
 import type { CallAnswer } from '@vitrine/contract/call';
 import { modelFormats, type previewCall, type videoCall } from '@vitrine/contract/download';
@@ -545,6 +545,8 @@ export class DownloadService {
    * the hash of the list, so neither can be changed behind the other's back.
    */
   async signedZipList(input: { cset: string; ref: string } & SignedQuery, signal?: AbortSignal): Promise<SignedZip> {
+    // Not a reference (the old form with the ids in the path among them): no such file.
+    if (!ZIP_REF_PATTERN.test(input.ref)) throw notFound('The zip');
     const downloader = await this.verify({ kind: 'zipList', cset: input.cset, ref: input.ref }, input);
     const text = await this.repository.zipList(input.ref);
     if (text === undefined) throw notFound('The zip of this download link');
