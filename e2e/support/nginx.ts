@@ -44,7 +44,6 @@ http {
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $remote_addr;
       proxy_buffering off;
     }
   }

@@ -200,6 +200,20 @@ describe.each(dialects)('zips of a list sent in the body on %s (POST download/zi
     expect(answer.details.map((d) => d.path).join(' ')).toContain(field);
   });
 
+  it('refuses more than 10,000 ids with 400 validation naming the list, also when maxAssets sets no limit', async () => {
+    const { download } = t.settings.file;
+    const before = download.maxAssets;
+    download.maxAssets = -1;
+    try {
+      const many = Array.from({ length: 10_001 }, (_, i) => String(i + 1));
+      const res = await post({ csetid: 0, ids: many });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'validation', details: [{ path: expect.stringContaining('ids') }] });
+    } finally {
+      download.maxAssets = before;
+    }
+  });
+
   it('refuses an unknown set and more assets than maxAssets as the GET does', async () => {
     const unknown = await post({ csetid: 99, ids: ids.slice(0, 2) });
     expect(unknown.statusCode).toBe(400);
