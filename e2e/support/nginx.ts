@@ -23,10 +23,13 @@ export async function startNginx(dir: string, port: number, upstream: string): P
   mkdirSync(dir, { recursive: true });
   const conf = path.join(dir, 'nginx.conf');
   const temp = (name: string) => path.join(dir, name);
+  // Started by root, nginx's workers would run as nobody, who may not write request bodies into the
+  // journey's own (private) folder.
+  const runAs = process.getuid?.() === 0 ? 'user root;\n' : '';
   writeFileSync(
     conf,
     `daemon off;
-worker_processes 1;
+${runAs}worker_processes 1;
 pid ${temp('nginx.pid')};
 error_log ${temp('error.log')} warn;
 events { worker_connections 256; }
