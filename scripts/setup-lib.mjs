@@ -14,6 +14,8 @@ export const debianPackages = [
   { pkg: 'chromium', present: () => existsSync('/usr/bin/chromium') },
   { pkg: 'postgresql', present: () => postgresBin() !== undefined },
   { pkg: 'perl', present: () => onPath('perl') },
+  // The journey of a zip through nginx with its default settings (e2e/journeys/zip-through-nginx.spec.ts).
+  { pkg: 'nginx-light', present: () => existsSync('/usr/sbin/nginx') },
 ];
 
 export function onPath(cmd) {

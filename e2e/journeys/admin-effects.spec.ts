@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { addUser, logIn } from '../support/accounts.ts';
@@ -252,42 +251,44 @@ test.describe('on a portal with a date field of its own', () => {
   test.use({ baseURL: origin, storageState: toursSeen(origin) });
 
   let server: OwnServer | undefined;
-  let settingsFolder = '';
   test.beforeAll(async () => {
     test.setTimeout(90_000);
     // The journeys' settings and a date field that is no range in the index: its days are values
     // to tick, as a photo's day is.
-    settingsFolder = mkdtempSync(path.join(tmpdir(), 'vitrine-e2e-date-field-'));
-    const settingsFile = path.join(settingsFolder, 'settings.json');
-    const journeySettings = JSON.parse(readFileSync(path.join(root, 'e2e/settings.json'), 'utf8')) as object;
-    writeFileSync(settingsFile, JSON.stringify({ ...journeySettings, fields: [shotOn] }));
-    server = await startOwnServer((vitrine, folder, dataDir) => {
-      const files = path.join(folder, 'import', 'shots');
-      mkdirSync(files, { recursive: true });
-      const manifest: Record<string, { fields: { shot_on: string } }> = {};
-      for (const [name, day, colour] of [
-        ['spring.svg', '2024-03-05', '#4caf50'],
-        ['autumn.svg', '2024-11-20', '#ff9800'],
-      ] as const) {
-        writeFileSync(
-          path.join(files, name),
-          `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="${colour}"/></svg>\n`,
-        );
-        manifest[name] = { fields: { shot_on: day } };
-      }
-      writeFileSync(path.join(files, 'manifest.json'), JSON.stringify(manifest));
-      vitrine('import', path.join(folder, 'import'));
-      execFileSync(process.execPath, ['apps/server/bin/vitrine.mjs', 'users', 'add', admin, '--groups', 'admins'], {
-        cwd: root,
-        input: 'journey secret\n',
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...process.env, DATA_DIR: dataDir, SETTINGS_FILE: settingsFile, LOG_LEVEL: 'warn' },
-      });
-    }, settingsFile);
+    server = await startOwnServer(
+      (vitrine, folder, dataDir) => {
+        const files = path.join(folder, 'import', 'shots');
+        mkdirSync(files, { recursive: true });
+        const manifest: Record<string, { fields: { shot_on: string } }> = {};
+        for (const [name, day, colour] of [
+          ['spring.svg', '2024-03-05', '#4caf50'],
+          ['autumn.svg', '2024-11-20', '#ff9800'],
+        ] as const) {
+          writeFileSync(
+            path.join(files, name),
+            `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="${colour}"/></svg>\n`,
+          );
+          manifest[name] = { fields: { shot_on: day } };
+        }
+        writeFileSync(path.join(files, 'manifest.json'), JSON.stringify(manifest));
+        vitrine('import', path.join(folder, 'import'));
+        execFileSync(process.execPath, ['apps/server/bin/vitrine.mjs', 'users', 'add', admin, '--groups', 'admins'], {
+          cwd: root,
+          input: 'journey secret\n',
+          stdio: ['pipe', 'pipe', 'pipe'],
+          env: {
+            ...process.env,
+            DATA_DIR: dataDir,
+            SETTINGS_FILE: path.join(folder, 'settings.json'),
+            LOG_LEVEL: 'warn',
+          },
+        });
+      },
+      (journeySettings) => ({ ...journeySettings, fields: [shotOn] }),
+    );
   });
   test.afterAll(async () => {
     await server?.stop();
-    rmSync(settingsFolder, { recursive: true, force: true });
   });
 
   test('a date facet the admin shows as checkboxes lists its days as dates, in English and in German (portal-spec §3 "Facet config" filterVal)', async ({

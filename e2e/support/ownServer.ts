@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -23,13 +23,20 @@ export const ownPort = Number(process.env.E2E_PORT ?? 18473) + 1;
 /**
  * Starts the compiled server on `ownPort` with a new data folder, after `prepare` has filled it
  * through the command line (`vitrine(...args)`), as an operator would. The journey settings apply,
- * or the settings file given (one that declares fields of its own, say).
+ * as `settings` changes them when it is given.
  */
 export async function startOwnServer(
   prepare: (vitrine: (...args: string[]) => void, folder: string, dataDir: string) => void,
-  settingsFile = path.join(root, 'e2e/settings.json'),
+  settings?: (journeySettings: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<OwnServer> {
   const folder = mkdtempSync(path.join(tmpdir(), 'vitrine-e2e-own-'));
+  const journeySettings = path.join(root, 'e2e/settings.json');
+  let settingsFile = journeySettings;
+  if (settings) {
+    settingsFile = path.join(folder, 'settings.json');
+    const base = JSON.parse(readFileSync(journeySettings, 'utf8')) as Record<string, unknown>;
+    writeFileSync(settingsFile, JSON.stringify(settings(base)));
+  }
   const env = {
     ...process.env,
     PORT: String(ownPort),

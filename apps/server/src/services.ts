@@ -204,6 +204,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     { what: 'catalogue changes', purge: (now) => r.search.pruneChanges(now - CHANGE_READER_TTL_MS) },
     { what: 'derivative claims', purge: (now) => r.derivatives.purgeExpiredClaims(now) },
     { what: 'download locks', purge: (now) => r.downloads.purgeExpiredLocks(now) },
+    { what: 'zip lists', purge: (now) => r.downloads.purgeExpiredZipLists(now) },
     { what: 'counted downloads', purge: (now) => r.downloads.purgeCountedDownloads(now - COUNTED_DOWNLOADS_KEPT_MS) },
   ];
   const conversions = new ConversionCache(r.downloads, settings.dataDir, work, {

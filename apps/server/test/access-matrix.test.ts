@@ -2,6 +2,7 @@ import type { InjectOptions, RouteOptions } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assetDocSchema } from '@vitrine/contract/search';
 import { AccessService } from '../src/access/access.service.ts';
+import { zipListRef } from '../src/download/zip-list.ts';
 import { startTestApp, type TestApp } from './app.ts';
 import { signIn } from './auth.ts';
 import { buildAsset, buildCollection } from './factories.ts';
@@ -84,12 +85,17 @@ const matrix: Record<string, Row> = {
   [`GET ${api}download/preview`]: { request: (h) => get(`${api}download/preview?id=${h.id}`) },
   [`GET ${api}download/`]: { request: (h) => get(`${api}download/?id=${h.id}&csetid=0`) },
   [`GET ${api}download`]: { request: (h) => get(`${api}download?operation=zip&csetid=0&id=${h.id}`) },
+  [`POST ${api}download/zip`]: {
+    request: (h) => ({ method: 'POST', url: `${api}download/zip`, payload: { csetid: 0, ids: [String(h.id)] } }),
+  },
   [`GET ${api}download/video/:id`]: { request: (h) => get(`${api}download/video/${h.id}`) },
   [`POST ${api}download/order`]: {
     request: (h) => ({ method: 'POST', url: `${api}download/order`, payload: { id: [String(h.id)], message: 'm' } }),
   },
   ['GET /media/download/:id/:cset']: { request: (h) => get(`/media/download/${h.id}/0`) },
   ['GET /media/zip/:cset']: { request: (h) => get(`/media/zip/0?ids=${h.id}`) },
+  // A zip list's reference is the hash of its ids: unsigned, the list of the hidden asset is refused.
+  ['GET /media/zip/:cset/:ref']: { request: (h) => get(`/media/zip/0/${zipListRef(String(h.id))}`) },
   // Bookmarks (portal-spec §7 config/bookmarks): a hidden asset is neither accepted nor answered.
   [`GET ${api}config/bookmarks`]: { request: () => get(`${api}config/bookmarks`) },
   [`POST ${api}config/bookmarks`]: {

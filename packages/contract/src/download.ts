@@ -45,6 +45,28 @@ export const zipDownloadCall = defineCall({
   response: z.object({ url: z.string().optional(), rejected_asset_ids: z.array(z.string()) }),
 });
 
+/**
+ * The most ids a zip list may name whatever `download.maxAssets` says (-1 too): a zip of more is
+ * better made as several, and the list is kept as one row until its URL expires.
+ */
+export const ZIP_LIST_MAX_IDS = 10_000;
+
+export const zipListCall = defineCall({
+  method: 'POST',
+  path: 'download/zip',
+  summary:
+    'Signed URL of a zip bundle of a list of any length: the URL names a reference to the list the server keeps, not the ids; assets the caller may not download are named, not bundled',
+  body: z.object({
+    csetid: z.number().int().min(0),
+    ids: z
+      .array(assetId)
+      .min(1)
+      .max(ZIP_LIST_MAX_IDS)
+      .describe('The assets in the order their files go into the zip; at most download.maxAssets'),
+  }),
+  response: zipDownloadCall.response,
+});
+
 export const videoCall = defineCall({
   method: 'GET',
   path: 'download/video/:id',

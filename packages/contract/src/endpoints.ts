@@ -85,6 +85,7 @@ export const orderCall = endpoint<typeof download.orderCall>('POST', 'download/o
 export const previewCall = endpoint<typeof download.previewCall>('GET', 'download/preview');
 export const videoCall = endpoint<typeof download.videoCall>('GET', 'download/video/:id');
 export const zipDownloadCall = endpoint<typeof download.zipDownloadCall>('GET', 'download');
+export const zipListCall = endpoint<typeof download.zipListCall>('POST', 'download/zip');
 export const editOptionsCall = endpoint<typeof edit.editOptionsCall>('GET', 'edit/options');
 export const editAssetCall = endpoint<typeof edit.editAssetCall>('GET', 'edit/asset');
 export const editPreviewCall = endpoint<typeof edit.editPreviewCall>('POST', 'edit/preview');

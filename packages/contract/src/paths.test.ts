@@ -182,6 +182,7 @@ describe('signed media paths: made by paths, read back by paths', () => {
     { kind: 'caption', id: '42', track: '1' },
     { kind: 'download', id: '42', cset: '0' },
     { kind: 'zip', cset: '2', ids: ['4', '7', '1234567'] },
+    { kind: 'zipList', cset: '2', ref: 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg' },
     { kind: 'thumb', id: 'a b/c?d#e' },
   ];
   const grants: MediaGrant[] = [{}, { by: 'u12' }, { share: '9' }, { by: 'guest', share: '9' }];
@@ -204,6 +205,9 @@ describe('signed media paths: made by paths, read back by paths', () => {
     );
     expect(mediaSigned({ kind: 'zip', cset: 0, ids: [4, 7] }, { by: 'guest' })).toBe('zip/0?ids=4-7&by=guest');
     expect(mediaUrl('zip/0?ids=4-7', { exp: 5, sig: 's' })).toBe('/media/zip/0?ids=4-7&exp=5&sig=s');
+    expect(mediaSigned({ kind: 'zipList', cset: 0, ref: 'r'.repeat(43) }, { by: 'u1' })).toBe(
+      `zip/0/${'r'.repeat(43)}?by=u1`,
+    );
   });
 
   it('reads nothing from other URLs', () => {

@@ -332,7 +332,12 @@ export type MediaFile =
   /** A caption track of a video (`track`: its number among the video's captions), served as WebVTT. */
   | { kind: 'caption'; id: Part; track: Part }
   | { kind: 'download'; id: Part; cset: Part }
-  | { kind: 'zip'; cset: Part; ids: readonly Part[] };
+  | { kind: 'zip'; cset: Part; ids: readonly Part[] }
+  /**
+   * A zip of a list the server keeps (`download/zip`): `ref` names it, so the URL stays short
+   * however many assets it holds.
+   */
+  | { kind: 'zipList'; cset: Part; ref: Part };
 
 export type MediaKind = MediaFile['kind'];
 
@@ -352,6 +357,7 @@ export const mediaPatterns = {
   caption: '/media/caption/:id/:track',
   download: '/media/download/:id/:cset',
   zip: '/media/zip/:cset',
+  zipList: '/media/zip/:cset/:ref',
 } as const;
 
 const MEDIA = '/media/';
@@ -360,6 +366,8 @@ const ZIP_IDS_SEPARATOR = '-';
 
 const zipIds = (ids: readonly Part[]) => ids.map(segment).join(ZIP_IDS_SEPARATOR);
 export const readZipIds = (text: string): string[] => text.split(ZIP_IDS_SEPARATOR);
+/** A zip list's reference: the base64url SHA-256 of its ids (43 characters). */
+export const ZIP_REF_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 function mediaPathOf(file: MediaFile): { path: string; pairs: [string, string][] } {
   switch (file.kind) {
@@ -378,6 +386,8 @@ function mediaPathOf(file: MediaFile): { path: string; pairs: [string, string][]
       return { path: `download/${segment(file.id)}/${segment(file.cset)}`, pairs: [] };
     case 'zip':
       return { path: `zip/${segment(file.cset)}`, pairs: [['ids', zipIds(file.ids)]] };
+    case 'zipList':
+      return { path: `zip/${segment(file.cset)}/${segment(file.ref)}`, pairs: [] };
   }
 }
 
@@ -471,5 +481,7 @@ function mediaFileAt(pathname: string, ids: string | undefined): MediaFile | und
   if (m) return { kind: 'download', id: m.id ?? '', cset: m.cset ?? '' };
   m = at(mediaPatterns.zip);
   if (m && ids !== undefined) return { kind: 'zip', cset: m.cset ?? '', ids: readZipIds(ids) };
+  m = at(mediaPatterns.zipList);
+  if (m && ZIP_REF_PATTERN.test(m.ref ?? '')) return { kind: 'zipList', cset: m.cset ?? '', ref: m.ref ?? '' };
   return undefined;
 }

@@ -36,6 +36,7 @@ import * as people from './migrations/202612061310_people.ts';
 import * as assetSignature from './migrations/202612061400_asset_signature.ts';
 import * as insightSpans from './migrations/202612061410_insight_spans.ts';
 import * as peopleSearch from './migrations/202612061500_people_search.ts';
+import * as zipList from './migrations/202612062010_zip_list.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -84,6 +85,7 @@ export const migrations: Record<string, Migration> = {
   '202612061400_asset_signature': assetSignature,
   '202612061410_insight_spans': insightSpans,
   '202612061500_people_search': peopleSearch,
+  '202612062010_zip_list': zipList,
 };
 
 /**

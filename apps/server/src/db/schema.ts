@@ -35,6 +35,7 @@ export interface Database {
   file_checksum: FileChecksumTable;
   download: DownloadTable;
   download_once: DownloadOnceTable;
+  zip_list: ZipListTable;
   insight_event: InsightEventTable;
   insight_daily: InsightDailyTable;
   insight_monthly: InsightMonthlyTable;
@@ -406,6 +407,16 @@ export interface DownloadTable {
  */
 export interface DownloadOnceTable {
   key: string;
+  expires_at: number;
+}
+
+/**
+ * The asset ids of a zip (comma-joined, in the zip's order) under their reference `ref` (the
+ * base64url SHA-256 of that text), kept until the last URL naming it expires (`expires_at`, ms).
+ */
+export interface ZipListTable {
+  ref: string;
+  ids: string;
   expires_at: number;
 }
 

@@ -140,6 +140,35 @@ export class DownloadRepository {
   }
 
   /**
+   * Keeps the ids of a zip list under `ref` until `expiresAt` (ms) at least: a list kept already
+   * (the same ids again) stays as long as the later of its URLs.
+   */
+  async keepZipList(ref: string, ids: string, expiresAt: number): Promise<void> {
+    await this.db.kysely
+      .insertInto('zip_list')
+      .values({ ref, ids, expires_at: expiresAt })
+      .onConflict((oc) =>
+        oc
+          .column('ref')
+          .doUpdateSet((eb) => ({ expires_at: eb.ref('excluded.expires_at') }))
+          .where('zip_list.expires_at', '<', expiresAt),
+      )
+      .execute();
+  }
+
+  /** The ids of the zip list `ref` (as `keepZipList` took them), or undefined when there is none. */
+  async zipList(ref: string): Promise<string | undefined> {
+    const row = await this.db.kysely.selectFrom('zip_list').select('ids').where('ref', '=', ref).executeTakeFirst();
+    return row?.ids;
+  }
+
+  /** Removes the zip lists whose last URL has expired. */
+  async purgeExpiredZipLists(now: number): Promise<number> {
+    const result = await this.db.kysely.deleteFrom('zip_list').where('expires_at', '<', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /**
    * Removes delivered downloads made before `before` that are counted in the assets' download
    * counts; a download not yet counted is kept whatever its age, so no count is lost.
    */

@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { downloadCall, orderCall, previewCall, videoCall, zipDownloadCall } from '@vitrine/contract/download';
+import {
+  downloadCall,
+  orderCall,
+  previewCall,
+  videoCall,
+  zipDownloadCall,
+  zipListCall,
+} from '@vitrine/contract/download';
 import { downloadInfoCall } from '@vitrine/contract/info';
 import { mediaPatterns } from '@vitrine/contract/paths';
 import { convertSetsCall } from '@vitrine/contract/session';
@@ -29,7 +36,7 @@ const caller = (request: FastifyRequest) => ({
   acceptLanguage: request.headers['accept-language'],
 });
 
-/** The calls of portal-spec §7 about downloads, and the signed /media/download and /media/zip files. */
+/** The calls of portal-spec §7 about downloads (and zips of lists), and the signed /media/download and /media/zip files. */
 export function downloadRoutes(app: FastifyInstance, downloads: DownloadService): void {
   registerCall(app, convertSetsCall, async ({ request, query }) =>
     downloads.convertSets(caller(request), query.asset_id),
@@ -41,6 +48,9 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
   );
   registerCall(app, zipDownloadCall, async ({ request, reply, query }) =>
     downloads.zip(request.auth, query, whenClientGoes(reply)),
+  );
+  registerCall(app, zipListCall, async ({ request, reply, body }) =>
+    downloads.zipList(request.auth, body, whenClientGoes(reply)),
   );
   registerCall(app, videoCall, async ({ request, params }) => downloads.video(caller(request), params.id ?? ''));
   registerCall(app, orderCall, async ({ request, body }) =>
@@ -81,6 +91,20 @@ export function downloadRoutes(app: FastifyInstance, downloads: DownloadService)
     async (request: FastifyRequest<{ Params: { cset: string }; Querystring: Signed & { ids?: string } }>, reply) => {
       const zip = await downloads.signedZip(
         { ...request.query, cset: request.params.cset, ids: request.query.ids ?? '', client: request.ip },
+        whenClientGoes(reply),
+      );
+      return sendZip(request, reply, zip, {
+        cacheControl: mediaCacheControl(request.query.exp, 'private', DOWNLOAD_CACHE_SECONDS),
+        onDelivered: () => downloads.delivered(zip.delivery, logFailure(request)),
+      });
+    },
+  );
+
+  app.get(
+    mediaPatterns.zipList,
+    async (request: FastifyRequest<{ Params: { cset: string; ref: string }; Querystring: Signed }>, reply) => {
+      const zip = await downloads.signedZipList(
+        { ...request.query, ...request.params, client: request.ip },
         whenClientGoes(reply),
       );
       return sendZip(request, reply, zip, {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { acceptedLanguages } from '@vitrine/contract/formats';
-import { portalLink, readZipIds, type MediaFile } from '@vitrine/contract/paths';
+import { portalLink, readMediaUrl, readZipIds, ZIP_REF_PATTERN, type MediaFile } from '@vitrine/contract/paths';
 import type { ConvertSet } from '@vitrine/contract/session';
 import type { CallAnswer } from '@vitrine/contract/call';
 import { modelFormats, type previewCall, type videoCall } from '@vitrine/contract/download';
@@ -17,6 +17,9 @@ import type { FileBody } from '../http/send-file.ts';
 import { anonymous, requireAssetUser, type Auth } from '../auth/caller.ts';
 import { conversionSetTitle, type ConversionSet, type Settings } from '../settings.ts';
 import { outputOf, type ConversionCache, type ConversionCaller, type DownloadFile } from './conversion-cache.ts';
+import { downloadName, uniqueNames } from './download-names.ts';
+import { readZipListText, zipListRef, zipListText } from './zip-list.ts';
+import { assetIdOf, downloaderOf, isAssetId } from './download-ids.ts';
 import type { Delivery, DownloadRepository, DownloadSource } from './download.repository.ts';
 import type { ClientRateLimits } from '../user/rate-limits.ts';
 
@@ -74,59 +77,10 @@ function amount(n: number, unit: 'minute' | 'GB'): string {
 /** Downloads folded into the assets' counts per transaction. */
 const FOLD_BATCH = 1000;
 
-/**
- * Who a download URL is handed to, signed into it (`by`): the download is logged as theirs when it is
- * delivered, without a row written for every URL handed out.
- */
-function downloaderOf(auth: Auth): string {
-  return auth.userId !== null ? `u${auth.userId}` : 'guest';
-}
-
 const LOCK_LEASE_MS = 15 * 60_000;
-
-/** Asset ids are decimal numbers that fit the catalogue's 32-bit ids; anything else is not found. */
-/** Whether `id` can name an asset: digits only, within the database's integer ids. */
-const isAssetId = (id: string) => /^\d{1,10}$/.test(id) && Number(id) <= 0x7fffffff;
-
-function assetIdOf(id: string): number {
-  if (!isAssetId(id)) throw notFound(`The asset ${id}`);
-  return Number(id);
-}
 
 function languagesOf(caller: DownloadCaller): string[] {
   return [...acceptedLanguages(caller.acceptLanguage), ...(caller.auth.locale ? [caller.auth.locale] : []), 'en', 'de'];
-}
-
-/** A file name that is safe in any file system and inside a zip: no folders, no control characters. */
-function safeName(name: string, fallback: string): string {
-  const clean = [...name.normalize('NFC')]
-    .map((c) => (c.charCodeAt(0) < 0x20 || c === '\u007f' || '/\\:*?"<>|'.includes(c) ? '_' : c))
-    .join('')
-    .replace(/^[.\s]+|[.\s]+$/g, '')
-    .slice(0, 200);
-  return clean || fallback;
-}
-
-/** The download name of an asset in a set: its own name, with the extension of the set's output. */
-export function downloadName(src: DownloadSource, set: ConversionSet | undefined): string {
-  const name = safeName(src.filename, `asset-${src.id}`);
-  const out = outputOf(set);
-  if (!out || (set?.format === 'pdf' && src.format === 'pdf')) return name;
-  const base = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name;
-  return `${base || `asset-${src.id}`}.${out.ext}`;
-}
-
-/** Makes names unique without regard to case (file systems that ignore it): "a.jpg", "a (2).jpg", … */
-export function uniqueNames(names: readonly string[]): string[] {
-  const taken = new Set<string>();
-  return names.map((name) => {
-    const dot = name.lastIndexOf('.');
-    const [base, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-    let candidate = name;
-    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${base} (${n})${ext}`;
-    taken.add(candidate.toLowerCase());
-    return candidate;
-  });
 }
 
 /** A logged delivery as the statistics count it: whose (guest or account, never who), which set and assets. */
@@ -402,30 +356,67 @@ export class DownloadService {
     input: { csetid: number; id: string[] },
     signal?: AbortSignal,
   ): Promise<{ url?: string; rejected_asset_ids: string[] }> {
-    requireAssetUser(auth);
-    const set = this.set(input.csetid);
-    const max = this.settings.file.download.maxAssets;
-    const asked = [...new Set(input.id)];
-    if (asked.length === 0) throw validation('Name at least one asset.', [{ path: 'id', message: 'required' }]);
-    if (max !== -1 && asked.length > max) {
-      throw validation(`A zip may hold at most ${max} assets.`, [{ path: 'id', message: `at most ${max}` }]);
-    }
-    const numeric = asked.filter(isAssetId).map(Number);
-    const allowed = new Set(await this.access.downloadableIds(auth, input.csetid, numeric));
-    const ids = numeric.filter((id) => allowed.has(id));
-    const rejected = asked.filter((id) => !allowed.has(Number(id)) || !/^\d+$/.test(id));
-    if (ids.length === 0) return { rejected_asset_ids: rejected };
-    // An asset whose file went away (until the next import marks it gone) is left out like a refused one.
-    const { present: sources, missing } = await this.cache.onDisk(await this.repository.sources(ids));
-    rejected.push(...missing.map((src) => String(src.id)));
-    if (sources.length === 0) return { rejected_asset_ids: rejected };
-    const zipped = sources.map((src) => src.id);
-    if (!set && this.stripsFor(auth)) await this.prepareStripped(auth, sources);
-    else await this.prepare(auth, sources, set, signal);
+    const { zipped, rejected } = await this.zipSelection(auth, input.csetid, input.id, 'id', signal);
+    if (zipped.length === 0) return { rejected_asset_ids: rejected };
     // The ids go in the query: a path segment of 500 seven-digit ids would pass the router's limit.
     const file: MediaFile = { kind: 'zip', cset: input.csetid, ids: zipped };
     const url = this.access.mediaUrl(auth, file, { window: 'download', by: downloaderOf(auth) });
     return { url, rejected_asset_ids: rejected };
+  }
+
+  /**
+   * `zip` for a selection of any length (`POST download/zip`): the URL names the list by its
+   * reference, which the database keeps until the URL expires, so that any process reads it back and
+   * the URL stays short enough for every proxy.
+   */
+  async zipList(
+    auth: Auth,
+    input: { csetid: number; ids: string[] },
+    signal?: AbortSignal,
+  ): Promise<{ url?: string; rejected_asset_ids: string[] }> {
+    const { zipped, rejected } = await this.zipSelection(auth, input.csetid, input.ids, 'ids', signal);
+    if (zipped.length === 0) return { rejected_asset_ids: rejected };
+    const text = zipListText(zipped);
+    const ref = zipListRef(text);
+    const file: MediaFile = { kind: 'zipList', cset: input.csetid, ref };
+    const url = this.access.mediaUrl(auth, file, { window: 'download', by: downloaderOf(auth) });
+    // Kept before the URL is handed out, as long as the URL is valid.
+    await this.repository.keepZipList(ref, text, Number(readMediaUrl(url)?.exp) * 1000);
+    return { url, rejected_asset_ids: rejected };
+  }
+
+  /**
+   * The assets of a zip: those the caller may download in the set and whose files are there, made
+   * ready (converted under the caller's lock); the others named back (`rejected`). `field` names the
+   * list in an error.
+   */
+  private async zipSelection(
+    auth: Auth,
+    csetid: number,
+    list: readonly string[],
+    field: 'id' | 'ids',
+    signal: AbortSignal | undefined,
+  ): Promise<{ zipped: number[]; rejected: string[] }> {
+    requireAssetUser(auth);
+    const set = this.set(csetid);
+    const max = this.settings.file.download.maxAssets;
+    const asked = [...new Set(list)];
+    if (asked.length === 0) throw validation('Name at least one asset.', [{ path: field, message: 'required' }]);
+    if (max !== -1 && asked.length > max) {
+      throw validation(`A zip may hold at most ${max} assets.`, [{ path: field, message: `at most ${max}` }]);
+    }
+    const numeric = asked.filter(isAssetId).map(Number);
+    const allowed = new Set(await this.access.downloadableIds(auth, csetid, numeric));
+    const ids = numeric.filter((id) => allowed.has(id));
+    const rejected = asked.filter((id) => !allowed.has(Number(id)) || !/^\d+$/.test(id));
+    if (ids.length === 0) return { zipped: [], rejected };
+    // An asset whose file went away (until the next import marks it gone) is left out like a refused one.
+    const { present: sources, missing } = await this.cache.onDisk(await this.repository.sources(ids));
+    rejected.push(...missing.map((src) => String(src.id)));
+    if (sources.length === 0) return { zipped: [], rejected };
+    if (!set && this.stripsFor(auth)) await this.prepareStripped(auth, sources);
+    else await this.prepare(auth, sources, set, signal);
+    return { zipped: sources.map((src) => src.id), rejected };
   }
 
   async order(auth: Auth, input: { id: string[]; message: string; client: string }): Promise<{ ok: true }> {
@@ -546,7 +537,29 @@ export class DownloadService {
   async signedZip(input: { cset: string; ids: string } & SignedQuery, signal?: AbortSignal): Promise<SignedZip> {
     const named = readZipIds(input.ids);
     const downloader = await this.verify({ kind: 'zip', cset: input.cset, ids: named }, input);
-    const ids = named.map(assetIdOf);
+    return this.zipOf(named.map(assetIdOf), input, downloader, signal);
+  }
+
+  /**
+   * The zip behind a signed zip list URL: the signature covers the reference, and the reference is
+   * the hash of the list, so neither can be changed behind the other's back.
+   */
+  async signedZipList(input: { cset: string; ref: string } & SignedQuery, signal?: AbortSignal): Promise<SignedZip> {
+    // Not a reference (the old form with the ids in the path among them): no such file.
+    if (!ZIP_REF_PATTERN.test(input.ref)) throw notFound('The zip');
+    const downloader = await this.verify({ kind: 'zipList', cset: input.cset, ref: input.ref }, input);
+    const text = await this.repository.zipList(input.ref);
+    if (text === undefined) throw notFound('The zip of this download link');
+    if (zipListRef(text) !== input.ref) throw forbidden('This download link is not valid.');
+    return this.zipOf(readZipListText(text).map(assetIdOf), input, downloader, signal);
+  }
+
+  private async zipOf(
+    ids: number[],
+    input: { cset: string } & SignedQuery,
+    downloader: Awaited<ReturnType<DownloadService['verify']>>,
+    signal: AbortSignal | undefined,
+  ): Promise<SignedZip> {
     const set = this.set(Number(input.cset));
     const sources = await this.repository.sources(ids);
     if (sources.length === 0) throw notFound('The assets');

@@ -52,6 +52,7 @@ describe.each(dialects)(
           })
           .execute();
         await k.insertInto('download_lock').values({ owner: id, expires_at: expires }).execute();
+        await k.insertInto('zip_list').values({ ref: id, ids: '1,2', expires_at: expires }).execute();
       }
       const download = (name: string, age: number, counted: boolean) => ({
         user_id: null,
@@ -125,6 +126,9 @@ describe.each(dialects)(
         download_lock: (
           await k.selectFrom('download_lock').select('owner').where('owner', 'like', `%-${tag}`).execute()
         ).map((r) => r.owner),
+        zip_list: (await k.selectFrom('zip_list').select('ref').where('ref', 'like', `%-${tag}`).execute()).map(
+          (r) => r.ref,
+        ),
         download: (
           await k
             .selectFrom('download')
@@ -146,11 +150,12 @@ describe.each(dialects)(
       job: [`live-done-${tag}`, `live-failed-${tag}`, `queued-${tag}`],
       derivative_claim: [`live-${tag}`],
       download_lock: [`live-${tag}`],
+      zip_list: [`live-${tag}`],
       // A download not yet counted is kept whatever its age.
       download: [`live-counted-${tag}`, `old-uncounted-${tag}`],
     });
 
-    it('the job worker purges expired sessions, login attempts, reset links, sign-on ids, finished jobs, claims, locks and old counted downloads, and again on schedule', async () => {
+    it('the job worker purges expired sessions, login attempts, reset links, sign-on ids, finished jobs, claims, locks, zip lists and old counted downloads, and again on schedule', async () => {
       await seed('a');
       const worker = t.app.services.jobWorker({ pollMs: 20 });
       const scheduled = t.app.services.jobWorker({

@@ -138,21 +138,22 @@ describe('downloading more than maxAssets (portal-spec §2 confirmations: "downl
     expect(zipParts(ids, undefined)).toEqual([ids]);
   });
 
-  it('asks first, and after a yes downloads as many zips as it takes, each with its own name', async () => {
+  it('asks first, and after a yes downloads as many zips as it takes, each list sent in a body (download/zip), each zip with its own name', async () => {
     const asked: string[][] = [];
     const saved: string[] = [];
     server.use(
       http.get(api('session/csets'), () => HttpResponse.json({ convert_sets: [{ id: 0, title: 'Original' }] })),
-      http.get(api('download'), ({ request }) => {
-        const ids = new URL(request.url).searchParams.getAll('id');
+      http.post(api('download/zip'), async ({ request }) => {
+        const { csetid, ids } = (await request.json()) as { csetid: number; ids: string[] };
+        expect(csetid).toBe(0);
         asked.push(ids);
         return HttpResponse.json({
-          url: `${window.location.origin}/media/zip/0?ids=${ids.join('-')}`,
+          url: `${window.location.origin}/media/zip/0/${'r'.repeat(43)}?exp=1&sig=s`,
           rejected_asset_ids: [],
         });
       }),
       http.get(
-        `${window.location.origin}/media/zip/0`,
+        `${window.location.origin}/media/zip/0/${'r'.repeat(43)}`,
         () => new HttpResponse('zip', { headers: { 'Content-Type': 'application/zip' } }),
       ),
     );
@@ -234,7 +235,7 @@ describe('notices of a download (portal-spec §8 "Download": starts_soon, wait, 
       expect(screen.queryByText(soon)).toBeNull();
       act(() => toast.clear());
       server.use(
-        http.get(api('download'), () =>
+        http.post(api('download/zip'), () =>
           HttpResponse.json({ error: 'internal', message: 'disk full' }, { status: 500 }),
         ),
       );

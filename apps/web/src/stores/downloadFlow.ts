@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { convertSetsCall, downloadCall, orderCall, zipDownloadCall } from '@vitrine/contract/endpoints';
+import { convertSetsCall, downloadCall, orderCall, zipListCall } from '@vitrine/contract/endpoints';
 import type { ConvertSet } from '@vitrine/contract/session';
 import { ApiError, callApi, fetchFile } from '../lib/apiClient.ts';
 import { needsConfirmation } from '../lib/maxAssets.ts';
@@ -164,10 +164,9 @@ export async function runDownload(ids: string[], csetid: number, options: Downlo
     } else {
       const parts = zipParts(ids, options.maxAssets);
       for (const [i, part] of parts.entries()) {
-        const answer = await whenNotBusy(
-          () => callApi(zipDownloadCall, { query: { operation: 'zip', csetid, id: part } }),
-          busy,
-        );
+        // The ids go in the body and the zip's URL names the list the server keeps, so neither call
+        // grows with the selection (a URL of hundreds of ids is refused by proxies, 414).
+        const answer = await whenNotBusy(() => callApi(zipListCall, { body: { csetid, ids: part } }), busy);
         rejected.push(...answer.rejected_asset_ids);
         // The parts are numbered, so that they do not all arrive as "assets-500.zip".
         if (parts.length === 1) {
