@@ -1,24 +1,14 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import type { Download, Locator, Page, Response } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import type { Download, Page } from '@playwright/test';
 import { expect, test } from '../support/journey.ts';
+import { importLongIds, longIdFile, searchAndLoadAll } from '../support/longIds.ts';
 import { ownPort, startOwnServer, type OwnServer } from '../support/ownServer.ts';
 import { toursSeen } from '../support/tour.ts';
 import { zipEntryNames } from '../support/zip.ts';
 
 /** One more than the server's default maxAssets (500, info/downloads), so a selection can exceed it. */
 const ASSETS = 501;
-/**
- * Asset ids are the catalogue's 32-bit integers (download.service.ts `isAssetId`), so the longest an
- * id can be is ten digits. The catalogue's ids start so that its last asset has the highest id there
- * is: a zip of 500 of them names them in one signed URL (7,000 characters of ids).
- */
-const LAST_ID = 2 ** 31 - 1;
-
-const fileName = (i: number) => `zip-asset-${String(i).padStart(3, '0')}.svg`;
-const picture = (i: number) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#${((i * 40_503) % 0xffffff).toString(16).padStart(6, '0')}"/></svg>\n`;
+const fileName = (i: number) => longIdFile('zip', i);
 
 let server: OwnServer | undefined;
 const origin = `http://127.0.0.1:${ownPort}`;
@@ -35,63 +25,16 @@ test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
-  server = await startOwnServer((vitrine, folder, dataDir) => {
-    // Small real files, each a picture of its own, imported as an operator does.
-    const files = path.join(folder, 'import', 'zip journey');
-    mkdirSync(files, { recursive: true });
-    for (let i = 1; i <= ASSETS; i++) writeFileSync(path.join(files, fileName(i)), picture(i));
-    // A first command makes the database; its ids then continue from the highest there was.
-    vitrine('users', 'list');
-    const db = new Database(path.join(dataDir, 'vitrine.db'));
-    try {
-      db.prepare("insert into sqlite_sequence (name, seq) values ('asset', ?)").run(LAST_ID - ASSETS);
-    } finally {
-      db.close();
-    }
-    vitrine('import', path.join(folder, 'import'));
-  });
+  // Small real files, each a picture of its own, imported as an operator does; a zip of 500 of them
+  // names them in one signed URL (7,000 characters of ids).
+  server = await startOwnServer((vitrine, folder, dataDir) =>
+    importLongIds(vitrine, folder, dataDir, { prefix: 'zip', count: ASSETS }),
+  );
 });
 
 test.afterAll(async () => {
   await server?.stop();
 });
-
-/**
- * Searches everything, selects the first result (ctrl click: a plain one would open its details) and
- * scrolls until infinite scroll has loaded every result; answers the result buttons.
- */
-async function searchAndLoadAll(page: Page): Promise<Locator> {
-  let loaded = 0;
-  const counted = async (response: Response) => {
-    if (!response.ok() || !new URL(response.url()).pathname.endsWith('/api/search')) return;
-    // A search answered while the page goes on (the zip's download) has no body left to read: it is
-    // no page of results this journey waits for.
-    const body = (await response.json().catch(() => undefined)) as
-      { response: { start: number; docs: unknown[] } } | undefined;
-    if (body) loaded = Math.max(loaded, body.response.start + body.response.docs.length);
-  };
-  page.on('response', counted);
-  await page.goto('/#/search/*');
-  await expect(page.getByRole('heading', { level: 2 })).toHaveText(new RegExp(`^${ASSETS} results`), {
-    timeout: 15_000,
-  });
-  await page.getByRole('button', { name: 'Thumbnails', exact: true }).click();
-  const region = page.getByRole('region', { name: 'Results' });
-  // Newest first: the highest id there is.
-  await expect(region.locator('[data-asset-id]').first()).toHaveAttribute('data-asset-id', String(LAST_ID));
-  const buttons = region.locator('[data-asset-id] [data-result-button]');
-  await buttons.first().click({ modifiers: ['ControlOrMeta'] });
-  await expect(page.getByText('1 selected', { exact: true })).toBeVisible();
-  // Scrolled to the end until every page has come and the last result (the lowest id) is drawn.
-  const lowest = String(LAST_ID - ASSETS + 1);
-  await expect(async () => {
-    await region.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-    expect(loaded).toBe(ASSETS);
-    await expect(region.locator('[data-asset-id]').last()).toHaveAttribute('data-asset-id', lowest, { timeout: 500 });
-  }).toPass({ intervals: [150], timeout: 60_000 });
-  page.off('response', counted);
-  return buttons;
-}
 
 /** Chooses the original files in the download dialog and downloads. */
 async function downloadOriginals(page: Page): Promise<void> {
@@ -112,7 +55,7 @@ test.describe('zip downloads of hundreds of assets (portal-spec §3 "Download in
   test('500 selected assets with ten-digit ids (maxAssets) come whole in one zip, without a question', async ({
     page,
   }) => {
-    const buttons = await searchAndLoadAll(page);
+    const buttons = await searchAndLoadAll(page, ASSETS, 60_000);
     // The range from the first to the last but one: 500 of the 501.
     await buttons.nth(-2).click({ modifiers: ['Shift'] });
     await expect(page.getByText('500 selected', { exact: true })).toBeVisible();
@@ -130,7 +73,7 @@ test.describe('zip downloads of hundreds of assets (portal-spec §3 "Download in
   });
 
   test('501 selected assets are asked about first, then come as a zip of 500 and a zip of 1', async ({ page }) => {
-    const buttons = await searchAndLoadAll(page);
+    const buttons = await searchAndLoadAll(page, ASSETS, 60_000);
     await buttons.last().click({ modifiers: ['Shift'] });
     await expect(page.getByText('501 selected', { exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Download selection' }).click();

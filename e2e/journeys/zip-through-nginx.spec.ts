@@ -1,27 +1,21 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import type { Page, Response } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from '../support/journey.ts';
+import { importLongIds, LAST_ID, longIdFile, searchAndLoadAll } from '../support/longIds.ts';
 import { startNginx, type Nginx } from '../support/nginx.ts';
 import { ownPort, startOwnServer, type OwnServer } from '../support/ownServer.ts';
 import { toursSeen } from '../support/tour.ts';
 import { zipEntryNames } from '../support/zip.ts';
 
 const ASSETS = 1000;
-/**
- * Asset ids are the catalogue's 32-bit integers, so ten digits is the longest an id can be (the
- * issue's "20-character ids" have no form here; decision 0269). The catalogue's ids end at the
- * highest there is, so every one of them has ten digits.
- */
-const LAST_ID = 2 ** 31 - 1;
+// Ten digits is the longest an asset id can be (the issue's "20-character ids" have no form here;
+// decision 0269); the catalogue's ids end at the highest there is, so every one has ten digits.
 /** Above the journeys' own servers (ownServer.ts) and the object store portal's S3 server (portals.ts). */
 const nginxPort = ownPort + 3;
 const origin = `http://127.0.0.1:${nginxPort}`;
 
-const fileName = (i: number) => `nginx-asset-${String(i).padStart(4, '0')}.svg`;
-const picture = (i: number) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#${((i * 40_503) % 0xffffff).toString(16).padStart(6, '0')}"/></svg>\n`;
+const fileName = (i: number) => longIdFile('nginx', i);
 
 let server: OwnServer | undefined;
 let nginx: Nginx | undefined;
@@ -40,21 +34,9 @@ test.beforeAll(async () => {
   // The import takes 15–40 s, more on a machine busy with the other portal's journeys.
   test.setTimeout(180_000);
   server = await startOwnServer(
-    (vitrine, folder, dataDir) => {
-      const files = path.join(folder, 'import', 'nginx journey');
-      mkdirSync(files, { recursive: true });
-      for (let i = 1; i <= ASSETS; i++) writeFileSync(path.join(files, fileName(i)), picture(i));
-      // A first command makes the database; its ids then continue from the highest there was.
-      vitrine('users', 'list');
-      const db = new Database(path.join(dataDir, 'vitrine.db'));
-      try {
-        db.prepare("insert into sqlite_sequence (name, seq) values ('asset', ?)").run(LAST_ID - ASSETS);
-      } finally {
-        db.close();
-      }
-      // The zip needs no thumbnails: the server makes them while the journey runs.
-      vitrine('import', '--no-derivatives', path.join(folder, 'import'));
-    },
+    // The zip needs no thumbnails: the server makes them while the journey runs.
+    (vitrine, folder, dataDir) =>
+      importLongIds(vitrine, folder, dataDir, { prefix: 'nginx', count: ASSETS, derivatives: false }),
     // One zip of all of them, without a question.
     (settings) => ({ ...settings, download: { maxAssets: ASSETS } }),
   );
@@ -68,29 +50,7 @@ test.afterAll(async () => {
 
 /** Searches everything and selects every result: the first, then (once all are loaded) the last with Shift. */
 async function selectAll(page: Page): Promise<void> {
-  let loaded = 0;
-  const counted = async (response: Response) => {
-    if (!response.ok() || !new URL(response.url()).pathname.endsWith('/api/search')) return;
-    const body = (await response.json().catch(() => undefined)) as
-      { response: { start: number; docs: unknown[] } } | undefined;
-    if (body) loaded = Math.max(loaded, body.response.start + body.response.docs.length);
-  };
-  page.on('response', counted);
-  await page.goto('/#/search/*');
-  await expect(page.getByRole('heading', { level: 2 })).toHaveText(/^1,?000 results/, { timeout: 15_000 });
-  await page.getByRole('button', { name: 'Thumbnails', exact: true }).click();
-  const region = page.getByRole('region', { name: 'Results' });
-  const buttons = region.locator('[data-asset-id] [data-result-button]');
-  await expect(region.locator('[data-asset-id]').first()).toHaveAttribute('data-asset-id', String(LAST_ID));
-  await buttons.first().click({ modifiers: ['ControlOrMeta'] });
-  await expect(page.getByText('1 selected', { exact: true })).toBeVisible();
-  const lowest = String(LAST_ID - ASSETS + 1);
-  await expect(async () => {
-    await region.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-    expect(loaded).toBe(ASSETS);
-    await expect(region.locator('[data-asset-id]').last()).toHaveAttribute('data-asset-id', lowest, { timeout: 500 });
-  }).toPass({ intervals: [150], timeout: 150_000 });
-  page.off('response', counted);
+  const buttons = await searchAndLoadAll(page, ASSETS, 150_000);
   await buttons.last().click({ modifiers: ['Shift'] });
   await expect(page.getByText(/^1,?000 selected$/)).toBeVisible();
 }
