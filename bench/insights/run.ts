@@ -18,7 +18,7 @@
  *
  *   npx tsx bench/insights/run.ts [--part recording|answer|both] [--dialect sqlite|postgres|both]
  *     [--assets 1000000] [--data-dir DIR] [--runs 200] [--rounds 5]
- *     [--catalogue-assets 100000] [--history-days 365] [--events-per-day 100000] [--answer-runs 20]
+ *     [--catalogue-assets 100000] [--history-days 365] [--events-per-day 100000] [--answer-runs 20] [--reuse]
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -58,6 +58,7 @@ const { values: args } = parseArgs({
     'history-days': { type: 'string', default: '365' },
     'events-per-day': { type: 'string', default: '100000' },
     'answer-runs': { type: 'string', default: '20' },
+    reuse: { type: 'boolean', default: false },
   },
 });
 const dialects: ('sqlite' | 'postgres')[] =
@@ -299,43 +300,58 @@ function useOf(assets: number, r: () => number): (start: number, events: number,
   };
 }
 
+/** A portal of `assets` assets with `historyDays` of use at `perDay` events a day, counted as the job counts. */
+async function fillHistory(
+  settings: ReturnType<typeof loadSettings>,
+  assets: number,
+  historyDays: number,
+  perDay: number,
+): Promise<{ rowsWritten: number; fillSeconds: number }> {
+  await writeBenchData(settings, assets);
+  const dayOfUse = useOf(assets, random(51));
+  const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+  const started = performance.now();
+  let rowsWritten = 0;
+  await withServices(settings, async (services) => {
+    const repository = services.repositories.insights;
+    // A week of events at a time, counted by the job as after a week offline (the same counts as
+    // hourly runs make), then the events past keepDays removed by it.
+    for (let first = historyDays; first > 0; first -= 7) {
+      for (let d = first; d > Math.max(first - 7, 0); d--) {
+        const rows = dayOfUse(today - d * DAY_MS, perDay);
+        for (let i = 0; i < rows.length; i += 5000) await repository.insertEvents(rows.slice(i, i + 5000));
+        rowsWritten += rows.length;
+      }
+      await services.insights.aggregate(today - Math.max(first - 7, 0) * DAY_MS + DAY_MS / 2);
+      process.stderr.write(`\r${historyDays - Math.max(first - 7, 0)} of ${historyDays} days written and counted`);
+    }
+    // Today until noon, not counted yet: the answer counts it from its events.
+    const rows = dayOfUse(today, perDay / 2, DAY_MS / 2);
+    for (let i = 0; i < rows.length; i += 5000) await repository.insertEvents(rows.slice(i, i + 5000));
+    rowsWritten += rows.length;
+  });
+  const fillSeconds = (performance.now() - started) / 1000;
+  process.stderr.write(`\nhistory written in ${fillSeconds.toFixed(0)} s\n`);
+  return { rowsWritten, fillSeconds };
+}
+
 async function benchAnswer(dialect: 'sqlite' | 'postgres'): Promise<string[]> {
   const assets = Number(args['catalogue-assets']);
   const historyDays = Number(args['history-days']);
   const perDay = Number(args['events-per-day']);
   const runs = Number(args['answer-runs']);
   const dataDir = `/tmp/vitrine-bench-insights-${dialect}`;
-  rmSync(dataDir, { recursive: true, force: true });
+  // --reuse answers on the history a former run of the same size wrote (SQLite: its data folder).
+  const reuse = args.reuse && dialect === 'sqlite' && existsSync(path.join(dataDir, 'vitrine.db'));
+  if (!reuse) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
   const { env, cluster } = await portalEnv(dialect, dataDir);
   try {
     writeSettings(dataDir, true);
     const settings = loadSettings(env);
-    await writeBenchData(settings, assets);
-    const dayOfUse = useOf(assets, random(51));
-    const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
-    const started = performance.now();
-    let rowsWritten = 0;
-    await withServices(settings, async (services) => {
-      const repository = services.repositories.insights;
-      // A week of events at a time, counted by the job as after a week offline (the same counts as
-      // hourly runs make), then the events past keepDays removed by it.
-      for (let first = historyDays; first > 0; first -= 7) {
-        for (let d = first; d > Math.max(first - 7, 0); d--) {
-          const rows = dayOfUse(today - d * DAY_MS, perDay);
-          for (let i = 0; i < rows.length; i += 5000) await repository.insertEvents(rows.slice(i, i + 5000));
-          rowsWritten += rows.length;
-        }
-        await services.insights.aggregate(today - Math.max(first - 7, 0) * DAY_MS + DAY_MS / 2);
-        process.stderr.write(`\r${historyDays - Math.max(first - 7, 0)} of ${historyDays} days written and counted`);
-      }
-      // Today until noon, not counted yet: the answer counts it from its events.
-      const rows = dayOfUse(today, perDay / 2, DAY_MS / 2);
-      for (let i = 0; i < rows.length; i += 5000) await repository.insertEvents(rows.slice(i, i + 5000));
-      rowsWritten += rows.length;
-    });
-    const fillSeconds = (performance.now() - started) / 1000;
-    process.stderr.write(`\nhistory written in ${fillSeconds.toFixed(0)} s\n`);
+    const { rowsWritten, fillSeconds } = reuse
+      ? { rowsWritten: 0, fillSeconds: 0 }
+      : await fillHistory(settings, assets, historyDays, perDay);
     const db = await openDatabase(settings.database);
     const sizes = await Promise.all(
       ['insight_event', 'insight_daily', 'insight_monthly'].map(async (table) => {
@@ -345,7 +361,7 @@ async function benchAnswer(dialect: 'sqlite' | 'postgres'): Promise<string[]> {
     );
     await db.close();
 
-    addAccount(env, ADMIN, PASSWORD, ['admins']);
+    if (!reuse) addAccount(env, ADMIN, PASSWORD, ['admins']);
     const server = await startServer(env);
     const headers = await logIn(server.url, ADMIN, PASSWORD);
     const client = httpTimer();
@@ -363,7 +379,7 @@ async function benchAnswer(dialect: 'sqlite' | 'postgres'): Promise<string[]> {
     return [
       `### The Statistics answer on ${dialect}: ${historyDays} days of use at ${perDay.toLocaleString('en')} events a day, ${assets.toLocaleString('en')} assets`,
       '',
-      `${rowsWritten.toLocaleString('en')} event rows written and counted in ${fillSeconds.toFixed(0)} s; kept: ${sizes.join(', ')}; ${runs} answers each; load average ${load()}`,
+      `${reuse ? 'the history a former run wrote' : `${rowsWritten.toLocaleString('en')} event rows written and counted in ${fillSeconds.toFixed(0)} s`}; kept: ${sizes.join(', ')}; ${runs} answers each; load average ${load()}`,
       '',
       '| `GET admin/insights?…` | median (ms) | p95 (ms) |',
       '|---|---:|---:|',

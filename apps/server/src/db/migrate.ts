@@ -37,6 +37,7 @@ import * as assetSignature from './migrations/202612061400_asset_signature.ts';
 import * as insightSpans from './migrations/202612061410_insight_spans.ts';
 import * as peopleSearch from './migrations/202612061500_people_search.ts';
 import * as zipList from './migrations/202612062010_zip_list.ts';
+import * as insightEventGrouped from './migrations/202612062120_insight_event_grouped.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -86,6 +87,7 @@ export const migrations: Record<string, Migration> = {
   '202612061410_insight_spans': insightSpans,
   '202612061500_people_search': peopleSearch,
   '202612062010_zip_list': zipList,
+  '202612062120_insight_event_grouped': insightEventGrouped,
 };
 
 /**
