@@ -19,8 +19,9 @@
  *   npx tsx bench/insights/run.ts [--part recording|answer|both] [--dialect sqlite|postgres|both]
  *     [--assets 1000000] [--data-dir DIR] [--runs 200] [--rounds 5]
  *     [--catalogue-assets 100000] [--history-days 365] [--events-per-day 100000] [--answer-runs 20] [--reuse]
+ *     [--side-by-side] (recording measured with both servers running at once, see benchRecordingSideBySide)
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -59,6 +60,7 @@ const { values: args } = parseArgs({
     'events-per-day': { type: 'string', default: '100000' },
     'answer-runs': { type: 'string', default: '20' },
     reuse: { type: 'boolean', default: false },
+    'side-by-side': { type: 'boolean', default: false },
   },
 });
 const dialects: ('sqlite' | 'postgres')[] =
@@ -218,6 +220,76 @@ async function recordingCost(env: Record<string, string>) {
   }
   const insertMsPerBatch = median(batches);
   return { events, batch, recordNs, insertMsPerBatch, insertNsPerEvent: (insertMsPerBatch * 1e6) / batch };
+}
+
+/**
+ * Recording's cost with both servers running at once (`--side-by-side`, SQLite): one on the search
+ * catalogue with recording off, one on a copy of it with recording on, both started and warmed once,
+ * then asked in alternating blocks (`--rounds` blocks of `--runs` answers per search and server, the
+ * order swapped every block). Each block's medians make a pair; the median of the pairs'
+ * differences is the cost, free of what a server started anew varies by from round to round.
+ */
+async function benchRecordingSideBySide(dialect: 'sqlite' | 'postgres'): Promise<string[]> {
+  if (dialect !== 'sqlite') throw new Error('--side-by-side copies the SQLite catalogue; run it with --dialect sqlite');
+  const assets = Number(args.assets);
+  const runs = Number(args.runs);
+  const blocks = Number(args.rounds);
+  const dataDir = path.resolve(args['data-dir'] ?? `/tmp/vitrine-bench-${dialect}-${assets}`);
+  if (!existsSync(path.join(dataDir, 'vitrine.db')))
+    throw new Error(`no catalogue in ${dataDir}: run --part recording first`);
+  const copy = `${dataDir}-recording`;
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(dataDir, copy, { recursive: true });
+  writeSettings(dataDir, false);
+  writeSettings(copy, true);
+  const envOf = (dir: string) => ({ DATA_DIR: dir, LOG_LEVEL: 'silent', PORT: '0' });
+  const settings = loadSettings(envOf(dataDir));
+  const db = await openDatabase(settings.database);
+  const engine = createSearchEngine(db, settings.file.fields, { snapshotFile: path.join(dataDir, SNAPSHOT_FILE) });
+  await engine.refresh();
+  const { scenarios } = await searchScenarios(engine, ['public']);
+  await db.close();
+  const before = { off: await eventCount(envOf(dataDir)), on: await eventCount(envOf(copy)) };
+  const servers = { off: await startServer(envOf(dataDir)), on: await startServer(envOf(copy)) };
+  const client = httpTimer();
+  const rows: string[] = [];
+  try {
+    for (const s of scenarios) {
+      const medians = { off: [] as number[], on: [] as number[] };
+      for (let block = 0; block < blocks; block++) {
+        for (const mode of block % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+          const timing = await client.time(`${servers[mode].url}${API}${s.url}`, runs, { warmups: 5 });
+          medians[mode].push(timing.median);
+        }
+      }
+      const [off, on] = [median(medians.off), median(medians.on)];
+      const paired = median(medians.on.map((v, i) => v - medians.off[i]!));
+      rows.push(`| ${s.name} | ${ms(off)} | ${ms(on)} | ${signed(paired)} |`);
+      process.stderr.write(`${s.name}: ${signed(paired)} ms (load ${load()})\n`);
+    }
+  } finally {
+    client.close();
+    for (const server of [servers.off, servers.on]) {
+      server.stop();
+      await server.exited;
+    }
+  }
+  const recorded = {
+    off: (await eventCount(envOf(dataDir))) - before.off,
+    on: (await eventCount(envOf(copy))) - before.on,
+  };
+  rmSync(copy, { recursive: true, force: true });
+  writeSettings(dataDir, true);
+  return [
+    `### Recording on ${dialect}, ${assets.toLocaleString('en')} assets, both servers at once: ${blocks} alternating blocks of ${runs} answers per search and server`,
+    '',
+    `statistics rows written: ${recorded.on.toLocaleString('en')} with recording, ${recorded.off} without; load average ${load()}`,
+    '',
+    '| search | HTTP median without recording (ms) | with recording (ms) | median of the blocks’ differences (ms) |',
+    '|---|---:|---:|---:|',
+    ...rows,
+    '',
+  ];
 }
 
 /** A seeded random source (mulberry32), so every run writes the same history. */
@@ -393,7 +465,8 @@ async function benchAnswer(dialect: 'sqlite' | 'postgres'): Promise<string[]> {
 
 const out: string[] = [];
 for (const dialect of dialects) {
-  if (args.part !== 'answer') out.push(...(await benchRecording(dialect)));
+  if (args.part !== 'answer')
+    out.push(...(await (args['side-by-side'] ? benchRecordingSideBySide(dialect) : benchRecording(dialect))));
   if (args.part !== 'recording') out.push(...(await benchAnswer(dialect)));
 }
 process.stdout.write(`${out.join('\n')}\n`);
