@@ -162,6 +162,13 @@ const matrix: Row[] = [
     status: portal,
     answer: { guest: { rejected_asset_ids: ['999'] }, assetUser: { rejected_asset_ids: ['999'] } },
   },
+  // The same zip of a list sent in the body (decision 0269).
+  {
+    call: download.zipListCall,
+    body: { csetid: 0, ids: ['999'] },
+    status: portal,
+    answer: { guest: { rejected_asset_ids: ['999'] }, assetUser: { rejected_asset_ids: ['999'] } },
+  },
   { call: download.videoCall, params: { id: '999' }, status: portalNotFound },
   // The order process is off until an admin enables run_order_process.
   { call: download.orderCall, body: { id: ['999'], message: 'm' }, status: { ...everyone(403), expired: 401 } },

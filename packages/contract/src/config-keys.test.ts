@@ -11,7 +11,7 @@ describe('the keys of the global config, walked from its schema', () => {
       'footer.entries[].links{}.column',
       'login.register.links{}',
       'themes.options[].advanced_appearance{}',
-      'accessibility.assets.alt_fallback.options{}',
+      'accessibility.assets.alt_fallback.options.text{}',
       'content_languages[]',
     ]) {
       expect(configKeys, key).toContain(key);
