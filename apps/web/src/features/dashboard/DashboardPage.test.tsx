@@ -112,6 +112,15 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     expect(requested).toContain('collection_3:20');
   });
 
+  it('admin-spec §3 dashboard.collections.poster_border_width: a set width borders each dashboard poster', async () => {
+    server.use(...configHandlers({ dashboard: { collections: { poster_border_width: 6 } } }));
+    catalogue();
+    await renderApp('/');
+    const landscapes = await screen.findByRole('region', { name: 'Landscapes' });
+    const posters = await within(landscapes).findAllByRole('img');
+    for (const poster of posters) expect(poster.closest('a')).toHaveStyle({ borderWidth: '6px' });
+  });
+
   it('says a collection is empty, and counts one that fails to load as empty', async () => {
     catalogue();
     await renderApp('/');
