@@ -1,3 +1,4 @@
+import { getLuminance } from '@mui/material/styles';
 import { describe, expect, it } from 'vitest';
 import { defaultThemes } from '@vitrine/contract/config-defaults';
 import type { ThemeConfig } from '@vitrine/contract/global-config';
@@ -39,6 +40,38 @@ describe('theme from the config (admin-spec §3 "Theme")', () => {
     const theme = buildTheme({ ...light, advanced_appearance: { 'card.border': '#123456' } });
     expect(theme.components?.MuiCssBaseline?.styleOverrides).toMatchObject({
       ':root': { '--vitrine-card-border': '#123456', '--vitrine-navigation': light.appearance.navigation },
+    });
+  });
+
+  describe('admin-spec §3 "Config" themes.appearance_options {button_hover_effect, list_hover_effect}', () => {
+    type Effect = ThemeConfig['appearance_options']['button_hover_effect'];
+    const withEffects = (button: Effect, list: Effect) =>
+      buildTheme({ ...light, appearance_options: { button_hover_effect: button, list_hover_effect: list } });
+    /** The background a contained primary button takes under the pointer. */
+    const buttonHover = (button: Effect) => {
+      const root = withEffects(button, 'none').components?.MuiButton?.styleOverrides?.root as {
+        variants: { props: Record<string, string>; style: { '&:hover': { backgroundColor: string } } }[];
+      };
+      const contained = root.variants.find((v) => v.props.variant === 'contained' && v.props.color === 'primary');
+      return contained?.style['&:hover'].backgroundColor;
+    };
+    /** The background a list entry takes under the pointer. */
+    const listHover = (list: Effect) =>
+      (withEffects('none', list).components?.MuiListItemButton?.styleOverrides?.root as Record<string, unknown>)[
+        '&:hover'
+      ];
+
+    it('button_hover_effect darkens or lightens the primary button under the pointer, or leaves it as it is', () => {
+      const primary = getLuminance(light.appearance.primary);
+      expect(getLuminance(buttonHover('darken') as string)).toBeLessThan(primary);
+      expect(getLuminance(buttonHover('lighten') as string)).toBeGreaterThan(primary);
+      expect(buttonHover('none')).toBe(light.appearance.primary);
+    });
+
+    it('list_hover_effect lays a dark or a light veil over a list entry under the pointer, or none', () => {
+      expect(listHover('darken')).toEqual({ backgroundColor: 'rgba(0, 0, 0, 0.12)' });
+      expect(listHover('lighten')).toEqual({ backgroundColor: 'rgba(255, 255, 255, 0.12)' });
+      expect(listHover('none')).toEqual({ backgroundColor: 'transparent' });
     });
   });
 

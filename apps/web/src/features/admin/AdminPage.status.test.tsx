@@ -108,6 +108,21 @@ describe('admin-spec §4 "Status values"', { timeout: 60_000 }, () => {
     expect(screen.getByText('Es gibt ungespeicherte Änderungen.')).toBeInTheDocument();
   });
 
+  it('admin-spec §8 "Config saved": the German success notice reads "Konfiguration gespeichert"', async () => {
+    adminServer(defaultGlobalConfig);
+    const { user } = await renderApp('/admin/general', { locale: 'de' });
+    const section = await screen.findByRole('region', { name: 'Allgemein' }, slow);
+    await waitFor(() => expect(statusOf(section).status).toBe('success'));
+    // The entry's "up to date" notice comes first and would hide the save's notice behind it.
+    const notice = (await screen.findByText('Die Konfiguration ist aktuell.', {}, slow)).closest('[role="alert"]');
+    await user.click(within(notice as HTMLElement).getByRole('button', { name: 'Schließen' }));
+    await waitFor(() => expect(screen.queryByText('Die Konfiguration ist aktuell.')).not.toBeInTheDocument());
+    await user.type(screen.getByLabelText(/^Titel der Website/), '!');
+    await user.click(screen.getByRole('button', { name: 'Konfiguration speichern' }));
+    expect(await screen.findByText('Konfiguration gespeichert', { selector: '.MuiSnackbar-root *' })).toBeVisible();
+    expect(screen.queryByText('Configuration saved')).not.toBeInTheDocument();
+  });
+
   it('Config: unavailable, with the error notice, and it stays unavailable', async () => {
     adminServer(defaultGlobalConfig);
     server.use(http.get(api('config/global/stored'), failure));

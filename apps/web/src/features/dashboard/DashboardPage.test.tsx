@@ -112,6 +112,15 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
     expect(requested).toContain('collection_3:20');
   });
 
+  it('admin-spec §3 dashboard.collections.poster_border_width: a set width borders each dashboard poster', async () => {
+    server.use(...configHandlers({ dashboard: { collections: { poster_border_width: 6 } } }));
+    catalogue();
+    await renderApp('/');
+    const landscapes = await screen.findByRole('region', { name: 'Landscapes' });
+    const posters = await within(landscapes).findAllByRole('img');
+    for (const poster of posters) expect(poster.closest('a')).toHaveStyle({ borderWidth: '6px' });
+  });
+
   it('says a collection is empty, and counts one that fails to load as empty', async () => {
     catalogue();
     await renderApp('/');
@@ -190,6 +199,37 @@ describe('dashboard (portal-spec §2 "Dashboard")', () => {
       '/assetportal/api/config/dashboardLogo',
     );
   });
+
+  it.each([
+    [false, 'inside'],
+    [true, 'before'],
+  ] as const)(
+    'admin-spec §3 dashboard.heroImage: the hero and its logo take their own alignments; load_outside %s puts the logo %s the hero',
+    async (loadOutside, where) => {
+      server.use(
+        http.get(api('config'), () =>
+          HttpResponse.json({ ...Object.fromEntries(configFileNames.map((n) => [n, false])), dashboardLogo: true }),
+        ),
+        ...configHandlers({
+          dashboard: {
+            heroImage: { alignment: 'right', logo: { height: 80, alignment: 'left', load_outside: loadOutside } },
+          },
+        }),
+      );
+      catalogue();
+      await renderApp('/');
+      const hero = await screen.findByTestId('dashboard-hero');
+      expect(hero).toHaveStyle({ alignItems: 'flex-end', textAlign: 'right' });
+      const logo = await screen.findByRole('img', { name: 'Logo of Vitrine' });
+      expect(logo).toHaveStyle({ alignSelf: 'flex-start', height: '80px' });
+      if (where === 'inside') {
+        expect(hero).toContainElement(logo);
+      } else {
+        expect(hero).not.toContainElement(logo);
+        expect(logo.nextElementSibling).toBe(hero);
+      }
+    },
+  );
 
   it('hides the dashboard logo when visibleLogos switches it off', async () => {
     // The first handler of a list that matches answers: the files' answer (a logo exists) goes first.

@@ -220,3 +220,54 @@ describe('a date or size facet shown as checkboxes or radios writes its values b
     expect(facetDefs(asChecks('none'), [created])[0]?.format).toBe('none');
   });
 });
+
+describe('portal-spec §3 "Facet config": special facet display', () => {
+  const sidebar = (language: 'en' | 'de') => {
+    const i18n = new Translator({ language, fallbackLanguage: 'en', messages: defaultTranslations });
+    render(
+      <Texts i18n={i18n}>
+        <FacetSidebar
+          defs={[
+            { field: 'color_code', kind: 'checkbox', format: 'none', range: 'other', preview: 10 },
+            { field: 'rating', kind: 'checkbox', format: 'none', range: 'other', preview: 10 },
+          ]}
+          answer={{
+            facetFields: {
+              color_code: [
+                { value: '1', count: 2 },
+                { value: '5', count: 1 },
+              ],
+              rating: [{ value: '3', count: 4 }],
+            },
+            facetRanges: {},
+          }}
+          filters={[]}
+          onChange={() => undefined}
+          fields={[]}
+          lang={language}
+          fallbackLang="en"
+        />
+      </Texts>,
+    );
+  };
+  /** The swatch drawn beside a colour value: the hidden span before its name. */
+  const swatchOf = (name: RegExp) =>
+    screen.getByRole('checkbox', { name }).closest('label')?.querySelector('span[aria-hidden="true"]:not(:has(*))');
+
+  it.each([
+    ['en', /^Red/, /^Blue/, '3 stars'],
+    ['de', /^Rot/, /^Blau/, '3 Sterne'],
+  ] as const)('in %s: color_code values as colour swatches, rating values as stars', (language, red, blue, stars) => {
+    sidebar(language);
+    expect(swatchOf(red)).toHaveStyle({ backgroundColor: '#d32f2f' });
+    expect(swatchOf(blue)).toHaveStyle({ backgroundColor: '#1976d2' });
+    const rating = screen.getByRole('img', { name: stars });
+    expect(screen.getByRole('checkbox', { name: new RegExp(`^${stars}`) })).toBeInTheDocument();
+    // Three filled stars, then the two empty ones of five in a colour of their own.
+    const filled = rating.firstElementChild as HTMLElement;
+    const empty = filled.lastElementChild as HTMLElement;
+    expect(filled.firstChild?.textContent).toBe('★★★');
+    expect(empty).toHaveTextContent(/^★★$/);
+    expect(getComputedStyle(empty).color).not.toBe(getComputedStyle(filled).color);
+  });
+});

@@ -417,6 +417,49 @@ describe('search page (portal-spec §2 "Search", §4 "Search")', { timeout: 40_0
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await heading('4 results')).toBeInTheDocument();
   });
+
+  it('§4 "Search": on a server 500 the index fields are asked again and a configured facet they no longer list is dropped from the retry', async () => {
+    network();
+    const searches: URLSearchParams[] = [];
+    let fieldsAsked = 0;
+    const retired = field('retired', 'Retired');
+    server.use(
+      ...configHandlers({
+        facets: [
+          { field_name: 'category', position: 0 },
+          { field_name: 'retired', position: 1 },
+        ],
+      }),
+      // The index drops the field between the first answer and the next: the 500 is what tells.
+      http.get(api('index/fields'), () =>
+        HttpResponse.json({
+          visible_fields: [
+            field('category', 'Category'),
+            ...(fieldsAsked++ === 0 ? [retired] : []),
+            field('title', 'Title', { is_facet: false }),
+            ...sortFields,
+          ],
+        }),
+      ),
+      http.get(api('search'), ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        searches.push(params);
+        if (searches.length === 1) {
+          return HttpResponse.json({ error: 'internal', message: 'Internal error' }, { status: 500 });
+        }
+        return HttpResponse.json({
+          response: { docs: catalogue, numFound: catalogue.length, start: 0 },
+          facetCounts: { facetFields: { category: [{ value: 'Photography', count: 2 }] }, facetRanges: {} },
+        });
+      }),
+    );
+    await renderApp('/search/*');
+    expect(await heading('4 results')).toBeInTheDocument();
+    expect(searches[0]?.getAll('solr_facetfields')).toEqual(['category', 'retired']);
+    expect(fieldsAsked).toBe(2);
+    expect(searches[1]?.getAll('solr_facetfields')).toEqual(['category']);
+    expect(screen.queryByText('The search could not be completed.')).not.toBeInTheDocument();
+  });
 });
 
 describe('the results heading counts in the visitor’s language (singular and plural)', { timeout: 40_000 }, () => {
