@@ -73,6 +73,8 @@ describe('facet "show more" past the first answer (portal-spec §2 "Search", §9
       expect(screen.queryByRole('button', { name: more })).toBeNull();
       expect(loadMore).toHaveBeenCalledTimes(1);
     },
+    // Drawing 125 checkboxes three times takes 9–14 s on a machine busy with other tests.
+    30_000,
   );
 
   it('asks for nothing when the first answer had less than a page, and a new answer drops the values loaded for the old one', async () => {
