@@ -10,6 +10,7 @@ import { useShareSettings } from '../stores/shares.ts';
 import { api, configHandlers, server, sessionAnswer } from '../test/msw.ts';
 import { startTestServer } from '../test/testServer.ts';
 import { useShareDialog } from './ShareDialog.tsx';
+import { ToastHost } from '../components/ToastHost.tsx';
 
 startTestServer(server, 'bypass');
 vi.setConfig({ testTimeout: 15_000 });
@@ -26,8 +27,8 @@ function Harness({ plainCopy }: { plainCopy: () => void }) {
   );
 }
 
-async function renderHarness(mayCreate: boolean) {
-  localStorage.setItem('locale', 'en');
+async function renderHarness(mayCreate: boolean, locale: 'en' | 'de' = 'en') {
+  localStorage.setItem('locale', locale);
   const created: unknown[] = [];
   server.use(
     ...configHandlers(),
@@ -64,6 +65,7 @@ async function renderHarness(mayCreate: boolean) {
   render(
     <Providers i18n={await createI18n()} queryClient={createQueryClient()}>
       <Harness plainCopy={plainCopy} />
+      <ToastHost />
     </Providers>,
   );
   return { created, plainCopy, user: userEvent.setup() };
@@ -107,6 +109,35 @@ describe('share dialog (docs/security.md "Share links")', () => {
     expect(last).toBeGreaterThan(Date.now() + 88 * day);
     expect(last).toBeLessThanOrEqual(Date.now() + 90 * day);
   });
+
+  it.each([
+    ['en', 'Create a share link', 'Create link', 'Copy link', 'The link could not be copied.'],
+    ['de', 'Freigabelink erstellen', 'Link erstellen', 'Link kopieren', 'Der Link konnte nicht kopiert werden.'],
+  ] as const)(
+    'portal-spec §8 / §2 "Copy share link" error (info): in %s, says so when the clipboard refuses the link',
+    async (locale, title, create, copy, error) => {
+      const { user } = await renderHarness(true, locale);
+      await screen.findByText('rights known');
+      await user.click(screen.getByRole('button', { name: 'Share' }));
+      const dialog = await screen.findByRole('dialog', { name: title });
+      await user.click(within(dialog).getByRole('button', { name: create }));
+      await within(dialog).findByRole('textbox');
+      // A browser refuses when the page lacks the permission or the focus.
+      const writeText = vi
+        .spyOn(navigator.clipboard, 'writeText')
+        .mockRejectedValue(new DOMException('Write permission denied.', 'NotAllowedError'));
+      try {
+        await user.click(within(dialog).getByRole('button', { name: copy }));
+        expect(writeText).toHaveBeenCalledTimes(1);
+      } finally {
+        writeText.mockRestore();
+      }
+      // The open dialog hides the rest of the page from the accessibility tree, the notice with it.
+      const notice = (await screen.findByText(error)).closest('[role]');
+      expect(notice).toHaveAttribute('role', 'alert');
+      expect(notice).toHaveClass('MuiAlert-colorInfo');
+    },
+  );
 
   it('copies the plain link for a user whose group may not share', async () => {
     const { plainCopy, user } = await renderHarness(false);

@@ -65,4 +65,21 @@ describe('the search input (portal-spec §2 "Search": suggestions open on focus)
     await user.type(input, 's');
     expect(await screen.findByRole('listbox')).toBeInTheDocument();
   });
+
+  it('portal-spec §9 "Suggestions menu max height 310": the menu is at most 310 px high and scrolls beyond', async () => {
+    localStorage.setItem('locale', 'en');
+    await loadSession();
+    const i18n = await createI18n();
+    render(
+      <Providers i18n={i18n} queryClient={createQueryClient()}>
+        <Search submitted={[]} />
+      </Providers>,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('combobox'));
+    await user.keyboard('ro');
+    const list = await screen.findByRole('listbox');
+    expect(getComputedStyle(list).maxHeight).toBe('310px');
+    expect(getComputedStyle(list).overflow).toBe('auto');
+  });
 });

@@ -1,4 +1,7 @@
 import { render, waitFor } from '@testing-library/react';
+import { createElement, forwardRef } from 'react';
+import type * as PlyrReact from 'plyr-react';
+import type { PlyrOptions, PlyrProps } from 'plyr-react';
 import { describe, expect, it, vi } from 'vitest';
 import { defaultTranslations } from '@vitrine/contract/translations';
 import { TranslationProvider, Translator } from '../../lib/translate.tsx';
@@ -11,6 +14,17 @@ await vi.hoisted(async () => {
   globalThis.TextTrack ??= class {} as unknown as typeof TextTrack;
   const matchMedia = (query: string) => mediaQueryList(query, false);
   if (typeof window.matchMedia !== 'function') Object.defineProperty(window, 'matchMedia', { value: matchMedia });
+});
+
+// The real player, with the options it is given kept for the test to read.
+const given = vi.hoisted(() => [] as PlyrOptions[]);
+vi.mock('plyr-react', async (importOriginal) => {
+  const real = await importOriginal<typeof PlyrReact>();
+  const Recorded = forwardRef<unknown, PlyrProps>((props, ref) => {
+    if (props.options) given.push(props.options);
+    return createElement(real.Plyr, { ...props, ref } as Parameters<typeof real.Plyr>[0]);
+  });
+  return { ...real, Plyr: Recorded };
 });
 
 const video = {
@@ -84,5 +98,33 @@ describe('the video player (sources and caption tracks)', () => {
     expect(defaultCaption([{ lang: 'en-GB' }, { lang: 'de-CH' }], 'de')).toBe(1);
     expect(defaultCaption([{ lang: 'de' }, { lang: 'de-CH' }], 'de-CH')).toBe(1);
     expect(defaultCaption([{ lang: '' }, { lang: 'en' }], 'fr')).toBe(-1);
+  });
+});
+
+describe('portal-spec §9 "Video controls"', () => {
+  it('gives the player play-large, play, progress, current-time, mute, volume, settings, pip, airplay, fullscreen', async () => {
+    given.length = 0;
+    const { container } = renderPlayer('en');
+    await waitFor(() => expect(container.querySelector('.plyr__controls')).not.toBeNull());
+    expect(given.at(-1)?.controls).toEqual([
+      'play-large',
+      'play',
+      'progress',
+      'current-time',
+      'mute',
+      'volume',
+      'settings',
+      'pip',
+      'airplay',
+      'fullscreen',
+    ]);
+    // The player draws those the browser supports, in that order (jsdom has no picture-in-picture or AirPlay).
+    const bar = [...container.querySelectorAll('.plyr__controls > *')].map(
+      (c) => c.getAttribute('data-plyr') ?? c.className.match(/plyr__(progress|time--current|volume|menu)/)?.[1],
+    );
+    expect(bar).toEqual(['play', 'progress', 'time--current', 'volume', 'menu', 'fullscreen']);
+    // Mute sits with the volume slider.
+    expect(container.querySelector('.plyr__volume [data-plyr="mute"]')).not.toBeNull();
+    expect(container.querySelector('.plyr__control--overlaid[data-plyr="play"]')).not.toBeNull();
   });
 });

@@ -217,6 +217,15 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     expect(sent).toEqual({ user: 'anna' });
   });
 
+  it('portal-spec §2 "Login" "A password-reset dialog (max width 500)": the dialog is at most 500 px wide', async () => {
+    server.use(...configHandlers({ login: { show_passwordReset: true } }));
+    const { user } = await renderLogin();
+    await user.click(screen.getByRole('button', { name: 'Reset password' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset password' });
+    // The dialog's own default would be 600 px (the "sm" breakpoint).
+    expect(getComputedStyle(dialog).maxWidth).toBe('500px');
+  });
+
   it('§8 "Login" reset failed: says so as an error and keeps the dialog for another try', async () => {
     const asked: unknown[] = [];
     server.use(

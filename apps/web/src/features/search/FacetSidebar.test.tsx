@@ -77,6 +77,27 @@ describe('facet "show more" past the first answer (portal-spec §2 "Search", §9
     30_000,
   );
 
+  it.each([
+    ['en', 'Show more', 'Show less'],
+    ['de', 'Mehr anzeigen', 'Weniger anzeigen'],
+  ] as const)(
+    'portal-spec §2 "Search" "Filters show \'show more/less\'": in %s, "show less" after "show more" goes back a preview step',
+    async (lang, more, less) => {
+      const loadMore = vi.fn<MoreFacetValues>(async (_field, offset) => valuesFrom(offset, 25));
+      renderSidebar(valuesFrom(0, FACET_PAGE), loadMore, lang);
+      const user = userEvent.setup();
+      expect(screen.queryByRole('button', { name: less })).toBeNull();
+      await user.click(screen.getByRole('button', { name: more }));
+      expect(boxes()).toHaveLength(100);
+      await user.click(screen.getByRole('button', { name: less }));
+      expect(boxes()).toHaveLength(50);
+      expect(boxes()[49]).toHaveAccessibleName(/word 049/);
+      // At the first preview step there is nothing less to show, and more can be shown again.
+      expect(screen.queryByRole('button', { name: less })).toBeNull();
+      expect(screen.getByRole('button', { name: more })).toBeEnabled();
+    },
+  );
+
   it('asks for nothing when the first answer had less than a page, and a new answer drops the values loaded for the old one', async () => {
     const loadMore = vi.fn<MoreFacetValues>(async (_field, offset) => valuesFrom(offset, FACET_PAGE));
     const { rerenderWith } = renderSidebar(valuesFrom(0, FACET_PAGE), loadMore);

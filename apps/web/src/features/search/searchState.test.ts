@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { matchesSuggestion, suggestionOptions } from '../../stores/searchInput.ts';
-import { posterRows } from './layout.ts';
+import type { AssetDoc } from '@vitrine/contract/search';
+import { defaultGlobalConfig } from '@vitrine/contract/config-defaults';
+import { posterRows, rowGap, viewRows } from './layout.ts';
+import { viewSizesOf } from './resultsBox.ts';
 import {
   chooseSort,
   firstPageSize,
@@ -210,6 +213,25 @@ describe('§2 Poster, thumbnail and list rows', () => {
       expect(row.height).toBeLessThanOrEqual(250);
     }
     expect(rows.flatMap((r) => r.widths)).toHaveLength(7);
+  });
+
+  it('portal-spec §9 Defaults "poster heights 200 to 250 (gap 4 px)": four square posters fill 1012 px with three 4 px gaps', () => {
+    const defaults = viewSizesOf(defaultGlobalConfig.search);
+    const squares = Array.from({ length: 6 }, (_, i): AssetDoc => ({ id: String(i), pixel_x: 600, pixel_y: 600 }));
+    const [first] = viewRows('grid', squares, 1012, defaults);
+    // 4 × 250 + 3 × 4: at the greatest height, the row is exactly as wide as the area.
+    expect(first).toEqual({ start: 0, widths: [250, 250, 250, 250], height: 250 });
+    expect(rowGap('grid')).toBe(4);
+  });
+
+  it('portal-spec §9 Defaults "thumbnails 330 x 200 (gap 8)": a row takes as many thumbnails as fit with 8 px between them', () => {
+    const defaults = viewSizesOf(defaultGlobalConfig.search);
+    const docs = Array.from({ length: 8 }, (_, i): AssetDoc => ({ id: String(i) }));
+    const columns = (width: number) => viewRows('thumbnail', docs, width, defaults)[0]?.widths.length;
+    const four = 4 * defaults.thumbWidth + 3 * 8;
+    expect(columns(four)).toBe(4);
+    expect(columns(four - 1)).toBe(3);
+    expect(rowGap('thumbnail')).toBe(8);
   });
 
   it('§5 sidebar drags below x = 80 are ignored', () => {
