@@ -64,6 +64,11 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     page,
   }) => {
     await expect(page.getByText('The configuration is up to date.')).toBeVisible();
+    // Notices stand above the save bar: saving never waits for one to go.
+    await openSection(page, 'Language settings');
+    await expect(page.getByText('The configuration is up to date.')).toBeVisible();
+    await page.getByRole('button', { name: 'Save configuration' }).click({ trial: true, timeout: 1_000 });
+    await openSection(page, 'General');
     await page.getByLabel('Website title').fill('');
     await expect(page.getByText('This field is required.')).toBeVisible();
     await page.getByLabel('Website title').fill('Harbour Archive');

@@ -131,6 +131,8 @@ test.describe('download flow (portal-spec §4 "Download flow", §8 "Download")',
     page,
     request,
   }) => {
+    // An account made, a config stored, a login, and a notice that waits behind the 5 s warning.
+    test.setTimeout(60_000);
     // A partner sees the catalogue but has no conversion set to download in (e2e/settings.json).
     const name = `orderer${Date.now()}`;
     addUser(name, 'partners');
@@ -144,7 +146,10 @@ test.describe('download flow (portal-spec §4 "Download flow", §8 "Download")',
       await expect(dialog.getByRole('link', { name: image?.id })).toBeVisible();
       await dialog.getByLabel('Message').fill('For the annual report');
       await dialog.getByRole('button', { name: 'Submit order' }).click();
-      await expect(page.getByRole('alert').filter({ hasText: 'Your order has been sent.' })).toBeVisible();
+      // Notices show one at a time: "No downloads available" (5 s) stands in front of this one.
+      await expect(page.getByRole('alert').filter({ hasText: 'Your order has been sent.' })).toBeVisible({
+        timeout: 15_000,
+      });
       const outbox = path.join(journeyPortal().dataDir, 'outbox');
       const mails = readdirSync(outbox).map((f) => readFileSync(path.join(outbox, f), 'utf8'));
       expect(mails.some((m) => m.includes('For the annual report') && m.includes(`#/asset/${image?.id}`))).toBe(true);

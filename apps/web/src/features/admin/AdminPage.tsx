@@ -1,9 +1,10 @@
 import { Alert, Box, Button, List, ListItem, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
-import { lazy, Suspense, useEffect, useId, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, type ComponentType } from 'react';
 import { useTranslation } from '../../lib/translate.tsx';
 import { NavLink, Outlet } from '../../lib/router.tsx';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { PageLoading } from '../../components/PageLoading.tsx';
+import { useNoticeClearance } from '../../components/ToastHost.tsx';
 import { FRONTEND_VERSION } from '@vitrine/contract/version';
 import { checkAdminEntry, versionWarning } from '../../stores/session.ts';
 import { AdminDraftProvider, useAdminDraft } from './AdminDraft.tsx';
@@ -102,8 +103,11 @@ function Versions() {
 function SaveBar() {
   const { t } = useTranslation();
   const { unsaved, save, status } = useAdminDraft();
+  const bar = useRef<HTMLDivElement>(null);
+  useNoticeClearance(bar);
   return (
     <Stack
+      ref={bar}
       direction="row"
       spacing={2}
       sx={{ alignItems: 'center', position: 'sticky', bottom: 0, py: 1, bgcolor: 'background.default', zIndex: 1 }}
