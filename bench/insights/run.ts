@@ -228,6 +228,8 @@ async function recordingCost(env: Record<string, string>) {
  * then asked in alternating blocks (`--rounds` blocks of `--runs` answers per search and server, the
  * order swapped every block). Each block's medians make a pair; the median of the pairs'
  * differences is the cost, free of what a server started anew varies by from round to round.
+ * `--rounds 1000 --runs 1` pairs single answers, which resolves hundredths of a millisecond where
+ * blocks of 100 answers still move by a millisecond (bench/README.md "bench/insights").
  */
 async function benchRecordingSideBySide(dialect: 'sqlite' | 'postgres'): Promise<string[]> {
   if (dialect !== 'sqlite') throw new Error('--side-by-side copies the SQLite catalogue; run it with --dialect sqlite');
