@@ -16,6 +16,7 @@ import {
   STATUS,
   type FieldValues,
 } from '../catalogue/edit-overlay.ts';
+import type { WrittenRows } from '../db/catalogue-state.ts';
 import type { Db } from '../db/database.ts';
 import type { Database, EditBatchTable } from '../db/schema.ts';
 import { conflict } from '../http/errors.ts';
@@ -192,7 +193,14 @@ export class EditRepository {
       const batch = await this.record(trx, plan.kind, plan.account, changes, now, plan.undoOf);
       const ids = [...new Set(changes.map((c) => c.asset_id))];
       if (plan.remove) await this.catalogue.removeAssets(trx, ids);
-      return { ids, result: { batch, changed: ids.length } };
+      // Values only (not the date, visibility, collections or the bin): this process's index takes
+      // them as written instead of reading the assets again.
+      const fields = [...new Set(changes.map((c) => c.field))];
+      const written =
+        plan.remove || fields.some((f) => NOT_VALUES.has(f))
+          ? undefined
+          : { fields, values: changes.flatMap((c) => valueRows(c)) };
+      return { ids, result: { batch, changed: ids.length }, written };
     });
   }
 
@@ -257,12 +265,7 @@ export class EditRepository {
       for await (const part of inTurns(rewritten.map((c) => c.asset_id)))
         await trx.deleteFrom('asset_value').where('field', '=', field).where('asset_id', 'in', part).execute();
       const rewrites = new Set(rewritten);
-      const rows = list.flatMap((c) =>
-        Object.entries(c.after ?? {}).flatMap(([lang, values]) => {
-          const kept = rewrites.has(c) ? 0 : (c.before?.[lang]?.length ?? 0);
-          return values.slice(kept).map((value, i) => ({ asset_id: c.asset_id, field, lang, ord: kept + i, value }));
-        }),
-      );
+      const rows = list.flatMap((c) => valueRows(c, (lang) => (rewrites.has(c) ? 0 : (c.before?.[lang]?.length ?? 0))));
       for await (const part of inTurns(rows, TURN_SIZE * 4))
         await insertAll(trx, 'asset_value', ['asset_id', 'field', 'lang', 'ord', 'value'], part);
     }
@@ -571,6 +574,17 @@ export class EditRepository {
       .executeTakeFirst();
     return row ? { id: Number(row.id), name: row.name, path: row.path } : undefined;
   }
+}
+
+/** The fields a batch changes that are not values (asset_value) of its assets. */
+const NOT_VALUES = new Set([CREATED, STATUS, ACCESS_GROUPS, COLLECTIONS]);
+
+/** The asset_value rows of a change's values after it, each language's from its `from(lang)`-th value on. */
+function valueRows(c: ChangeRow, from: (lang: string) => number = () => 0): WrittenRows['values'] {
+  return Object.entries(c.after ?? {}).flatMap(([lang, values]) => {
+    const kept = from(lang);
+    return values.slice(kept).map((value, i) => ({ asset_id: c.asset_id, field: c.field, lang, ord: kept + i, value }));
+  });
 }
 
 /** True when `after` is `before` with values added at the end of some languages' lists (nothing else changed). */

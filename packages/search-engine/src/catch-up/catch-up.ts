@@ -3,15 +3,22 @@ import { hostname } from 'node:os';
 import { baseContentLanguages, pause, slicer, type Progress } from '../engine-types.ts';
 import { FacetIndex } from '../facet-index/facet-index.ts';
 import { documentWords } from '../frequent-words.ts';
-import type { FieldRegistry } from '../fields.ts';
+import type { FieldRegistry, SearchField } from '../fields.ts';
 import { IndexView, isPerLanguage, languageColumn } from '../index-view.ts';
-import type { AccessRule, Catalogue, CatalogueState, EnginePorts } from '../ports.ts';
+import {
+  rowsByAsset,
+  type AccessRule,
+  type Catalogue,
+  type CatalogueState,
+  type EnginePorts,
+  type ValueRow,
+} from '../ports.ts';
 import { readSnapshot, writeSnapshot, type SnapshotShape } from '../snapshot.ts';
 import { textDocuments, textValueFields } from '../text-documents.ts';
 import type { TextIndex } from '../text-index.ts';
 import { BATCH, changedIds, onlyCreated } from './change-feed.ts';
 import { findFrequentWords } from './frequent-postings.ts';
-import { indexRows, indexValueFields } from './index-rows.ts';
+import { indexRows, indexValueFields, valueFieldCodes } from './index-rows.ts';
 import { TextCatchUp } from './text-catch-up.ts';
 
 /**
@@ -40,6 +47,18 @@ export interface CatalogueWriting {
   wrote(): Promise<void>;
   /** The same writing for another loop following it (each waits on its own). */
   follower(): CatalogueWriting;
+}
+
+/** A change this process committed, as its writer knows it: the values of the fields it changed. */
+export interface WrittenChange {
+  /** Its change sequence number. */
+  seq: number;
+  /** The assets it changed. */
+  ids: readonly number[];
+  /** The value fields it changed (asset_value); no other part of the assets. */
+  fields: readonly string[];
+  /** The assets' rows of `fields` after the change, in `ord` order (a field without rows has no values). */
+  values: readonly ValueRow[];
 }
 
 export interface CatchUpOptions {
@@ -155,6 +174,71 @@ export class CatchUp<Tx> {
       this.refreshing = undefined;
     });
     await this.refreshing;
+  }
+
+  /**
+   * Applies a change this process just committed from the values it wrote, without reading the
+   * assets again, when it is the next change the index lacks and it changed only coded value fields
+   * of indexed assets (a bulk edit of keywords: the catch-up's reading was some 40 % of the time
+   * until search showed it at a million assets). Answers false when it left the change to the next
+   * refresh, which then reads it as any other process does. Runs in turn with refreshes.
+   */
+  async applyWritten(change: WrittenChange): Promise<boolean> {
+    // Waits for a refresh under way to end; its failure is its callers' to see, not this change's.
+    while (this.refreshing) await this.refreshing.catch(() => undefined);
+    let applied = false;
+    this.refreshing = (async () => {
+      applied = await this.applyOwn(change);
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    await this.refreshing;
+    return applied;
+  }
+
+  private async applyOwn(change: WrittenChange): Promise<boolean> {
+    // Kept postings of frequent words would need the changed texts' words: the catch-up reads them.
+    if (this.seq === -1 || this.seq !== change.seq - 1 || this.index.frequent?.kept) return false;
+    if (this.languages.size !== this.indexLanguages.length) return false;
+    const fields = change.fields.map((name) => this.fields.get(name));
+    const coded = fields.filter(
+      (f): f is SearchField =>
+        f?.coded === true && !f.numeric && f.storage === 'value' && f.field_name !== 'meta_collections',
+    );
+    if (coded.length !== fields.length || coded.length === 0) return false;
+    // A new content language needs its columns for every asset: a rebuild, which the catch-up makes.
+    if (change.values.some((v) => v.lang !== '' && !this.languages.has(v.lang))) return false;
+    const index = this.index;
+    if (change.ids.some((id) => index.docOf(id) === -1)) return false;
+    // The full-text index is the writer's to feed; should it have left it to the catch-up, it is caught up here.
+    await this.texts.catchUp(change.seq);
+    const values = rowsByAsset(change.values);
+    const turn = slicer();
+    for (let i = 0; i < change.ids.length; i += APPLY_BATCH) {
+      const some = change.ids.slice(i, i + APPLY_BATCH);
+      const codes = some.map((id) => {
+        const own = values.get(id) ?? [];
+        const out: Record<string, string[]> = {};
+        for (const f of coded) {
+          valueFieldCodes(
+            f,
+            own.filter((v) => v.field === f.field_name),
+            this.indexLanguages,
+            out,
+          );
+        }
+        return out;
+      });
+      await this.noReaders();
+      some.forEach((id, j) => index.setCodes(id, codes[j]!));
+      this.changed(some);
+      await turn();
+    }
+    await index.packGradually(pause);
+    this.current = undefined;
+    this.seq = change.seq;
+    await this.markReader(true);
+    return true;
   }
 
   /** The columns of an index with columns for these content languages. */
