@@ -19,6 +19,7 @@ import { createSearchEngine } from './create-engine.ts';
 import { PostgresTextIndex } from './postgres-text.repository.ts';
 import { SearchRepository } from './search.repository.ts';
 import { EditRepository } from '../edit/edit.repository.ts';
+import { changeCatalogue } from '../db/catalogue-state.ts';
 import { applyChange } from '../edit/edit.service.ts';
 import { SqliteTextIndex } from './sqlite-text.repository.ts';
 import { indexRule } from '../access/rule.ts';
@@ -222,6 +223,19 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
     expect(handed).toEqual([true, true, false, false]);
     expect((await engine.search(['public'], { q: 'rowing keywords:ash', rows: 10 })).ids).toEqual([oar]);
     expect(read).toHaveBeenCalled();
+  });
+
+  it('a change of thousands of scattered assets is recorded whole, a few statements of runs', async () => {
+    // Far above every asset: no index holds them, so no other test sees them change.
+    const ids = Array.from({ length: 2500 }, (_, i) => 50_000_000 + 2 * i);
+    const seq = await db.kysely.transaction().execute((trx) => changeCatalogue(trx, ids));
+    const runs = await new SearchRepository(db).changesAfter(
+      { seq: seq - 1, first: Number.MAX_SAFE_INTEGER },
+      seq,
+      10_000,
+    );
+    expect(runs).toHaveLength(ids.length);
+    expect(runs.map((r) => [r.first, r.last])).toEqual(ids.map((id) => [id, id]));
   });
 
   it('catching up a change counts no assets: only a full load of the text index shows a total', async () => {
