@@ -150,11 +150,15 @@ export class QueryEvaluator {
           any = true;
         }
       });
-      if (any)
-        acc = union(
-          acc,
-          filterDocs(view.allDocs(), (d) => col.has(d, wanted)),
-        );
+      if (!any) continue;
+      // The column's documents of those values in one pass, then a bit test per document: testing
+      // each document's codes looked every one up among those changed since packing (after an
+      // edit of 5,000 assets, one such search held the event loop 50–125 ms at a million).
+      const bits = col.docsWith(wanted, view.index.size);
+      acc = union(
+        acc,
+        filterDocs(view.allDocs(), (d) => ((bits[d >>> 5]! >>> (d & 31)) & 1) === 1),
+      );
     }
     return acc;
   }

@@ -53,6 +53,11 @@ export function documentWords(doc: TextDocument): { all: Set<string>; title: Set
 export class FrequentWords {
   constructor(readonly words: Map<string, WordPostings> = new Map()) {}
 
+  /** True when postings of some word are kept (a catch-up then needs the changed texts' words). */
+  get kept(): boolean {
+    return this.words.size > 0;
+  }
+
   /** The documents matching an atom, when it is one frequent word. */
   match(atom: TextAtom): Int32Array | undefined {
     if (atom.prefix || atom.tokens.length !== 1) return undefined;

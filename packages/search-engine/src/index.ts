@@ -17,7 +17,12 @@ export {
   type Progress,
 } from './engine-types.ts';
 export { parseNumber, parseRange } from './facets.ts';
-export { CHANGE_READER_TTL_MS, type CatalogueWriting, type CatchUpOptions } from './catch-up/catch-up.ts';
+export {
+  CHANGE_READER_TTL_MS,
+  type CatalogueWriting,
+  type CatchUpOptions,
+  type WrittenChange,
+} from './catch-up/catch-up.ts';
 export { TEXT_CACHE } from './evaluate.ts';
 export { columnOf, FieldRegistry, pickLanguage, type SearchField } from './fields.ts';
 export {

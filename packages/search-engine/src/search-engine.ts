@@ -1,5 +1,5 @@
 import type { SuggestionGroup } from '@vitrine/contract/search';
-import { CatchUp, type CatalogueWriting, type CatchUpOptions } from './catch-up/catch-up.ts';
+import { CatchUp, type CatalogueWriting, type CatchUpOptions, type WrittenChange } from './catch-up/catch-up.ts';
 import {
   passing,
   MAX_QUERY_PREFIXES,
@@ -65,6 +65,11 @@ export class SearchEngine<Tx = unknown> {
   /** Brings the index up to date with the catalogue; cheap when nothing changed. */
   async refresh(progress?: Progress): Promise<void> {
     await this.catchUp.refresh(progress);
+  }
+
+  /** Applies a change this process committed from the values it wrote (see CatchUp.applyWritten). */
+  async applyWritten(change: WrittenChange): Promise<boolean> {
+    return this.catchUp.applyWritten(change);
   }
 
   /** Loads the index while this process writes the catalogue (see CatchUp.loadWhileWritten). */

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import type { WrittenChange } from '@vitrine/search-engine';
 import type { AssetTable, Database } from '../db/schema.ts';
 import type { CaptionTrack } from './caption-file.ts';
 import { DERIVATIVE_JOBS, derivativeJobsFor } from '../derivatives/derivative.jobs.ts';
@@ -25,6 +26,9 @@ export type AssetColumns = Omit<Insertable<AssetTable>, 'id' | 'imp_date' | 'upd
   imp_date?: number;
   updated_at?: number;
 };
+
+/** What a change of existing assets wrote of them: the values of these fields (asset_value), nothing else. */
+export type ChangedValues = Pick<WrittenChange, 'fields' | 'values'>;
 
 export interface AssetWrite {
   columns: AssetColumns;
@@ -118,6 +122,9 @@ export class CatalogueRepository {
     /** The conversion sets: those marked `eager` are made by a job queued with an asset's derivatives. */
     private readonly conversionSets: readonly ConversionSet[] = [],
   ) {}
+
+  /** Told of each change `changeAssets` committed with its values (onCommitted). */
+  private committed: ((change: WrittenChange) => Promise<unknown>) | undefined;
 
   /** Assets whose source lies under `prefix` (a folder path ending in the path separator). */
   async assetsUnder(prefix: string): Promise<KnownAsset[]> {
@@ -275,14 +282,15 @@ export class CatalogueRepository {
    * ids it changed with its result; when it changed none, nothing is written.
    */
   async changeAssets<T>(
-    write: (trx: Transaction<Database>) => Promise<{ ids: readonly number[]; result: T }>,
+    write: (trx: Transaction<Database>) => Promise<{ ids: readonly number[]; result: T; written?: ChangedValues }>,
   ): Promise<T> {
     let unchanged: { result: T } | undefined;
+    let committed: WrittenChange | undefined;
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      const result = await this.db.transaction().execute(async (trx) => {
         await this.feed?.begin(trx);
         const seq = await beginCatalogueChange(trx);
-        const { ids, result } = await write(trx);
+        const { ids, result, written } = await write(trx);
         if (ids.length === 0) {
           unchanged = { result };
           throw new NothingChanged();
@@ -292,12 +300,23 @@ export class CatalogueRepository {
           await trx.updateTable('asset').set({ updated_at: now }).where('id', 'in', part).execute();
         await recordCatalogueChange(trx, seq, ids);
         await this.feed?.written(trx, seq, ids, false, (fields) => writtenRows(trx, ids, fields));
+        if (written) committed = { seq, ids, ...written };
         return result;
       });
+      if (committed) await this.committed?.(committed);
+      return result;
     } catch (err) {
       if (err instanceof NothingChanged && unchanged) return unchanged.result;
       throw err;
     }
+  }
+
+  /**
+   * Hands each change `changeAssets` commits with the values it wrote to `listener` (this process's
+   * search index, which then need not read them again).
+   */
+  onCommitted(listener: (change: WrittenChange) => Promise<unknown>): void {
+    this.committed = listener;
   }
 
   /**

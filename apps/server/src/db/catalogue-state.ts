@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { ALL_ASSETS } from '@vitrine/search-engine';
+import { ALL_ASSETS, pause } from '@vitrine/search-engine';
 import type { Database } from './schema.ts';
 
 type Executor = Transaction<Database> | Kysely<Database>;
@@ -28,8 +28,11 @@ export interface WrittenRows {
   values: { asset_id: number; field: string; lang: string; ord: number; value: string }[];
 }
 
-/** Rows of catalogue_change per statement (four parameters each). */
-const CHANGE_ROWS = 5000;
+/**
+ * Rows of catalogue_change per statement (four parameters each), a statement a turn of the event
+ * loop: 5,000 scattered ids of an edit in one statement held it some 60 ms at a million assets.
+ */
+const CHANGE_ROWS = 1000;
 
 /**
  * Starts a change of the catalogue: takes the next change sequence number (the catalogue
@@ -61,6 +64,7 @@ export async function recordCatalogueChange(
   const runs = ids === 'all' ? [ALL_ASSETS] : idRuns(ids);
   const count_only = countOnly ? 1 : 0;
   for (let i = 0; i < runs.length; i += CHANGE_ROWS) {
+    if (i > 0) await pause();
     await trx
       .insertInto('catalogue_change')
       .values(runs.slice(i, i + CHANGE_ROWS).map(([first_id, last_id]) => ({ seq, first_id, last_id, count_only })))

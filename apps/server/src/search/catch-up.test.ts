@@ -18,6 +18,9 @@ import {
 import { createSearchEngine } from './create-engine.ts';
 import { PostgresTextIndex } from './postgres-text.repository.ts';
 import { SearchRepository } from './search.repository.ts';
+import { EditRepository } from '../edit/edit.repository.ts';
+import { changeCatalogue } from '../db/catalogue-state.ts';
+import { applyChange } from '../edit/edit.service.ts';
 import { SqliteTextIndex } from './sqlite-text.repository.ts';
 import { indexRule } from '../access/rule.ts';
 
@@ -162,6 +165,78 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
 
   const find = (engine: SearchEngine, q: string) =>
     engine.search(['public'], { q, rows: 100, facetFields: ['category'] });
+
+  it("an edit of keywords reaches the editing process's index as written, other processes' by the change log", async () => {
+    const fields = new FieldRegistry([]);
+    const mine = new SearchRepository(db);
+    const engine = new SearchEngine({ catalogue: mine, text: createTextIndex(db), rule: indexRule }, fields);
+    const elsewhere = new SearchEngine(
+      { catalogue: new SearchRepository(other), text: createTextIndex(other), rule: indexRule },
+      fields,
+    );
+    const [deck, oar] = await buildAssets(db, [
+      { values: { title: { en: 'Deck chair' }, keywords: { en: ['wood'], de: ['Holz'] } }, access: ['public'] },
+      { values: { title: { en: 'Oar' }, keywords: { en: ['wood'] } }, access: ['public'] },
+    ]);
+    await engine.refresh();
+    await elsewhere.refresh();
+    const catalogue = new CatalogueRepository(db.kysely);
+    const handed: boolean[] = [];
+    catalogue.onCommitted(async (change) => handed.push(await engine.applyWritten(change)));
+    const edits = new EditRepository(db, catalogue);
+    const edit = (ids: number[], field: string, change: Parameters<typeof applyChange>[1]) =>
+      edits.apply({
+        kind: 'edit',
+        account: { id: null, name: 'editor' },
+        ids,
+        fields: [field],
+        overlay: 'edit',
+        next: (asset) => new Map([[field, applyChange(asset.fields.get(field) ?? {}, change)]]),
+      });
+    const read = vi.spyOn(mine, 'batch');
+    await edit([deck, oar], 'keywords', { field: 'keywords', op: 'add', lang: 'en', values: ['teak'] });
+    await edit([deck], 'keywords', { field: 'keywords', op: 'remove', lang: 'en', values: ['wood'] });
+    expect(handed).toEqual([true, true]);
+    const teak = await engine.search(['public'], { q: 'keywords:teak', rows: 10, facetFields: ['keywords'] });
+    // Taken as written: the edited assets were not read again.
+    expect(read).not.toHaveBeenCalled();
+    expect([...teak.ids].sort()).toEqual([deck, oar].sort());
+    expect(JSON.stringify(teak.facetFields)).toContain('teak');
+    expect((await engine.search(['public'], { q: 'keywords:wood', rows: 10 })).ids).toEqual([oar]);
+    // The German values the edit left alone are still found.
+    expect((await engine.search(['public'], { q: 'keywords:holz', rows: 10 })).ids).toEqual([deck]);
+    // Another process reads the changes from the log and answers the same.
+    for (const q of ['keywords:teak', 'keywords:wood', 'keywords:holz']) {
+      expect((await elsewhere.search(['public'], { q, rows: 10 })).ids).toEqual(
+        (await engine.search(['public'], { q, rows: 10 })).ids,
+      );
+    }
+    expect(
+      (await elsewhere.search(['public'], { q: 'keywords:teak', rows: 10, facetFields: ['keywords'] })).facetFields,
+    ).toEqual(teak.facetFields);
+
+    // A change the index cannot take as written (a text field, a change another process made
+    // first) is left to the catch-up, which reads it.
+    await edit([oar], 'title', { field: 'title', op: 'set', lang: 'en', values: ['Rowing oar'] });
+    await buildAssets(other, [{ values: { title: { en: 'Rowing boat' } }, access: ['public'] }]);
+    await edit([oar], 'keywords', { field: 'keywords', op: 'add', lang: 'en', values: ['ash'] });
+    expect(handed).toEqual([true, true, false, false]);
+    expect((await engine.search(['public'], { q: 'rowing keywords:ash', rows: 10 })).ids).toEqual([oar]);
+    expect(read).toHaveBeenCalled();
+  });
+
+  it('a change of thousands of scattered assets is recorded whole, a few statements of runs', async () => {
+    // Far above every asset: no index holds them, so no other test sees them change.
+    const ids = Array.from({ length: 2500 }, (_, i) => 50_000_000 + 2 * i);
+    const seq = await db.kysely.transaction().execute((trx) => changeCatalogue(trx, ids));
+    const runs = await new SearchRepository(db).changesAfter(
+      { seq: seq - 1, first: Number.MAX_SAFE_INTEGER },
+      seq,
+      10_000,
+    );
+    expect(runs).toHaveLength(ids.length);
+    expect(runs.map((r) => [r.first, r.last])).toEqual(ids.map((id) => [id, id]));
+  });
 
   it('catching up a change counts no assets: only a full load of the text index shows a total', async () => {
     const repository = new SearchRepository(db);

@@ -9,6 +9,7 @@ import {
   type EngineQuery,
   type Progress,
   type SearchEngine,
+  type WrittenChange,
 } from '@vitrine/search-engine';
 import type { PreSearch } from '@vitrine/contract/global-config';
 import { acceptedLanguages } from '@vitrine/contract/formats';
@@ -117,6 +118,11 @@ export class SearchService {
   /** Brings the search index up to date with the catalogue (after a bulk write), telling its progress. */
   async refresh(progress?: Progress): Promise<void> {
     await this.engine.refresh(progress);
+  }
+
+  /** A change this process committed, handed to the index with the values it wrote (CatalogueRepository.onCommitted). */
+  async applyWritten(change: WrittenChange): Promise<boolean> {
+    return this.engine.applyWritten(change);
   }
 
   /** Loads the search index while this process writes the catalogue (bench data), telling its progress. */

@@ -82,11 +82,16 @@ describe.each(dialects)('search index snapshot and change-log pruning on %s', (d
     await new CatalogueRepository(db.kysely).markGone([ids(2)]);
 
     const reads = logged('read in');
+    const writes = logged('written in');
     const started = engine();
     await started.refresh();
     expect(logged('read in')).toBe(reads + 1);
     const fresh = reference();
     expect(await answers(started)).toEqual(await answers(fresh));
+    // The snapshot just read is not written again at once for the changes caught up after it
+    // (a whole index folded and written on the first edit after a start).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(logged('written in')).toBe(writes);
     // The caught-up index keeps its sort orders right as assets change.
     await editAsset(db, ids(3), { rating: 0, filename: 'zzz.jpg' });
     expect(await answers(started)).toEqual(await answers(fresh));

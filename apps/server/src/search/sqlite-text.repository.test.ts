@@ -113,4 +113,27 @@ describe('ARCHITECTURE §3 "Search": the SQLite text index of a large catalogue,
     expect(await found(engine, 'landing')).toEqual([first]);
     expect(asked).toEqual(['all landing', 'title landing']);
   });
+
+  it('reads no texts again to catch up a change when no word is frequent (fewer documents than the bound)', async () => {
+    const [id] = await buildAssets(db, [{ values: { title: { en: 'Lighthouse keeper' } }, access: ['public'] }]);
+    if (id === undefined) throw new Error('no asset built');
+    /** Reads of the changed assets' texts for the facet index (the full-text index reads its own). */
+    let textReads = 0;
+    class CountingRepository extends SearchRepository {
+      override batch(...args: Parameters<SearchRepository['batch']>): ReturnType<SearchRepository['batch']> {
+        if (args[2] === false) textReads++;
+        return super.batch(...args);
+      }
+    }
+    const engine = new SearchEngine(
+      { catalogue: new CountingRepository(db), text: new SqliteTextIndex(db), rule: indexRule },
+      new FieldRegistry([]),
+    );
+    await engine.refresh();
+    await editAsset(db, id, { values: { title: { en: 'Lighthouse painter' } } });
+    textReads = 0;
+    expect((await engine.search(['public'], { q: 'painter' })).ids).toEqual([id]);
+    // The facet index keeps no postings, so it needs no words.
+    expect(textReads).toBe(0);
+  });
 });

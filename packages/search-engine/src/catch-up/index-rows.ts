@@ -5,15 +5,34 @@
  */
 import type { IndexRow } from '../facet-index/facet-index.ts';
 import { parseNumber } from '../facets.ts';
-import { columnOf, pickLanguage, type FieldRegistry } from '../fields.ts';
+import { columnOf, pickLanguage, type FieldRegistry, type SearchField } from '../fields.ts';
 import { isPerLanguage, languageColumn } from '../index-view.ts';
-import { rowsByAsset, type AccessRule, type AssetBatch, type SignatureRow } from '../ports.ts';
+import { rowsByAsset, type AccessRule, type AssetBatch, type SignatureRow, type ValueRow } from '../ports.ts';
 
 /** The value fields (asset_value) the in-memory index keeps. */
 export function indexValueFields(fields: FieldRegistry): string[] {
   return fields.all
     .filter((f) => (f.coded || f.numeric) && f.storage === 'value' && f.field_name !== 'meta_collections')
     .map((f) => f.field_name);
+}
+
+/**
+ * The columns of a coded value field from an asset's rows of it, put into `codes`: per language the
+ * values that language's docs show (asset-presenter) for a per-language field, so a value that
+ * exists in one language only still counts once.
+ */
+export function valueFieldCodes(
+  f: SearchField,
+  mine: ValueRow[],
+  indexLanguages: readonly string[],
+  codes: Record<string, string[]>,
+): void {
+  if (!isPerLanguage(f)) {
+    codes[f.field_name] = mine.map((v) => v.value);
+    return;
+  }
+  for (const lang of indexLanguages)
+    codes[languageColumn(f.field_name, lang)] = pickLanguage(mine, lang).map((v) => v.value);
 }
 
 /** The rows of a batch as the index keeps them; content languages met on its values are added to `languages`. */
@@ -51,15 +70,13 @@ export function indexRows(
       } else if (f.storage === 'column') {
         const v = column(name);
         row.codes[name] = v == null ? [] : [String(v)];
-      } else if (isPerLanguage(f)) {
-        // Per language the values that language's docs show (asset-presenter), so a value that
-        // exists in one language only still counts once.
-        const mine = own.filter((v) => v.field === name);
-        for (const lang of indexLanguages) {
-          row.codes[languageColumn(name, lang)] = pickLanguage(mine, lang).map((v) => v.value);
-        }
       } else {
-        row.codes[name] = own.filter((v) => v.field === name).map((v) => v.value);
+        valueFieldCodes(
+          f,
+          own.filter((v) => v.field === name),
+          indexLanguages,
+          row.codes,
+        );
       }
     }
     for (const f of fields.numeric) {

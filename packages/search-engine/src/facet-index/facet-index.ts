@@ -253,6 +253,18 @@ export class FacetIndex {
     return true;
   }
 
+  /**
+   * Replaces coded columns of an indexed asset, the rest of it kept (a change of some fields whose
+   * new values the writer knows); the values count after pack(). False when the asset is not indexed.
+   */
+  setCodes(id: number, codes: Record<string, readonly string[]>): boolean {
+    const doc = this.docOf(id);
+    if (doc === -1) return false;
+    for (const [f, values] of Object.entries(codes)) this.codes.get(f)?.set(doc, values);
+    this.version++;
+    return true;
+  }
+
   /** Makes the coded values and sort places of assets added or changed since the last packing count. */
   pack(): void {
     for (const col of this.codes.values()) col.pack();
