@@ -22,11 +22,20 @@ export const failure = () => HttpResponse.json({ error: 'internal', message: 'Fa
  * Closes the notice of entry ("up to date"): notices show one at a time, and it would stand in front
  * of the one a test waits for.
  */
-export async function closeEntryNotice(user: { click: (element: Element) => Promise<void> }) {
-  const notice = (await screen.findByText('The configuration is up to date.', {}, slow)).closest('[role="alert"]');
-  await user.click(within(notice as HTMLElement).getByRole('button', { name: 'Close' }));
-  await waitFor(() => expect(screen.queryByText('The configuration is up to date.')).not.toBeInTheDocument());
+export async function closeEntryNotice(
+  user: { click: (element: Element) => Promise<void> },
+  locale: 'en' | 'de' = 'en',
+) {
+  const { text, close } = entryNotice[locale];
+  const notice = (await screen.findByText(text, {}, slow)).closest('[role="alert"]');
+  await user.click(within(notice as HTMLElement).getByRole('button', { name: close }));
+  await waitFor(() => expect(screen.queryByText(text)).not.toBeInTheDocument());
 }
+
+const entryNotice = {
+  en: { text: 'The configuration is up to date.', close: 'Close' },
+  de: { text: 'Die Konfiguration ist aktuell.', close: 'Schließen' },
+};
 
 /** A field of the index as index/fields answers it. */
 export const indexField = (field_name: string, over: Partial<IndexField> = {}): IndexField => ({

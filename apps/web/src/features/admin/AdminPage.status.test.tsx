@@ -95,9 +95,7 @@ describe('admin-spec §4 "Status values"', { timeout: 60_000 }, () => {
     const section = await screen.findByRole('region', { name: 'Allgemein' }, slow);
     await waitFor(() => expect(statusOf(section).status).toBe('success'));
     // The entry's upgrade check says "up to date" in a notice of its own first (admin-spec §4 step 6).
-    const notice = (await screen.findByText('Die Konfiguration ist aktuell.', {}, slow)).closest('[role="alert"]');
-    await user.click(within(notice as HTMLElement).getByRole('button', { name: 'Schließen' }));
-    await waitFor(() => expect(screen.queryByText('Die Konfiguration ist aktuell.')).not.toBeInTheDocument());
+    await closeEntryNotice(user, 'de');
     await user.type(screen.getByLabelText(/^Titel der Website/), '!');
     await user.click(screen.getByRole('button', { name: 'Konfiguration speichern' }));
     expect(statusOf(section)).toEqual({ status: 'saving', busy: 'true' });
@@ -114,9 +112,7 @@ describe('admin-spec §4 "Status values"', { timeout: 60_000 }, () => {
     const section = await screen.findByRole('region', { name: 'Allgemein' }, slow);
     await waitFor(() => expect(statusOf(section).status).toBe('success'));
     // The entry's "up to date" notice comes first and would hide the save's notice behind it.
-    const notice = (await screen.findByText('Die Konfiguration ist aktuell.', {}, slow)).closest('[role="alert"]');
-    await user.click(within(notice as HTMLElement).getByRole('button', { name: 'Schließen' }));
-    await waitFor(() => expect(screen.queryByText('Die Konfiguration ist aktuell.')).not.toBeInTheDocument());
+    await closeEntryNotice(user, 'de');
     await user.type(screen.getByLabelText(/^Titel der Website/), '!');
     await user.click(screen.getByRole('button', { name: 'Konfiguration speichern' }));
     expect(await screen.findByText('Konfiguration gespeichert', { selector: '.MuiSnackbar-root *' })).toBeVisible();
