@@ -65,12 +65,30 @@ async function saveBy(page: Page, button: string, call: RegExp) {
   expect((await answer).status()).toBe(200);
 }
 
-const saveConfig = (page: Page) => saveBy(page, 'Save configuration', /\/api\/config\/global$/);
+/**
+ * Saves the config and waits until the admin area holds the saved one: the portal reads the config
+ * the save answered only once the answer is handled, which on a busy machine comes after the response.
+ */
+async function saveConfig(page: Page) {
+  await saveBy(page, 'Save configuration', /\/api\/config\/global$/);
+  await expect(page.getByText('There are unsaved changes.')).toBeHidden({ timeout: 15_000 });
+  await expect(page.locator('[data-status="saving"]')).toHaveCount(0, { timeout: 15_000 });
+}
 
-/** Picks an option of a select of the admin area, by the select's label and the option's name. */
+/**
+ * Picks an option of a select of the admin area, by the select's label and the option's name. A
+ * click that lands while the select draws itself anew (after an option was added) opens no menu, so
+ * the select is clicked until its menu lists the option.
+ */
 async function choose(page: Page, scope: Page | Locator, select: string, option: string) {
-  await scope.getByRole('combobox', { name: select }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  const combobox = scope.getByRole('combobox', { name: select });
+  const item = page.getByRole('option', { name: option, exact: true });
+  await expect(async () => {
+    if (!(await item.isVisible())) await combobox.click();
+    await expect(item).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await item.click();
+  await expect(item).toBeHidden();
 }
 
 /** Switches the interface language through the header's language menu. */
@@ -305,6 +323,7 @@ test.describe('on a portal with a date field of its own', () => {
     await saveConfig(page);
 
     await page.goto('/#/search/*');
+    await expect(page.getByRole('heading', { level: 2, name: /^2 results/ })).toBeVisible({ timeout: 15_000 });
     const group = page.getByRole('group', { name: 'Shot on' });
     await expect(group.getByRole('checkbox')).toHaveCount(2, { timeout: 15_000 });
     await expect(group.getByRole('checkbox', { name: /^3\/5\/24/ })).toBeVisible();
