@@ -294,6 +294,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     duplicates: new DuplicatesService(r.signatures, access, rights, {
       docs: async (caller, ids) => (await search.assets(caller, ids.join(','))).response.docs,
       collections: async () => r.search.collections(),
+      generation: async () => (await r.search.catalogueState()).generation,
     }),
     /** Groups and their rights in the admin area (and `vitrine groups`). */
     groups: new GroupService(r.groups, rights, settings.file),

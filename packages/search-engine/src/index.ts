@@ -44,4 +44,4 @@ export { textDocuments, textValueFields, writeDocuments, writeTexts } from './te
 export { documentWords, indexedDocument, TSVECTOR_TEXT_CHARS } from './frequent-words.ts';
 export type { QueryNode, TextAtom, VisualAtom } from './query.ts';
 export { COLOUR, colourDistance, parseHexColour, similarDistance, SIMILAR } from './alike.ts';
-export { VISUAL_COLOURS, VisualColumn } from './facet-index/visual-column.ts';
+export { popcount, VISUAL_COLOURS, VisualColumn } from './facet-index/visual-column.ts';

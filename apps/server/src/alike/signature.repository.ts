@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { changeCatalogue } from '../db/catalogue-state.ts';
 import type { Database } from '../db/schema.ts';
-import { nearCopyGroups, SIGNATURE_VERSION, type DominantColour, type Signature } from './signature.ts';
+import { nearCopyGroups } from './near-copies.ts';
+import { SIGNATURE_VERSION, type DominantColour, type Signature } from './signature.ts';
 
 /** `[[L,a,b,share],…]`: a fifth of the bytes of the objects, for a column read by the million. */
 export const coloursToJson = (colours: readonly DominantColour[]) =>
@@ -189,8 +190,8 @@ export class SignatureRepository {
       .orderBy('a.id')
       .execute();
     const shaOf = new Map(signed.map((r) => [Number(r.id), r.sha256]));
-    const near = nearCopyGroups(
-      signed.map((r) => ({ id: Number(r.id), phash: r.phash, aspect: Number(r.aspect) })),
+    const near = (
+      await nearCopyGroups(signed.map((r) => ({ id: Number(r.id), phash: r.phash, aspect: Number(r.aspect) })))
     ).filter((g) => new Set(g.map((id) => shaOf.get(id))).size > 1);
     return { exact, near };
   }

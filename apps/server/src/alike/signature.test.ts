@@ -4,16 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeScene, variantOf } from '../../test/media-fixtures.ts';
 import { signaturePixelsOf } from '../adapters/media.ts';
-import {
-  dominantColours,
-  hashDistance,
-  NEAR_COPY_DISTANCE,
-  nearCopyGroups,
-  oklab,
-  perceptualHash,
-  signatureOf,
-  type Signature,
-} from './signature.ts';
+import { dominantColours, hashDistance, oklab, perceptualHash, signatureOf, type Signature } from './signature.ts';
 
 describe('hash distance', () => {
   it('counts the differing bits of two 64-bit hashes', () => {
@@ -21,23 +12,6 @@ describe('hash distance', () => {
     expect(hashDistance('ffffffffffffffff', '0000000000000000')).toBe(64);
     expect(hashDistance('8000000000000001', '0000000000000000')).toBe(2);
     expect(hashDistance('00000000000000f0', '000000000000000f')).toBe(8);
-  });
-});
-
-describe('groups of near copies', () => {
-  it('joins pictures within the threshold of the same aspect, through each other, and no others', () => {
-    const bits = (n: number) => ((1n << BigInt(n)) - 1n).toString(16).padStart(16, '0');
-    expect(hashDistance(bits(0), bits(NEAR_COPY_DISTANCE))).toBe(NEAR_COPY_DISTANCE);
-    const groups = nearCopyGroups([
-      { id: 1, phash: bits(0), aspect: 1.5 },
-      { id: 2, phash: bits(NEAR_COPY_DISTANCE), aspect: 1.52 },
-      // Too far from 1, near 2: in the group through 2.
-      { id: 4, phash: bits(NEAR_COPY_DISTANCE + 4), aspect: 1.5 },
-      { id: 3, phash: 'ffff000000000000', aspect: 1.5 },
-      // The same hash as 1, another shape.
-      { id: 5, phash: bits(0), aspect: 1 },
-    ]);
-    expect(groups).toEqual([[1, 2, 4]]);
   });
 });
 

@@ -149,11 +149,28 @@ describe.each(dialects)('the duplicates report on %s (issue #52)', (dialect) => 
     expect(bad.json<{ error: string }>().error).toBe('validation');
   });
 
-  it('leaves a binned asset out, and a group of which it was the only copy', async () => {
+  it('leaves a binned asset out, and a group of which it was the only copy, and has it back once restored', async () => {
+    const before = named(await report(editor));
     const bin = await call('POST', 'edit/bin', editor, { ids: [String(ids['photo-same.jpg'])] });
     expect(bin.statusCode, bin.body).toBe(200);
+    // The groups are kept between calls only until the catalogue changes.
     expect(named(await report(editor))).toEqual([group('near', 'photo.jpg', 'photo-small.png')]);
     const restore = await call('POST', 'edit/restore', editor, { ids: [String(ids['photo-same.jpg'])] });
     expect(restore.statusCode, restore.body).toBe(200);
+    expect(named(await report(editor))).toEqual(before);
+  });
+
+  it('has a copy imported after it was asked for in its next answer (its groups are kept only while the catalogue is unchanged)', async () => {
+    expect(named(await report(editor))).toEqual([
+      group('exact', 'photo.jpg', 'photo-same.jpg'),
+      group('near', 'photo.jpg', 'photo-same.jpg', 'photo-small.png'),
+    ]);
+    await variantOf(path.join(media, 'other.jpg'), path.join(media, 'other-small.png'), { width: 750, format: 'png' });
+    ids = await importWithDerivatives(t, media);
+    expect(named(await report(editor))).toEqual([
+      group('exact', 'photo.jpg', 'photo-same.jpg'),
+      group('near', 'other.jpg', 'other-small.png'),
+      group('near', 'photo.jpg', 'photo-same.jpg', 'photo-small.png'),
+    ]);
   });
 });
