@@ -8,6 +8,19 @@ import { defaultTranslations } from '@vitrine/contract/translations';
 
 export const api = (path: string) => `${API_BASE_PATH}${path}`;
 
+/**
+ * The translation sets of English, German and one language an admin added (`lang`, holding `texts`),
+ * as config/translations answers them; with `renderApp(…, { remoteTexts: true })`.
+ */
+export function addedLanguageHandler(lang: string, texts: Record<string, unknown>): RequestHandler {
+  return http.get(api('config/translations'), ({ request }) => {
+    const asked = new URL(request.url).searchParams.get('lang');
+    if (!asked) return HttpResponse.json({ locales: ['de', 'en', lang] });
+    if (asked === lang) return HttpResponse.json(texts);
+    return HttpResponse.json(defaultTranslations[asked as 'en' | 'de']);
+  });
+}
+
 /** The config calls as a server with nothing uploaded answers them, the config filled from `stored`. */
 export function configHandlers(stored: Record<string, unknown> = {}): RequestHandler[] {
   return [

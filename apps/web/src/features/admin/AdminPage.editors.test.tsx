@@ -46,6 +46,38 @@ describe(
       expect(posted[0]?.global.file_size_base).toBe(1024);
     });
 
+    it.each([
+      {
+        locale: 'en',
+        label: 'Thumbnails show their icons only while pointed at or focused',
+        save: 'Save configuration',
+      },
+      {
+        locale: 'de',
+        label: 'Miniaturen zeigen ihre Symbole nur beim Zeigen oder im Fokus',
+        save: 'Konfiguration speichern',
+      },
+    ])(
+      "in $locale switches the thumbnails' icons to hover only (search.thumbnails.icon_hover) and saves it",
+      async (c) => {
+        const { posted } = adminServer(defaultGlobalConfig);
+        const { user } = await renderApp('/admin/appearance', { locale: c.locale });
+        const onHover = await screen.findByLabelText(c.label, {}, slow);
+        expect(onHover).not.toBeChecked();
+        await user.click(onHover);
+        expect(onHover).toBeChecked();
+        await user.click(screen.getByRole('button', { name: c.save }));
+        await waitFor(() => expect(posted).toHaveLength(1));
+        expect(posted[0]).toEqual({
+          ...defaultGlobalConfig,
+          search: {
+            ...defaultGlobalConfig.search,
+            thumbnails: { ...defaultGlobalConfig.search.thumbnails, icon_hover: true },
+          },
+        });
+      },
+    );
+
     it('edits the footer (admin-spec §3 "Footer link"): texts, links and columns per language, order, new and removed entries', async () => {
       const { posted } = adminServer(defaultGlobalConfig);
       const { user } = await renderApp('/admin/general');

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConvertSet } from '@vitrine/contract/session';
-import { api, configHandlers, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
+import { addedLanguageHandler, api, configHandlers, server, sessionAnswer, sessionHandlers } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { toast } from '../../lib/toast.ts';
 import { expectPortalTooltip } from '../../test/tooltip.ts';
@@ -93,6 +93,15 @@ describe('asset detail (portal-spec §2 "Asset detail")', () => {
       'src',
       '/media/preview/42?exp=1&sig=x',
     );
+  });
+
+  it('labels the metadata in a language an admin added by its translation set (metadata.<field>), not in English (admin-spec "Translation set")', async () => {
+    asset([]);
+    server.use(addedLanguageHandler('fr', { metadata: { file_size: 'Taille du fichier' } }));
+    await renderApp('/asset/42', { locale: 'fr', remoteTexts: true });
+    const metadata = await screen.findByRole('region', { name: 'Metadata' }, { timeout: 10_000 });
+    expect(await within(metadata).findByText('Taille du fichier')).toBeInTheDocument();
+    expect(within(metadata).queryByText('File size')).not.toBeInTheDocument();
   });
 
   /** The page's first paint of this page, as the page's script shows it (src/first-paint). */

@@ -15,9 +15,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function renderLogin(path = '/login') {
-  const app = await renderApp(path);
-  await screen.findByRole('heading', { level: 1, name: 'Log in' });
+async function renderLogin(path = '/login', { locale = 'en', heading = 'Log in' } = {}) {
+  const app = await renderApp(path, { locale });
+  await screen.findByRole('heading', { level: 1, name: heading });
   return app;
 }
 
@@ -226,30 +226,48 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     expect(getComputedStyle(dialog).maxWidth).toBe('500px');
   });
 
-  it('§8 "Login" reset failed: says so as an error and keeps the dialog for another try', async () => {
-    const asked: unknown[] = [];
-    server.use(
-      ...configHandlers({ login: { show_passwordReset: true } }),
-      http.post(api('user/forgot-password'), async ({ request }) => {
-        asked.push(await request.json());
-        return HttpResponse.json({ error: 'internal', message: 'The mail server is down.' }, { status: 500 });
-      }),
-    );
-    const { user } = await renderLogin();
-    await user.click(screen.getByRole('button', { name: 'Reset password' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Reset password' });
-    await user.type(within(dialog).getByLabelText(/^Username/), 'anna{Enter}');
-    const notice = (await screen.findByText('The password could not be reset. Please try again later.')).closest(
-      '[role]',
-    );
-    expect(notice).toHaveAttribute('role', 'alert');
-    expect(notice).toHaveClass('MuiAlert-colorError');
-    // The server's own words are not shown (portal-spec §8); the name stays for another try.
-    expect(screen.queryByText('The mail server is down.')).toBeNull();
-    expect(within(dialog).getByLabelText(/^Username/)).toHaveValue('anna');
-    expect(within(dialog).getByRole('button', { name: 'Send link' })).toBeEnabled();
-    expect(asked).toEqual([{ user: 'anna' }]);
-  });
+  it.each([
+    {
+      locale: 'en',
+      heading: 'Log in',
+      reset: 'Reset password',
+      username: /^Username/,
+      send: 'Send link',
+      failed: 'The password could not be reset. Please try again later.',
+    },
+    {
+      locale: 'de',
+      heading: 'Anmelden',
+      reset: 'Passwort zurücksetzen',
+      username: /^Benutzername/,
+      send: 'Link senden',
+      failed: 'Das Passwort konnte nicht zurückgesetzt werden. Bitte versuchen Sie es später erneut.',
+    },
+  ])(
+    '§8 "Login" reset failed: says so as an error and keeps the dialog for another try ($locale)',
+    async ({ locale, heading, reset, username, send, failed }) => {
+      const asked: unknown[] = [];
+      server.use(
+        ...configHandlers({ login: { show_passwordReset: true } }),
+        http.post(api('user/forgot-password'), async ({ request }) => {
+          asked.push(await request.json());
+          return HttpResponse.json({ error: 'internal', message: 'The mail server is down.' }, { status: 500 });
+        }),
+      );
+      const { user } = await renderLogin('/login', { locale, heading });
+      await user.click(screen.getByRole('button', { name: reset }));
+      const dialog = await screen.findByRole('dialog', { name: reset });
+      await user.type(within(dialog).getByLabelText(username), 'anna{Enter}');
+      const notice = (await screen.findByText(failed)).closest('[role]');
+      expect(notice).toHaveAttribute('role', 'alert');
+      expect(notice).toHaveClass('MuiAlert-colorError');
+      // The server's own words are not shown (portal-spec §8); the name stays for another try.
+      expect(screen.queryByText('The mail server is down.')).toBeNull();
+      expect(within(dialog).getByLabelText(username)).toHaveValue('anna');
+      expect(within(dialog).getByRole('button', { name: send })).toBeEnabled();
+      expect(asked).toEqual([{ user: 'anna' }]);
+    },
+  );
 
   it('§4 "Auth" verifying: while the credentials are checked, the log-in button shows it is busy and the others wait', async () => {
     let answer: () => void = () => {};

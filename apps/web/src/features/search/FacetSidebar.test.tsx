@@ -183,6 +183,7 @@ describe('a facet label per language from the search settings (admin-spec §1 "s
 
 describe('a date or size facet shown as checkboxes or radios writes its values by its format (portal-spec §3 "Facet config": filterVal)', () => {
   const day = Date.UTC(2024, 2, 5);
+  /** The sidebar over these values (and a slider's bounds, `created` from `day` to four days later). */
   const sidebar = (defs: FacetDef[], language: 'en' | 'de') => {
     const i18n = new Translator({ language, fallbackLanguage: 'en', messages: defaultTranslations });
     render(
@@ -195,7 +196,7 @@ describe('a date or size facet shown as checkboxes or radios writes its values b
               file_size: [{ value: '2345678', count: 1 }],
               category: [{ value: 'photo', label: 'Photography', count: 2 }],
             },
-            facetRanges: {},
+            facetRanges: { created: { min: day, max: day + 4 * 86_400_000 } },
           }}
           filters={[]}
           onChange={() => undefined}
@@ -228,6 +229,16 @@ describe('a date or size facet shown as checkboxes or radios writes its values b
   it('writes date and time as date and time, not as a day', () => {
     sidebar([{ field: 'created', kind: 'checkbox', format: 'datetime', range: 'date', preview: 10 }], 'en');
     expect(screen.getByRole('checkbox', { name: /^3\/5\/24, \d/ })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['en', 'date', /^3\/5\/24 to 3\/9\/24$/],
+    ['de', 'date', /^05\.03\.24 bis 09\.03\.24$/],
+    ['en', 'datetime', /^3\/5\/24, \d.* to 3\/9\/24, \d/],
+    ['de', 'datetime', /^05\.03\.24, \d.* bis 09\.03\.24, \d/],
+  ] as const)('in %s, a slider of a %s facet writes its bounds by that format', (language, format, bounds) => {
+    sidebar([{ field: 'created', kind: 'slider', format, range: 'date', preview: 10 }], language);
+    expect(screen.getByText(bounds)).toBeInTheDocument();
   });
 
   it('takes the facet format from the search settings, else from the index field', () => {

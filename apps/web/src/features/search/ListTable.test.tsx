@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AssetDoc, IndexField } from '@vitrine/contract/search';
 import { builtInFields } from '@vitrine/contract/fields';
-import { api, configHandlers, server } from '../../test/msw.ts';
+import { addedLanguageHandler, api, configHandlers, server } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { layOutResults } from '../../test/resultsLayout.ts';
 import { must } from '@vitrine/contract/must';
@@ -170,6 +170,27 @@ describe('the list view as a table (portal-spec §2 "Search", config search.list
     expect(screen.getByText('2 selected')).toBeInTheDocument();
   });
 });
+
+describe(
+  'field labels in a language an admin added (admin-spec "Translation set": metadata.<field>)',
+  { timeout: 40_000 },
+  () => {
+    it('names the list columns and the info view’s fields by the language’s translation set, the rest by the fallback language', async () => {
+      network({ infoView: { paramsLeft: [], paramsRight: [{ field_name: 'file_size' }] } });
+      server.use(addedLanguageHandler('fr', { metadata: { file_size: 'Taille du fichier' } }));
+      sessionStorage.setItem('vitrine.searchView', 'list');
+      const { user } = await renderApp('/search/*', { locale: 'fr', remoteTexts: true });
+      const table = await screen.findByRole('table', { name: 'Results' }, { timeout: 15_000 });
+      await within(table).findAllByRole('cell', undefined, { timeout: 15_000 });
+      expect(headers(table)).toEqual(['Picture', 'Title', 'Format', 'Taille du fichier', 'Added']);
+
+      await user.click(within(table).getAllByRole('button', { name: 'Red car' })[0]!);
+      const panel = await screen.findByRole('region', { name: 'Details of Red car' });
+      expect(within(panel).getByText('Taille du fichier')).toBeInTheDocument();
+      expect(within(panel).queryByText('File size')).not.toBeInTheDocument();
+    });
+  },
+);
 
 describe('the list table’s layout (config search.list.options.imageColWidth)', () => {
   it('keeps the configured picture width where the text columns fit beside it', () => {

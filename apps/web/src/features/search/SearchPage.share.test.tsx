@@ -85,16 +85,22 @@ async function selectOneAndThree(user: Awaited<ReturnType<typeof renderApp>>['us
 }
 
 describe('portal-spec §2 "Search": share the result or the selection', { timeout: 40_000 }, () => {
-  it('sharing the selection copies a link to exactly the selected assets', async () => {
-    catalogue();
-    const { user } = await renderApp('/search/*');
-    await selectOneAndThree(user);
-    await user.click(screen.getByRole('button', { name: 'Share selection' }));
-    const copied = await navigator.clipboard.readText();
-    const shown = new URL(copied.replace('#/', ''));
-    expect(shown.searchParams.get('id')?.split(',')).toEqual(['1', '3']);
-    expect(await screen.findByText('Links copied to the clipboard')).toBeInTheDocument();
-  });
+  it.each([
+    ['en', 'Share selection', 'Links copied to the clipboard'],
+    ['de', 'Auswahl teilen', 'Links in die Zwischenablage kopiert'],
+  ])(
+    'sharing the selection copies a link to exactly the selected assets and says the links are copied (%s, portal-spec §8 "Copy share link")',
+    async (locale, share, copiedNotice) => {
+      catalogue();
+      const { user } = await renderApp('/search/*', { locale });
+      await selectOneAndThree(user);
+      await user.click(screen.getByRole('button', { name: share }));
+      const copied = await navigator.clipboard.readText();
+      const shown = new URL(copied.replace('#/', ''));
+      expect(shown.searchParams.get('id')?.split(',')).toEqual(['1', '3']);
+      expect(await screen.findByRole('alert')).toHaveTextContent(copiedNotice);
+    },
+  );
 
   it('sharing the results copies a link to the search itself, not to the assets loaded so far', async () => {
     catalogue();

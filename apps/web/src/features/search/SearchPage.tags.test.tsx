@@ -104,3 +104,43 @@ describe(
     });
   },
 );
+
+describe(
+  'portal-spec §3 "Facet config" filterVal: a date facet shown as checkboxes on the search page',
+  { timeout: 40_000 },
+  () => {
+    const day = Date.UTC(2024, 2, 5);
+
+    it.each([
+      { locale: 'en', date: /^3\/5\/24/ },
+      { locale: 'de', date: /^05\.03\.24/ },
+    ])(
+      'in $locale: the value chosen in the route is a ticked checkbox named by its date, not its number',
+      async ({ locale, date }) => {
+        server.use(
+          http.get(api('index/fields'), () =>
+            HttpResponse.json({
+              visible_fields: [
+                indexField('title', 'Title', { is_facet: false }),
+                indexField('created', 'Created', { type: 'date', default_labels: { en: 'Created', de: 'Erstellt' } }),
+              ],
+            }),
+          ),
+          http.get(api('search'), () =>
+            HttpResponse.json({
+              response: { docs: catalogue, numFound: catalogue.length, start: 0 },
+              facetCounts: { facetFields: { created: [{ value: String(day), count: 2 }] }, facetRanges: {} },
+            }),
+          ),
+          http.get(api('config/bookmarks'), () => HttpResponse.json([])),
+          ...configHandlers({}),
+        );
+        await renderApp(routePath({ page: 'search', fields: [{ name: 'created', values: [String(day)] }] }), {
+          locale,
+        });
+        expect(await screen.findByRole('checkbox', { name: date }, { timeout: 15_000 })).toBeChecked();
+        expect(screen.queryByRole('checkbox', { name: new RegExp(`^${day}`) })).not.toBeInTheDocument();
+      },
+    );
+  },
+);
