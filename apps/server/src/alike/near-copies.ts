@@ -92,7 +92,8 @@ export async function nearCopyGroups(
     lo[i] = Number.parseInt(phash.slice(8, 16), 16) >>> 0;
     if (due()) await turn();
   }
-  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) parent[i] = i;
   const find = (i: number): number => {
     let r = i;
     while (parent[r] !== r) r = parent[r]!;
@@ -114,10 +115,14 @@ export async function nearCopyGroups(
     for (let i = 0; i < n; i++) {
       keys[i] = bitsOf(hi[i]!, lo[i]!, from, to);
       starts[keys[i]! + 1]!++;
+      if (due()) await turn();
     }
     for (let v = 1; v < starts.length; v++) starts[v]! += starts[v - 1]!;
     const fill = starts.slice(0, -1);
-    for (let i = 0; i < n; i++) members[fill[keys[i]!]!++] = i;
+    for (let i = 0; i < n; i++) {
+      members[fill[keys[i]!]!++] = i;
+      if (due()) await turn();
+    }
     if (due()) await turn();
     const masks = flipMasks(to - from, flips);
     // In order of the chunk's value, so that the lookups of one picture and the next fall close together.
@@ -149,6 +154,7 @@ export async function nearCopyGroups(
     const group = groups.get(r);
     if (group) group.push(items[i]!.id);
     else groups.set(r, [items[i]!.id]);
+    if (due()) await turn();
   }
   return [...groups.values()]
     .filter((g) => g.length > 1)

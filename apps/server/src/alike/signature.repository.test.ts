@@ -8,6 +8,7 @@ import { openDatabase, type Db } from '../db/database.ts';
 import { buildServices, type Services } from '../services.ts';
 import { loadSettings } from '../settings.ts';
 import { hashDistance, nearCopies, SIGNATURE_VERSION } from './signature.ts';
+import { SignatureRepository } from './signature.repository.ts';
 
 /** The real import and derivative jobs on real files, then the signatures they stored, on both databases. */
 describe.each(dialects)('visual signatures at import (%s)', (dialect) => {
@@ -91,6 +92,8 @@ describe.each(dialects)('visual signatures at import (%s)', (dialect) => {
     const found = await services.repositories.signatures.duplicates();
     expect(found.exact).toEqual([await id('photo.jpg', 'photo-same.jpg')]);
     expect(found.near).toEqual([await id('photo.jpg', 'photo-same.jpg', 'photo-small.png')]);
+    // Read a signature per statement, the pages join up to the same groups.
+    expect(await new SignatureRepository(db.kysely, 1).duplicates()).toEqual(found);
     // Gone assets are no one's duplicates.
     await db.kysely
       .updateTable('asset')

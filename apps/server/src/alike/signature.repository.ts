@@ -67,8 +67,15 @@ export interface StoredSignature extends Signature {
 /** The kinds of asset whose pictures show the asset itself (a 3D view may be a type icon: see backfill). */
 const PICTURED = ['image', 'video', 'document'];
 
+/** Signatures the duplicates report reads per statement. */
+const SIGNATURE_PAGE = 20_000;
+
 export class SignatureRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Signatures the duplicates report reads per statement (smaller in tests, to see the pages join up). */
+    private readonly signaturePage = SIGNATURE_PAGE,
+  ) {}
 
   async find(assetId: number): Promise<StoredSignature | undefined> {
     const r = await this.db
@@ -181,14 +188,24 @@ export class SignatureRepository {
     for (const r of same) bySha.set(r.sha256, [...(bySha.get(r.sha256) ?? []), Number(r.id)]);
     const exact = [...bySha.values()].sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0));
 
-    const signed = await this.db
-      .selectFrom('asset_signature as s')
-      .innerJoin('asset as a', 'a.id', 's.asset_id')
-      .select(['a.id', 'a.sha256', 's.phash', 's.aspect'])
-      .where('a.status', '=', 'active')
-      .whereRef('s.sha256', '=', 'a.sha256')
-      .orderBy('a.id')
-      .execute();
+    // Read a page at a time: one statement over a million signatures holds SQLite's caller for seconds.
+    const signed: { id: number; sha256: string; phash: string; aspect: number }[] = [];
+    for (let after = 0; ;) {
+      const page = await this.db
+        .selectFrom('asset_signature as s')
+        .innerJoin('asset as a', 'a.id', 's.asset_id')
+        .select(['a.id', 'a.sha256', 's.phash', 's.aspect'])
+        .where('a.status', '=', 'active')
+        .where('a.id', '>', after)
+        .whereRef('s.sha256', '=', 'a.sha256')
+        .orderBy('a.id')
+        .limit(this.signaturePage)
+        .execute();
+      signed.push(...page);
+      if (page.length < this.signaturePage) break;
+      after = Number(page[page.length - 1]!.id);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     const shaOf = new Map(signed.map((r) => [Number(r.id), r.sha256]));
     const near = (
       await nearCopyGroups(signed.map((r) => ({ id: Number(r.id), phash: r.phash, aspect: Number(r.aspect) })))
