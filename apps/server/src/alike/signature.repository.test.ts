@@ -109,6 +109,21 @@ describe.each(dialects)('visual signatures at import (%s)', (dialect) => {
       .set({ status: 'active' })
       .where('id', '=', await idOf('photo-same.jpg'))
       .execute();
+    // Near copies that are all one content are an exact group only.
+    await db.kysely
+      .updateTable('asset')
+      .set({ status: 'gone' })
+      .where('id', '=', await idOf('photo-small.png'))
+      .execute();
+    expect(await services.repositories.signatures.duplicates()).toEqual({
+      exact: [await id('photo.jpg', 'photo-same.jpg')],
+      near: [],
+    });
+    await db.kysely
+      .updateTable('asset')
+      .set({ status: 'active' })
+      .where('id', '=', await idOf('photo-small.png'))
+      .execute();
   });
 
   it('signs earlier assets once from their stored pictures, as the import would have, and then finds none left', async () => {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { changeCatalogue } from '../db/catalogue-state.ts';
 import type { Database } from '../db/schema.ts';
-import { nearCopyGroups } from './near-copies.ts';
+import { nearCopyGroups, type NearCopyItem } from './near-copies.ts';
 import { SIGNATURE_VERSION, type DominantColour, type Signature } from './signature.ts';
 
 /** `[[L,a,b,share],…]`: a fifth of the bytes of the objects, for a column read by the million. */
@@ -67,13 +67,13 @@ export interface StoredSignature extends Signature {
 /** The kinds of asset whose pictures show the asset itself (a 3D view may be a type icon: see backfill). */
 const PICTURED = ['image', 'video', 'document'];
 
-/** Signatures the duplicates report reads per statement. */
+/** Assets and signatures the duplicates report reads per statement. */
 const SIGNATURE_PAGE = 20_000;
 
 export class SignatureRepository {
   constructor(
     private readonly db: Kysely<Database>,
-    /** Signatures the duplicates report reads per statement (smaller in tests, to see the pages join up). */
+    /** Assets and signatures the duplicates report reads per statement (smaller in tests, to see the pages join up). */
     private readonly signaturePage = SIGNATURE_PAGE,
   ) {}
 
@@ -167,49 +167,69 @@ export class SignatureRepository {
    * asset is the caller's to check.
    */
   async duplicates(): Promise<{ exact: number[][]; near: number[][] }> {
-    const same = await this.db
-      .selectFrom('asset as a')
-      .innerJoin(
-        (eb) =>
-          eb
-            .selectFrom('asset')
-            .select('sha256')
-            .where('status', '=', 'active')
-            .groupBy('sha256')
-            .having((h) => h.fn.countAll(), '>', 1)
-            .as('d'),
-        (j) => j.onRef('d.sha256', '=', 'a.sha256'),
-      )
-      .select(['a.id', 'a.sha256'])
-      .where('a.status', '=', 'active')
-      .orderBy('a.id')
-      .execute();
+    // The assets in order of content, a page at a time (a statement over every asset holds SQLite's
+    // caller for half a second at a million): runs of one checksum are the exact groups.
     const bySha = new Map<string, number[]>();
-    for (const r of same) bySha.set(r.sha256, [...(bySha.get(r.sha256) ?? []), Number(r.id)]);
+    let run: { sha256: string; ids: number[] } = { sha256: '', ids: [] };
+    const endRun = () => {
+      if (run.ids.length > 1)
+        bySha.set(
+          run.sha256,
+          run.ids.sort((x, y) => x - y),
+        );
+    };
+    for (let after = { sha256: '', id: 0 }; ;) {
+      const { sha256, id } = after;
+      const page = await this.db
+        .selectFrom('asset')
+        .select(['id', 'sha256'])
+        .where('status', '=', 'active')
+        // After the last one read; the first bound alone lets the database start within its index.
+        .where('sha256', '>=', sha256)
+        .where((eb) => eb.or([eb('sha256', '>', sha256), eb('id', '>', id)]))
+        .orderBy('sha256')
+        .orderBy('id')
+        .limit(this.signaturePage)
+        .execute();
+      for (const r of page) {
+        if (r.sha256 !== run.sha256) {
+          endRun();
+          run = { sha256: r.sha256, ids: [] };
+        }
+        run.ids.push(Number(r.id));
+      }
+      if (page.length < this.signaturePage) break;
+      const last = page[page.length - 1]!;
+      after = { sha256: last.sha256, id: Number(last.id) };
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    endRun();
     const exact = [...bySha.values()].sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0));
 
     // Read a page at a time: one statement over a million signatures holds SQLite's caller for seconds.
-    const signed: { id: number; sha256: string; phash: string; aspect: number }[] = [];
+    const signed: NearCopyItem[] = [];
     for (let after = 0; ;) {
       const page = await this.db
         .selectFrom('asset_signature as s')
         .innerJoin('asset as a', 'a.id', 's.asset_id')
-        .select(['a.id', 'a.sha256', 's.phash', 's.aspect'])
+        .select(['a.id', 's.phash', 's.aspect'])
         .where('a.status', '=', 'active')
         .where('a.id', '>', after)
         .whereRef('s.sha256', '=', 'a.sha256')
         .orderBy('a.id')
         .limit(this.signaturePage)
         .execute();
-      signed.push(...page);
+      for (const r of page) signed.push({ id: Number(r.id), phash: r.phash, aspect: Number(r.aspect) });
       if (page.length < this.signaturePage) break;
       after = Number(page[page.length - 1]!.id);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    const shaOf = new Map(signed.map((r) => [Number(r.id), r.sha256]));
-    const near = (
-      await nearCopyGroups(signed.map((r) => ({ id: Number(r.id), phash: r.phash, aspect: Number(r.aspect) })))
-    ).filter((g) => new Set(g.map((id) => shaOf.get(id))).size > 1);
+    // A group of near copies that are all one content is an exact group, not a near one.
+    const exactOf = new Map(exact.flatMap((g, i) => g.map((id) => [id, i] as const)));
+    const near = (await nearCopyGroups(signed)).filter((g) => {
+      const first = exactOf.get(g[0]!);
+      return first === undefined || g.some((id) => exactOf.get(id) !== first);
+    });
     return { exact, near };
   }
 
