@@ -4,6 +4,7 @@ import type { ShareGrant } from '../auth/caller.ts';
 import type { Database } from '../db/schema.ts';
 import { editableTo, visibleTo } from './rule.ts';
 import { shareRulesNow, shareState, type ShareRulesSource } from './share-rule.ts';
+import { nextTurn } from '../db/turn.ts';
 
 /** Ids per statement: far below the parameter limits of SQLite (32766) and PostgreSQL (65535). */
 const CHUNK = 10_000;
@@ -54,7 +55,7 @@ export class AccessRepository {
         .execute();
       for (const r of rows) editable.add(Number(r.id));
       // Other requests get a turn between statements (the duplicates report asks about every copy at once).
-      if (i + CHUNK < unique.length) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (i + CHUNK < unique.length) await nextTurn();
     }
     return editable;
   }

@@ -1,5 +1,6 @@
 import { popcount } from '@vitrine/search-engine';
 import { NEAR_COPY_DISTANCE, sameAspect } from './signature.ts';
+import { nextTurn } from '../db/turn.ts';
 
 /** A signed picture as the duplicates report groups it. */
 export interface NearCopyItem {
@@ -80,7 +81,7 @@ export async function nearCopyGroups(
   };
   /** Lets other work run (awaited only when `due`: an await per step would cost more than the step). */
   const turn = async () => {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     sliceStart = performance.now();
   };
 

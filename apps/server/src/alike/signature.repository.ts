@@ -3,6 +3,7 @@ import { changeCatalogue } from '../db/catalogue-state.ts';
 import type { Database } from '../db/schema.ts';
 import { nearCopyGroups, type NearCopyItem } from './near-copies.ts';
 import { SIGNATURE_VERSION, type DominantColour, type Signature } from './signature.ts';
+import { nextTurn } from '../db/turn.ts';
 
 /** `[[L,a,b,share],…]`: a fifth of the bytes of the objects, for a column read by the million. */
 export const coloursToJson = (colours: readonly DominantColour[]) =>
@@ -201,7 +202,7 @@ export class SignatureRepository {
       if (page.length < this.signaturePage) break;
       const last = page[page.length - 1]!;
       after = { sha256: last.sha256, id: Number(last.id) };
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     endRun();
     const exact = [...bySha.values()].sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0));
@@ -222,7 +223,7 @@ export class SignatureRepository {
       for (const r of page) signed.push({ id: Number(r.id), phash: r.phash, aspect: Number(r.aspect) });
       if (page.length < this.signaturePage) break;
       after = Number(page[page.length - 1]!.id);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     // A group of near copies that are all one content is an exact group, not a near one.
     const exactOf = new Map(exact.flatMap((g, i) => g.map((id) => [id, i] as const)));

@@ -5,6 +5,7 @@ import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { WrittenRows } from '../db/catalogue-state.ts';
 import { isPostgres } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
+import { nextTurn } from '../db/turn.ts';
 
 /** Rows per statement: both databases limit the parameters of one (SQLite 32766, PostgreSQL 65535). */
 const PARAMETERS = 30_000;
@@ -119,7 +120,5 @@ export async function writtenRows(
   return rows;
 }
 
-/** Lets timers and I/O run between a command's transactions (better-sqlite3 answers synchronously). */
-export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
+/** Lets timers and I/O run between a command's transactions. */
+export { nextTurn };
