@@ -49,7 +49,7 @@ function flipMasks(width: number, flips: number): Int32Array {
       if (left > 1) add(mask | (1 << b), b + 1, left - 1);
     }
   };
-  add(0, 0, flips);
+  if (flips > 0) add(0, 0, flips);
   return Int32Array.from(masks);
 }
 

@@ -89,41 +89,32 @@ describe.each(dialects)('visual signatures at import (%s)', (dialect) => {
 
   it('reports the same file twice as an exact group, and its copies as a near group without the crop or the other photo', async () => {
     const id = async (...names: string[]) => (await Promise.all(names.map(idOf))).sort((x, y) => x - y);
+    const setStatus = async (name: string, status: 'active' | 'gone') => {
+      await db.kysely
+        .updateTable('asset')
+        .set({ status })
+        .where('id', '=', await idOf(name))
+        .execute();
+    };
     const found = await services.repositories.signatures.duplicates();
     expect(found.exact).toEqual([await id('photo.jpg', 'photo-same.jpg')]);
     expect(found.near).toEqual([await id('photo.jpg', 'photo-same.jpg', 'photo-small.png')]);
     // Read a signature per statement, the pages join up to the same groups.
     expect(await new SignatureRepository(db.kysely, 1).duplicates()).toEqual(found);
     // Gone assets are no one's duplicates.
-    await db.kysely
-      .updateTable('asset')
-      .set({ status: 'gone' })
-      .where('id', '=', await idOf('photo-same.jpg'))
-      .execute();
+    await setStatus('photo-same.jpg', 'gone');
     expect(await services.repositories.signatures.duplicates()).toEqual({
       exact: [],
       near: [await id('photo.jpg', 'photo-small.png')],
     });
-    await db.kysely
-      .updateTable('asset')
-      .set({ status: 'active' })
-      .where('id', '=', await idOf('photo-same.jpg'))
-      .execute();
+    await setStatus('photo-same.jpg', 'active');
     // Near copies that are all one content are an exact group only.
-    await db.kysely
-      .updateTable('asset')
-      .set({ status: 'gone' })
-      .where('id', '=', await idOf('photo-small.png'))
-      .execute();
+    await setStatus('photo-small.png', 'gone');
     expect(await services.repositories.signatures.duplicates()).toEqual({
       exact: [await id('photo.jpg', 'photo-same.jpg')],
       near: [],
     });
-    await db.kysely
-      .updateTable('asset')
-      .set({ status: 'active' })
-      .where('id', '=', await idOf('photo-small.png'))
-      .execute();
+    await setStatus('photo-small.png', 'active');
   });
 
   it('signs earlier assets once from their stored pictures, as the import would have, and then finds none left', async () => {
