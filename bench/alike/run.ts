@@ -16,7 +16,14 @@ import {
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { colourDistance, SIMILAR, similarDistance, VisualColumn } from '@vitrine/search-engine';
+import {
+  colourDistance,
+  partHashesOf,
+  SIMILAR,
+  similarDistance,
+  similarTo,
+  VisualColumn,
+} from '@vitrine/search-engine';
 import { signaturePixelsOfRaw } from '@vitrine/server/src/adapters/media.ts';
 import {
   hashDistance,
@@ -167,7 +174,7 @@ async function importInto(folder: string, dataDir: string) {
   const rows = await services.db.kysely
     .selectFrom('asset_signature as s')
     .innerJoin('asset as a', 'a.id', 's.asset_id')
-    .select(['a.filename', 's.phash', 's.aspect', 's.colours'])
+    .select(['a.filename', 's.phash', 's.aspect', 's.colours', 's.parts'])
     .execute();
   const previews = await services.db.kysely
     .selectFrom('derivative as d')
@@ -365,6 +372,100 @@ console.log(
     console.log(
       `| ${cut}${cut === SIMILAR.cutoff ? ' (SIMILAR.cutoff)' : ''} | ${copies}/${copyAll} | ${crops}/${cropAll} | ${noise} | ${complete}/${ranked.length} |`,
     );
+  }
+
+  // "similar:" as the engine answers it (decision 0271): the copies within the cut-off, then the
+  // pictures near one of the asked picture's part hashes (stored by the import). Per original its
+  // first 12: the copies and crops of its scene are wanted, anything else is noise; and, every
+  // picture of the set asked about, how many pictures of other scenes any row lists.
+  {
+    const partsOf = (l: Label) => partHashesOf((sig(l).parts ?? '').match(/[0-9a-f]{16}/g) ?? []);
+    const rowOf = async (x: number) => {
+      const found = await similarTo(col, x, () => true, partsOf(labels[x]!));
+      return Array.from(found.docs, (d, i) => ({ d, distance: found.distance[i]! }))
+        .sort((p, q) => p.distance - q.distance)
+        .map((p) => p.d);
+    };
+    let wantedAll = 0;
+    let wantedFound = 0;
+    let listed = 0;
+    let copiesFirst = 0;
+    let cropsFound = 0;
+    let cropAll = 0;
+    for (const { origin } of ranked) {
+      const o = labels[origin]!;
+      const first = (await rowOf(origin)).slice(0, 12);
+      const wanted = labels.flatMap((l, d) => (d !== origin && same(o, l) ? [d] : []));
+      const copies = wanted.filter((d) => labels[d]!.role !== 'crop');
+      wantedAll += Math.min(12, wanted.length);
+      wantedFound += first.filter((d) => wanted.includes(d)).length;
+      listed += first.length;
+      cropAll += wanted.length - copies.length;
+      cropsFound += first.filter((d) => labels[d]!.role === 'crop' && same(o, labels[d]!)).length;
+      if (copies.every((d) => first.indexOf(d) >= 0 && first.indexOf(d) < copies.length)) copiesFirst++;
+    }
+    let otherPairs = 0;
+    let otherListed = 0;
+    for (let x = 0; x < labels.length; x++) {
+      const row = await rowOf(x);
+      otherPairs += labels.filter((l, y) => y !== x && !same(labels[x]!, l)).length;
+      otherListed += row.filter((y) => !same(labels[x]!, labels[y]!)).length;
+    }
+    const precision = listed === 0 ? 1 : wantedFound / listed;
+    const recall = wantedFound / wantedAll;
+    console.log('\n"similar:" as the engine answers it: copies, then parts (decision 0271)\n');
+    console.log(
+      "| originals' rows | copies and crops in the first 12 (recall) | of the first 12, of its scene (precision) | " +
+        'crops in the first 12 | rows with every copy first | every picture asked: other photos listed (pairs) |',
+    );
+    console.log('|---|---|---|---|---|---|');
+    console.log(
+      `| ${ranked.length} | ${wantedFound}/${wantedAll} (${f3(recall)}) | ${wantedFound}/${listed} (${f3(precision)}) | ` +
+        `${cropsFound}/${cropAll} | ${copiesFirst}/${ranked.length} | ${otherListed} of ${otherPairs} |`,
+    );
+    console.log(`\n"similar:" goal (both ≥ ${GOAL}): ${precision >= GOAL && recall >= GOAL ? 'met' : 'NOT met'}.`);
+
+    // The part tier's bits (distance − cutoff − 1) of the originals' crops and of every other-scene
+    // picture any row lists, and what a smaller part distance would keep: the engine's is the
+    // smallest that keeps every crop (the chance column: unrelated pictures a row would list at a
+    // million assets, were hashes independent coin tosses, 45 parts).
+    const bitsOf = async (x: number) => {
+      const found = await similarTo(col, x, () => true, partsOf(labels[x]!));
+      return Array.from(found.docs, (d, i) => ({ d, bits: found.distance[i]! - SIMILAR.cutoff - 1 })).filter(
+        (p) => p.bits >= 0,
+      );
+    };
+    const cropBits: number[] = [];
+    for (const { origin } of ranked)
+      for (const p of await bitsOf(origin))
+        if (labels[p.d]!.role === 'crop' && same(labels[origin]!, labels[p.d]!)) cropBits.push(p.bits);
+    const otherBits: number[] = [];
+    for (let x = 0; x < labels.length; x++)
+      for (const p of await bitsOf(x)) if (!same(labels[x]!, labels[p.d]!)) otherBits.push(p.bits);
+    const binom = (k: number) => {
+      let r = 1;
+      for (let i = 0; i < k; i++) r = (r * (64 - i)) / (i + 1);
+      return r;
+    };
+    const chance = (t: number) => {
+      let p = 0;
+      for (let k = 0; k <= t; k++) p += binom(k);
+      return (p / 2 ** 64) * 45 * 1_000_000;
+    };
+    const spread = (xs: number[]) =>
+      xs.length ? `${Math.min(...xs)}–${Math.max(...xs)}, median ${quantile(xs, 0.5)}` : 'none';
+    console.log(
+      `\nPart bits of the crops: ${spread(cropBits)}; of other-scene pictures listed: ${spread(otherBits)}\n`,
+    );
+    console.log(
+      '| part distance | crops within it | other-scene pairs within it | unrelated a row lists at 1M by chance |',
+    );
+    console.log('|---|---|---|---|');
+    for (const t of [6, 8, 10, 12])
+      console.log(
+        `| ${t}${t === SIMILAR.partDistance ? ' (SIMILAR.partDistance)' : ''} | ${cropBits.filter((b) => b <= t).length}/${cropAll} | ` +
+          `${otherBits.filter((b) => b <= t).length} | ${chance(t).toPrecision(2)} |`,
+      );
   }
 
   // Same-scene crops (issue #52): ways to rank them after the copies, each measured by how many of

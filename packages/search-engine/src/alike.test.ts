@@ -2,7 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COLOUR, nearColour, oklabOf, parseHexColour, SIMILAR, similarDistance, similarTo } from './alike.ts';
+import {
+  COLOUR,
+  nearColour,
+  oklabOf,
+  parseHexColour,
+  partHashesOf,
+  SIMILAR,
+  similarDistance,
+  similarTo,
+} from './alike.ts';
 import { FacetIndex } from './facet-index/facet-index.ts';
 import { VisualColumn, type VisualSignature } from './facet-index/visual-column.ts';
 import { pageByCloseness } from './paging.ts';
@@ -80,16 +89,85 @@ describe('visual closeness over the index (issue #52)', () => {
     expect(col.has(5)).toBe(true);
   });
 
-  it('finds the copy of a picture first, leaves itself and far pictures out, and drops the cut-off', () => {
-    const found = similarTo(col, 0, () => true);
+  it('finds the copy of a picture first, leaves itself and far pictures out, and drops the cut-off', async () => {
+    const found = await similarTo(col, 0, () => true);
     expect(Array.from(found.docs)).toEqual([1]);
     expect(found.distance[0]).toBeCloseTo(2, 1);
     // The same hash at another aspect is farther than the cut-off.
     expect(similarDistance(col, 0, 3)).toBeGreaterThan(SIMILAR.cutoff);
     // A picture whose closeness the caller may not learn is not even measured.
-    expect(Array.from(similarTo(col, 0, (d) => d !== 1).docs)).toEqual([]);
+    expect(Array.from((await similarTo(col, 0, (d) => d !== 1)).docs)).toEqual([]);
     // Without a signature there is nothing to compare.
-    expect(similarTo(col, 4, () => true).docs.length).toBe(0);
+    expect((await similarTo(col, 4, () => true)).docs.length).toBe(0);
+  });
+
+  it("lists pictures near one of the asked picture's part hashes after its copies, by their bits (decision 0271)", async () => {
+    const parts = [0x0123_4567_89ab_cdefn, 0xfedc_ba98_7654_3210n];
+    const hex = (x: bigint) => x.toString(16).padStart(16, '0');
+    const flip = (x: bigint, bits: number[]) => bits.reduce((acc, b) => acc ^ (1n << BigInt(b)), x);
+    const crops = new VisualColumn();
+    crops.set(0, sig(away(0), [red]));
+    crops.set(1, sig(away(2), [red])); // a copy
+    // 10 bits from the second part, four in each of two 16-bit chunks: the farthest the tier takes.
+    crops.set(2, sig(hex(flip(parts[1]!, [0, 20, 21, 22, 23, 33, 34, 35, 36, 63])), [red], 0.7));
+    crops.set(3, sig(hex(flip(parts[0]!, [1, 2])), [red], 2)); // 2 bits from the first part
+    // 11 bits from the first part: no longer a part of it.
+    crops.set(4, sig(hex(flip(parts[0]!, [0, 1, 2, 16, 17, 18, 32, 33, 34, 48, 49])), [red]));
+    crops.set(5, sig(hex(flip(parts[0]!, [7])), [red])); // near a part, but not for this caller
+    // 10 bits again, 3 + 3 + 4 + 0 over the chunks: two chunks only just within the slack.
+    crops.set(6, sig(hex(flip(parts[1]!, [1, 2, 3, 17, 18, 19, 32, 33, 34, 35])), [red], 0.7));
+    const found = await similarTo(crops, 0, (d) => d !== 5, partHashesOf(parts.map(hex)));
+    expect(Array.from(found.docs)).toEqual([1, 2, 3, 6]);
+    // The copy by its own distance; the parts after every copy, the nearer part first.
+    expect(found.distance[0]).toBeLessThanOrEqual(SIMILAR.cutoff);
+    expect(Array.from(found.distance.subarray(1))).toEqual([
+      SIMILAR.cutoff + 11,
+      SIMILAR.cutoff + 3,
+      SIMILAR.cutoff + 11,
+    ]);
+    // Without parts (a signature of version 1) only the copy.
+    expect(Array.from((await similarTo(crops, 0, () => true)).docs)).toEqual([1]);
+    // Malformed part hashes are left out.
+    expect(partHashesOf(['xyz', hex(parts[0]!)]).hi.length).toBe(1);
+  });
+
+  it('finds by part hashes exactly what comparing every part with every picture finds', async () => {
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const parts = Array.from({ length: 45 }, () => [next(), next()] as const);
+    const many = new VisualColumn();
+    const hexOf = (hi: number, lo: number) => hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+    const bitsOf = (x: number) => x.toString(2).replaceAll('0', '').length;
+    for (let d = 0; d < 3000; d++) {
+      let hi = next();
+      let lo = next();
+      if (d % 3 === 0) {
+        // Planted: a part with 6–14 random bits flipped (either side of the tier's 10).
+        const [ph, pl] = parts[d % 45]!;
+        hi = ph;
+        lo = pl;
+        for (let k = 0; k < 6 + (d % 9); k++) {
+          const bit = next() % 64;
+          if (bit < 32) hi = (hi ^ (1 << bit)) >>> 0;
+          else lo = (lo ^ (1 << (bit - 32))) >>> 0;
+        }
+      }
+      many.set(d, sig(hexOf(hi, lo), [red], 1 + (d % 5) / 10));
+    }
+    const found = await similarTo(many, 0, () => true, partHashesOf(parts.map(([h, l]) => hexOf(h, l))));
+    const expected: number[] = [];
+    for (let d = 1; d < 3000; d++) {
+      if (similarDistance(many, 0, d) <= SIMILAR.cutoff) {
+        expected.push(d);
+        continue;
+      }
+      const best = Math.min(
+        ...parts.map(([h, l]) => bitsOf((many.hi[d]! ^ h) >>> 0) + bitsOf((many.lo[d]! ^ l) >>> 0)),
+      );
+      if (best <= SIMILAR.partDistance) expected.push(d);
+    }
+    expect(expected.length).toBeGreaterThan(300);
+    expect(Array.from(found.docs)).toEqual(expected);
   });
 
   it('finds pictures by a dominant colour, the colour that fills a picture before the same in part of one', () => {

@@ -19,7 +19,16 @@ export const SIMILAR = {
   colourWeight: 40,
   /** Pictures farther than this are not similar: an asset page then shows none rather than noise. */
   cutoff: 16,
+  /**
+   * The second tier, after those within the cut-off: pictures whose hash lies within this many bits
+   * of one of the asked picture's part hashes show a part of it (a crop of more than 30 %), ranked
+   * after every copy by those bits (decision 0271).
+   */
+  partDistance: 10,
 } as const;
+
+/** Where the part tier's distances end: what a similar: term's distances are shares of in ranking. */
+export const SIMILAR_RANGE = SIMILAR.cutoff + 1 + SIMILAR.partDistance + 1;
 
 /**
  * How "colour" scores a picture: its best dominant colour's OKLab distance to the asked one plus
@@ -104,30 +113,186 @@ export function similarDistance(col: VisualColumn, x: number, y: number): number
   return bits + SIMILAR.aspectWeight * aspect + SIMILAR.colourWeight * colourDistance(col, x, y);
 }
 
+/** Part hashes of an asked picture as 32-bit halves (at most MAX_PARTS of them). */
+export interface PartHashes {
+  hi: Uint32Array;
+  lo: Uint32Array;
+}
+
+/** Hexadecimal part hashes (the host's) as halves; malformed ones and those beyond MAX_PARTS are left out. */
+export function partHashesOf(hex: readonly string[]): PartHashes {
+  const good = hex.filter((h) => /^[0-9a-f]{16}$/i.test(h)).slice(0, MAX_PARTS);
+  return {
+    hi: Uint32Array.from(good, (h) => Number.parseInt(h.slice(0, 8), 16)),
+    lo: Uint32Array.from(good, (h) => Number.parseInt(h.slice(8), 16)),
+  };
+}
+
 /**
- * The documents that look like `doc` (itself left out) within SIMILAR.cutoff, among those `keep`
- * accepts. The hash distance alone is a lower bound of the whole, so most documents cost a popcount.
+ * Two hashes within SIMILAR.partDistance bits agree within CHUNK_SLACK bits on at least two of their
+ * four 16-bit chunks (were three chunks CHUNK_SLACK + 1 or more apart, the hashes would be farther).
+ * Per chunk two tables (parts 0–31 and 32–63) say, for every value, which parts have that chunk
+ * within the slack: a document costs eight table reads, and only parts named for two of its chunks
+ * (some 0.1 % of pairs of unrelated hashes at a slack of 3) are compared whole.
  */
-export function similarTo(col: VisualColumn, doc: number, keep: (d: number) => boolean): Closeness {
-  const docs: number[] = [];
-  const distance: number[] = [];
-  if (!col.has(doc)) return { docs: new Int32Array(0), distance: new Float32Array(0) };
+const CHUNK_SLACK = Math.floor(SIMILAR.partDistance / 3);
+/** Part hashes a walk compares (two words of table bits). */
+const MAX_PARTS = 64;
+
+/** The 16-bit masks with at most CHUNK_SLACK bits set (697 at a slack of 3). */
+const NEAR_MASKS: Uint16Array = Uint16Array.from({ length: 1 << 16 }, (_, v) => v).filter(
+  (v) => popcount(v) <= CHUNK_SLACK,
+);
+
+/** Per chunk (four) and word of parts (two), the table of parts near each chunk value (see CHUNK_SLACK). */
+function chunkTables(parts: PartHashes): Uint32Array[] {
+  const tables = Array.from({ length: 8 }, () => new Uint32Array(1 << 16));
+  for (let p = 0; p < parts.hi.length; p++) {
+    const bit = 1 << (p & 31);
+    const word = p >> 5;
+    const chunks = [parts.hi[p]! >>> 16, parts.hi[p]! & 0xffff, parts.lo[p]! >>> 16, parts.lo[p]! & 0xffff];
+    for (let c = 0; c < 4; c++) {
+      const table = tables[c * 2 + word]!;
+      for (let m = 0; m < NEAR_MASKS.length; m++) {
+        const at = chunks[c]! ^ NEAR_MASKS[m]!;
+        table[at] = table[at]! | bit;
+      }
+    }
+  }
+  return tables;
+}
+
+/** The parts (bits of one word) named by at least two of four chunks' table entries. */
+const twoOfFour = (a: number, b: number, c: number, d: number): number =>
+  ((a & (b | c | d)) | (b & (c | d)) | (c & d)) >>> 0;
+
+/** Documents walked between turns of the event loop (see similarTo). */
+const WALK_SLICE = 1 << 17;
+
+/** Documents within a cut-off as the walks collect them (ascending documents). */
+interface Found {
+  docs: number[];
+  distance: number[];
+}
+
+/** The documents within SIMILAR.cutoff of `doc` from `from` to `to` (see similarTo). */
+function copiesIn(col: VisualColumn, doc: number, keep: (d: number) => boolean, from: number, to: number, out: Found) {
   const hi = col.hi[doc]!;
   const lo = col.lo[doc]!;
   const { aspect, hi: his, lo: los } = col;
-  const n = col.length;
   const cutoff = SIMILAR.cutoff;
-  for (let d = 0; d < n; d++) {
+  for (let d = from; d < to; d++) {
     if (aspect[d] === 0 || d === doc) continue;
     const bits = popcount((his[d]! ^ hi) >>> 0) + popcount((los[d]! ^ lo) >>> 0);
     if (bits > cutoff || !keep(d)) continue;
     const total = similarDistance(col, doc, d);
     if (total <= cutoff) {
-      docs.push(d);
-      distance.push(total);
+      out.docs.push(d);
+      out.distance.push(total);
     }
   }
-  return { docs: Int32Array.from(docs), distance: Float32Array.from(distance) };
+}
+
+/**
+ * The documents from `from` to `to` within SIMILAR.partDistance of one of `parts` (`tables` their
+ * chunk tables), but `doc` and the copies already found (`skip`, ascending, from `at` on):
+ * distance cutoff + 1 + those bits.
+ */
+function partsIn(
+  col: VisualColumn,
+  doc: number,
+  keep: (d: number) => boolean,
+  parts: PartHashes,
+  tables: Uint32Array[],
+  from: number,
+  to: number,
+  skip: readonly number[],
+  out: Found,
+): void {
+  const { aspect, hi: his, lo: los } = col;
+  const { hi: pHi, lo: pLo } = parts;
+  const [a0, b0, a1, b1, a2, b2, a3, b3] = tables as [
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+  ];
+  const { cutoff, partDistance } = SIMILAR;
+  let at = 0;
+  while (at < skip.length && skip[at]! < from) at++;
+  for (let d = from; d < to; d++) {
+    const h = his[d]!;
+    const l = los[d]!;
+    const c0 = h >>> 16;
+    const c1 = h & 0xffff;
+    const c2 = l >>> 16;
+    const c3 = l & 0xffff;
+    const low = twoOfFour(a0[c0]!, a1[c1]!, a2[c2]!, a3[c3]!);
+    const high = twoOfFour(b0[c0]!, b1[c1]!, b2[c2]!, b3[c3]!);
+    if ((low | high) === 0 || aspect[d] === 0 || d === doc) continue;
+    while (at < skip.length && skip[at]! < d) at++;
+    if (at < skip.length && skip[at] === d) continue;
+    let best = partDistance + 1;
+    for (let base = 0; base < 64; base += 32) {
+      let named = base === 0 ? low : high;
+      while (named !== 0) {
+        const p = base + 31 - Math.clz32(named & -named);
+        named &= named - 1;
+        const b = popcount((h ^ pHi[p]!) >>> 0) + popcount((l ^ pLo[p]!) >>> 0);
+        if (b < best) best = b;
+      }
+    }
+    if (best <= partDistance && keep(d)) {
+      out.docs.push(d);
+      out.distance.push(cutoff + 1 + best);
+    }
+  }
+}
+
+/**
+ * The documents that look like `doc` (itself left out), among those `keep` accepts: within
+ * SIMILAR.cutoff, and — given the asked picture's part hashes — those whose hash lies within
+ * SIMILAR.partDistance of one of its parts (distance cutoff + 1 + those bits), ranked after every
+ * copy. The hash distance alone is a lower bound of the whole, so most documents cost a popcount
+ * (and, with parts, eight table reads). `step` lets other work run between slices of the walks.
+ */
+export async function similarTo(
+  col: VisualColumn,
+  doc: number,
+  keep: (d: number) => boolean,
+  parts?: PartHashes,
+  step: () => Promise<void> = async () => {},
+): Promise<Closeness> {
+  if (!col.has(doc)) return { docs: new Int32Array(0), distance: new Float32Array(0) };
+  const n = col.length;
+  const copies: Found = { docs: [], distance: [] };
+  for (let from = 0; from < n; from += WALK_SLICE) {
+    if (from > 0) await step();
+    copiesIn(col, doc, keep, from, Math.min(n, from + WALK_SLICE), copies);
+  }
+  if (!parts || parts.hi.length === 0) {
+    return { docs: Int32Array.from(copies.docs), distance: Float32Array.from(copies.distance) };
+  }
+  const tables = chunkTables(parts);
+  const cut: Found = { docs: [], distance: [] };
+  for (let from = 0; from < n; from += WALK_SLICE) {
+    await step();
+    partsIn(col, doc, keep, parts, tables, from, Math.min(n, from + WALK_SLICE), copies.docs, cut);
+  }
+  // Both ascending: merged into one list of documents.
+  const total = copies.docs.length + cut.docs.length;
+  const docs = new Int32Array(total);
+  const distance = new Float32Array(total);
+  for (let i = 0, j = 0, k = 0; k < total; k++) {
+    const fromCopies = j >= cut.docs.length || (i < copies.docs.length && copies.docs[i]! < cut.docs[j]!);
+    docs[k] = fromCopies ? copies.docs[i]! : cut.docs[j]!;
+    distance[k] = fromCopies ? copies.distance[i++]! : cut.distance[j++]!;
+  }
+  return { docs, distance };
 }
 
 /** The documents with a dominant colour near `lab` within COLOUR.cutoff (see COLOUR). */

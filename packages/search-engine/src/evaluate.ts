@@ -1,4 +1,4 @@
-import { nearColour, similarTo, type Closeness } from './alike.ts';
+import { nearColour, partHashesOf, similarTo, type Closeness } from './alike.ts';
 import { LruCache } from './cache.ts';
 import { filterDocs, pause } from './engine-types.ts';
 import { intersect, subtract, union } from './facet-index/doc-sets.ts';
@@ -69,13 +69,17 @@ export class QueryEvaluator {
     private readonly text: TextMatches,
     /** The caller's access groups: similar: answers nothing for an asset the caller may not see. */
     private readonly groups: readonly string[] = [],
+    /** The asked asset's part hashes (the host's, when it keeps them): similar:'s second tier. */
+    private readonly partsOf?: (id: number) => Promise<string[]>,
+    /** Lets other work run between slices of a long walk. */
+    private readonly step?: () => Promise<void>,
   ) {}
 
   /**
    * The documents a similar: or colour: term matches with their distances (ascending documents).
    * Kept with the view: paging and refining with facets ask for the same ones again.
    */
-  closeness(atom: VisualAtom): Closeness {
+  async closeness(atom: VisualAtom): Promise<Closeness> {
     const view = this.view;
     const visual = view.index.visual;
     if (atom.kind === 'colour') {
@@ -86,8 +90,13 @@ export class QueryEvaluator {
     // An asset the caller may not see is answered as an unknown one: no results, no error.
     if (doc === -1 || !view.index.visible(doc, caller))
       return { docs: new Int32Array(0), distance: new Float32Array(0) };
+    const key = `similar ${doc}`;
+    const kept = view.kept<Promise<Closeness>>(key);
+    if (kept) return kept;
+    // Read before the walk is kept, so that a failed read is not kept with the view.
+    const parts = visual.has(doc) && this.partsOf ? partHashesOf(await this.partsOf(atom.id)) : undefined;
     // Who may see which look-alike is the caller's visibility, applied with every other filter.
-    return view.cached(`similar ${doc}`, () => similarTo(visual, doc, (d) => view.index.active[d] === 1));
+    return view.cached(key, () => similarTo(visual, doc, (d) => view.index.active[d] === 1, parts, this.step));
   }
 
   async evaluate(node: QueryNode): Promise<Int32Array> {
@@ -100,7 +109,7 @@ export class QueryEvaluator {
         return this.matchField(node.field, node.tokens, node.prefix, node.raw);
       case 'similar':
       case 'colour':
-        return this.closeness(node).docs;
+        return (await this.closeness(node)).docs;
       case 'not':
         return subtract(this.view.allDocs(), await this.evaluate(node.item));
       case 'or': {

@@ -43,5 +43,5 @@ export { parseIdList, type TextDocument, type TextIndex } from './text-index.ts'
 export { textDocuments, textValueFields, writeDocuments, writeTexts } from './text-documents.ts';
 export { documentWords, indexedDocument, TSVECTOR_TEXT_CHARS } from './frequent-words.ts';
 export type { QueryNode, TextAtom, VisualAtom } from './query.ts';
-export { COLOUR, colourDistance, parseHexColour, similarDistance, SIMILAR } from './alike.ts';
+export { COLOUR, colourDistance, parseHexColour, partHashesOf, similarDistance, similarTo, SIMILAR } from './alike.ts';
 export { popcount, VISUAL_COLOURS, VisualColumn } from './facet-index/visual-column.ts';

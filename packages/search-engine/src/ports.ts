@@ -117,6 +117,12 @@ export interface Catalogue<Tx> {
    * so the index follows it like any other.
    */
   signatures?(ids: readonly number[]): Promise<SignatureRow[]>;
+  /**
+   * The part hashes of one asset's current picture (16 hexadecimal digits each: the perceptual
+   * hashes of windows of it), for the second tier of `similar:` (pictures cut from it); empty when
+   * it has none. Read for the asked asset only, so they stay out of the index.
+   */
+  signatureParts?(id: number): Promise<string[]>;
 }
 
 /**

@@ -17,7 +17,7 @@ import { intersect } from './facet-index/doc-sets.ts';
 import { facetValues, makeSets, markFailures, matchCodes, minMax, selections, visibleKept } from './facets.ts';
 import type { FieldRegistry } from './fields.ts';
 import type { IndexView } from './index-view.ts';
-import { COLOUR, SIMILAR } from './alike.ts';
+import { COLOUR, SIMILAR_RANGE } from './alike.ts';
 import { page, pageByCloseness, scores } from './paging.ts';
 import { parseQuery, positiveVisualAtoms, QuerySyntaxError, queryTerms, type QueryNode } from './query.ts';
 import type { EnginePorts } from './ports.ts';
@@ -48,6 +48,8 @@ export class SearchEngine<Tx = unknown> {
   private readonly textMatches: TextMatches;
   /** Memory for the document lists of searches, lent from one to the next. */
   private readonly scratch = new ScratchPool();
+  /** The asked asset's part hashes, when the host keeps them (similar:'s second tier). */
+  private readonly partsOf?: (id: number) => Promise<string[]>;
 
   constructor(
     ports: EnginePorts<Tx>,
@@ -59,6 +61,7 @@ export class SearchEngine<Tx = unknown> {
     } & CatchUpOptions = {},
   ) {
     this.catchUp = new CatchUp(ports, fields, options);
+    this.partsOf = ports.catalogue.signatureParts?.bind(ports.catalogue);
     this.textMatches = new TextMatches(ports.text);
   }
 
@@ -194,7 +197,7 @@ export class SearchEngine<Tx = unknown> {
     // Matching, making the sets of a new index version, and counting a facet over a whole catalogue
     // take milliseconds each (over ten million, a hundred or more): other requests run between them.
     const step = slicer();
-    const evaluator = new QueryEvaluator(view, this.textMatches, groups);
+    const evaluator = new QueryEvaluator(view, this.textMatches, groups, this.partsOf, step);
     let docs = tree.kind === 'all' ? undefined : await evaluator.evaluate(tree);
     if (query.ids) {
       const wanted = index.docsOf([...new Set(query.ids)].sort((a, b) => a - b));
@@ -267,10 +270,12 @@ export class SearchEngine<Tx = unknown> {
       visual.length > 0
         ? pageByCloseness(
             result,
-            visual.map((atom) => ({
-              closeness: evaluator.closeness(atom),
-              cutoff: atom.kind === 'similar' ? SIMILAR.cutoff : COLOUR.cutoff,
-            })),
+            await Promise.all(
+              visual.map(async (atom) => ({
+                closeness: await evaluator.closeness(atom),
+                cutoff: atom.kind === 'similar' ? SIMILAR_RANGE : COLOUR.cutoff,
+              })),
+            ),
             sort.dir,
             start,
             rows,

@@ -25,6 +25,11 @@ export interface SignaturePixels {
   grey: Uint8Array;
   /** COLOUR_SIDE × COLOUR_SIDE sRGB, three bytes a pixel. */
   rgb: Uint8Array;
+  /**
+   * The whole picture as shrunk into the signature's box (its own aspect), greyscale row by row:
+   * the part hashes' windows are cut from it.
+   */
+  small: { grey: Uint8Array; width: number; height: number };
   /** The picture's own size. */
   width: number;
   height: number;
@@ -160,7 +165,7 @@ async function squaresOf(
   size: { width: number; height: number },
 ): Promise<SignaturePixels> {
   const flat = (await sharpLib())(small, { raw }).flatten({ background: '#ffffff' });
-  const [grey, rgb] = await Promise.all([
+  const [grey, rgb, smallGrey] = await Promise.all([
     flat.clone().resize(HASH_SIDE, HASH_SIDE, { fit: 'fill' }).greyscale().raw().toBuffer({ resolveWithObject: true }),
     flat
       .clone()
@@ -168,10 +173,19 @@ async function squaresOf(
       .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true }),
+    flat.clone().greyscale().raw().toBuffer({ resolveWithObject: true }),
   ]);
-  if (grey.info.channels !== 1 || rgb.info.channels !== 3)
-    throw new Error(`unexpected channels for a signature: ${grey.info.channels}, ${rgb.info.channels}`);
-  return { grey: new Uint8Array(grey.data), rgb: new Uint8Array(rgb.data), width: size.width, height: size.height };
+  if (grey.info.channels !== 1 || rgb.info.channels !== 3 || smallGrey.info.channels !== 1)
+    throw new Error(
+      `unexpected channels for a signature: ${grey.info.channels}, ${rgb.info.channels}, ${smallGrey.info.channels}`,
+    );
+  return {
+    grey: new Uint8Array(grey.data),
+    rgb: new Uint8Array(rgb.data),
+    small: { grey: new Uint8Array(smallGrey.data), width: smallGrey.info.width, height: smallGrey.info.height },
+    width: size.width,
+    height: size.height,
+  };
 }
 
 /** A decoded picture shrunk into SIGNATURE_BOX, as raw pixels with an alpha channel. */

@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.ts';
 import { nearCopyGroups, type NearCopyItem } from './near-copies.ts';
 import { SIGNATURE_VERSION, type DominantColour, type Signature } from './signature.ts';
 import { nextTurn } from '../db/turn.ts';
+import { partsFromText, partsToText } from '../db/signature-parts.ts';
 
 /** `[[L,a,b,share],…]`: a fifth of the bytes of the objects, for a column read by the million. */
 export const coloursToJson = (colours: readonly DominantColour[]) =>
@@ -39,6 +40,7 @@ export async function writeSignature(
     phash: signature.phash,
     colours: coloursToJson(signature.colours),
     aspect: signature.aspect,
+    parts: partsToText(signature.parts),
     version: signature.version,
     created_at: Date.now(),
   };
@@ -250,6 +252,7 @@ function toStored(r: {
   phash: string;
   colours: string;
   aspect: number;
+  parts: string | null;
   version: number;
 }): StoredSignature {
   return {
@@ -258,6 +261,7 @@ function toStored(r: {
     phash: r.phash,
     colours: coloursFromJson(r.colours),
     aspect: Number(r.aspect),
+    parts: partsFromText(r.parts),
     version: r.version,
   };
 }

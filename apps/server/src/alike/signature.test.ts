@@ -4,7 +4,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeScene, variantOf } from '../../test/media-fixtures.ts';
 import { signaturePixelsOf } from '../adapters/media.ts';
-import { dominantColours, hashDistance, oklab, perceptualHash, signatureOf, type Signature } from './signature.ts';
+import {
+  dominantColours,
+  hashDistance,
+  oklab,
+  PART_WINDOWS,
+  perceptualHash,
+  signatureOf,
+  windowPixels,
+  type Signature,
+} from './signature.ts';
 
 describe('hash distance', () => {
   it('counts the differing bits of two 64-bit hashes', () => {
@@ -29,6 +38,35 @@ describe('perceptual hash', () => {
 
   it('refuses a square of the wrong size', () => {
     expect(() => perceptualHash(new Uint8Array(10))).toThrow(/1024 grey pixels/);
+  });
+});
+
+describe('part windows', () => {
+  it('squeezes a window of a picture to the hash square by the share of each pixel it covers', () => {
+    // 64 × 48, the left half black, the right white: the left 50 % strip is black, the right white,
+    // and a window across the border averages both.
+    const grey = new Uint8Array(64 * 48);
+    for (let i = 0; i < grey.length; i++) grey[i] = i % 64 < 32 ? 0 : 200;
+    expect(new Set(windowPixels(grey, 64, 48, [0, 0, 0.5, 1]))).toEqual(new Set([0]));
+    expect(new Set(windowPixels(grey, 64, 48, [0.5, 0, 0.5, 1]))).toEqual(new Set([200]));
+    const across = windowPixels(grey, 64, 48, [0.25, 0, 0.5, 1]);
+    expect(across.length).toBe(32 * 32);
+    expect(across[0]).toBe(0);
+    expect(across[31]).toBe(200);
+    expect(across.reduce((s, v) => s + v, 0) / across.length).toBeCloseTo(100, 0);
+  });
+
+  it('covers the corners, edges and centre at two thirds and strips of a half to nine tenths', () => {
+    expect(PART_WINDOWS).toHaveLength(45);
+    for (const [x, y, w, h] of PART_WINDOWS) {
+      expect(x + w).toBeLessThanOrEqual(1 + 1e-9);
+      expect(y + h).toBeLessThanOrEqual(1 + 1e-9);
+      expect(w * h).toBeGreaterThanOrEqual(0.44);
+    }
+    const has = (want: number[]) => PART_WINDOWS.some((w) => w.every((v, i) => Math.abs(v - want[i]!) < 1e-9));
+    expect(has([0, 0, 0.6, 1])).toBe(true);
+    expect(has([1 / 3, 1 / 3, 2 / 3, 2 / 3])).toBe(true);
+    expect(has([0, 0.25, 1, 0.5])).toBe(true);
   });
 });
 
@@ -88,6 +126,23 @@ describe('signatures of real pictures', () => {
     for (const seed of [2, 3, 4]) {
       const other = await sign(await makeScene(path.join(dir, `other-${seed}.jpg`), { seed }));
       expect(hashDistance(other.phash, original.phash)).toBeGreaterThanOrEqual(16);
+    }
+  });
+
+  it('makes part hashes a crop of more than 30 % lies near, and other photos do not (decision 0271)', async () => {
+    expect(original.parts).toHaveLength(PART_WINDOWS.length);
+    expect(original.version).toBe(2);
+    const nearest = (hash: string) => Math.min(...original.parts.map((p) => hashDistance(p, hash)));
+    const a = path.join(dir, 'a.jpg');
+    for (const left of [0.6, 0.7]) {
+      const crop = await sign(await variantOf(a, path.join(dir, `left-${left}.jpg`), { format: 'jpeg', left }));
+      // Too far from the whole picture to be a copy, near one of its parts.
+      expect(hashDistance(crop.phash, original.phash)).toBeGreaterThan(8);
+      expect(nearest(crop.phash)).toBeLessThanOrEqual(10);
+    }
+    for (const seed of [2, 3, 4]) {
+      const other = await sign(path.join(dir, `other-${seed}.jpg`));
+      expect(nearest(other.phash)).toBeGreaterThan(10);
     }
   });
 });

@@ -64,7 +64,12 @@ export interface SyntheticSignature {
   /** [[L, a, b, share], …] as stored. */
   colours: string;
   aspect: number;
+  /** Part hashes as stored (db/signature-parts.ts): originals of near copies have them, others none. */
+  parts: string | null;
 }
+
+/** Part hashes an original of a near copy has (as the import makes them: alike/signature.ts PART_WINDOWS). */
+const PART_COUNT = 45;
 
 /** Every this many assets, one is a near copy of the asset before it (similar: finds something). */
 const COPY_EVERY = 10;
@@ -128,8 +133,17 @@ export class SyntheticCatalogue {
       for (const c of colours) c[0] = round3(Math.min(1, c[0]! + 0.02));
     }
     const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
+    // An original's part hashes: random, but for one that lies 5 bits from the asset after its copy
+    // (that asset shows a part of it), so similar:'s second tier finds something.
+    let parts: string | null = null;
+    if (original) {
+      const crop = this.signature(i + 2, null, null).phash;
+      const flipped = (BigInt(`0x${crop}`) ^ 0b1_0010_0100_1000_0001n).toString(16).padStart(16, '0');
+      parts = flipped + Array.from({ length: PART_COUNT - 1 }, () => hex(word()) + hex(word())).join('');
+    }
     return {
       phash: hex(hi) + hex(lo),
+      parts,
       colours: JSON.stringify(colours),
       // A copy keeps its original's aspect, whatever size the synthetic asset says it has.
       aspect: copy || original || !width || !height ? aspects[Math.floor(r() * aspects.length)]! : width / height,

@@ -1,6 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { Transaction } from 'kysely';
 import { startThread } from '../adapters/thread.ts';
+import { SIGNATURE_VERSION } from '../alike/signature.ts';
 import { SyntheticAccounts } from '../bench-data/accounts.ts';
 import { COLLECTION_COUNT, SyntheticCatalogue } from '../bench-data/synthetic.ts';
 import type { AssetWrite, SavedAsset } from '../catalogue/catalogue.repository.ts';
@@ -151,7 +152,7 @@ export async function writeBenchData(settings: Settings, assets: number, seed = 
   });
 }
 
-/** Signature rows per statement (seven bound values each). */
+/** Signature rows per statement (eight bound values each). */
 const SIGNATURE_ROWS = 1000;
 
 /**
@@ -171,7 +172,7 @@ async function writeSignatures(
     const c = w.columns;
     if (c.asset_group === 'audio' || c.asset_group === '3d') return [];
     const s = catalogue.signature(first + k, c.pixel_x ?? null, c.pixel_y ?? null);
-    return [{ asset_id: saved[k]!.id, sha256: c.sha256, ...s, version: 1, created_at: now }];
+    return [{ asset_id: saved[k]!.id, sha256: c.sha256, ...s, version: SIGNATURE_VERSION, created_at: now }];
   });
   for (let i = 0; i < rows.length; i += SIGNATURE_ROWS) {
     await trx

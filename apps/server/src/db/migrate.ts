@@ -38,6 +38,7 @@ import * as insightSpans from './migrations/202612061410_insight_spans.ts';
 import * as peopleSearch from './migrations/202612061500_people_search.ts';
 import * as zipList from './migrations/202612062010_zip_list.ts';
 import * as insightEventGrouped from './migrations/202612062120_insight_event_grouped.ts';
+import * as signatureParts from './migrations/202612070600_signature_parts.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -88,6 +89,7 @@ export const migrations: Record<string, Migration> = {
   '202612061500_people_search': peopleSearch,
   '202612062010_zip_list': zipList,
   '202612062120_insight_event_grouped': insightEventGrouped,
+  '202612070600_signature_parts': signatureParts,
 };
 
 /**

@@ -303,6 +303,8 @@ export interface AssetSignatureTable {
   colours: string;
   /** Width over height of the picture. */
   aspect: number;
+  /** Part hashes (alike/signature.ts PART_WINDOWS), 16 hexadecimal digits each, concatenated; null before version 2. */
+  parts: string | null;
   version: number;
   created_at: number;
 }

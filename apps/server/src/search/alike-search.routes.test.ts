@@ -47,6 +47,8 @@ describe.each(dialects)('similar: and colour: in search on %s (issue #52)', (dia
     const photo = await makeScene(path.join(m, 'photo.jpg'), { seed: 7, width: 1500, height: 1000 });
     await variantOf(photo, path.join(m, 'photo-small.png'), { width: 750, format: 'png' });
     await variantOf(photo, path.join(m, 'photo-secret.jpg'), { format: 'jpeg', quality: 60 });
+    // Not a copy: the left 60 % of the photo (a part of it).
+    await variantOf(photo, path.join(m, 'photo-left.jpg'), { left: 0.6, format: 'jpeg', quality: 90 });
     await makeScene(path.join(m, 'other.jpg'), { seed: 8, width: 1500, height: 1000 });
     await makeScene(path.join(m, 'tall.jpg'), { seed: 9, width: 600, height: 900 });
     await flat(path.join(m, 'red.png'), '#e01010', '#ffffff', 0.2);
@@ -62,23 +64,32 @@ describe.each(dialects)('similar: and colour: in search on %s (issue #52)', (dia
 
   it('finds a resized copy with similar:<id>, not a different photo, and never the asset itself', async () => {
     const alike = await found(`similar:${ids['photo.jpg']}`);
-    expect(alike).toEqual(['photo-small.png']);
+    expect(alike).toEqual(['photo-small.png', 'photo-left.jpg']);
     expect(alike).not.toContain('other.jpg');
     expect(await found(`similar:${ids['other.jpg']}`)).toEqual([]);
     // With words, a facet and paging it narrows as any term does.
-    expect(await found(`similar:${ids['photo-small.png']} photo`)).toEqual(['photo.jpg']);
+    // The copy's part hashes find the crop too (a part of the same picture), after the copy.
+    expect(await found(`similar:${ids['photo-small.png']} photo`)).toEqual(['photo.jpg', 'photo-left.jpg']);
     expect(await found(`similar:${ids['photo-small.png']} harbour`)).toEqual([]);
   });
 
   it('never shows a hidden look-alike, and answers a hidden asset id as an unknown one', async () => {
-    expect((await found(`similar:${ids['photo.jpg']}`, staff)).sort()).toEqual(['photo-secret.jpg', 'photo-small.png']);
+    expect((await found(`similar:${ids['photo.jpg']}`, staff)).sort()).toEqual([
+      'photo-left.jpg',
+      'photo-secret.jpg',
+      'photo-small.png',
+    ]);
     const secret = await get(`solr_q=similar:${ids['photo-secret.jpg']}&solr_facetfields=format`);
     const unknown = await get(`solr_q=similar:987654&solr_facetfields=format`);
     expect(secret.status).toBe(200);
     expect(secret.body).toEqual(unknown.body);
     expect(secret.body.response.numFound).toBe(0);
     // The staff see it and what looks like it.
-    expect((await found(`similar:${ids['photo-secret.jpg']}`, staff)).sort()).toEqual(['photo-small.png', 'photo.jpg']);
+    expect((await found(`similar:${ids['photo-secret.jpg']}`, staff)).sort()).toEqual([
+      'photo-left.jpg',
+      'photo-small.png',
+      'photo.jpg',
+    ]);
   });
 
   it('finds a red picture before a blue one with a red patch by colour:#ff0000, and counts facets of those found', async () => {

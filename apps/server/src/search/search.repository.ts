@@ -10,6 +10,7 @@ import type {
 } from '@vitrine/search-engine';
 import { pause } from '@vitrine/search-engine';
 import { PLACEHOLDER_KIND, type AssetTable, type Database } from '../db/schema.ts';
+import { partsFromText } from '../db/signature-parts.ts';
 
 export type AssetRow = Omit<
   AssetTable,
@@ -404,6 +405,21 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
       colours: JSON.parse(r.colours) as [number, number, number, number][],
       aspect: Number(r.aspect),
     }));
+  }
+
+  /**
+   * The part hashes of an asset's current picture (similar:'s second tier), none when its signature
+   * is of another content or older than part hashes.
+   */
+  async signatureParts(id: number): Promise<string[]> {
+    const row = await this.k
+      .selectFrom('asset_signature as s')
+      .innerJoin('asset as a', 'a.id', 's.asset_id')
+      .select('s.parts')
+      .where('s.asset_id', '=', id)
+      .whereRef('s.sha256', '=', 'a.sha256')
+      .executeTakeFirst();
+    return partsFromText(row?.parts ?? null);
   }
 
   async collections(): Promise<{ id: number; name: string; thumbnail_asset_id: number | null }[]> {
