@@ -71,6 +71,13 @@ export interface SyntheticSignature {
 /** Part hashes an original of a near copy has (as the import makes them: alike/signature.ts PART_WINDOWS). */
 const PART_COUNT = 45;
 
+/** A 32-bit integer hash (lowbias32): neighbouring inputs give unrelated outputs. */
+function mixed(x: number): number {
+  x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
+  x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
 /** Every this many assets, one is a near copy of the asset before it (similar: finds something). */
 const COPY_EVERY = 10;
 /** The aspects of a copy and its original (theirs, not their synthetic sizes', which differ). */
@@ -134,12 +141,15 @@ export class SyntheticCatalogue {
     }
     const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
     // An original's part hashes: random, but for one that lies 5 bits from the asset after its copy
-    // (that asset shows a part of it), so similar:'s second tier finds something.
+    // (that asset shows a part of it), so similar:'s second tier finds something. Drawn by a
+    // multiplying hash, not by the xorshift streams the other hashes come from: those are linear in
+    // their seeds, so their draws lie closer to one another than coin tosses would.
     let parts: string | null = null;
     if (original) {
       const crop = this.signature(i + 2, null, null).phash;
       const flipped = (BigInt(`0x${crop}`) ^ 0b1_0010_0100_1000_0001n).toString(16).padStart(16, '0');
-      parts = flipped + Array.from({ length: PART_COUNT - 1 }, () => hex(word()) + hex(word())).join('');
+      const draw = (k: number) => hex(mixed(i * 2 * PART_COUNT + k));
+      parts = flipped + Array.from({ length: PART_COUNT - 1 }, (_, k) => draw(2 * k) + draw(2 * k + 1)).join('');
     }
     return {
       phash: hex(hi) + hex(lo),
