@@ -69,6 +69,9 @@ test.describe('find alike (issue #52)', () => {
     expect(narrowed).toBeGreaterThan(0);
     const tag = page.getByRole('button', { name: /^Remove filter Colour: #[0-9a-f]{6}$/ });
     await expect(tag).toBeVisible();
+    // The colour is the tag; the search box shows no query syntax the visitor never typed.
+    const box = page.getByRole('search').getByRole('combobox', { name: 'Search' });
+    await expect(box).toHaveValue('');
 
     const results = page.getByRole('region', { name: 'Results', exact: true });
     await results.locator('[data-asset-id]').first().getByRole('link', { name: 'Open asset page' }).click();
@@ -77,6 +80,7 @@ test.describe('find alike (issue #52)', () => {
     await expect(page).toHaveURL(/colour/);
     expect(await resultCount(page)).toBe(narrowed);
     await expect(tag).toBeVisible();
+    await expect(box).toHaveValue('');
   });
 
   test("an editor's duplicates report lists the three roses as one group", async ({ page, request }) => {

@@ -48,6 +48,9 @@ describe('search by colour and "similar" (issue #52)', { timeout: 40_000 }, () =
     expect(withColour('roses colour:#ffcc00', '#00FF00')).toBe('roses colour:#00ff00');
     expect(withColour('*', '#ffcc00')).toBe('colour:#ffcc00');
     expect(withColour('roses colour:#ffcc00', undefined)).toBe('roses');
+    // Taken out of the middle, the term leaves one space between the words.
+    expect(withColour('harbour colour:#c04030 boats', undefined)).toBe('harbour boats');
+    expect(withColour('harbour colour:#c04030 colour:#00ff00 boats', '#ffcc00')).toBe('harbour boats colour:#ffcc00');
   });
 
   it('puts a swatch into the search as a removable tag, which stays after going to an asset and back', async () => {
@@ -105,6 +108,82 @@ describe('search by colour and "similar" (issue #52)', { timeout: 40_000 }, () =
     await user.click(screen.getByRole('button', { name: 'Nach der Farbe Blau suchen' }));
     await waitFor(() => expect(asked.at(-1)).toBe('colour:#1976d2'), { timeout: 5_000 });
     expect(within(screen.getByRole('group', { name: 'Farbe' })).getByLabelText('Farbe wählen')).toHaveValue('#1976d2');
+  });
+
+  it.each([
+    {
+      locale: 'en',
+      words: 'roses',
+      yellow: 'Search by the colour yellow',
+      found: '2 results for “roses”',
+      box: 'Search',
+      tag: /Colour: #fbc02d/,
+    },
+    {
+      locale: 'de',
+      words: 'rosen',
+      yellow: 'Nach der Farbe Gelb suchen',
+      found: '2 Ergebnisse für „rosen“',
+      box: 'Suche',
+      tag: /Farbe: #fbc02d/,
+    },
+  ])(
+    'shows a picked colour as the tag only, the search box and the heading keeping the words ($locale)',
+    async ({ locale, words, yellow, found, box, tag }) => {
+      const asked = network();
+      const { user } = await renderApp(`/search/${words}`, { locale });
+      await heading(found);
+      await user.click(screen.getByRole('button', { name: yellow }));
+      await waitFor(() => expect(asked.at(-1)).toBe(`${words} colour:#fbc02d`));
+      expect(await screen.findByRole('button', { name: tag })).toBeInTheDocument();
+      expect(await heading(found)).toBeInTheDocument();
+      expect(screen.getByRole('combobox', { name: box })).toHaveValue(words);
+    },
+  );
+
+  it('reads a colour without words as a search without words: the box empty, the heading a count', async () => {
+    network();
+    await renderApp('/search/colour:%23fbc02d', { locale: 'de' });
+    expect(await heading('2 Ergebnisse')).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Suche' })).toHaveValue('');
+    expect(screen.getByRole('button', { name: /Farbe: #fbc02d/ })).toBeInTheDocument();
+  });
+
+  it('keeps the chosen colour when the box is submitted, by Enter or by the search button', async () => {
+    const asked = network();
+    const { user, router } = await renderApp('/search/roses%20colour:%23fbc02d');
+    await heading('2 results for “roses”');
+    const box = screen.getByRole('combobox', { name: 'Search' });
+    await user.clear(box);
+    await user.type(box, 'harbour{Enter}');
+    await waitFor(() => expect(asked.at(-1)).toBe('harbour colour:#fbc02d'));
+    expect(decodeURIComponent(router.state.location.pathname)).toBe('/search/harbour colour:#fbc02d');
+    await heading('2 results for “harbour”');
+    expect(box).toHaveValue('harbour');
+    expect(screen.getByRole('button', { name: /Colour: #fbc02d/ })).toBeInTheDocument();
+    await user.clear(box);
+    await user.type(box, 'boats');
+    await user.click(screen.getByRole('button', { name: 'Start search' }));
+    await waitFor(() => expect(asked.at(-1)).toBe('boats colour:#fbc02d'));
+    expect(box).toHaveValue('boats');
+  });
+
+  it('takes a colour term typed into the box in place of the chosen colour, shown as the tag', async () => {
+    const asked = network();
+    const { user } = await renderApp('/search/roses%20colour:%23fbc02d');
+    await heading('2 results for “roses”');
+    const box = screen.getByRole('combobox', { name: 'Search' });
+    await user.clear(box);
+    await user.type(box, 'roses colour:#00FF00{Enter}');
+    await waitFor(() => expect(asked.at(-1)).toBe('roses colour:#00ff00'));
+    expect(await screen.findByRole('button', { name: /Colour: #00ff00/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Colour: #fbc02d/ })).not.toBeInTheDocument();
+    expect(box).toHaveValue('roses');
+    // Typing the colour already chosen leaves the route as it was; the box shows the words again.
+    await user.clear(box);
+    await user.type(box, 'roses colour:#00ff00{Enter}');
+    await waitFor(() => expect(box).toHaveValue('roses'));
+    expect(asked.at(-1)).toBe('roses colour:#00ff00');
   });
 
   it('opens a shareable search of similar assets from the info panel', async () => {

@@ -41,7 +41,7 @@ import {
   type ViewKey,
 } from './searchState.ts';
 import { FilterTags, ResultsBar, type Tag } from './SearchToolbar.tsx';
-import { colourOf, withColour } from './colour.ts';
+import { colourOf, withColour, wordsOf } from './colour.ts';
 import { assetsLink, portalLink } from '../../lib/portalLinks.ts';
 import { useResultFields } from './useResultFields.ts';
 import { SMALL_SCREEN, useResultsBox, useSidebarWidth, viewSizesOf } from './useResultsLayout.ts';
@@ -129,8 +129,8 @@ export function SearchPage() {
   const go = (next: SearchRoute) => void navigate(searchRoutePath(next));
   // The sidebar and the input are memoised: their handlers stay the same while results load.
   const setFilters = useStableCallback((filters: FacetSelection[]) => go({ ...route, filters }));
-  // Submitting rewrites the route from text and suggestions alone and resets sort (portal-spec §4).
-  const submit = useStableCallback(() => void navigate(input.submitPath()));
+  // Submitting rewrites the route from text, suggestions and colour alone and resets sort (portal-spec §4).
+  const submit = useStableCallback(() => input.submit());
   const reset = useStableCallback(() => {
     setText('');
     setChosen([]);
@@ -238,8 +238,10 @@ export function SearchPage() {
   const suggestionLabels = route.suggestions.flatMap((s) =>
     s.values.map((v) => `${labelOfField(s.field_name)}: ${valueLabel(s.field_name, v)}`),
   );
-  const heading = route.text
-    ? `${t('views.search.results.query', { count: total })} ${t('views.search.results.quoted', { text: route.text })}`
+  // The heading quotes the words only: the colour is a tag, and a colour alone reads as no words.
+  const words = wordsOf(route.text);
+  const heading = words
+    ? `${t('views.search.results.query', { count: total })} ${t('views.search.results.quoted', { text: words })}`
     : t('views.search.results.all', { count: total });
 
   // The tour's info panel step opens the first result's panel when none is open.

@@ -1,10 +1,17 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { routePath } from '@vitrine/contract/paths';
 import { useNavigate, useParams, useSearchParams } from '../../lib/router.tsx';
 import { toast } from '../../lib/toast.ts';
 import { useOnChange } from '../../lib/useOnChange.ts';
 import { returnAfterLogin, useSession } from '../../stores/session.ts';
-import { useSearchInput, type SuggestionFieldConfig, type SuggestionOption } from '../../stores/searchInput.ts';
+import {
+  textSearchPath,
+  toSelections,
+  useSearchInput,
+  type SuggestionFieldConfig,
+  type SuggestionOption,
+} from '../../stores/searchInput.ts';
+import { colourOf, withColour, wordsOf } from './colour.ts';
 import type { FacetDef } from './facets.ts';
 import { parseSearchRoute, type SearchRoute } from './searchState.ts';
 
@@ -50,7 +57,8 @@ const routeChips = (r: SearchRoute): SuggestionOption[] =>
  * The search input of the search page (portal-spec §2 "Search"): its text and chosen suggestions
  * follow the route (`path` is the route's address); a chosen suggestion read back from the address
  * names its value only, and reads as the portal labels that value (a colour's name, a collection's
- * name) once `valueLabel` knows it.
+ * name) once `valueLabel` knows it. The text is the route's words without its colour term (issue
+ * #52): the chosen colour is a tag, not query syntax the visitor never typed.
  */
 export function useRouteInput(
   route: SearchRoute,
@@ -64,12 +72,12 @@ export function useRouteInput(
   },
 ) {
   const { valueLabel, ...inputOptions } = options;
-  const input = useSearchInput({
+  const navigate = useNavigate();
+  const { text, setText, chosen, setChosen, groups, labelOf } = useSearchInput({
     ...inputOptions,
-    initialText: route.text,
+    initialText: wordsOf(route.text),
     initialChosen: () => routeChips(route),
   });
-  const { setText, setChosen } = input;
   useEffect(() => {
     setChosen((chosen) => {
       const named = chosen.map((c) => (c.label === c.value ? { ...c, label: valueLabel(c.field, c.value) } : c));
@@ -77,8 +85,19 @@ export function useRouteInput(
     });
   }, [valueLabel, setChosen]);
   useOnChange(path, () => {
-    setText(route.text);
+    setText(wordsOf(route.text));
     setChosen(routeChips(route));
   });
-  return input;
+  const colour = colourOf(route.text);
+  /**
+   * Submitting goes to the route of the text and the chosen suggestions (portal-spec §4 "Search"),
+   * with the chosen colour kept; a colour term the visitor typed takes its place and becomes the tag,
+   * so the box keeps the words alone (also when the route stays the same and does not set them).
+   */
+  const submit = useCallback(() => {
+    const typed = colourOf(text);
+    if (typed) setText(wordsOf(text));
+    void navigate(textSearchPath(withColour(text, typed ?? colour), toSelections(chosen)));
+  }, [text, chosen, colour, setText, navigate]);
+  return { text, setText, chosen, setChosen, groups, labelOf, submit };
 }
