@@ -8,17 +8,16 @@
 // them to their sources. build.json is written last: without it there is no build.
 //
 //   --if-stale  build only when the build is missing or older than its sources
-//   --out DIR   build into DIR instead (runtime-load.test.ts); it must lie inside the clone, so that
-//               the compiled modules find node_modules
+//   --out DIR   build into DIR instead (the server tests' global setup); it must lie inside the
+//               clone, so that the compiled modules find node_modules
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { root, run, serverBuildMissing, serverDist } from './setup-lib.mjs';
 
 const { values } = parseArgs({ options: { 'if-stale': { type: 'boolean' }, out: { type: 'string' } } });
-if (values['if-stale'] && !serverBuildMissing()) process.exit(0);
-
 const out = values.out ? path.resolve(values.out) : serverDist;
+if (values['if-stale'] && !serverBuildMissing(out)) process.exit(0);
 /** The workspace packages the server imports, each with the exports of its compiled form. */
 const packages = [
   { dir: 'packages/contract', name: '@vitrine/contract', exports: { './*': './*.js' } },

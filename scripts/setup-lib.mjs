@@ -64,8 +64,9 @@ export function webBuildMissing() {
 /** The compiled server (scripts/build-server.mjs); the file its build writes last. */
 export const serverDist = path.join(root, 'apps/server/dist');
 
-export function serverBuildMissing() {
-  return buildMissing(path.join(serverDist, 'build.json'), [
+/** Whether the server's build in `out` (apps/server/dist unless given) is missing or older than its sources. */
+export function serverBuildMissing(out = serverDist) {
+  return buildMissing(path.join(out, 'build.json'), [
     'apps/server/src',
     'packages/contract/src',
     'packages/search-engine/src',

@@ -90,15 +90,17 @@ const firstLines = (message, lines = 6) =>
     .map((line) => `         ${line.slice(0, 200)}`);
 
 // Stages run one after the other. A stage has lanes that run side by side, each its steps one
-// after the other, every line of their output marked with the step's label: the static checks and
-// then the web app's tests in one lane, the server's tests in the other, keep both cores of a small
-// machine busy (the checks side by side with each other were slower than one after the other).
+// after the other, every line of their output marked with the step's label: format, lint and then
+// the web app's tests in one lane, the server's tests and then the typecheck in the other, keep both
+// cores of a small machine busy (the checks side by side with each other were slower than one after
+// the other). The typecheck follows the server's tests because the first lane was the longer one by
+// about a typecheck (on a clean clone: 1,070 s against 930 s before the server's tests ran the
+// compiled `vitrine`, which made them about 80 s shorter).
 const stages = [
   [
     [
       { name: 'format', label: 'format', cmd: bin('prettier'), args: ['--check', '.'] },
       { name: 'lint', label: 'lint', cmd: bin('eslint'), args: ['--max-warnings', '0', '.'] },
-      { name: 'typecheck', label: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
       vitestStep('unit and component tests of the web app', 'web', ['web']),
       // The journeys' server build and demo catalogue (about two minutes of tsc, Debian packages,
       // ffmpeg and the import) are made here, while the server's tests still run in the other lane,
@@ -112,7 +114,10 @@ const stages = [
         env: { DATA_DIR: e2eDataDir, SETTINGS_FILE: path.join(root, 'e2e/settings.json'), LOG_LEVEL: 'warn' },
       },
     ],
-    [vitestStep('unit and API tests (SQLite and PostgreSQL)', 'server', ['server', 'search-engine', 'contract'])],
+    [
+      vitestStep('unit and API tests (SQLite and PostgreSQL)', 'server', ['server', 'search-engine', 'contract']),
+      { name: 'typecheck', label: 'typecheck', cmd: 'npm', args: ['run', '--silent', 'typecheck'] },
+    ],
   ],
   [
     [

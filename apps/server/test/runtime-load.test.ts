@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverBuildVariable } from './cli.ts';
 import { makeStl } from './media-fixtures.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -29,21 +30,17 @@ const script = (dir: string, code: string) => {
   return file;
 };
 
-// Tests and `npm run dev` run the TypeScript sources (Vite, tsx); `npm start` and `vitrine` run what
-// scripts/build-server.mjs compiles with tsc. Build it into a folder of its own and load it the way
-// production does.
+// `npm run dev` runs the TypeScript sources (Vite, tsx); `npm start` and `vitrine` run what
+// scripts/build-server.mjs compiles with tsc. The tests' global setup builds it into a folder of its
+// own (the `vitrine` processes of the tests run it); load it the way production does.
 describe('the compiled server, as `vitrine` runs it', () => {
-  let out: string;
+  const out = process.env[serverBuildVariable];
+  if (!out) throw new Error('The global setup (test/global-setup.ts) did not build the server.');
   let scratch: string;
   beforeAll(() => {
-    // Inside the clone, so that the compiled modules find node_modules.
-    mkdirSync(path.join(root, 'node_modules/.cache'), { recursive: true });
-    out = mkdtempSync(path.join(root, 'node_modules/.cache/vitrine-build-'));
     scratch = mkdtempSync(path.join(tmpdir(), 'vitrine-build-'));
-    execFileSync(process.execPath, ['scripts/build-server.mjs', '--out', out], { cwd: root, stdio: 'pipe' });
-  }, 120_000);
+  });
   afterAll(() => {
-    rmSync(out, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
   });
 

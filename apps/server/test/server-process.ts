@@ -19,14 +19,18 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
+const webDist = path.resolve(import.meta.dirname, '../../web/dist');
+
 /**
- * A real `vitrine serve` process (from the sources) on a free loopback port, as operators run it: its
+ * A real `vitrine serve` process (compiled from the sources, test/cli.ts) on a free loopback port, as operators run it: its
  * own Node, its own database pool and job worker. `env` sets DATABASE_URL, DATA_DIR and the rest.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...vitrineCli, 'serve'], {
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) },
+    // The build's own default for the web app lies beside it, not in apps/web: name the one the
+    // sources would serve.
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', WEB_DIST: webDist, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

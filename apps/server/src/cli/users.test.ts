@@ -101,7 +101,7 @@ describe('vitrine users (issue #5: accounts from the command line)', () => {
     expect(vitrine(['users', 'unblock', 'nobody']).stderr).toBe('The user nobody was not found.\n');
   }, 120_000);
 
-  // The tests' `vitrine` loads a module that lowers the cost (test/cheap-password-hashes.ts); the
+  // The tests' `vitrine` loads a module that lowers the cost (made from test/cheap-password-hashes.ts); the
   // command itself, under the test runner's environment (NODE_ENV=test, VITEST) too, keeps the
   // production cost: nothing but that module lowers it.
   it('hashes at the production cost unless the tests load their cheaper cost first', () => {

@@ -13,6 +13,7 @@ const server = createSessionServer();
 startTestServer(server, 'error');
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.useRealTimers();
 });
 
 async function renderLogin(path = '/login', { locale = 'en', heading = 'Log in' } = {}) {
@@ -378,6 +379,9 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
     it.each(['false', ''])(
       'redirects when stay is explicitly falsy (%j), with the fallback link after 5 s',
       async (stay) => {
+        // The page's clock runs on as the real one does, and the test moves it on by the 5 s rather
+        // than waiting them out.
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
         samlOnly();
         const assign = vi.spyOn(ssoNavigation, 'assign').mockImplementation(() => undefined);
         await renderLogin(`/login?stay=${stay}`);
@@ -385,11 +389,10 @@ describe('login page (portal-spec §2 "Login", §4 "Login", §5 "Validation rule
         expect(assign).toHaveBeenCalledWith('/assetportal/api/sso/saml/login');
         const started = Date.now();
         expect(screen.queryByRole('link', { name: /Continue to the login page/ })).not.toBeInTheDocument();
-        const fallback = await screen.findByRole(
-          'link',
-          { name: /Continue to the login page/ },
-          { timeout: REDIRECT_HINT_MS + 2000 },
-        );
+        act(() => {
+          vi.advanceTimersByTime(REDIRECT_HINT_MS);
+        });
+        const fallback = await screen.findByRole('link', { name: /Continue to the login page/ }, { timeout: 2000 });
         expect(Date.now() - started).toBeGreaterThanOrEqual(REDIRECT_HINT_MS - 500);
         expect(fallback).toHaveAttribute('href', '/assetportal/api/sso/saml/login');
       },
