@@ -120,6 +120,8 @@ describe("the first paint's search page on a phone (decision 0244)", () => {
     // A chosen colour is a tag, not words of the input or the heading.
     expect(paintsSearch(first('#/search/roses'), ctx)).toBe(true);
     expect(paintsSearch(first('#/search/roses%20colour:%23fbc02d'), ctx)).toBe(false);
+    // So is the asset of a search of look-alikes.
+    expect(paintsSearch(first('#/search/similar:42'), ctx)).toBe(false);
     // A filter of a field the index does not have is a tag; a field without a facet a suggestion.
     expect(paintsSearch(first('#/search/*?%2Bcategory=Photography'), ctx)).toBe(true);
     expect(paintsSearch(first('#/search/*?%2Btitle=Boat'), ctx)).toBe(false);

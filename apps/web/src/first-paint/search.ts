@@ -8,7 +8,7 @@ import { configImageUrl, thumbPicture } from '../lib/pictures.ts';
 import { captionHeight, rowGap, viewRows } from '../features/search/layout.ts';
 import type { FirstSearch } from '../features/search/request.ts';
 import { resultsHeight, viewSizesOf } from '../features/search/resultsBox.ts';
-import { colourOf } from '../features/search/colour.ts';
+import { colourOf, similarOf } from '../features/search/colour.ts';
 import { hasQuery, type ViewKey } from '../features/search/searchState.ts';
 import { sortLabel } from '../features/search/sortLabel.ts';
 import { buttonMarkup, esc, iconMarkup, type PaintContext } from './context.ts';
@@ -18,8 +18,8 @@ const viewIcons: Record<ViewKey, string> = { grid: viewAgendaPath, thumbnail: vi
 /**
  * Whether the first paint can draw this search as the page will: on a small screen (the facets in a
  * drawer), with posters or thumbnails (not the list's table), and without tags or suggestions, whose
- * labels come from answers the page asks for later. A chosen colour is a tag too (its term is not
- * shown in the input nor quoted in the heading).
+ * labels come from answers the page asks for later. A chosen colour and a search of look-alikes are
+ * tags too (their terms are not shown in the input nor quoted in the heading).
  */
 export function paintsSearch(first: FirstSearch, ctx: PaintContext): boolean {
   const { route } = first;
@@ -28,7 +28,8 @@ export function paintsSearch(first: FirstSearch, ctx: PaintContext): boolean {
     route.filters.some((f) => !names.has(f.key)) ||
     route.collection !== undefined ||
     route.ids.length > 0 ||
-    colourOf(route.text) !== undefined;
+    colourOf(route.text) !== undefined ||
+    similarOf(route.text) !== undefined;
   return first.small && first.view !== 'list' && !tags && route.suggestions.length === 0;
 }
 

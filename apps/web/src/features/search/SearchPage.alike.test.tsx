@@ -5,7 +5,7 @@ import { api, configHandlers, server } from '../../test/msw.ts';
 import { renderApp } from '../../test/renderApp.tsx';
 import { layOutResults } from '../../test/resultsLayout.ts';
 import { indexField } from '../../test/indexField.ts';
-import { colourOf, withColour } from './colour.ts';
+import { colourOf, similarOf, withColour, withRouteTerms, withSimilar, wordsOf } from './colour.ts';
 
 layOutResults();
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
@@ -195,4 +195,38 @@ describe('search by colour and "similar" (issue #52)', { timeout: 40_000 }, () =
     await user.click(within(panel).getByRole('link', { name: 'Similar assets' }));
     await waitFor(() => expect(decodeURIComponent(router.state.location.pathname)).toBe('/search/similar:1'));
   });
+
+  it("reads and writes the look-alike term beside the colour, a typed term in place of the route's", () => {
+    expect(similarOf('roses similar:42')).toBe('42');
+    expect(similarOf('similar:rose')).toBeUndefined();
+    expect(withSimilar('harbour similar:42 boats', undefined)).toBe('harbour boats');
+    expect(withSimilar('*', '7')).toBe('similar:7');
+    expect(wordsOf('harbour similar:42 colour:#c04030 boats')).toBe('harbour boats');
+    expect(withRouteTerms('boats', 'roses similar:42 colour:#c04030')).toBe('boats colour:#c04030 similar:42');
+    expect(withRouteTerms('boats similar:7', 'roses similar:42')).toBe('boats similar:7');
+  });
+
+  it.each([
+    ['en', 'Search', '2 results', /^Remove filter Similar: Yellow rose$/],
+    ['de', 'Suche', '2 Ergebnisse', /^Filter Ähnlich: Yellow rose entfernen$/],
+  ] as const)(
+    'names the asset of a search of look-alikes in a tag, not in the box or the heading (%s)',
+    async (locale, box, count, tag) => {
+      const asked = network();
+      const { user, router } = await renderApp('/search/similar:1', { locale });
+      expect(await heading(count)).toBeInTheDocument();
+      expect(screen.getByRole('combobox', { name: box })).toHaveValue('');
+      const similar = await screen.findByRole('button', { name: tag });
+      // Words typed into the box search among the look-alikes.
+      await user.type(screen.getByRole('combobox', { name: box }), 'garden{Enter}');
+      await waitFor(() => expect(asked.at(-1)).toBe('garden similar:1'));
+      expect(screen.getByRole('combobox', { name: box })).toHaveValue('garden');
+      // The tag's delete leaves the words.
+      (await screen.findByRole('button', { name: tag })).focus();
+      await user.keyboard('{Delete}');
+      await waitFor(() => expect(decodeURIComponent(router.state.location.pathname)).toBe('/search/garden'));
+      expect(similar).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: tag })).not.toBeInTheDocument();
+    },
+  );
 });

@@ -23,7 +23,7 @@ import { FacetSidebar } from './FacetSidebar.tsx';
 import { useStableCallback } from '../../lib/useStableCallback.ts';
 import { facetDefs, facetRequestOf, facetValueLabel } from './facets.ts';
 import { InfoPanel } from './InfoPanel.tsx';
-import { fetchFacetValues, fetchFoundIds, useSearchResults } from './queries.ts';
+import { fetchFacetValues, fetchFoundIds, useSearchResults, useSimilarOrigin } from './queries.ts';
 import { ResultList } from './ResultList.tsx';
 import { ShareVisitBanner } from './ShareVisitBanner.tsx';
 import {
@@ -41,7 +41,7 @@ import {
   type ViewKey,
 } from './searchState.ts';
 import { FilterTags, ResultsBar, type Tag } from './SearchToolbar.tsx';
-import { colourOf, withColour, wordsOf } from './colour.ts';
+import { colourOf, similarOf, withColour, withSimilar, wordsOf } from './colour.ts';
 import { assetsLink, portalLink } from '../../lib/portalLinks.ts';
 import { useResultFields } from './useResultFields.ts';
 import { SMALL_SCREEN, useResultsBox, useSidebarWidth, viewSizesOf } from './useResultsLayout.ts';
@@ -170,6 +170,9 @@ export function SearchPage() {
   // The colour is a term of the search's text (issue #52), so the link and going back keep it.
   const chooseColour = useStableCallback((colour: string) => go({ ...route, text: withColour(route.text, colour) }));
   const chosenColour = colourOf(route.text);
+  // A search of look-alikes (the info panel's "Similar assets") names its asset in a tag.
+  const similarTo = similarOf(route.text);
+  const similarDoc = useSimilarOrigin(lang, similarTo).data;
   const collectionName = (id: number) => valueLabel('meta_collections', String(id));
   const tags: Tag[] = [
     ...route.filters
@@ -197,6 +200,16 @@ export function SearchPage() {
             label: t('alike.colour.title'),
             value: chosenColour,
             onDelete: () => go({ ...route, text: withColour(route.text, undefined) }),
+          },
+        ]
+      : []),
+    ...(similarTo !== undefined
+      ? [
+          {
+            key: 'similar',
+            label: t('alike.similar.title'),
+            value: similarDoc ? titleOf(similarDoc) : `#${similarTo}`,
+            onDelete: () => go({ ...route, text: withSimilar(route.text, undefined) }),
           },
         ]
       : []),
@@ -238,7 +251,8 @@ export function SearchPage() {
   const suggestionLabels = route.suggestions.flatMap((s) =>
     s.values.map((v) => `${labelOfField(s.field_name)}: ${valueLabel(s.field_name, v)}`),
   );
-  // The heading quotes the words only: the colour is a tag, and a colour alone reads as no words.
+  // The heading quotes the words only: the colour and look-alike terms are tags, and a search of
+  // those alone reads as one without words.
   const words = wordsOf(route.text);
   const heading = words
     ? `${t('views.search.results.query', { count: total })} ${t('views.search.results.quoted', { text: words })}`

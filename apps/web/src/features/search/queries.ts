@@ -1,5 +1,5 @@
-import { keepPreviousData, useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { MAX_SEARCH_ROWS, searchCall } from '@vitrine/contract/endpoints';
+import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { assetsCall, MAX_SEARCH_ROWS, searchCall } from '@vitrine/contract/endpoints';
 import type { AssetDoc, IndexField, SearchAnswer } from '@vitrine/contract/search';
 import { ApiError, arrivedEarly, callApi } from '../../lib/apiClient.ts';
 import { useArrivedEarly } from '../../lib/useArrivedEarly.ts';
@@ -124,5 +124,19 @@ export function useSearchResults(request: SearchRequest, nextRows: () => number,
     staleTime: 60_000,
     // The sidebar and results stay while the next search loads, so nothing jumps.
     placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * The asset a search of look-alikes asks about (`similar:<id>`, issue #52), for its tag; null when
+ * the caller may not see it. Not asked without an id.
+ */
+export function useSimilarOrigin(lang: string, id: string | undefined) {
+  return useQuery({
+    enabled: id !== undefined,
+    queryKey: [...searchKeys.all, 'similar-origin', lang, id],
+    queryFn: async ({ signal }): Promise<AssetDoc | null> =>
+      (await callApi(assetsCall, { query: { assetid: id ?? '' }, signal })).response.docs[0] ?? null,
+    staleTime: 5 * 60_000,
   });
 }

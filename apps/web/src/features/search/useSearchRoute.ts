@@ -11,7 +11,7 @@ import {
   type SuggestionFieldConfig,
   type SuggestionOption,
 } from '../../stores/searchInput.ts';
-import { colourOf, withColour, wordsOf } from './colour.ts';
+import { colourOf, similarOf, withRouteTerms, wordsOf } from './colour.ts';
 import type { FacetDef } from './facets.ts';
 import { parseSearchRoute, type SearchRoute } from './searchState.ts';
 
@@ -57,8 +57,8 @@ const routeChips = (r: SearchRoute): SuggestionOption[] =>
  * The search input of the search page (portal-spec §2 "Search"): its text and chosen suggestions
  * follow the route (`path` is the route's address); a chosen suggestion read back from the address
  * names its value only, and reads as the portal labels that value (a colour's name, a collection's
- * name) once `valueLabel` knows it. The text is the route's words without its colour term (issue
- * #52): the chosen colour is a tag, not query syntax the visitor never typed.
+ * name) once `valueLabel` knows it. The text is the route's words without its colour and look-alike
+ * terms (issue #52): they are tags, not query syntax the visitor never typed.
  */
 export function useRouteInput(
   route: SearchRoute,
@@ -88,16 +88,16 @@ export function useRouteInput(
     setText(wordsOf(route.text));
     setChosen(routeChips(route));
   });
-  const colour = colourOf(route.text);
+  const routeText = route.text;
   /**
    * Submitting goes to the route of the text and the chosen suggestions (portal-spec §4 "Search"),
-   * with the chosen colour kept; a colour term the visitor typed takes its place and becomes the tag,
-   * so the box keeps the words alone (also when the route stays the same and does not set them).
+   * with the chosen colour and look-alike terms kept; a term the visitor typed takes its place and
+   * becomes the tag, so the box keeps the words alone (also when the route stays the same and does
+   * not set them).
    */
   const submit = useCallback(() => {
-    const typed = colourOf(text);
-    if (typed) setText(wordsOf(text));
-    void navigate(textSearchPath(withColour(text, typed ?? colour), toSelections(chosen)));
-  }, [text, chosen, colour, setText, navigate]);
+    if (colourOf(text) || similarOf(text)) setText(wordsOf(text));
+    void navigate(textSearchPath(withRouteTerms(text, routeText), toSelections(chosen)));
+  }, [text, chosen, routeText, setText, navigate]);
   return { text, setText, chosen, setChosen, groups, labelOf, submit };
 }
