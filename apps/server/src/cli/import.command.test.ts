@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { vitrineCli } from '../../test/cli.ts';
 import { makeImage } from '../../test/media-fixtures.ts';
 import { startTestBucket, TEST_BUCKET } from '../../test/s3.ts';
+import { SIGNATURE_VERSION } from '../alike/signature.ts';
 
 /** The command as a child process, while this process goes on answering (the test's object store). */
 const run = (args: string[], env: NodeJS.ProcessEnv) =>
@@ -61,7 +62,10 @@ describe('vitrine import (command line)', () => {
     const importOnce = () => spawnSync(process.execPath, [...vitrineCli, 'import', media], { env, encoding: 'utf8' });
     const signed = () => {
       const db = new Database(path.join(dir, 'data', 'vitrine.db'), { readonly: true });
-      const rows = db.prepare('select asset_id, version from asset_signature order by asset_id').all();
+      // The part hashes counted: 16 hexadecimal digits each.
+      const rows = db
+        .prepare('select asset_id, version, length(parts) / 16 as parts from asset_signature order by asset_id')
+        .all();
       db.close();
       return rows;
     };
@@ -80,13 +84,24 @@ describe('vitrine import (command line)', () => {
     expect(second.stdout).toMatch(/Imported 0, updated 0, unchanged 2/);
     expect(second.stdout).toContain('Visual signatures made for 2 earlier asset(s)');
     expect(signed()).toEqual([
-      { asset_id: expect.any(Number), version: 1 },
-      { asset_id: expect.any(Number), version: 1 },
+      { asset_id: expect.any(Number), version: SIGNATURE_VERSION, parts: 45 },
+      { asset_id: expect.any(Number), version: SIGNATURE_VERSION, parts: 45 },
     ]);
 
     const third = importOnce();
     expect(third.status).toBe(0);
     expect(third.stdout).not.toContain('Visual signatures');
+
+    // Signatures made before part hashes (version 1) are made again, with them.
+    const older = new Database(path.join(dir, 'data', 'vitrine.db'));
+    older.prepare('update asset_signature set version = 1, parts = null').run();
+    older.close();
+    const fourth = importOnce();
+    expect(fourth.stdout).toContain('Visual signatures made for 2 earlier asset(s)');
+    expect(signed()).toEqual([
+      { asset_id: expect.any(Number), version: SIGNATURE_VERSION, parts: 45 },
+      { asset_id: expect.any(Number), version: SIGNATURE_VERSION, parts: 45 },
+    ]);
   }, 90_000);
 
   it('says which folder is missing', () => {
