@@ -129,7 +129,8 @@ export function SearchPage() {
   const go = (next: SearchRoute) => void navigate(searchRoutePath(next));
   // The sidebar and the input are memoised: their handlers stay the same while results load.
   const setFilters = useStableCallback((filters: FacetSelection[]) => go({ ...route, filters }));
-  // Submitting rewrites the route from text, suggestions and colour alone and resets sort (portal-spec §4).
+  // Submitting rewrites the route from text, suggestions, colour and look-alike terms alone and resets
+  // sort (portal-spec §4).
   const submit = useStableCallback(() => input.submit());
   const reset = useStableCallback(() => {
     setText('');
