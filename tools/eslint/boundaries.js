@@ -42,7 +42,7 @@ const heavyLibraries = [
 export const serverFolders = {
   http: [],
   adapters: [],
-  db: [],
+  db: ['adapters'],
   jobs: ['db', 'http'],
   alike: ['adapters', 'db'],
   auth: ['http'],

@@ -16,6 +16,7 @@ import { ConfigRepository } from './config/config.repository.ts';
 import { ConfigService } from './config/config.service.ts';
 import { INVITATION_MAIL_KEYS, messageAt, RESET_MAIL_KEYS } from './config/reset-mail.ts';
 import { openDatabase, type Db } from './db/database.ts';
+import { WriteThread } from './db/write-thread.ts';
 import { ConversionCache } from './download/conversion-cache.ts';
 import { DownloadRepository } from './download/download.repository.ts';
 import { trimConversionsJobHandler } from './download/conversion-trim.jobs.ts';
@@ -103,6 +104,10 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     createTextFeed(db, settings.file.fields),
     settings.file.conversionSets,
   );
+  // A bulk edit's statements run in a thread beside the event loop (db/write-thread.ts, decision 0272).
+  const writes =
+    settings.database.dialect === 'sqlite' ? new WriteThread(settings.database.file, db.kysely) : undefined;
+  if (writes) catalogue.writeInThread(writes);
   // Groups and their rights: the settings file's until the admin area saves them (decision 0260).
   const groupRepository = new GroupRepository(db);
   const rights = new GroupRights(settings.file, groupRepository, (err) =>
@@ -344,6 +349,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
         .catch((err: unknown) => log.warn({ err }, 'the search index was not closed cleanly (snapshot or reader)'));
       await endHelpers();
       await models.close();
+      await writes?.stop();
       await db.close();
     },
   };

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { WrittenChange } from '@vitrine/search-engine';
 import type { AssetTable, Database } from '../db/schema.ts';
+import type { WriteThread } from '../db/write-thread.ts';
 import type { CaptionTrack } from './caption-file.ts';
 import { DERIVATIVE_JOBS, derivativeJobsFor } from '../derivatives/derivative.jobs.ts';
 import type { ConversionSet } from '../settings.ts';
@@ -15,7 +16,7 @@ import {
 import { isPostgres } from '../db/dialect.ts';
 import { BULK_BATCH } from '../db/serve-lock.ts';
 import { keepEdits } from './kept-edits.ts';
-import { chunks, deleteAssetRows, giveTiles, insertAll, inTurns, nextTurn, writtenRows } from './rows.ts';
+import { chunks, deleteAssetRows, giveTiles, insertAll, inTurns, nextTurn, turnRows, writtenRows } from './rows.ts';
 
 /**
  * The single-valued part of an asset. `status` (default active), `imp_date` (default: the time of
@@ -122,6 +123,21 @@ export class CatalogueRepository {
     /** The conversion sets: those marked `eager` are made by a job queued with an asset's derivatives. */
     private readonly conversionSets: readonly ConversionSet[] = [],
   ) {}
+
+  /**
+   * Where `changeAssets` writes: a transaction of the event loop's connection, or of the write
+   * thread's (`writeInThread`, a server process on SQLite).
+   */
+  private changeTransaction = <T>(write: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
+    this.db.transaction().execute(write);
+
+  /**
+   * `changeAssets` (edits, the bin, undo) writes through `thread` from now on: SQLite's time in a
+   * bulk edit no longer holds the event loop (db/write-thread.ts).
+   */
+  writeInThread(thread: Pick<WriteThread, 'transaction'>): void {
+    this.changeTransaction = (write) => thread.transaction(write);
+  }
 
   /** Told of each change `changeAssets` committed with its values (onCommitted). */
   private committed: ((change: WrittenChange) => Promise<unknown>) | undefined;
@@ -282,24 +298,30 @@ export class CatalogueRepository {
    * ids it changed with its result; when it changed none, nothing is written.
    */
   async changeAssets<T>(
-    write: (trx: Transaction<Database>) => Promise<{ ids: readonly number[]; result: T; written?: ChangedValues }>,
+    write: (trx: Transaction<Database>) => Promise<{
+      ids: readonly number[];
+      result: T;
+      written?: ChangedValues;
+      /** The changed assets' rows of `textFields()` after the change, when the writer read them (nothing is read back). */
+      texts?: WrittenRows;
+    }>,
   ): Promise<T> {
     let unchanged: { result: T } | undefined;
     let committed: WrittenChange | undefined;
     try {
-      const result = await this.db.transaction().execute(async (trx) => {
+      const result = await this.changeTransaction(async (trx) => {
         await this.feed?.begin(trx);
         const seq = await beginCatalogueChange(trx);
-        const { ids, result, written } = await write(trx);
+        const { ids, result, written, texts } = await write(trx);
         if (ids.length === 0) {
           unchanged = { result };
           throw new NothingChanged();
         }
         const now = Date.now();
-        for await (const part of inTurns(ids))
+        for await (const part of inTurns(ids, turnRows(trx)))
           await trx.updateTable('asset').set({ updated_at: now }).where('id', 'in', part).execute();
         await recordCatalogueChange(trx, seq, ids);
-        await this.feed?.written(trx, seq, ids, false, (fields) => writtenRows(trx, ids, fields));
+        await this.feed?.written(trx, seq, ids, false, (fields) => texts ?? writtenRows(trx, ids, fields));
         if (written) committed = { seq, ids, ...written };
         return result;
       });
@@ -309,6 +331,11 @@ export class CatalogueRepository {
       if (err instanceof NothingChanged && unchanged) return unchanged.result;
       throw err;
     }
+  }
+
+  /** The value fields whose rows after a change the full-text index reads (`changeAssets`'s `texts`). */
+  textFields(): readonly string[] {
+    return this.feed?.textFields?.() ?? [];
   }
 
   /**

@@ -6,6 +6,7 @@ import type { WrittenRows } from '../db/catalogue-state.ts';
 import { isPostgres } from '../db/dialect.ts';
 import type { Database } from '../db/schema.ts';
 import { nextTurn } from '../db/turn.ts';
+import { statementRows } from '../db/write-thread.ts';
 
 /** Rows per statement: both databases limit the parameters of one (SQLite 32766, PostgreSQL 65535). */
 const PARAMETERS = 30_000;
@@ -16,6 +17,12 @@ const PARAMETERS = 30_000;
  * catalogue of 200,000 edited again and again; over 250, half that.
  */
 export const TURN_SIZE = 250;
+
+/**
+ * Rows of a statement of `trx` where a change runs beside searches: `size`, or more in a transaction
+ * of the write thread, whose SQLite time does not hold the event loop (db/write-thread.ts).
+ */
+export const turnRows = (trx: Kysely<Database>, size = TURN_SIZE): number => statementRows(trx, size);
 
 /** Slices of `rows` of `size`, with a turn of the event loop before each but the first. */
 export async function* inTurns<T>(rows: readonly T[], size = TURN_SIZE): AsyncGenerator<T[]> {
@@ -105,7 +112,7 @@ export async function writtenRows(
   fields: readonly string[],
 ): Promise<WrittenRows> {
   const rows: WrittenRows = { assets: [], values: [] };
-  for await (const some of inTurns(ids)) {
+  for await (const some of inTurns(ids, turnRows(trx))) {
     const assets = await trx.selectFrom('asset').select(['id', 'status', 'filename']).where('id', 'in', some).execute();
     for (const a of assets) rows.assets.push({ id: Number(a.id), status: a.status, filename: a.filename });
     if (fields.length === 0) continue;

@@ -20,6 +20,11 @@ export interface CatalogueWriteFeed {
     fresh: boolean,
     rows: (fields: readonly string[]) => WrittenRows | Promise<WrittenRows>,
   ): Promise<void>;
+  /**
+   * The value fields `written` asks `rows` for (SQLite's full-text documents), or none when it reads
+   * what it needs itself: a writer that read them already hands them over (an edit).
+   */
+  textFields?(): readonly string[];
 }
 
 /** The rows an asset write wrote that the full-text index reads. */

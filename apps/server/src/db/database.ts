@@ -1,4 +1,3 @@
-import SQLite from 'better-sqlite3';
 import {
   Kysely,
   sql,
@@ -8,11 +7,11 @@ import {
   type DatabaseConnection,
   type Driver,
   type QueryResult,
-  type SqliteDatabase,
 } from 'kysely';
 import pg from 'pg';
 import type { Settings } from '../settings.ts';
 import { createDeferredIndexes } from './deferred-indexes.ts';
+import { openSqlite, withStatementCache } from './sqlite-connection.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
 
@@ -34,32 +33,6 @@ const POOL_MAX = 10;
 
 // PostgreSQL returns BIGINT (count(*), sums) as text by default; our counts fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-
-/** Prepared statements kept per connection, by SQL text. */
-const STATEMENTS = 256;
-
-/**
- * The connection as the query builder uses it, with its prepared statements kept for the next query
- * with the same SQL text (the builder prepares every query anew: preparing a bulk insert of a few
- * thousand parameters cost as much as a tenth of writing it). The oldest are dropped beyond
- * STATEMENTS. Queries are not streamed here (a statement would be busy while iterated).
- */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare: (text: string) => {
-      let statement = statements.get(text);
-      if (statement) statements.delete(text);
-      else {
-        statement = sqlite.prepare(text);
-        if (statements.size >= STATEMENTS) statements.delete(statements.keys().next().value!);
-      }
-      statements.set(text, statement);
-      return statement;
-    },
-  };
-}
 
 /**
  * How long a statement waits for another process's write lock inside SQLite (the thread waits: no
@@ -132,11 +105,7 @@ export async function openDatabase(
   let kysely: Kysely<Database>;
   let poolUse: Db['pool'];
   if (config.dialect === 'sqlite') {
-    const sqlite = new SQLite(config.file);
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma(`busy_timeout = ${BUSY_WAIT.syncMs}`);
+    const sqlite = openSqlite(config.file, BUSY_WAIT.syncMs);
     kysely = new Kysely<Database>({ dialect: new BusyRetryingDialect({ database: withStatementCache(sqlite) }) });
   } else {
     const pool = new pg.Pool({

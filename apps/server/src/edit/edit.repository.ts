@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { BatchKind, EditBatch } from '@vitrine/contract/edit';
 import { editableTo } from '../access/rule.ts';
 import type { CatalogueRepository, ChangedValues } from '../catalogue/catalogue.repository.ts';
-import { chunks, giveTiles, insertAll, inTurns, TURN_SIZE } from '../catalogue/rows.ts';
+import { chunks, giveTiles, insertAll, inTurns, TURN_SIZE, turnRows } from '../catalogue/rows.ts';
 import {
   ACCESS_GROUPS,
   canonical,
@@ -109,7 +109,7 @@ export class EditRepository {
   ): Promise<Map<number, CurrentAsset>> {
     const out = new Map<number, CurrentAsset>();
     const indexFields = fields.filter((f) => f !== CREATED && f !== ACCESS_GROUPS && f !== COLLECTIONS && f !== STATUS);
-    for await (const some of inTurns([...new Set(ids)])) {
+    for await (const some of inTurns([...new Set(ids)], turnRows(trx))) {
       const assets = await trx
         .selectFrom('asset')
         .select(['id', 'status', 'filename', 'created'])
@@ -173,13 +173,19 @@ export class EditRepository {
    */
   async apply(plan: BatchPlan, now = Date.now()): Promise<{ batch: EditBatch | null; changed: number }> {
     return this.catalogue.changeAssets<{ batch: EditBatch | null; changed: number }>(async (trx) => {
-      const current = await this.current(plan.ids, plan.fields, trx);
+      // The full-text index's fields are read with the batch's own: its documents are made from
+      // them and the changes, not read back after the write.
+      const texts = plan.remove ? [] : this.catalogue.textFields();
+      const current = await this.current(plan.ids, [...new Set([...plan.fields, ...texts])], trx);
       const changes: ChangeRow[] = [];
+      const batchFields = new Set(plan.fields);
       for await (const some of inTurns([...current.values()]))
         for (const asset of some) {
           const next = plan.next(asset);
           if (!next) continue;
           for (const [field, after] of next) {
+            // The full-text fields read besides the batch's own are not the batch's to change.
+            if (!batchFields.has(field)) continue;
             const before = asset.fields.get(field) ?? {};
             if (plan.remove) changes.push({ asset_id: asset.id, field, before, after: null });
             else if (!sameValues(before, after)) changes.push({ asset_id: asset.id, field, before, after });
@@ -197,13 +203,15 @@ export class EditRepository {
       // them as written instead of reading the assets again.
       const fields = [...new Set(changes.map((c) => c.field))];
       let written: ChangedValues | undefined;
+      let textRows: WrittenRows | undefined;
       if (!plan.remove && !fields.some((f) => NOT_VALUES.has(f))) {
         // Tens of thousands of rows at a time held the event loop some 40 ms: a part a turn.
         const values: ChangedValues['values'][number][] = [];
         for await (const some of inTurns(changes)) for (const c of some) values.push(...valueRows(c));
         written = { fields, values };
+        if (texts.length > 0) textRows = await rowsAfter(current, changes, ids, texts);
       }
-      return { ids, result: { batch, changed: ids.length }, written };
+      return { ids, result: { batch, changed: ids.length }, written, texts: textRows };
     });
   }
 
@@ -227,7 +235,7 @@ export class EditRepository {
           else byValue.set(key, [c.asset_id]);
         }
         for (const [value, some] of byValue) {
-          for await (const part of inTurns(some)) {
+          for await (const part of inTurns(some, turnRows(trx))) {
             const set =
               field === CREATED
                 ? { created: value === '' ? null : createdMs({ '': [value] }) }
@@ -239,7 +247,8 @@ export class EditRepository {
       }
       if (field === ACCESS_GROUPS || field === COLLECTIONS) {
         const table = field === ACCESS_GROUPS ? 'asset_access' : 'asset_collection';
-        for await (const part of inTurns(ids)) await trx.deleteFrom(table).where('asset_id', 'in', part).execute();
+        for await (const part of inTurns(ids, turnRows(trx)))
+          await trx.deleteFrom(table).where('asset_id', 'in', part).execute();
         const rows = list.flatMap((c) =>
           [...new Set(c.after?.[''] ?? [])].map((v) =>
             field === ACCESS_GROUPS
@@ -265,11 +274,14 @@ export class EditRepository {
       // A change that only appends (a keyword added) keeps the rows it had and inserts the new ones;
       // any other is written anew. Most bulk edits append: a third of the rows to write.
       const rewritten = list.filter((c) => !appends(c.before ?? {}, c.after ?? {}));
-      for await (const part of inTurns(rewritten.map((c) => c.asset_id)))
+      for await (const part of inTurns(
+        rewritten.map((c) => c.asset_id),
+        turnRows(trx),
+      ))
         await trx.deleteFrom('asset_value').where('field', '=', field).where('asset_id', 'in', part).execute();
       const rewrites = new Set(rewritten);
       const rows = list.flatMap((c) => valueRows(c, (lang) => (rewrites.has(c) ? 0 : (c.before?.[lang]?.length ?? 0))));
-      for await (const part of inTurns(rows, TURN_SIZE * 4))
+      for await (const part of inTurns(rows, turnRows(trx, TURN_SIZE * 4)))
         await insertAll(trx, 'asset_value', ['asset_id', 'field', 'lang', 'ord', 'value'], part);
     }
   }
@@ -291,7 +303,10 @@ export class EditRepository {
     }
     const rows: Record<string, unknown>[] = [];
     for (const [field, list] of byField) {
-      for await (const part of inTurns(list.map((c) => c.asset_id))) {
+      for await (const part of inTurns(
+        list.map((c) => c.asset_id),
+        turnRows(trx),
+      )) {
         const kept = new Map<number, string>();
         if (plan.overlay === 'edit') {
           const existing = await trx
@@ -316,7 +331,7 @@ export class EditRepository {
         }
       }
     }
-    for await (const part of inTurns(rows, TURN_SIZE * 2))
+    for await (const part of inTurns(rows, turnRows(trx, TURN_SIZE * 2)))
       await insertAll(trx, 'asset_edit', ['asset_id', 'field', 'imported', 'edited_by', 'edited_at'], part);
   }
 
@@ -350,7 +365,7 @@ export class EditRepository {
       ['id', ...batchColumns],
     );
     const batch = row!;
-    for await (const part of inTurns(changes, TURN_SIZE * 2))
+    for await (const part of inTurns(changes, turnRows(trx, TURN_SIZE * 2)))
       await insertAll(
         trx,
         'edit_change',
@@ -588,6 +603,35 @@ function valueRows(c: ChangeRow, from: (lang: string) => number = () => 0): Writ
     const kept = from(lang);
     return values.slice(kept).map((value, i) => ({ asset_id: c.asset_id, field: c.field, lang, ord: kept + i, value }));
   });
+}
+
+/** The rows of `fields` of the assets `ids` after `changes`: the changed fields' new values, the others' as read. */
+async function rowsAfter(
+  current: ReadonlyMap<number, CurrentAsset>,
+  changes: readonly ChangeRow[],
+  ids: readonly number[],
+  fields: readonly string[],
+): Promise<WrittenRows> {
+  const after = new Map<number, Map<string, FieldValues | null>>();
+  for (const c of changes) {
+    let own = after.get(c.asset_id);
+    if (!own) after.set(c.asset_id, (own = new Map<string, FieldValues | null>()));
+    own.set(c.field, c.after);
+  }
+  const rows: WrittenRows = { assets: [], values: [] };
+  for await (const some of inTurns(ids))
+    for (const id of some) {
+      const asset = current.get(id);
+      if (!asset) continue;
+      rows.assets.push({ id, status: asset.status, filename: asset.filename });
+      const changed = after.get(id);
+      for (const field of fields) {
+        const values = (changed?.has(field) ? changed.get(field) : asset.fields.get(field)) ?? {};
+        for (const [lang, list] of Object.entries(values))
+          list.forEach((value, ord) => rows.values.push({ asset_id: id, field, lang, ord, value }));
+      }
+    }
+  return rows;
 }
 
 /** True when `after` is `before` with values added at the end of some languages' lists (nothing else changed). */

@@ -242,6 +242,24 @@ describe.each(dialects)('editing on %s (docs/editing.md, decision 0250)', (diale
     });
   });
 
+  it('an edit of one field keeps the words of the others in the full-text index', async () => {
+    const [delta] = await buildAssets(t.app.db, [
+      {
+        filename: 'delta.jpg',
+        access: ['users'],
+        values: { title: { en: 'Quayside lantern' }, keywords: { en: ['mooring'] } },
+      },
+    ]);
+    // Searched once, the index is current: the edit's own transaction writes the texts (search/text-feed.ts).
+    expect(await foundIds('lantern')).toEqual([delta]);
+    const res = await apply(editor, [delta], [{ field: 'keywords', lang: 'en', op: 'add', values: ['kelpword'] }]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await foundIds('kelpword')).toEqual([delta]);
+    // The title and the other keyword, which the edit did not touch, are still found as text.
+    expect(await foundIds('lantern')).toEqual([delta]);
+    expect(await foundIds('mooring')).toEqual([delta]);
+  });
+
   it('an added value joins the end of the list; removing one in the middle and adding again keeps the order', async () => {
     const [asset] = await buildAssets(t.app.db, [
       { filename: 'order.jpg', access: ['users'], values: { keywords: { en: ['anchor', 'buoy'], de: ['Anker'] } } },

@@ -13,6 +13,7 @@ import { indexRule } from '../access/rule.ts';
 import type { CatalogueWriteFeed, WrittenRows } from '../db/catalogue-state.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { statementRows } from '../db/write-thread.ts';
 import { SearchRepository } from './search.repository.ts';
 
 /** Assets whose documents are made and written in one turn of the event loop. */
@@ -50,6 +51,10 @@ export class TextFeed implements CatalogueWriteFeed {
     await new SearchRepository(this.db, trx).lockTextState();
   }
 
+  textFields(): readonly string[] {
+    return this.db.dialect === 'sqlite' ? textValueFields(this.fields) : [];
+  }
+
   async written(
     trx: Kysely<Database>,
     seq: number,
@@ -72,16 +77,17 @@ export class TextFeed implements CatalogueWriteFeed {
     if (this.db.dialect === 'sqlite') {
       // The rows just written, in the order SQLite reads them back (its binary collation), instead
       // of reading them again. PostgreSQL orders by the database's collation: it reads them back.
-      const names = textValueFields(this.fields);
+      const names = this.textFields();
       const fields = new Set(names);
       const written = await rows(names);
       const assets = new Map(written.assets.map((a) => [a.id, a]));
       const values = rowsByAsset(written.values.filter((v) => fields.has(v.field)));
       // A few hundred assets' documents at a time, with a turn of the event loop between: made
       // and written at once, thousands of them held it over 100 ms (an edit runs beside searches).
-      for (let i = 0; i < ids.length; i += TEXT_SLICE) {
+      const slice = statementRows(trx, TEXT_SLICE);
+      for (let i = 0; i < ids.length; i += slice) {
         if (i > 0) await pause();
-        const some = ids.slice(i, i + TEXT_SLICE);
+        const some = ids.slice(i, i + slice);
         const batch = {
           assets: some.flatMap((id) => assets.get(id) ?? []),
           values: some.flatMap((id) => values.get(id) ?? []).sort(binaryOrder),
