@@ -6,6 +6,7 @@ import { trimConversionsSchedule } from './download/conversion-trim.jobs.ts';
 import { foldDownloadsSchedule } from './download/download.jobs.ts';
 import { aggregateInsightsSchedule } from './insights/insights.jobs.ts';
 import { purgeSchedule } from './jobs/purge.jobs.ts';
+import { TEXT_MERGE_STEP } from './search/sqlite-text.repository.ts';
 import { listenForMetrics } from './metrics/metrics-listener.ts';
 import { loadSettings, SettingsError } from './settings.ts';
 
@@ -30,12 +31,16 @@ async function main(): Promise<void> {
         })
       : undefined;
   const app = await buildApp(settings);
-  // SQLite's write-ahead log is copied into the database by a thread, not by this process's writes.
+  // SQLite's write-ahead log is copied into the database by a thread, not by this process's writes,
+  // which also merges the full-text index's segments.
   let checkpointer: Checkpointer | undefined;
   if (settings.database.dialect === 'sqlite') {
     await leaveCheckpointsToThread(app.services.db);
-    checkpointer = startCheckpointer(settings.database.file, (error) =>
-      app.log.warn({ error }, 'the write-ahead log was not copied into the database; trying again'),
+    checkpointer = startCheckpointer(
+      settings.database.file,
+      (error) => app.log.warn({ error }, 'the write-ahead log was not copied into the database; trying again'),
+      undefined,
+      [TEXT_MERGE_STEP],
     );
   }
   app.addHook('onClose', async () => checkpointer?.stop());

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { leaveCheckpointsToThread, openDatabase, type Db } from '../db/database.ts';
+import { TEXT_MERGE_STEP } from '../search/sqlite-text.repository.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 
 // Another process (an import, bench-data) leaves pages in the write-ahead log that it could not copy
@@ -73,5 +74,40 @@ describe('the SQLite write-ahead log of a server process', () => {
     writeElsewhere();
     await sql`insert into probe (x) values (1)`.execute(db.kysely);
     expect(databaseBytes()).toBeGreaterThan(before + 7_000_000);
+  });
+
+  it('merges the full-text index’s segments as its upkeep, which the writing statements no longer do (decision 0272)', async () => {
+    // Eight transactions, eight segments: the migrated index does not merge them as it writes.
+    for (let t = 0; t < 8; t++)
+      await db.kysely.transaction().execute(async (trx) => {
+        for (let i = 0; i < 50; i++) {
+          const id = t * 50 + i + 1;
+          await sql`insert into search_fts (rowid, title, body) values (${id}, ${`title ${id}`}, ${`harbour boat ${id}`})`.execute(
+            trx,
+          );
+        }
+      });
+    const dataRows = async () =>
+      Number((await sql<{ n: number }>`select count(*) as n from search_fts_data`.execute(db.kysely)).rows[0]!.n);
+    const unmerged = await dataRows();
+    const steps: number[] = [];
+    await leaveCheckpointsToThread(db);
+    checkpointer = startCheckpointer(
+      file,
+      (error) => {
+        throw new Error(error);
+      },
+      (_pages, upkeep) => steps.push(upkeep),
+      [TEXT_MERGE_STEP],
+    );
+    const deadline = Date.now() + 5000;
+    const merged = async () => (await dataRows()) < unmerged && steps.some((n) => n > 0);
+    while (!(await merged()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await dataRows()).toBeLessThan(unmerged);
+    expect(steps.some((n) => n > 0)).toBe(true);
+    const found = await sql<{
+      n: number;
+    }>`select count(*) as n from search_fts where search_fts match 'harbour'`.execute(db.kysely);
+    expect(Number(found.rows[0]!.n)).toBe(400);
   });
 });

@@ -25,6 +25,13 @@ export function fts5Expression(atom: TextAtom): string {
 }
 
 /** Full-text index in an SQLite FTS5 table (search_fts, rowid = asset id). */
+/**
+ * One step of merging the full-text index's segments (about 500 pages, a few tens of milliseconds),
+ * done only where a level holds four or more, as SQLite's automatic merges did in the writing
+ * statements before decision 0272; the server's upkeep thread runs it (adapters/checkpointer.ts).
+ */
+export const TEXT_MERGE_STEP = `insert into search_fts (search_fts, rank) values ('merge', 500)`;
+
 export class SqliteTextIndex implements TextIndex<Kysely<Database>> {
   constructor(
     private readonly db: Db,
