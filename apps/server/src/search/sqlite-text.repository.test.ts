@@ -136,4 +136,34 @@ describe('ARCHITECTURE §3 "Search": the SQLite text index of a large catalogue,
     // The facet index keeps no postings, so it needs no words.
     expect(textReads).toBe(0);
   });
+
+  it('reads a changed asset once to catch it up, its texts for the kept words with its values', async () => {
+    const built = await buildAssets(
+      db,
+      ['Lighthouse keeper', 'Lighthouse stairs'].map((t) => ({ values: { title: { en: t } }, access: ['public'] })),
+    );
+    const id = built[0];
+    if (id === undefined) throw new Error('no asset built');
+    let reads = 0;
+    class CountingRepository extends SearchRepository {
+      override batch(...args: Parameters<SearchRepository['batch']>): ReturnType<SearchRepository['batch']> {
+        reads++;
+        return super.batch(...args);
+      }
+    }
+    const engine = new SearchEngine(
+      { catalogue: new CountingRepository(db), text: new SqliteTextIndex(db, 0), rule: indexRule },
+      new FieldRegistry([]),
+      { frequentMinDocs: 2 },
+    );
+    await engine.refresh();
+    const lighthouse = async () => (await engine.search(['public'], { q: 'lighthouse', rows: 100 })).ids;
+    expect(await lighthouse()).toEqual(expect.arrayContaining(built));
+    await editAsset(db, id, { values: { title: { en: 'Harbour zanderwood' } } });
+    reads = 0;
+    // 'lighthouse' is kept in memory: its postings follow the changed text.
+    expect(await lighthouse()).not.toContain(id);
+    expect((await engine.search(['public'], { q: 'zanderwood' })).ids).toEqual([id]);
+    expect(reads).toBe(1);
+  });
 });
