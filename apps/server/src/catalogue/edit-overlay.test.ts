@@ -32,4 +32,12 @@ describe('sameValues', () => {
     expect(sameValues({ en: ['a'], de: [] }, { en: ['a'] })).toBe(true);
     expect(sameValues(null, {})).toBe(false);
   });
+
+  it('canonical text: languages sorted, empty ones left out, whatever the order they came in', () => {
+    expect(canonical({ en: ['a'], de: ['b'], fr: [] })).toBe('{"de":["b"],"en":["a"]}');
+    expect(canonical({ de: ['b'], en: ['a'] })).toBe('{"de":["b"],"en":["a"]}');
+    expect(canonical({ '': ['x', 'y'] })).toBe('{"":["x","y"]}');
+    expect(canonical({ en: [] })).toBe('{}');
+    expect(canonical(null)).toBe('null');
+  });
 });

@@ -53,6 +53,12 @@ export function sameValues(a: FieldValues | null, b: FieldValues | null): boolea
 /** A stable JSON text of values: languages sorted, empty languages left out. */
 export function canonical(values: FieldValues | null): string {
   if (values === null) return 'null';
+  // Most values are one language, or sorted already: their JSON text is the canonical one.
+  const keys = Object.keys(values);
+  let sorted = true;
+  for (let i = 0; i < keys.length && sorted; i++)
+    sorted = values[keys[i]!]!.length > 0 && (i === 0 || keys[i - 1]! < keys[i]!);
+  if (sorted) return JSON.stringify(values);
   const langs = Object.keys(values)
     .filter((l) => (values[l]?.length ?? 0) > 0)
     .sort();
