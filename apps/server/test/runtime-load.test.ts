@@ -52,6 +52,7 @@ describe('the compiled server, as `vitrine` runs it', () => {
       'derivatives/model-view.thread.js',
       'cli/bench-data.index.js',
       'adapters/checkpointer.thread.js',
+      'db/write.thread.js',
     ];
     const modules = filesUnder(out).filter((f) => f.endsWith('.js') && !entries.includes(f));
     expect(modules.length).toBeGreaterThan(100);
