@@ -30,6 +30,9 @@ describe('job worker giving way to foreground work (uploads being imported)', ()
     await database.drop();
   });
 
+  const workerFor = (foreground: Foreground) =>
+    new JobWorker(new JobRepository(db.kysely), [handler], { pollMs: 20, yieldTo: foreground });
+
   /** Foreground work that lasts until `end` is called. */
   function hold(foreground: Foreground) {
     let end = () => undefined as void;
@@ -46,7 +49,7 @@ describe('job worker giving way to foreground work (uploads being imported)', ()
   it('takes no job while foreground work runs nor for the quiet time after it, then takes it', async () => {
     const foreground = new Foreground(150, 60_000);
     const work = hold(foreground);
-    const worker = new JobWorker(new JobRepository(db.kysely), [handler], { pollMs: 20, yieldTo: foreground });
+    const worker = workerFor(foreground);
     worker.start();
     await sleep(300);
     expect(ran).toEqual([]);
@@ -61,7 +64,7 @@ describe('job worker giving way to foreground work (uploads being imported)', ()
     const foreground = new Foreground(50, 250);
     const work = hold(foreground);
     const started = performance.now();
-    const worker = new JobWorker(new JobRepository(db.kysely), [handler], { pollMs: 20, yieldTo: foreground });
+    const worker = workerFor(foreground);
     await worker.drain();
     await worker.stop();
     await work.end();
@@ -73,7 +76,7 @@ describe('job worker giving way to foreground work (uploads being imported)', ()
   it('lets a worker stop at once while it gives way', async () => {
     const foreground = new Foreground(50, 60_000);
     const work = hold(foreground);
-    const worker = new JobWorker(new JobRepository(db.kysely), [handler], { pollMs: 20, yieldTo: foreground });
+    const worker = workerFor(foreground);
     worker.start();
     await sleep(50);
     const stopping = performance.now();
