@@ -44,6 +44,7 @@ import { InsightRecorder } from './insights/insights.recorder.ts';
 import { InsightsRepository } from './insights/insights.repository.ts';
 import { InsightsService } from './insights/insights.service.ts';
 import { JobRepository } from './jobs/job.repository.ts';
+import { Foreground } from './jobs/foreground.ts';
 import { JobWorker, type WorkerOptions } from './jobs/job.worker.ts';
 import { WorkBudget, withinBudget } from './jobs/work-budget.ts';
 import { WorkSlotRepository } from './jobs/work-slot.repository.ts';
@@ -247,7 +248,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
   const recordUpload = async (auth: Auth, assetId: number) => {
     await r.edits.recordUpload(db, { id: auth.userId, name: auth.name }, [assetId]);
   };
-  const uploads = new UploadService(r.uploads, r.catalogue, importer, settings, log, recordUpload, rights);
+  // Uploads being imported come before this process's background jobs (their derivatives follow them).
+  const foreground = new Foreground();
+  const uploads = new UploadService(r.uploads, r.catalogue, importer, settings, log, recordUpload, rights, foreground);
   const xmpSidecars = new XmpSidecars(r.edits, r.jobs, settings);
   purgeTargets.push({ what: 'unfinished uploads', purge: (now) => uploads.expireUnfinished(now) });
   const edits = new EditService(
@@ -332,7 +335,7 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     uploads,
     /** The worker every Vitrine process runs: all job handlers the server knows. */
     jobWorker: (workerOptions: WorkerOptions = {}) =>
-      new JobWorker(r.jobs, jobHandlers(), { leaseMs: settings.jobLeaseMs, ...workerOptions }),
+      new JobWorker(r.jobs, jobHandlers(), { leaseMs: settings.jobLeaseMs, yieldTo: foreground, ...workerOptions }),
     /** The names of the jobs the worker runs. */
     jobNames: () => jobHandlers().map((h) => h.name),
     /** Ends the child processes and threads the services started (exiftool, 3D drawing) and closes the database. */

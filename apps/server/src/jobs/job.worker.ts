@@ -29,6 +29,8 @@ export interface WorkerOptions {
   onSettled?: (job: JobRow, outcome: 'done' | 'retry' | 'failed', error?: string) => void;
   /** Told when the job table could not be reached; the worker keeps trying. */
   onUnavailable?: (error: Error) => void;
+  /** Work this worker gives way to: each job is taken only once it is clear (uploads being imported). */
+  yieldTo?: { clear(signal?: AbortSignal): Promise<void> };
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -49,6 +51,8 @@ export class JobWorker {
   /** Jobs running now, so a stopping worker can hand back those that do not finish in time. */
   private readonly current = new Set<number>();
   private wake: (() => void)[] = [];
+  /** Aborted when the worker stops, so a slot giving way to foreground work stops waiting. */
+  private stopping = new AbortController();
   private timers: NodeJS.Timeout[] = [];
 
   constructor(
@@ -66,6 +70,7 @@ export class JobWorker {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopping = new AbortController();
     this.slots = Array.from({ length: this.concurrency }, () => this.loop());
     for (const { job, everyMs } of this.options.recurring ?? []) {
       const ask = () =>
@@ -88,6 +93,7 @@ export class JobWorker {
   async stop(options: { handBackAfterMs?: number } = {}): Promise<void> {
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     this.running = false;
+    this.stopping.abort();
     this.notify();
     const finished = Promise.all(this.slots).then(() => true);
     const { handBackAfterMs } = options;
@@ -135,6 +141,8 @@ export class JobWorker {
     const names = [...this.handlers.keys()];
     while (this.running) {
       try {
+        await this.options.yieldTo?.clear(this.stopping.signal);
+        if (!this.running) break;
         const job = await this.jobs.claim(this.id, names, this.leaseMs);
         if (!job) {
           await this.idle(this.pollMs);

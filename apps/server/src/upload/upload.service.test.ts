@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../../test/app.ts';
 import { makeImage } from '../../test/media-fixtures.ts';
 import { anonymous, installAuth, type Auth } from '../auth/caller.ts';
 import { installErrorHandler } from '../http/error-handler.ts';
+import { Foreground } from '../jobs/foreground.ts';
 import { uploadRoutes } from './upload.routes.ts';
 import { UploadService } from './upload.service.ts';
 
@@ -25,6 +26,7 @@ describe('UploadService: the history is told of each upload that became an asset
   let photo: Buffer;
   let collection: number;
   const told: [Auth, number][] = [];
+  const foreground = new Foreground(60_000, 120_000);
   const editor: Auth = { ...anonymous, userId: 1, name: 'edith', groups: ['editors'], isAssetUser: true };
 
   const upload = async (filename: string, bytes: Buffer) => {
@@ -58,6 +60,8 @@ describe('UploadService: the history is told of each upload that became an asset
       async (auth, assetId) => {
         told.push([auth, assetId]);
       },
+      undefined,
+      foreground,
     );
     app = Fastify();
     app.setValidatorCompiler(validatorCompiler);
@@ -83,5 +87,17 @@ describe('UploadService: the history is told of each upload that became an asset
     const refused = await upload('noise.jpg', Buffer.alloc(2000, 7));
     expect(refused.statusCode).toBe(422);
     expect(told).toHaveLength(1);
+  });
+
+  it('imports each finished file as foreground work: the process’s jobs give way to it for the quiet time after', async () => {
+    const done = await upload('foreground.jpg', photo);
+    expect(done.statusCode, done.body).toBe(204);
+    // A job worker asking now waits out the quiet time (a minute here) after the import.
+    const stop = new AbortController();
+    const cleared = foreground.clear(stop.signal).then(() => 'cleared');
+    const soon = new Promise((resolve) => setTimeout(() => resolve('waiting'), 100));
+    expect(await Promise.race([cleared, soon])).toBe('waiting');
+    stop.abort();
+    await cleared;
   });
 });

@@ -25,6 +25,7 @@ import {
   validation,
 } from '../http/errors.ts';
 import { GroupRights } from '../access/group-rights.ts';
+import { Foreground } from '../jobs/foreground.ts';
 import type { Settings } from '../settings.ts';
 import type { UploadRepository, UploadRow } from './upload.repository.ts';
 
@@ -98,13 +99,15 @@ export class UploadService {
     private readonly onUploaded?: OnUploaded,
     /** The groups and their rights in force (who is an editor). */
     private readonly rights: GroupRights = new GroupRights(settings.file),
+    /** Marks a finishing upload's import as work a person waits for (this process's jobs give way to it). */
+    private readonly foreground = new Foreground(),
   ) {
     this.tus = new TusUploads<UploadCall>({
       path: API_BASE_PATH + UPLOAD_PATH,
       store: this.partsStore(),
       maxBytes: this.maxFileBytes(),
       exposedHeaders: [UPLOAD_ASSET_HEADER],
-      hooks: { finish: (call, upload) => this.finish(call, upload) },
+      hooks: { finish: (call, upload) => this.foreground.run(() => this.finish(call, upload)) },
     });
   }
 
