@@ -117,6 +117,23 @@ describe('the compiled server, as `vitrine` runs it', () => {
     expect(plainNode([copy, out, path.join(scratch, 'wal.db')]).trim()).toBe('copied');
   });
 
+  it('runs a transaction in the compiled write thread, and a command awaiting only it runs to its end', () => {
+    const write = script(
+      scratch,
+      `const [out, file] = process.argv.slice(2);
+       const { openDatabase } = await import(out + '/db/database.js');
+       const { WriteThread } = await import(out + '/db/write-thread.js');
+       const db = await openDatabase({ dialect: 'sqlite', file });
+       const thread = new WriteThread(file, db.kysely);
+       // Nothing else keeps this process going while the thread answers (no listener, no timer).
+       const rows = await thread.transaction((trx) => trx.selectFrom('catalogue_state').select('generation').execute());
+       await thread.stop();
+       await db.close();
+       console.log('rows ' + rows.length);`,
+    );
+    expect(plainNode([write, out, path.join(scratch, 'write.db')]).trim()).toBe('rows 1');
+  });
+
   it('has in the build every file of the sources that is not TypeScript (tsc copies only imported JSON)', () => {
     // A file the server reads at run time (SQL, a template) would be missing from dist/: import it
     // as JSON, keep it outside src/ and find it from the build, or have scripts/build-server.mjs

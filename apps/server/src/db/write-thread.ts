@@ -126,6 +126,8 @@ export class WriteThread {
     const id = this.nextId++;
     const answer = await new Promise<ThreadAnswer>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
+      // A statement under way keeps the process going, as a query of the event loop's connection would.
+      worker.ref();
       worker.postMessage({ id, sql, parameters } satisfies ThreadQuery);
     });
     if ('error' in answer) throw new SqliteThreadError(answer.error.message, answer.error.code);
@@ -137,6 +139,8 @@ export class WriteThread {
     const worker = this.worker;
     if (!worker) return;
     const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // Its end is awaited: until then it keeps the process going.
+    worker.ref();
     worker.postMessage('stop');
     await ended;
   }
@@ -150,6 +154,7 @@ export class WriteThread {
     worker.on('message', (answer: ThreadAnswer) => {
       const waiting = this.pending.get(answer.id);
       this.pending.delete(answer.id);
+      if (this.pending.size === 0) worker.unref();
       waiting?.resolve(answer);
     });
     const lost = (err: Error) => {
@@ -159,7 +164,7 @@ export class WriteThread {
     };
     worker.on('error', lost);
     worker.on('exit', () => lost(new ThreadEnded()));
-    // Waiting statements keep the process going through their callers; an idle thread does not.
+    // An idle thread does not keep the process going.
     worker.unref();
     this.worker = worker;
     return worker;
