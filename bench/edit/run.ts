@@ -15,8 +15,10 @@
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { API_BASE_PATH } from '@vitrine/contract/call';
@@ -210,20 +212,39 @@ async function tusUpload(
   });
   const location = created.headers.get('location');
   if (created.status !== 201 || !location) throw new Error(`tus creation answered ${created.status}`);
-  const patched = await fetch(new URL(location, url), {
-    method: 'PATCH',
-    headers: {
-      ...headers,
-      'tus-resumable': '1.0.0',
-      'upload-offset': '0',
-      'content-type': 'application/offset+octet-stream',
+  // The bytes go through node:http straight from the file: a browser sends from another machine,
+  // while this client shares the server's two cores (fetch's stream bridging cost them 1.2–1.9 s of
+  // CPU for 80 MB, about half the import's time).
+  const patched = await new Promise<{ status: number; assetId: string | undefined; body: string }>(
+    (resolve, reject) => {
+      const req = request(
+        new URL(location, url),
+        {
+          method: 'PATCH',
+          headers: {
+            ...headers,
+            'tus-resumable': '1.0.0',
+            'upload-offset': '0',
+            'content-type': 'application/offset+octet-stream',
+            'content-length': String(size),
+          },
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => {
+            const id = res.headers[UPLOAD_ASSET_HEADER.toLowerCase()];
+            resolve({ status: res.statusCode ?? 0, assetId: typeof id === 'string' ? id : undefined, body });
+          });
+          res.on('error', reject);
+        },
+      );
+      pipeline(createReadStream(file), req).catch(reject);
     },
-    body: createReadStream(file) as unknown as BodyInit,
-    duplex: 'half',
-  } as RequestInit);
-  const assetId = patched.headers.get(UPLOAD_ASSET_HEADER);
-  if (patched.status !== 204 || !assetId)
-    throw new Error(`tus PATCH answered ${patched.status}: ${await patched.text()}`);
+  );
+  const { assetId } = patched;
+  if (patched.status !== 204 || !assetId) throw new Error(`tus PATCH answered ${patched.status}: ${patched.body}`);
   return assetId;
 }
 
