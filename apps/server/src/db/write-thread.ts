@@ -44,7 +44,7 @@ export class SqliteThreadError extends Error {
  */
 const THREAD_BUSY_MS = 5000;
 
-/** The SQLite adapter of the write thread's query builder: tells its transactions apart (`inWriteThread`). */
+/** The SQLite adapter of the write thread's query builder: tells its transactions apart (`statementRows`). */
 class ThreadAdapter extends SqliteAdapter {}
 
 /**
