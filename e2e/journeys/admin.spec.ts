@@ -292,9 +292,13 @@ test.describe('admin area (admin-spec §1 "What the product does", §4 "States a
     await page.getByRole('option', { name: 'Descending' }).click();
     await facet.getByLabel('Label (EN)').fill('Kind of file');
     await facet.getByLabel('Label (DE)').fill('Dateiart');
-    // A second filter, moved above the first: the sidebar shows them in this order.
-    await filters.getByRole('combobox', { name: 'Field' }).click();
-    await page.getByRole('option', { name: 'creator', exact: true }).click();
+    // A second filter, moved above the first: the sidebar shows them in this order. On a busy machine
+    // the list may close again as the labels typed above are taken in: it is opened until it shows.
+    await expect(async () => {
+      if (!(await page.getByRole('listbox').isVisible()))
+        await filters.getByRole('combobox', { name: 'Field' }).click();
+      await page.getByRole('option', { name: 'creator', exact: true }).click({ timeout: 3_000 });
+    }).toPass({ timeout: 30_000 });
     await filters.getByRole('button', { name: 'Add filter' }).click();
     await expect(filters.getByRole('button', { name: 'Move creator down' })).toBeDisabled();
     await filters.getByRole('button', { name: 'Move creator up' }).click();
