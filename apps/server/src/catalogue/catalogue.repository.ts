@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { WrittenChange } from '@vitrine/search-engine';
 import type { AssetTable, Database } from '../db/schema.ts';
-import type { WriteThread } from '../db/write-thread.ts';
+import { statementRows, type WriteThread } from '../db/write-thread.ts';
 import type { CaptionTrack } from './caption-file.ts';
 import { DERIVATIVE_JOBS, derivativeJobsFor } from '../derivatives/derivative.jobs.ts';
 import type { ConversionSet } from '../settings.ts';
@@ -16,7 +16,7 @@ import {
 import { isPostgres } from '../db/dialect.ts';
 import { BULK_BATCH } from '../db/serve-lock.ts';
 import { keepEdits } from './kept-edits.ts';
-import { chunks, deleteAssetRows, giveTiles, insertAll, inTurns, nextTurn, turnRows, writtenRows } from './rows.ts';
+import { chunks, deleteAssetRows, giveTiles, insertAll, inTurns, nextTurn, TURN_SIZE, writtenRows } from './rows.ts';
 
 /**
  * The single-valued part of an asset. `status` (default active), `imp_date` (default: the time of
@@ -318,7 +318,7 @@ export class CatalogueRepository {
           throw new NothingChanged();
         }
         const now = Date.now();
-        for await (const part of inTurns(ids, turnRows(trx)))
+        for await (const part of inTurns(ids, statementRows(trx, TURN_SIZE)))
           await trx.updateTable('asset').set({ updated_at: now }).where('id', 'in', part).execute();
         await recordCatalogueChange(trx, seq, ids);
         await this.feed?.written(trx, seq, ids, false, (fields) => texts ?? writtenRows(trx, ids, fields));

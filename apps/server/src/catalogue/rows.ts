@@ -18,12 +18,6 @@ const PARAMETERS = 30_000;
  */
 export const TURN_SIZE = 250;
 
-/**
- * Rows of a statement of `trx` where a change runs beside searches: `size`, or more in a transaction
- * of the write thread, whose SQLite time does not hold the event loop (db/write-thread.ts).
- */
-export const turnRows = (trx: Kysely<Database>, size = TURN_SIZE): number => statementRows(trx, size);
-
 /** Slices of `rows` of `size`, with a turn of the event loop before each but the first. */
 export async function* inTurns<T>(rows: readonly T[], size = TURN_SIZE): AsyncGenerator<T[]> {
   for (let i = 0; i < rows.length; i += size) {
@@ -112,7 +106,7 @@ export async function writtenRows(
   fields: readonly string[],
 ): Promise<WrittenRows> {
   const rows: WrittenRows = { assets: [], values: [] };
-  for await (const some of inTurns(ids, turnRows(trx))) {
+  for await (const some of inTurns(ids, statementRows(trx, TURN_SIZE))) {
     const assets = await trx.selectFrom('asset').select(['id', 'status', 'filename']).where('id', 'in', some).execute();
     for (const a of assets) rows.assets.push({ id: Number(a.id), status: a.status, filename: a.filename });
     if (fields.length === 0) continue;

@@ -55,7 +55,7 @@ class ThreadAdapter extends SqliteAdapter {}
 const THREAD_ROWS = 4;
 
 /** `size` rows a statement, or THREAD_ROWS times as many in a transaction of the write thread. */
-export function statementRows<T>(db: Kysely<T>, size: number): number {
+export function statementRows(db: Kysely<Database>, size: number): number {
   return db.getExecutor().adapter instanceof ThreadAdapter ? size * THREAD_ROWS : size;
 }
 

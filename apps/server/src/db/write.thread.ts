@@ -1,5 +1,5 @@
 // The write thread (db/write-thread.ts): a connection of its own to the SQLite file that runs the
-// statements of the catalogue's long write transactions (a bulk edit, an upload's import), so that
+// statements of the catalogue's long write transactions (an edit, the bin, undo: `changeAssets`), so that
 // SQLite's time in them (full-text documents, the commit) is not spent on the event loop.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite, withStatementCache } from './sqlite-connection.ts';

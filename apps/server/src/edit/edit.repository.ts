@@ -2,7 +2,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { BatchKind, EditBatch } from '@vitrine/contract/edit';
 import { editableTo } from '../access/rule.ts';
 import type { CatalogueRepository, ChangedValues } from '../catalogue/catalogue.repository.ts';
-import { chunks, giveTiles, insertAll, inTurns, TURN_SIZE, turnRows } from '../catalogue/rows.ts';
+import { chunks, giveTiles, insertAll, inTurns, TURN_SIZE } from '../catalogue/rows.ts';
+import { statementRows } from '../db/write-thread.ts';
 import {
   ACCESS_GROUPS,
   canonical,
@@ -109,7 +110,7 @@ export class EditRepository {
   ): Promise<Map<number, CurrentAsset>> {
     const out = new Map<number, CurrentAsset>();
     const indexFields = fields.filter((f) => f !== CREATED && f !== ACCESS_GROUPS && f !== COLLECTIONS && f !== STATUS);
-    for await (const some of inTurns([...new Set(ids)], turnRows(trx))) {
+    for await (const some of inTurns([...new Set(ids)], statementRows(trx, TURN_SIZE))) {
       const assets = await trx
         .selectFrom('asset')
         .select(['id', 'status', 'filename', 'created'])
@@ -235,7 +236,7 @@ export class EditRepository {
           else byValue.set(key, [c.asset_id]);
         }
         for (const [value, some] of byValue) {
-          for await (const part of inTurns(some, turnRows(trx))) {
+          for await (const part of inTurns(some, statementRows(trx, TURN_SIZE))) {
             const set =
               field === CREATED
                 ? { created: value === '' ? null : createdMs({ '': [value] }) }
@@ -247,7 +248,7 @@ export class EditRepository {
       }
       if (field === ACCESS_GROUPS || field === COLLECTIONS) {
         const table = field === ACCESS_GROUPS ? 'asset_access' : 'asset_collection';
-        for await (const part of inTurns(ids, turnRows(trx)))
+        for await (const part of inTurns(ids, statementRows(trx, TURN_SIZE)))
           await trx.deleteFrom(table).where('asset_id', 'in', part).execute();
         const rows = list.flatMap((c) =>
           [...new Set(c.after?.[''] ?? [])].map((v) =>
@@ -276,12 +277,12 @@ export class EditRepository {
       const rewritten = list.filter((c) => !appends(c.before ?? {}, c.after ?? {}));
       for await (const part of inTurns(
         rewritten.map((c) => c.asset_id),
-        turnRows(trx),
+        statementRows(trx, TURN_SIZE),
       ))
         await trx.deleteFrom('asset_value').where('field', '=', field).where('asset_id', 'in', part).execute();
       const rewrites = new Set(rewritten);
       const rows = list.flatMap((c) => valueRows(c, (lang) => (rewrites.has(c) ? 0 : (c.before?.[lang]?.length ?? 0))));
-      for await (const part of inTurns(rows, turnRows(trx, TURN_SIZE * 4)))
+      for await (const part of inTurns(rows, statementRows(trx, TURN_SIZE * 4)))
         await insertAll(trx, 'asset_value', ['asset_id', 'field', 'lang', 'ord', 'value'], part);
     }
   }
@@ -305,7 +306,7 @@ export class EditRepository {
     for (const [field, list] of byField) {
       for await (const part of inTurns(
         list.map((c) => c.asset_id),
-        turnRows(trx),
+        statementRows(trx, TURN_SIZE),
       )) {
         const kept = new Map<number, string>();
         if (plan.overlay === 'edit') {
@@ -331,7 +332,7 @@ export class EditRepository {
         }
       }
     }
-    for await (const part of inTurns(rows, turnRows(trx, TURN_SIZE * 2)))
+    for await (const part of inTurns(rows, statementRows(trx, TURN_SIZE * 2)))
       await insertAll(trx, 'asset_edit', ['asset_id', 'field', 'imported', 'edited_by', 'edited_at'], part);
   }
 
@@ -365,7 +366,7 @@ export class EditRepository {
       ['id', ...batchColumns],
     );
     const batch = row!;
-    for await (const part of inTurns(changes, turnRows(trx, TURN_SIZE * 2)))
+    for await (const part of inTurns(changes, statementRows(trx, TURN_SIZE * 2)))
       await insertAll(
         trx,
         'edit_change',
