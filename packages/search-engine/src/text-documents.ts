@@ -35,6 +35,7 @@ export function textDocuments(
 /**
  * Writes the texts of these assets as the database holds them (read in `catalogue`'s transaction
  * `trx`); those gone or no longer live leave the index. `fresh`: none of them is in the index yet.
+ * Answers the documents written (those of the live assets).
  */
 export async function writeTexts<Tx>(
   catalogue: Catalogue<Tx>,
@@ -44,7 +45,7 @@ export async function writeTexts<Tx>(
   rule: Pick<AccessRule, 'isLive'>,
   ids: readonly number[],
   fresh = false,
-): Promise<void> {
+): Promise<TextDocument[]> {
   const batch = await catalogue.batch(ids, textValueFields(fields), false);
   // Made a slice at a time with a turn between: 5,000 documents at once held the event loop some
   // 50 ms and left as much garbage to collect (an edit on PostgreSQL).
@@ -56,6 +57,7 @@ export async function writeTexts<Tx>(
     docs.push(...textDocuments({ assets, values: assets.flatMap((a) => values.get(a.id) ?? []) }, rule));
   }
   await writeDocuments(trx, text, ids, docs, fresh);
+  return docs;
 }
 
 /** Documents made in one turn of the event loop (writeTexts). */

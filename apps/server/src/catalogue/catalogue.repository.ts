@@ -321,8 +321,14 @@ export class CatalogueRepository {
         for await (const part of inTurns(ids, statementRows(trx, TURN_SIZE)))
           await trx.updateTable('asset').set({ updated_at: now }).where('id', 'in', part).execute();
         await recordCatalogueChange(trx, seq, ids);
-        await this.feed?.written(trx, seq, ids, false, (fields) => texts ?? writtenRows(trx, ids, fields));
-        if (written) committed = { seq, ids, ...written };
+        const documents = await this.feed?.written(
+          trx,
+          seq,
+          ids,
+          false,
+          (fields) => texts ?? writtenRows(trx, ids, fields),
+        );
+        if (written) committed = { seq, ids, ...written, documents };
         return result;
       });
       if (committed) await this.committed?.(committed);

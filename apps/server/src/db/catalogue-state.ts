@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { ALL_ASSETS, pause } from '@vitrine/search-engine';
+import { ALL_ASSETS, pause, type TextDocument } from '@vitrine/search-engine';
 import type { Database } from './schema.ts';
 
 type Executor = Transaction<Database> | Kysely<Database>;
@@ -11,7 +11,9 @@ export interface CatalogueWriteFeed {
   /**
    * After the assets of change `seq` were written; `fresh` when none of them existed before. `rows`
    * answers what was written of them: status, file name and the values of `fields` at least (asked
-   * only when the feed writes: a change of existing assets reads them back for it).
+   * only when the feed writes: a change of existing assets reads them back for it). Answers the
+   * full-text documents it wrote (those of the live assets), or nothing when it left the change to
+   * the catch-up.
    */
   written(
     trx: Kysely<Database>,
@@ -19,7 +21,7 @@ export interface CatalogueWriteFeed {
     ids: readonly number[],
     fresh: boolean,
     rows: (fields: readonly string[]) => WrittenRows | Promise<WrittenRows>,
-  ): Promise<void>;
+  ): Promise<readonly TextDocument[] | undefined>;
   /**
    * The value fields `written` asks `rows` for (SQLite's full-text documents), or none when it reads
    * what it needs itself: a writer that read them already hands them over (an edit).

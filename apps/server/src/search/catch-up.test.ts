@@ -22,6 +22,7 @@ import { EditRepository } from '../edit/edit.repository.ts';
 import { changeCatalogue } from '../db/catalogue-state.ts';
 import { applyChange } from '../edit/edit.service.ts';
 import { SqliteTextIndex } from './sqlite-text.repository.ts';
+import { TextFeed } from './text-feed.ts';
 import { indexRule } from '../access/rule.ts';
 
 const HOUR = 3_600_000;
@@ -223,6 +224,44 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
     expect(handed).toEqual([true, true, false, false]);
     expect((await engine.search(['public'], { q: 'rowing keywords:ash', rows: 10 })).ids).toEqual([oar]);
     expect(read).toHaveBeenCalled();
+  });
+
+  it("with frequent words' postings kept in memory, the editing process takes its edit with the texts it wrote", async () => {
+    const fields = new FieldRegistry([]);
+    const mine = new SearchRepository(db);
+    // Frequent words kept from two documents on: the text index counts as dear to ask.
+    const text = db.dialect === 'postgres' ? new PostgresTextIndex(db) : new SqliteTextIndex(db, 0);
+    const engine = new SearchEngine({ catalogue: mine, text, rule: indexRule }, fields, { frequentMinDocs: 2 });
+    const [jetty, pier, slipway, dock] = await buildAssets(db, [
+      ...['Jetty', 'Pier', 'Slipway'].map((t) => ({
+        values: { title: { en: t }, keywords: { en: ['quayside'] } },
+        access: ['public'],
+      })),
+      { values: { title: { en: 'Dry dock' } }, access: ['public'] },
+    ]);
+    await engine.refresh();
+    const quayside = async () => [...(await engine.search(['public'], { q: 'quayside', rows: 100 })).ids].sort();
+    expect(await quayside()).toEqual([jetty, pier, slipway].sort());
+    const catalogue = new CatalogueRepository(db.kysely, new TextFeed(db, text, fields));
+    const handed: boolean[] = [];
+    catalogue.onCommitted(async (change) => handed.push(await engine.applyWritten(change)));
+    const edits = new EditRepository(db, catalogue);
+    const edit = (ids: number[], change: Parameters<typeof applyChange>[1]) =>
+      edits.apply({
+        kind: 'edit',
+        account: { id: null, name: 'editor' },
+        ids,
+        fields: ['keywords'],
+        overlay: 'edit',
+        next: (asset) => new Map([['keywords', applyChange(asset.fields.get('keywords') ?? {}, change)]]),
+      });
+    const read = vi.spyOn(mine, 'batch');
+    await edit([must(dock)], { field: 'keywords', op: 'add', lang: 'en', values: ['quayside'] });
+    await edit([must(jetty)], { field: 'keywords', op: 'remove', lang: 'en', values: ['quayside'] });
+    expect(handed).toEqual([true, true]);
+    // The kept postings follow both edits, and nothing was read again for them.
+    expect(await quayside()).toEqual([pier, slipway, dock].sort());
+    expect(read).not.toHaveBeenCalled();
   });
 
   it('a change of thousands of scattered assets is recorded whole, a few statements of runs', async () => {

@@ -7,6 +7,7 @@ import {
   writeDocuments,
   writeTexts,
   type FieldRegistry,
+  type TextDocument,
   type TextIndex,
 } from '@vitrine/search-engine';
 import { indexRule } from '../access/rule.ts';
@@ -61,19 +62,20 @@ export class TextFeed implements CatalogueWriteFeed {
     ids: readonly number[],
     fresh: boolean,
     rows: (fields: readonly string[]) => WrittenRows | Promise<WrittenRows>,
-  ): Promise<void> {
+  ): Promise<readonly TextDocument[] | undefined> {
     const repository = new SearchRepository(this.db, trx);
     const state = await repository.textState();
-    if (state.loadSeq !== -1 || ids.length === 0) return;
+    if (state.loadSeq !== -1 || ids.length === 0) return undefined;
     if (state.watermark === -1) {
       // Never loaded: current once emptied, if this change wrote the catalogue's first assets.
       const first = Math.min(...ids);
-      if (!fresh || (await repository.idsBetween(0, first - 1, 0, 1)).length > 0) return;
+      if (!fresh || (await repository.idsBetween(0, first - 1, 0, 1)).length > 0) return undefined;
       await this.text.clear(trx);
       // The index is made anew from these fields: recorded, or the first server start would take it
       // for one of unknown fields and make it yet again (a full load of every asset's texts).
       await repository.setTextFields(this.fields.textSignature, false);
-    } else if (state.watermark !== seq - 1) return;
+    } else if (state.watermark !== seq - 1) return undefined;
+    let documents: TextDocument[] = [];
     if (this.db.dialect === 'sqlite') {
       // The rows just written, in the order SQLite reads them back (its binary collation), instead
       // of reading them again. PostgreSQL orders by the database's collation: it reads them back.
@@ -92,9 +94,12 @@ export class TextFeed implements CatalogueWriteFeed {
           assets: some.flatMap((id) => assets.get(id) ?? []),
           values: some.flatMap((id) => values.get(id) ?? []).sort(binaryOrder),
         };
-        await writeDocuments(trx, this.text, some, textDocuments(batch, indexRule), fresh);
+        const docs = textDocuments(batch, indexRule);
+        await writeDocuments(trx, this.text, some, docs, fresh);
+        documents.push(...docs);
       }
-    } else await writeTexts(repository, trx, this.text, this.fields, indexRule, ids, fresh);
+    } else documents = await writeTexts(repository, trx, this.text, this.fields, indexRule, ids, fresh);
     await repository.setTextState({ ...state, watermark: seq });
+    return documents;
   }
 }

@@ -15,8 +15,8 @@ import {
 } from '../ports.ts';
 import { readSnapshot, writeSnapshot, type SnapshotShape } from '../snapshot.ts';
 import { textDocuments, textValueFields } from '../text-documents.ts';
-import type { TextIndex } from '../text-index.ts';
-import { BATCH, changedIds, onlyCreated } from './change-feed.ts';
+import type { TextDocument, TextIndex } from '../text-index.ts';
+import { BATCH, changedIds, onlyCreated, readAhead } from './change-feed.ts';
 import { findFrequentWords } from './frequent-postings.ts';
 import { indexRows, indexValueFields, valueFieldCodes } from './index-rows.ts';
 import { TextCatchUp } from './text-catch-up.ts';
@@ -59,7 +59,15 @@ export interface WrittenChange {
   fields: readonly string[];
   /** The assets' rows of `fields` after the change, in `ord` order (a field without rows has no values). */
   values: readonly ValueRow[];
+  /**
+   * The full-text documents the change wrote (those of its live assets), when its writer fed the
+   * text index: the words the postings of frequent words need, without reading the texts again.
+   */
+  documents?: readonly TextDocument[];
 }
+
+/** Changed assets' words by asset id (none: the asset left the text index). */
+type ChangedWords = Map<number, ReturnType<typeof documentWords> | undefined>;
 
 export interface CatchUpOptions {
   /** The index snapshot file (in DATA_DIR); without it no snapshot is read or written. */
@@ -197,8 +205,10 @@ export class CatchUp<Tx> {
   }
 
   private async applyOwn(change: WrittenChange): Promise<boolean> {
-    // Kept postings of frequent words would need the changed texts' words: the catch-up reads them.
-    if (this.seq === -1 || this.seq !== change.seq - 1 || this.index.frequent?.kept) return false;
+    // Kept postings of frequent words need the changed texts' words: without the documents the
+    // writer wrote, the catch-up reads them.
+    const kept = this.index.frequent?.kept ?? false;
+    if (this.seq === -1 || this.seq !== change.seq - 1 || (kept && !change.documents)) return false;
     if (this.languages.size !== this.indexLanguages.length) return false;
     const fields = change.fields.map((name) => this.fields.get(name));
     const coded = fields.filter(
@@ -233,6 +243,14 @@ export class CatchUp<Tx> {
       some.forEach((id, j) => index.setCodes(id, codes[j]!));
       this.changed(some);
       await turn();
+    }
+    if (kept && change.documents) {
+      const words: ChangedWords = new Map(change.ids.map((id) => [id, undefined]));
+      for (const doc of change.documents) {
+        words.set(doc.id, documentWords(doc));
+        await turn();
+      }
+      await this.putWords(words);
     }
     await index.packGradually(pause);
     this.current = undefined;
@@ -469,6 +487,21 @@ export class CatchUp<Tx> {
   }
 
   /**
+   * Puts the postings of frequent words right for changed assets' words (and empties `words`): each
+   * word's postings are written anew, once for all of them.
+   */
+  private async putWords(words: ChangedWords): Promise<void> {
+    const index = this.index;
+    const { frequent } = index;
+    if (!frequent?.kept || words.size === 0) return;
+    const changed = index.docsOf([...words.keys()].sort((a, b) => a - b));
+    const byDoc = new Map<number, NonNullable<ReturnType<typeof documentWords>>>();
+    for (const [id, w] of words) if (w) byDoc.set(index.docOf(id), w);
+    words.clear();
+    await frequent.update(changed, byDoc, slicer());
+  }
+
+  /**
    * Applies the changes after the last applied sequence up to `upTo`, batch by batch, each while no
    * search reads the index. Answers false when the index must be rebuilt instead (every asset
    * changed, a language appeared, or a new id lies below the highest indexed one).
@@ -478,34 +511,33 @@ export class CatchUp<Tx> {
     // The words of the changed assets' texts (none: it left the text index), for the postings of
     // frequent words, put right once per WORDS_PUT_AT changed assets: each word's postings are
     // written anew each time (per batch of 250 that cost more than applying the batch).
-    const words = new Map<number, ReturnType<typeof documentWords> | undefined>();
-    const putWords = async () => {
-      const { frequent } = this.index;
-      if (!frequent?.kept || words.size === 0) return;
-      const index = this.index;
-      const changed = index.docsOf([...words.keys()].sort((a, b) => a - b));
-      const byDoc = new Map<number, NonNullable<ReturnType<typeof documentWords>>>();
-      for (const [id, w] of words) if (w) byDoc.set(index.docOf(id), w);
-      words.clear();
-      await frequent.update(changed, byDoc, slicer());
-    };
+    const words: ChangedWords = new Map();
     // Reading a batch (SQLite answers synchronously), making its rows and reading its texts take a
     // turn each when they run long: in one, they held the event loop 30–40 ms at a million assets.
     // A turn after every step cost more than the steps themselves when searches kept arriving (a
     // change of 5,000 assets: 60 turns, 350–500 ms of an 890 ms catch-up).
     const turn = slicer();
     const indexFields = new Set(indexValueFields(this.fields));
-    for await (const ids of changedIds(this.catalogue, from, upTo, APPLY_BATCH)) {
-      if (ids === 'all') return false;
-      // Only kept postings need the changed texts' words: with no frequent word (a catalogue
-      // below the text index's threshold) reading and parsing the texts again was a third of a
-      // 5,000-asset catch-up at a million assets. The texts come with the index's fields in one read
-      // (a second read of the same assets was a third of a catch-up on PostgreSQL).
-      const textFields = new Set(this.index.frequent?.kept ? textValueFields(this.fields) : []);
-      const read = await this.catalogue.batch(ids, [...new Set([...indexFields, ...textFields])]);
+    // Only kept postings need the changed texts' words: with no frequent word (a catalogue
+    // below the text index's threshold) reading and parsing the texts again was a third of a
+    // 5,000-asset catch-up at a million assets. The texts come with the index's fields in one read
+    // (a second read of the same assets was a third of a catch-up on PostgreSQL).
+    const textFields = new Set(this.index.frequent?.kept ? textValueFields(this.fields) : []);
+    const readFields = [...new Set([...indexFields, ...textFields])];
+    const slices = readAhead(changedIds(this.catalogue, from, upTo, APPLY_BATCH), async (ids) =>
+      ids === 'all'
+        ? ('all' as const)
+        : {
+            ids,
+            read: await this.catalogue.batch(ids, readFields),
+            signatures: (await this.catalogue.signatures?.(ids)) ?? [],
+          },
+    );
+    for await (const slice of slices) {
+      if (slice === 'all') return false;
+      const { ids, read, signatures } = slice;
       const batch =
         textFields.size === 0 ? read : { ...read, values: read.values.filter((v) => indexFields.has(v.field)) };
-      const signatures = (await this.catalogue.signatures?.(ids)) ?? [];
       await turn();
       const rows = indexRows(batch, this.fields, this.indexLanguages, this.languages, this.rule, signatures);
       if (this.languages.size !== this.indexLanguages.length) return false;
@@ -533,9 +565,9 @@ export class CatchUp<Tx> {
       }
       this.changed(ids);
       await turn();
-      if (words.size >= WORDS_PUT_AT) await putWords();
+      if (words.size >= WORDS_PUT_AT) await this.putWords(words);
     }
-    await putWords();
+    await this.putWords(words);
     // Packed once for all batches, a step at a time: searches wait for the refresh meanwhile.
     await this.index.packGradually(pause);
     // Changes pruned while they were read may be missing: then start anew.

@@ -49,6 +49,31 @@ export async function* changedIds<Tx>(
   if (pending.length > 0) yield pending;
 }
 
+/**
+ * Each item of `source` read by `read`, the next item's read started before this one is handed out:
+ * a database that answers asynchronously (PostgreSQL) reads the next slice of a catch-up while the
+ * caller applies this one, instead of the two taking turns.
+ */
+export async function* readAhead<T, U>(source: AsyncIterable<T>, read: (item: T) => Promise<U>): AsyncGenerator<U> {
+  const items = source[Symbol.asyncIterator]();
+  const next = async (): Promise<{ value: U } | undefined> => {
+    const item = await items.next();
+    return item.done ? undefined : { value: await read(item.value) };
+  };
+  let pending = next();
+  try {
+    for (;;) {
+      const got = await pending;
+      if (!got) return;
+      pending = next();
+      yield got.value;
+    }
+  } finally {
+    // A caller that stops early leaves a read under way: its failure is nobody's to see.
+    pending.catch(() => undefined);
+  }
+}
+
 /** True when the changes after `from` up to `to` created `count` assets above `above` and did nothing else. */
 export async function onlyCreated<Tx>(
   catalogue: Catalogue<Tx>,
