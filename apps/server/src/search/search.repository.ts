@@ -341,8 +341,11 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
         .$if(contiguous, (q) => q.where('asset_id', '>=', lo).where('asset_id', '<=', hi))
         .$if(!contiguous, (q) => q.where('asset_id', 'in', list))
         .orderBy('asset_id')
-        .orderBy('field')
-        .orderBy('lang')
+        // In code point order on both databases (SQLite's binary collation; PostgreSQL's "C", whatever
+        // the database's own): a document's text is then the same as the one the writer of a change
+        // made from the rows it wrote (search/text-feed.ts).
+        .$if(this.db.dialect === 'postgres', (q) => q.orderBy(sql`field collate "C"`).orderBy(sql`lang collate "C"`))
+        .$if(this.db.dialect !== 'postgres', (q) => q.orderBy('field').orderBy('lang'))
         .orderBy('ord')
         .execute();
     const readAccess = async () =>

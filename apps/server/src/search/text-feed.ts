@@ -5,7 +5,6 @@ import {
   textDocuments,
   textValueFields,
   writeDocuments,
-  writeTexts,
   type FieldRegistry,
   type TextDocument,
   type TextIndex,
@@ -28,7 +27,7 @@ function binaryText(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
-/** The order of SQLite's read of asset_value (asset_id, field, lang, ord). */
+/** The order of a catch-up's read of asset_value (asset_id, field, lang, ord; search.repository.ts batch). */
 function binaryOrder(a: WrittenRows['values'][number], b: WrittenRows['values'][number]): number {
   return a.asset_id - b.asset_id || binaryText(a.field, b.field) || binaryText(a.lang, b.lang) || a.ord - b.ord;
 }
@@ -53,7 +52,7 @@ export class TextFeed implements CatalogueWriteFeed {
   }
 
   textFields(): readonly string[] {
-    return this.db.dialect === 'sqlite' ? textValueFields(this.fields) : [];
+    return textValueFields(this.fields);
   }
 
   async written(
@@ -75,30 +74,28 @@ export class TextFeed implements CatalogueWriteFeed {
       // for one of unknown fields and make it yet again (a full load of every asset's texts).
       await repository.setTextFields(this.fields.textSignature, false);
     } else if (state.watermark !== seq - 1) return undefined;
-    let documents: TextDocument[] = [];
-    if (this.db.dialect === 'sqlite') {
-      // The rows just written, in the order SQLite reads them back (its binary collation), instead
-      // of reading them again. PostgreSQL orders by the database's collation: it reads them back.
-      const names = this.textFields();
-      const fields = new Set(names);
-      const written = await rows(names);
-      const assets = new Map(written.assets.map((a) => [a.id, a]));
-      const values = rowsByAsset(written.values.filter((v) => fields.has(v.field)));
-      // A few hundred assets' documents at a time, with a turn of the event loop between: made
-      // and written at once, thousands of them held it over 100 ms (an edit runs beside searches).
-      const slice = statementRows(trx, TEXT_SLICE);
-      for (let i = 0; i < ids.length; i += slice) {
-        if (i > 0) await pause();
-        const some = ids.slice(i, i + slice);
-        const batch = {
-          assets: some.flatMap((id) => assets.get(id) ?? []),
-          values: some.flatMap((id) => values.get(id) ?? []).sort(binaryOrder),
-        };
-        const docs = textDocuments(batch, indexRule);
-        await writeDocuments(trx, this.text, some, docs, fresh);
-        documents.push(...docs);
-      }
-    } else documents = await writeTexts(repository, trx, this.text, this.fields, indexRule, ids, fresh);
+    // The rows just written, in the order a catch-up reads them (code points, search.repository.ts
+    // batch), instead of reading them again.
+    const names = this.textFields();
+    const fields = new Set(names);
+    const written = await rows(names);
+    const assets = new Map(written.assets.map((a) => [a.id, a]));
+    const values = rowsByAsset(written.values.filter((v) => fields.has(v.field)));
+    const documents: TextDocument[] = [];
+    // A few hundred assets' documents at a time, with a turn of the event loop between: made and
+    // written at once, thousands of them held it over 100 ms (an edit runs beside searches).
+    const slice = statementRows(trx, TEXT_SLICE);
+    for (let i = 0; i < ids.length; i += slice) {
+      if (i > 0) await pause();
+      const some = ids.slice(i, i + slice);
+      const batch = {
+        assets: some.flatMap((id) => assets.get(id) ?? []),
+        values: some.flatMap((id) => values.get(id) ?? []).sort(binaryOrder),
+      };
+      const docs = textDocuments(batch, indexRule);
+      await writeDocuments(trx, this.text, some, docs, fresh);
+      documents.push(...docs);
+    }
     await repository.setTextState({ ...state, watermark: seq });
     return documents;
   }
