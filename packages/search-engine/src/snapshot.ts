@@ -9,7 +9,7 @@
  * write and read it at the same time: a reader sees a whole old or a whole new snapshot.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { FacetIndex, type FacetIndexParts } from './facet-index/facet-index.ts';
 import type { Numbers } from './facet-index/value-columns.ts';
 
@@ -172,60 +172,90 @@ export async function readSnapshot(
   /** The fields an index with columns for these content languages has. */
   shapeFor: (languages: readonly string[]) => SnapshotShape,
 ): Promise<SnapshotRead> {
-  let buf: Buffer;
+  let handle: FileHandle;
   try {
-    buf = await readFile(file);
+    handle = await open(file, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' };
     return { status: 'unusable', reason: (err as Error).message };
   }
   try {
-    return { status: 'loaded', ...parse(buf, shapeFor), bytes: buf.length };
+    const { size: bytes } = await handle.stat();
+    return { status: 'loaded', ...(await parse(handle, bytes, shapeFor)), bytes };
   } catch (err) {
     return { status: 'unusable', reason: (err as Error).message };
+  } finally {
+    await handle.close();
   }
 }
 
-function parse(
-  buf: Buffer,
+/** Fills `into` from the file at `position`, a piece at a time; a file that ends first is truncated. */
+async function readFully(handle: FileHandle, into: Uint8Array, position: number): Promise<void> {
+  for (let done = 0; done < into.length;) {
+    const n = Math.min(PIECE, into.length - done);
+    const { bytesRead } = await handle.read(into, done, n, position + done);
+    if (bytesRead === 0) throw new Error('truncated or overlong');
+    done += bytesRead;
+  }
+}
+
+const arrayOf = {
+  i32: Int32Array,
+  u32: Uint32Array,
+  u16: Uint16Array,
+  u8: Uint8Array,
+  f32: Float32Array,
+  f64: Float64Array,
+} as const;
+
+/**
+ * Reads the header, then each section into a typed array of its own, hashing the bytes as they come:
+ * at ten million assets the file is over 2 GiB, more than one read of a whole file may hold.
+ */
+async function parse(
+  handle: FileHandle,
+  fileBytes: number,
   shapeFor: (languages: readonly string[]) => SnapshotShape,
-): { index: FacetIndex; meta: SnapshotMeta } {
-  if (buf.length < PREFIX_BYTES || buf.toString('latin1', 0, 8) !== MAGIC) throw new Error('not a snapshot');
-  const jsonBytes = buf.readUInt32LE(8);
-  if (PREFIX_BYTES + jsonBytes > buf.length) throw new Error('truncated header');
-  const header = JSON.parse(buf.toString('utf8', PREFIX_BYTES, PREFIX_BYTES + jsonBytes)) as Header;
+): Promise<{ index: FacetIndex; meta: SnapshotMeta }> {
+  const prefix = Buffer.alloc(PREFIX_BYTES);
+  if (fileBytes < PREFIX_BYTES) throw new Error('not a snapshot');
+  await readFully(handle, prefix, 0);
+  if (prefix.toString('latin1', 0, 8) !== MAGIC) throw new Error('not a snapshot');
+  const jsonBytes = prefix.readUInt32LE(8);
+  if (PREFIX_BYTES + jsonBytes > fileBytes) throw new Error('truncated header');
+  const json = Buffer.alloc(jsonBytes);
+  await readFully(handle, json, PREFIX_BYTES);
+  const header = JSON.parse(json.toString('utf8')) as Header;
   if (header.format !== FORMAT) throw new Error(`format ${header.format}, not ${FORMAT}`);
   const shape = shapeFor(header.languages);
   if (JSON.stringify(header.shape) !== JSON.stringify(shape)) throw new Error('made with other fields');
   const start = align8(PREFIX_BYTES + jsonBytes);
-  if (start + header.dataBytes !== buf.length) throw new Error('truncated or overlong');
-  // Typed arrays need aligned offsets: a buffer of its own starts at 0, a pooled one may not.
-  const data = buf.byteOffset % 8 === 0 ? buf : Buffer.from(buf);
-  const memory = data.buffer as ArrayBuffer;
-  const hash = createHash('sha1')
-    .update(data.subarray(start, start + header.dataBytes))
-    .digest();
-  if (!hash.equals(data.subarray(16, 36))) throw new Error('checksum mismatch');
+  if (start + header.dataBytes !== fileBytes) throw new Error('truncated or overlong');
+  const hash = createHash('sha1');
   const arrays = new Map<
     string,
     Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer> | Uint16Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Numbers
   >();
+  // The sections lie in order, each at an 8-byte boundary; the checksum covers them with their padding.
+  let at = 0;
+  const hashed = async (bytes: Uint8Array) => {
+    await readFully(handle, bytes, start + at);
+    // A piece at a time: one hash update takes less than 2 GiB.
+    for (let i = 0; i < bytes.length; i += PIECE) hash.update(bytes.subarray(i, i + PIECE));
+    at += bytes.length;
+  };
   for (const s of header.sections) {
-    const at = data.byteOffset + start + s.offset;
-    const a =
-      s.kind === 'i32'
-        ? new Int32Array(memory, at, s.length)
-        : s.kind === 'u32'
-          ? new Uint32Array(memory, at, s.length)
-          : s.kind === 'u16'
-            ? new Uint16Array(memory, at, s.length)
-            : s.kind === 'u8'
-              ? new Uint8Array(memory, at, s.length)
-              : s.kind === 'f32'
-                ? new Float32Array(memory, at, s.length)
-                : new Float64Array(memory, at, s.length);
+    if (s.offset < at || s.offset - at >= 8) throw new Error(`section '${s.name}' is misplaced`);
+    await hashed(new Uint8Array(s.offset - at));
+    const kind = arrayOf[s.kind];
+    if (s.offset + s.length * kind.BYTES_PER_ELEMENT > header.dataBytes) throw new Error('truncated or overlong');
+    const a = new kind(s.length);
+    await hashed(new Uint8Array(a.buffer));
     arrays.set(s.name, a);
   }
+  if (header.dataBytes - at >= 8) throw new Error('truncated or overlong');
+  await hashed(new Uint8Array(header.dataBytes - at));
+  if (!hash.digest().equals(prefix.subarray(16, 36))) throw new Error('checksum mismatch');
   const get = <T>(name: string, length?: number): T => {
     const a = arrays.get(name);
     if (!a || (length !== undefined && a.length !== length)) throw new Error(`section '${name}' is missing or wrong`);
