@@ -1,7 +1,7 @@
 import { nearColour, partHashesOf, similarTo, type Closeness } from './alike.ts';
 import { LruCache } from './cache.ts';
 import { filterDocs, pause } from './engine-types.ts';
-import { intersect, subtract, union } from './facet-index/doc-sets.ts';
+import { docsOfBitSet, intersect, subtract, union } from './facet-index/doc-sets.ts';
 import type { IndexView } from './index-view.ts';
 import { parseNumber } from './facets.ts';
 import type { QueryNode, TextAtom, VisualAtom } from './query.ts';
@@ -140,7 +140,7 @@ export class QueryEvaluator {
     return found;
   }
 
-  private matchField(name: string, tokens: string[], prefix: boolean, raw: string): Int32Array {
+  private async matchField(name: string, tokens: string[], prefix: boolean, raw: string): Promise<Int32Array> {
     const view = this.view;
     const field = view.fields.get(name)!;
     if (!field.coded) {
@@ -160,14 +160,14 @@ export class QueryEvaluator {
         }
       });
       if (!any) continue;
-      // The column's documents of those values in one pass, then a bit test per document: testing
-      // each document's codes looked every one up among those changed since packing (after an
-      // edit of 5,000 assets, one such search held the event loop 50–125 ms at a million).
-      const bits = col.docsWith(wanted, view.index.size);
-      acc = union(
-        acc,
-        filterDocs(view.allDocs(), (d) => ((bits[d >>> 5]! >>> (d & 31)) & 1) === 1),
-      );
+      // The column's documents of those values in one pass (in parts, with other work between),
+      // read off the bit set a word at a time: testing each document's codes looked every one up
+      // among those changed since packing (after an edit of 5,000 assets, one such search held the
+      // event loop 50–125 ms at a million), and a bit test of every document took 25 ms at ten million.
+      const bits = this.step
+        ? await col.docsWithInSteps(wanted, view.index.size, this.step)
+        : col.docsWith(wanted, view.index.size);
+      acc = union(acc, docsOfBitSet(bits));
     }
     return acc;
   }

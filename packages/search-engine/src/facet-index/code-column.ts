@@ -326,20 +326,44 @@ export class CodeColumn {
    */
   docsWith(wanted: Uint8Array, size: number): Uint32Array {
     const bits = new Uint32Array((size + 31) >>> 5);
-    const { offsets, codes, narrow, narrowNone: none } = this;
+    this.packedWith(wanted, bits, 0, Math.min(size, this.packedCount));
+    return this.looseWith(wanted, bits, size);
+  }
+
+  /**
+   * docsWith, a part of `part` documents at a time with `step` between them: one pass over ten
+   * million documents of keywords held the event loop 50–70 ms.
+   */
+  async docsWithInSteps(
+    wanted: Uint8Array,
+    size: number,
+    step: () => Promise<void>,
+    part = 1 << 20,
+  ): Promise<Uint32Array> {
+    const bits = new Uint32Array((size + 31) >>> 5);
     const n = Math.min(size, this.packedCount);
+    for (let from = 0; from < n; from += part) {
+      if (from > 0) await step();
+      this.packedWith(wanted, bits, from, Math.min(n, from + part));
+    }
+    return this.looseWith(wanted, bits, size);
+  }
+
+  /** Sets the bits of the packed documents `from` to `to` with one of the `wanted` codes. */
+  private packedWith(wanted: Uint8Array, bits: Uint32Array, from: number, to: number): void {
+    const { offsets, codes, narrow, narrowNone: none } = this;
     if (narrow !== null) {
-      for (let d = 0; d < n; d++) {
+      for (let d = from; d < to; d++) {
         const c = narrow[d]!;
         if (c !== none && wanted[c] === 1) bits[d >>> 5]! |= 1 << (d & 31);
       }
     } else if (codes.length > 0 && offsets === null) {
-      for (let d = 0; d < n; d++) {
+      for (let d = from; d < to; d++) {
         const c = codes[d]!;
         if (c !== NONE && wanted[c] === 1) bits[d >>> 5]! |= 1 << (d & 31);
       }
     } else if (codes.length > 0 && offsets !== null) {
-      for (let d = 0; d < n; d++) {
+      for (let d = from; d < to; d++) {
         for (let k = offsets[d]!, end = offsets[d + 1]!; k < end; k++) {
           if (wanted[codes[k]!] === 1) {
             bits[d >>> 5]! |= 1 << (d & 31);
@@ -348,7 +372,10 @@ export class CodeColumn {
         }
       }
     }
-    // Documents set after packing have their own codes.
+  }
+
+  /** Puts the documents set after packing (below `size`) right in `bits`: they have their own codes. */
+  private looseWith(wanted: Uint8Array, bits: Uint32Array, size: number): Uint32Array {
     for (const [d, vals] of this.loose) {
       if (d >= size) continue;
       let found = false;

@@ -80,3 +80,25 @@ export function bitSetOf(
   }
   return set;
 }
+
+/** The documents of a bit set (bit d of word d >>> 5), ascending: a pass over its words, not its documents. */
+export function docsOfBitSet(set: Uint32Array): Int32Array {
+  let count = 0;
+  for (let w = 0; w < set.length; w++) {
+    // Bits set in the word (population count).
+    let v = set[w]! - ((set[w]! >>> 1) & 0x55555555);
+    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+    count += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+  }
+  const docs = new Int32Array(count);
+  let k = 0;
+  for (let w = 0; w < set.length; w++) {
+    let word = set[w]!;
+    while (word !== 0) {
+      const low = word & -word;
+      docs[k++] = (w << 5) + (31 - Math.clz32(low));
+      word ^= low;
+    }
+  }
+  return docs;
+}

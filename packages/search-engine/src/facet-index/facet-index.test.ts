@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { markMissing } from '../engine-types.ts';
 import { CodeColumn } from './code-column.ts';
-import { intersect, subtract, union } from './doc-sets.ts';
+import { bitSetOf, docsOfBitSet, intersect, subtract, union } from './doc-sets.ts';
 import { FacetIndex, type IndexRow } from './facet-index.ts';
 import { NumberColumn, StringColumn } from './value-columns.ts';
 
@@ -437,5 +437,40 @@ describe('facet index (in-memory part of the search engine)', () => {
     expect(Array.from(intersect(a, b))).toEqual([3, 7]);
     expect(Array.from(union(a, b))).toEqual([1, 3, 4, 5, 7, 9]);
     expect(Array.from(subtract(a, b))).toEqual([1, 5]);
+  });
+});
+
+describe("a field's documents as a bit set, made in parts (a field:value search at ten million assets)", () => {
+  it('docsOfBitSet answers the documents of a bit set, bit 31 of a word included', () => {
+    const docs = [0, 1, 31, 32, 63, 64, 1000, 4095];
+    expect(Array.from(docsOfBitSet(bitSetOf(docs, 4096)))).toEqual(docs);
+    expect(Array.from(docsOfBitSet(new Uint32Array(3)))).toEqual([]);
+    expect(Array.from(docsOfBitSet(Uint32Array.from([0xffffffff])))).toEqual(Array.from({ length: 32 }, (_, i) => i));
+  });
+
+  it('docsWithInSteps takes a step between parts and answers what docsWith answers, documents set after packing too', async () => {
+    for (const multi of [false, true]) {
+      const col = new CodeColumn();
+      for (let d = 0; d < 1000; d++) col.push(multi && d % 3 === 0 ? ['sea', `n${d % 7}`] : [`n${d % 7}`]);
+      col.pack();
+      col.set(5, ['sea']);
+      col.set(6, []);
+      col.set(7, ['n3']);
+      const wanted = new Uint8Array(col.values.length);
+      for (const v of ['sea', 'n3']) wanted[col.dict.get(v)!] = 1;
+      let steps = 0;
+      const stepped = await col.docsWithInSteps(wanted, 1000, async () => void steps++, 128);
+      expect(steps).toBe(7);
+      expect(Array.from(stepped)).toEqual(Array.from(col.docsWith(wanted, 1000)));
+      const docs = Array.from(docsOfBitSet(stepped));
+      expect(docs).toContain(5);
+      expect(docs).toContain(7);
+      expect(docs).not.toContain(6);
+      expect(docs.filter((d) => ![5, 6, 7].includes(d))).toEqual(
+        Array.from({ length: 1000 }, (_, d) => d).filter(
+          (d) => ![5, 6, 7].includes(d) && (d % 7 === 3 || (multi && d % 3 === 0)),
+        ),
+      );
+    }
   });
 });
