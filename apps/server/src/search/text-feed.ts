@@ -82,17 +82,22 @@ export class TextFeed implements CatalogueWriteFeed {
     const assets = new Map(written.assets.map((a) => [a.id, a]));
     const values = rowsByAsset(written.values.filter((v) => fields.has(v.field)));
     const documents: TextDocument[] = [];
-    // A few hundred assets' documents at a time, with a turn of the event loop between: made and
-    // written at once, thousands of them held it over 100 ms (an edit runs beside searches).
+    // A few hundred assets' documents made at a time, with a turn of the event loop between: made
+    // at once, thousands of them held it over 100 ms (an edit runs beside searches). A statement
+    // writes more of them where the database works off the event loop (statementRows).
     const slice = statementRows(trx, TEXT_SLICE);
     for (let i = 0; i < ids.length; i += slice) {
-      if (i > 0) await pause();
       const some = ids.slice(i, i + slice);
-      const batch = {
-        assets: some.flatMap((id) => assets.get(id) ?? []),
-        values: some.flatMap((id) => values.get(id) ?? []).sort(binaryOrder),
-      };
-      const docs = textDocuments(batch, indexRule);
+      const docs: TextDocument[] = [];
+      for (let j = 0; j < some.length; j += TEXT_SLICE) {
+        if (i + j > 0) await pause();
+        const part = some.slice(j, j + TEXT_SLICE);
+        const batch = {
+          assets: part.flatMap((id) => assets.get(id) ?? []),
+          values: part.flatMap((id) => values.get(id) ?? []).sort(binaryOrder),
+        };
+        docs.push(...textDocuments(batch, indexRule));
+      }
       await writeDocuments(trx, this.text, some, docs, fresh);
       documents.push(...docs);
     }
