@@ -17,7 +17,11 @@ export interface TestDatabase {
 export const dialects = ['sqlite', 'postgres'] as const;
 
 /** A fresh, empty database of the given dialect: a temporary SQLite file or a new PostgreSQL database. */
-export async function createTestDatabase(dialect: DatabaseConfig['dialect']): Promise<TestDatabase> {
+export async function createTestDatabase(
+  dialect: DatabaseConfig['dialect'],
+  /** PostgreSQL: what CREATE DATABASE adds after the name (another collation, say). */
+  options = '',
+): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(path.join(tmpdir(), 'vitrine-sqlite-'));
     return {
@@ -29,7 +33,7 @@ export async function createTestDatabase(dialect: DatabaseConfig['dialect']): Pr
   const name = `vitrine_test_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
+  await client.query(`CREATE DATABASE ${name} ${options}`);
   await client.end();
   const url = new URL(admin);
   url.pathname = `/${name}`;

@@ -62,3 +62,38 @@ describe('ARCHITECTURE §3 "Search": reading a large catalogue on postgres', () 
     expect((await text.frequentWords(1500)).sort()).toEqual(['common', 'x']);
   });
 });
+
+describe('ARCHITECTURE §3 "Search": a PostgreSQL database of another collation (decision 0274)', () => {
+  it("reads an asset's values in code point order, as SQLite does and a change's writer sorts them", async () => {
+    // ICU's English order puts "alpha" before "Zeta"; code points put "Zeta" first.
+    const test = await createTestDatabase('postgres', "TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en'");
+    const db = await openDatabase(test.config);
+    try {
+      const { rows } = await sql<{
+        first: string;
+      }>`select min(f) as first from (values ('alpha'), ('Zeta')) as t(f)`.execute(db.kysely);
+      expect(rows[0]?.first).toBe('alpha');
+      const [asset] = await sql<{
+        id: number;
+      }>`insert into asset (source_path, filename, sha256, file_size, mime, format, asset_group, status, imp_date, updated_at)
+        values ('/a/1', '1.jpg', 'x', 1, 'image/jpeg', 'jpg', 'image', 'active', 1, 1) returning id`
+        .execute(db.kysely)
+        .then((r) => r.rows);
+      const id = Number(must(asset, 'an asset').id);
+      for (const [field, lang, ord, value] of [
+        ['alpha', 'en', 0, 'a'],
+        ['Zeta', 'en', 0, 'z'],
+        ['alpha', 'De', 0, 'd'],
+        ['alpha', 'de', 0, 'e'],
+      ] as const)
+        await sql`insert into asset_value (asset_id, field, lang, ord, value) values (${id}, ${field}, ${lang}, ${ord}, ${value})`.execute(
+          db.kysely,
+        );
+      const batch = await new SearchRepository(db).batch([id], 'all');
+      expect(batch.values.map((v) => `${v.field} ${v.lang}`)).toEqual(['Zeta en', 'alpha De', 'alpha de', 'alpha en']);
+    } finally {
+      await db.close();
+      await test.drop();
+    }
+  });
+});
