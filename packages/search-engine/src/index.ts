@@ -23,6 +23,7 @@ export {
   type CatchUpOptions,
   type WrittenChange,
 } from './catch-up/catch-up.ts';
+export { WRITTEN_PART_ASSETS, writtenChangeOf, writtenParts } from './catch-up/written-change.ts';
 export { TEXT_CACHE } from './evaluate.ts';
 export { columnOf, FieldRegistry, pickLanguage, type SearchField } from './fields.ts';
 export {

@@ -123,6 +123,12 @@ export interface Catalogue<Tx> {
    * it has none. Read for the asked asset only, so they stay out of the index.
    */
   signatureParts?(id: number): Promise<string[]>;
+  /**
+   * The parts of change `seq` as its writer kept them for other processes (written-change.ts), in
+   * order; none when it kept none (a host with one process never does). A process lacking only that
+   * change takes it from them without reading the changed assets again.
+   */
+  writtenParts?(seq: number): Promise<string[]>;
 }
 
 /**

@@ -9,6 +9,7 @@ import { JobRepository } from '../jobs/job.repository.ts';
 import {
   beginCatalogueChange,
   changeCatalogue,
+  keepWrittenChange,
   recordCatalogueChange,
   type CatalogueWriteFeed,
   type WrittenRows,
@@ -328,7 +329,11 @@ export class CatalogueRepository {
           false,
           (fields) => texts ?? writtenRows(trx, ids, fields),
         );
-        if (written) committed = { seq, ids, ...written, documents };
+        if (written) {
+          committed = { seq, ids, ...written, documents };
+          // Other server processes take it as written too (one process alone on SQLite: none).
+          if (isPostgres(this.db)) await keepWrittenChange(trx, committed);
+        }
         return result;
       });
       if (committed) await this.committed?.(committed);

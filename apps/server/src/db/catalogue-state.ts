@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { ALL_ASSETS, pause, type TextDocument } from '@vitrine/search-engine';
+import { ALL_ASSETS, pause, writtenParts, type TextDocument, type WrittenChange } from '@vitrine/search-engine';
 import type { Database } from './schema.ts';
 
 type Executor = Transaction<Database> | Kysely<Database>;
@@ -76,6 +76,17 @@ export async function recordCatalogueChange(
       .insertInto('catalogue_change')
       .values(runs.slice(i, i + CHANGE_ROWS).map(([first_id, last_id]) => ({ seq, first_id, last_id, count_only })))
       .execute();
+  }
+}
+
+/**
+ * Keeps change `change.seq` as its writer wrote it beside the change log, in the writer's
+ * transaction, for the catalogue's other processes (Catalogue.writtenParts): pruned with the log.
+ */
+export async function keepWrittenChange(trx: Executor, change: WrittenChange): Promise<void> {
+  let part = 0;
+  for await (const body of writtenParts(change)) {
+    await trx.insertInto('catalogue_change_written').values({ seq: change.seq, part: part++, body }).execute();
   }
 }
 

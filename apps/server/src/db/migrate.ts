@@ -40,6 +40,7 @@ import * as zipList from './migrations/202612062010_zip_list.ts';
 import * as insightEventGrouped from './migrations/202612062120_insight_event_grouped.ts';
 import * as signatureParts from './migrations/202612070600_signature_parts.ts';
 import * as textMergesInBackground from './migrations/202612070900_text_merges_in_background.ts';
+import * as writtenChanges from './migrations/202612071600_written_changes.ts';
 
 /**
  * Every migration, by the name of its file in migrations/: `<YYYYMMDDhhmm>_<name>` with a time of
@@ -92,6 +93,7 @@ export const migrations: Record<string, Migration> = {
   '202612062120_insight_event_grouped': insightEventGrouped,
   '202612070600_signature_parts': signatureParts,
   '202612070900_text_merges_in_background': textMergesInBackground,
+  '202612071600_written_changes': writtenChanges,
 };
 
 /**

@@ -13,6 +13,7 @@ export interface Database {
   asset_access: AssetAccessTable;
   catalogue_state: CatalogueStateTable;
   catalogue_change: CatalogueChangeTable;
+  catalogue_change_written: CatalogueChangeWrittenTable;
   catalogue_reader: CatalogueReaderTable;
   placeholder_state: PlaceholderStateTable;
   deferred_index: DeferredIndexTable;
@@ -174,6 +175,13 @@ export interface CatalogueChangeTable {
   last_id: number;
   /** 1 when the change only folded download counts: no text changed, the full-text index skips it. */
   count_only: Generated<number>;
+}
+
+/** A part of a change as its writer wrote it, for the catalogue's other processes (search-engine written-change.ts). */
+export interface CatalogueChangeWrittenTable {
+  seq: number;
+  part: number;
+  body: string;
 }
 
 export interface UserAccountTable {

@@ -167,6 +167,17 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
   const find = (engine: SearchEngine, q: string) =>
     engine.search(['public'], { q, rows: 100, facetFields: ['category'] });
 
+  /** An editor's change of one field of `ids` through `edits`, as the edit service makes it. */
+  const editField = (edits: EditRepository, ids: number[], field: string, change: Parameters<typeof applyChange>[1]) =>
+    edits.apply({
+      kind: 'edit',
+      account: { id: null, name: 'editor' },
+      ids,
+      fields: [field],
+      overlay: 'edit',
+      next: (asset) => new Map([[field, applyChange(asset.fields.get(field) ?? {}, change)]]),
+    });
+
   it("an edit of keywords reaches the editing process's index as written, other processes' by the change log", async () => {
     const fields = new FieldRegistry([]);
     const mine = new SearchRepository(db);
@@ -186,14 +197,7 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
     catalogue.onCommitted(async (change) => handed.push(await engine.applyWritten(change)));
     const edits = new EditRepository(db, catalogue);
     const edit = (ids: number[], field: string, change: Parameters<typeof applyChange>[1]) =>
-      edits.apply({
-        kind: 'edit',
-        account: { id: null, name: 'editor' },
-        ids,
-        fields: [field],
-        overlay: 'edit',
-        next: (asset) => new Map([[field, applyChange(asset.fields.get(field) ?? {}, change)]]),
-      });
+      editField(edits, ids, field, change);
     const read = vi.spyOn(mine, 'batch');
     await edit([deck, oar], 'keywords', { field: 'keywords', op: 'add', lang: 'en', values: ['teak'] });
     await edit([deck], 'keywords', { field: 'keywords', op: 'remove', lang: 'en', values: ['wood'] });
@@ -247,14 +251,7 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
     catalogue.onCommitted(async (change) => handed.push(await engine.applyWritten(change)));
     const edits = new EditRepository(db, catalogue);
     const edit = (ids: number[], change: Parameters<typeof applyChange>[1]) =>
-      edits.apply({
-        kind: 'edit',
-        account: { id: null, name: 'editor' },
-        ids,
-        fields: ['keywords'],
-        overlay: 'edit',
-        next: (asset) => new Map([['keywords', applyChange(asset.fields.get('keywords') ?? {}, change)]]),
-      });
+      editField(edits, ids, 'keywords', change);
     const read = vi.spyOn(mine, 'batch');
     await edit([must(dock)], { field: 'keywords', op: 'add', lang: 'en', values: ['quayside'] });
     await edit([must(jetty)], { field: 'keywords', op: 'remove', lang: 'en', values: ['quayside'] });
@@ -445,5 +442,73 @@ describe.each(dialects)('ARCHITECTURE §3 "Search": catching up with catalogue c
     const rebuilt = await find(engine, 'harbour');
     expect(rebuilt.numFound).toBe(3);
     expect(must(rebuilt.facetFields.category, 'the category facet').map((v) => v.value)).toContain('Nord');
+  });
+
+  it('another process takes an edit of keywords as its writer kept it, without reading the assets (PostgreSQL; SQLite has one process)', async () => {
+    const fields = new FieldRegistry([]);
+    const text = createTextIndex(db);
+    // Frequent words' postings kept (PostgreSQL always; SQLite from two documents here): the
+    // other process needs the edit's texts too.
+    const frequent = { frequentMinDocs: 2 };
+    const engine = new SearchEngine({ catalogue: new SearchRepository(db), text, rule: indexRule }, fields, frequent);
+    const theirs = new SearchRepository(other);
+    const elsewhere = new SearchEngine(
+      { catalogue: theirs, text: createTextIndex(other), rule: indexRule },
+      fields,
+      frequent,
+    );
+    const [buoy, anchor, chain] = await buildAssets(db, [
+      { values: { title: { en: 'Mooring buoy' }, keywords: { en: ['bollardage'] } }, access: ['public'] },
+      { values: { title: { en: 'Anchor' }, keywords: { en: ['bollardage'] } }, access: ['public'] },
+      { values: { title: { en: 'Anchor chain' }, keywords: { en: ['bollardage'] } }, access: ['public'] },
+    ]);
+    await engine.refresh();
+    await elsewhere.refresh();
+    const catalogue = new CatalogueRepository(db.kysely, new TextFeed(db, text, fields));
+    catalogue.onCommitted((change) => engine.applyWritten(change));
+    const edits = new EditRepository(db, catalogue);
+    const edit = (ids: number[], field: string, change: Parameters<typeof applyChange>[1]) =>
+      editField(edits, ids, field, change);
+    const same = async (q: string) => {
+      const mine = await engine.search(['public'], { q, rows: 10, facetFields: ['keywords'] });
+      expect(await elsewhere.search(['public'], { q, rows: 10, facetFields: ['keywords'] })).toEqual(mine);
+      return [...mine.ids].sort();
+    };
+    const kept = async () => {
+      const { generation } = await theirs.catalogueState();
+      return (await theirs.writtenParts(generation)).length;
+    };
+    const stored = async () =>
+      Number(
+        (
+          await db.kysely
+            .selectFrom('catalogue_change_written')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await stored();
+    const read = vi.spyOn(theirs, 'batch');
+    await edit([buoy, anchor], 'keywords', { field: 'keywords', op: 'add', lang: 'en', values: ['harbourmaster'] });
+    await edit([chain], 'keywords', { field: 'keywords', op: 'remove', lang: 'en', values: ['bollardage'] });
+    expect(await kept()).toBe(dialect === 'postgres' ? 1 : 0);
+    // Two edits behind: both taken one after the other, the words' postings with them.
+    expect(await same('keywords:harbourmaster')).toEqual([buoy, anchor].sort());
+    expect(await same('bollardage')).toEqual([buoy, anchor].sort());
+    expect(await same('harbourmaster')).toEqual([buoy, anchor].sort());
+    expect(read).toHaveBeenCalledTimes(dialect === 'postgres' ? 0 : 1);
+
+    // A change of a text field is read from the catalogue; the next keyword edit is taken as kept again.
+    await edit([chain], 'title', { field: 'title', op: 'set', lang: 'en', values: ['Anchor cable'] });
+    expect(await same('cable')).toEqual([chain]);
+    read.mockClear();
+    await edit([chain], 'keywords', { field: 'keywords', op: 'add', lang: 'en', values: ['harbourmaster'] });
+    expect(await same('keywords:harbourmaster')).toEqual([buoy, anchor, chain].sort());
+    expect(read).toHaveBeenCalledTimes(dialect === 'postgres' ? 0 : 1);
+
+    // Kept changes (the title's too, one part each here) go with the change log they belong to.
+    expect(await stored()).toBe(before + (dialect === 'postgres' ? 4 : 0));
+    await new SearchRepository(db).pruneChanges(Date.now() + 1);
+    expect(await stored()).toBe(0);
   });
 });

@@ -149,6 +149,7 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
       const floor = Math.min(textHolds, oldest?.seq == null ? state.generation : Number(oldest.seq));
       if (floor <= state.prunedThrough) return 0;
       const gone = await trx.deleteFrom('catalogue_change').where('seq', '<=', floor).executeTakeFirst();
+      await trx.deleteFrom('catalogue_change_written').where('seq', '<=', floor).execute();
       await trx.updateTable('catalogue_state').set({ pruned_through: floor }).where('id', '=', 1).execute();
       return Number(gone.numDeletedRows);
     });
@@ -254,6 +255,16 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
       .limit(limit)
       .execute();
     return rows.map((r) => ({ seq: Number(r.seq), first: Number(r.first_id), last: Number(r.last_id) }));
+  }
+
+  async writtenParts(seq: number): Promise<string[]> {
+    const rows = await this.k
+      .selectFrom('catalogue_change_written')
+      .select('body')
+      .where('seq', '=', seq)
+      .orderBy('part')
+      .execute();
+    return rows.map((r) => r.body);
   }
 
   /** Ids of assets (of any status) between `first` and `last`, above `afterId`, ascending. */

@@ -20,6 +20,7 @@ import { BATCH, changedIds, onlyCreated, readAhead } from './change-feed.ts';
 import { findFrequentWords } from './frequent-postings.ts';
 import { indexRows, indexValueFields, valueFieldCodes } from './index-rows.ts';
 import { TextCatchUp } from './text-catch-up.ts';
+import { writtenChangeOf } from './written-change.ts';
 
 /**
  * Changed assets read in one step and applied in the next (the event loop waits for each step: at a
@@ -259,6 +260,23 @@ export class CatchUp<Tx> {
     return true;
   }
 
+  /**
+   * Takes the changes after the last applied one, up to `upTo`, as their writers kept them for other
+   * processes (Catalogue.writtenParts), one after the other while each can be taken so: a bulk edit
+   * of keywords another process made is then applied without reading its assets again (on
+   * PostgreSQL, reading 5,000 of them was 0.7–1.2 s of the time until a second process showed the
+   * edit at a million assets). The first change that cannot be taken so is left to applyChanges.
+   */
+  private async applyKept(upTo: number, prunedThrough: number): Promise<void> {
+    const kept = this.catalogue.writtenParts?.bind(this.catalogue);
+    if (!kept || this.seq === -1 || this.seq < prunedThrough) return;
+    while (this.seq < upTo) {
+      const seq = this.seq + 1;
+      const change = await writtenChangeOf(seq, await kept(seq));
+      if (!change || !(await this.applyOwn(change))) return;
+    }
+  }
+
   /** The columns of an index with columns for these content languages. */
   private shape(languages: readonly string[] = this.indexLanguages): SnapshotShape {
     return {
@@ -292,6 +310,7 @@ export class CatchUp<Tx> {
     const collectionNames = new Map((await this.catalogue.collections()).map((c) => [c.id, c.name]));
     if (this.seq === -1) await this.loadSnapshot(state);
     const applied = this.seq;
+    await this.applyKept(generation, state.prunedThrough);
     const rebuild = this.seq === -1 || this.seq < state.prunedThrough || !(await this.applyChanges(generation));
     if (rebuild) await this.catalogue.withBulkCache(() => this.loadAll(progress));
     this.collectionNames = collectionNames;
