@@ -87,7 +87,13 @@ async function main(): Promise<void> {
   // The search index loads now, not on the first search; `ready` answers 200 once it is loaded.
   const loading = performance.now();
   app.services.search.refresh().then(
-    () => app.log.info(`search index loaded in ${((performance.now() - loading) / 1000).toFixed(1)} s`),
+    () => {
+      app.log.info(`search index loaded in ${((performance.now() - loading) / 1000).toFixed(1)} s`);
+      // The edits' write thread (SQLite) starts now, not in the first edit.
+      app.services
+        .warmWrites()
+        .catch((err: unknown) => app.log.warn({ err }, 'the write thread did not start; the first edit starts it'));
+    },
     (err: unknown) => app.log.error({ err }, 'the search index did not load; searches will try again'),
   );
   app.log.info(`Vitrine is serving ${settings.publicUrl}/ (data in ${settings.dataDir}, ${settings.database.dialect})`);

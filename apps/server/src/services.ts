@@ -338,6 +338,8 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
       new JobWorker(r.jobs, jobHandlers(), { leaseMs: settings.jobLeaseMs, yieldTo: foreground, ...workerOptions }),
     /** The names of the jobs the worker runs. */
     jobNames: () => jobHandlers().map((h) => h.name),
+    /** Starts the write thread (SQLite) before the first edit needs it. */
+    warmWrites: async () => writes?.warm(),
     /** Ends the child processes and threads the services started (exiftool, 3D drawing) and closes the database. */
     close: async () => {
       await downloads.settled();

@@ -56,6 +56,18 @@ describe('the write thread of a server process on SQLite', () => {
     expect(await notes()).toEqual(['one', 'zwei']);
   });
 
+  it('starts before the first write when warmed, and that write runs on the thread it started', async () => {
+    expect(thread.threadId).toBeUndefined();
+    await thread.warm();
+    const started = thread.threadId;
+    expect(started).toBeGreaterThan(0);
+    await thread.transaction(async (trx) => {
+      await (trx as unknown as Notes).insertInto('note').values({ text: 'first' }).execute();
+    });
+    expect(thread.threadId).toBe(started);
+    expect(await notes()).toEqual(['first']);
+  });
+
   it('rolls a failed transaction back whole, with SQLite’s error and code', async () => {
     await sql`insert into note (text) values ('kept')`.execute(db.kysely);
     const failed = thread.transaction(async (trx) => {
