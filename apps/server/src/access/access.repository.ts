@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { ShareGrant } from '../auth/caller.ts';
 import type { Database } from '../db/schema.ts';
@@ -6,8 +6,12 @@ import { editableTo, visibleTo } from './rule.ts';
 import { shareRulesNow, shareState, type ShareRulesSource } from './share-rule.ts';
 import { nextTurn } from '../db/turn.ts';
 
-/** Ids per statement: far below the parameter limits of SQLite (32766) and PostgreSQL (65535). */
-const CHUNK = 10_000;
+/**
+ * Ids per statement, with a turn of the event loop between statements: on SQLite's connection of the
+ * event loop a statement of 5,000 ids with the rule's subquery held it 45–58 ms at a million assets
+ * (the check at the start of every bulk edit).
+ */
+const CHUNK = 1_000;
 
 export class AccessRepository {
   constructor(
@@ -28,36 +32,32 @@ export class AccessRepository {
     ids: readonly number[],
     kinds: readonly string[] | null = null,
   ): Promise<Set<number>> {
+    return this.idsWhere(ids, visibleTo(groups, kinds));
+  }
+
+  /** Of `ids`, those of assets that meet `rule`, CHUNK ids a statement with a turn between. */
+  private async idsWhere(
+    ids: readonly number[],
+    rule: (eb: ExpressionBuilder<Database, 'asset'>) => Expression<SqlBool>,
+  ): Promise<Set<number>> {
     const unique = [...new Set(ids)];
-    const visible = new Set<number>();
+    const found = new Set<number>();
     for (let i = 0; i < unique.length; i += CHUNK) {
+      if (i > 0) await nextTurn();
       const rows = await this.db.kysely
         .selectFrom('asset')
         .select('asset.id')
         .where('asset.id', 'in', unique.slice(i, i + CHUNK))
-        .where(visibleTo(groups, kinds))
+        .where(rule)
         .execute();
-      for (const r of rows) visible.add(Number(r.id));
+      for (const r of rows) found.add(Number(r.id));
     }
-    return visible;
+    return found;
   }
 
   /** Of `ids`, those the groups may edit (access/rule.ts `editableTo`), with those in the bin when `binned`. */
   async editableIds(groups: readonly string[], ids: readonly number[], binned: boolean): Promise<Set<number>> {
-    const unique = [...new Set(ids)];
-    const editable = new Set<number>();
-    for (let i = 0; i < unique.length; i += CHUNK) {
-      const rows = await this.db.kysely
-        .selectFrom('asset')
-        .select('asset.id')
-        .where('asset.id', 'in', unique.slice(i, i + CHUNK))
-        .where(editableTo(groups, binned))
-        .execute();
-      for (const r of rows) editable.add(Number(r.id));
-      // Other requests get a turn between statements (the duplicates report asks about every copy at once).
-      if (i + CHUNK < unique.length) await nextTurn();
-    }
-    return editable;
+    return this.idsWhere(ids, editableTo(groups, binned));
   }
 
   /** What the access rule reads of one asset, for its in-memory form (`permits`). */

@@ -104,6 +104,21 @@ describe.each(dialects)('asset access on %s (portal-spec §4 "Shared links", §6
     expect(access.searchGroups(users)).toEqual(['users']);
   });
 
+  it('checks thousands of ids a thousand a statement, other work running between (a bulk edit of 5,000 assets)', async () => {
+    const repository = new AccessRepository(db, { sharerGroups: [], maxLifetimeMs: 86_400_000 });
+    const many = [id('open'), id('staff'), id('secret'), ...Array.from({ length: 2500 }, (_, i) => 1_000_000 + i)];
+    const order: string[] = [];
+    setImmediate(() => order.push('other work'));
+    const editable = await repository.editableIds(['users'], many, false);
+    order.push('answered');
+    expect(editable).toEqual(new Set([id('open'), id('staff')]));
+    expect(order).toEqual(['other work', 'answered']);
+    setImmediate(() => order.push('other work'));
+    expect(await repository.visibleIds(['admins'], many.toReversed())).toEqual(new Set([id('secret')]));
+    order.push('answered');
+    expect(order.slice(2)).toEqual(['other work', 'answered']);
+  });
+
   it('signs media URLs and checks them', async () => {
     const users = caller('u', ['users']);
     const thumb = { kind: 'thumb', id: 7 } as const;
