@@ -54,6 +54,15 @@ export async function* writtenParts(change: WrittenChange): AsyncGenerator<strin
   }
 }
 
+/** A part, or undefined when its text is no JSON (the change is then read as any other). */
+function parsed(text: string): WrittenPart | undefined {
+  try {
+    return JSON.parse(text) as WrittenPart;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The change of `seq` from its parts, or undefined when they are not a whole change of that
  * sequence (none kept, another format, a part missing): the caller then reads the change as any
@@ -68,8 +77,8 @@ export async function writtenChangeOf(seq: number, parts: readonly string[]): Pr
   const turn = slicer();
   for (const text of parts) {
     await turn();
-    const part = JSON.parse(text) as WrittenPart;
-    if (part.v !== 1 || part.seq !== seq) return undefined;
+    const part = parsed(text);
+    if (part?.v !== 1 || part.seq !== seq) return undefined;
     if (fields && fields.join('\n') !== part.fields.join('\n')) return undefined;
     fields = part.fields;
     ids.push(...part.ids);
