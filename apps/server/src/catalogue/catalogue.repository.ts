@@ -10,6 +10,7 @@ import {
   beginCatalogueChange,
   changeCatalogue,
   keepWrittenChange,
+  keepsWrittenChanges,
   recordCatalogueChange,
   type CatalogueWriteFeed,
   type WrittenRows,
@@ -331,8 +332,8 @@ export class CatalogueRepository {
         );
         if (written) {
           committed = { seq, ids, ...written, documents };
-          // Other server processes take it as written too (one process alone on SQLite: none).
-          if (isPostgres(this.db)) await keepWrittenChange(trx, committed);
+          // Other server processes take it as written too.
+          if (keepsWrittenChanges(this.db)) await keepWrittenChange(trx, committed);
         }
         return result;
       });

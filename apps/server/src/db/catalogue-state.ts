@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { ALL_ASSETS, pause, writtenParts, type TextDocument, type WrittenChange } from '@vitrine/search-engine';
+import { isPostgres } from './dialect.ts';
 import type { Database } from './schema.ts';
 
 type Executor = Transaction<Database> | Kysely<Database>;
@@ -78,6 +79,12 @@ export async function recordCatalogueChange(
       .execute();
   }
 }
+
+/**
+ * Whether changes are kept as written for other processes (`keepWrittenChange`): only where several
+ * server processes share a catalogue, PostgreSQL (one process serves an SQLite file).
+ */
+export const keepsWrittenChanges = (db: Kysely<Database>): boolean => isPostgres(db);
 
 /**
  * Keeps change `change.seq` as its writer wrote it beside the change log, in the writer's

@@ -11,6 +11,7 @@ import type {
 import { pause } from '@vitrine/search-engine';
 import { PLACEHOLDER_KIND, type AssetTable, type Database } from '../db/schema.ts';
 import { partsFromText } from '../db/signature-parts.ts';
+import { keepsWrittenChanges } from '../db/catalogue-state.ts';
 
 export type AssetRow = Omit<
   AssetTable,
@@ -258,6 +259,7 @@ export class SearchRepository implements Catalogue<Kysely<Database>> {
   }
 
   async writtenParts(seq: number): Promise<string[]> {
+    if (!keepsWrittenChanges(this.k)) return [];
     const rows = await this.k
       .selectFrom('catalogue_change_written')
       .select('body')
