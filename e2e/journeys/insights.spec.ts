@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { addUser, logIn } from '../support/accounts.ts';
-import { openAdminArea } from '../support/admin.ts';
+import { declineUpgradeQuestion, openAdminArea } from '../support/admin.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, test } from '../support/journey.ts';
 
@@ -65,12 +65,7 @@ async function viewAndDownload(page: Page, assetId: string) {
  */
 async function reload(page: Page) {
   await page.reload();
-  const question = page.getByRole('dialog', { name: 'Please confirm' });
-  const asked = await question.waitFor({ timeout: 3000 }).then(
-    () => true,
-    () => false,
-  );
-  if (asked) await question.getByRole('button', { name: 'No' }).click();
+  await declineUpgradeQuestion(page);
 }
 
 async function useThePortal(page: Page, assetId: string) {

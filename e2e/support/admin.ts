@@ -20,8 +20,15 @@ export async function openAdminArea(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 2, name: 'General', includeHidden: true })).toBeAttached({
     timeout: 15_000,
   });
-  // The entry's upgrade check (admin-spec §4 step 6) waits for the stored config and texts and the
-  // bundled texts, which take longer on a busy machine than any fixed pause: wait until it decided.
+  await declineUpgradeQuestion(page);
+}
+
+/**
+ * Answers no to the question an entry to the admin area may ask (admin-spec §4 step 6: store the
+ * factory settings, adopt changes). The check waits for the stored config and texts and the bundled
+ * texts, which take longer on a busy machine than any fixed pause: it waits until the check decided.
+ */
+export async function declineUpgradeQuestion(page: Page): Promise<void> {
   await expect(page.locator('[data-admin-upgrade-check="done"]')).toBeAttached({ timeout: 15_000 });
   const question = page.getByRole('dialog', { name: 'Please confirm' });
   if (await question.isVisible()) await question.getByRole('button', { name: 'No' }).click();
