@@ -240,8 +240,9 @@ export function buildServices(db: Db, settings: Settings, options: ServiceOption
     limits,
     recorder,
   );
-  // This process's own edits reach its index as written, without being read again (other processes read them).
-  r.catalogue.onCommitted((change) => search.applyWritten(change));
+  // This process's own edits reach its index as written, without being read again (other processes
+  // take those of coded values from the parts kept for them, and read the rest).
+  r.catalogue.onCommitted(search);
   const insights = new InsightsService(r.insights, recorder, access, settings, limits);
   const importer = () => new ImportService(r.catalogue, settings, originals);
   // Each upload that became an asset is an entry of the edit history (undone by the bin).

@@ -70,6 +70,11 @@ export class SearchEngine<Tx = unknown> {
     await this.catchUp.refresh(progress);
   }
 
+  /** Whether a change of these fields can be applied as its writer wrote it (see CatchUp.takesAsWritten). */
+  takesAsWritten(fields: readonly string[]): boolean {
+    return this.catchUp.takesAsWritten(fields);
+  }
+
   /** Applies a change this process committed from the values it wrote (see CatchUp.applyWritten). */
   async applyWritten(change: WrittenChange): Promise<boolean> {
     return this.catchUp.applyWritten(change);

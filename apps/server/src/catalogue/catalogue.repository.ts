@@ -33,6 +33,14 @@ export type AssetColumns = Omit<Insertable<AssetTable>, 'id' | 'imp_date' | 'upd
 /** What a change of existing assets wrote of them: the values of these fields (asset_value), nothing else. */
 export type ChangedValues = Pick<WrittenChange, 'fields' | 'values'>;
 
+/** The search index that takes this process's changes as written (CatalogueRepository.onCommitted). */
+export interface WrittenChangeIndex {
+  /** Applies a change this process committed from the values it wrote. */
+  applyWritten(change: WrittenChange): Promise<unknown>;
+  /** Whether a change of these fields can be taken as written at all (else other processes read it anyway). */
+  takesAsWritten(fields: readonly string[]): boolean;
+}
+
 export interface AssetWrite {
   columns: AssetColumns;
   /** asset_value rows; `ord` is given by the order within a field and language. */
@@ -142,7 +150,7 @@ export class CatalogueRepository {
   }
 
   /** Told of each change `changeAssets` committed with its values (onCommitted). */
-  private committed: ((change: WrittenChange) => Promise<unknown>) | undefined;
+  private index: WrittenChangeIndex | undefined;
 
   /** Assets whose source lies under `prefix` (a folder path ending in the path separator). */
   async assetsUnder(prefix: string): Promise<KnownAsset[]> {
@@ -332,12 +340,13 @@ export class CatalogueRepository {
         );
         if (written) {
           committed = { seq, ids, ...written, documents };
-          // Other server processes take it as written too.
-          if (keepsWrittenChanges(this.db)) await keepWrittenChange(trx, committed);
+          // Other server processes take it as written too, where they can.
+          if (keepsWrittenChanges(this.db) && this.index?.takesAsWritten(written.fields))
+            await keepWrittenChange(trx, committed);
         }
         return result;
       });
-      if (committed) await this.committed?.(committed);
+      if (committed) await this.index?.applyWritten(committed);
       return result;
     } catch (err) {
       if (err instanceof NothingChanged && unchanged) return unchanged.result;
@@ -351,11 +360,11 @@ export class CatalogueRepository {
   }
 
   /**
-   * Hands each change `changeAssets` commits with the values it wrote to `listener` (this process's
-   * search index, which then need not read them again).
+   * Hands each change `changeAssets` commits with the values it wrote to this process's search
+   * index, which then need not read them again; asks it which changes to keep for other processes.
    */
-  onCommitted(listener: (change: WrittenChange) => Promise<unknown>): void {
-    this.committed = listener;
+  onCommitted(index: WrittenChangeIndex): void {
+    this.index = index;
   }
 
   /**

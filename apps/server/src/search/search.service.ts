@@ -120,6 +120,11 @@ export class SearchService {
     await this.engine.refresh(progress);
   }
 
+  /** Whether a change of these fields can be taken as written (CatalogueRepository.onCommitted). */
+  takesAsWritten(fields: readonly string[]): boolean {
+    return this.engine.takesAsWritten(fields);
+  }
+
   /** A change this process committed, handed to the index with the values it wrote (CatalogueRepository.onCommitted). */
   async applyWritten(change: WrittenChange): Promise<boolean> {
     return this.engine.applyWritten(change);

@@ -205,18 +205,33 @@ export class CatchUp<Tx> {
     return applied;
   }
 
+  /**
+   * Whether a change of these fields can be applied from the values its writer wrote (applyWritten,
+   * and in other processes from the parts kept for them): only coded value fields are. A writer need
+   * not keep a change of other fields (a title, a text) for other processes, which read it anyway.
+   */
+  takesAsWritten(fields: readonly string[]): boolean {
+    return this.codedValueFields(fields) !== undefined;
+  }
+
+  /** The fields' definitions when every one is a coded value field, else undefined. */
+  private codedValueFields(names: readonly string[]): SearchField[] | undefined {
+    const fields = names.map((name) => this.fields.get(name));
+    const coded = fields.filter(
+      (f): f is SearchField =>
+        f?.coded === true && !f.numeric && f.storage === 'value' && f.field_name !== 'meta_collections',
+    );
+    return coded.length === fields.length && coded.length > 0 ? coded : undefined;
+  }
+
   private async applyOwn(change: WrittenChange): Promise<boolean> {
     // Kept postings of frequent words need the changed texts' words: without the documents the
     // writer wrote, the catch-up reads them.
     const kept = this.index.frequent?.kept ?? false;
     if (this.seq === -1 || this.seq !== change.seq - 1 || (kept && !change.documents)) return false;
     if (this.languages.size !== this.indexLanguages.length) return false;
-    const fields = change.fields.map((name) => this.fields.get(name));
-    const coded = fields.filter(
-      (f): f is SearchField =>
-        f?.coded === true && !f.numeric && f.storage === 'value' && f.field_name !== 'meta_collections',
-    );
-    if (coded.length !== fields.length || coded.length === 0) return false;
+    const coded = this.codedValueFields(change.fields);
+    if (!coded) return false;
     // A new content language needs its columns for every asset: a rebuild, which the catch-up makes.
     if (change.values.some((v) => v.lang !== '' && !this.languages.has(v.lang))) return false;
     const index = this.index;
