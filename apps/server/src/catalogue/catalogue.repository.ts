@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { WrittenChange } from '@vitrine/search-engine';
 import type { AssetTable, Database } from '../db/schema.ts';
-import { statementRows, type WriteThread } from '../db/write-thread.ts';
+import type { WriteThread } from '../db/write-thread.ts';
 import type { CaptionTrack } from './caption-file.ts';
 import { DERIVATIVE_JOBS, derivativeJobsFor } from '../derivatives/derivative.jobs.ts';
 import type { ConversionSet } from '../settings.ts';
@@ -18,7 +18,7 @@ import {
 import { isPostgres } from '../db/dialect.ts';
 import { BULK_BATCH } from '../db/serve-lock.ts';
 import { keepEdits } from './kept-edits.ts';
-import { chunks, deleteAssetRows, giveTiles, insertAll, inTurns, nextTurn, TURN_SIZE, writtenRows } from './rows.ts';
+import { chunks, deleteAssetRows, giveTiles, insertAll, nextTurn, writtenRows } from './rows.ts';
 
 /**
  * The single-valued part of an asset. `status` (default active), `imp_date` (default: the time of
@@ -327,9 +327,7 @@ export class CatalogueRepository {
           unchanged = { result };
           throw new NothingChanged();
         }
-        const now = Date.now();
-        for await (const part of inTurns(ids, statementRows(trx, TURN_SIZE)))
-          await trx.updateTable('asset').set({ updated_at: now }).where('id', 'in', part).execute();
+        // The assets' rows are left as `write` left them (decision 0276): the change is known by its sequence.
         await recordCatalogueChange(trx, seq, ids);
         const documents = await this.feed?.written(
           trx,

@@ -227,6 +227,7 @@ export class EditRepository {
     for (const [field, list] of byField) {
       const ids = list.map((c) => c.asset_id);
       if (field === CREATED || field === STATUS) {
+        const now = Date.now();
         // Assets that get the same value are written in one statement (a bulk edit: one).
         const byValue = new Map<string, number[]>();
         for (const c of list) {
@@ -237,10 +238,11 @@ export class EditRepository {
         }
         for (const [value, some] of byValue) {
           for await (const part of inTurns(some, statementRows(trx, TURN_SIZE))) {
+            // A status change dates the row (the bin lists the latest moved there first).
             const set =
               field === CREATED
                 ? { created: value === '' ? null : createdMs({ '': [value] }) }
-                : { status: value as 'active' | 'bin' };
+                : { status: value as 'active' | 'bin', updated_at: now };
             await trx.updateTable('asset').set(set).where('id', 'in', part).execute();
           }
         }

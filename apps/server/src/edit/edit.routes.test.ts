@@ -493,6 +493,32 @@ describe.each(dialects)('editing on %s (docs/editing.md, decision 0250)', (diale
     expect(await foundIds('fourth')).toEqual([h]);
   });
 
+  it('an edit of values leaves the asset rows as they are; the bin lists the assets latest moved there first (decision 0276)', async () => {
+    const [buoy, oar] = await buildAssets(t.app.db, [
+      { filename: 'buoy.jpg', access: ['users'], values: { title: { en: 'Binned buoy' } } },
+      { filename: 'oar.jpg', access: ['users'], values: { title: { en: 'Binned oar' } } },
+    ]);
+    const row = async (id: number) =>
+      t.app.db.kysely.selectFrom('asset').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const before = await row(buoy);
+    const edited = await apply(editor, [buoy], [{ field: 'keywords', op: 'add', lang: 'en', values: ['flotsam'] }]);
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(await foundIds('keywords:flotsam')).toEqual([buoy]);
+    expect(await row(buoy)).toEqual(before);
+    // Moved to the bin in the other order than their ids: the list follows the moves.
+    await call('POST', 'edit/bin', editor, { ids: [String(oar)] });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await call('POST', 'edit/bin', editor, { ids: [String(buoy)] });
+    const listed = async () =>
+      (await call('GET', 'edit/bin', editor))
+        .json<{ assets: { id: string }[] }>()
+        .assets.map((a) => Number(a.id))
+        .filter((id) => id === buoy || id === oar);
+    expect(await listed()).toEqual([buoy, oar]);
+    await call('POST', 'edit/restore', editor, { ids: [String(buoy), String(oar)] });
+    expect(await listed()).toEqual([]);
+  });
+
   it('an admin removes binned assets for good, and search forgets them', async () => {
     const [doomed] = await buildAssets(t.app.db, [
       { filename: 'doomed.jpg', access: ['users'], values: { title: { en: 'Doomed wreck' } } },
