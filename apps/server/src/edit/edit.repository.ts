@@ -194,7 +194,7 @@ export class EditRepository {
         }
       if (changes.length === 0) return { ids: [], result: { batch: null, changed: 0 } };
       if (!plan.remove) {
-        await this.writeValues(trx, changes);
+        await this.writeValues(trx, changes, now);
         await this.writeOverlay(trx, plan, changes, now);
       }
       const batch = await this.record(trx, plan.kind, plan.account, changes, now, plan.undoOf);
@@ -216,8 +216,11 @@ export class EditRepository {
     });
   }
 
-  /** The new effective values where readers read them: values, the date, access, collections, status. */
-  private async writeValues(trx: Transaction<Database>, changes: readonly ChangeRow[]): Promise<void> {
+  /**
+   * The new effective values where readers read them: values, the date, access, collections, status
+   * (dated `now`, the batch's time in the history).
+   */
+  private async writeValues(trx: Transaction<Database>, changes: readonly ChangeRow[], now: number): Promise<void> {
     const byField = new Map<string, ChangeRow[]>();
     for (const c of changes) {
       const list = byField.get(c.field);
@@ -227,7 +230,6 @@ export class EditRepository {
     for (const [field, list] of byField) {
       const ids = list.map((c) => c.asset_id);
       if (field === CREATED || field === STATUS) {
-        const now = Date.now();
         // Assets that get the same value are written in one statement (a bulk edit: one).
         const byValue = new Map<string, number[]>();
         for (const c of list) {
